@@ -1,0 +1,70 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { bodyLimit } from "hono/body-limit";
+import type { AppEnv } from "./env";
+import { adminRouter } from "./modules/admin/routes";
+import { apiKeysRouter } from "./modules/api-keys/routes";
+import { authRouter } from "./modules/auth/routes";
+import { categoriesRouter } from "./modules/categories/routes";
+import { locationsRouter } from "./modules/locations/routes";
+import { usersRouter } from "./modules/users/routes";
+import { onError, onNotFound } from "./platform/error-handler";
+import { ApiError } from "./platform/errors";
+import { requestId } from "./platform/request-id";
+
+export const API_PREFIX = "/api/v1";
+/** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter];
+
+export function buildApp() {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use("*", requestId);
+  app.use(
+    `${API_PREFIX}/*`,
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: () => {
+        throw new ApiError("payload_too_large", `Request body exceeds ${JSON_BODY_LIMIT} bytes`);
+      },
+    }),
+  );
+  for (const router of MODULES) app.route(API_PREFIX, router);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "`Authorization: ApiKey <key>`. Keys are created under /api-keys and shown once. A key sent as Bearer is refused (401).",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "`Authorization: Bearer <JWT>` from POST /auth/login. Valid only on its own workspace host.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "AdminCookie", {
+    type: "apiKey",
+    in: "cookie",
+    name: "admin_session",
+    description: "Platform-admin session cookie set by POST /admin/auth/login on the admin host.",
+  });
+  app.doc31(`${API_PREFIX}/openapi.json`, (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Inventory Tracking API",
+      version: "1.0.0",
+      description:
+        "Multi-tenant asset and inventory tracking. The workspace is the first label of the host name " +
+        "(`https://<workspace>.<domain>/api/v1`). Errors are `{ message, code, details?, requestId }`; " +
+        "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`).",
+    },
+    servers: [{ url: new URL(c.req.url).origin }],
+  }));
+  app.get(`${API_PREFIX}/docs`, Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Inventory Tracking API" }));
+
+  app.notFound(onNotFound);
+  app.onError(onError);
+  return app;
+}

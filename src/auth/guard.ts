@@ -1,0 +1,41 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { dispatchAfterResponse } from "../events/dispatch";
+import { ApiError } from "../platform/errors";
+import { planIncludes } from "../tenancy/plans";
+import { requireAdminHost, resolveTenant } from "../tenancy/resolve";
+import { authenticatePlatformAdmin, authenticateTenantCaller } from "./authenticate";
+import type { RouteRule } from "./policy";
+
+/**
+ * The per-route middleware built from a route's policy-table entry: resolve the tenant, identify
+ * the caller, check role and plan. Runs before validation, so a caller without credentials learns
+ * nothing about the request shape. After a tenant write it drains the outbox off the response path.
+ */
+export function guard(rule: RouteRule): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { access } = rule;
+    if (access === "admin" || access === "adminPublic") {
+      requireAdminHost(c);
+      if (access === "admin") c.set("principal", await authenticatePlatformAdmin(c));
+      return next();
+    }
+    if (access === "public") return next();
+
+    await resolveTenant(c);
+    if (access === "data" || access === "jwt") {
+      const principal = await authenticateTenantCaller(c, access);
+      if (rule.roles && !rule.roles.includes(principal.kind === "platformAdmin" ? "owner" : principal.role)) {
+        throw new ApiError("forbidden", `This action needs one of the roles: ${rule.roles.join(", ")}`);
+      }
+      if (rule.feature && !planIncludes(c.var.tenant.plan, rule.feature)) {
+        throw new ApiError("plan_required", `The ${rule.feature} feature is not included in the ${c.var.tenant.plan} plan`, {
+          details: { feature: rule.feature, plan: c.var.tenant.plan },
+        });
+      }
+      c.set("principal", principal);
+    }
+    await next();
+    if (c.req.method !== "GET") dispatchAfterResponse(c);
+  };
+}

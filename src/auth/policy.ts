@@ -1,0 +1,73 @@
+import type { Role } from "../db/tenant/users";
+import type { PlanFeature } from "../tenancy/plans";
+
+/**
+ * How a route is reached:
+ * - `public`: no tenant, no credential (OpenAPI document, docs).
+ * - `tenantPublic`: tenant host, no credential (sign-in, refresh, invite acceptance).
+ * - `data`: tenant host, `ApiKey` or `Bearer <JWT>` (SPEC 5: the resource groups open to API keys).
+ * - `jwt`: tenant host, `Bearer <JWT>` only; an API key gets 403.
+ * - `adminPublic` / `admin`: admin host; `admin` needs the platform-admin cookie.
+ */
+export type Access = "public" | "tenantPublic" | "data" | "jwt" | "adminPublic" | "admin";
+
+export interface RouteRule {
+  access: Access;
+  /** Roles allowed; absent means every role. */
+  roles?: readonly Role[];
+  /** Plan feature the tenant needs (403 `plan_required` otherwise). */
+  feature?: PlanFeature;
+}
+
+const MANAGERS = ["owner", "admin"] as const;
+
+/**
+ * The route-policy table: for every operation (by operationId), which credentials it accepts,
+ * which roles and which plan feature it needs. It is the one place this is decided; `defineRoute`
+ * reads it to build both the guard middleware and the OpenAPI `security` of each route, and the
+ * shared security suite checks every documented route against it.
+ */
+export const ROUTE_POLICY = {
+  // Auth and users (tenant host)
+  login: { access: "tenantPublic" },
+  refreshToken: { access: "tenantPublic" },
+  logout: { access: "tenantPublic" },
+  acceptInvite: { access: "tenantPublic" },
+  getMe: { access: "jwt" },
+  listUsers: { access: "jwt", roles: MANAGERS },
+  updateUser: { access: "jwt", roles: MANAGERS },
+  listInvites: { access: "jwt", roles: MANAGERS },
+  createInvite: { access: "jwt", roles: MANAGERS },
+  revokeInvite: { access: "jwt", roles: MANAGERS },
+  listApiKeys: { access: "jwt", roles: MANAGERS },
+  createApiKey: { access: "jwt", roles: MANAGERS },
+  revokeApiKey: { access: "jwt", roles: MANAGERS },
+
+  // Platform admin (admin host)
+  adminLogin: { access: "adminPublic" },
+  adminLogout: { access: "adminPublic" },
+  adminListTenants: { access: "admin" },
+  adminCreateTenant: { access: "admin" },
+  adminGetTenant: { access: "admin" },
+  adminUpdateTenant: { access: "admin" },
+
+  // Categories and locations (SPEC 4.3)
+  listCategories: { access: "data" },
+  getDefaultCategory: { access: "data" },
+  getCategory: { access: "data" },
+  createCategory: { access: "data" },
+  updateCategory: { access: "data" },
+  deleteCategory: { access: "data" },
+  restoreCategory: { access: "data" },
+  listLocations: { access: "data" },
+  getDefaultLocation: { access: "data" },
+  getLocation: { access: "data" },
+  createLocation: { access: "data" },
+  updateLocation: { access: "data" },
+  deleteLocation: { access: "data" },
+  restoreLocation: { access: "data" },
+} as const satisfies Record<string, RouteRule>;
+
+export type OperationId = keyof typeof ROUTE_POLICY;
+
+export const ruleFor = (operationId: OperationId): RouteRule => ROUTE_POLICY[operationId];

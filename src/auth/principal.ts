@@ -1,0 +1,14 @@
+import type { Role } from "../db/tenant/users";
+
+/** Who is calling. API keys act with the `admin` role on the routes that accept them. */
+export type Principal =
+  | { kind: "user"; userId: string; email: string; role: Role }
+  | { kind: "apiKey"; keyId: string; role: Role }
+  | { kind: "platformAdmin"; email: string };
+
+/** The id recorded as the actor of audit entries, events and history. */
+export function actorId(p: Principal): string {
+  if (p.kind === "user") return p.userId;
+  if (p.kind === "apiKey") return p.keyId;
+  return `admin:${p.email}`;
+}

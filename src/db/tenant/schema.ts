@@ -1,0 +1,4 @@
+// The tenant database schema: one file per aggregate, re-exported here for drizzle and drizzle-kit.
+export * from "./users";
+export * from "./catalog";
+export * from "./outbox";

@@ -1,0 +1,42 @@
+import type { Context } from "hono";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type * as tenantSchema from "./db/tenant/schema";
+import type { EventMessage } from "./events/types";
+import type { Principal } from "./auth/principal";
+import type { TenantRecord } from "./tenancy/registry";
+
+/** Worker bindings, typed once. Pool databases are `TENANT_DB_<suffix>` (see src/tenancy/pool.ts). */
+export interface Bindings {
+  CONTROL_DB: D1Database;
+  FILES: R2Bucket;
+  EVENTS: Queue<EventMessage>;
+  ENVIRONMENT: string;
+  JWT_SECRET: string;
+  ADMIN_EMAIL: string;
+  ADMIN_PASSWORD: string;
+  FILES_SIGNING_SECRET: string;
+  [poolBinding: `TENANT_DB_${string}`]: D1Database;
+}
+
+export type TenantDb = DrizzleD1Database<typeof tenantSchema>;
+
+/** Per-request values set by middleware. `tenant`/`db` exist on tenant routes, `principal` on authenticated ones. */
+export interface Variables {
+  requestId: string;
+  tenant: TenantRecord;
+  db: TenantDb;
+  principal: Principal;
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}
+
+export type AppContext = Context<AppEnv>;
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends Bindings {}
+  }
+}

@@ -1,0 +1,44 @@
+import { z } from "@hono/zod-openapi";
+import { pageOf, pageQuery } from "../../platform/pagination";
+import { PLANS } from "../../tenancy/plans";
+
+export const AdminLoginBody = z.strictObject({ email: z.email().max(254), password: z.string().min(1).max(200) }).openapi("AdminLogin");
+
+export const TenantSchema = z
+  .object({
+    tenantId: z.string().openapi({ example: "ten_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    slug: z.string().openapi({ example: "acme" }),
+    plan: z.enum(PLANS),
+    status: z.enum(["provisioning", "active", "suspended"]),
+    settings: z.record(z.string(), z.unknown()),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Tenant");
+
+export const CreateTenantBody = z
+  .strictObject({
+    slug: z.string().min(1).max(64).openapi({ example: "acme", description: "3-32 of a-z, 0-9 and '-'; not admin, www, api or app." }),
+    plan: z.enum(PLANS).default("free"),
+    ownerEmail: z.email().max(254),
+    ownerPassword: z.string().min(10).max(200).optional().openapi({ description: "Generated and returned once when absent." }),
+  })
+  .openapi("CreateTenant");
+
+export const CreatedTenantSchema = z
+  .object({
+    tenantId: z.string(),
+    slug: z.string(),
+    plan: z.enum(PLANS),
+    owner: z.object({ email: z.string(), password: z.string().optional().openapi({ description: "Only when it was generated." }) }),
+    apiKey: z.string().openapi({ description: "The workspace's first API key; shown once." }),
+  })
+  .openapi("CreatedTenant");
+
+export const UpdateTenantBody = z
+  .strictObject({ plan: z.enum(PLANS).optional(), status: z.enum(["active", "suspended"]).optional() })
+  .refine((b) => b.plan !== undefined || b.status !== undefined, "plan or status is required")
+  .openapi("UpdateTenant");
+
+export const ListTenantsQuery = z.object({ ...pageQuery });
+export const TenantPage = pageOf(TenantSchema, "TenantPage");

@@ -1,0 +1,114 @@
+import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { categories } from "../../db/tenant/catalog";
+import { recordEvent } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { isUniqueViolation } from "../../platform/d1";
+import { conflict, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { likeContains } from "../../platform/sql";
+import type { ServiceCtx } from "../../platform/service-context";
+
+type Row = typeof categories.$inferSelect;
+type Ctx = ServiceCtx;
+
+export const toCategory = (r: Row) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  expectedLifeMonths: r.expectedLifeMonths,
+  isDefault: r.isDefault,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+const live = isNull(categories.deletedAt);
+const nameTaken = (name: string) => conflict(`A category named '${name}' already exists`);
+
+export async function listCategories({ db }: Ctx, input: { limit: number; cursor?: string; q?: string }) {
+  const after = decodeCursor(input.cursor, 2);
+  const rows = await db.select().from(categories)
+    .where(and(
+      live,
+      input.q ? likeContains(categories.name, input.q) : undefined,
+      after ? sql`(lower(${categories.name}), ${categories.id}) > (${after[0]}, ${after[1]})` : undefined,
+    ))
+    .orderBy(asc(sql`lower(${categories.name})`), asc(categories.id))
+    .limit(input.limit + 1).all();
+  return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toCategory);
+}
+
+export async function getCategory({ db }: Ctx, id: string): Promise<Row> {
+  const row = await db.select().from(categories).where(and(eq(categories.id, id), live)).get();
+  if (!row) throw notFound("Category");
+  return row;
+}
+
+export async function getDefaultCategory({ db }: Ctx): Promise<Row> {
+  const row = await db.select().from(categories).where(and(eq(categories.isDefault, true), live)).get();
+  if (!row) throw notFound("Default category");
+  return row;
+}
+
+export async function createCategory(ctx: Ctx, input: { name: string; description?: string | null; expectedLifeMonths?: number | null }) {
+  const now = nowIso();
+  const row: Row = { id: newId("category"), name: input.name, description: input.description ?? null, expectedLifeMonths: input.expectedLifeMonths ?? null, isDefault: false, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null };
+  try {
+    await ctx.db.batch([
+      ctx.db.insert(categories).values(row),
+      recordEvent(ctx.db, { type: "category.created", subjectId: row.id, payload: toCategory(row), actor: ctx.actor }),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(input.name);
+    throw err;
+  }
+  return row;
+}
+
+export async function updateCategory(ctx: Ctx, id: string, patch: { name?: string; description?: string | null; expectedLifeMonths?: number | null }) {
+  const current = await getCategory(ctx, id);
+  const next: Row = { ...current, ...patch, updatedAt: nowIso() };
+  try {
+    // Conditional on still being live, so a concurrent delete wins cleanly.
+    const [res] = await ctx.db.batch([
+      ctx.db.update(categories).set({ name: next.name, description: next.description, expectedLifeMonths: next.expectedLifeMonths, updatedAt: next.updatedAt })
+        .where(and(eq(categories.id, id), live)),
+      recordEvent(ctx.db, { type: "category.updated", subjectId: id, payload: { ...toCategory(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+    ]);
+    if (res.meta.changes === 0) throw notFound("Category");
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken(next.name);
+    throw err;
+  }
+  return next;
+}
+
+/** Soft delete. The default category cannot be deleted; categories in use are guarded by `inUse`. */
+export async function deleteCategory(ctx: Ctx, id: string, inUse: (id: string) => Promise<number> = async () => 0) {
+  const current = await getCategory(ctx, id);
+  if (current.isDefault) throw conflict("The default category cannot be deleted");
+  const users = await inUse(id);
+  if (users > 0) throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
+  const now = nowIso();
+  await ctx.db.batch([
+    ctx.db.update(categories).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(categories.id, id), live)),
+    recordEvent(ctx.db, { type: "category.deleted", subjectId: id, payload: { ...toCategory(current), deletedAt: now }, actor: ctx.actor }),
+  ]);
+}
+
+export async function restoreCategory(ctx: Ctx, id: string) {
+  const row = await ctx.db.select().from(categories).where(and(eq(categories.id, id), isNotNull(categories.deletedAt))).get();
+  if (!row) throw notFound("Deleted category");
+  const now = nowIso();
+  const restored: Row = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
+  try {
+    await ctx.db.batch([
+      ctx.db.update(categories).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(eq(categories.id, id)),
+      recordEvent(ctx.db, { type: "category.restored", subjectId: id, payload: toCategory(restored), actor: ctx.actor }),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`Cannot restore: a live category is already named '${row.name}'`);
+    throw err;
+  }
+  return restored;
+}

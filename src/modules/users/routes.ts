@@ -1,0 +1,3 @@
+import { createRouter } from "../../platform/router";
+
+export const usersRouter = createRouter();

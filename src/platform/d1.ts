@@ -1,0 +1,14 @@
+/** D1 binds at most 100 parameters per statement; leave room for the other parameters of a query. */
+export const D1_MAX_PARAMS = 100;
+
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** True for a SQLite unique-constraint failure, which services turn into a 409. */
+export function isUniqueViolation(err: unknown): boolean {
+  const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
+  return /UNIQUE constraint failed/i.test(text);
+}

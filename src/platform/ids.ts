@@ -1,0 +1,55 @@
+/**
+ * Opaque, type-prefixed, time-ordered ids: `<prefix>_<26 chars>` where the 26 chars are a ULID
+ * (48-bit millisecond time + 80 random bits, Crockford base32). Sorting by id sorts by creation.
+ */
+const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+export const ID_PREFIXES = {
+  tenant: "ten",
+  user: "usr",
+  apiKey: "key",
+  invite: "inv",
+  refreshToken: "rtk",
+  category: "cat",
+  location: "loc",
+  event: "evt",
+  asset: "ast",
+  person: "per",
+  customField: "cfd",
+  layout: "lay",
+  session: "ses",
+  sessionSchedule: "ssc",
+  scan: "scn",
+  maintenanceSchedule: "mts",
+  maintenanceLog: "mtl",
+  notification: "ntf",
+  feedback: "fbk",
+  webhookEndpoint: "whe",
+  webhookDelivery: "whd",
+  timeline: "tle",
+  request: "req",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+export function ulid(now = Date.now()): string {
+  let time = "";
+  let t = now;
+  for (let i = 0; i < 10; i++) {
+    time = ALPHABET[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let rand = "";
+  for (let i = 0; i < 16; i++) rand += ALPHABET[bytes[i]! % 32];
+  return time + rand;
+}
+
+export function newId(kind: IdKind, now?: number): string {
+  return `${ID_PREFIXES[kind]}_${ulid(now)}`;
+}
+
+/** True when `value` has the shape of an id of `kind`; used to answer 404 early for garbage ids. */
+export function isId(kind: IdKind, value: string): boolean {
+  return new RegExp(`^${ID_PREFIXES[kind]}_[0-9a-hjkmnp-tv-z]{26}$`).test(value);
+}

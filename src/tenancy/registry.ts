@@ -1,0 +1,37 @@
+import { asc, eq, gt } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import type { Bindings } from "../env";
+import { tenants } from "../db/control/schema";
+import type { Plan } from "./plans";
+
+export type TenantRecord = typeof tenants.$inferSelect;
+export type TenantStatus = TenantRecord["status"];
+
+export interface TenantSettings {
+  /** IANA time zone used for day boundaries (maintenance "due today", daily jobs). */
+  timezone: string;
+}
+
+export const DEFAULT_SETTINGS: TenantSettings = { timezone: "UTC" };
+
+export const controlDb = (env: Bindings) => drizzle(env.CONTROL_DB);
+
+export async function findTenantBySlug(env: Bindings, slug: string): Promise<TenantRecord | undefined> {
+  return controlDb(env).select().from(tenants).where(eq(tenants.slug, slug)).get();
+}
+
+export async function findTenantById(env: Bindings, id: string): Promise<TenantRecord | undefined> {
+  return controlDb(env).select().from(tenants).where(eq(tenants.id, id)).get();
+}
+
+/** Active tenants in id order after `afterId`: the iteration used by cron jobs, resumable by id. */
+export async function activeTenantsAfter(env: Bindings, afterId: string, limit: number): Promise<TenantRecord[]> {
+  const rows = await controlDb(env).select().from(tenants).where(gt(tenants.id, afterId)).orderBy(asc(tenants.id)).limit(limit).all();
+  return rows.filter((t) => t.status === "active");
+}
+
+export function settingsOf(t: TenantRecord): TenantSettings {
+  return { ...DEFAULT_SETTINGS, ...(t.settings as Partial<TenantSettings>) };
+}
+
+export type { Plan };

@@ -1,0 +1,35 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+/**
+ * Tests run inside workerd with real local D1, Durable Objects, R2 and Queues. Storage is fresh per
+ * test file; every test builds its own tenant, so tests share nothing. The pool below gives each
+ * file plenty of tenant databases (local D1 enforces the real 100-parameter cap).
+ */
+const TEST_POOL_SIZE = 64;
+const pool: Record<string, string> = {};
+for (let i = 1; i <= TEST_POOL_SIZE; i++) pool[`TENANT_DB_T${String(i).padStart(3, "0")}`] = `test-tenant-${i}`;
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        d1Databases: pool,
+        bindings: {
+          ENVIRONMENT: "test",
+          JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
+          ADMIN_EMAIL: "admin@example.com",
+          ADMIN_PASSWORD: "test-admin-password",
+          FILES_SIGNING_SECRET: "test-files-secret-0123456789abcdef",
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ["test/**/*.test.ts"],
+    setupFiles: ["./test/harness/setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
