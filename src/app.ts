@@ -6,8 +6,17 @@ import { adminRouter } from "./modules/admin/routes";
 import { apiKeysRouter } from "./modules/api-keys/routes";
 import { authRouter } from "./modules/auth/routes";
 import { categoriesRouter } from "./modules/categories/routes";
+import { customFieldsRouter } from "./modules/custom-fields/routes";
+import { layoutsRouter } from "./modules/layouts/routes";
 import { locationsRouter } from "./modules/locations/routes";
+import { peopleRouter } from "./modules/people/routes";
+import { scanEventsRouter } from "./modules/scan-events/routes";
+import { sessionSchedulesRouter } from "./modules/session-schedules/routes";
+import { sessionItemsRouter } from "./modules/sessions/item-routes";
+import { sessionsRouter } from "./modules/sessions/routes";
+import { sessionScanRouter } from "./modules/sessions/scan-routes";
 import { usersRouter } from "./modules/users/routes";
+import { trashRouter } from "./modules/trash/routes";
 import { onError, onNotFound } from "./platform/error-handler";
 import { ApiError } from "./platform/errors";
 import { requestId } from "./platform/request-id";
@@ -16,7 +25,7 @@ export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter];
+export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter];
 
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();

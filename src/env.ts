@@ -3,6 +3,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as tenantSchema from "./db/tenant/schema";
 import type { EventMessage } from "./events/types";
 import type { Principal } from "./auth/principal";
+import type { InventorySession } from "./sessions/inventory-session";
 import type { TenantRecord } from "./tenancy/registry";
 
 /** Worker bindings, typed once. Pool databases are `TENANT_DB_<suffix>` (see src/tenancy/pool.ts). */
@@ -15,6 +16,8 @@ export interface Bindings {
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD: string;
   FILES_SIGNING_SECRET: string;
+  /** One InventorySession object per inventory session: idFromName(`${tenantId}:${sessionId}`). */
+  INVENTORY_SESSION: DurableObjectNamespace<InventorySession>;
   [poolBinding: `TENANT_DB_${string}`]: D1Database;
 }
 
@@ -38,5 +41,9 @@ export type AppContext = Context<AppEnv>;
 declare global {
   namespace Cloudflare {
     interface Env extends Bindings {}
+    // Types `exports` from "cloudflare:workers" (used by tests and service self-calls).
+    interface GlobalProps {
+      mainModule: typeof import("./index");
+    }
   }
 }

@@ -5,6 +5,8 @@ import { EVENT_HANDLERS } from "./events/handlers";
 import type { EventMessage } from "./events/types";
 import { runScheduled } from "./jobs/scheduled";
 
+export { InventorySession } from "./sessions/inventory-session";
+
 const app = buildApp();
 
 export default {

@@ -66,6 +66,60 @@ export const ROUTE_POLICY = {
   updateLocation: { access: "data" },
   deleteLocation: { access: "data" },
   restoreLocation: { access: "data" },
+
+  // People (SPEC 4.5)
+  listPeople: { access: "data" },
+  createPerson: { access: "data" },
+  getPerson: { access: "data" },
+  updatePerson: { access: "data" },
+  deletePerson: { access: "data" },
+  restorePerson: { access: "data" },
+  getPersonAssignmentHistory: { access: "data" },
+
+  // Custom fields (SPEC 4.8) and layouts (same "custom fields and layouts" group)
+  listCustomFields: { access: "data" },
+  getCustomField: { access: "data" },
+  createCustomField: { access: "data" },
+  updateCustomField: { access: "data" },
+  deleteCustomField: { access: "data" },
+  restoreCustomField: { access: "data" },
+  listLayouts: { access: "data" },
+  getDefaultLayout: { access: "data" },
+  getLayout: { access: "data" },
+  createLayout: { access: "data" },
+  updateLayout: { access: "data" },
+  deleteLayout: { access: "data" },
+
+  // Trash (SPEC 4.12). SPEC 5 leaves API keys open; it holds the "data" groups' items, so "data".
+  // Permanent deletion is irreversible: owners and admins (API keys act as admin).
+  listTrash: { access: "data" },
+  restoreTrashItems: { access: "data" },
+  permanentlyDeleteTrashItems: { access: "data", roles: MANAGERS },
+  // Inventory sessions (SPEC 4.6) and recurring session schedules (same group): API keys accepted.
+  listSessions: { access: "data" },
+  listActiveSessions: { access: "data" },
+  getSession: { access: "data" },
+  createSession: { access: "data" },
+  updateSession: { access: "data" },
+  deleteSession: { access: "data" },
+  listSessionItems: { access: "data" },
+  getSessionItem: { access: "data" },
+  includeSessionItem: { access: "data" },
+  excludeSessionItem: { access: "data" },
+  listMissingSessionItems: { access: "data" },
+  getSessionReport: { access: "data" },
+  scanSessionItem: { access: "data" },
+  scanSessionBatch: { access: "data" },
+  unscanSessionItem: { access: "data" },
+  getSessionMobile: { access: "data" },
+  listSessionSchedules: { access: "data" },
+  getSessionSchedule: { access: "data" },
+  createSessionSchedule: { access: "data" },
+  updateSessionSchedule: { access: "data" },
+  deleteSessionSchedule: { access: "data" },
+
+  // Scan events (SPEC 4.9, 5): JWT only.
+  getItemScanHistory: { access: "jwt" },
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

@@ -43,5 +43,91 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE INDEX `outbox_pending_idx` ON `outbox` (`dispatched_at`,`id`);",
       "CREATE INDEX `outbox_type_idx` ON `outbox` (`type`,`created_at`);"
     ]
+  },
+  {
+    "name": "0001_petite_mongoose.sql",
+    "queries": [
+      "CREATE TABLE `asset_status_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`from_status` text NOT NULL,\n\t`to_status` text NOT NULL,\n\t`reason` text,\n\t`meta` text,\n\t`actor` text NOT NULL,\n\t`at` text NOT NULL\n);",
+      "CREATE INDEX `asset_status_events_asset_idx` ON `asset_status_events` (`asset_id`,`id`);",
+      "CREATE TABLE `asset_timeline` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`type` text NOT NULL,\n\t`at` text NOT NULL,\n\t`actor` text,\n\t`data` text DEFAULT '{}' NOT NULL\n);",
+      "CREATE INDEX `asset_timeline_asset_idx` ON `asset_timeline` (`asset_id`,`id`);",
+      "CREATE INDEX `asset_timeline_type_idx` ON `asset_timeline` (`asset_id`,`type`,`id`);",
+      "CREATE TABLE `assets` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`unique_tag` text NOT NULL,\n\t`serial_number` text,\n\t`model` text,\n\t`manufacturer` text,\n\t`category_id` text NOT NULL,\n\t`location_id` text NOT NULL,\n\t`status` text DEFAULT 'available' NOT NULL,\n\t`assignee_id` text,\n\t`assigned_at` text,\n\t`due_back_at` text,\n\t`reserved_until` text,\n\t`reservation_reason` text,\n\t`purchase_date` text,\n\t`purchase_cost_minor` integer,\n\t`currency` text,\n\t`warranty_expires_at` text,\n\t`notes` text,\n\t`custom_fields` text DEFAULT '{}' NOT NULL,\n\t`image_key` text,\n\t`last_verified_at` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`deleted_at` text,\n\t`deleted_by` text\n);",
+      "CREATE UNIQUE INDEX `assets_tag_live_uq` ON `assets` (lower(\"unique_tag\")) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_live_idx` ON `assets` (`deleted_at`,`id`);",
+      "CREATE INDEX `assets_status_idx` ON `assets` (`status`,`id`);",
+      "CREATE INDEX `assets_category_idx` ON `assets` (`category_id`,`id`);",
+      "CREATE INDEX `assets_location_idx` ON `assets` (`location_id`,`id`);",
+      "CREATE INDEX `assets_assignee_idx` ON `assets` (`assignee_id`,`id`);",
+      "CREATE INDEX `assets_updated_idx` ON `assets` (`updated_at`,`id`);",
+      "CREATE INDEX `assets_due_back_idx` ON `assets` (`due_back_at`) WHERE due_back_at IS NOT NULL;",
+      "CREATE INDEX `assets_serial_idx` ON `assets` (lower(\"serial_number\"));",
+      "CREATE INDEX `assets_name_idx` ON `assets` (lower(\"name\"),`id`);",
+      "CREATE TABLE `assignments` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`person_id` text NOT NULL,\n\t`person_name` text NOT NULL,\n\t`checked_out_at` text NOT NULL,\n\t`checked_out_by` text NOT NULL,\n\t`due_back_at` text,\n\t`checked_in_at` text,\n\t`checked_in_by` text,\n\t`checkin_reason` text\n);",
+      "CREATE UNIQUE INDEX `assignments_open_uq` ON `assignments` (`asset_id`) WHERE checked_in_at IS NULL;",
+      "CREATE INDEX `assignments_asset_idx` ON `assignments` (`asset_id`,`id`);",
+      "CREATE INDEX `assignments_person_idx` ON `assignments` (`person_id`,`id`);",
+      "CREATE TABLE `people` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`email` text,\n\t`employee_number` text,\n\t`department` text,\n\t`title` text,\n\t`phone` text,\n\t`location_id` text,\n\t`notes` text,\n\t`status` text DEFAULT 'active' NOT NULL,\n\t`custom_fields` text DEFAULT '{}' NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`deleted_at` text,\n\t`deleted_by` text\n);",
+      "CREATE UNIQUE INDEX `people_email_live_uq` ON `people` (lower(\"email\")) WHERE deleted_at IS NULL AND email IS NOT NULL;",
+      "CREATE INDEX `people_live_idx` ON `people` (`deleted_at`,`status`,`id`);",
+      "CREATE INDEX `people_name_idx` ON `people` (lower(\"name\"),`id`);",
+      "CREATE INDEX `people_employee_number_idx` ON `people` (`employee_number`);",
+      "CREATE TABLE `custom_fields` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`entity` text NOT NULL,\n\t`key` text NOT NULL,\n\t`label` text NOT NULL,\n\t`type` text NOT NULL,\n\t`options` text,\n\t`required` integer DEFAULT false NOT NULL,\n\t`help_text` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`deleted_at` text,\n\t`deleted_by` text\n);",
+      "CREATE UNIQUE INDEX `custom_fields_key_live_uq` ON `custom_fields` (`entity`,lower(\"key\")) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `custom_fields_live_idx` ON `custom_fields` (`deleted_at`,`entity`,`id`);",
+      "CREATE TABLE `layouts` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`entity` text NOT NULL,\n\t`name` text NOT NULL,\n\t`is_default` integer DEFAULT false NOT NULL,\n\t`sections` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `layouts_name_uq` ON `layouts` (`entity`,lower(\"name\"));",
+      "CREATE UNIQUE INDEX `layouts_default_uq` ON `layouts` (`entity`) WHERE is_default = 1;",
+      "CREATE TABLE `audit_log` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`entity_type` text NOT NULL,\n\t`entity_id` text NOT NULL,\n\t`action` text NOT NULL,\n\t`field` text,\n\t`old_value` text,\n\t`new_value` text,\n\t`actor` text NOT NULL,\n\t`at` text NOT NULL\n);",
+      "CREATE INDEX `audit_log_entity_idx` ON `audit_log` (`entity_type`,`entity_id`,`id`);"
+    ]
+  },
+  {
+    "name": "0002_violet_iron_man.sql",
+    "queries": [
+      "DROP INDEX `people_employee_number_idx`;",
+      "CREATE INDEX `people_list_idx` ON `people` (`status`,lower(\"name\"),`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `people_employee_number_idx` ON `people` (lower(\"employee_number\"));"
+    ]
+  },
+  {
+    "name": "0003_even_whiplash.sql",
+    "queries": [
+      "CREATE TABLE `scan_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`session_id` text NOT NULL,\n\t`session_name` text NOT NULL,\n\t`asset_id` text,\n\t`code` text,\n\t`result` text NOT NULL,\n\t`reason` text,\n\t`client_scan_id` text,\n\t`scanned_at` text NOT NULL,\n\t`received_at` text NOT NULL,\n\t`scanned_by` text NOT NULL,\n\t`location_id` text,\n\t`expected_location_id` text,\n\t`wrong_location` integer DEFAULT false NOT NULL,\n\t`marked_anyway` integer DEFAULT false NOT NULL,\n\t`rescan` integer DEFAULT false NOT NULL,\n\t`condition` text,\n\t`comment` text,\n\t`photo_keys` text DEFAULT '[]' NOT NULL,\n\t`unscanned_at` text,\n\t`unscanned_by` text,\n\t`superseded_by` text\n);",
+      "CREATE INDEX `scan_events_asset_idx` ON `scan_events` (`asset_id`,`scanned_at`,`id`);",
+      "CREATE INDEX `scan_events_session_idx` ON `scan_events` (`session_id`,`result`);",
+      "CREATE TABLE `session_items` (\n\t`session_id` text NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`name` text NOT NULL,\n\t`unique_tag` text NOT NULL,\n\t`location_id` text NOT NULL,\n\t`category_id` text NOT NULL,\n\t`source` text NOT NULL,\n\t`excluded` integer DEFAULT false NOT NULL,\n\t`wrong_location` integer DEFAULT false NOT NULL,\n\t`scan_id` text,\n\t`scanned_at` text,\n\t`scanned_by` text,\n\t`condition` text,\n\t`updated_at` text NOT NULL,\n\tPRIMARY KEY(`session_id`, `asset_id`)\n);",
+      "CREATE INDEX `session_items_location_idx` ON `session_items` (`session_id`,`location_id`);",
+      "CREATE TABLE `session_schedules` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`location_id` text,\n\t`include_sub_locations` integer DEFAULT true NOT NULL,\n\t`category_id` text,\n\t`assignee_ids` text DEFAULT '[]' NOT NULL,\n\t`every` integer NOT NULL,\n\t`unit` text NOT NULL,\n\t`anchor_at` text NOT NULL,\n\t`run_index` integer DEFAULT 0 NOT NULL,\n\t`next_run_at` text NOT NULL,\n\t`active` integer DEFAULT true NOT NULL,\n\t`auto_start` integer DEFAULT true NOT NULL,\n\t`due_in_days` integer,\n\t`last_run_at` text,\n\t`last_session_id` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `session_schedules_due_idx` ON `session_schedules` (`active`,`next_run_at`);",
+      "CREATE TABLE `sessions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`status` text DEFAULT 'draft' NOT NULL,\n\t`location_id` text,\n\t`include_sub_locations` integer DEFAULT true NOT NULL,\n\t`category_id` text,\n\t`due_at` text,\n\t`assignee_ids` text DEFAULT '[]' NOT NULL,\n\t`schedule_id` text,\n\t`scheduled_for` text,\n\t`expected_count` integer DEFAULT 0 NOT NULL,\n\t`scanned_count` integer DEFAULT 0 NOT NULL,\n\t`started_at` text,\n\t`completed_at` text,\n\t`cancelled_at` text,\n\t`report` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `sessions_status_idx` ON `sessions` (`status`,`id`);",
+      "CREATE INDEX `sessions_location_idx` ON `sessions` (`location_id`,`id`);",
+      "CREATE UNIQUE INDEX `sessions_schedule_run_uq` ON `sessions` (`schedule_id`,`scheduled_for`) WHERE schedule_id IS NOT NULL;",
+      "DROP INDEX `assets_live_idx`;",
+      "DROP INDEX `assets_status_idx`;",
+      "DROP INDEX `assets_category_idx`;",
+      "DROP INDEX `assets_location_idx`;",
+      "DROP INDEX `assets_assignee_idx`;",
+      "DROP INDEX `assets_updated_idx`;",
+      "DROP INDEX `assets_due_back_idx`;",
+      "DROP INDEX `assets_name_idx`;",
+      "CREATE INDEX `assets_deleted_idx` ON `assets` (`deleted_at`,`id`) WHERE deleted_at IS NOT NULL;",
+      "CREATE INDEX `assets_live_idx` ON `assets` (`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_status_idx` ON `assets` (`status`,`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_category_idx` ON `assets` (`category_id`,`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_location_idx` ON `assets` (`location_id`,`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_assignee_idx` ON `assets` (`assignee_id`,`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_updated_idx` ON `assets` (`updated_at`,`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_due_back_idx` ON `assets` (`due_back_at`,`id`) WHERE due_back_at IS NOT NULL AND deleted_at IS NULL;",
+      "CREATE INDEX `assets_name_idx` ON `assets` (lower(\"name\"));",
+      "ALTER TABLE `assignments` ADD `checkin_notes` text;"
+    ]
+  },
+  {
+    "name": "0004_daffy_annihilus.sql",
+    "queries": [
+      "CREATE INDEX `assets_tag_idx` ON `assets` (lower(\"unique_tag\"));"
+    ]
   }
 ];

@@ -12,3 +12,13 @@ export function isUniqueViolation(err: unknown): boolean {
   const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
   return /UNIQUE constraint failed/i.test(text);
 }
+
+/** Awaits a write; a unique-constraint failure becomes `onConflict()` (a 409), anything else propagates. */
+export async function onUniqueViolation<T>(write: Promise<T>, onConflict: () => Error): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw onConflict();
+    throw err;
+  }
+}

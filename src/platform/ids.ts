@@ -27,6 +27,9 @@ export const ID_PREFIXES = {
   webhookEndpoint: "whe",
   webhookDelivery: "whd",
   timeline: "tle",
+  assignment: "asg",
+  statusEvent: "ase",
+  audit: "aud",
   request: "req",
 } as const;
 

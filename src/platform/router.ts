@@ -37,9 +37,27 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: "Unexpected error",
 };
 
+/** One example envelope per status, so the reference page shows what a client will parse. */
+const ERROR_EXAMPLES: Record<number, { message: string; code: string; details?: unknown }> = {
+  400: { message: "body.name: must not be empty", code: "validation_failed", details: [{ path: "body.name", message: "must not be empty" }] },
+  401: { message: "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`", code: "unauthenticated" },
+  403: { message: "This action needs one of the roles: owner, admin", code: "forbidden" },
+  404: { message: "Not found", code: "not_found" },
+  409: { message: "A category named 'Laptops' already exists", code: "conflict" },
+  413: { message: "Request body exceeds 1048576 bytes", code: "payload_too_large" },
+  415: { message: "Unsupported Media Type", code: "unsupported_media_type" },
+  429: { message: "Too many requests", code: "rate_limited" },
+  500: { message: "Internal error; quote the requestId when reporting it", code: "internal_error" },
+};
+
 const errorResponse = (status: number) => ({
   description: ERROR_DESCRIPTIONS[status] ?? "Error",
-  content: { "application/json": { schema: ErrorSchema } },
+  content: {
+    "application/json": {
+      schema: ErrorSchema,
+      ...(ERROR_EXAMPLES[status] ? { example: { ...ERROR_EXAMPLES[status], requestId: "req_01jd3k4m5n6p7q8r9s0t1v2w3x" } } : {}),
+    },
+  },
 });
 
 /** Error responses for `createRoute`, e.g. `...errorResponses(409)`. */
@@ -78,6 +96,9 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
   const rule: RouteRule = ROUTE_POLICY[config.operationId];
   const standard: number[] = [500];
   if (config.request) standard.push(400);
+  // @hono/zod-openapi answers a non-JSON Content-Type on a JSON body with 415 (see its media-type gate).
+  // The app-wide body limit (JSON_BODY_LIMIT in src/app.ts) answers 413 before any route runs.
+  if (config.request?.body) standard.push(413, 415);
   if (rule.access !== "public") standard.push(404);
   if (rule.access === "data" || rule.access === "jwt" || rule.access === "admin") standard.push(401);
   if (rule.access === "data" || rule.access === "jwt") standard.push(403);

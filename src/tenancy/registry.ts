@@ -1,4 +1,4 @@
-import { asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Bindings } from "../env";
 import { tenants } from "../db/control/schema";
@@ -24,10 +24,14 @@ export async function findTenantById(env: Bindings, id: string): Promise<TenantR
   return controlDb(env).select().from(tenants).where(eq(tenants.id, id)).get();
 }
 
-/** Active tenants in id order after `afterId`: the iteration used by cron jobs, resumable by id. */
+/**
+ * Active tenants in id order after `afterId`: the iteration used by cron jobs, resumable by id.
+ * Filtered in SQL, so a run of suspended tenants never looks like the end of the list.
+ */
 export async function activeTenantsAfter(env: Bindings, afterId: string, limit: number): Promise<TenantRecord[]> {
-  const rows = await controlDb(env).select().from(tenants).where(gt(tenants.id, afterId)).orderBy(asc(tenants.id)).limit(limit).all();
-  return rows.filter((t) => t.status === "active");
+  return controlDb(env).select().from(tenants)
+    .where(and(gt(tenants.id, afterId), eq(tenants.status, "active")))
+    .orderBy(asc(tenants.id)).limit(limit).all();
 }
 
 export function settingsOf(t: TenantRecord): TenantSettings {

@@ -1,8 +1,8 @@
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { categories } from "../../db/tenant/catalog";
-import { recordEvent } from "../../events/outbox";
+import { recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
-import { isUniqueViolation } from "../../platform/d1";
+import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
@@ -53,33 +53,29 @@ export async function getDefaultCategory({ db }: Ctx): Promise<Row> {
 export async function createCategory(ctx: Ctx, input: { name: string; description?: string | null; expectedLifeMonths?: number | null }) {
   const now = nowIso();
   const row: Row = { id: newId("category"), name: input.name, description: input.description ?? null, expectedLifeMonths: input.expectedLifeMonths ?? null, isDefault: false, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null };
-  try {
-    await ctx.db.batch([
+  await onUniqueViolation(
+    ctx.db.batch([
       ctx.db.insert(categories).values(row),
       recordEvent(ctx.db, { type: "category.created", subjectId: row.id, payload: toCategory(row), actor: ctx.actor }),
-    ]);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw nameTaken(input.name);
-    throw err;
-  }
+    ]),
+    () => nameTaken(input.name),
+  );
   return row;
 }
 
 export async function updateCategory(ctx: Ctx, id: string, patch: { name?: string; description?: string | null; expectedLifeMonths?: number | null }) {
   const current = await getCategory(ctx, id);
   const next: Row = { ...current, ...patch, updatedAt: nowIso() };
-  try {
-    // Conditional on still being live, so a concurrent delete wins cleanly.
-    const [res] = await ctx.db.batch([
+  // Conditional on still being live, so a concurrent delete wins cleanly (and leaves no event).
+  const [res] = await onUniqueViolation(
+    ctx.db.batch([
       ctx.db.update(categories).set({ name: next.name, description: next.description, expectedLifeMonths: next.expectedLifeMonths, updatedAt: next.updatedAt })
         .where(and(eq(categories.id, id), live)),
-      recordEvent(ctx.db, { type: "category.updated", subjectId: id, payload: { ...toCategory(next), changes: Object.keys(patch) }, actor: ctx.actor }),
-    ]);
-    if (res.meta.changes === 0) throw notFound("Category");
-  } catch (err) {
-    if (isUniqueViolation(err)) throw nameTaken(next.name);
-    throw err;
-  }
+      recordEventIfChanged(ctx.db, { type: "category.updated", subjectId: id, payload: { ...toCategory(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+    ]),
+    () => nameTaken(next.name),
+  );
+  if (res.meta.changes === 0) throw notFound("Category");
   return next;
 }
 
@@ -90,10 +86,11 @@ export async function deleteCategory(ctx: Ctx, id: string, inUse: (id: string) =
   const users = await inUse(id);
   if (users > 0) throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
   const now = nowIso();
-  await ctx.db.batch([
+  const [res] = await ctx.db.batch([
     ctx.db.update(categories).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(categories.id, id), live)),
-    recordEvent(ctx.db, { type: "category.deleted", subjectId: id, payload: { ...toCategory(current), deletedAt: now }, actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, { type: "category.deleted", subjectId: id, payload: { ...toCategory(current), deletedAt: now }, actor: ctx.actor }),
   ]);
+  if (res.meta.changes === 0) throw notFound("Category");
 }
 
 export async function restoreCategory(ctx: Ctx, id: string) {
@@ -101,14 +98,13 @@ export async function restoreCategory(ctx: Ctx, id: string) {
   if (!row) throw notFound("Deleted category");
   const now = nowIso();
   const restored: Row = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
-  try {
-    await ctx.db.batch([
-      ctx.db.update(categories).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(eq(categories.id, id)),
-      recordEvent(ctx.db, { type: "category.restored", subjectId: id, payload: toCategory(restored), actor: ctx.actor }),
-    ]);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`Cannot restore: a live category is already named '${row.name}'`);
-    throw err;
-  }
+  const [res] = await onUniqueViolation(
+    ctx.db.batch([
+      ctx.db.update(categories).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(categories.id, id), isNotNull(categories.deletedAt))),
+      recordEventIfChanged(ctx.db, { type: "category.restored", subjectId: id, payload: toCategory(restored), actor: ctx.actor }),
+    ]),
+    () => conflict(`Cannot restore: a live category is already named '${row.name}'`),
+  );
+  if (res.meta.changes === 0) throw notFound("Deleted category");
   return restored;
 }

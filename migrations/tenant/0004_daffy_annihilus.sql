@@ -1,0 +1,1 @@
+CREATE INDEX `assets_tag_idx` ON `assets` (lower("unique_tag"));

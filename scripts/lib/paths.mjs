@@ -1,0 +1,9 @@
+// Where things live, resolved from this file so scripts work from any working directory.
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const DEV_VARS = join(ROOT, ".dev.vars");
+export const DEV_VARS_EXAMPLE = join(ROOT, ".dev.vars.example");
+/** Under .wrangler/ (gitignored) so it goes away together with the local databases it describes. */
+export const DEMO_CREDENTIALS = join(ROOT, ".wrangler", "demo-credentials.json");

@@ -1,0 +1,119 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** The complete asset status set; transitions live in src/modules/assets/lifecycle.ts. */
+export const ASSET_STATUSES = ["available", "assigned", "reserved", "maintenance", "lost", "retired"] as const;
+export type AssetStatus = (typeof ASSET_STATUSES)[number];
+
+export const assets = sqliteTable(
+  "assets",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** Printed in the QR code; unique among live assets; generated when absent. */
+    uniqueTag: text("unique_tag").notNull(),
+    serialNumber: text("serial_number"),
+    model: text("model"),
+    manufacturer: text("manufacturer"),
+    categoryId: text("category_id").notNull(),
+    locationId: text("location_id").notNull(),
+    status: text("status", { enum: ASSET_STATUSES }).notNull().default("available"),
+    assigneeId: text("assignee_id"),
+    assignedAt: text("assigned_at"),
+    dueBackAt: text("due_back_at"),
+    reservedUntil: text("reserved_until"),
+    reservationReason: text("reservation_reason"),
+    purchaseDate: text("purchase_date"),
+    /** Minor units (cents) so sums are exact; the API speaks decimal numbers. */
+    purchaseCostMinor: integer("purchase_cost_minor"),
+    currency: text("currency"),
+    warrantyExpiresAt: text("warranty_expires_at"),
+    notes: text("notes"),
+    /** Custom field values keyed by the field's key (see custom_fields). */
+    customFields: text("custom_fields", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    /** R2 object key of the asset's image (tenant-scoped), if any. */
+    imageKey: text("image_key"),
+    lastVerifiedAt: text("last_verified_at"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    deletedAt: text("deleted_at"),
+    deletedBy: text("deleted_by"),
+  },
+  (t) => [
+    uniqueIndex("assets_tag_live_uq").on(sql`lower(${t.uniqueTag})`).where(sql`deleted_at IS NULL`),
+    // List indexes (see src/modules/assets/list.ts). They are partial on live rows so that a list
+    // filter never falls back to walking every live asset through a (deleted_at, ...) index, and
+    // each ends with the list's sort key so a page is read in order without a sort.
+    index("assets_live_idx").on(t.id).where(sql`deleted_at IS NULL`),
+    index("assets_deleted_idx").on(t.deletedAt, t.id).where(sql`deleted_at IS NOT NULL`),
+    index("assets_status_idx").on(t.status, t.id).where(sql`deleted_at IS NULL`),
+    index("assets_category_idx").on(t.categoryId, t.id).where(sql`deleted_at IS NULL`),
+    index("assets_location_idx").on(t.locationId, t.id).where(sql`deleted_at IS NULL`),
+    index("assets_assignee_idx").on(t.assigneeId, t.id).where(sql`deleted_at IS NULL`),
+    index("assets_updated_idx").on(t.updatedAt, t.id).where(sql`deleted_at IS NULL`),
+    index("assets_due_back_idx").on(t.dueBackAt, t.id).where(sql`due_back_at IS NOT NULL AND deleted_at IS NULL`),
+    // `q` is a prefix match OR-ed over name, tag and serial: SQLite's multi-index OR needs a usable
+    // index per branch, and it only takes these expression indexes when they are not partial
+    // (assets_tag_idx is what makes the OR plan possible; the branch may then read assets_tag_live_uq).
+    index("assets_tag_idx").on(sql`lower(${t.uniqueTag})`),
+    index("assets_serial_idx").on(sql`lower(${t.serialNumber})`),
+    index("assets_name_idx").on(sql`lower(${t.name})`),
+  ],
+);
+
+/** One row per checkout; `checkedInAt` null while open. At most one open row per asset (partial unique index). */
+export const assignments = sqliteTable(
+  "assignments",
+  {
+    id: text("id").primaryKey(),
+    assetId: text("asset_id").notNull(),
+    personId: text("person_id").notNull(),
+    /** Snapshot so history stays readable after the person is permanently deleted. */
+    personName: text("person_name").notNull(),
+    checkedOutAt: text("checked_out_at").notNull(),
+    checkedOutBy: text("checked_out_by").notNull(),
+    dueBackAt: text("due_back_at"),
+    checkedInAt: text("checked_in_at"),
+    checkedInBy: text("checked_in_by"),
+    /** Why it ended: `checkin`, `person_deactivated`, ... */
+    checkinReason: text("checkin_reason"),
+    checkinNotes: text("checkin_notes"),
+  },
+  (t) => [
+    uniqueIndex("assignments_open_uq").on(t.assetId).where(sql`checked_in_at IS NULL`),
+    index("assignments_asset_idx").on(t.assetId, t.id),
+    index("assignments_person_idx").on(t.personId, t.id),
+  ],
+);
+
+export const assetStatusEvents = sqliteTable(
+  "asset_status_events",
+  {
+    id: text("id").primaryKey(),
+    assetId: text("asset_id").notNull(),
+    fromStatus: text("from_status").notNull(),
+    toStatus: text("to_status").notNull(),
+    reason: text("reason"),
+    meta: text("meta", { mode: "json" }).$type<Record<string, unknown>>(),
+    actor: text("actor").notNull(),
+    at: text("at").notNull(),
+  },
+  (t) => [index("asset_status_events_asset_idx").on(t.assetId, t.id)],
+);
+
+/** SPEC 2.4 timeline event types. */
+export const TIMELINE_TYPES = ["CREATED", "ASSIGNED", "UNASSIGNED", "MOVED", "MAINTENANCE_COMPLETED", "VERIFIED", "STATUS_CHANGED", "RETIRED"] as const;
+export type TimelineType = (typeof TIMELINE_TYPES)[number];
+
+export const assetTimeline = sqliteTable(
+  "asset_timeline",
+  {
+    id: text("id").primaryKey(),
+    assetId: text("asset_id").notNull(),
+    type: text("type", { enum: TIMELINE_TYPES }).notNull(),
+    at: text("at").notNull(),
+    actor: text("actor"),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+  },
+  (t) => [index("asset_timeline_asset_idx").on(t.assetId, t.id), index("asset_timeline_type_idx").on(t.assetId, t.type, t.id)],
+);

@@ -1,0 +1,47 @@
+import { and, desc, eq, isNull, lt } from "drizzle-orm";
+import { mintApiKey } from "../../auth/api-key-token";
+import { apiKeys } from "../../db/tenant/users";
+import { recordEvent } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import type { ServiceCtx } from "../../platform/service-context";
+import { recordEventIfChanged } from "../users/conditional";
+
+type Row = typeof apiKeys.$inferSelect;
+
+/** Never the token or its hash. */
+export const toApiKey = (r: Row) => ({
+  id: r.id, name: r.name, prefix: r.prefix, createdBy: r.createdBy, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt,
+});
+
+/** Newest first, revoked keys included (with `revokedAt`) so the history stays visible. */
+export async function listApiKeys({ db }: ServiceCtx, input: { limit: number; cursor?: string }) {
+  const after = decodeCursor(input.cursor, 1);
+  const rows = await db.select().from(apiKeys)
+    .where(after ? lt(apiKeys.id, String(after[0])) : undefined)
+    .orderBy(desc(apiKeys.id)).limit(input.limit + 1).all();
+  return toPage(rows, input.limit, (r) => [r.id], toApiKey);
+}
+
+export async function createApiKey(ctx: ServiceCtx, input: { name: string }) {
+  const key = await mintApiKey();
+  const row: Row = { id: newId("apiKey"), name: input.name, prefix: key.prefix, keyHash: key.hash, createdBy: ctx.actor, lastUsedAt: null, revokedAt: null, createdAt: nowIso() };
+  await ctx.db.batch([
+    ctx.db.insert(apiKeys).values(row),
+    recordEvent(ctx.db, { type: "api_key.created", subjectId: row.id, payload: toApiKey(row), actor: ctx.actor }),
+  ]);
+  return { ...toApiKey(row), token: key.token };
+}
+
+/** Revocation is immediate (keys are checked against the database on every request) and idempotent. */
+export async function revokeApiKey(ctx: ServiceCtx, id: string): Promise<void> {
+  const now = nowIso();
+  const [res] = await ctx.db.batch([
+    ctx.db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+    recordEventIfChanged(ctx.db, { type: "api_key.revoked", subjectId: id, payload: { id, revokedAt: now }, actor: ctx.actor }),
+  ]);
+  if (res.meta.changes === 1) return;
+  if (!(await ctx.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get())) throw notFound("API key");
+}

@@ -1,0 +1,86 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { assets, assignments } from "../../db/tenant/assets";
+import { people } from "../../db/tenant/people";
+import { auditStatements } from "../../events/audit";
+import { recordEvent } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { isUniqueViolation } from "../../platform/d1";
+import { conflict, invalidField } from "../../platform/errors";
+import type { ServiceCtx } from "../../platform/service-context";
+import { checkinAssetSet, checkinRecords, toAssignmentSummary } from "./assignments";
+import { batchGuard, guardFailed } from "./guard";
+import { CHECKOUT_FROM } from "./lifecycle";
+import { liveAsset, requireAsset } from "./lookup";
+import { orderedId } from "./ordered-id";
+import { requirePerson } from "./references";
+import { toAsset, type AssetRow } from "./resource";
+import { forbiddenMove } from "./status";
+import { timelineEntry } from "./timeline";
+
+const CHECKOUT_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt", "reservedUntil", "reservationReason"] as const;
+
+/** Why a checkout cannot happen now (409), checked before writing and again after a lost race. */
+async function refuseCheckout(ctx: ServiceCtx, id: string, personId: string): Promise<{ asset: AssetRow; personName: string }> {
+  const person = await requirePerson(ctx.db, personId);
+  if (person.deletedAt) throw conflict("The person is deleted; restore them before checking assets out to them", { personId });
+  if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them before checking assets out to them`, { personId });
+  const asset = await requireAsset(ctx.db, id);
+  if (asset.status === "assigned") throw conflict("The asset is already checked out; check it in first", { assigneeId: asset.assigneeId });
+  if (!CHECKOUT_FROM.includes(asset.status)) throw forbiddenMove(asset, "assigned");
+  return { asset, personName: person.name };
+}
+
+/**
+ * Checks an asset out to a person: one batch, guarded on the asset still being free and the
+ * person still active, with the open-assignment unique index as a second line. Of two concurrent
+ * checkouts of one asset exactly one succeeds; the other gets 409.
+ */
+export async function checkout(ctx: ServiceCtx, id: string, input: { personId: string; dueBackAt?: string }): Promise<AssetRow> {
+  const { db } = ctx;
+  const now = nowIso();
+  const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
+  if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
+  const { asset, personName } = await refuseCheckout(ctx, id, input.personId);
+  const next: AssetRow = { ...asset, status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now };
+  const assignment = { id: orderedId("assignment"), assetId: id, personId: input.personId, personName, checkedOutAt: now, checkedOutBy: ctx.actor, dueBackAt, checkedInAt: null, checkedInBy: null, checkinReason: null, checkinNotes: null };
+  const free = and(eq(assets.id, id), inArray(assets.status, [...CHECKOUT_FROM]), isNull(assets.assigneeId), liveAsset);
+  try {
+    await db.batch([
+      batchGuard(db, "checkout", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
+        AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`),
+      db.update(assets).set({ status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now }).where(free),
+      db.insert(assignments).values(assignment),
+      timelineEntry(db, { assetId: id, type: "ASSIGNED", actor: ctx.actor, at: now, data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt } }),
+      ...auditStatements(db, { entityType: "asset", entityId: id, action: "checkout", actor: ctx.actor, at: now, before: toAsset(asset), after: toAsset(next), fields: CHECKOUT_FIELDS }),
+      recordEvent(db, { type: "asset.checked_out", subjectId: id, actor: ctx.actor, payload: { ...toAsset(next), assignment: toAssignmentSummary(assignment) } }),
+    ]);
+  } catch (err) {
+    if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
+    await refuseCheckout(ctx, id, input.personId);
+    throw conflict("The asset changed meanwhile; retry");
+  }
+  return next;
+}
+
+/** Checks an asset in: clears the assignee, closes the assignment, keeps the location. */
+export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: string | null }): Promise<AssetRow> {
+  const { db } = ctx;
+  const asset = await requireAsset(db, id);
+  if (asset.status !== "assigned" || !asset.assigneeId) throw forbiddenMove(asset, "available");
+  const open = await db.select().from(assignments).where(and(eq(assignments.assetId, id), isNull(assignments.checkedInAt))).get();
+  if (!open) throw conflict("The asset has no open assignment");
+  const now = nowIso();
+  const notes = input.notes?.trim() || null;
+  try {
+    await db.batch([
+      batchGuard(db, "checkin", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = 'assigned' AND ${assets.assigneeId} = ${asset.assigneeId} AND ${assets.deletedAt} IS NULL)`),
+      db.update(assets).set(checkinAssetSet(now)).where(and(eq(assets.id, id), eq(assets.status, "assigned"))),
+      db.update(assignments).set({ checkedInAt: now, checkedInBy: ctx.actor, checkinReason: "checkin", checkinNotes: notes }).where(and(eq(assignments.id, open.id), isNull(assignments.checkedInAt))),
+      ...checkinRecords(ctx, { asset, assignment: open, reason: "checkin", notes, at: now }),
+    ]);
+  } catch (err) {
+    if (!guardFailed(err, "checkin")) throw err;
+    throw forbiddenMove(await requireAsset(db, id), "available");
+  }
+  return { ...asset, ...checkinAssetSet(now) };
+}

@@ -1,0 +1,63 @@
+import { checkCustomFieldValues } from "../custom-fields/values";
+import type { TenantDb } from "../../env";
+import { invalidField } from "../../platform/errors";
+import { currencyDigits, toMinor, type AssetRow } from "./resource";
+
+/** Asset fields as the API takes them (create and update share it; update passes a subset). */
+export interface AssetInput {
+  name?: string;
+  uniqueTag?: string;
+  serialNumber?: string | null;
+  model?: string | null;
+  manufacturer?: string | null;
+  categoryId?: string;
+  locationId?: string;
+  purchaseDate?: string | null;
+  purchaseCost?: number | null;
+  currency?: string | null;
+  warrantyExpiresAt?: string | null;
+  notes?: string | null;
+  customFields?: Record<string, unknown>;
+  imageKey?: string | null;
+}
+
+const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === "" ? null : v);
+
+/**
+ * The row columns for `input` on top of `base` (the stored row on update): normalizes blanks,
+ * converts the decimal cost to minor units of its currency and validates what zod cannot see alone
+ * (cost vs currency precision, image key scope, custom field definitions).
+ */
+export async function columnsFor(db: TenantDb, tenantId: string, input: AssetInput, base?: AssetRow): Promise<Partial<AssetRow>> {
+  const out: Partial<AssetRow> = {};
+  if (input.name !== undefined) out.name = input.name;
+  if (input.uniqueTag !== undefined) out.uniqueTag = input.uniqueTag;
+  for (const k of ["serialNumber", "model", "manufacturer", "notes"] as const) {
+    const v = blankToNull(input[k]);
+    if (v !== undefined) out[k] = v;
+  }
+  if (input.purchaseDate !== undefined) out.purchaseDate = input.purchaseDate;
+  if (input.warrantyExpiresAt !== undefined) out.warrantyExpiresAt = input.warrantyExpiresAt;
+  if (input.imageKey !== undefined) {
+    if (input.imageKey !== null && !input.imageKey.startsWith(`tenants/${tenantId}/`)) throw invalidField("body.imageKey", "must be a key of this workspace (tenants/<tenantId>/...)");
+    out.imageKey = input.imageKey;
+  }
+  Object.assign(out, cost(input, base));
+  if (input.customFields !== undefined || !base) out.customFields = await checkCustomFieldValues(db, "asset", input.customFields, base?.customFields ?? {});
+  return out;
+}
+
+/** Cost and currency travel together: a cost needs a currency, and at most its minor-unit digits. */
+function cost(input: AssetInput, base?: AssetRow): Partial<AssetRow> {
+  if (input.purchaseCost === undefined && input.currency === undefined) return {};
+  const currency = input.currency !== undefined ? input.currency : (base?.currency ?? null);
+  const baseCost = base?.purchaseCostMinor != null && base.currency ? base.purchaseCostMinor / 10 ** currencyDigits(base.currency) : null;
+  const amount = input.purchaseCost !== undefined ? input.purchaseCost : baseCost;
+  if (amount === null) return { purchaseCostMinor: null, currency };
+  if (!currency) throw invalidField("body.currency", "required when purchaseCost is set");
+  const digits = currencyDigits(currency);
+  if (Math.abs(amount * 10 ** digits - Math.round(amount * 10 ** digits)) > 1e-6) {
+    throw invalidField("body.purchaseCost", `at most ${digits} decimal place(s) for ${currency}`);
+  }
+  return { purchaseCostMinor: toMinor(amount, currency), currency };
+}

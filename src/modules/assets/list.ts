@@ -1,0 +1,101 @@
+import { and, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { assets, type AssetStatus } from "../../db/tenant/assets";
+import type { TenantDb } from "../../env";
+import { ApiError } from "../../platform/errors";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { liveAsset } from "./lookup";
+import { toAsset, type AssetRow } from "./resource";
+
+export interface ListAssetsInput {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  status?: AssetStatus;
+  categoryId?: string;
+  locationId?: string;
+  assigneeId?: string;
+  updatedSince?: string;
+  overdue?: boolean;
+}
+
+/**
+ * List order, chosen so every filter reads its own index in order (no sort of a large result):
+ * - default: newest first (id descending; ids are time-ordered);
+ * - `overdue=true`: most overdue first (dueBackAt ascending, then id);
+ * - `updatedSince`: sync order (updatedAt ascending, then id), so a client can resume from the last change.
+ * The cursor carries the mode, so a cursor from another ordering is refused (400).
+ */
+type Mode = "id" | "due" | "updated";
+const modeOf = (i: ListAssetsInput): Mode => (i.overdue ? "due" : i.updatedSince ? "updated" : "id");
+
+/** SQLite's lower() folds ASCII only; fold the query the same way so the expression indexes match. */
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** The smallest string greater than every string starting with `p` (bump the last code point). */
+function prefixEnd(p: string): string {
+  const chars = [...p];
+  const last = chars.pop()!.codePointAt(0)!;
+  return chars.join("") + String.fromCodePoint(last + 1);
+}
+
+/** `q`: case-insensitive prefix of name, unique tag or serial number, as ranges on the lower(...) expression indexes. */
+function prefixMatch(q: string): SQL | undefined {
+  const lo = asciiLower(q);
+  const hi = prefixEnd(lo);
+  const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
+  return or(range(sql`lower(${assets.name})`), range(sql`lower(${assets.uniqueTag})`), range(sql`lower(${assets.serialNumber})`));
+}
+
+/**
+ * Which index drives the query. Without statistics SQLite cannot know that a prefix match is
+ * rarer than a status, so we decide: `q` (multi-index OR over the three prefix indexes, then a sort
+ * of the matches), else the ordering range of overdue/updatedSince (read in order), else the
+ * planner picks among the equality filters' (column, id) indexes, all read in id order. Terms that
+ * must not drive are written as `+column`, SQLite's documented way to keep a term off an index.
+ */
+type Driver = "q" | "range" | "equality";
+const driverOf = (i: ListAssetsInput): Driver => (i.q ? "q" : modeOf(i) !== "id" ? "range" : "equality");
+
+/** The list query (exported so the query-plan test can EXPLAIN exactly what the route runs). */
+export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: string) {
+  const mode = modeOf(input);
+  const driver = driverOf(input);
+  const col = (c: SQLiteColumn, drives: boolean): SQL => (drives ? sql`${c}` : sql`+${c}`);
+  const eqTerm = (c: SQLiteColumn, v: string | undefined) => (v === undefined ? undefined : sql`${col(c, driver === "equality")} = ${v}`);
+  const id = col(assets.id, driver !== "q");
+  const due = col(assets.dueBackAt, driver === "range" && mode === "due");
+  const updated = col(assets.updatedAt, driver === "range" && mode === "updated");
+  const after = decodeListCursor(input.cursor, mode);
+  const seek = !after ? undefined : mode === "id" ? sql`${id} < ${after[0]}` : sql`(${mode === "due" ? due : updated}, ${id}) > (${after[0]}, ${after[1]})`;
+  const where = and(
+    liveAsset,
+    input.q ? prefixMatch(input.q) : undefined,
+    eqTerm(assets.status, input.status),
+    eqTerm(assets.categoryId, input.categoryId),
+    eqTerm(assets.locationId, input.locationId),
+    eqTerm(assets.assigneeId, input.assigneeId),
+    // With a cursor the seek below already lies past updatedSince; leaving the bound out lets the seek drive the index.
+    input.updatedSince && !(after && mode === "updated") ? sql`${updated} >= ${new Date(input.updatedSince).toISOString()}` : undefined,
+    // dueBackAt is only ever set while the asset is checked out (check-in clears it).
+    input.overdue ? sql`${due} < ${now} AND +${assets.assigneeId} IS NOT NULL` : undefined,
+    seek,
+  );
+  const order = mode === "id" ? [sql`${id} DESC`] : [sql`${mode === "due" ? due : updated} ASC`, sql`${id} ASC`];
+  return db.select().from(assets).where(where).orderBy(...order).limit(input.limit + 1);
+}
+
+function decodeListCursor(cursor: string | undefined, mode: Mode) {
+  if (cursor === undefined) return undefined;
+  const key = decodeCursor(cursor, mode === "id" ? 2 : 3);
+  if (key?.[0] !== mode) throw new ApiError("validation_failed", "cursor is not valid for these filters", { details: [{ path: "query.cursor", message: "from a list with other filters" }] });
+  return key.slice(1);
+}
+
+const cursorKey = (mode: Mode) => (r: AssetRow) =>
+  mode === "id" ? [mode, r.id] : mode === "due" ? [mode, r.dueBackAt, r.id] : [mode, r.updatedAt, r.id];
+
+export async function listAssets(db: TenantDb, input: ListAssetsInput) {
+  const rows = await listAssetsQuery(db, input, new Date().toISOString()).all();
+  return toPage(rows, input.limit, cursorKey(modeOf(input)), toAsset);
+}

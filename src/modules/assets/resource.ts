@@ -1,0 +1,50 @@
+import type { assets } from "../../db/tenant/assets";
+
+export type AssetRow = typeof assets.$inferSelect;
+
+/** Minor-unit digits of an ISO 4217 currency (JPY 0, USD 2, KWD 3), from the runtime's ICU data. */
+export function currencyDigits(currency: string): number {
+  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+export const toMinor = (cost: number, currency: string) => Math.round(cost * 10 ** currencyDigits(currency));
+export const fromMinor = (minor: number, currency: string) => minor / 10 ** currencyDigits(currency);
+
+/** The asset resource as the API and event payloads show it. */
+export function toAsset(r: AssetRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    uniqueTag: r.uniqueTag,
+    serialNumber: r.serialNumber,
+    model: r.model,
+    manufacturer: r.manufacturer,
+    categoryId: r.categoryId,
+    locationId: r.locationId,
+    status: r.status,
+    assigneeId: r.assigneeId,
+    assignedAt: r.assignedAt,
+    dueBackAt: r.dueBackAt,
+    reservedUntil: r.reservedUntil,
+    reservationReason: r.reservationReason,
+    purchaseDate: r.purchaseDate,
+    purchaseCost: r.purchaseCostMinor === null || r.currency === null ? null : fromMinor(r.purchaseCostMinor, r.currency),
+    currency: r.currency,
+    warrantyExpiresAt: r.warrantyExpiresAt,
+    notes: r.notes,
+    customFields: r.customFields,
+    imageKey: r.imageKey,
+    lastVerifiedAt: r.lastVerifiedAt,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+
+export type Asset = ReturnType<typeof toAsset>;
+
+/** The fields the audit log compares (API names, API values). */
+export const AUDITED_FIELDS = [
+  "name", "uniqueTag", "serialNumber", "model", "manufacturer", "categoryId", "locationId", "status", "assigneeId",
+  "assignedAt", "dueBackAt", "reservedUntil", "reservationReason", "purchaseDate", "purchaseCost", "currency",
+  "warrantyExpiresAt", "notes", "customFields", "imageKey",
+] as const;

@@ -1,0 +1,87 @@
+import { z } from "@hono/zod-openapi";
+import { ASSET_STATUSES } from "../../db/tenant/assets";
+import { pageOf, pageQuery } from "../../platform/pagination";
+import { isoDateTime, nameField, textField } from "../../platform/schemas";
+
+const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
+const isoDate = z.iso.date().openapi({ example: "2025-03-14", description: "Calendar date, YYYY-MM-DD." });
+
+let currencies: Set<string> | undefined;
+const knownCurrency = (c: string) => (currencies ??= new Set(Intl.supportedValuesOf("currency"))).has(c);
+
+export const StatusEnum = z.enum(ASSET_STATUSES).openapi({ description: "See the lifecycle table in GET .../allowed-status-transitions." });
+
+export const AssetSchema = z
+  .object({
+    id: z.string().openapi({ example: "ast_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    name: z.string(),
+    uniqueTag: z.string().openapi({ example: "AST-7K2M9Q", description: "Printed in the QR code; unique per workspace among live assets (case-insensitive)." }),
+    serialNumber: z.string().nullable(),
+    model: z.string().nullable(),
+    manufacturer: z.string().nullable(),
+    categoryId: z.string(),
+    locationId: z.string(),
+    status: StatusEnum,
+    assigneeId: z.string().nullable().openapi({ description: "Person holding the asset (set by checkout, cleared by check-in)." }),
+    assignedAt: z.string().nullable(),
+    dueBackAt: z.string().nullable(),
+    reservedUntil: z.string().nullable(),
+    reservationReason: z.string().nullable(),
+    purchaseDate: z.string().nullable(),
+    purchaseCost: z.number().nullable().openapi({ example: 1299.99, description: "Decimal amount in `currency`." }),
+    currency: z.string().nullable().openapi({ example: "EUR", description: "ISO 4217 code." }),
+    warrantyExpiresAt: z.string().nullable().openapi({ description: "Calendar date, YYYY-MM-DD." }),
+    notes: z.string().nullable(),
+    customFields: z.record(z.string(), z.unknown()),
+    imageKey: z.string().nullable(),
+    lastVerifiedAt: z.string().nullable().openapi({ description: "Last time an inventory session scanned it." }),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("InventoryItem");
+
+export const UNIQUE_TAG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const uniqueTag = z.string().trim().regex(UNIQUE_TAG_PATTERN, "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+
+const assetFields = {
+  name: nameField,
+  uniqueTag: uniqueTag.optional().openapi({ description: "Generated (AST-XXXXXX) when absent." }),
+  serialNumber: nullableText(120),
+  model: nullableText(120),
+  manufacturer: nullableText(120),
+  categoryId: z.string().min(1).max(64).optional().openapi({ description: "Defaults to the workspace's default category." }),
+  locationId: z.string().min(1).max(64).optional().openapi({ description: "Defaults to the workspace's default location." }),
+  purchaseDate: isoDate.nullable().optional(),
+  purchaseCost: z.number().nonnegative("must not be negative").max(1e12).nullable().optional(),
+  currency: z.string().regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR").refine(knownCurrency, "unknown ISO 4217 currency").nullable().optional(),
+  warrantyExpiresAt: isoDate.nullable().optional(),
+  notes: textField.nullable().optional(),
+  customFields: z.record(z.string(), z.unknown()).optional().openapi({ description: "Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value." }),
+  imageKey: z.string().max(512).nullable().optional().openapi({ description: "R2 key of an uploaded image in this workspace (tenants/<tenantId>/...)." }),
+};
+
+export const CreateAssetBody = z
+  .strictObject(assetFields)
+  .refine((b) => b.purchaseCost == null || b.currency != null, { path: ["currency"], message: "required when purchaseCost is set" })
+  .openapi("CreateInventoryItem");
+
+export const UpdateAssetBody = z
+  .strictObject({ ...assetFields, uniqueTag: uniqueTag.optional(), categoryId: assetFields.categoryId, locationId: assetFields.locationId })
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, "at least one field is required")
+  .openapi("UpdateInventoryItem", { description: "status and assignee change only through .../status, .../checkout and .../checkin." });
+
+const bool = z.enum(["true", "false"]).transform((v) => v === "true");
+
+export const ListAssetsQuery = z.object({
+  ...pageQuery,
+  q: z.string().trim().min(1).max(120).optional().openapi({ description: "Case-insensitive (ASCII) prefix of the name, unique tag or serial number." }),
+  status: StatusEnum.optional(),
+  categoryId: z.string().max(64).optional(),
+  locationId: z.string().max(64).optional(),
+  assigneeId: z.string().max(64).optional(),
+  updatedSince: isoDateTime.optional().openapi({ description: "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order)." }),
+  overdue: bool.optional().openapi({ description: "true: assigned assets whose dueBackAt has passed, most overdue first." }),
+});
+
+export const AssetPage = pageOf(AssetSchema, "InventoryItemPage");

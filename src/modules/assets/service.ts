@@ -1,0 +1,147 @@
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { assets } from "../../db/tenant/assets";
+import { auditStatements } from "../../events/audit";
+import { recordEvent } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { isUniqueViolation } from "../../platform/d1";
+import { conflict, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import type { ServiceCtx } from "../../platform/service-context";
+import { batchGuard, guardFailed } from "./guard";
+import { columnsFor, type AssetInput } from "./input";
+import { liveAsset, requireAsset } from "./lookup";
+import { referencesLive, resolveCategory, resolveLocation } from "./references";
+import { AUDITED_FIELDS, toAsset, type AssetRow } from "./resource";
+import { generateTag, tagEquals } from "./tags";
+import { timelineEntry } from "./timeline";
+
+type Ctx = ServiceCtx;
+const TAG_ATTEMPTS = 5;
+
+export { requireAsset as getAsset };
+
+export async function getAssetByTag({ db }: Ctx, tag: string): Promise<AssetRow> {
+  const row = await db.select().from(assets).where(tagEquals(tag)).get();
+  if (!row) throw notFound("Inventory item");
+  return row;
+}
+
+const tagTaken = (tag: string) => conflict(`The unique tag '${tag}' is already used by another asset`, { field: "uniqueTag" });
+
+/** A deleted category/location between our read and the write fails the guard: answer as if read now (400). */
+async function recheckReferences(ctx: Ctx, row: AssetRow, err: unknown): Promise<never> {
+  if (guardFailed(err, "references")) {
+    await resolveCategory(ctx.db, row.categoryId);
+    await resolveLocation(ctx.db, row.locationId);
+  }
+  throw err;
+}
+
+export async function createAsset(ctx: Ctx, input: AssetInput): Promise<AssetRow> {
+  const { db } = ctx;
+  const categoryId = await resolveCategory(db, input.categoryId);
+  const locationId = await resolveLocation(db, input.locationId);
+  const cols = await columnsFor(db, ctx.tenantId, input);
+  const now = nowIso();
+  for (let attempt = 1; ; attempt++) {
+    const row: AssetRow = {
+      id: newId("asset"), name: input.name ?? "", uniqueTag: input.uniqueTag ?? generateTag(), serialNumber: null, model: null, manufacturer: null,
+      categoryId, locationId, status: "available", assigneeId: null, assignedAt: null, dueBackAt: null, reservedUntil: null, reservationReason: null,
+      purchaseDate: null, purchaseCostMinor: null, currency: null, warrantyExpiresAt: null, notes: null, customFields: {}, imageKey: null,
+      lastVerifiedAt: null, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null, ...cols,
+    };
+    try {
+      await db.batch([
+        batchGuard(db, "references", referencesLive(categoryId, locationId)),
+        db.insert(assets).values(row),
+        timelineEntry(db, { assetId: row.id, type: "CREATED", actor: ctx.actor, at: now, data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }),
+        ...auditStatements(db, { entityType: "asset", entityId: row.id, action: "create", actor: ctx.actor, at: now, before: null, after: toAsset(row), fields: AUDITED_FIELDS }),
+        recordEvent(db, { type: "asset.created", subjectId: row.id, payload: toAsset(row), actor: ctx.actor }),
+      ]);
+      return row;
+    } catch (err) {
+      if (!isUniqueViolation(err)) return recheckReferences(ctx, row, err);
+      if (input.uniqueTag !== undefined) throw tagTaken(input.uniqueTag);
+      if (attempt >= TAG_ATTEMPTS) throw conflict("Could not generate a free unique tag; pass one");
+    }
+  }
+}
+
+export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Promise<AssetRow> {
+  const { db } = ctx;
+  const current = await requireAsset(db, id);
+  const cols = await columnsFor(db, ctx.tenantId, input, current);
+  if (input.categoryId !== undefined) cols.categoryId = await resolveCategory(db, input.categoryId);
+  if (input.locationId !== undefined) cols.locationId = await resolveLocation(db, input.locationId);
+  const now = nowIso();
+  const next: AssetRow = { ...current, ...cols, updatedAt: now };
+  const before = toAsset(current);
+  const after = toAsset(next);
+  const changed = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+  if (changed.length === 0) return current;
+  const moved = next.locationId !== current.locationId;
+  try {
+    await db.batch([
+      // Optimistic: the audit rows and event describe `current -> next`, so nobody may have written in between.
+      batchGuard(db, "asset_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.updatedAt} = ${current.updatedAt} AND ${assets.deletedAt} IS NULL)`),
+      batchGuard(db, "references", referencesLive(next.categoryId, next.locationId)),
+      db.update(assets).set({ ...cols, updatedAt: now }).where(and(eq(assets.id, id), liveAsset)),
+      ...(moved ? [timelineEntry(db, { assetId: id, type: "MOVED", actor: ctx.actor, at: now, data: { fromLocationId: current.locationId, toLocationId: next.locationId } })] : []),
+      ...auditStatements(db, { entityType: "asset", entityId: id, action: "update", actor: ctx.actor, at: now, before, after, fields: changed }),
+      recordEvent(db, { type: "asset.updated", subjectId: id, payload: { ...after, changes: changed }, actor: ctx.actor }),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw tagTaken(next.uniqueTag);
+    if (guardFailed(err, "asset_unchanged")) {
+      await requireAsset(db, id);
+      throw conflict("The asset was changed by another request meanwhile; read it again and retry");
+    }
+    return recheckReferences(ctx, next, err);
+  }
+  return next;
+}
+
+/** Soft delete. An assigned asset must be checked in first, so nobody holds a deleted asset. */
+export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
+  const { db } = ctx;
+  const current = await requireAsset(db, id);
+  if (current.status === "assigned") throw conflict("The asset is checked out; check it in before deleting it", { status: current.status });
+  const now = nowIso();
+  try {
+    await db.batch([
+      batchGuard(db, "deletable", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`),
+      db.update(assets).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(assets.id, id), liveAsset)),
+      ...auditStatements(db, { entityType: "asset", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),
+      recordEvent(db, { type: "asset.deleted", subjectId: id, payload: { ...toAsset(current), deletedAt: now }, actor: ctx.actor }),
+    ]);
+  } catch (err) {
+    if (!guardFailed(err, "deletable")) throw err;
+    await requireAsset(db, id);
+    throw conflict("The asset is checked out; check it in before deleting it");
+  }
+}
+
+/**
+ * Brings a deleted asset back (also used by the trash). 409 when a live asset has taken its tag
+ * meanwhile, or when its category or location is deleted (restore those first).
+ */
+export async function restoreAsset(ctx: Ctx, id: string): Promise<AssetRow> {
+  const { db } = ctx;
+  const row = await db.select().from(assets).where(and(eq(assets.id, id), isNotNull(assets.deletedAt))).get();
+  if (!row) throw notFound("Deleted inventory item");
+  const now = nowIso();
+  const restored: AssetRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
+  try {
+    await db.batch([
+      batchGuard(db, "references", referencesLive(row.categoryId, row.locationId)),
+      db.update(assets).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(assets.id, id), isNotNull(assets.deletedAt))),
+      ...auditStatements(db, { entityType: "asset", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }),
+      recordEvent(db, { type: "asset.restored", subjectId: id, payload: toAsset(restored), actor: ctx.actor }),
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`Cannot restore: a live asset already uses the unique tag '${row.uniqueTag}'`, { field: "uniqueTag" });
+    if (guardFailed(err, "references")) throw conflict("Cannot restore: its category or location is deleted; restore that first", { categoryId: row.categoryId, locationId: row.locationId });
+    throw err;
+  }
+  return restored;
+}

@@ -1,0 +1,88 @@
+import type { CustomFieldEntity } from "../../db/tenant/custom-fields";
+import type { TenantDb } from "../../env";
+import { ApiError, type ErrorDetail } from "../../platform/errors";
+import { TEXT_MAX } from "../../platform/schemas";
+import { liveDefinitions, type FieldDef } from "./definitions";
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). Date-times are refused: a date field has no time zone. */
+export function isCalendarDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value;
+}
+
+/** The stored form of one value, or the reason it is refused. */
+function normalize(def: FieldDef, value: unknown): { ok: unknown } | { error: string } {
+  switch (def.type) {
+    case "text": {
+      if (typeof value !== "string") return { error: "must be a string" };
+      const v = value.trim();
+      if (v.length === 0) return { error: "must not be empty (send null to clear it)" };
+      if (v.length > TEXT_MAX) return { error: `at most ${TEXT_MAX} characters` };
+      return { ok: v };
+    }
+    case "number":
+      return typeof value === "number" && Number.isFinite(value) ? { ok: value } : { error: "must be a finite number" };
+    case "date":
+      return typeof value === "string" && isCalendarDate(value) ? { ok: value } : { error: "must be a date YYYY-MM-DD" };
+    case "checkbox":
+      return typeof value === "boolean" ? { ok: value } : { error: "must be true or false" };
+    case "dropdown": {
+      const options = def.options ?? [];
+      if (typeof value !== "string") return { error: `must be one of: ${options.join(", ")}` };
+      const v = value.trim();
+      return options.includes(v) ? { ok: v } : { error: `must be one of: ${options.join(", ")}` };
+    }
+  }
+}
+
+/**
+ * Validates custom field values of an asset or person against the live definitions and returns the
+ * normalized values to store. `existing` is the stored object on update (merge semantics: a key set
+ * to null removes the value); leave it out on create. Throws a 400 naming `customFields.<key>` on an
+ * unknown key, a wrong type, a value outside a dropdown's options, or a missing required value.
+ *
+ * Required fields must be present on create and cannot be cleared on update; a row created before a
+ * field became required is not refused for lacking it until someone tries to clear it.
+ */
+export async function checkCustomFieldValues(
+  db: TenantDb,
+  entity: CustomFieldEntity,
+  input: Record<string, unknown> | undefined,
+  existing?: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const creating = existing === undefined;
+  const merged: Record<string, unknown> = { ...(existing ?? {}) };
+  if (!creating && (input === undefined || Object.keys(input).length === 0)) return merged;
+
+  const defs = await liveDefinitions(db, entity);
+  const byKey = new Map(defs.map((d) => [d.key, d]));
+  const problems: ErrorDetail[] = [];
+  const fail = (key: string, message: string) => problems.push({ path: `body.customFields.${key}`, message });
+
+  for (const [key, value] of Object.entries(input ?? {})) {
+    const def = byKey.get(key);
+    if (!def) {
+      fail(key, "unknown field");
+      continue;
+    }
+    if (value === null) {
+      if (def.required) fail(key, "is required and cannot be cleared");
+      delete merged[key];
+      continue;
+    }
+    const res = normalize(def, value);
+    if ("error" in res) fail(key, res.error);
+    else merged[key] = res.ok;
+  }
+  if (creating) {
+    for (const def of defs) if (def.required && (merged[def.key] === undefined || merged[def.key] === null) && !problems.some((p) => p.path.endsWith(`.${def.key}`))) fail(def.key, "is required");
+  }
+  if (problems.length > 0) {
+    throw new ApiError("validation_failed", problems.map((p) => `${p.path.slice("body.".length)}: ${p.message}`).join("; "), { details: problems });
+  }
+  return merged;
+}

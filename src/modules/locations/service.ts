@@ -1,0 +1,144 @@
+import { and, asc, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
+import { locations } from "../../db/tenant/catalog";
+import { recordEventIfChanged } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { onUniqueViolation } from "../../platform/d1";
+import { conflict, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import type { ServiceCtx } from "../../platform/service-context";
+import { insertWhere, likeContains } from "../../platform/sql";
+import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
+
+type Row = typeof locations.$inferSelect;
+type Ctx = ServiceCtx;
+
+export const toLocation = (r: Row) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  parentId: r.parentId,
+  isDefault: r.isDefault,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+const live = isNull(locations.deletedAt);
+const nameTaken = (name: string) => conflict(`A location named '${name}' already exists`);
+const changedMeanwhile = () => conflict("The location changed while this request ran; retry");
+
+export async function listLocations({ db }: Ctx, input: { limit: number; cursor?: string; q?: string; parentId?: string }) {
+  const after = decodeCursor(input.cursor, 2);
+  const rows = await db.select().from(locations)
+    .where(and(
+      live,
+      input.q ? likeContains(locations.name, input.q) : undefined,
+      input.parentId ? eq(locations.parentId, input.parentId) : undefined,
+      after ? sql`(lower(${locations.name}), ${locations.id}) > (${after[0]}, ${after[1]})` : undefined,
+    ))
+    .orderBy(asc(sql`lower(${locations.name})`), asc(locations.id))
+    .limit(input.limit + 1).all();
+  return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toLocation);
+}
+
+export async function getLocation({ db }: Ctx, id: string): Promise<Row> {
+  const row = await db.select().from(locations).where(and(eq(locations.id, id), live)).get();
+  if (!row) throw notFound("Location");
+  return row;
+}
+
+export async function getDefaultLocation({ db }: Ctx): Promise<Row> {
+  const row = await db.select().from(locations).where(and(eq(locations.isDefault, true), live)).get();
+  if (!row) throw notFound("Default location");
+  return row;
+}
+
+export async function createLocation(ctx: Ctx, input: { name: string; description?: string | null; parentId?: string | null }) {
+  const now = nowIso();
+  const row: Row = { id: newId("location"), name: input.name, description: input.description ?? null, parentId: input.parentId ?? null, isDefault: false, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null };
+  // With a parent the insert is conditional on the parent being live as it runs (no check-then-write race).
+  const insert = row.parentId ? insertWhere(ctx.db, locations, row, parentIsLive(row.parentId)) : ctx.db.insert(locations).values(row);
+  const [res] = await onUniqueViolation(
+    ctx.db.batch([insert, recordEventIfChanged(ctx.db, { type: "location.created", subjectId: row.id, payload: toLocation(row), actor: ctx.actor })]),
+    () => nameTaken(row.name),
+  );
+  if (res.meta.changes === 0) throw parentMissing();
+  return row;
+}
+
+export async function updateLocation(ctx: Ctx, id: string, patch: { name?: string; description?: string | null; parentId?: string | null }) {
+  const current = await getLocation(ctx, id);
+  const moveTo = patch.parentId;
+  const next: Row = { ...current, ...patch, updatedAt: nowIso() };
+  // The tree rules are the UPDATE's own guard, so a concurrent move or delete cannot slip in between a
+  // check and the write; only when nothing changed is the reason looked up, for a precise error.
+  const guard = typeof moveTo === "string" ? and(parentIsLive(moveTo), not(wouldCycle(id, moveTo))) : undefined;
+  const [res] = await onUniqueViolation(
+    ctx.db.batch([
+      ctx.db.update(locations).set({ name: next.name, description: next.description, parentId: next.parentId, updatedAt: next.updatedAt })
+        .where(and(eq(locations.id, id), live, guard)),
+      recordEventIfChanged(ctx.db, { type: "location.updated", subjectId: id, payload: { ...toLocation(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+    ]),
+    () => nameTaken(next.name),
+  );
+  if (res.meta.changes === 0) {
+    await getLocation(ctx, id);
+    if (typeof moveTo === "string") await checkParent(ctx.db, id, moveTo);
+    throw changedMeanwhile();
+  }
+  return next;
+}
+
+/** Why `row` cannot be deleted, if anything: it is the default, has live children, or is in use. */
+async function checkDeletable(ctx: Ctx, row: Row, inUse: (id: string) => Promise<number>): Promise<void> {
+  if (row.isDefault) throw conflict("The default location cannot be deleted");
+  const children = await countLiveChildren(ctx.db, row.id);
+  if (children > 0) throw conflict(`The location contains ${children} location(s); move or delete them first`, { children });
+  const users = await inUse(row.id);
+  if (users > 0) throw conflict(`The location holds ${users} asset(s); move them to another location first`, { assets: users });
+}
+
+/** Soft delete. Assets at the location are guarded by `inUse` (the assets module passes its count). */
+export async function deleteLocation(ctx: Ctx, id: string, inUse: (id: string) => Promise<number> = async () => 0) {
+  const current = await getLocation(ctx, id);
+  await checkDeletable(ctx, current, inUse);
+  const now = nowIso();
+  const [res] = await ctx.db.batch([
+    ctx.db.update(locations).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+      .where(and(eq(locations.id, id), live, eq(locations.isDefault, false), sql`${liveChildCount(id)} = 0`)),
+    recordEventIfChanged(ctx.db, { type: "location.deleted", subjectId: id, payload: { ...toLocation(current), deletedAt: now }, actor: ctx.actor }),
+  ]);
+  if (res.meta.changes === 0) {
+    await checkDeletable(ctx, await getLocation(ctx, id), inUse);
+    throw changedMeanwhile();
+  }
+}
+
+const restoreBlocked = (parentId: string) =>
+  conflict("Cannot restore: its parent location is deleted; restore the parent first", { parentId });
+
+async function getDeletedLocation({ db }: Ctx, id: string): Promise<Row> {
+  const row = await db.select().from(locations).where(and(eq(locations.id, id), isNotNull(locations.deletedAt))).get();
+  if (!row) throw notFound("Deleted location");
+  return row;
+}
+
+/** Restores in place under its old parent; refused (409) while that parent is deleted, so the tree never dangles. */
+export async function restoreLocation(ctx: Ctx, id: string) {
+  const row = await getDeletedLocation(ctx, id);
+  const now = nowIso();
+  const restored: Row = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
+  const [res] = await onUniqueViolation(
+    ctx.db.batch([
+      ctx.db.update(locations).set({ deletedAt: null, deletedBy: null, updatedAt: now })
+        .where(and(eq(locations.id, id), isNotNull(locations.deletedAt), row.parentId ? parentIsLive(row.parentId) : undefined)),
+      recordEventIfChanged(ctx.db, { type: "location.restored", subjectId: id, payload: toLocation(restored), actor: ctx.actor }),
+    ]),
+    () => conflict(`Cannot restore: a live location is already named '${row.name}'`),
+  );
+  if (res.meta.changes === 0) {
+    await getDeletedLocation(ctx, id);
+    throw row.parentId ? restoreBlocked(row.parentId) : changedMeanwhile();
+  }
+  return restored;
+}

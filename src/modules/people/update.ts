@@ -1,0 +1,60 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { people } from "../../db/tenant/people";
+import { auditStatements } from "../../events/audit";
+import { recordEvent } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { onUniqueViolation } from "../../platform/d1";
+import { conflict } from "../../platform/errors";
+import type { ServiceCtx } from "../../platform/service-context";
+import { checkinAllForPerson } from "../assets/assignments";
+import { guardFailed } from "../assets/guard";
+import { guard } from "./guard";
+import { checkCustomFieldValues } from "../custom-fields/values";
+import type { UpdatePersonInput } from "./schemas";
+import { AUDITED_FIELDS, emailTaken, getPerson, live, locationGuard, presentPerson, rethrowGuard, type PersonRow } from "./service";
+
+/** Why the assignments closed by a deactivation ended (assignments.checkin_reason, timeline data). */
+export const DEACTIVATION_REASON = "person_deactivated";
+
+const concurrent = () => conflict("The person or their assets changed while this request ran; retry");
+
+/**
+ * Updates a person. `status: deactivated` first checks every asset the person holds back in
+ * (assignment closed, timeline UNASSIGNED, asset.checked_in) and deactivates in the same batch;
+ * `status: active` brings them back. Guards make the batch apply only to the state it was computed
+ * from, so a concurrent checkout or status change gives a 409 instead of a half-done deactivation.
+ */
+export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePersonInput) {
+  const cur = await getPerson(ctx, id);
+  const guards = patch.locationId !== undefined && patch.locationId !== cur.locationId ? await locationGuard(ctx.db, patch.locationId) : [];
+  const customFields = patch.customFields !== undefined ? await checkCustomFieldValues(ctx.db, "person", patch.customFields, cur.customFields) : cur.customFields;
+  const now = nowIso();
+  const { status: _status, customFields: _cf, ...plain } = patch;
+  const next: PersonRow = { ...cur, ...plain, customFields, status: patch.status ?? cur.status, updatedAt: now };
+  const statusChange = next.status !== cur.status ? next.status : null;
+  const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : { statements: [], assetIds: [] };
+
+  const out = await presentPerson(ctx.db, next);
+  const fieldChanges = Object.keys(patch).filter((k) => k !== "status");
+  const events: BatchItem<"sqlite">[] = [];
+  if (fieldChanges.length > 0) events.push(recordEvent(ctx.db, { type: "person.updated", subjectId: id, payload: { ...out, changes: fieldChanges }, actor: ctx.actor }));
+  if (statusChange === "deactivated") events.push(recordEvent(ctx.db, { type: "person.deactivated", subjectId: id, payload: { ...out, checkedInAssetIds: checkin.assetIds }, actor: ctx.actor }));
+  if (statusChange === "active") events.push(recordEvent(ctx.db, { type: "person.activated", subjectId: id, payload: out, actor: ctx.actor }));
+
+  const { deletedAt: _d, deletedBy: _b, id: _id, createdAt: _c, ...set } = next;
+  const batch = ctx.db.batch([
+    // The person is still live and in the status this update was computed from.
+    guard(ctx.db, "person_state", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`),
+    ...guards,
+    ...checkin.statements,
+    ctx.db.update(people).set(set).where(and(eq(people.id, id), live)),
+    ...events,
+    ...auditStatements(ctx.db, { entityType: "person", entityId: id, action: statusChange ? "status" : "update", actor: ctx.actor, at: now, before: { ...cur }, after: { ...next }, fields: AUDITED_FIELDS }),
+  ]).catch((err: unknown) => {
+    if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed")) throw concurrent();
+    return rethrowGuard(err);
+  });
+  await onUniqueViolation(batch, () => emailTaken(next.email));
+  return out;
+}

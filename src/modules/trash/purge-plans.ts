@@ -1,0 +1,101 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { assets, assetStatusEvents, assetTimeline, assignments } from "../../db/tenant/assets";
+import { auditLog } from "../../db/tenant/audit";
+import { layouts } from "../../db/tenant/custom-fields";
+import { people } from "../../db/tenant/people";
+import type { TenantDb } from "../../env";
+import type { TrashType } from "./schemas";
+import { TRASH_TABLES } from "./tables";
+
+/** Something that still points at the row and so keeps it from being purged. */
+export interface Blocker {
+  /** A scalar `count(*)` subquery. Trashed referrers count too: purging must never leave a dangling id. */
+  count: SQL;
+  noun: string;
+}
+
+/**
+ * One statement removing rows the purged row owned; `guard` is part of its WHERE so it changes
+ * nothing unless the purge itself happens. Query builders, not `db.run(sql)`: drizzle's D1 batch
+ * cannot bind parameters of raw statements.
+ */
+export type OwnedStatement = (db: TenantDb, guard: SQL) => BatchItem<"sqlite">;
+
+export interface PurgePlan {
+  blockers: (id: string) => Blocker[];
+  owned: (id: string, row: Record<string, unknown>) => OwnedStatement[];
+}
+
+const count = (table: string, column: string, id: string): SQL =>
+  sql`(SELECT count(*) FROM ${sql.raw(`"${table}" r`)} WHERE ${sql.raw(`r."${column}"`)} = ${id})`;
+
+/** Field-level history of the row (audit_log), which nothing else reads once the row is gone. */
+const auditRows = (type: TrashType, id: string): OwnedStatement => (db, guard) =>
+  db.delete(auditLog).where(and(eq(auditLog.entityType, TRASH_TABLES[type].auditType), eq(auditLog.entityId, id), guard));
+
+/**
+ * Removes a custom field's values and layout entries, but only when no other definition (live or
+ * trashed) of the same entity has the same key: values are keyed by `key`, so they then belong to
+ * that other field (a live one re-using the key, or a trashed one that could still be restored).
+ */
+function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedStatement[] {
+  const entity = String(row.entity);
+  const key = String(row.key);
+  const table = entity === "person" ? people : assets;
+  const path = `$.${JSON.stringify(key)}`;
+  const sole = sql`NOT EXISTS (SELECT 1 FROM custom_fields o WHERE o.entity = ${entity} AND lower(o.key) = lower(${key}) AND o.id <> ${id})`;
+  return [
+    (db, guard) => db.update(table).set({ customFields: sql`json_remove(custom_fields, ${path})` })
+      .where(and(sql`json_type(custom_fields, ${path}) IS NOT NULL`, guard, sole)),
+    // Rebuilds each section's `fields` without the key, keeping section and field order.
+    (db, guard) => db.update(layouts).set({
+      sections: sql`(SELECT json_group_array(json_set(json(s.value), '$.fields', json(coalesce((
+          SELECT json_group_array(json(f.value) ORDER BY f.key) FROM json_each(s.value, '$.fields') f
+          WHERE json_extract(f.value, '$.key') IS NOT ${key}), '[]'))) ORDER BY s.key)
+        FROM json_each(layouts.sections) s)`,
+    }).where(and(eq(layouts.entity, entity === "person" ? "person" : "asset"), guard, sole, sql`EXISTS (
+        SELECT 1 FROM json_each(layouts.sections) s, json_each(s.value, '$.fields') f WHERE json_extract(f.value, '$.key') = ${key})`)),
+  ];
+}
+
+/**
+ * What a permanent deletion of each type removes besides the row, and what refuses it.
+ * - asset: its assignments, status events, timeline and audit rows (its image in R2 after the batch).
+ * - person: their audit rows. Assignment rows stay in the assets' history (they carry person_name);
+ *   refused while any asset still has them as assignee.
+ * - category, location: refused while any asset (live or trashed) uses them; a location also while
+ *   a person or a child location (live or trashed) names it.
+ * - custom field: its values on assets or people and its entries in layouts.
+ */
+export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
+  asset: {
+    blockers: () => [],
+    owned: (id) => [
+      (db, guard) => db.delete(assignments).where(and(eq(assignments.assetId, id), guard)),
+      (db, guard) => db.delete(assetStatusEvents).where(and(eq(assetStatusEvents.assetId, id), guard)),
+      (db, guard) => db.delete(assetTimeline).where(and(eq(assetTimeline.assetId, id), guard)),
+      auditRows("asset", id),
+    ],
+  },
+  person: {
+    blockers: (id) => [{ count: count("assets", "assignee_id", id), noun: "asset(s) still assigned to them; check them in first" }],
+    owned: (id) => [auditRows("person", id)],
+  },
+  category: {
+    blockers: (id) => [{ count: count("assets", "category_id", id), noun: "asset(s), live or in the trash, in this category; move or permanently delete them first" }],
+    owned: (id) => [auditRows("category", id)],
+  },
+  location: {
+    blockers: (id) => [
+      { count: count("assets", "location_id", id), noun: "asset(s), live or in the trash, at this location" },
+      { count: count("people", "location_id", id), noun: "person(s), live or in the trash, at this location" },
+      { count: count("locations", "parent_id", id), noun: "location(s), live or in the trash, nested under it" },
+    ],
+    owned: (id) => [auditRows("location", id)],
+  },
+  custom_field: {
+    blockers: () => [],
+    owned: (id, row) => [...customFieldLeftovers(id, row), auditRows("custom_field", id)],
+  },
+};

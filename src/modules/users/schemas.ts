@@ -1,0 +1,55 @@
+import { z } from "@hono/zod-openapi";
+import { ROLES } from "../../db/tenant/users";
+import { pageOf, pageQuery } from "../../platform/pagination";
+import { nameField } from "../../platform/schemas";
+
+export const USER_STATUSES = ["active", "deactivated"] as const;
+export const emailField = z.email().max(254).openapi({ example: "ana@example.com" });
+
+export const UserSchema = z
+  .object({
+    id: z.string().openapi({ example: "usr_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    email: z.string().openapi({ example: "ana@example.com" }),
+    name: z.string().nullable(),
+    role: z.enum(ROLES),
+    status: z.enum(USER_STATUSES),
+    lastLoginAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("User");
+
+export const ListUsersQuery = z.object({
+  ...pageQuery,
+  status: z.enum(USER_STATUSES).optional().openapi({ description: "Only users in this status; all users when absent." }),
+});
+export const UserPage = pageOf(UserSchema, "UserPage");
+
+export const UpdateUserBody = z
+  .strictObject({
+    role: z.enum(ROLES).optional(),
+    status: z.enum(USER_STATUSES).optional(),
+    name: nameField.nullable().optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, "at least one field is required")
+  .openapi("UpdateUser");
+
+export const InviteSchema = z
+  .object({
+    id: z.string().openapi({ example: "inv_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    email: z.string(),
+    role: z.enum(ROLES),
+    invitedBy: z.string(),
+    expiresAt: z.string(),
+    createdAt: z.string(),
+  })
+  .openapi("Invite");
+
+export const CreatedInviteSchema = InviteSchema.extend({
+  token: z.string().openapi({ description: "The invite token, shown once. No email is sent: hand it to the invitee." }),
+  acceptUrl: z.string().openapi({ description: "Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept)." }),
+}).openapi("CreatedInvite");
+
+export const CreateInviteBody = z.strictObject({ email: emailField, role: z.enum(ROLES) }).openapi("CreateInvite");
+export const ListInvitesQuery = z.object({ ...pageQuery });
+export const InvitePage = pageOf(InviteSchema, "InvitePage");

@@ -1,0 +1,112 @@
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { refreshTokens, users, type Role } from "../../db/tenant/users";
+import { nowIso } from "../../platform/clock";
+import { ApiError, conflict, notFound } from "../../platform/errors";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import type { ServiceCtx } from "../../platform/service-context";
+import type { Plan } from "../../tenancy/plans";
+import { allOf, recordEventIfChanged } from "./conditional";
+import { assertPlanRoom, isManagerRole, planRoomGuard, type Growth } from "./limits";
+
+export type UserRow = typeof users.$inferSelect;
+type Status = UserRow["status"];
+
+export const toUser = (r: UserRow) => ({
+  id: r.id,
+  email: r.email,
+  name: r.name,
+  role: r.role,
+  status: r.status,
+  lastLoginAt: r.lastLoginAt,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+export async function listUsers({ db }: ServiceCtx, input: { limit: number; cursor?: string; status?: Status }) {
+  const after = decodeCursor(input.cursor, 1);
+  const rows = await db.select().from(users)
+    .where(and(input.status ? eq(users.status, input.status) : undefined, after ? gt(users.id, String(after[0])) : undefined))
+    .orderBy(asc(users.id)).limit(input.limit + 1).all();
+  return toPage(rows, input.limit, (r) => [r.id], toUser);
+}
+
+export async function getUser({ db }: ServiceCtx, id: string): Promise<UserRow> {
+  const row = await db.select().from(users).where(eq(users.id, id)).get();
+  if (!row) throw notFound("User");
+  return row;
+}
+
+/** Who is changing whom, and under which plan. */
+export interface Acting {
+  role: Role;
+  plan: Plan;
+}
+
+interface Change {
+  growth: Growth;
+  /** The user is an active owner and stops being one. */
+  removesOwner: boolean;
+}
+
+function changeOf(cur: UserRow, next: { role: Role; status: Status }): Change {
+  const wasActive = cur.status === "active";
+  const willBeActive = next.status === "active";
+  return {
+    growth: {
+      seats: !wasActive && willBeActive,
+      admins: willBeActive && isManagerRole(next.role) && !(wasActive && isManagerRole(cur.role)),
+    },
+    removesOwner: wasActive && cur.role === "owner" && !(willBeActive && next.role === "owner"),
+  };
+}
+
+const otherActiveOwners = (id: string) => sql`(SELECT count(*) FROM users WHERE role = 'owner' AND status = 'active' AND id <> ${id})`;
+
+async function checkChange(ctx: ServiceCtx, acting: Acting, cur: UserRow, change: Change, now: string): Promise<void> {
+  if (change.removesOwner) {
+    const [row] = await ctx.db.all<{ n: number }>(sql`SELECT ${otherActiveOwners(cur.id)} AS n`);
+    if (Number(row?.n ?? 0) < 1) throw conflict("The last active owner cannot be demoted or deactivated; make another user owner first");
+  }
+  await assertPlanRoom(ctx.db, acting.plan, change.growth, now);
+}
+
+/**
+ * Changes a user's role, status or name. Rules: only an owner may touch an owner or grant the
+ * owner role (403); the last active owner stays (409); activation and promotion respect the plan's
+ * seat and admin limits (403 plan_required). The UPDATE repeats every check as a condition, so a
+ * concurrent change cannot slip past them; deactivation revokes the user's refresh tokens in the same batch.
+ */
+export async function updateUser(ctx: ServiceCtx, acting: Acting, id: string, patch: { role?: Role; status?: Status; name?: string | null }) {
+  const cur = await getUser(ctx, id);
+  const next: UserRow = { ...cur, role: patch.role ?? cur.role, status: patch.status ?? cur.status, name: patch.name === undefined ? cur.name : patch.name, updatedAt: nowIso() };
+  if (acting.role !== "owner" && (cur.role === "owner" || next.role === "owner")) {
+    throw new ApiError("forbidden", "Only an owner can change an owner or grant the owner role");
+  }
+  const change = changeOf(cur, next);
+  const now = next.updatedAt;
+  await checkChange(ctx, acting, cur, change, now);
+
+  const guards = [
+    sql`id = ${id}`,
+    // Optimistic: the checks above were made against this role and status.
+    sql`role = ${cur.role}`,
+    sql`status = ${cur.status}`,
+    ...planRoomGuard(acting.plan, change.growth, now),
+    ...(change.removesOwner ? [sql`${otherActiveOwners(id)} >= 1`] : []),
+  ];
+  const changes = Object.keys(patch).sort();
+  const [res] = await ctx.db.batch([
+    ctx.db.update(users).set({ role: next.role, status: next.status, name: next.name, updatedAt: now }).where(allOf(guards)),
+    recordEventIfChanged(ctx.db, { type: "user.updated", subjectId: id, payload: { ...toUser(next), changes }, actor: ctx.actor }),
+    // Runs after the update: only revokes when the user is (now) deactivated.
+    ctx.db.update(refreshTokens).set({ revokedAt: now })
+      .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt), sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`)),
+  ]);
+  if (res.meta.changes === 0) {
+    // Something changed between the read and the write: answer with the rule that now fails, if any.
+    const fresh = await getUser(ctx, id);
+    await checkChange(ctx, acting, fresh, changeOf(fresh, next), now);
+    throw conflict("The user was changed concurrently; retry");
+  }
+  return next;
+}

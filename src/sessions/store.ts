@@ -1,0 +1,149 @@
+import type { InitInput, ItemState, SessionStatus } from "./types";
+
+/*
+ * The object's own SQLite: session metadata, the expected set with scan state, and every stored
+ * scan. `dirty` holds the change sequence number of a row's last change (0 = written through to
+ * D1), so a flush can clear exactly what it wrote even when scans land while it awaits D1.
+ */
+const DDL = [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS items (
+    asset_id TEXT PRIMARY KEY, name TEXT NOT NULL, unique_tag TEXT NOT NULL, tag_lc TEXT NOT NULL,
+    location_id TEXT NOT NULL, category_id TEXT NOT NULL, source TEXT NOT NULL,
+    excluded INTEGER NOT NULL DEFAULT 0, wrong_location INTEGER NOT NULL DEFAULT 0,
+    scan_id TEXT, scanned_at TEXT, scanned_by TEXT, condition TEXT, dirty INTEGER NOT NULL DEFAULT 0)`,
+  `CREATE INDEX IF NOT EXISTS items_tag ON items (tag_lc)`,
+  `CREATE INDEX IF NOT EXISTS items_dirty ON items (dirty) WHERE dirty > 0`,
+  `CREATE TABLE IF NOT EXISTS scans (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, client_scan_id TEXT UNIQUE,
+    asset_id TEXT, code TEXT, item_name TEXT, item_tag TEXT, result TEXT NOT NULL, reason TEXT,
+    scanned_at TEXT NOT NULL, received_at TEXT NOT NULL, scanned_by TEXT NOT NULL,
+    expected_location_id TEXT, wrong_location INTEGER NOT NULL DEFAULT 0, marked_anyway INTEGER NOT NULL DEFAULT 0,
+    rescan INTEGER NOT NULL DEFAULT 0, condition TEXT, comment TEXT, photo_keys TEXT NOT NULL DEFAULT '[]',
+    unscanned_at TEXT, unscanned_by TEXT, superseded_by TEXT,
+    flush INTEGER NOT NULL, dirty INTEGER NOT NULL DEFAULT 0)`,
+  `CREATE INDEX IF NOT EXISTS scans_dirty ON scans (dirty) WHERE dirty > 0`,
+  `CREATE INDEX IF NOT EXISTS scans_miss ON scans (asset_id, code) WHERE flush = 1 AND result <> 'accepted'`,
+  `CREATE TABLE IF NOT EXISTS scope_locations (id TEXT PRIMARY KEY)`,
+];
+
+export interface SessionMeta {
+  tenantId: string;
+  sessionId: string;
+  dbBinding: string;
+  name: string;
+  status: SessionStatus;
+  dueAt: string | null;
+  location: { id: string; name: string } | null;
+  includeSubLocations: boolean;
+  categoryId: string | null;
+  startedAt: string | null;
+}
+
+export type ItemRow = {
+  asset_id: string; name: string; unique_tag: string; location_id: string; category_id: string; source: string;
+  excluded: number; wrong_location: number; scan_id: string | null; scanned_at: string | null; scanned_by: string | null; condition: string | null;
+};
+
+export function toItemState(r: ItemRow): ItemState {
+  return {
+    assetId: r.asset_id, name: r.name, uniqueTag: r.unique_tag, locationId: r.location_id, categoryId: r.category_id,
+    source: r.source as ItemState["source"], excluded: r.excluded === 1, wrongLocation: r.wrong_location === 1,
+    scanId: r.scan_id, scannedAt: r.scanned_at, scannedBy: r.scanned_by, condition: r.condition,
+  };
+}
+
+/** Typed access to the object's tables; every method is synchronous (SQLite in the object). */
+export class SessionStore {
+  private metaCache: SessionMeta | null = null;
+  private seqCache: number | null = null;
+
+  constructor(private readonly sql: SqlStorage) {
+    for (const statement of DDL) sql.exec(statement);
+  }
+
+  meta(): SessionMeta | null {
+    if (this.metaCache) return this.metaCache;
+    const row = this.sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'session'`).toArray()[0];
+    this.metaCache = row ? (JSON.parse(row.value) as SessionMeta) : null;
+    return this.metaCache;
+  }
+
+  setMeta(meta: SessionMeta): void {
+    this.sql.exec(`INSERT INTO meta (key, value) VALUES ('session', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, JSON.stringify(meta));
+    this.metaCache = meta;
+  }
+
+  /** The last change sequence number handed out. */
+  currentSeq(): number {
+    if (this.seqCache === null) {
+      const row = this.sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'seq'`).toArray()[0];
+      this.seqCache = row ? Number(row.value) : 0;
+    }
+    return this.seqCache;
+  }
+
+  /** The next change sequence number; persisted in the same transaction as the change it marks. */
+  nextSeq(): number {
+    this.seqCache = this.currentSeq() + 1;
+    this.sql.exec(`INSERT INTO meta (key, value) VALUES ('seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, String(this.seqCache));
+    return this.seqCache;
+  }
+
+  /** Loads the session; the item list goes in as one JSON parameter (the storage API caps bound parameters). */
+  initialize(input: InitInput): void {
+    this.setMeta({
+      tenantId: input.tenantId, sessionId: input.sessionId, dbBinding: input.dbBinding, name: input.name, status: input.status,
+      dueAt: input.dueAt, location: input.location, includeSubLocations: input.includeSubLocations, categoryId: input.categoryId, startedAt: input.startedAt,
+    });
+    this.sql.exec(
+      `INSERT INTO scope_locations (id) SELECT value FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`,
+      JSON.stringify(input.scopeLocationIds),
+    );
+    this.sql.exec(
+      `INSERT INTO items (asset_id, name, unique_tag, tag_lc, location_id, category_id, source, excluded, wrong_location, scan_id, scanned_at, scanned_by, condition, dirty)
+       SELECT j.value ->> '$.assetId', j.value ->> '$.name', j.value ->> '$.uniqueTag', lower(j.value ->> '$.uniqueTag'),
+              j.value ->> '$.locationId', j.value ->> '$.categoryId', j.value ->> '$.source',
+              j.value ->> '$.excluded', j.value ->> '$.wrongLocation', j.value ->> '$.scanId', j.value ->> '$.scannedAt',
+              j.value ->> '$.scannedBy', j.value ->> '$.condition', 0
+       FROM json_each(?) j WHERE true ON CONFLICT (asset_id) DO NOTHING`,
+      JSON.stringify(input.items.map((i) => ({ ...i, excluded: i.excluded ? 1 : 0, wrongLocation: i.wrongLocation ? 1 : 0 }))),
+    );
+  }
+
+  inScope(locationId: string): boolean {
+    return this.sql.exec(`SELECT 1 FROM scope_locations WHERE id = ?`, locationId).toArray().length > 0;
+  }
+
+  itemById(assetId: string): ItemRow | undefined {
+    return this.sql.exec<ItemRow>(`SELECT * FROM items WHERE asset_id = ?`, assetId).toArray()[0];
+  }
+
+  itemByTag(tag: string): ItemRow | undefined {
+    return this.sql.exec<ItemRow>(`SELECT * FROM items WHERE tag_lc = ? LIMIT 1`, tag.toLowerCase()).toArray()[0];
+  }
+
+  progress() {
+    const row = this.sql
+      .exec<{ total: number; scanned: number; found: number }>(
+        `SELECT coalesce(sum(source <> 'found' AND excluded = 0), 0) AS total,
+                coalesce(sum(source <> 'found' AND excluded = 0 AND scan_id IS NOT NULL), 0) AS scanned,
+                coalesce(sum(source = 'found' AND scan_id IS NOT NULL), 0) AS found
+         FROM items`,
+      )
+      .one();
+    return { scanned: row.scanned, total: row.total, missing: row.total - row.scanned, found: row.found };
+  }
+
+  hasDirty(): boolean {
+    return (
+      this.sql.exec(`SELECT 1 FROM scans WHERE dirty > 0 LIMIT 1`).toArray().length > 0 ||
+      this.sql.exec(`SELECT 1 FROM items WHERE dirty > 0 LIMIT 1`).toArray().length > 0
+    );
+  }
+
+  wipe(): void {
+    this.metaCache = null;
+    this.seqCache = null;
+  }
+}

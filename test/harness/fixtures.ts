@@ -1,0 +1,88 @@
+import { createUser } from "./principals";
+import { call, createTenant, type CallOptions, type TestTenant } from "./tenant";
+
+/**
+ * Fixtures of the shared security suite (test/security/routes.test.ts), which walks every
+ * operation of the OpenAPI document. For a path parameter it needs a real resource to probe
+ * "another tenant's id -> 404"; this registry, keyed by the parameter's name, creates one.
+ *
+ * A new module adds one entry per new path parameter, e.g.
+ *   inventoryItemId: async (ctx) => created(await ctx.api("/assets", { body: { name: ctx.unique("Asset") } })),
+ * An operation whose parameter has no entry fails the suite, so no route is silently skipped.
+ * A generic name such as `id` is looked up as `<collection>.<name>` (`api-keys.id` for
+ * `/api-keys/{id}`) before the bare name.
+ */
+
+export interface FixtureContext {
+  /** The workspace the resource is created in (an enterprise-plan workspace). */
+  tenant: TestTenant;
+  /** Calls the workspace's API as its owner (Bearer JWT: accepted by data and JWT routes). */
+  api: (path: string, opts?: CallOptions) => ReturnType<typeof call>;
+  /** Calls the admin host with the platform-admin cookie. */
+  admin: (path: string, opts?: CallOptions) => ReturnType<typeof call>;
+  /** Values of the path's earlier parameters, for nested resources (`/sessions/{sessionId}/scans/{scanId}`). */
+  params: Readonly<Record<string, string>>;
+  /** A name no other fixture uses (names are unique per workspace). */
+  unique: (label: string) => string;
+}
+
+export type Fixture = (ctx: FixtureContext) => Promise<string>;
+
+/** The fixture for `{name}` in `path`: `<collection>.<name>` first, then the bare name. */
+export function fixtureFor(path: string, name: string): Fixture | undefined {
+  const collection = path.split(`/{${name}}`)[0]?.split("/").pop();
+  return PARAM_FIXTURES[`${collection}.${name}`] ?? PARAM_FIXTURES[name];
+}
+
+/** The `id` of a 201 response, or an error that says what the fixture's create call answered. */
+export function created(res: { status: number; body: any }, field = "id"): string {
+  if (res.status !== 201 || typeof res.body?.[field] !== "string") {
+    throw new Error(`fixture create call answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+  return res.body[field];
+}
+
+export const PARAM_FIXTURES: Record<string, Fixture> = {
+  categoryId: async (ctx) => created(await ctx.api("/categories", { body: { name: ctx.unique("Category") } })),
+  locationId: async (ctx) => created(await ctx.api("/locations", { body: { name: ctx.unique("Location") } })),
+  // Straight into the tenant database, so the suite does not depend on invite acceptance.
+  userId: async (ctx) => (await createUser(ctx.tenant, "member")).id,
+  inviteId: async (ctx) => created(await ctx.api("/users/invites", { body: { email: `${ctx.unique("invitee")}@example.com`, role: "member" } })),
+  apiKeyId: async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
+  "api-keys.id": async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
+  personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
+  customFieldId: async (ctx) => created(await ctx.api("/custom-fields", { body: { entity: "asset", key: ctx.unique("cf").replace(/[^A-Za-z0-9_]/g, "_"), label: "Fixture field", type: "text" } })),
+  layoutId: async (ctx) => created(await ctx.api("/layouts", { body: { entity: "asset", name: ctx.unique("Layout"), sections: [{ title: "Main", fields: [{ key: "name" }] }] } })),
+  // Admin routes: any workspace is the platform admin's to see; there is no "other tenant".
+  tenantId: async () => (await createTenant()).id,
+};
+
+/**
+ * Path parameters that are not resource ids (so "another tenant's id" does not apply), with the
+ * value to use. Keep this short: a resource id belongs in PARAM_FIXTURES.
+ */
+export const NON_RESOURCE_PARAMS: Record<string, string> = {};
+
+/**
+ * Valid request bodies for operations whose body the schema-driven sampler cannot guess
+ * (test/security/samples.ts). Keyed by operationId. The suite checks each sample is accepted.
+ */
+export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
+  adminUpdateTenant: () => ({ plan: "enterprise" }),
+};
+
+/**
+ * Puts the fixture resources into the state an operation needs before the suite's positive
+ * control calls it (keyed by operationId). By convention `POST <resource>/restore` first deletes
+ * `<resource>` (a live resource is not "deleted" and may answer 404), so no entry is needed for it.
+ */
+export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string) => Promise<void>> = {};
+
+export async function prepareOperation(operationId: string, method: string, path: string, ctx: FixtureContext): Promise<void> {
+  const setup = OPERATION_SETUP[operationId];
+  if (setup) return setup(ctx, path);
+  if (method === "POST" && path.endsWith("/restore")) {
+    const res = await ctx.api(path.replace(/^\/api\/v1/, "").replace(/\/restore$/, ""), { method: "DELETE" });
+    if (res.status !== 204) throw new Error(`setup DELETE before ${operationId} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  }
+}
