@@ -16,6 +16,8 @@ export interface Bindings {
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD: string;
   FILES_SIGNING_SECRET: string;
+  /** Limits sign-in style routes per client address (wrangler.toml `[[ratelimits]]`). */
+  AUTH_LIMITER: RateLimit;
   /** One InventorySession object per inventory session: idFromName(`${tenantId}:${sessionId}`). */
   INVENTORY_SESSION: DurableObjectNamespace<InventorySession>;
   [poolBinding: `TENANT_DB_${string}`]: D1Database;

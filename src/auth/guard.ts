@@ -6,15 +6,17 @@ import { planIncludes } from "../tenancy/plans";
 import { requireAdminHost, resolveTenant } from "../tenancy/resolve";
 import { authenticatePlatformAdmin, authenticateTenantCaller } from "./authenticate";
 import type { RouteRule } from "./policy";
+import { throttle } from "./throttle";
 
 /**
  * The per-route middleware built from a route's policy-table entry: resolve the tenant, identify
  * the caller, check role and plan. Runs before validation, so a caller without credentials learns
  * nothing about the request shape. After a tenant write it drains the outbox off the response path.
  */
-export function guard(rule: RouteRule): MiddlewareHandler<AppEnv> {
+export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { access } = rule;
+    if (rule.throttled) await throttle(c, operationId);
     if (access === "admin" || access === "adminPublic") {
       requireAdminHost(c);
       if (access === "admin") c.set("principal", await authenticatePlatformAdmin(c));

@@ -17,6 +17,8 @@ export interface RouteRule {
   roles?: readonly Role[];
   /** Plan feature the tenant needs (403 `plan_required` otherwise). */
   feature?: PlanFeature;
+  /** Credential-guessing surface: limited per client address (429 with Retry-After). */
+  throttled?: boolean;
 }
 
 const MANAGERS = ["owner", "admin"] as const;
@@ -29,10 +31,10 @@ const MANAGERS = ["owner", "admin"] as const;
  */
 export const ROUTE_POLICY = {
   // Auth and users (tenant host)
-  login: { access: "tenantPublic" },
-  refreshToken: { access: "tenantPublic" },
+  login: { access: "tenantPublic", throttled: true },
+  refreshToken: { access: "tenantPublic", throttled: true },
   logout: { access: "tenantPublic" },
-  acceptInvite: { access: "tenantPublic" },
+  acceptInvite: { access: "tenantPublic", throttled: true },
   getMe: { access: "jwt" },
   listUsers: { access: "jwt", roles: MANAGERS },
   updateUser: { access: "jwt", roles: MANAGERS },
@@ -44,7 +46,7 @@ export const ROUTE_POLICY = {
   revokeApiKey: { access: "jwt", roles: MANAGERS },
 
   // Platform admin (admin host)
-  adminLogin: { access: "adminPublic" },
+  adminLogin: { access: "adminPublic", throttled: true },
   adminLogout: { access: "adminPublic" },
   adminListTenants: { access: "admin" },
   adminCreateTenant: { access: "admin" },

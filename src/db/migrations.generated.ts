@@ -129,5 +129,11 @@ export const TENANT_MIGRATIONS: Migration[] = [
     "queries": [
       "CREATE INDEX `assets_tag_idx` ON `assets` (lower(\"unique_tag\"));"
     ]
+  },
+  {
+    "name": "0005_wild_owl.sql",
+    "queries": [
+      "CREATE INDEX `people_email_idx` ON `people` (lower(\"email\"));"
+    ]
   }
 ];

@@ -109,7 +109,7 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
     ...config,
     description,
     security: securityFor(rule) as { [scheme: string]: string[] }[],
-    middleware: guard(rule),
+    middleware: guard(rule, config.operationId),
     responses: { ...errorResponses(...standard), ...config.responses },
   });
   return route as unknown as R;

@@ -42,6 +42,14 @@ export function created(res: { status: number; body: any }, field = "id"): strin
   return res.body[field];
 }
 
+let queue: Promise<unknown> = Promise.resolve();
+/** Provisioning runs one at a time: concurrent provisioning can report a lost pool race as a slug conflict. */
+function serially<T>(work: () => Promise<T>): Promise<T> {
+  const next = queue.then(work, work);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
 export const PARAM_FIXTURES: Record<string, Fixture> = {
   categoryId: async (ctx) => created(await ctx.api("/categories", { body: { name: ctx.unique("Category") } })),
   locationId: async (ctx) => created(await ctx.api("/locations", { body: { name: ctx.unique("Location") } })),
@@ -54,7 +62,7 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   customFieldId: async (ctx) => created(await ctx.api("/custom-fields", { body: { entity: "asset", key: ctx.unique("cf").replace(/[^A-Za-z0-9_]/g, "_"), label: "Fixture field", type: "text" } })),
   layoutId: async (ctx) => created(await ctx.api("/layouts", { body: { entity: "asset", name: ctx.unique("Layout"), sections: [{ title: "Main", fields: [{ key: "name" }] }] } })),
   // Admin routes: any workspace is the platform admin's to see; there is no "other tenant".
-  tenantId: async () => (await createTenant()).id,
+  tenantId: () => serially(async () => (await createTenant()).id),
 };
 
 /**

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog } from "../../src/db/tenant/audit";
 import { people } from "../../src/db/tenant/people";
+import { listPeopleQuery } from "../../src/modules/people/service";
 import { outboxRows } from "../harness/outbox";
 import { dbOf, rawDbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
@@ -120,20 +121,23 @@ describe("people", () => {
     expect(bob).toMatch(/^per_/);
   });
 
-  it("answers q with index range scans, not a table scan", async () => {
+  it("answers q and the status filters with index searches, never a table scan", async () => {
     const t = await createTenant();
-    const raw = await rawDbOf(t);
-    const lo = "ab";
-    const hi = `ab\u{10FFFF}`;
-    const plan = await raw.prepare(`EXPLAIN QUERY PLAN SELECT * FROM people WHERE deleted_at IS NULL AND status IN ('active') AND id IN (
-      SELECT id FROM people WHERE lower(name) >= ?1 AND lower(name) < ?2
-      UNION SELECT id FROM people WHERE deleted_at IS NULL AND email IS NOT NULL AND lower(email) >= ?1 AND lower(email) < ?2
-      UNION SELECT id FROM people WHERE lower(employee_number) >= ?1 AND lower(employee_number) < ?2)
-      ORDER BY lower(name), id LIMIT 51`).bind(lo, hi).all<{ detail: string }>();
-    const details = plan.results.map((r) => r.detail);
-    expect(details.filter((d) => /^SCAN people\b/.test(d) && !/USING/.test(d))).toEqual([]);
-    expect(details.join("\n")).toMatch(/people_name_idx/);
-    expect(details.join("\n")).toMatch(/people_email_live_uq/);
-    expect(details.join("\n")).toMatch(/people_employee_number_idx/);
+    const [db, raw] = [await dbOf(t), await rawDbOf(t)];
+    const planOf = async (input: Parameters<typeof listPeopleQuery>[1]) => {
+      const q = listPeopleQuery(db, input).toSQL();
+      const plan = await raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+      return plan.results.map((r) => r.detail).join("\n");
+    };
+    const withQ = await planOf({ limit: 50, status: "all", q: "ab" });
+    expect(withQ).not.toMatch(/SCAN people(?! USING)/);
+    expect(withQ).toMatch(/people_name_idx/);
+    expect(withQ).toMatch(/people_email_idx/);
+    expect(withQ).toMatch(/people_employee_number_idx/);
+    for (const status of ["active", "deactivated", "all"] as const) {
+      const plain = await planOf({ limit: 50, status });
+      expect(plain, status).not.toMatch(/SCAN people(?! USING)/);
+      expect(plain, status).toMatch(/SEARCH people USING INDEX people_(list|live)_idx/);
+    }
   });
 });

@@ -30,6 +30,8 @@ export const people = sqliteTable(
     index("people_list_idx").on(t.status, sql`lower(${t.name})`, t.id).where(sql`deleted_at IS NULL`),
     // `q` is a case-insensitive prefix of name, email or employee number: one index range each.
     index("people_name_idx").on(sql`lower(${t.name})`, t.id),
+    // Not the partial unique index: with the deleted_at term the planner prefers people_live_idx (a scan of all live people).
+    index("people_email_idx").on(sql`lower(${t.email})`),
     index("people_employee_number_idx").on(sql`lower(${t.employeeNumber})`),
   ],
 );

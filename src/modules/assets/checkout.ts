@@ -9,7 +9,7 @@ import { conflict, invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../platform/service-context";
 import { checkinAssetSet, checkinRecords, toAssignmentSummary } from "./assignments";
 import { batchGuard, guardFailed } from "./guard";
-import { CHECKOUT_FROM } from "./lifecycle";
+import { allowedTransitions, CHECKOUT_FROM } from "./lifecycle";
 import { liveAsset, requireAsset } from "./lookup";
 import { orderedId } from "./ordered-id";
 import { requirePerson } from "./references";
@@ -62,11 +62,14 @@ export async function checkout(ctx: ServiceCtx, id: string, input: { personId: s
   return next;
 }
 
+const notCheckedOut = (a: AssetRow) =>
+  conflict(`The asset is not checked out (status '${a.status}')`, { fromStatus: a.status, allowed: allowedTransitions(a.status) });
+
 /** Checks an asset in: clears the assignee, closes the assignment, keeps the location. */
 export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: string | null }): Promise<AssetRow> {
   const { db } = ctx;
   const asset = await requireAsset(db, id);
-  if (asset.status !== "assigned" || !asset.assigneeId) throw forbiddenMove(asset, "available");
+  if (asset.status !== "assigned" || !asset.assigneeId) throw notCheckedOut(asset);
   const open = await db.select().from(assignments).where(and(eq(assignments.assetId, id), isNull(assignments.checkedInAt))).get();
   if (!open) throw conflict("The asset has no open assignment");
   const now = nowIso();
@@ -80,7 +83,7 @@ export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: stri
     ]);
   } catch (err) {
     if (!guardFailed(err, "checkin")) throw err;
-    throw forbiddenMove(await requireAsset(db, id), "available");
+    throw notCheckedOut(await requireAsset(db, id));
   }
   return { ...asset, ...checkinAssetSet(now) };
 }

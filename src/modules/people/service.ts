@@ -45,7 +45,7 @@ export async function locationGuard(db: TenantDb, locationId: string | null | un
 }
 
 /** Live people by name. `q` is a prefix of name, email or employee number: three index range scans, no table scan. */
-export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
+export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
   const after = decodeCursor(input.cursor, 2);
   const statuses = input.status === "all" ? (["active", "deactivated"] as const) : [input.status];
   let match;
@@ -54,10 +54,10 @@ export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
     const hi = `${lo}\u{10FFFF}`;
     match = sql`${people.id} IN (
       SELECT id FROM people WHERE lower(name) >= ${lo} AND lower(name) < ${hi}
-      UNION SELECT id FROM people WHERE deleted_at IS NULL AND email IS NOT NULL AND lower(email) >= ${lo} AND lower(email) < ${hi}
+      UNION SELECT id FROM people WHERE lower(email) >= ${lo} AND lower(email) < ${hi}
       UNION SELECT id FROM people WHERE lower(employee_number) >= ${lo} AND lower(employee_number) < ${hi})`;
   }
-  const rows = await db.select().from(people)
+  return db.select().from(people)
     .where(and(
       live,
       inArray(people.status, [...statuses]),
@@ -65,7 +65,11 @@ export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
       after ? sql`(lower(${people.name}), ${people.id}) > (${after[0]}, ${after[1]})` : undefined,
     ))
     .orderBy(asc(sql`lower(${people.name})`), asc(people.id))
-    .limit(input.limit + 1).all();
+    .limit(input.limit + 1);
+}
+
+export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
+  const rows = await listPeopleQuery(db, input).all();
   const defs = await liveDefinitions(db, "person");
   return toPage(rows, input.limit, (r) => [asciiLower(r.name), r.id], (r) => toPerson(r, defs));
 }

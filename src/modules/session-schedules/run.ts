@@ -1,8 +1,9 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
-import { sessionSchedules } from "../../db/tenant/sessions";
+import { sessionSchedules, sessions } from "../../db/tenant/sessions";
 import type { Bindings } from "../../env";
 import { recordEventIfChanged } from "../../events/outbox";
 import { newId } from "../../platform/ids";
+import { insertWhere } from "../../platform/sql";
 import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
 import type { SessionCtx, SessionRow } from "../sessions/context";
@@ -54,11 +55,7 @@ async function createScheduledSession(ctx: SessionCtx, s: ScheduleRow, now: Date
   const [advanced] = await db.batch([
     db.update(sessionSchedules).set({ runIndex: next.index, nextRunAt: next.at, lastRunAt: at, lastSessionId: row.id, updatedAt: at })
       .where(and(eq(sessionSchedules.id, s.id), eq(sessionSchedules.nextRunAt, s.nextRunAt), eq(sessionSchedules.active, true))),
-    db.run(sql`INSERT INTO sessions (id, name, status, location_id, include_sub_locations, category_id, due_at, assignee_ids, schedule_id, scheduled_for,
-        expected_count, scanned_count, created_by, created_at, updated_at)
-      SELECT ${row.id}, ${row.name}, 'draft', ${row.locationId}, ${row.includeSubLocations ? 1 : 0}, ${row.categoryId}, ${row.dueAt}, ${JSON.stringify(row.assigneeIds)},
-        ${row.scheduleId}, ${row.scheduledFor}, 0, 0, ${row.createdBy}, ${at}, ${at}
-      WHERE changes() > 0`),
+    insertWhere(db, sessions, row, sql`changes() > 0`),
     recordEventIfChanged(db, { type: "session.created", subjectId: row.id, payload: toSession(row), actor: ctx.actor }),
   ]);
   return advanced.meta.changes > 0 ? row : null;

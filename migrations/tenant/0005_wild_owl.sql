@@ -1,0 +1,1 @@
+CREATE INDEX `people_email_idx` ON `people` (lower("email"));
