@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./env";
 import { adminRouter } from "./modules/admin/routes";
 import { apiKeysRouter } from "./modules/api-keys/routes";
+import { assetsRouter } from "./modules/assets/routes";
 import { authRouter } from "./modules/auth/routes";
 import { categoriesRouter } from "./modules/categories/routes";
 import { customFieldsRouter } from "./modules/custom-fields/routes";
@@ -25,7 +26,7 @@ export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter];
+export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, assetsRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter];
 
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();

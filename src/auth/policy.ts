@@ -69,6 +69,23 @@ export const ROUTE_POLICY = {
   deleteLocation: { access: "data" },
   restoreLocation: { access: "data" },
 
+  // Assets (SPEC 4.4): API keys accepted.
+  listInventoryItems: { access: "data" },
+  getInventoryItemByTag: { access: "data" },
+  createInventoryItem: { access: "data" },
+  getInventoryItem: { access: "data" },
+  updateInventoryItem: { access: "data" },
+  deleteInventoryItem: { access: "data" },
+  restoreInventoryItem: { access: "data" },
+  changeInventoryItemStatus: { access: "data" },
+  getAllowedStatusTransitions: { access: "data" },
+  checkoutInventoryItem: { access: "data" },
+  checkinInventoryItem: { access: "data" },
+  listInventoryItemStatusEvents: { access: "data" },
+  listInventoryItemAssignmentHistory: { access: "data" },
+  listInventoryItemAudit: { access: "data" },
+  listInventoryItemTimeline: { access: "data" },
+
   // People (SPEC 4.5)
   listPeople: { access: "data" },
   createPerson: { access: "data" },
