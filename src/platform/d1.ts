@@ -8,9 +8,10 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** True for a SQLite unique-constraint failure, which services turn into a 409. */
-export function isUniqueViolation(err: unknown): boolean {
+export function isUniqueViolation(err: unknown, target?: string): boolean {
   const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
-  return /UNIQUE constraint failed/i.test(text);
+  // SQLite names the column (`tenants.slug`) or, for expression indexes, the index.
+  return /UNIQUE constraint failed/i.test(text) && (target === undefined || text.includes(target));
 }
 
 /** Awaits a write; a unique-constraint failure becomes `onConflict()` (a 409), anything else propagates. */

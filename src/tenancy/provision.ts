@@ -94,7 +94,7 @@ async function claimDatabase(env: Bindings, input: ProvisionInput): Promise<Tena
       return row;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      if (String(err).includes("slug")) throw conflict(`The workspace '${input.slug}' already exists`);
+      if (isUniqueViolation(err, "tenants.slug")) throw conflict(`The workspace '${input.slug}' already exists`);
     }
   }
   throw new ApiError("service_unavailable", "No free workspace database in the pool; an operator must add pool databases (see README)");
