@@ -5,13 +5,21 @@ import type { AppEnv } from "./env";
 import { adminRouter } from "./modules/admin/routes";
 import { apiKeysRouter } from "./modules/api-keys/routes";
 import { assetsRouter } from "./modules/assets/routes";
+import { healthRouter } from "./modules/health/routes";
 import { authRouter } from "./modules/auth/routes";
 import { categoriesRouter } from "./modules/categories/routes";
 import { customFieldsRouter } from "./modules/custom-fields/routes";
+import { feedbackRouter } from "./modules/feedback/routes";
 import { layoutsRouter } from "./modules/layouts/routes";
 import { locationsRouter } from "./modules/locations/routes";
+import { objectsRouter } from "./modules/objects/routes";
+import { maintenanceLogsRouter } from "./modules/maintenance/log-routes";
+import { maintenanceSchedulesRouter } from "./modules/maintenance/routes";
+import { realtimeRouter } from "./modules/notifications/realtime-routes";
+import { notificationsRouter } from "./modules/notifications/routes";
 import { peopleRouter } from "./modules/people/routes";
 import { scanEventsRouter } from "./modules/scan-events/routes";
+import { searchRouter } from "./modules/search/routes";
 import { sessionSchedulesRouter } from "./modules/session-schedules/routes";
 import { sessionItemsRouter } from "./modules/sessions/item-routes";
 import { sessionsRouter } from "./modules/sessions/routes";
@@ -19,6 +27,7 @@ import { sessionScanRouter } from "./modules/sessions/scan-routes";
 import { usersRouter } from "./modules/users/routes";
 import { trashRouter } from "./modules/trash/routes";
 import { onError, onNotFound } from "./platform/error-handler";
+import { d1QueryCounter } from "./platform/d1-counter";
 import { ApiError } from "./platform/errors";
 import { requestId } from "./platform/request-id";
 
@@ -26,20 +35,23 @@ export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, assetsRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter];
+export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, assetsRouter, healthRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter, maintenanceSchedulesRouter, maintenanceLogsRouter, notificationsRouter, realtimeRouter, feedbackRouter, objectsRouter, searchRouter];
+
+/** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
+const OWN_BODY_LIMIT = new Set([`${API_PREFIX}/feedback`, `${API_PREFIX}/objects/upload`]);
 
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId);
-  app.use(
-    `${API_PREFIX}/*`,
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw new ApiError("payload_too_large", `Request body exceeds ${JSON_BODY_LIMIT} bytes`);
-      },
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw new ApiError("payload_too_large", `Request body exceeds ${JSON_BODY_LIMIT} bytes`);
+    },
+  });
+  app.use(`${API_PREFIX}/*`, (c, next) => (OWN_BODY_LIMIT.has(c.req.path) ? next() : jsonBodyLimit(c, next)));
+  // ENVIRONMENT=development only: x-d1-queries / x-d1-round-trips on every response (bench/).
+  app.use(`${API_PREFIX}/*`, d1QueryCounter);
   for (const router of MODULES) app.route(API_PREFIX, router);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {

@@ -4,6 +4,7 @@ import type * as tenantSchema from "./db/tenant/schema";
 import type { EventMessage } from "./events/types";
 import type { Principal } from "./auth/principal";
 import type { InventorySession } from "./sessions/inventory-session";
+import type { UserRealtime } from "./events/realtime";
 import type { TenantRecord } from "./tenancy/registry";
 
 /** Worker bindings, typed once. Pool databases are `TENANT_DB_<suffix>` (see src/tenancy/pool.ts). */
@@ -20,6 +21,8 @@ export interface Bindings {
   AUTH_LIMITER: RateLimit;
   /** One InventorySession object per inventory session: idFromName(`${tenantId}:${sessionId}`). */
   INVENTORY_SESSION: DurableObjectNamespace<InventorySession>;
+  /** One realtime channel per workspace user: idFromName(`${tenantId}:${userId}`). */
+  USER_REALTIME: DurableObjectNamespace<UserRealtime>;
   [poolBinding: `TENANT_DB_${string}`]: D1Database;
 }
 

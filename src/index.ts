@@ -6,6 +6,7 @@ import type { EventMessage } from "./events/types";
 import { runScheduled } from "./jobs/scheduled";
 
 export { InventorySession } from "./sessions/inventory-session";
+export { UserRealtime } from "./events/realtime";
 
 const app = buildApp();
 

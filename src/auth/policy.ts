@@ -85,6 +85,12 @@ export const ROUTE_POLICY = {
   listInventoryItemAssignmentHistory: { access: "data" },
   listInventoryItemAudit: { access: "data" },
   listInventoryItemTimeline: { access: "data" },
+  // Asset health (SPEC 2.3, 4.4): reads are "data"; the workspace preset is a setting people change
+  // in the product (JWT), owners and admins only.
+  getInventoryItemHealth: { access: "data" },
+  getInventoryItemsHealthBatch: { access: "data" },
+  getHealthSettings: { access: "data" },
+  updateHealthSettings: { access: "jwt", roles: MANAGERS },
 
   // People (SPEC 4.5)
   listPeople: { access: "data" },
@@ -139,6 +145,39 @@ export const ROUTE_POLICY = {
 
   // Scan events (SPEC 4.9, 5): JWT only.
   getItemScanHistory: { access: "jwt" },
+
+  // Feedback, objects and search (SPEC 4.9, 5): JWT only. The signed upload/view URLs carry their
+  // own credential (an HMAC signature checked in the handler), so they are tenantPublic.
+  submitFeedback: { access: "jwt" },
+  createObjectUpload: { access: "jwt" },
+  getObjectViewUrl: { access: "jwt" },
+  uploadObject: { access: "tenantPublic" },
+  viewObject: { access: "tenantPublic" },
+  search: { access: "jwt" },
+
+  // Maintenance (SPEC 4.10): a "data" group, API keys accepted.
+  listDueMaintenanceSchedules: { access: "data" },
+  listItemMaintenanceSchedules: { access: "data" },
+  createMaintenanceSchedule: { access: "data" },
+  getMaintenanceSchedule: { access: "data" },
+  updateMaintenanceSchedule: { access: "data" },
+  deleteMaintenanceSchedule: { access: "data" },
+  createMaintenanceLog: { access: "data" },
+  listItemMaintenanceLogs: { access: "data" },
+  listScheduleMaintenanceLogs: { access: "data" },
+  getMaintenanceLog: { access: "data" },
+  updateMaintenanceLog: { access: "data" },
+  deleteMaintenanceLog: { access: "data" },
+
+  // Notifications (SPEC 4.9, 5): JWT only; each user sees only their own. The realtime WebSocket
+  // carries its own credential (a single-use ticket from createRealtimeTicket, checked in the
+  // handler) because browsers cannot set headers on a WebSocket, so it is tenantPublic.
+  listNotifications: { access: "jwt" },
+  getUnreadNotificationCount: { access: "jwt" },
+  markAllNotificationsRead: { access: "jwt" },
+  updateNotification: { access: "jwt" },
+  createRealtimeTicket: { access: "jwt" },
+  openRealtimeChannel: { access: "tenantPublic" },
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

@@ -135,5 +135,68 @@ export const TENANT_MIGRATIONS: Migration[] = [
     "queries": [
       "CREATE INDEX `people_email_idx` ON `people` (lower(\"email\"));"
     ]
+  },
+  {
+    "name": "0006_windy_banshee.sql",
+    "queries": [
+      "CREATE TABLE `maintenance_logs` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`item_id` text NOT NULL,\n\t`schedule_id` text,\n\t`type` text NOT NULL,\n\t`completed_date` text NOT NULL,\n\t`notes` text,\n\t`due_date` text,\n\t`performed_by` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `maintenance_logs_item_idx` ON `maintenance_logs` (`item_id`,`completed_date`,`id`);",
+      "CREATE INDEX `maintenance_logs_schedule_idx` ON `maintenance_logs` (`schedule_id`,`completed_date`,`id`);",
+      "CREATE TABLE `maintenance_reminder_runs` (\n\t`day` text PRIMARY KEY NOT NULL,\n\t`cursor` text,\n\t`completed_at` text,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE TABLE `maintenance_reminders` (\n\t`schedule_id` text NOT NULL,\n\t`day` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`schedule_id`, `day`)\n);",
+      "CREATE INDEX `maintenance_reminders_day_idx` ON `maintenance_reminders` (`day`);",
+      "CREATE TABLE `maintenance_schedules` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`item_id` text NOT NULL,\n\t`title` text NOT NULL,\n\t`type` text NOT NULL,\n\t`every` integer,\n\t`unit` text,\n\t`anchor_date` text NOT NULL,\n\t`next_due_date` text NOT NULL,\n\t`reminder_days` integer NOT NULL,\n\t`remind_from` text NOT NULL,\n\t`assignee_user_id` text,\n\t`notes` text,\n\t`status` text DEFAULT 'active' NOT NULL,\n\t`last_completed_at` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `maintenance_schedules_item_idx` ON `maintenance_schedules` (`item_id`,`next_due_date`,`id`);",
+      "CREATE INDEX `maintenance_schedules_due_idx` ON `maintenance_schedules` (`next_due_date`,`id`) WHERE status = 'active';",
+      "CREATE INDEX `maintenance_schedules_remind_idx` ON `maintenance_schedules` (`remind_from`,`id`) WHERE status = 'active';",
+      "CREATE TABLE `notifications` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`type` text NOT NULL,\n\t`title` text NOT NULL,\n\t`message` text NOT NULL,\n\t`data` text DEFAULT '{}' NOT NULL,\n\t`read_at` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `notifications_user_idx` ON `notifications` (`user_id`,`id`);",
+      "CREATE INDEX `notifications_unread_idx` ON `notifications` (`user_id`,`id`) WHERE read_at IS NULL;",
+      "CREATE TABLE `realtime_tickets` (\n\t`token_hash` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\t`used_at` text,\n\t`created_at` text NOT NULL\n);",
+      "CREATE INDEX `realtime_tickets_expires_idx` ON `realtime_tickets` (`expires_at`);"
+    ]
+  },
+  {
+    "name": "0007_tan_charles_xavier.sql",
+    "queries": [
+      "CREATE TABLE `feedback` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`title` text NOT NULL,\n\t`message` text NOT NULL,\n\t`user_id` text NOT NULL,\n\t`attachments` text DEFAULT '[]' NOT NULL,\n\t`created_at` text NOT NULL\n);",
+      "CREATE INDEX `feedback_created_idx` ON `feedback` (`created_at`,`id`);"
+    ]
+  },
+  {
+    "name": "0008_search_fts.sql",
+    "queries": [
+      "-- Quick search (GET /search, src/modules/search): one FTS5 index per searched table, kept current\n-- by triggers on the base tables, so every module's writes (API, Durable Object flushes, trash,\n-- restores) update it without code of their own. Only live rows are indexed: soft-deleted assets\n-- and people (deleted_at set) leave the index and come back on restore. FTS rows share the base\n-- row's rowid (cheap delete/replace by rowid) and carry the id, which the search query also checks.\n-- Virtual tables are not expressible in the drizzle schema; this migration is hand-written.\n-- Note: `wrangler d1 export` refuses databases with FTS5 tables: drop the three *_fts tables\n-- (and their triggers) before an export and re-run this migration's statements afterwards.\nCREATE VIRTUAL TABLE `assets_fts` USING fts5(id UNINDEXED, name, unique_tag, serial_number, model, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');",
+      "INSERT INTO `assets_fts` (rowid, id, name, unique_tag, serial_number, model) SELECT rowid, id, name, unique_tag, serial_number, model FROM `assets` WHERE deleted_at IS NULL;",
+      "CREATE TRIGGER `assets_fts_insert` AFTER INSERT ON `assets` WHEN new.deleted_at IS NULL BEGIN\n  INSERT OR REPLACE INTO assets_fts (rowid, id, name, unique_tag, serial_number, model) VALUES (new.rowid, new.id, new.name, new.unique_tag, new.serial_number, new.model);\nEND;",
+      "CREATE TRIGGER `assets_fts_update` AFTER UPDATE OF name, unique_tag, serial_number, model, deleted_at ON `assets` BEGIN\n  DELETE FROM assets_fts WHERE rowid = old.rowid;\n  INSERT OR REPLACE INTO assets_fts (rowid, id, name, unique_tag, serial_number, model) SELECT new.rowid, new.id, new.name, new.unique_tag, new.serial_number, new.model WHERE new.deleted_at IS NULL;\nEND;",
+      "CREATE TRIGGER `assets_fts_delete` AFTER DELETE ON `assets` BEGIN\n  DELETE FROM assets_fts WHERE rowid = old.rowid;\nEND;",
+      "CREATE VIRTUAL TABLE `people_fts` USING fts5(id UNINDEXED, name, email, employee_number, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');",
+      "INSERT INTO `people_fts` (rowid, id, name, email, employee_number) SELECT rowid, id, name, email, employee_number FROM `people` WHERE deleted_at IS NULL;",
+      "CREATE TRIGGER `people_fts_insert` AFTER INSERT ON `people` WHEN new.deleted_at IS NULL BEGIN\n  INSERT OR REPLACE INTO people_fts (rowid, id, name, email, employee_number) VALUES (new.rowid, new.id, new.name, new.email, new.employee_number);\nEND;",
+      "CREATE TRIGGER `people_fts_update` AFTER UPDATE OF name, email, employee_number, deleted_at ON `people` BEGIN\n  DELETE FROM people_fts WHERE rowid = old.rowid;\n  INSERT OR REPLACE INTO people_fts (rowid, id, name, email, employee_number) SELECT new.rowid, new.id, new.name, new.email, new.employee_number WHERE new.deleted_at IS NULL;\nEND;",
+      "CREATE TRIGGER `people_fts_delete` AFTER DELETE ON `people` BEGIN\n  DELETE FROM people_fts WHERE rowid = old.rowid;\nEND;",
+      "CREATE VIRTUAL TABLE `sessions_fts` USING fts5(id UNINDEXED, name, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');",
+      "INSERT INTO `sessions_fts` (rowid, id, name) SELECT rowid, id, name FROM `sessions`;",
+      "CREATE TRIGGER `sessions_fts_insert` AFTER INSERT ON `sessions` BEGIN\n  INSERT OR REPLACE INTO sessions_fts (rowid, id, name) VALUES (new.rowid, new.id, new.name);\nEND;",
+      "CREATE TRIGGER `sessions_fts_update` AFTER UPDATE OF name ON `sessions` BEGIN\n  DELETE FROM sessions_fts WHERE rowid = old.rowid;\n  INSERT OR REPLACE INTO sessions_fts (rowid, id, name) VALUES (new.rowid, new.id, new.name);\nEND;",
+      "CREATE TRIGGER `sessions_fts_delete` AFTER DELETE ON `sessions` BEGIN\n  DELETE FROM sessions_fts WHERE rowid = old.rowid;\nEND;"
+    ]
+  },
+  {
+    "name": "0009_acoustic_karnak.sql",
+    "queries": [
+      "CREATE TABLE `asset_health` (\n\t`asset_id` text PRIMARY KEY NOT NULL,\n\t`score` integer NOT NULL,\n\t`badge` text NOT NULL,\n\t`reasons` text NOT NULL,\n\t`basis` text NOT NULL,\n\t`computed_at` text NOT NULL,\n\t`valid_until` text,\n\t`dirty` integer DEFAULT true NOT NULL,\n\t`version` integer DEFAULT 0 NOT NULL\n);",
+      "CREATE INDEX `asset_health_badge_score_idx` ON `asset_health` (`badge`,`score`,`asset_id`);",
+      "CREATE INDEX `asset_health_score_idx` ON `asset_health` (`score`,`asset_id`);",
+      "CREATE INDEX `asset_health_badge_idx` ON `asset_health` (`badge`,`asset_id`);",
+      "CREATE INDEX `asset_health_dirty_idx` ON `asset_health` (`asset_id`) WHERE dirty = 1;",
+      "CREATE INDEX `asset_health_valid_idx` ON `asset_health` (`valid_until`) WHERE valid_until IS NOT NULL;",
+      "CREATE INDEX `asset_health_basis_idx` ON `asset_health` (`basis`);",
+      "CREATE TABLE `asset_last_audit` (\n\t`asset_id` text PRIMARY KEY NOT NULL,\n\t`session_id` text NOT NULL,\n\t`session_name` text NOT NULL,\n\t`started_at` text,\n\t`completed_at` text NOT NULL,\n\t`found` integer NOT NULL\n);",
+      "CREATE TABLE `health_runs` (\n\t`day` text PRIMARY KEY NOT NULL,\n\t`cursor` text,\n\t`completed_at` text,\n\t`updated_at` text NOT NULL\n);",
+      "-- Backfill (hand-written): existing live assets get a stale placeholder row, which the first cron run re-scores.\nINSERT INTO `asset_health` (`asset_id`, `score`, `badge`, `reasons`, `basis`, `computed_at`, `valid_until`, `dirty`, `version`)\nSELECT `id`, 100, 'HEALTHY', '[]', '', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), NULL, 1, 1 FROM `assets` WHERE `deleted_at` IS NULL;",
+      "INSERT INTO `asset_last_audit` (`asset_id`, `session_id`, `session_name`, `started_at`, `completed_at`, `found`)\nSELECT si.`asset_id`, s.`id`, s.`name`, s.`started_at`, s.`completed_at`, si.`scanned_at` IS NOT NULL\nFROM `session_items` si JOIN `sessions` s ON s.`id` = si.`session_id`\nWHERE s.`status` = 'completed' AND s.`completed_at` IS NOT NULL AND si.`excluded` = 0\nON CONFLICT (`asset_id`) DO UPDATE SET `session_id` = excluded.`session_id`, `session_name` = excluded.`session_name`,\n  `started_at` = excluded.`started_at`, `completed_at` = excluded.`completed_at`, `found` = excluded.`found`\nWHERE excluded.`completed_at` > `asset_last_audit`.`completed_at`;"
+    ]
   }
 ];

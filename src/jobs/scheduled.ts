@@ -1,5 +1,6 @@
 import type { Bindings } from "../env";
 import { dispatchOutbox } from "../events/dispatch";
+import { runMaintenanceReminders } from "../modules/maintenance/reminders";
 import { runDueSchedules } from "../modules/session-schedules/run";
 import { sweepTenants } from "./tenant-sweep";
 
@@ -9,6 +10,10 @@ export async function runScheduled(env: Bindings, controller: ScheduledControlle
   const runAt = new Date(controller.scheduledTime);
   await sweepTenants(env, "session-schedules", async (tenant) => {
     await runDueSchedules(env, tenant, runAt);
+  });
+  // Maintenance reminders: once per workspace day (its time zone); later runs of the day resume or skip.
+  await sweepTenants(env, "maintenance-reminders", async (tenant) => {
+    await runMaintenanceReminders(env, tenant, runAt);
   });
   // Outbox sweep: sends what the after-response dispatch could not (Queue outage, isolate eviction).
   await sweepTenants(env, "outbox-sweep", async (tenant) => {

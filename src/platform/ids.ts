@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   maintenanceLog: "mtl",
   notification: "ntf",
   feedback: "fbk",
+  object: "obj",
   webhookEndpoint: "whe",
   webhookDelivery: "whd",
   timeline: "tle",

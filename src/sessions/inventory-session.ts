@@ -150,7 +150,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   async destroy(): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    this.store.wipe();
+    this.store.reset();
     this.alarmSet = false;
   }
 

@@ -59,7 +59,11 @@ export class SessionStore {
   private seqCache: number | null = null;
 
   constructor(private readonly sql: SqlStorage) {
-    for (const statement of DDL) sql.exec(statement);
+    this.createTables();
+  }
+
+  private createTables(): void {
+    for (const statement of DDL) this.sql.exec(statement);
   }
 
   meta(): SessionMeta | null {
@@ -142,8 +146,10 @@ export class SessionStore {
     );
   }
 
-  wipe(): void {
+  /** After `deleteAll()` (which drops the tables too): an empty, uninitialized store again. */
+  reset(): void {
     this.metaCache = null;
     this.seqCache = null;
+    this.createTables();
   }
 }

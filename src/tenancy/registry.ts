@@ -10,9 +10,11 @@ export type TenantStatus = TenantRecord["status"];
 export interface TenantSettings {
   /** IANA time zone used for day boundaries (maintenance "due today", daily jobs). */
   timezone: string;
+  /** Asset health sensitivity preset (src/modules/health/presets.ts). */
+  healthSensitivity: "relaxed" | "balanced" | "strict";
 }
 
-export const DEFAULT_SETTINGS: TenantSettings = { timezone: "UTC" };
+export const DEFAULT_SETTINGS: TenantSettings = { timezone: "UTC", healthSensitivity: "balanced" };
 
 export const controlDb = (env: Bindings) => drizzle(env.CONTROL_DB);
 

@@ -70,6 +70,14 @@ describe("custom field values", () => {
     expect(clear.body.details).toEqual([{ path: "body.customFields.badge", message: "is required and cannot be cleared" }]);
     // Other updates do not re-validate stored values.
     expect((await api(t, `/people/${id}`, { method: "PATCH", body: { title: "Boss" } })).status).toBe(200);
+    // A field made required later: rows without it keep working until their custom fields are edited.
+    const shirt = (await api(t, "/custom-fields?entity=person")).body.items.find((f: any) => f.key === "shirt");
+    expect((await api(t, `/custom-fields/${shirt.id}`, { method: "PATCH", body: { required: true } })).status).toBe(200);
+    expect((await api(t, `/people/${id}`, { method: "PATCH", body: { title: "Chief" } })).status).toBe(200);
+    const edit = await api(t, `/people/${id}`, { method: "PATCH", body: { customFields: { floor: 4 } } });
+    expect(edit.status).toBe(400);
+    expect(edit.body.details).toEqual([{ path: "body.customFields.shirt", message: "is required" }]);
+    await api(t, `/custom-fields/${shirt.id}`, { method: "PATCH", body: { required: false } });
     const row = await (await dbOf(t)).select().from(people).where(eq(people.id, id)).get();
     expect(row?.customFields).toEqual({ badge: "B-9", floor: 3 });
   });

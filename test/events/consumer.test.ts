@@ -120,7 +120,7 @@ describe("queue consumer", () => {
     const event = await pendingEvent(t);
     const batch = batchOf(t, [event.id]);
     const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
+    await worker.queue(batch, env);
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual([batch.messages[0]!.id]);
     expect((await rowOf(t, event.id)).consumedAt).toEqual(expect.any(String));

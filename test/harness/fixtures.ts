@@ -1,4 +1,5 @@
 import { createUser } from "./principals";
+import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { call, createTenant, type CallOptions, type TestTenant } from "./tenant";
 
 /**
@@ -61,6 +62,10 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
   customFieldId: async (ctx) => created(await ctx.api("/custom-fields", { body: { entity: "asset", key: ctx.unique("cf").replace(/[^A-Za-z0-9_]/g, "_"), label: "Fixture field", type: "text" } })),
   layoutId: async (ctx) => created(await ctx.api("/layouts", { body: { entity: "asset", name: ctx.unique("Layout"), sections: [{ title: "Main", fields: [{ key: "name" }] }] } })),
+  // Sessions: an active session with a known asset; `items.itemId` is an item of it (or, under /scan-events, an asset).
+  sessionId: activeSession,
+  "items.itemId": sessionItem,
+  scheduleId: sessionSchedule,
   // Admin routes: any workspace is the platform admin's to see; there is no "other tenant".
   tenantId: () => serially(async () => (await createTenant()).id),
 };
@@ -77,6 +82,7 @@ export const NON_RESOURCE_PARAMS: Record<string, string> = {};
  */
 export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   adminUpdateTenant: () => ({ plan: "enterprise" }),
+  unscanSessionItem: unscanBody,
 };
 
 /**

@@ -3,7 +3,10 @@ import { assets, assetStatusEvents, assetTimeline, assignments } from "../../src
 import { auditLog } from "../../src/db/tenant/audit";
 import { categories, locations } from "../../src/db/tenant/catalog";
 import { customFields } from "../../src/db/tenant/custom-fields";
+import { assetHealth, assetLastAudit } from "../../src/db/tenant/health";
+import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../src/db/tenant/maintenance";
 import { people } from "../../src/db/tenant/people";
+import { sessionSchedules } from "../../src/db/tenant/sessions";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
 import { dbOf } from "./tenant-db";
@@ -69,11 +72,34 @@ export async function insertAssetHistory(t: TestTenant, assetId: string, person:
   ]);
 }
 
+/** Stored health, last-audit row, a maintenance schedule with a reminder, and a maintenance log of `assetId`. */
+export async function insertAssetUpkeep(t: TestTenant, assetId: string) {
+  const now = nowIso();
+  const day = now.slice(0, 10);
+  const db = await dbOf(t);
+  const scheduleId = newId("maintenanceSchedule");
+  await db.batch([
+    db.insert(assetHealth).values({ assetId, score: 90, badge: "HEALTHY", reasons: [], basis: "", computedAt: now }),
+    db.insert(assetLastAudit).values({ assetId, sessionId: newId("session"), sessionName: "Audit", completedAt: now, found: true }),
+    db.insert(maintenanceSchedules).values({ id: scheduleId, itemId: assetId, title: "Service", type: "service", anchorDate: day, nextDueDate: day, reminderDays: 3, remindFrom: day, createdBy: "usr_test", createdAt: now, updatedAt: now }),
+    db.insert(maintenanceReminders).values({ scheduleId, day, kind: "due", createdAt: now }),
+    db.insert(maintenanceLogs).values({ id: newId("maintenanceLog"), itemId: assetId, scheduleId, type: "service", completedDate: now, performedBy: "usr_test", createdAt: now, updatedAt: now }),
+  ]);
+}
+
+/** A recurring inventory-session schedule, e.g. scoped to a category or location. */
+export async function insertSessionSchedule(t: TestTenant, fields: Partial<typeof sessionSchedules.$inferInsert> = {}) {
+  const now = nowIso();
+  const row = { id: newId("sessionSchedule"), name: `Schedule ${uniq()}`, every: 1, unit: "week" as const, anchorAt: now, nextRunAt: now, createdBy: "usr_test", createdAt: now, updatedAt: now, ...fields };
+  await (await dbOf(t)).insert(sessionSchedules).values(row).run();
+  return row;
+}
+
 export function insertAudit(db: Awaited<ReturnType<typeof dbOf>>, entityType: string, entityId: string) {
   return db.insert(auditLog).values({ id: newId("audit"), entityType, entityId, action: "update", field: "name", oldValue: "a", newValue: "b", actor: "usr_test", at: nowIso() });
 }
 
-/** Counts of the rows an asset owns, for asserting a purge removed them (or left them alone). */
+/** Counts of the rows an asset owns (reminders: those of its schedules; count them before the schedules go), for asserting a purge removed them (or left them alone). */
 export async function assetHistoryCounts(t: TestTenant, assetId: string) {
   const db = await dbOf(t);
   const n = async (q: Promise<unknown[]>) => (await q).length;
@@ -82,5 +108,10 @@ export async function assetHistoryCounts(t: TestTenant, assetId: string) {
     statusEvents: await n(db.select().from(assetStatusEvents).where(eq(assetStatusEvents.assetId, assetId)).all()),
     timeline: await n(db.select().from(assetTimeline).where(eq(assetTimeline.assetId, assetId)).all()),
     audit: await n(db.select().from(auditLog).where(and(eq(auditLog.entityType, "asset"), eq(auditLog.entityId, assetId))).all()),
+    health: await n(db.select().from(assetHealth).where(eq(assetHealth.assetId, assetId)).all()),
+    lastAudit: await n(db.select().from(assetLastAudit).where(eq(assetLastAudit.assetId, assetId)).all()),
+    schedules: await n(db.select().from(maintenanceSchedules).where(eq(maintenanceSchedules.itemId, assetId)).all()),
+    reminders: await n(db.select().from(maintenanceReminders).innerJoin(maintenanceSchedules, eq(maintenanceSchedules.id, maintenanceReminders.scheduleId)).where(eq(maintenanceSchedules.itemId, assetId)).all()),
+    logs: await n(db.select().from(maintenanceLogs).where(eq(maintenanceLogs.itemId, assetId)).all()),
   };
 }

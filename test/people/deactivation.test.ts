@@ -100,4 +100,17 @@ describe("person deactivation and activation", () => {
     expect(restored.body.status).toBe("deactivated");
     expect((await api(t, `/people/${id}/assignment-history`)).body.items).toHaveLength(1);
   });
+
+  it("two concurrent deactivations check in once: one wins, the other is a no-op or a 409", async () => {
+    const t = await createTenant();
+    const { id, assetIds } = await personWithAssets(t, "Racer", 2);
+    const results = await Promise.all([1, 2].map(() => api(t, `/people/${id}`, { method: "PATCH", body: { status: "deactivated" } })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([200, 409]).toContain(statuses[1]);
+    expect(await outboxRows(t, { type: "person.deactivated" })).toHaveLength(1);
+    expect(await outboxRows(t, { type: "asset.checked_in" })).toHaveLength(assetIds.length);
+    const timeline = await (await dbOf(t)).select().from(assetTimeline).where(eq(assetTimeline.type, "UNASSIGNED")).all();
+    expect(timeline).toHaveLength(assetIds.length);
+  });
 });

@@ -8,7 +8,8 @@ import { customFields, layouts } from "../../src/db/tenant/custom-fields";
 import { people } from "../../src/db/tenant/people";
 import { outboxRows } from "../harness/outbox";
 import { createUser } from "../harness/principals";
-import { assetHistoryCounts, insertAsset, insertAssetHistory, insertAudit, insertPerson, trashed } from "../harness/rows";
+import { maintenanceReminders } from "../../src/db/tenant/maintenance";
+import { assetHistoryCounts, insertAsset, insertAssetHistory, insertAssetUpkeep, insertAudit, insertPerson, insertSessionSchedule, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
@@ -30,16 +31,23 @@ describe("POST /trash/permanent-delete", () => {
     const other = await insertAsset(t);
     await insertAssetHistory(t, asset.id, holder);
     await insertAssetHistory(t, other.id, holder);
+    await insertAssetUpkeep(t, asset.id);
+    await insertAssetUpkeep(t, other.id);
+    const db = await dbOf(t);
+    const before = await db.select().from(maintenanceReminders).all();
+    expect(before).toHaveLength(2);
     await env.FILES.put(imageKey, new Uint8Array([1, 2, 3]));
 
     const res = await purge(t, [{ type: "asset", id: asset.id }]);
     expect(res.status).toBe(200);
     expect(res.body.results).toEqual([{ type: "asset", id: asset.id, status: "deleted" }]);
 
-    const db = await dbOf(t);
     expect(await db.select().from(assets).where(eq(assets.id, asset.id)).get()).toBeUndefined();
-    expect(await assetHistoryCounts(t, asset.id)).toEqual({ assignments: 0, statusEvents: 0, timeline: 0, audit: 0 });
-    expect(await assetHistoryCounts(t, other.id)).toEqual({ assignments: 1, statusEvents: 1, timeline: 1, audit: 1 });
+    const none = { assignments: 0, statusEvents: 0, timeline: 0, audit: 0, health: 0, lastAudit: 0, schedules: 0, reminders: 0, logs: 0 };
+    expect(await assetHistoryCounts(t, asset.id)).toEqual(none);
+    expect(await assetHistoryCounts(t, other.id)).toEqual(Object.fromEntries(Object.keys(none).map((k) => [k, 1])));
+    // The purged asset's reminder is gone, not just unreachable through its schedule.
+    expect(await db.select().from(maintenanceReminders).all()).toHaveLength(1);
     expect(await env.FILES.get(imageKey)).toBeNull();
     const [event] = await outboxRows(t, { type: "asset.purged", subjectId: asset.id });
     expect(event?.payload).toMatchObject({ id: asset.id, type: "asset", name: asset.name, deletedAt: asset.deletedAt });
@@ -96,13 +104,16 @@ describe("POST /trash/permanent-delete", () => {
     const db = await dbOf(t);
     const category = await createAndDelete(t, "/categories", { name: "Projectors" });
     const unused = await createAndDelete(t, "/categories", { name: "Unused" });
+    const scheduled = await createAndDelete(t, "/categories", { name: "Scheduled" });
+    await insertSessionSchedule(t, { categoryId: scheduled });
     const location = await createAndDelete(t, "/locations", { name: "Annex" });
     const defaults = await insertAsset(t); // for the default category/location ids
     const asset = await insertAsset(t, { categoryId: category, locationId: defaults.locationId, ...trashed() });
     const resident = await insertPerson(t, { locationId: location, ...trashed() });
 
-    const first = await purge(t, [{ type: "category", id: category }, { type: "location", id: location }, { type: "category", id: unused }]);
-    expect(first.body.results.map((r: any) => [r.status, r.error?.code])).toEqual([["failed", "conflict"], ["failed", "conflict"], ["deleted", undefined]]);
+    const first = await purge(t, [{ type: "category", id: category }, { type: "location", id: location }, { type: "category", id: unused }, { type: "category", id: scheduled }]);
+    expect(first.body.results.map((r: any) => [r.status, r.error?.code])).toEqual([["failed", "conflict"], ["failed", "conflict"], ["deleted", undefined], ["failed", "conflict"]]);
+    expect(first.body.results[3].error.message).toContain("1 recurring session schedule(s)");
     expect(first.body.results[0].error.message).toContain("1 asset(s), live or in the trash");
     expect(first.body.results[1].error.message).toContain("1 person(s)");
     expect(await db.select().from(categories).where(eq(categories.id, category)).get()).toBeDefined();

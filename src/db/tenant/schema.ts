@@ -7,3 +7,7 @@ export * from "./people";
 export * from "./custom-fields";
 export * from "./audit";
 export * from "./sessions";
+export * from "./maintenance";
+export * from "./notifications";
+export * from "./feedback";
+export * from "./health";

@@ -8,10 +8,13 @@ import type { TenantDb } from "../../env";
  * computed from. Concurrent batches are serialized by D1, so exactly one of two racing writes wins.
  *
  * SQLite has no RAISE outside triggers; an invalid JSON path is the portable way to fail a
- * statement with a message we choose ("bad JSON path: 'guard:<name>'").
+ * statement with a message we choose ("bad JSON path: 'guard:<name>'"). Built with the query
+ * builder because drizzle's D1 session cannot batch `db.run(sql)` statements that carry parameters.
  */
 export function batchGuard(db: TenantDb, name: string, condition: SQL) {
-  return db.run(sql`SELECT json_extract('{}', CASE WHEN ${condition} THEN '$' ELSE ${`guard:${name}`} END)`);
+  return db
+    .select({ ok: sql<null>`json_extract('{}', CASE WHEN ${condition} THEN '$' ELSE ${`guard:${name}`} END)` })
+    .from(sql`(SELECT 1)`);
 }
 
 /** True when a batch failed because the guard `name` (or any guard, without a name) did not hold. */

@@ -42,22 +42,21 @@ function normalize(def: FieldDef, value: unknown): { ok: unknown } | { error: st
 /**
  * Validates custom field values of an asset or person against the live definitions and returns the
  * normalized values to store. `existing` is the stored object on update (merge semantics: a key set
- * to null removes the value); leave it out on create. Throws a 400 naming `customFields.<key>` on an
- * unknown key, a wrong type, a value outside a dropdown's options, or a missing required value.
+ * to null removes the value). Throws a 400 naming `customFields.<key>` on an unknown key, a wrong
+ * type, a value outside a dropdown's options, or a missing required value.
  *
- * Required fields must be present on create and cannot be cleared on update; a row created before a
- * field became required is not refused for lacking it until someone tries to clear it.
+ * Call it on create (even without input, so required fields are enforced) and on updates that carry
+ * `customFields`. Whenever it runs, the merged result must hold every required field: a required
+ * value cannot be cleared, and a row created before a field became required gets it on its next
+ * custom field edit. Values of deleted fields already stored are kept (hidden) untouched.
  */
 export async function checkCustomFieldValues(
   db: TenantDb,
   entity: CustomFieldEntity,
   input: Record<string, unknown> | undefined,
-  existing?: Record<string, unknown>,
+  existing: Record<string, unknown> = {},
 ): Promise<Record<string, unknown>> {
-  const creating = existing === undefined;
-  const merged: Record<string, unknown> = { ...(existing ?? {}) };
-  if (!creating && (input === undefined || Object.keys(input).length === 0)) return merged;
-
+  const merged: Record<string, unknown> = { ...existing };
   const defs = await liveDefinitions(db, entity);
   const byKey = new Map(defs.map((d) => [d.key, d]));
   const problems: ErrorDetail[] = [];
@@ -78,8 +77,9 @@ export async function checkCustomFieldValues(
     if ("error" in res) fail(key, res.error);
     else merged[key] = res.ok;
   }
-  if (creating) {
-    for (const def of defs) if (def.required && (merged[def.key] === undefined || merged[def.key] === null) && !problems.some((p) => p.path.endsWith(`.${def.key}`))) fail(def.key, "is required");
+  const named = new Set(problems.map((p) => p.path));
+  for (const def of defs) {
+    if (def.required && (merged[def.key] === undefined || merged[def.key] === null) && !named.has(`body.customFields.${def.key}`)) fail(def.key, "is required");
   }
   if (problems.length > 0) {
     throw new ApiError("validation_failed", problems.map((p) => `${p.path.slice("body.".length)}: ${p.message}`).join("; "), { details: problems });

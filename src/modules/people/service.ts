@@ -10,8 +10,7 @@ import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../platform/service-context";
-import { guardFailed } from "../assets/guard";
-import { guard } from "./guard";
+import { batchGuard, guardFailed } from "../assets/guard";
 import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields/definitions";
 import { checkCustomFieldValues } from "../custom-fields/values";
 import type { CreatePersonInput, ListPeopleInput } from "./schemas";
@@ -41,7 +40,7 @@ export async function locationGuard(db: TenantDb, locationId: string | null | un
   if (!locationId) return [];
   const row = await db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, locationId), isNull(locations.deletedAt))).get();
   if (!row) throw invalidField("body.locationId", `unknown location '${locationId}'`);
-  return [guard(db, "person_location", sql`EXISTS (SELECT 1 FROM ${locations} WHERE ${locations.id} = ${locationId} AND ${locations.deletedAt} IS NULL)`)];
+  return [batchGuard(db, "person_location", sql`EXISTS (SELECT 1 FROM ${locations} WHERE ${locations.id} = ${locationId} AND ${locations.deletedAt} IS NULL)`)];
 }
 
 /** Live people by name. `q` is a prefix of name, email or employee number: three index range scans, no table scan. */

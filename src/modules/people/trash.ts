@@ -7,8 +7,7 @@ import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import type { ServiceCtx } from "../../platform/service-context";
-import { guardFailed } from "../assets/guard";
-import { guard } from "./guard";
+import { batchGuard, guardFailed } from "../assets/guard";
 import { getPerson, live, presentPerson, type PersonRow } from "./service";
 
 const holdsAssets = (personId: string) => sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.assigneeId} = ${personId} AND ${assets.deletedAt} IS NULL)`;
@@ -26,8 +25,8 @@ export async function deletePerson(ctx: ServiceCtx, id: string) {
   if (held.length > 0) throw stillHolding(held.map((a) => a.id));
   const now = nowIso();
   await ctx.db.batch([
-    guard(ctx.db, "person_gone", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL)`),
-    guard(ctx.db, "person_holds_assets", sql`NOT ${holdsAssets(id)}`),
+    batchGuard(ctx.db, "person_gone", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL)`),
+    batchGuard(ctx.db, "person_holds_assets", sql`NOT ${holdsAssets(id)}`),
     ctx.db.update(people).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(people.id, id), live)),
     recordEvent(ctx.db, { type: "person.deleted", subjectId: id, payload: { ...(await presentPerson(ctx.db, cur)), deletedAt: now }, actor: ctx.actor }),
     ...auditStatements(ctx.db, { entityType: "person", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),

@@ -8,8 +8,7 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict } from "../../platform/errors";
 import type { ServiceCtx } from "../../platform/service-context";
 import { checkinAllForPerson } from "../assets/assignments";
-import { guardFailed } from "../assets/guard";
-import { guard } from "./guard";
+import { batchGuard, guardFailed } from "../assets/guard";
 import { checkCustomFieldValues } from "../custom-fields/values";
 import type { UpdatePersonInput } from "./schemas";
 import { AUDITED_FIELDS, emailTaken, getPerson, live, locationGuard, presentPerson, rethrowGuard, type PersonRow } from "./service";
@@ -33,10 +32,12 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
   const { status: _status, customFields: _cf, ...plain } = patch;
   const next: PersonRow = { ...cur, ...plain, customFields, status: patch.status ?? cur.status, updatedAt: now };
   const statusChange = next.status !== cur.status ? next.status : null;
+  // Nothing to write (e.g. deactivating someone already deactivated): no event, no audit row.
+  if (AUDITED_FIELDS.every((f) => JSON.stringify(cur[f]) === JSON.stringify(next[f]))) return presentPerson(ctx.db, cur);
   const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : { statements: [], assetIds: [] };
 
   const out = await presentPerson(ctx.db, next);
-  const fieldChanges = Object.keys(patch).filter((k) => k !== "status");
+  const fieldChanges = AUDITED_FIELDS.filter((f) => f !== "status" && JSON.stringify(cur[f]) !== JSON.stringify(next[f]));
   const events: BatchItem<"sqlite">[] = [];
   if (fieldChanges.length > 0) events.push(recordEvent(ctx.db, { type: "person.updated", subjectId: id, payload: { ...out, changes: fieldChanges }, actor: ctx.actor }));
   if (statusChange === "deactivated") events.push(recordEvent(ctx.db, { type: "person.deactivated", subjectId: id, payload: { ...out, checkedInAssetIds: checkin.assetIds }, actor: ctx.actor }));
@@ -45,7 +46,7 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
   const { deletedAt: _d, deletedBy: _b, id: _id, createdAt: _c, ...set } = next;
   const batch = ctx.db.batch([
     // The person is still live and in the status this update was computed from.
-    guard(ctx.db, "person_state", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`),
+    batchGuard(ctx.db, "person_state", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`),
     ...guards,
     ...checkin.statements,
     ctx.db.update(people).set(set).where(and(eq(people.id, id), live)),

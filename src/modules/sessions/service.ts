@@ -35,7 +35,7 @@ export async function createSession(ctx: SessionCtx, input: CreateSessionInput):
   const now = nowIso();
   const row: SessionRow = {
     id: newId("session"), name: input.name, status: "draft", locationId: input.locationId ?? null, includeSubLocations: input.includeSubLocations ?? true,
-    categoryId: input.categoryId ?? null, dueAt: input.dueAt ?? null, assigneeIds: [...new Set(input.assigneeIds ?? [])], scheduleId: null, scheduledFor: null,
+    categoryId: input.categoryId ?? null, dueAt: isoOrNull(input.dueAt), assigneeIds: [...new Set(input.assigneeIds ?? [])], scheduleId: null, scheduledFor: null,
     expectedCount: 0, scannedCount: 0, startedAt: null, completedAt: null, cancelledAt: null, report: null, createdBy: ctx.actor, createdAt: now, updatedAt: now,
   };
   await ctx.db.batch([
@@ -44,6 +44,9 @@ export async function createSession(ctx: SessionCtx, input: CreateSessionInput):
   ]);
   return input.status === "active" ? transition(ctx, row, "active") : row;
 }
+
+/** Timestamps are stored in one ISO form (UTC, milliseconds) so they compare as strings. */
+const isoOrNull = (v: string | null | undefined) => (v ? new Date(v).toISOString() : null);
 
 const SCOPE_KEYS = ["locationId", "includeSubLocations", "categoryId"] as const;
 
@@ -61,7 +64,7 @@ export async function updateSession(ctx: SessionCtx, id: string, input: UpdateSe
       throw conflict("The scope (locationId, includeSubLocations, categoryId) can only change while the session is a draft; include or exclude items instead", { status: current.status });
     }
     await checkRefs(ctx.db, fields);
-    const next: SessionRow = { ...current, ...fields, assigneeIds: fields.assigneeIds ? [...new Set(fields.assigneeIds)] : current.assigneeIds, updatedAt: nowIso() };
+    const next: SessionRow = { ...current, ...fields, dueAt: fields.dueAt === undefined ? current.dueAt : isoOrNull(fields.dueAt), assigneeIds: fields.assigneeIds ? [...new Set(fields.assigneeIds)] : current.assigneeIds, updatedAt: nowIso() };
     const [res] = await ctx.db.batch([
       ctx.db.update(sessions)
         .set({ name: next.name, locationId: next.locationId, includeSubLocations: next.includeSubLocations, categoryId: next.categoryId, dueAt: next.dueAt, assigneeIds: next.assigneeIds, updatedAt: next.updatedAt })

@@ -3,6 +3,8 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { assets, assetStatusEvents, assetTimeline, assignments } from "../../db/tenant/assets";
 import { auditLog } from "../../db/tenant/audit";
 import { layouts } from "../../db/tenant/custom-fields";
+import { assetHealth, assetLastAudit } from "../../db/tenant/health";
+import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../db/tenant/maintenance";
 import { people } from "../../db/tenant/people";
 import type { TenantDb } from "../../env";
 import type { TrashType } from "./schemas";
@@ -29,6 +31,12 @@ export interface PurgePlan {
 
 const count = (table: string, column: string, id: string): SQL =>
   sql`(SELECT count(*) FROM ${sql.raw(`"${table}" r`)} WHERE ${sql.raw(`r."${column}"`)} = ${id})`;
+
+/** Inventory sessions still to run on this scope: recurring schedules and draft or active sessions. */
+const sessionBlockers = (column: string, id: string): Blocker[] => [
+  { count: count("session_schedules", column, id), noun: "recurring session schedule(s) scoped to it" },
+  { count: sql`(SELECT count(*) FROM sessions r WHERE ${sql.raw(`r."${column}"`)} = ${id} AND r.status IN ('draft', 'active'))`, noun: "open inventory session(s) scoped to it" },
+];
 
 /** Field-level history of the row (audit_log), which nothing else reads once the row is gone. */
 const auditRows = (type: TrashType, id: string): OwnedStatement => (db, guard) =>
@@ -61,11 +69,14 @@ function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedSt
 
 /**
  * What a permanent deletion of each type removes besides the row, and what refuses it.
- * - asset: its assignments, status events, timeline and audit rows (its image in R2 after the batch).
+ * - asset: its assignments, status events, timeline, audit rows, stored health and last-audit rows,
+ *   maintenance schedules (with their reminders) and logs; its image in R2 after the batch. Rows of
+ *   inventory sessions (session_items, scan_events) are the session's record and stay.
  * - person: their audit rows. Assignment rows stay in the assets' history (they carry person_name);
  *   refused while any asset still has them as assignee.
- * - category, location: refused while any asset (live or trashed) uses them; a location also while
- *   a person or a child location (live or trashed) names it.
+ * - category, location: refused while any asset (live or trashed), a recurring session schedule or
+ *   an open (draft or active) session uses them; a location also while a person or a child location
+ *   (live or trashed) names it. Completed and cancelled sessions keep the id as their past scope.
  * - custom field: its values on assets or people and its entries in layouts.
  */
 export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
@@ -75,6 +86,12 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
       (db, guard) => db.delete(assignments).where(and(eq(assignments.assetId, id), guard)),
       (db, guard) => db.delete(assetStatusEvents).where(and(eq(assetStatusEvents.assetId, id), guard)),
       (db, guard) => db.delete(assetTimeline).where(and(eq(assetTimeline.assetId, id), guard)),
+      (db, guard) => db.delete(assetHealth).where(and(eq(assetHealth.assetId, id), guard)),
+      (db, guard) => db.delete(assetLastAudit).where(and(eq(assetLastAudit.assetId, id), guard)),
+      // Reminders hang off the asset's schedules, so they go before the schedules.
+      (db, guard) => db.delete(maintenanceReminders).where(and(sql`${maintenanceReminders.scheduleId} IN (SELECT ms.id FROM maintenance_schedules ms WHERE ms.item_id = ${id})`, guard)),
+      (db, guard) => db.delete(maintenanceLogs).where(and(eq(maintenanceLogs.itemId, id), guard)),
+      (db, guard) => db.delete(maintenanceSchedules).where(and(eq(maintenanceSchedules.itemId, id), guard)),
       auditRows("asset", id),
     ],
   },
@@ -83,7 +100,10 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
     owned: (id) => [auditRows("person", id)],
   },
   category: {
-    blockers: (id) => [{ count: count("assets", "category_id", id), noun: "asset(s), live or in the trash, in this category; move or permanently delete them first" }],
+    blockers: (id) => [
+      { count: count("assets", "category_id", id), noun: "asset(s), live or in the trash, in this category; move or permanently delete them first" },
+      ...sessionBlockers("category_id", id),
+    ],
     owned: (id) => [auditRows("category", id)],
   },
   location: {
@@ -91,6 +111,7 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
       { count: count("assets", "location_id", id), noun: "asset(s), live or in the trash, at this location" },
       { count: count("people", "location_id", id), noun: "person(s), live or in the trash, at this location" },
       { count: count("locations", "parent_id", id), noun: "location(s), live or in the trash, nested under it" },
+      ...sessionBlockers("location_id", id),
     ],
     owned: (id) => [auditRows("location", id)],
   },

@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import type { HealthReason } from "../../modules/health/reasons";
+
+export const HEALTH_BADGES = ["HEALTHY", "ATTENTION", "AT_RISK"] as const;
+export type HealthBadge = (typeof HEALTH_BADGES)[number];
+
+/** A reason as stored and served (codes: src/modules/health/reasons.ts). */
+export type StoredReason = HealthReason;
+
+/**
+ * The stored health of every live asset (src/modules/health). Lists sort and filter on it, so it is
+ * never computed per request. A write that changes a signal marks the row stale in its own batch
+ * (`dirty = 1`, `version + 1`) and recomputes it right after; a recomputation stores its result only
+ * if `version` is still the one it read (compare-and-set), so an older snapshot never overwrites a
+ * newer one. `valid_until` is the next instant at which the result changes by time alone (a due
+ * date passing), `basis` the sensitivity preset and time zone it was computed with: the cron
+ * re-scores rows that are dirty, expired, or computed on another basis.
+ */
+export const assetHealth = sqliteTable(
+  "asset_health",
+  {
+    assetId: text("asset_id").primaryKey(),
+    score: integer("score").notNull(),
+    badge: text("badge", { enum: HEALTH_BADGES }).notNull(),
+    reasons: text("reasons", { mode: "json" }).$type<StoredReason[]>().notNull(),
+    /** `<preset>|<time zone>` of the computation; '' for a row not computed yet. */
+    basis: text("basis").notNull(),
+    computedAt: text("computed_at").notNull(),
+    validUntil: text("valid_until"),
+    dirty: integer("dirty", { mode: "boolean" }).notNull().default(true),
+    version: integer("version").notNull().default(0),
+  },
+  (t) => [
+    // healthSort (risk_first / healthy_first), with and without healthBadge: read in (score, id) order.
+    index("asset_health_badge_score_idx").on(t.badge, t.score, t.assetId),
+    index("asset_health_score_idx").on(t.score, t.assetId),
+    // healthBadge in the default list order (newest first).
+    index("asset_health_badge_idx").on(t.badge, t.assetId),
+    // The re-scoring work queues: stale rows, rows whose time-based state expired, rows of another basis.
+    index("asset_health_dirty_idx").on(t.assetId).where(sql`dirty = 1`),
+    index("asset_health_valid_idx").on(t.validUntil).where(sql`valid_until IS NOT NULL`),
+    index("asset_health_basis_idx").on(t.basis),
+  ],
+);
+
+/**
+ * Per asset, the latest completed inventory session that expected it (written when a session
+ * completes), so "missing in the last session" is a primary-key read instead of a search of
+ * session_items by asset.
+ */
+export const assetLastAudit = sqliteTable("asset_last_audit", {
+  assetId: text("asset_id").primaryKey(),
+  sessionId: text("session_id").notNull(),
+  sessionName: text("session_name").notNull(),
+  startedAt: text("started_at"),
+  completedAt: text("completed_at").notNull(),
+  found: integer("found", { mode: "boolean" }).notNull(),
+});
+
+/** Progress of the daily full re-scoring pass, per workspace day (resumable by asset id). */
+export const healthRuns = sqliteTable("health_runs", {
+  day: text("day").primaryKey(),
+  cursor: text("cursor"),
+  completedAt: text("completed_at"),
+  updatedAt: text("updated_at").notNull(),
+});

@@ -1,0 +1,72 @@
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { maintenanceLogs as l } from "../../db/tenant/maintenance";
+import { recordEventIfChanged } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { conflict, invalidField, notFound } from "../../platform/errors";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import type { ServiceCtx } from "../../platform/service-context";
+import { requireAsset } from "../assets/lookup";
+import type { UpdateLogInput } from "./log-schemas";
+import { getSchedule } from "./schedules";
+import { toLog, type LogRow } from "./view";
+
+export async function getLog({ db }: ServiceCtx, id: string): Promise<LogRow> {
+  const row = await db.select().from(l).where(eq(l.id, id)).get();
+  if (!row) throw notFound("Maintenance log");
+  return row;
+}
+
+/** Logs matching `scope`, latest completion first. */
+async function listLogs(ctx: ServiceCtx, scope: SQL, input: { limit: number; cursor?: string }) {
+  const after = decodeCursor(input.cursor, 2);
+  const rows = await ctx.db.select().from(l)
+    .where(and(scope, after ? sql`(${l.completedDate}, ${l.id}) < (${after[0]}, ${after[1]})` : undefined))
+    .orderBy(desc(l.completedDate), desc(l.id)).limit(input.limit + 1).all();
+  return toPage(rows, input.limit, (r) => [r.completedDate, r.id], toLog);
+}
+
+export async function listItemLogs(ctx: ServiceCtx, itemId: string, input: { limit: number; cursor?: string }) {
+  await requireAsset(ctx.db, itemId);
+  return listLogs(ctx, eq(l.itemId, itemId), input);
+}
+
+export async function listScheduleLogs(ctx: ServiceCtx, scheduleId: string, input: { limit: number; cursor?: string }) {
+  await getSchedule(ctx, scheduleId);
+  return listLogs(ctx, eq(l.scheduleId, scheduleId), input);
+}
+
+/**
+ * Corrects a log's type, completion time or notes. The schedule it completed is not moved again
+ * and its timeline row stays as recorded: the timeline is history, the log is the record.
+ */
+export async function updateLog(ctx: ServiceCtx, id: string, patch: UpdateLogInput, now = new Date()): Promise<LogRow> {
+  const current = await getLog(ctx, id);
+  const next: LogRow = { ...current, updatedAt: nowIso() };
+  if (patch.type !== undefined) next.type = patch.type;
+  if (patch.notes !== undefined) next.notes = patch.notes;
+  if (patch.completedDate !== undefined) {
+    const at = new Date(patch.completedDate);
+    if (at.getTime() > now.getTime() + 5 * 60_000) throw invalidField("body.completedDate", "must not be in the future");
+    next.completedDate = at.toISOString();
+  }
+  const [res] = await ctx.db.batch([
+    ctx.db.update(l).set({ type: next.type, notes: next.notes, completedDate: next.completedDate, updatedAt: next.updatedAt })
+      .where(and(eq(l.id, id), eq(l.updatedAt, current.updatedAt))),
+    recordEventIfChanged(ctx.db, { type: "maintenance_log.updated", subjectId: id, payload: { ...toLog(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+  ]);
+  if (res.meta.changes === 0) {
+    await getLog(ctx, id);
+    throw conflict("The maintenance log was changed concurrently; retry");
+  }
+  return next;
+}
+
+/** Deletes a log. A schedule it completed keeps its advanced due date (PATCH the schedule to move it back). */
+export async function deleteLog(ctx: ServiceCtx, id: string): Promise<void> {
+  const current = await getLog(ctx, id);
+  const [res] = await ctx.db.batch([
+    ctx.db.delete(l).where(eq(l.id, id)),
+    recordEventIfChanged(ctx.db, { type: "maintenance_log.deleted", subjectId: id, payload: toLog(current), actor: ctx.actor }),
+  ]);
+  if (res.meta.changes === 0) throw notFound("Maintenance log");
+}

@@ -1,0 +1,100 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { maintenanceSchedules } from "../../db/tenant/maintenance";
+import { recordEventIfChanged } from "../../events/outbox";
+import { nowIso } from "../../platform/clock";
+import { conflict, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { insertWhere } from "../../platform/sql";
+import type { ServiceCtx } from "../../platform/service-context";
+import { requireAsset } from "../assets/lookup";
+import { addDays } from "./dates";
+import { liveItem, requireAssigneeRef, requireItemRef } from "./refs";
+import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";
+import { toSchedule, type ScheduleRow } from "./view";
+
+export const DEFAULT_REMINDER_DAYS = 7;
+
+const remindFrom = (nextDueDate: string, reminderDays: number) => addDays(nextDueDate, -reminderDays);
+
+export async function getSchedule({ db }: ServiceCtx, id: string): Promise<ScheduleRow> {
+  const row = await db.select().from(maintenanceSchedules).where(eq(maintenanceSchedules.id, id)).get();
+  if (!row) throw notFound("Maintenance schedule");
+  return row;
+}
+
+/** The schedules of a live item, soonest due first. */
+export async function listItemSchedules(ctx: ServiceCtx, itemId: string, input: { limit: number; cursor?: string }) {
+  await requireAsset(ctx.db, itemId);
+  const after = decodeCursor(input.cursor, 2);
+  const s = maintenanceSchedules;
+  const rows = await ctx.db.select().from(s)
+    .where(and(eq(s.itemId, itemId), after ? sql`(${s.nextDueDate}, ${s.id}) > (${after[0]}, ${after[1]})` : undefined))
+    .orderBy(asc(s.nextDueDate), asc(s.id)).limit(input.limit + 1).all();
+  return toPage(rows, input.limit, (r) => [r.nextDueDate, r.id], toSchedule);
+}
+
+export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput): Promise<ScheduleRow> {
+  await requireItemRef(ctx.db, input.itemId);
+  if (input.assigneeUserId) await requireAssigneeRef(ctx.db, input.assigneeUserId);
+  const now = nowIso();
+  const reminderDays = input.reminderDays ?? DEFAULT_REMINDER_DAYS;
+  const row: ScheduleRow = {
+    id: newId("maintenanceSchedule"), itemId: input.itemId, title: input.title, type: input.type,
+    every: input.recurrence?.every ?? null, unit: input.recurrence?.unit ?? null, anchorDate: input.nextDueDate,
+    nextDueDate: input.nextDueDate, reminderDays, remindFrom: remindFrom(input.nextDueDate, reminderDays),
+    assigneeUserId: input.assigneeUserId ?? null, notes: input.notes ?? null, status: "active", lastCompletedAt: null,
+    createdBy: ctx.actor, createdAt: now, updatedAt: now,
+  };
+  // Conditional on the item still being live, so a concurrent delete of the item leaves nothing behind.
+  const [res] = await ctx.db.batch([
+    insertWhere(ctx.db, maintenanceSchedules, row, liveItem(input.itemId)),
+    recordEventIfChanged(ctx.db, { type: "maintenance_schedule.created", subjectId: row.id, payload: toSchedule(row), actor: ctx.actor }),
+  ]);
+  if (res.meta.changes === 0) await requireItemRef(ctx.db, input.itemId);
+  return row;
+}
+
+export async function updateSchedule(ctx: ServiceCtx, id: string, patch: UpdateScheduleInput, attempt = 1): Promise<ScheduleRow> {
+  const current = await getSchedule(ctx, id);
+  if (patch.assigneeUserId) await requireAssigneeRef(ctx.db, patch.assigneeUserId);
+  const next: ScheduleRow = { ...current, updatedAt: nowIso() };
+  if (patch.title !== undefined) next.title = patch.title;
+  if (patch.type !== undefined) next.type = patch.type;
+  if (patch.notes !== undefined) next.notes = patch.notes;
+  if (patch.assigneeUserId !== undefined) next.assigneeUserId = patch.assigneeUserId;
+  if (patch.reminderDays !== undefined) next.reminderDays = patch.reminderDays;
+  if (patch.status !== undefined) next.status = patch.status;
+  if (patch.recurrence !== undefined) {
+    next.every = patch.recurrence?.every ?? null;
+    next.unit = patch.recurrence?.unit ?? null;
+    next.anchorDate = next.nextDueDate; // a new rhythm counts from the current due date
+  }
+  if (patch.nextDueDate !== undefined) next.nextDueDate = next.anchorDate = patch.nextDueDate;
+  next.remindFrom = remindFrom(next.nextDueDate, next.reminderDays);
+  const s = maintenanceSchedules;
+  // Optimistic: applies only to the version read, so a concurrent completion is not overwritten.
+  const [res] = await ctx.db.batch([
+    ctx.db.update(s).set({
+      title: next.title, type: next.type, every: next.every, unit: next.unit, anchorDate: next.anchorDate, nextDueDate: next.nextDueDate,
+      reminderDays: next.reminderDays, remindFrom: next.remindFrom, assigneeUserId: next.assigneeUserId, notes: next.notes, status: next.status, updatedAt: next.updatedAt,
+    }).where(and(eq(s.id, id), eq(s.updatedAt, current.updatedAt))),
+    recordEventIfChanged(ctx.db, { type: "maintenance_schedule.updated", subjectId: id, payload: { ...toSchedule(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+  ]);
+  if (res.meta.changes === 0) {
+    await getSchedule(ctx, id); // 404 when it was deleted meanwhile
+    if (attempt >= 3) throw conflict("The maintenance schedule is being changed concurrently; retry");
+    return updateSchedule(ctx, id, patch, attempt + 1); // changed meanwhile: apply the patch to the new version
+  }
+  return next;
+}
+
+/** Deletes the schedule. Its logs stay (history of the item) and keep their scheduleId. */
+export async function deleteSchedule(ctx: ServiceCtx, id: string): Promise<void> {
+  const current = await getSchedule(ctx, id);
+  const [res] = await ctx.db.batch([
+    ctx.db.delete(maintenanceSchedules).where(eq(maintenanceSchedules.id, id)),
+    recordEventIfChanged(ctx.db, { type: "maintenance_schedule.deleted", subjectId: id, payload: toSchedule(current), actor: ctx.actor }),
+  ]);
+  if (res.meta.changes === 0) throw notFound("Maintenance schedule");
+}

@@ -1,0 +1,36 @@
+import type { Bindings } from "../../env";
+import type { RealtimeMessage } from "../../events/realtime";
+import { chunk } from "../../platform/d1";
+
+/** Where notification changes are pushed: the owner's realtime channel. Never throws. */
+export interface RealtimeSink {
+  send(userId: string, messages: RealtimeMessage[]): Promise<boolean>;
+}
+
+/** Messages per RPC call, so a large read-all is not one oversized call. */
+const PER_CALL = 100;
+
+/** The realtime object of a workspace user: one per (tenant, user). */
+export function userRealtime(env: Pick<Bindings, "USER_REALTIME">, tenantId: string, userId: string) {
+  return env.USER_REALTIME.get(env.USER_REALTIME.idFromName(`${tenantId}:${userId}`));
+}
+
+/**
+ * The sink of a workspace. SPEC 6: a failed realtime emission never fails the operation, so every
+ * failure (binding missing, object overloaded or throwing) is logged and reported as `false`.
+ */
+export function realtimeSink(env: Pick<Bindings, "USER_REALTIME">, tenantId: string): RealtimeSink {
+  return {
+    async send(userId, messages) {
+      if (messages.length === 0) return true;
+      try {
+        const stub = userRealtime(env, tenantId, userId);
+        for (const part of chunk(messages, PER_CALL)) await stub.deliver(part);
+        return true;
+      } catch (err) {
+        console.warn("realtime emission failed", tenantId, userId, String(err));
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { notifications } from "../../db/tenant/notifications";
+import type { RealtimeMessage } from "../../events/realtime";
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+export const toNotification = (r: NotificationRow) => ({
+  id: r.id,
+  type: r.type,
+  title: r.title,
+  message: r.message,
+  data: r.data,
+  read: r.readAt !== null,
+  readAt: r.readAt,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+export type Notification = ReturnType<typeof toNotification>;
+
+/** The realtime event of a notification record: its full state after the change (SPEC 6: post-update payload). */
+export const notificationEvent = (kind: "created" | "updated", row: NotificationRow): RealtimeMessage => ({
+  type: `notification.${kind}`,
+  notification: toNotification(row),
+});

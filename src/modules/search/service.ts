@@ -1,0 +1,57 @@
+import type { ASSET_STATUSES } from "../../db/tenant/assets";
+import type { PERSON_STATUSES } from "../../db/tenant/people";
+import type { SESSION_STATUSES } from "../../db/tenant/sessions";
+import { ftsQuery } from "./query";
+
+/**
+ * Quick search over the FTS5 indexes of migrations/tenant/0008_search_fts.sql. One D1 batch (one
+ * round trip): exact tag/serial matches, then each group ranked by bm25 with per-column weights.
+ * The join checks the id as well as the rowid, so an index row that ever went stale (a rowid
+ * reused after a write that bypassed the triggers) can never show another row.
+ */
+interface AssetRow { id: string; name: string; unique_tag: string; serial_number: string | null; model: string | null; status: (typeof ASSET_STATUSES)[number] }
+interface PersonRow { id: string; name: string; email: string | null; employee_number: string | null; status: (typeof PERSON_STATUSES)[number] }
+interface SessionRow { id: string; name: string; status: (typeof SESSION_STATUSES)[number] }
+
+// Weights follow the columns (id is unindexed): a name hit counts most; tags and serials are
+// rarer tokens, which bm25's IDF already favours.
+const ASSETS_SQL = `SELECT a.id, a.name, a.unique_tag, a.serial_number, a.model, a.status
+  FROM assets_fts f JOIN assets a ON a.rowid = f.rowid
+  WHERE assets_fts MATCH ?1 AND a.id = f.id AND a.deleted_at IS NULL
+  ORDER BY bm25(assets_fts, 0, 10, 5, 5, 2) LIMIT ?2`;
+// Exact matches use the lower() expression indexes of assets (assets_tag_idx, assets_serial_idx).
+const EXACT_SQL = `SELECT id, name, unique_tag, serial_number, model, status FROM assets
+  WHERE (lower(unique_tag) = lower(?1) OR lower(serial_number) = lower(?1)) AND deleted_at IS NULL
+  ORDER BY lower(unique_tag) = lower(?1) DESC, id LIMIT ?2`;
+// An exact email or employee number comes first among people.
+const PEOPLE_SQL = `SELECT p.id, p.name, p.email, p.employee_number, p.status
+  FROM people_fts f JOIN people p ON p.rowid = f.rowid
+  WHERE people_fts MATCH ?1 AND p.id = f.id AND p.deleted_at IS NULL
+  ORDER BY (lower(p.email) = lower(?3) OR lower(p.employee_number) = lower(?3)) DESC, bm25(people_fts, 0, 10, 5, 5) LIMIT ?2`;
+const SESSIONS_SQL = `SELECT s.id, s.name, s.status
+  FROM sessions_fts f JOIN sessions s ON s.rowid = f.rowid
+  WHERE sessions_fts MATCH ?1 AND s.id = f.id
+  ORDER BY bm25(sessions_fts, 0, 1) LIMIT ?2`;
+
+const toAsset = (r: AssetRow, exactMatch: boolean) => ({ id: r.id, name: r.name, uniqueTag: r.unique_tag, serialNumber: r.serial_number, model: r.model, status: r.status, exactMatch });
+
+export async function search(raw: D1Database, input: { q: string; limit: number }) {
+  const match = ftsQuery(input.q);
+  const exact = raw.prepare(EXACT_SQL).bind(input.q, input.limit);
+  if (!match) {
+    const { results } = await exact.all<AssetRow>();
+    return { assets: results.map((r) => toAsset(r, true)), people: [], sessions: [] };
+  }
+  const [exactRes, assetsRes, peopleRes, sessionsRes] = await raw.batch<unknown>([
+    exact,
+    raw.prepare(ASSETS_SQL).bind(match, input.limit),
+    raw.prepare(PEOPLE_SQL).bind(match, input.limit, input.q),
+    raw.prepare(SESSIONS_SQL).bind(match, input.limit),
+  ]);
+  const exactRows = exactRes!.results as AssetRow[];
+  const seen = new Set(exactRows.map((r) => r.id));
+  const assets = [...exactRows.map((r) => toAsset(r, true)), ...(assetsRes!.results as AssetRow[]).filter((r) => !seen.has(r.id)).map((r) => toAsset(r, false))].slice(0, input.limit);
+  const people = (peopleRes!.results as PersonRow[]).map((r) => ({ id: r.id, name: r.name, email: r.email, employeeNumber: r.employee_number, status: r.status }));
+  const sessions = (sessionsRes!.results as SessionRow[]).map((r) => ({ id: r.id, name: r.name, status: r.status }));
+  return { assets, people, sessions };
+}

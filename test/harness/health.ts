@@ -1,0 +1,59 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { assetHealth } from "../../src/db/tenant/health";
+import worker from "../../src/index";
+import { computeHealth } from "../../src/modules/health/engine";
+import { basisOf } from "../../src/modules/health/presets";
+import { loadSignals } from "../../src/modules/health/signals";
+import { idsIn } from "../../src/modules/health/signals";
+import { assets } from "../../src/db/tenant/assets";
+import { findTenantById, settingsOf } from "../../src/tenancy/registry";
+import { dbOf } from "./tenant-db";
+import type { TestTenant } from "./tenant";
+
+/**
+ * Calls the Worker as `wrangler dev` would run it (ENVIRONMENT=development), so the response
+ * carries the D1 counters `x-d1-queries` and `x-d1-round-trips`; waits for after-response work.
+ */
+export async function devCall(t: TestTenant, path: string, init: { method?: string; body?: unknown } = {}) {
+  const ctx = createExecutionContext();
+  const req = new Request(`${t.base}${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": "application/json" },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const res = await worker.fetch(req, { ...env, ENVIRONMENT: "development" }, ctx);
+  const body = (await res.json()) as any;
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, body, queries: Number(res.headers.get("x-d1-queries")), roundTrips: Number(res.headers.get("x-d1-round-trips")) };
+}
+
+/** The tenant's health basis as stored in the registry now. */
+export async function basisOfTenant(t: TestTenant) {
+  const rec = await findTenantById(env, t.id);
+  return basisOf(rec ? settingsOf(rec) : {});
+}
+
+/** The stored health row of an asset (undefined when none). */
+export async function storedHealth(t: TestTenant, assetId: string) {
+  return (await dbOf(t)).select().from(assetHealth).where(eq(assetHealth.assetId, assetId)).get();
+}
+
+/** A fresh computation from the current data (what the stored row must equal). */
+export async function freshHealth(t: TestTenant, assetId: string, now = new Date()) {
+  const [loaded] = await loadSignals(await dbOf(t), idsIn(assets.id, [assetId]));
+  if (!loaded) throw new Error(`asset ${assetId} is not live`);
+  const basis = await basisOfTenant(t);
+  return computeHealth(loaded.signals, basis.sensitivity, now, basis.timeZone);
+}
+
+/** Asserts-friendly view: the stored row is clean and equals a fresh computation. */
+export async function storedVsFresh(t: TestTenant, assetId: string) {
+  const row = await storedHealth(t, assetId);
+  const fresh = await freshHealth(t, assetId);
+  return {
+    stored: row ? { dirty: row.dirty, score: row.score, badge: row.badge, reasons: row.reasons, validUntil: row.validUntil } : null,
+    fresh: { dirty: false, score: fresh.score, badge: fresh.badge, reasons: fresh.reasons, validUntil: fresh.validUntil },
+  };
+}
