@@ -114,7 +114,7 @@ async function main() {
     await runWrangler(["deploy", "--dry-run", "--outdir", dist], { quiet: true });
     const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD"].flatMap((k) => ["--var", `${k}:${vars[k]}`]);
     log(`starting wrangler dev on 127.0.0.1:${port}`);
-    wrangler = spawnWrangler(["dev", join(dist, "index.js"), "--no-bundle", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--log-level", "error", "--show-interactive-dev-session=false", ...varArgs], { quiet: true, detached: true });
+    wrangler = spawnWrangler(["dev", join(dist, "index.js"), "--config", "wrangler.toml", "--no-bundle", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, "--log-level", "error", "--show-interactive-dev-session=false", ...varArgs], { quiet: true, detached: true });
     for (const s of [wrangler.stdout, wrangler.stderr]) s?.on("data", (c) => output.push(c) > 200 && output.shift());
     await waitReady(port, wrangler);
 

@@ -115,6 +115,19 @@ describe("inventory items CRUD", () => {
     expect((await outboxRows(t, { subjectId: a.id })).map((e) => e.type)).toEqual(["asset.created", "asset.deleted", "asset.restored", "asset.deleted"]);
   });
 
+  it("refuses to restore an asset whose category was deleted meanwhile (no dangling reference)", async () => {
+    const t = await createTenant();
+    const cat = (await api(t, "/categories", { body: { name: "Temporary" } })).body.id;
+    const a = await createAsset(t, { categoryId: cat });
+    expect((await api(t, `/inventory-items/${a.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await api(t, `/categories/${cat}`, { method: "DELETE" })).status).toBe(204);
+    const res = await api(t, `/inventory-items/${a.id}/restore`, { method: "POST" });
+    expect(res.status).toBe(409);
+    expect(res.body.details).toMatchObject({ categoryId: cat });
+    expect((await api(t, `/categories/${cat}/restore`, { method: "POST" })).status).toBe(200);
+    expect((await api(t, `/inventory-items/${a.id}/restore`, { method: "POST" })).status).toBe(200);
+  });
+
   it("answers 404 for unknown ids and 401 without credentials", async () => {
     const t = await createTenant();
     expect((await api(t, "/inventory-items/ast_nope")).status).toBe(404);

@@ -1,3 +1,6 @@
+import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
+import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
+import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { call, createTenant, type CallOptions, type TestTenant } from "./tenant";
@@ -60,6 +63,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   apiKeyId: async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
   "api-keys.id": async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
   personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
+  inventoryItemId: inventoryItem,
+  uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) => created(await ctx.api("/custom-fields", { body: { entity: "asset", key: ctx.unique("cf").replace(/[^A-Za-z0-9_]/g, "_"), label: "Fixture field", type: "text" } })),
   layoutId: async (ctx) => created(await ctx.api("/layouts", { body: { entity: "asset", name: ctx.unique("Layout"), sections: [{ title: "Main", fields: [{ key: "name" }] }] } })),
   // Sessions: an active session with a known asset; `items.itemId` is an item of it (or, under /scan-events, an asset).
@@ -68,6 +73,10 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   scheduleId: sessionSchedule,
   // Admin routes: any workspace is the platform admin's to see; there is no "other tenant".
   tenantId: () => serially(async () => (await createTenant()).id),
+  // Objects (SPEC 4.9): the path carries the full tenant-scoped key, percent-encoded.
+  objectKey: uploadedObjectKey,
+  // Maintenance and notifications: /maintenance/{schedules,logs}/..., /notifications/{notificationId}.
+  ...MAINTENANCE_FIXTURES,
 };
 
 /**
@@ -83,6 +92,8 @@ export const NON_RESOURCE_PARAMS: Record<string, string> = {};
 export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   adminUpdateTenant: () => ({ plan: "enterprise" }),
   unscanSessionItem: unscanBody,
+  checkoutInventoryItem: checkoutBody,
+  changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
 };
 
 /**
@@ -90,7 +101,10 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
  * control calls it (keyed by operationId). By convention `POST <resource>/restore` first deletes
  * `<resource>` (a live resource is not "deleted" and may answer 404), so no entry is needed for it.
  */
-export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string) => Promise<void>> = {};
+export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string) => Promise<void>> = {
+  checkoutInventoryItem: checkoutSetup,
+  checkinInventoryItem: checkinSetup,
+};
 
 export async function prepareOperation(operationId: string, method: string, path: string, ctx: FixtureContext): Promise<void> {
   const setup = OPERATION_SETUP[operationId];

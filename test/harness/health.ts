@@ -16,11 +16,11 @@ import type { TestTenant } from "./tenant";
  * Calls the Worker as `wrangler dev` would run it (ENVIRONMENT=development), so the response
  * carries the D1 counters `x-d1-queries` and `x-d1-round-trips`; waits for after-response work.
  */
-export async function devCall(t: TestTenant, path: string, init: { method?: string; body?: unknown } = {}) {
+export async function devCall(t: TestTenant, path: string, init: { method?: string; body?: unknown; authorization?: string } = {}) {
   const ctx = createExecutionContext();
   const req = new Request(`${t.base}${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-    headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": "application/json" },
+    headers: { authorization: init.authorization ?? `ApiKey ${t.apiKey}`, "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const res = await worker.fetch(req, { ...env, ENVIRONMENT: "development" }, ctx);

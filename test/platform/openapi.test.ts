@@ -69,7 +69,8 @@ describe("GET /api/v1/openapi.json", () => {
 
     it("documents a success response and its error responses with the Error schema", () => {
       const statuses = Object.keys(o.op.responses ?? {});
-      expect(statuses.some((s) => /^2\d\d$/.test(s))).toBe(true);
+      // 101: the WebSocket upgrade of GET /notifications/realtime is its success response.
+      expect(statuses.some((s) => /^(2\d\d|101)$/.test(s))).toBe(true);
       const errors = statuses.filter((s) => /^[45]\d\d$/.test(s));
       expect(errors).toContain("500");
       if (o.op.requestBody || o.op.parameters?.length) expect(errors).toContain("400");

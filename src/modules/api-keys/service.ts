@@ -7,7 +7,7 @@ import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../platform/service-context";
-import { recordEventIfChanged } from "../users/conditional";
+import { recordEventIfChanged } from "../../events/outbox";
 
 type Row = typeof apiKeys.$inferSelect;
 

@@ -21,10 +21,10 @@ const CHECKOUT_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt", "res
 
 /** Why a checkout cannot happen now (409), checked before writing and again after a lost race. */
 async function refuseCheckout(ctx: ServiceCtx, id: string, personId: string): Promise<{ asset: AssetRow; personName: string }> {
+  const asset = await requireAsset(ctx.db, id);
   const person = await requirePerson(ctx.db, personId);
   if (person.deletedAt) throw conflict("The person is deleted; restore them before checking assets out to them", { personId });
   if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them before checking assets out to them`, { personId });
-  const asset = await requireAsset(ctx.db, id);
   if (asset.status === "assigned") throw conflict("The asset is already checked out; check it in first", { assigneeId: asset.assigneeId });
   if (!CHECKOUT_FROM.includes(asset.status)) throw forbiddenMove(asset, "assigned");
   return { asset, personName: person.name };

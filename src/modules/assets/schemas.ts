@@ -66,7 +66,7 @@ export const CreateAssetBody = z
   .openapi("CreateInventoryItem");
 
 export const UpdateAssetBody = z
-  .strictObject({ ...assetFields, uniqueTag: uniqueTag.optional(), categoryId: assetFields.categoryId, locationId: assetFields.locationId })
+  .strictObject({ ...assetFields, uniqueTag: uniqueTag.optional() })
   .partial()
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")
   .openapi("UpdateInventoryItem", { description: "status and assignee change only through .../status, .../checkout and .../checkin." });
@@ -81,7 +81,7 @@ export const ListAssetsQuery = z.object({
   locationId: z.string().max(64).optional(),
   assigneeId: z.string().max(64).optional(),
   updatedSince: isoDateTime.optional().openapi({ description: "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order)." }),
-  overdue: bool.optional().openapi({ description: "true: assigned assets whose dueBackAt has passed, most overdue first." }),
+  overdue: bool.optional().openapi({ description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter." }),
 });
 
 export const AssetPage = pageOf(AssetSchema, "InventoryItemPage");

@@ -6,7 +6,8 @@ import { sha256Hex } from "../../platform/crypto";
 import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { insertIfChanged, recordEventIfChanged } from "../users/conditional";
+import { recordEventIfChanged } from "../../events/outbox";
+import { insertIfChanged } from "../users/conditional";
 import { toUser, type UserRow } from "../users/service";
 import {
   type AuthCtx, invalidCredentials, invalidRefreshToken, mintRefreshToken, revokeAllRefreshTokens, sessionBody,

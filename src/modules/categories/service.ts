@@ -8,6 +8,7 @@ import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../platform/service-context";
+import { countLiveAssetsUsing } from "../assets/usage";
 
 type Row = typeof categories.$inferSelect;
 type Ctx = ServiceCtx;
@@ -79,11 +80,11 @@ export async function updateCategory(ctx: Ctx, id: string, patch: { name?: strin
   return next;
 }
 
-/** Soft delete. The default category cannot be deleted; categories in use are guarded by `inUse`. */
-export async function deleteCategory(ctx: Ctx, id: string, inUse: (id: string) => Promise<number> = async () => 0) {
+/** Soft delete. The default category, and a category live assets use, cannot be deleted. */
+export async function deleteCategory(ctx: Ctx, id: string) {
   const current = await getCategory(ctx, id);
   if (current.isDefault) throw conflict("The default category cannot be deleted");
-  const users = await inUse(id);
+  const users = await countLiveAssetsUsing(ctx.db, { categoryId: id });
   if (users > 0) throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
   const now = nowIso();
   const [res] = await ctx.db.batch([

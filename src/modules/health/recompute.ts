@@ -50,6 +50,8 @@ export interface DrainOptions {
   maxRows?: number;
   /** Stop when this much wall time has passed (ms). */
   budgetMs?: number;
+  /** The time to score at (default: the clock at each round). */
+  now?: Date;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function drainHealth(db: TenantDb, basis: HealthBasis, opts: DrainO
   const maxRows = opts.maxRows ?? Number.MAX_SAFE_INTEGER;
   let rescored = 0;
   while (rescored < maxRows && Date.now() < deadline) {
-    const now = new Date();
+    const now = opts.now ?? new Date();
     const found = await db.batch(staleQueries(db, basis, now.toISOString(), Math.min(ROUND, maxRows - rescored)));
     const ids = [...new Set(found.flat().map((r) => r.id))];
     if (ids.length === 0) return { rescored, done: true };

@@ -9,6 +9,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../platform/service-context";
 import { insertWhere, likeContains } from "../../platform/sql";
 import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
+import { countLiveAssetsUsing } from "../assets/usage";
 
 type Row = typeof locations.$inferSelect;
 type Ctx = ServiceCtx;
@@ -90,18 +91,18 @@ export async function updateLocation(ctx: Ctx, id: string, patch: { name?: strin
 }
 
 /** Why `row` cannot be deleted, if anything: it is the default, has live children, or is in use. */
-async function checkDeletable(ctx: Ctx, row: Row, inUse: (id: string) => Promise<number>): Promise<void> {
+async function checkDeletable(ctx: Ctx, row: Row): Promise<void> {
   if (row.isDefault) throw conflict("The default location cannot be deleted");
   const children = await countLiveChildren(ctx.db, row.id);
   if (children > 0) throw conflict(`The location contains ${children} location(s); move or delete them first`, { children });
-  const users = await inUse(row.id);
+  const users = await countLiveAssetsUsing(ctx.db, { locationId: row.id });
   if (users > 0) throw conflict(`The location holds ${users} asset(s); move them to another location first`, { assets: users });
 }
 
-/** Soft delete. Assets at the location are guarded by `inUse` (the assets module passes its count). */
-export async function deleteLocation(ctx: Ctx, id: string, inUse: (id: string) => Promise<number> = async () => 0) {
+/** Soft delete, refused for the default location and one holding live locations or assets. */
+export async function deleteLocation(ctx: Ctx, id: string) {
   const current = await getLocation(ctx, id);
-  await checkDeletable(ctx, current, inUse);
+  await checkDeletable(ctx, current);
   const now = nowIso();
   const [res] = await ctx.db.batch([
     ctx.db.update(locations).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
@@ -109,7 +110,7 @@ export async function deleteLocation(ctx: Ctx, id: string, inUse: (id: string) =
     recordEventIfChanged(ctx.db, { type: "location.deleted", subjectId: id, payload: { ...toLocation(current), deletedAt: now }, actor: ctx.actor }),
   ]);
   if (res.meta.changes === 0) {
-    await checkDeletable(ctx, await getLocation(ctx, id), inUse);
+    await checkDeletable(ctx, await getLocation(ctx, id));
     throw changedMeanwhile();
   }
 }

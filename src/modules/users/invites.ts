@@ -7,7 +7,9 @@ import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../platform/service-context";
-import { allOf, insertWhere, recordEventIfChanged } from "./conditional";
+import { recordEventIfChanged } from "../../events/outbox";
+import { insertWhere } from "../../platform/sql";
+import { allOf } from "./conditional";
 import { assertPlanRoom, isManagerRole, planRoomGuard } from "./limits";
 import type { Acting } from "./service";
 

@@ -5,7 +5,8 @@ import { ApiError, conflict, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../platform/service-context";
 import type { Plan } from "../../tenancy/plans";
-import { allOf, recordEventIfChanged } from "./conditional";
+import { recordEventIfChanged } from "../../events/outbox";
+import { allOf } from "./conditional";
 import { assertPlanRoom, isManagerRole, planRoomGuard, type Growth } from "./limits";
 
 export type UserRow = typeof users.$inferSelect;
