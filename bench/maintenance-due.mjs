@@ -145,6 +145,7 @@ async function bulkLoad(state, slug, count) {
   const control = JSON.parse(await wranglerOutput(["d1", "execute", "CONTROL_DB", "--local", "--persist-to", state, "--json", "--command", `SELECT db_binding FROM tenants WHERE slug = '${slug}'`]));
   const binding = control[0].results[0].db_binding;
   log(`bulk-loading ${count} schedules into ${binding}`);
+  // Pseudo-random but deterministic (a column using random() may be evaluated once per use).
   const sql = `
     INSERT INTO maintenance_schedules (id, item_id, title, type, every, unit, anchor_date, next_due_date, reminder_days, remind_from, assignee_user_id, notes, status, last_completed_at, created_by, created_at, updated_at)
     SELECT id, item_id, title, type, every, unit, due, due, rd, date(due, '-' || rd || ' days'), NULL, NULL, 'active', NULL, 'bench', at, at FROM (
@@ -155,7 +156,7 @@ async function bulkLoad(state, slug, count) {
         json_extract('${JSON.stringify(TYPES)}', '$[' || (n.i % ${TYPES.length}) || ']') AS type,
         CASE WHEN n.i % 3 = 0 THEN NULL ELSE 1 + n.i % 6 END AS every,
         CASE n.i % 3 WHEN 0 THEN NULL WHEN 1 THEN 'week' ELSE 'month' END AS unit,
-        date('now', (abs(random()) % 731 - 365) || ' days') AS due, abs(random()) % 31 AS rd,
+        date('now', ((n.i * 7919 + 13) % 731 - 365) || ' days') AS due, (n.i * 104729) % 31 AS rd,
         strftime('%Y-%m-%dT%H:%M:%fZ', 'now') AS at
       FROM n JOIN item_count JOIN items ON items.k = n.i % item_count.c
     )`;

@@ -7,7 +7,7 @@ export interface RealtimeMessage {
   [field: string]: unknown;
 }
 
-/** Open sockets per user (tabs, devices); a new one beyond this closes the oldest. */
+/** Open sockets per user (tabs, devices); a new one beyond this closes earlier ones. */
 const MAX_SOCKETS = 20;
 
 /**

@@ -5,7 +5,7 @@ import { findItem, lookupKey, ScanEngine } from "./apply-scan";
 import { flushRound } from "./flush";
 import { AssetLookup } from "./lookup";
 import { SessionStore, toItemState, type SessionMeta } from "./store";
-import type { CloseAnswer, CodeKey, InitInput, ItemInfo, MembershipAnswer, MobilePayload, ObjectError, Progress, RecentScan, ScanBatchAnswer, ScanCommand, SessionObjectApi, UnscanAnswer } from "./types";
+import type { CloseAnswer, CodeKey, InitInput, ItemInfo, MembershipAnswer, MobilePayload, ObjectError, Progress, ScanBatchAnswer, ScanCommand, SessionObjectApi, UnscanAnswer } from "./types";
 
 /** Scans are written through to D1 this long after the first unflushed change (one alarm covers a burst). */
 const FLUSH_DELAY_MS = 1_000;
@@ -69,11 +69,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
     const item = findItem(this.store, key);
     if (!item) return { error: "not_in_session" };
     if (!item.scan_id) return { removed: false, item: toItemState(item), progress: this.store.progress() };
-    this.ctx.storage.transactionSync(() => {
-      const seq = this.store.nextSeq();
-      this.ctx.storage.sql.exec(`UPDATE scans SET unscanned_at = ?, unscanned_by = ?, dirty = ? WHERE id = ?`, at, by, seq, item.scan_id);
-      this.ctx.storage.sql.exec(`UPDATE items SET scan_id = NULL, scanned_at = NULL, scanned_by = NULL, condition = NULL, dirty = ? WHERE asset_id = ?`, seq, item.asset_id);
-    });
+    this.ctx.storage.transactionSync(() => this.store.unscan(item, by, at));
     await this.scheduleFlush();
     return { removed: true, item: toItemState(this.store.itemById(item.asset_id)!), progress: this.store.progress() };
   }
@@ -91,15 +87,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   private async setMembership(info: ItemInfo, excluded: boolean): Promise<MembershipAnswer> {
     const meta = this.openMeta();
     if ("error" in meta) return meta;
-    this.ctx.storage.transactionSync(() => {
-      const seq = this.store.nextSeq();
-      this.ctx.storage.sql.exec(
-        `INSERT INTO items (asset_id, name, unique_tag, tag_lc, location_id, category_id, source, excluded, dirty) VALUES (?, ?, ?, ?, ?, ?, 'manual', ?, ?)
-         ON CONFLICT (asset_id) DO UPDATE SET excluded = excluded.excluded, dirty = excluded.dirty,
-           source = CASE WHEN items.source = 'found' AND excluded.excluded = 0 THEN 'manual' ELSE items.source END`,
-        info.assetId, info.name, info.uniqueTag, info.uniqueTag.toLowerCase(), info.locationId, info.categoryId, excluded ? 1 : 0, seq,
-      );
-    });
+    this.ctx.storage.transactionSync(() => this.store.setMembership(info, excluded));
     await this.scheduleFlush();
     return { item: toItemState(this.store.itemById(info.assetId)!), progress: this.store.progress() };
   }
@@ -135,15 +123,8 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   async mobile(): Promise<ObjectError | MobilePayload> {
     const meta = this.store.meta();
     if (!meta) return { error: "uninitialized" };
-    const recent = this.ctx.storage.sql
-      .exec<{ id: string; asset_id: string | null; item_name: string | null; item_tag: string | null; code: string | null; result: RecentScan["result"]; reason: RecentScan["reason"]; scanned_at: string; scanned_by: string; unscanned_at: string | null }>(
-        `SELECT id, asset_id, item_name, item_tag, code, result, reason, scanned_at, scanned_by, unscanned_at FROM scans WHERE result <> 'already_scanned' ORDER BY seq DESC LIMIT ?`,
-        RECENT_SCANS,
-      )
-      .toArray()
-      .map((r) => ({ scanId: r.id, itemId: r.asset_id, name: r.item_name, uniqueTag: r.item_tag, code: r.code, result: r.result, reason: r.reason, scannedAt: r.scanned_at, scannedBy: r.scanned_by, unscanned: r.unscanned_at !== null }));
     const session = { id: meta.sessionId, name: meta.name, status: meta.status, dueAt: meta.dueAt, location: meta.location, includeSubLocations: meta.includeSubLocations, categoryId: meta.categoryId, startedAt: meta.startedAt };
-    return { session, progress: this.store.progress(), recentScans: recent };
+    return { session, progress: this.store.progress(), recentScans: this.store.recentScans(RECENT_SCANS) };
   }
 
   /** Drops the object's storage (the session was deleted). */

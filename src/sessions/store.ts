@@ -1,4 +1,4 @@
-import type { InitInput, ItemState, SessionStatus } from "./types";
+import type { InitInput, ItemInfo, ItemState, RecentScan, SessionStatus } from "./types";
 
 /*
  * The object's own SQLite: session metadata, the expected set with scan state, and every stored
@@ -25,7 +25,26 @@ const DDL = [
   `CREATE INDEX IF NOT EXISTS scans_dirty ON scans (dirty) WHERE dirty > 0`,
   `CREATE INDEX IF NOT EXISTS scans_miss ON scans (asset_id, code) WHERE flush = 1 AND result <> 'accepted'`,
   `CREATE TABLE IF NOT EXISTS scope_locations (id TEXT PRIMARY KEY)`,
+  // Progress counts kept by triggers in the same transaction as each item change: reading them is
+  // one row (no scan of thousands of items per scan), and they cannot drift (rollback, eviction).
+  `CREATE TABLE IF NOT EXISTS counts (id INTEGER PRIMARY KEY CHECK (id = 1), total INTEGER NOT NULL, scanned INTEGER NOT NULL, found INTEGER NOT NULL)`,
+  `INSERT OR IGNORE INTO counts (id, total, scanned, found) VALUES (1, 0, 0, 0)`,
+  trigger("items_counts_insert", "INSERT", [], ["NEW"]),
+  trigger("items_counts_update", "UPDATE", ["OLD"], ["NEW"]),
+  trigger("items_counts_delete", "DELETE", ["OLD"], []),
 ];
+
+/** A trigger adding the NEW row's contribution to the counts and taking away the OLD row's. */
+function trigger(name: string, event: string, minus: string[], plus: string[]): string {
+  const term = (expr: (r: string) => string) => [...plus.map((r) => `+ (${expr(r)})`), ...minus.map((r) => `- (${expr(r)})`)].join(" ");
+  const expected = (r: string) => `${r}.source <> 'found' AND ${r}.excluded = 0`;
+  return `CREATE TRIGGER IF NOT EXISTS ${name} AFTER ${event} ON items BEGIN
+    UPDATE counts SET total = total ${term(expected)},
+      scanned = scanned ${term((r) => `${expected(r)} AND ${r}.scan_id IS NOT NULL`)},
+      found = found ${term((r) => `${r}.source = 'found' AND ${r}.scan_id IS NOT NULL`)}
+    WHERE id = 1;
+  END`;
+}
 
 export interface SessionMeta {
   tenantId: string;
@@ -128,15 +147,34 @@ export class SessionStore {
   }
 
   progress() {
-    const row = this.sql
-      .exec<{ total: number; scanned: number; found: number }>(
-        `SELECT coalesce(sum(source <> 'found' AND excluded = 0), 0) AS total,
-                coalesce(sum(source <> 'found' AND excluded = 0 AND scan_id IS NOT NULL), 0) AS scanned,
-                coalesce(sum(source = 'found' AND scan_id IS NOT NULL), 0) AS found
-         FROM items`,
-      )
-      .one();
+    const row = this.sql.exec<{ total: number; scanned: number; found: number }>(`SELECT total, scanned, found FROM counts WHERE id = 1`).one();
     return { scanned: row.scanned, total: row.total, missing: row.total - row.scanned, found: row.found };
+  }
+
+  /** Removes an item's standing scan (the scan record is kept, marked unscanned). */
+  unscan(item: ItemRow, by: string, at: string): void {
+    const seq = this.nextSeq();
+    this.sql.exec(`UPDATE scans SET unscanned_at = ?, unscanned_by = ?, dirty = ? WHERE id = ?`, at, by, seq, item.scan_id);
+    this.sql.exec(`UPDATE items SET scan_id = NULL, scanned_at = NULL, scanned_by = NULL, condition = NULL, dirty = ? WHERE asset_id = ?`, seq, item.asset_id);
+  }
+
+  /** Puts an asset into the expected set or takes it out (a `found` item included becomes `manual`). */
+  setMembership(info: ItemInfo, excluded: boolean): void {
+    this.sql.exec(
+      `INSERT INTO items (asset_id, name, unique_tag, tag_lc, location_id, category_id, source, excluded, dirty) VALUES (?, ?, ?, ?, ?, ?, 'manual', ?, ?)
+       ON CONFLICT (asset_id) DO UPDATE SET excluded = excluded.excluded, dirty = excluded.dirty,
+         source = CASE WHEN items.source = 'found' AND excluded.excluded = 0 THEN 'manual' ELSE items.source END`,
+      info.assetId, info.name, info.uniqueTag, info.uniqueTag.toLowerCase(), info.locationId, info.categoryId, excluded ? 1 : 0, this.nextSeq(),
+    );
+  }
+
+  /** The latest stored scans, newest first; duplicates (already_scanned) are left out. */
+  recentScans(limit: number): RecentScan[] {
+    type Row = { id: string; asset_id: string | null; item_name: string | null; item_tag: string | null; code: string | null; result: RecentScan["result"]; reason: RecentScan["reason"]; scanned_at: string; scanned_by: string; unscanned_at: string | null };
+    return this.sql
+      .exec<Row>(`SELECT id, asset_id, item_name, item_tag, code, result, reason, scanned_at, scanned_by, unscanned_at FROM scans WHERE result <> 'already_scanned' ORDER BY seq DESC LIMIT ?`, limit)
+      .toArray()
+      .map((r) => ({ scanId: r.id, itemId: r.asset_id, name: r.item_name, uniqueTag: r.item_tag, code: r.code, result: r.result, reason: r.reason, scannedAt: r.scanned_at, scannedBy: r.scanned_by, unscanned: r.unscanned_at !== null }));
   }
 
   hasDirty(): boolean {

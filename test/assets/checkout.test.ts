@@ -44,6 +44,27 @@ describe("checkout and check-in", () => {
     expect(again.body.details.allowed).toEqual(expect.arrayContaining([expect.objectContaining({ toStatus: "assigned", via: "checkout" })]));
   });
 
+  it("checkout and check-in are listed in status-events (who, when, from, to, reason); the timeline keeps ASSIGNED/UNASSIGNED only", async () => {
+    const t = await createTenant();
+    const p = await seedPerson(t);
+    const a = await createAsset(t);
+    expect((await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "reserved" } })).status).toBe(200);
+    const out = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
+    expect(out.status).toBe(200);
+    const back = await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
+    expect(back.status).toBe(200);
+    const assignmentId = (await api(t, `/inventory-items/${a.id}/assignment-history`)).body.items[0].id;
+
+    const events = (await api(t, `/inventory-items/${a.id}/status-events`)).body.items;
+    expect(events).toEqual([
+      { id: expect.any(String), fromStatus: "assigned", toStatus: "available", reason: "checkin", meta: { personId: p.id, assignmentId }, actor: expect.any(String), at: back.body.updatedAt },
+      { id: expect.any(String), fromStatus: "reserved", toStatus: "assigned", reason: "checkout", meta: { personId: p.id, assignmentId }, actor: expect.any(String), at: out.body.updatedAt },
+      expect.objectContaining({ fromStatus: "available", toStatus: "reserved" }),
+    ]);
+    const timeline = (await api(t, `/inventory-items/${a.id}/timeline`)).body.items;
+    expect(timeline.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "STATUS_CHANGED", "CREATED"]);
+  });
+
   it("concurrent checkouts of one asset: exactly one 200, the rest 409, one open assignment", async () => {
     const t = await createTenant();
     const [p1, p2] = [await seedPerson(t, { name: "One" }), await seedPerson(t, { name: "Two" })];

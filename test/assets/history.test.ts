@@ -69,7 +69,8 @@ describe("asset history", () => {
     const s1 = await api(t, `/inventory-items/${a.id}/status-events?limit=1`);
     expect(s1.body.items[0]).toMatchObject({ fromStatus: "lost", toStatus: "available" });
     const s2 = await api(t, `/inventory-items/${a.id}/status-events?cursor=${s1.body.nextCursor}`);
-    expect(s2.body.items.map((e: any) => e.toStatus)).toEqual(["lost"]);
+    // Checkouts and check-ins are status changes too (reason checkout/checkin).
+    expect(s2.body.items.map((e: any) => [e.toStatus, e.reason])).toEqual([["lost", null], ["available", "checkin"], ["assigned", "checkout"], ["available", "checkin"], ["assigned", "checkout"]]);
 
     const audit = await api(t, `/inventory-items/${a.id}/audit?limit=100`);
     expect(audit.status).toBe(200);

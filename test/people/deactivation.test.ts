@@ -73,6 +73,20 @@ describe("person deactivation and activation", () => {
     expect((await db.select().from(assets).where(eq(assets.id, assetIds[0]!)).get())?.assigneeId).toBeNull();
   });
 
+  it("writes a status event per checked-in asset (assigned -> available, person_deactivated), past one INSERT's parameter cap", async () => {
+    const t = await createTenant();
+    // 15 assets: more status-event rows than one INSERT can bind under D1's 100 parameters.
+    const { id, assetIds, assignmentIds } = await personWithAssets(t, "Mover", 15);
+    const res = await api(t, `/people/${id}`, { method: "PATCH", body: { status: "deactivated" } });
+    expect(res.status).toBe(200);
+    for (const [i, assetId] of assetIds.entries()) {
+      const events = (await api(t, `/inventory-items/${assetId}/status-events`)).body.items;
+      expect(events).toEqual([
+        { id: expect.any(String), fromStatus: "assigned", toStatus: "available", reason: "person_deactivated", meta: { personId: id, assignmentId: assignmentIds[i] }, actor: expect.any(String), at: expect.any(String) },
+      ]);
+    }
+  });
+
   it("deactivates a person without assets, and a repeated status is a no-op", async () => {
     const t = await createTenant();
     const p = await api(t, "/people", { body: { name: "Plain" } });

@@ -79,6 +79,12 @@ describe("write-through to D1", () => {
 
     const fresh = sessionStub(t, s.id);
     expect(await runInDurableObject(fresh, (_o: InventorySession, state) => unflushed(state))).toBe(10);
+    // The trigger-kept counts agree with a recount of the items.
+    const [kept, recount] = await runInDurableObject(fresh, (_o: InventorySession, state) => [
+      state.storage.sql.exec(`SELECT total, scanned FROM counts`).one(),
+      state.storage.sql.exec(`SELECT count(*) AS total, count(scan_id) AS scanned FROM items WHERE source <> 'found' AND excluded = 0`).one(),
+    ]);
+    expect(kept).toEqual(recount);
     const mobile = await api(t, `/sessions/${s.id}/mobile`);
     expect(mobile.body.progress).toMatchObject({ scanned: 10, total: 10 });
     expect((await scan(t, s.id, { itemId: seeded[0]!.id })).body.result).toBe("already_scanned");

@@ -5,8 +5,10 @@ import { recordEvent } from "../../events/outbox";
 import { auditStatements } from "../../events/audit";
 import { nowIso } from "../../platform/clock";
 import type { ServiceCtx } from "../../platform/service-context";
+import type { FieldDef } from "../custom-fields/definitions";
 import { batchGuard } from "./guard";
-import { toAsset, type AssetRow } from "./resource";
+import { assetFieldDefs, toAsset, type AssetRow } from "./resource";
+import { statusEventInserts, statusEventRow } from "./status-events";
 import { timelineEntry } from "./timeline";
 
 /** What checking an asset in changes on the asset row; the location is kept on purpose (SPEC 3). */
@@ -19,21 +21,35 @@ export interface CheckinInput {
   reason: string;
   notes?: string | null;
   at: string;
+  /** Live asset custom field definitions (audit and event payloads hide deleted fields' values). */
+  defs: readonly FieldDef[];
 }
 
 /**
  * The history, audit and outbox rows of one check-in (not the asset/assignment updates, which
- * callers write set-based or per asset). Shared by check-in and person deactivation.
+ * callers write set-based or per asset, nor the status event: see `checkinStatusEvent`). Shared by
+ * check-in and person deactivation.
  */
 export function checkinRecords(ctx: ServiceCtx, input: CheckinInput): BatchItem<"sqlite">[] {
-  const { asset, assignment, at } = input;
+  const { asset, assignment, at, defs } = input;
   const after: AssetRow = { ...asset, status: "available", assigneeId: null, assignedAt: null, dueBackAt: null, updatedAt: at };
   const closed = { ...assignment, checkedInAt: at, checkedInBy: ctx.actor, checkinReason: input.reason, checkinNotes: input.notes ?? null };
   return [
     timelineEntry(ctx.db, { assetId: asset.id, type: "UNASSIGNED", actor: ctx.actor, at, data: { personId: assignment.personId, personName: assignment.personName, assignmentId: assignment.id, reason: input.reason, notes: input.notes ?? null } }),
-    ...auditStatements(ctx.db, { entityType: "asset", entityId: asset.id, action: "checkin", actor: ctx.actor, at, before: toAsset(asset), after: toAsset(after), fields: CHECKIN_FIELDS }),
-    recordEvent(ctx.db, { type: "asset.checked_in", subjectId: asset.id, actor: ctx.actor, payload: { ...toAsset(after), assignment: toAssignmentSummary(closed) } }),
+    ...auditStatements(ctx.db, { entityType: "asset", entityId: asset.id, action: "checkin", actor: ctx.actor, at, before: toAsset(asset, defs), after: toAsset(after, defs), fields: CHECKIN_FIELDS }),
+    recordEvent(ctx.db, { type: "asset.checked_in", subjectId: asset.id, actor: ctx.actor, payload: { ...toAsset(after, defs), assignment: toAssignmentSummary(closed) } }),
   ];
+}
+
+/**
+ * The asset_status_events row of one check-in (assigned -> available), for `statusEventInserts`;
+ * kept apart from `checkinRecords` so a multi-asset check-in inserts them in a few chunked INSERTs.
+ */
+export function checkinStatusEvent(ctx: ServiceCtx, input: { asset: AssetRow; personId: string; assignmentId: string | null; reason: string; at: string }) {
+  return statusEventRow({
+    assetId: input.asset.id, fromStatus: input.asset.status, toStatus: "available", reason: input.reason,
+    meta: { personId: input.personId, assignmentId: input.assignmentId }, actor: ctx.actor, at: input.at,
+  });
 }
 
 export function toAssignmentSummary(a: typeof assignments.$inferSelect) {
@@ -45,7 +61,7 @@ export const checkinAssetSet = (at: string) => ({ status: "available" as const, 
 
 /**
  * For the people module: the statements that check every asset currently assigned to `personId`
- * back in (asset update, assignment close, timeline UNASSIGNED, audit, event asset.checked_in),
+ * back in (asset update, assignment close, status event, timeline UNASSIGNED, audit, event asset.checked_in),
  * to put first in the caller's own `db.batch` (e.g. before deactivating the person).
  *
  * The first statement is a guard: if the person's set of assigned assets changed since this read
@@ -66,10 +82,15 @@ export async function checkinAllForPerson(ctx: ServiceCtx, personId: string, rea
       db.update(assignments).set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason }).where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))),
     );
   }
+  const defs = held.length > 0 ? await assetFieldDefs(db) : [];
+  const events: ReturnType<typeof checkinStatusEvent>[] = [];
   for (const asset of held) {
     const assignment = open.find((a) => a.assetId === asset.id);
+    // The set-based update above moves exactly the held assets that are 'assigned'.
+    if (asset.status === "assigned") events.push(checkinStatusEvent(ctx, { asset, personId, assignmentId: assignment?.id ?? null, reason, at }));
     if (!assignment) continue;
-    statements.push(...checkinRecords(ctx, { asset, assignment, reason, at }));
+    statements.push(...checkinRecords(ctx, { asset, assignment, reason, at, defs }));
   }
+  statements.push(...statusEventInserts(db, events));
   return { statements, assetIds: held.map((a) => a.id) };
 }

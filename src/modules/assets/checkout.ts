@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { assets, assignments } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
 import { auditStatements } from "../../events/audit";
@@ -7,14 +7,15 @@ import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../platform/service-context";
-import { checkinAssetSet, checkinRecords, toAssignmentSummary } from "./assignments";
+import { checkinAssetSet, checkinRecords, checkinStatusEvent, toAssignmentSummary } from "./assignments";
 import { batchGuard, guardFailed } from "./guard";
 import { allowedTransitions, CHECKOUT_FROM } from "./lifecycle";
 import { liveAsset, requireAsset } from "./lookup";
 import { orderedId } from "./ordered-id";
 import { requirePerson } from "./references";
-import { toAsset, type AssetRow } from "./resource";
+import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./resource";
 import { forbiddenMove } from "./status";
+import { statusEventInserts, statusEventRow } from "./status-events";
 import { timelineEntry } from "./timeline";
 
 const CHECKOUT_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt", "reservedUntil", "reservationReason"] as const;
@@ -35,7 +36,7 @@ async function refuseCheckout(ctx: ServiceCtx, id: string, personId: string): Pr
  * person still active, with the open-assignment unique index as a second line. Of two concurrent
  * checkouts of one asset exactly one succeeds; the other gets 409.
  */
-export async function checkout(ctx: ServiceCtx, id: string, input: { personId: string; dueBackAt?: string }): Promise<AssetRow> {
+export async function checkout(ctx: ServiceCtx, id: string, input: { personId: string; dueBackAt?: string }): Promise<Asset> {
   const { db } = ctx;
   const now = nowIso();
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
@@ -43,30 +44,35 @@ export async function checkout(ctx: ServiceCtx, id: string, input: { personId: s
   const { asset, personName } = await refuseCheckout(ctx, id, input.personId);
   const next: AssetRow = { ...asset, status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now };
   const assignment = { id: orderedId("assignment"), assetId: id, personId: input.personId, personName, checkedOutAt: now, checkedOutBy: ctx.actor, dueBackAt, checkedInAt: null, checkedInBy: null, checkinReason: null, checkinNotes: null };
-  const free = and(eq(assets.id, id), inArray(assets.status, [...CHECKOUT_FROM]), isNull(assets.assigneeId), liveAsset);
+  // Conditional on the exact status read (one of CHECKOUT_FROM), so the status event's fromStatus, the audit and the event are true.
+  const free = and(eq(assets.id, id), eq(assets.status, asset.status), isNull(assets.assigneeId), liveAsset);
+  const defs = await assetFieldDefs(db);
+  const before = toAsset(asset, defs);
+  const after = toAsset(next, defs);
   try {
     await db.batch([
       batchGuard(db, "checkout", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
         AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`),
       db.update(assets).set({ status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now }).where(free),
       db.insert(assignments).values(assignment),
+      ...statusEventInserts(db, [statusEventRow({ assetId: id, fromStatus: asset.status, toStatus: "assigned", reason: "checkout", meta: { personId: input.personId, assignmentId: assignment.id }, actor: ctx.actor, at: now })]),
       timelineEntry(db, { assetId: id, type: "ASSIGNED", actor: ctx.actor, at: now, data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt } }),
-      ...auditStatements(db, { entityType: "asset", entityId: id, action: "checkout", actor: ctx.actor, at: now, before: toAsset(asset), after: toAsset(next), fields: CHECKOUT_FIELDS }),
-      recordEvent(db, { type: "asset.checked_out", subjectId: id, actor: ctx.actor, payload: { ...toAsset(next), assignment: toAssignmentSummary(assignment) } }),
+      ...auditStatements(db, { entityType: "asset", entityId: id, action: "checkout", actor: ctx.actor, at: now, before, after, fields: CHECKOUT_FIELDS }),
+      recordEvent(db, { type: "asset.checked_out", subjectId: id, actor: ctx.actor, payload: { ...after, assignment: toAssignmentSummary(assignment) } }),
     ]);
   } catch (err) {
     if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
     await refuseCheckout(ctx, id, input.personId);
     throw conflict("The asset changed meanwhile; retry");
   }
-  return next;
+  return after;
 }
 
 const notCheckedOut = (a: AssetRow) =>
   conflict(`The asset is not checked out (status '${a.status}')`, { fromStatus: a.status, allowed: allowedTransitions(a.status) });
 
 /** Checks an asset in: clears the assignee, closes the assignment, keeps the location. */
-export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: string | null }): Promise<AssetRow> {
+export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: string | null }): Promise<Asset> {
   const { db } = ctx;
   const asset = await requireAsset(db, id);
   if (asset.status !== "assigned" || !asset.assigneeId) throw notCheckedOut(asset);
@@ -74,16 +80,18 @@ export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: stri
   if (!open) throw conflict("The asset has no open assignment");
   const now = nowIso();
   const notes = input.notes?.trim() || null;
+  const defs = await assetFieldDefs(db);
   try {
     await db.batch([
       batchGuard(db, "checkin", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = 'assigned' AND ${assets.assigneeId} = ${asset.assigneeId} AND ${assets.deletedAt} IS NULL)`),
       db.update(assets).set(checkinAssetSet(now)).where(and(eq(assets.id, id), eq(assets.status, "assigned"))),
       db.update(assignments).set({ checkedInAt: now, checkedInBy: ctx.actor, checkinReason: "checkin", checkinNotes: notes }).where(and(eq(assignments.id, open.id), isNull(assignments.checkedInAt))),
-      ...checkinRecords(ctx, { asset, assignment: open, reason: "checkin", notes, at: now }),
+      ...statusEventInserts(db, [checkinStatusEvent(ctx, { asset, personId: open.personId, assignmentId: open.id, reason: "checkin", at: now })]),
+      ...checkinRecords(ctx, { asset, assignment: open, reason: "checkin", notes, at: now, defs }),
     ]);
   } catch (err) {
     if (!guardFailed(err, "checkin")) throw err;
     throw notCheckedOut(await requireAsset(db, id));
   }
-  return { ...asset, ...checkinAssetSet(now) };
+  return toAsset({ ...asset, ...checkinAssetSet(now) }, defs);
 }

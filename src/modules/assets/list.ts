@@ -1,13 +1,16 @@
-import { and, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { assets, type AssetStatus } from "../../db/tenant/assets";
+import { assetHealth } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
+import { attachHealth, type HealthListInput } from "../health/list";
+import { basisOf, type HealthBasis } from "../health/presets";
 import { liveAsset } from "./lookup";
-import { toAsset, type AssetRow } from "./resource";
+import { assetFieldDefs, toAsset, type AssetRow } from "./resource";
 
-export interface ListAssetsInput {
+export interface ListAssetsInput extends HealthListInput {
   limit: number;
   cursor?: string;
   q?: string;
@@ -24,10 +27,13 @@ export interface ListAssetsInput {
  * - default: newest first (id descending; ids are time-ordered);
  * - `overdue=true`: most overdue first (dueBackAt ascending, then id);
  * - `updatedSince`: sync order (updatedAt ascending, then id), so a client can resume from the last change.
+ * - `healthSort` (wins over the two above, which then only filter): stored health score, then id;
+ *   `risk_first` ascending, `healthy_first` descending (src/modules/health).
  * The cursor carries the mode, so a cursor from another ordering is refused (400).
  */
-type Mode = "id" | "due" | "updated";
-const modeOf = (i: ListAssetsInput): Mode => (i.overdue ? "due" : i.updatedSince ? "updated" : "id");
+type Mode = "id" | "due" | "updated" | "risk_first" | "healthy_first";
+const modeOf = (i: ListAssetsInput): Mode => i.healthSort ?? (i.overdue ? "due" : i.updatedSince ? "updated" : "id");
+const byHealth = (m: Mode): m is "risk_first" | "healthy_first" => m === "risk_first" || m === "healthy_first";
 
 /** SQLite's lower() folds ASCII only; fold the query the same way so the expression indexes match. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -53,9 +59,18 @@ function prefixMatch(q: string): SQL | undefined {
  * of the matches), else the ordering range of overdue/updatedSince (read in order), else the
  * planner picks among the equality filters' (column, id) indexes, all read in id order. Terms that
  * must not drive are written as `+column`, SQLite's documented way to keep a term off an index.
+ * Health: with healthSort the asset_health (badge, score, id) / (score, id) index drives, read in
+ * order; healthBadge alone drives through (badge, id) when no equality filter is given.
  */
-type Driver = "q" | "range" | "equality";
-const driverOf = (i: ListAssetsInput): Driver => (i.q ? "q" : modeOf(i) !== "id" ? "range" : "equality");
+type Driver = "q" | "range" | "equality" | "health" | "badge";
+function driverOf(i: ListAssetsInput): Driver {
+  if (i.q) return "q";
+  const mode = modeOf(i);
+  if (byHealth(mode)) return "health";
+  if (mode !== "id") return "range";
+  const equality = [i.status, i.categoryId, i.locationId, i.assigneeId].some((v) => v !== undefined);
+  return i.healthBadge && !equality ? "badge" : "equality";
+}
 
 /** The list query (exported so the query-plan test can EXPLAIN exactly what the route runs). */
 export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: string) {
@@ -63,11 +78,15 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
   const driver = driverOf(input);
   const col = (c: SQLiteColumn, drives: boolean): SQL => (drives ? sql`${c}` : sql`+${c}`);
   const eqTerm = (c: SQLiteColumn, v: string | undefined) => (v === undefined ? undefined : sql`${col(c, driver === "equality")} = ${v}`);
-  const id = col(assets.id, driver !== "q");
+  const joined = byHealth(mode) || input.healthBadge !== undefined;
+  // Driven from asset_health, the id in seeks and order is its asset_id (the join makes them equal).
+  const id = driver === "health" || driver === "badge" ? sql`${assetHealth.assetId}` : col(assets.id, driver !== "q");
+  const score = col(assetHealth.score, driver === "health");
   const due = col(assets.dueBackAt, driver === "range" && mode === "due");
   const updated = col(assets.updatedAt, driver === "range" && mode === "updated");
   const after = decodeListCursor(input.cursor, mode);
-  const seek = !after ? undefined : mode === "id" ? sql`${id} < ${after[0]}` : sql`(${mode === "due" ? due : updated}, ${id}) > (${after[0]}, ${after[1]})`;
+  const key = mode === "due" ? due : mode === "updated" ? updated : score;
+  const seek = !after ? undefined : mode === "id" ? sql`${id} < ${after[0]}` : sql`(${key}, ${id}) ${mode === "healthy_first" ? sql`<` : sql`>`} (${after[0]}, ${after[1]})`;
   const where = and(
     liveAsset,
     input.q ? prefixMatch(input.q) : undefined,
@@ -75,14 +94,19 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
     eqTerm(assets.categoryId, input.categoryId),
     eqTerm(assets.locationId, input.locationId),
     eqTerm(assets.assigneeId, input.assigneeId),
+    input.healthBadge ? sql`${col(assetHealth.badge, driver === "health" || driver === "badge")} = ${input.healthBadge}` : undefined,
     // With a cursor the seek below already lies past updatedSince; leaving the bound out lets the seek drive the index.
     input.updatedSince && !(after && mode === "updated") ? sql`${updated} >= ${new Date(input.updatedSince).toISOString()}` : undefined,
     // dueBackAt is only ever set while the asset is checked out (check-in clears it).
     input.overdue ? sql`${due} < ${now} AND +${assets.assigneeId} IS NOT NULL` : undefined,
     seek,
   );
-  const order = mode === "id" ? [sql`${id} DESC`] : [sql`${mode === "due" ? due : updated} ASC`, sql`${id} ASC`];
-  return db.select().from(assets).where(where).orderBy(...order).limit(input.limit + 1);
+  const dir = mode === "id" || mode === "healthy_first" ? sql`DESC` : sql`ASC`;
+  const order = mode === "id" ? [sql`${id} ${dir}`] : [sql`${key} ${dir}`, sql`${id} ${dir}`];
+  // The stored score rides along for the health cursor; the list never computes one.
+  const fields = { ...getTableColumns(assets), healthScore: joined ? sql<number | null>`${assetHealth.score}` : sql<number | null>`NULL` };
+  const query = db.select(fields).from(assets).$dynamic();
+  return (joined ? query.innerJoin(assetHealth, eq(assetHealth.assetId, assets.id)) : query).where(where).orderBy(...order).limit(input.limit + 1);
 }
 
 function decodeListCursor(cursor: string | undefined, mode: Mode) {
@@ -92,10 +116,13 @@ function decodeListCursor(cursor: string | undefined, mode: Mode) {
   return key.slice(1);
 }
 
-const cursorKey = (mode: Mode) => (r: AssetRow) =>
-  mode === "id" ? [mode, r.id] : mode === "due" ? [mode, r.dueBackAt, r.id] : [mode, r.updatedAt, r.id];
+const cursorKey = (mode: Mode) => (r: AssetRow & { healthScore: number | null }) =>
+  mode === "id" ? [mode, r.id] : mode === "due" ? [mode, r.dueBackAt, r.id] : mode === "updated" ? [mode, r.updatedAt, r.id] : [mode, r.healthScore, r.id];
 
-export async function listAssets(db: TenantDb, input: ListAssetsInput) {
-  const rows = await listAssetsQuery(db, input, new Date().toISOString()).all();
-  return toPage(rows, input.limit, cursorKey(modeOf(input)), toAsset);
+/** A page of assets, each with its `health` (stored; re-scored on the spot only when stale). */
+export async function listAssets(db: TenantDb, input: ListAssetsInput, basis: HealthBasis = basisOf({})) {
+  // The live field definitions are read once for the page (values of deleted fields are hidden).
+  const [rows, defs] = await Promise.all([listAssetsQuery(db, input, new Date().toISOString()).all(), assetFieldDefs(db)]);
+  const page = toPage(rows, input.limit, cursorKey(modeOf(input)), (r) => toAsset(r, defs));
+  return { items: await attachHealth(db, page.items, basis), nextCursor: page.nextCursor };
 }

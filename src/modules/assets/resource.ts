@@ -1,4 +1,6 @@
 import type { assets } from "../../db/tenant/assets";
+import type { TenantDb } from "../../env";
+import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields/definitions";
 
 export type AssetRow = typeof assets.$inferSelect;
 
@@ -10,8 +12,11 @@ export function currencyDigits(currency: string): number {
 export const toMinor = (cost: number, currency: string) => Math.round(cost * 10 ** currencyDigits(currency));
 export const fromMinor = (minor: number, currency: string) => minor / 10 ** currencyDigits(currency);
 
-/** The asset resource as the API and event payloads show it. */
-export function toAsset(r: AssetRow) {
+/**
+ * The asset resource as the API, audit rows and event payloads show it. `defs` are the live asset
+ * field definitions (read once per request): values of deleted fields stay stored but are hidden.
+ */
+export function toAsset(r: AssetRow, defs: readonly FieldDef[]) {
   return {
     id: r.id,
     name: r.name,
@@ -32,7 +37,7 @@ export function toAsset(r: AssetRow) {
     currency: r.currency,
     warrantyExpiresAt: r.warrantyExpiresAt,
     notes: r.notes,
-    customFields: r.customFields,
+    customFields: visibleValues(r.customFields, defs),
     imageKey: r.imageKey,
     lastVerifiedAt: r.lastVerifiedAt,
     createdAt: r.createdAt,
@@ -41,6 +46,13 @@ export function toAsset(r: AssetRow) {
 }
 
 export type Asset = ReturnType<typeof toAsset>;
+
+/** The live asset custom field definitions, for `toAsset` (one query per request, however many assets). */
+export const assetFieldDefs = (db: TenantDb) => liveDefinitions(db, "asset");
+
+export async function presentAsset(db: TenantDb, r: AssetRow): Promise<Asset> {
+  return toAsset(r, await assetFieldDefs(db));
+}
 
 /** The fields the audit log compares (API names, API values). */
 export const AUDITED_FIELDS = [

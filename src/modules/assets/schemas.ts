@@ -2,6 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { ASSET_STATUSES } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { isoDateTime, nameField, textField } from "../../platform/schemas";
+import { healthListQuery } from "../health/list";
+import { HealthSchema } from "../health/schemas";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 const isoDate = z.iso.date().openapi({ example: "2025-03-14", description: "Calendar date, YYYY-MM-DD." });
@@ -82,6 +84,10 @@ export const ListAssetsQuery = z.object({
   assigneeId: z.string().max(64).optional(),
   updatedSince: isoDateTime.optional().openapi({ description: "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order)." }),
   overdue: bool.optional().openapi({ description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter." }),
+  ...healthListQuery,
 });
 
-export const AssetPage = pageOf(AssetSchema, "InventoryItemPage");
+/** A list item: the asset and its stored health (SPEC 2.3: every item of the list carries it). */
+export const AssetListItemSchema = AssetSchema.extend({ health: HealthSchema }).openapi("InventoryItemListItem");
+
+export const AssetPage = pageOf(AssetListItemSchema, "InventoryItemPage");

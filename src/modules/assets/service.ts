@@ -11,7 +11,7 @@ import { batchGuard, guardFailed } from "./guard";
 import { columnsFor, type AssetInput } from "./input";
 import { liveAsset, requireAsset } from "./lookup";
 import { referencesLive, resolveCategory, resolveLocation } from "./references";
-import { AUDITED_FIELDS, toAsset, type AssetRow } from "./resource";
+import { assetFieldDefs, AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./resource";
 import { generateTag, tagEquals } from "./tags";
 import { timelineEntry } from "./timeline";
 
@@ -37,11 +37,12 @@ async function recheckReferences(ctx: Ctx, row: AssetRow, err: unknown): Promise
   throw err;
 }
 
-export async function createAsset(ctx: Ctx, input: AssetInput): Promise<AssetRow> {
+export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
   const { db } = ctx;
   const categoryId = await resolveCategory(db, input.categoryId);
   const locationId = await resolveLocation(db, input.locationId);
   const cols = await columnsFor(db, ctx.tenantId, input);
+  const defs = await assetFieldDefs(db);
   const now = nowIso();
   for (let attempt = 1; ; attempt++) {
     const row: AssetRow = {
@@ -50,15 +51,16 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<AssetRow
       purchaseDate: null, purchaseCostMinor: null, currency: null, warrantyExpiresAt: null, notes: null, customFields: {}, imageKey: null,
       lastVerifiedAt: null, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null, ...cols,
     };
+    const out = toAsset(row, defs);
     try {
       await db.batch([
         batchGuard(db, "references", referencesLive(categoryId, locationId)),
         db.insert(assets).values(row),
         timelineEntry(db, { assetId: row.id, type: "CREATED", actor: ctx.actor, at: now, data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }),
-        ...auditStatements(db, { entityType: "asset", entityId: row.id, action: "create", actor: ctx.actor, at: now, before: null, after: toAsset(row), fields: AUDITED_FIELDS }),
-        recordEvent(db, { type: "asset.created", subjectId: row.id, payload: toAsset(row), actor: ctx.actor }),
+        ...auditStatements(db, { entityType: "asset", entityId: row.id, action: "create", actor: ctx.actor, at: now, before: null, after: out, fields: AUDITED_FIELDS }),
+        recordEvent(db, { type: "asset.created", subjectId: row.id, payload: out, actor: ctx.actor }),
       ]);
-      return row;
+      return out;
     } catch (err) {
       if (!isUniqueViolation(err)) return recheckReferences(ctx, row, err);
       if (input.uniqueTag !== undefined) throw tagTaken(input.uniqueTag);
@@ -67,18 +69,19 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<AssetRow
   }
 }
 
-export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Promise<AssetRow> {
+export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Promise<Asset> {
   const { db } = ctx;
   const current = await requireAsset(db, id);
   const cols = await columnsFor(db, ctx.tenantId, input, current);
   if (input.categoryId !== undefined) cols.categoryId = await resolveCategory(db, input.categoryId);
   if (input.locationId !== undefined) cols.locationId = await resolveLocation(db, input.locationId);
+  const defs = await assetFieldDefs(db);
   const now = nowIso();
   const next: AssetRow = { ...current, ...cols, updatedAt: now };
-  const before = toAsset(current);
-  const after = toAsset(next);
+  const before = toAsset(current, defs);
+  const after = toAsset(next, defs);
   const changed = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
-  if (changed.length === 0) return current;
+  if (changed.length === 0) return before;
   const moved = next.locationId !== current.locationId;
   try {
     await db.batch([
@@ -98,7 +101,7 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
     }
     return recheckReferences(ctx, next, err);
   }
-  return next;
+  return after;
 }
 
 /** Soft delete. An assigned asset must be checked in first, so nobody holds a deleted asset. */
@@ -106,13 +109,14 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
   const { db } = ctx;
   const current = await requireAsset(db, id);
   if (current.status === "assigned") throw conflict("The asset is checked out; check it in before deleting it", { status: current.status });
+  const defs = await assetFieldDefs(db);
   const now = nowIso();
   try {
     await db.batch([
       batchGuard(db, "deletable", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`),
       db.update(assets).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(assets.id, id), liveAsset)),
       ...auditStatements(db, { entityType: "asset", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),
-      recordEvent(db, { type: "asset.deleted", subjectId: id, payload: { ...toAsset(current), deletedAt: now }, actor: ctx.actor }),
+      recordEvent(db, { type: "asset.deleted", subjectId: id, payload: { ...toAsset(current, defs), deletedAt: now }, actor: ctx.actor }),
     ]);
   } catch (err) {
     if (!guardFailed(err, "deletable")) throw err;
@@ -125,18 +129,18 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
  * Brings a deleted asset back (also used by the trash). 409 when a live asset has taken its tag
  * meanwhile, or when its category or location is deleted (restore those first).
  */
-export async function restoreAsset(ctx: Ctx, id: string): Promise<AssetRow> {
+export async function restoreAsset(ctx: Ctx, id: string): Promise<Asset> {
   const { db } = ctx;
   const row = await db.select().from(assets).where(and(eq(assets.id, id), isNotNull(assets.deletedAt))).get();
   if (!row) throw notFound("Deleted inventory item");
   const now = nowIso();
-  const restored: AssetRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
+  const restored = toAsset({ ...row, deletedAt: null, deletedBy: null, updatedAt: now }, await assetFieldDefs(db));
   try {
     await db.batch([
       batchGuard(db, "references", referencesLive(row.categoryId, row.locationId)),
       db.update(assets).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(assets.id, id), isNotNull(assets.deletedAt))),
       ...auditStatements(db, { entityType: "asset", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }),
-      recordEvent(db, { type: "asset.restored", subjectId: id, payload: toAsset(restored), actor: ctx.actor }),
+      recordEvent(db, { type: "asset.restored", subjectId: id, payload: restored, actor: ctx.actor }),
     ]);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`Cannot restore: a live asset already uses the unique tag '${row.uniqueTag}'`, { field: "uniqueTag" });

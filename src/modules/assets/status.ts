@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { assets, assetStatusEvents, type AssetStatus } from "../../db/tenant/assets";
+import { assets, type AssetStatus } from "../../db/tenant/assets";
 import { auditStatements } from "../../events/audit";
 import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
@@ -8,8 +8,8 @@ import type { ServiceCtx } from "../../platform/service-context";
 import { batchGuard, guardFailed } from "./guard";
 import { allowedTransitions, canMove, REASON_REQUIRED } from "./lifecycle";
 import { liveAsset, requireAsset } from "./lookup";
-import { orderedId } from "./ordered-id";
-import { toAsset, type AssetRow } from "./resource";
+import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./resource";
+import { statusEventInserts, statusEventRow } from "./status-events";
 import { timelineEntry } from "./timeline";
 
 export interface StatusChange {
@@ -31,7 +31,7 @@ export function forbiddenMove(row: AssetRow, to: AssetStatus) {
  * Moves an asset along the lifecycle table. The write is conditional on the status read here
  * (guard + `UPDATE ... WHERE status = <from>`), so of two concurrent moves exactly one wins.
  */
-export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusChange): Promise<AssetRow> {
+export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusChange): Promise<Asset> {
   const { db } = ctx;
   const reason = input.reason?.trim() || null;
   if (REASON_REQUIRED.includes(input.toStatus) && !reason) throw invalidField("body.reason", `required when toStatus is '${input.toStatus}'`);
@@ -46,16 +46,19 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
   const next: AssetRow = { ...current, status: input.toStatus, reservedUntil: reserving ? until : null, reservationReason: reserving ? (input.meta?.reservationReason ?? null) : null, updatedAt: now };
   const from = current.status;
   const meta = input.meta && Object.keys(input.meta).length > 0 ? { ...input.meta, ...(until ? { reservedUntil: until } : {}) } : null;
+  const defs = await assetFieldDefs(db);
+  const before = toAsset(current, defs);
+  const after = toAsset(next, defs);
   try {
     await db.batch([
       batchGuard(db, "status_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = ${from} AND ${assets.deletedAt} IS NULL)`),
       db.update(assets).set({ status: next.status, reservedUntil: next.reservedUntil, reservationReason: next.reservationReason, updatedAt: now })
         .where(and(eq(assets.id, id), eq(assets.status, from), liveAsset)),
-      db.insert(assetStatusEvents).values({ id: orderedId("statusEvent"), assetId: id, fromStatus: from, toStatus: next.status, reason, meta, actor: ctx.actor, at: now }),
+      ...statusEventInserts(db, [statusEventRow({ assetId: id, fromStatus: from, toStatus: next.status, reason, meta, actor: ctx.actor, at: now })]),
       timelineEntry(db, { assetId: id, type: "STATUS_CHANGED", actor: ctx.actor, at: now, data: { fromStatus: from, toStatus: next.status, reason, meta } }),
       ...(next.status === "retired" ? [timelineEntry(db, { assetId: id, type: "RETIRED", actor: ctx.actor, at: now, data: { reason } })] : []),
-      ...auditStatements(db, { entityType: "asset", entityId: id, action: "status", actor: ctx.actor, at: now, before: toAsset(current), after: toAsset(next), fields: STATUS_FIELDS }),
-      recordEvent(db, { type: "asset.status_changed", subjectId: id, actor: ctx.actor, payload: { ...toAsset(next), changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta } }),
+      ...auditStatements(db, { entityType: "asset", entityId: id, action: "status", actor: ctx.actor, at: now, before, after, fields: STATUS_FIELDS }),
+      recordEvent(db, { type: "asset.status_changed", subjectId: id, actor: ctx.actor, payload: { ...after, changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta } }),
     ]);
   } catch (err) {
     if (!guardFailed(err, "status_unchanged")) throw err;
@@ -63,5 +66,5 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
     const now2 = await requireAsset(db, id);
     throw canMove(now2.status, input.toStatus) ? conflict("The asset's status changed meanwhile; retry") : forbiddenMove(now2, input.toStatus);
   }
-  return next;
+  return after;
 }

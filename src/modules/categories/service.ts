@@ -8,7 +8,7 @@ import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../platform/service-context";
-import { countLiveAssetsUsing } from "../assets/usage";
+import { countLiveAssetsUsing, noLiveAssetUses } from "../assets/usage";
 
 type Row = typeof categories.$inferSelect;
 type Ctx = ServiceCtx;
@@ -84,14 +84,22 @@ export async function updateCategory(ctx: Ctx, id: string, patch: { name?: strin
 export async function deleteCategory(ctx: Ctx, id: string) {
   const current = await getCategory(ctx, id);
   if (current.isDefault) throw conflict("The default category cannot be deleted");
-  const users = await countLiveAssetsUsing(ctx.db, { categoryId: id });
-  if (users > 0) throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
+  await refuseIfInUse(ctx, id);
   const now = nowIso();
   const [res] = await ctx.db.batch([
-    ctx.db.update(categories).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(categories.id, id), live)),
+    ctx.db.update(categories).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+      .where(and(eq(categories.id, id), live, noLiveAssetUses({ categoryId: id }))),
     recordEventIfChanged(ctx.db, { type: "category.deleted", subjectId: id, payload: { ...toCategory(current), deletedAt: now }, actor: ctx.actor }),
   ]);
-  if (res.meta.changes === 0) throw notFound("Category");
+  if (res.meta.changes === 0) {
+    await refuseIfInUse(ctx, id); // an asset arrived meanwhile
+    throw notFound("Category");
+  }
+}
+
+async function refuseIfInUse(ctx: Ctx, id: string): Promise<void> {
+  const users = await countLiveAssetsUsing(ctx.db, { categoryId: id });
+  if (users > 0) throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
 }
 
 export async function restoreCategory(ctx: Ctx, id: string) {

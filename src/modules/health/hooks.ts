@@ -1,10 +1,16 @@
 import { env, waitUntil } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
+import { assets } from "../../db/tenant/assets";
+import { assetLastAudit } from "../../db/tenant/health";
 import * as tenantSchema from "../../db/tenant/schema";
+import { sessionItems, sessions } from "../../db/tenant/sessions";
 import type { TenantDb } from "../../env";
 import { findTenantById, settingsOf, type TenantSettings } from "../../tenancy/registry";
 import { basisOf, type HealthBasis } from "./presets";
 import { drainHealth, refreshHealth } from "./recompute";
+import { markStaleWhere } from "./store";
 
 export { markStale as healthStale, markStaleWhere as healthStaleWhere, removeHealth as healthRemove } from "./store";
 
@@ -71,3 +77,28 @@ export function healthCtxFromD1(d1: D1Database, tenantId: string): HealthCtx {
  */
 export const HEALTH_STALE_JSON_SQL = `UPDATE asset_health SET dirty = 1, version = version + 1
 WHERE asset_id IN (SELECT value ->> '$.id' FROM json_each(?1))`;
+
+/**
+ * For the batch that completes a session: records, per asset the session expected, whether it was
+ * found (asset_last_audit, the MISSING_IN_LAST_SESSION signal) and marks those assets stale. When
+ * this is the workspace's first completed session, never-verified assets are marked too
+ * (NEVER_VERIFIED applies once the workspace runs sessions). Each statement runs only if the
+ * session's completion with `completedAt` is what the batch wrote, so a lost race writes nothing.
+ * Follow with `settleHealthBacklog`.
+ */
+export function sessionCompletedStatements(db: TenantDb, session: { id: string; name: string; startedAt: string | null }, completedAt: string): BatchItem<"sqlite">[] {
+  const completedNow = sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.id} = ${session.id} AND ${sessions.status} = 'completed' AND ${sessions.completedAt} = ${completedAt})`;
+  return [
+    db.insert(assetLastAudit)
+      .select(sql`SELECT si.asset_id, ${session.id}, ${session.name}, ${session.startedAt}, ${completedAt}, si.scanned_at IS NOT NULL
+        FROM ${sessionItems} si WHERE si.session_id = ${session.id} AND si.excluded = 0 AND ${completedNow}`)
+      .onConflictDoUpdate({
+        target: assetLastAudit.assetId,
+        set: { sessionId: sql`excluded.session_id`, sessionName: sql`excluded.session_name`, startedAt: sql`excluded.started_at`, completedAt: sql`excluded.completed_at`, found: sql`excluded.found` },
+        setWhere: sql`excluded.completed_at >= ${assetLastAudit.completedAt}`,
+      }),
+    markStaleWhere(db, sql`SELECT asset_id FROM ${sessionItems} WHERE session_id = ${session.id} AND ${completedNow}`),
+    markStaleWhere(db, sql`SELECT id FROM ${assets} WHERE last_verified_at IS NULL AND deleted_at IS NULL
+      AND ${completedNow} AND (SELECT count(*) FROM ${sessions} WHERE ${sessions.status} = 'completed') = 1`),
+  ];
+}

@@ -41,16 +41,16 @@ async function dailyPass(db: TenantDb, basis: HealthBasis, now: Date, deadline: 
   const run = await db.select().from(healthRuns).where(eq(healthRuns.day, day)).get();
   if (run?.completedAt) return { done: true };
   let cursor = run?.cursor ?? "";
-  while (Date.now() < deadline) {
+  for (let round = 0; round === 0 || Date.now() < deadline; round++) {
     const ids = (await db.select({ id: assets.id }).from(assets).where(and(isNull(assets.deletedAt), gt(assets.id, cursor)))
       .orderBy(asc(assets.id)).limit(DAILY_ROUND).all()).map((r) => r.id);
     const last = ids[ids.length - 1];
     if (ids.length) await refreshHealth(db, ids, basis, now);
-    // Rows in the range just covered (or, at the end, past it) whose asset is no longer live.
+    // Rows in the range just covered (the last round: everything after the cursor) whose asset is no longer live.
     const gone = sql`NOT EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${assetHealth.assetId} AND ${assets.deletedAt} IS NULL)`;
-    const range = last ? and(gt(assetHealth.assetId, cursor), sql`${assetHealth.assetId} <= ${last}`) : gt(assetHealth.assetId, cursor);
-    const stamp = new Date().toISOString();
     const finished = ids.length < DAILY_ROUND;
+    const range = finished || !last ? gt(assetHealth.assetId, cursor) : and(gt(assetHealth.assetId, cursor), sql`${assetHealth.assetId} <= ${last}`);
+    const stamp = new Date().toISOString();
     cursor = last ?? cursor;
     await db.batch([
       db.delete(assetHealth).where(and(range, gone)),

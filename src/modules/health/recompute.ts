@@ -62,7 +62,8 @@ export async function drainHealth(db: TenantDb, basis: HealthBasis, opts: DrainO
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
   const maxRows = opts.maxRows ?? Number.MAX_SAFE_INTEGER;
   let rescored = 0;
-  while (rescored < maxRows && Date.now() < deadline) {
+  // At least one round per call, so a caller on a tight budget still makes progress.
+  for (let round = 0; round === 0 || (rescored < maxRows && Date.now() < deadline); round++) {
     const now = opts.now ?? new Date();
     const found = await db.batch(staleQueries(db, basis, now.toISOString(), Math.min(ROUND, maxRows - rescored)));
     const ids = [...new Set(found.flat().map((r) => r.id))];

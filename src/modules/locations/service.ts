@@ -9,7 +9,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../platform/service-context";
 import { insertWhere, likeContains } from "../../platform/sql";
 import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
-import { countLiveAssetsUsing } from "../assets/usage";
+import { countLiveAssetsUsing, noLiveAssetUses } from "../assets/usage";
 
 type Row = typeof locations.$inferSelect;
 type Ctx = ServiceCtx;
@@ -106,7 +106,7 @@ export async function deleteLocation(ctx: Ctx, id: string) {
   const now = nowIso();
   const [res] = await ctx.db.batch([
     ctx.db.update(locations).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
-      .where(and(eq(locations.id, id), live, eq(locations.isDefault, false), sql`${liveChildCount(id)} = 0`)),
+      .where(and(eq(locations.id, id), live, eq(locations.isDefault, false), sql`${liveChildCount(id)} = 0`, noLiveAssetUses({ locationId: id }))),
     recordEventIfChanged(ctx.db, { type: "location.deleted", subjectId: id, payload: { ...toLocation(current), deletedAt: now }, actor: ctx.actor }),
   ]);
   if (res.meta.changes === 0) {

@@ -83,7 +83,7 @@ function completionEvents(ctx: MaintenanceCtx, log: LogRow, schedule: ScheduleRo
 
 async function completeAdHoc(ctx: MaintenanceCtx, log: LogRow) {
   const [res] = await ctx.db.batch([insertWhere(ctx.db, maintenanceLogs, log, liveItem(log.itemId)), ...completionEvents(ctx, log, null)]);
-  if (res.meta.changes === 0) await requireItemRef(ctx.db, log.itemId);
+  if (res.meta.changes === 0) throw invalidField("body.itemId", `no live inventory item '${log.itemId}' in this workspace`);
   return { log, schedule: null };
 }
 

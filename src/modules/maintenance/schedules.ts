@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { maintenanceSchedules } from "../../db/tenant/maintenance";
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
-import { conflict, notFound } from "../../platform/errors";
+import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { insertWhere } from "../../platform/sql";
@@ -51,7 +51,7 @@ export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput
     insertWhere(ctx.db, maintenanceSchedules, row, liveItem(input.itemId)),
     recordEventIfChanged(ctx.db, { type: "maintenance_schedule.created", subjectId: row.id, payload: toSchedule(row), actor: ctx.actor }),
   ]);
-  if (res.meta.changes === 0) await requireItemRef(ctx.db, input.itemId);
+  if (res.meta.changes === 0) throw invalidField("body.itemId", `no live inventory item '${input.itemId}' in this workspace`);
   return row;
 }
 

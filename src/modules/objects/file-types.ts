@@ -13,6 +13,8 @@ export const FILE_TYPES = {
 
 export type FileType = keyof typeof FILE_TYPES;
 
+export const isFileType = (value: string): value is FileType => Object.hasOwn(FILE_TYPES, value);
+
 export const FEEDBACK_TYPES = ["image/png", "image/jpeg", "image/gif"] as const satisfies readonly FileType[];
 export const OBJECT_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"] as const satisfies readonly FileType[];
 

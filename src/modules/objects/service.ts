@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import { invalidField, notFound } from "../../platform/errors";
 import { assertSignedUrl, expiryIn, signFields } from "../../platform/signed-urls";
-import { FILE_TYPES, type FileType } from "./file-types";
+import { FILE_TYPES, isFileType, type FileType } from "./file-types";
 import { isTenantUploadKey, newUploadKey } from "./keys";
 import { streamUpload } from "./upload";
 
@@ -56,8 +56,8 @@ export async function receiveUpload(ctx: ObjectsCtx, q: UploadQuery, body: Reada
   const fields = { method: "PUT" as const, key: q.key ?? "", exp: Number(q.exp), contentType: q.type ?? "", size: Number(q.size), purpose: q.purpose };
   await assertSignedUrl(ctx.secret, fields, q.sig);
   // A genuine URL of another workspace, presented on this host: it names nothing here.
-  if (!isTenantUploadKey(ctx.tenantId, fields.key) || !(fields.contentType in FILE_TYPES)) throw missing();
-  return streamUpload(ctx.files, { key: fields.key, contentType: fields.contentType as FileType, size: fields.size, purpose: q.purpose }, body, contentLength);
+  if (!isTenantUploadKey(ctx.tenantId, fields.key) || !isFileType(fields.contentType)) throw missing();
+  return streamUpload(ctx.files, { key: fields.key, contentType: fields.contentType, size: fields.size, purpose: q.purpose }, body, contentLength);
 }
 
 /** 404 unless `key` is one of this tenant's uploads and exists. */
@@ -100,7 +100,7 @@ export async function assertTenantObject(env: Pick<Bindings, "FILES">, tenantId:
   const head = isTenantUploadKey(tenantId, key) ? await env.FILES.head(key) : null;
   if (!head) throw invalidField(field, "no uploaded object with this key in this workspace (upload it through POST /objects first)");
   const contentType = head.httpMetadata?.contentType ?? "";
-  if (opts.imageOnly && !(contentType in FILE_TYPES && FILE_TYPES[contentType as FileType].image)) {
+  if (opts.imageOnly && !(isFileType(contentType) && FILE_TYPES[contentType].image)) {
     throw invalidField(field, `the object is ${contentType || "not an image"}; an image is required`);
   }
   return { key, contentType, size: head.size };
