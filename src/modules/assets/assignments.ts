@@ -6,6 +6,7 @@ import { auditStatements } from "../../events/audit";
 import { nowIso } from "../../platform/clock";
 import type { ServiceCtx } from "../../platform/service-context";
 import type { FieldDef } from "../custom-fields/definitions";
+import { healthStale } from "../health/hooks";
 import { batchGuard } from "./guard";
 import { assetFieldDefs, toAsset, type AssetRow } from "./resource";
 import { statusEventInserts, statusEventRow } from "./status-events";
@@ -80,6 +81,8 @@ export async function checkinAllForPerson(ctx: ServiceCtx, personId: string, rea
     statements.push(
       db.update(assets).set(checkinAssetSet(at)).where(and(eq(assets.assigneeId, personId), eq(assets.status, "assigned"))),
       db.update(assignments).set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason }).where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))),
+      // Health: marked stale here; the caller settles `assetIds` after its batch (settleHealth).
+      ...healthStale(db, held.map((a) => a.id), at),
     );
   }
   const defs = held.length > 0 ? await assetFieldDefs(db) : [];

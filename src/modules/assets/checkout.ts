@@ -8,6 +8,7 @@ import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../platform/service-context";
 import { checkinAssetSet, checkinRecords, checkinStatusEvent, toAssignmentSummary } from "./assignments";
+import { healthStale, settleHealth } from "../health/hooks";
 import { batchGuard, guardFailed } from "./guard";
 import { allowedTransitions, CHECKOUT_FROM } from "./lifecycle";
 import { liveAsset, requireAsset } from "./lookup";
@@ -55,6 +56,7 @@ export async function checkout(ctx: ServiceCtx, id: string, input: { personId: s
         AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`),
       db.update(assets).set({ status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now }).where(free),
       db.insert(assignments).values(assignment),
+      ...healthStale(db, [id], now),
       ...statusEventInserts(db, [statusEventRow({ assetId: id, fromStatus: asset.status, toStatus: "assigned", reason: "checkout", meta: { personId: input.personId, assignmentId: assignment.id }, actor: ctx.actor, at: now })]),
       timelineEntry(db, { assetId: id, type: "ASSIGNED", actor: ctx.actor, at: now, data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt } }),
       ...auditStatements(db, { entityType: "asset", entityId: id, action: "checkout", actor: ctx.actor, at: now, before, after, fields: CHECKOUT_FIELDS }),
@@ -65,6 +67,7 @@ export async function checkout(ctx: ServiceCtx, id: string, input: { personId: s
     await refuseCheckout(ctx, id, input.personId);
     throw conflict("The asset changed meanwhile; retry");
   }
+  await settleHealth(ctx, [id]);
   return after;
 }
 
@@ -85,6 +88,7 @@ export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: stri
     await db.batch([
       batchGuard(db, "checkin", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = 'assigned' AND ${assets.assigneeId} = ${asset.assigneeId} AND ${assets.deletedAt} IS NULL)`),
       db.update(assets).set(checkinAssetSet(now)).where(and(eq(assets.id, id), eq(assets.status, "assigned"))),
+      ...healthStale(db, [id], now),
       db.update(assignments).set({ checkedInAt: now, checkedInBy: ctx.actor, checkinReason: "checkin", checkinNotes: notes }).where(and(eq(assignments.id, open.id), isNull(assignments.checkedInAt))),
       ...statusEventInserts(db, [checkinStatusEvent(ctx, { asset, personId: open.personId, assignmentId: open.id, reason: "checkin", at: now })]),
       ...checkinRecords(ctx, { asset, assignment: open, reason: "checkin", notes, at: now, defs }),
@@ -93,5 +97,6 @@ export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: stri
     if (!guardFailed(err, "checkin")) throw err;
     throw notCheckedOut(await requireAsset(db, id));
   }
+  await settleHealth(ctx, [id]);
   return toAsset({ ...asset, ...checkinAssetSet(now) }, defs);
 }

@@ -7,6 +7,7 @@ import { isUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../platform/service-context";
+import { healthRemove, healthStale, settleHealth } from "../health/hooks";
 import { batchGuard, guardFailed } from "./guard";
 import { columnsFor, type AssetInput } from "./input";
 import { liveAsset, requireAsset } from "./lookup";
@@ -56,10 +57,12 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
       await db.batch([
         batchGuard(db, "references", referencesLive(categoryId, locationId)),
         db.insert(assets).values(row),
+        ...healthStale(db, [row.id], now),
         timelineEntry(db, { assetId: row.id, type: "CREATED", actor: ctx.actor, at: now, data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }),
         ...auditStatements(db, { entityType: "asset", entityId: row.id, action: "create", actor: ctx.actor, at: now, before: null, after: out, fields: AUDITED_FIELDS }),
         recordEvent(db, { type: "asset.created", subjectId: row.id, payload: out, actor: ctx.actor }),
       ]);
+      await settleHealth(ctx, [row.id]);
       return out;
     } catch (err) {
       if (!isUniqueViolation(err)) return recheckReferences(ctx, row, err);
@@ -89,6 +92,7 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
       batchGuard(db, "asset_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.updatedAt} = ${current.updatedAt} AND ${assets.deletedAt} IS NULL)`),
       batchGuard(db, "references", referencesLive(next.categoryId, next.locationId)),
       db.update(assets).set({ ...cols, updatedAt: now }).where(and(eq(assets.id, id), liveAsset)),
+      ...healthStale(db, [id], now),
       ...(moved ? [timelineEntry(db, { assetId: id, type: "MOVED", actor: ctx.actor, at: now, data: { fromLocationId: current.locationId, toLocationId: next.locationId } })] : []),
       ...auditStatements(db, { entityType: "asset", entityId: id, action: "update", actor: ctx.actor, at: now, before, after, fields: changed }),
       recordEvent(db, { type: "asset.updated", subjectId: id, payload: { ...after, changes: changed }, actor: ctx.actor }),
@@ -101,6 +105,7 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
     }
     return recheckReferences(ctx, next, err);
   }
+  await settleHealth(ctx, [id]);
   return after;
 }
 
@@ -115,6 +120,7 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
     await db.batch([
       batchGuard(db, "deletable", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`),
       db.update(assets).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(assets.id, id), liveAsset)),
+      healthRemove(db, id),
       ...auditStatements(db, { entityType: "asset", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),
       recordEvent(db, { type: "asset.deleted", subjectId: id, payload: { ...toAsset(current, defs), deletedAt: now }, actor: ctx.actor }),
     ]);
@@ -139,6 +145,7 @@ export async function restoreAsset(ctx: Ctx, id: string): Promise<Asset> {
     await db.batch([
       batchGuard(db, "references", referencesLive(row.categoryId, row.locationId)),
       db.update(assets).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(assets.id, id), isNotNull(assets.deletedAt))),
+      ...healthStale(db, [id], now),
       ...auditStatements(db, { entityType: "asset", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }),
       recordEvent(db, { type: "asset.restored", subjectId: id, payload: restored, actor: ctx.actor }),
     ]);
@@ -147,5 +154,6 @@ export async function restoreAsset(ctx: Ctx, id: string): Promise<Asset> {
     if (guardFailed(err, "references")) throw conflict("Cannot restore: its category or location is deleted; restore that first", { categoryId: row.categoryId, locationId: row.locationId });
     throw err;
   }
+  await settleHealth(ctx, [id]);
   return restored;
 }

@@ -5,6 +5,7 @@ import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../platform/service-context";
+import { healthStale, settleHealth } from "../health/hooks";
 import { batchGuard, guardFailed } from "./guard";
 import { allowedTransitions, canMove, REASON_REQUIRED } from "./lifecycle";
 import { liveAsset, requireAsset } from "./lookup";
@@ -54,6 +55,7 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
       batchGuard(db, "status_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = ${from} AND ${assets.deletedAt} IS NULL)`),
       db.update(assets).set({ status: next.status, reservedUntil: next.reservedUntil, reservationReason: next.reservationReason, updatedAt: now })
         .where(and(eq(assets.id, id), eq(assets.status, from), liveAsset)),
+      ...healthStale(db, [id], now),
       ...statusEventInserts(db, [statusEventRow({ assetId: id, fromStatus: from, toStatus: next.status, reason, meta, actor: ctx.actor, at: now })]),
       timelineEntry(db, { assetId: id, type: "STATUS_CHANGED", actor: ctx.actor, at: now, data: { fromStatus: from, toStatus: next.status, reason, meta } }),
       ...(next.status === "retired" ? [timelineEntry(db, { assetId: id, type: "RETIRED", actor: ctx.actor, at: now, data: { reason } })] : []),
@@ -66,5 +68,6 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
     const now2 = await requireAsset(db, id);
     throw canMove(now2.status, input.toStatus) ? conflict("The asset's status changed meanwhile; retry") : forbiddenMove(now2, input.toStatus);
   }
+  await settleHealth(ctx, [id]);
   return after;
 }
