@@ -183,13 +183,16 @@ async function main() {
     const recorded = report.byScanner.reduce((sum, s) => sum + s.accepted, 0);
     const lost = Math.max(0, accepted.size - report.scanned) + Math.max(0, accepted.size - recorded) + (ASSETS - accepted.size);
 
-    const rows = [summarize("POST /sessions/:id/scan", scanLatencies, scanWall), summarize("GET /categories/default (ceiling)", trivialLatencies, trivialWall)];
+    const batch = await batchPhase(port, slug, auth, tags);
+
+    const rows = [summarize("POST /sessions/:id/scan", scanLatencies, scanWall), summarize("GET /categories/default (ceiling)", trivialLatencies, trivialWall), batch.row];
     console.log("");
     console.table(rows);
     console.log(`scans: accepted ${counts.accepted}, already_scanned ${counts.already_scanned}, other ${counts.other}, errors ${counts.errors}`);
     console.log(`D1 after completion: scanned ${report.scanned}/${report.expected}, scan records ${recorded}, missing ${report.missing}`);
     console.log(`duplicates (an asset accepted more than once): ${duplicates}; lost (accepted but not in D1, or never accepted): ${lost}`);
-    if (duplicates || lost || counts.errors) process.exitCode = 1;
+    console.log(`batch session: ${batch.scansPerSecond} scans/s through POST .../scan/batch; accepted ${batch.accepted}, already_scanned ${batch.duplicates}, D1 scanned ${batch.scanned}/${ASSETS}`);
+    if (duplicates || lost || counts.errors || batch.scanned !== ASSETS || batch.accepted !== ASSETS) process.exitCode = 1;
   } catch (err) {
     console.error(`[bench] failed: ${err.message}`);
     if (output.length) process.stderr.write(Buffer.concat(output.map((c) => Buffer.from(c))).toString().slice(-4000));
@@ -200,6 +203,36 @@ async function main() {
     await new Promise((r) => setTimeout(r, 500));
     rmSync(state, { recursive: true, force: true });
   }
+}
+
+/**
+ * RFID-style: a second session over the same assets, every asset sent twice in 500-scan batches
+ * (disjoint slices, 5 batches in flight), so half the scans must be accepted and half duplicates.
+ */
+async function batchPhase(port, slug, auth, tags) {
+  const session = await expectStatus(call(port, slug, "POST", "/sessions", { body: { name: "Bench batch audit", status: "active" }, headers: auth }), 201, "start batch session");
+  const slices = [];
+  for (let i = 0; i < tags.length; i += 500) slices.push(tags.slice(i, i + 500));
+  const batches = [...slices, ...slices];
+  const latencies = [];
+  let accepted = 0;
+  let duplicates = 0;
+  const started = Date.now();
+  await pool(5, batches.map((slice) => async () => {
+    const res = await expectStatus(call(port, slug, "POST", `/sessions/${session.body.id}/scan/batch`, { body: { scans: slice.map((code) => ({ code })) }, headers: auth }), 200, "scan batch");
+    latencies.push(res.ms);
+    for (const r of res.body.results) r.result === "accepted" ? accepted++ : r.result === "already_scanned" && duplicates++;
+  }));
+  const wall = Date.now() - started;
+  await expectStatus(call(port, slug, "PATCH", `/sessions/${session.body.id}`, { body: { status: "completed" }, headers: auth }), 200, "complete batch session");
+  const report = (await expectStatus(call(port, slug, "GET", `/sessions/${session.body.id}/report`, { headers: auth }), 200, "batch report")).body;
+  return {
+    row: { ...summarize("POST /sessions/:id/scan/batch (500 scans)", latencies, wall) },
+    scansPerSecond: Math.round((batches.length * 500) / (wall / 1000)),
+    accepted,
+    duplicates,
+    scanned: report.scanned,
+  };
 }
 
 async function waitReady(port, child, timeoutMs = 180_000) {

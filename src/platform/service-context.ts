@@ -9,8 +9,10 @@ export interface ServiceCtx {
   tenantId: string;
   /** The workspace settings as of the request (time zone, health preset); absent in some jobs. */
   settings?: TenantSettings;
+  /** The R2 bucket, for verbs that check uploaded objects (asset images). */
+  files?: R2Bucket;
 }
 
 export function serviceCtx(c: AppContext): ServiceCtx {
-  return { db: c.var.db, actor: actorId(c.var.principal), tenantId: c.var.tenant.id, settings: settingsOf(c.var.tenant) };
+  return { db: c.var.db, actor: actorId(c.var.principal), tenantId: c.var.tenant.id, settings: settingsOf(c.var.tenant), files: c.env.FILES };
 }

@@ -1,6 +1,7 @@
 import { checkCustomFieldValues } from "../custom-fields/values";
-import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
+import type { ServiceCtx } from "../../platform/service-context";
+import { assertTenantObject } from "../objects/service";
 import { currencyDigits, toMinor, type AssetRow } from "./resource";
 
 /** Asset fields as the API takes them (create and update share it; update passes a subset). */
@@ -28,7 +29,7 @@ const blankToNull = (v: string | null | undefined) => (v === undefined ? undefin
  * converts the decimal cost to minor units of its currency and validates what zod cannot see alone
  * (cost vs currency precision, image key scope, custom field definitions).
  */
-export async function columnsFor(db: TenantDb, tenantId: string, input: AssetInput, base?: AssetRow): Promise<Partial<AssetRow>> {
+export async function columnsFor(ctx: ServiceCtx, input: AssetInput, base?: AssetRow): Promise<Partial<AssetRow>> {
   const out: Partial<AssetRow> = {};
   if (input.name !== undefined) out.name = input.name;
   if (input.uniqueTag !== undefined) out.uniqueTag = input.uniqueTag;
@@ -39,11 +40,15 @@ export async function columnsFor(db: TenantDb, tenantId: string, input: AssetInp
   if (input.purchaseDate !== undefined) out.purchaseDate = input.purchaseDate;
   if (input.warrantyExpiresAt !== undefined) out.warrantyExpiresAt = input.warrantyExpiresAt;
   if (input.imageKey !== undefined) {
-    if (input.imageKey !== null && !input.imageKey.startsWith(`tenants/${tenantId}/`)) throw invalidField("body.imageKey", "must be a key of this workspace (tenants/<tenantId>/...)");
+    // Only an image this workspace uploaded through POST /objects; never another tenant's key.
+    if (input.imageKey !== null) {
+      if (!ctx.files) throw new Error("columnsFor: imageKey needs the R2 binding in the service context");
+      await assertTenantObject({ FILES: ctx.files }, ctx.tenantId, input.imageKey, { field: "body.imageKey", imageOnly: true });
+    }
     out.imageKey = input.imageKey;
   }
   Object.assign(out, cost(input, base));
-  if (input.customFields !== undefined || !base) out.customFields = await checkCustomFieldValues(db, "asset", input.customFields, base?.customFields ?? {});
+  if (input.customFields !== undefined || !base) out.customFields = await checkCustomFieldValues(ctx.db, "asset", input.customFields, base?.customFields ?? {});
   return out;
 }
 

@@ -105,8 +105,12 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
   const order = mode === "id" ? [sql`${id} ${dir}`] : [sql`${key} ${dir}`, sql`${id} ${dir}`];
   // The stored score rides along for the health cursor; the list never computes one.
   const fields = { ...getTableColumns(assets), healthScore: joined ? sql<number | null>`${assetHealth.score}` : sql<number | null>`NULL` };
-  const query = db.select(fields).from(assets).$dynamic();
-  return (joined ? query.innerJoin(assetHealth, eq(assetHealth.assetId, assets.id)) : query).where(where).orderBy(...order).limit(input.limit + 1);
+  const limit = input.limit + 1;
+  // Driven from asset_health: a CROSS JOIN keeps it the outer loop (SQLite never reorders one), so
+  // rows come off its index in order however selective the other filters look to the planner.
+  if (driver === "health" || driver === "badge") return db.select(fields).from(assetHealth).crossJoin(assets).where(and(eq(assets.id, assetHealth.assetId), where)).orderBy(...order).limit(limit);
+  if (joined) return db.select(fields).from(assets).innerJoin(assetHealth, eq(assetHealth.assetId, assets.id)).where(where).orderBy(...order).limit(limit);
+  return db.select(fields).from(assets).where(where).orderBy(...order).limit(limit);
 }
 
 function decodeListCursor(cursor: string | undefined, mode: Mode) {

@@ -42,7 +42,7 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
   const { db } = ctx;
   const categoryId = await resolveCategory(db, input.categoryId);
   const locationId = await resolveLocation(db, input.locationId);
-  const cols = await columnsFor(db, ctx.tenantId, input);
+  const cols = await columnsFor(ctx, input);
   const defs = await assetFieldDefs(db);
   const now = nowIso();
   for (let attempt = 1; ; attempt++) {
@@ -75,7 +75,7 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
 export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Promise<Asset> {
   const { db } = ctx;
   const current = await requireAsset(db, id);
-  const cols = await columnsFor(db, ctx.tenantId, input, current);
+  const cols = await columnsFor(ctx, input, current);
   if (input.categoryId !== undefined) cols.categoryId = await resolveCategory(db, input.categoryId);
   if (input.locationId !== undefined) cols.locationId = await resolveLocation(db, input.locationId);
   const defs = await assetFieldDefs(db);

@@ -7,6 +7,7 @@ import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/sql";
 import { timelineRow } from "../assets/timeline";
+import { healthStale, settleHealth } from "../health/hooks";
 import { addDays, localDate, occurrenceAfter } from "./dates";
 import type { CreateLogInput } from "./log-schemas";
 import { liveItem, requireItemRef } from "./refs";
@@ -95,6 +96,8 @@ async function completeScheduled(ctx: MaintenanceCtx, log: LogRow, read: Schedul
       .where(and(eq(s.id, read.id), eq(s.updatedAt, read.updatedAt), eq(s.nextDueDate, read.nextDueDate), eq(s.status, read.status), liveItem(read.itemId))),
     insertWhere(ctx.db, maintenanceLogs, log, afterChange),
     ...completionEvents(ctx, log, next),
+    ...healthStale(ctx.db, [read.itemId], log.createdAt), // last: the statements above read changes() of their predecessor
   ]);
+  if (res.meta.changes > 0) await settleHealth(ctx, [read.itemId]);
   return res.meta.changes > 0;
 }

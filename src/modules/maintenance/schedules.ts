@@ -8,6 +8,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import { insertWhere } from "../../platform/sql";
 import type { ServiceCtx } from "../../platform/service-context";
 import { requireAsset } from "../assets/lookup";
+import { healthStale, settleHealth } from "../health/hooks";
 import { addDays } from "./dates";
 import { liveItem, requireAssigneeRef, requireItemRef } from "./refs";
 import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";
@@ -50,8 +51,10 @@ export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput
   const [res] = await ctx.db.batch([
     insertWhere(ctx.db, maintenanceSchedules, row, liveItem(input.itemId)),
     recordEventIfChanged(ctx.db, { type: "maintenance_schedule.created", subjectId: row.id, payload: toSchedule(row), actor: ctx.actor }),
+    ...healthStale(ctx.db, [row.itemId], now), // last: the statements above read changes() of their predecessor
   ]);
   if (res.meta.changes === 0) throw invalidField("body.itemId", `no live inventory item '${input.itemId}' in this workspace`);
+  await settleHealth(ctx, [row.itemId]);
   return row;
 }
 
@@ -80,12 +83,14 @@ export async function updateSchedule(ctx: ServiceCtx, id: string, patch: UpdateS
       reminderDays: next.reminderDays, remindFrom: next.remindFrom, assigneeUserId: next.assigneeUserId, notes: next.notes, status: next.status, updatedAt: next.updatedAt,
     }).where(and(eq(s.id, id), eq(s.updatedAt, current.updatedAt))),
     recordEventIfChanged(ctx.db, { type: "maintenance_schedule.updated", subjectId: id, payload: { ...toSchedule(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+    ...healthStale(ctx.db, [current.itemId], next.updatedAt),
   ]);
   if (res.meta.changes === 0) {
     await getSchedule(ctx, id); // 404 when it was deleted meanwhile
     if (attempt >= 3) throw conflict("The maintenance schedule is being changed concurrently; retry");
     return updateSchedule(ctx, id, patch, attempt + 1); // changed meanwhile: apply the patch to the new version
   }
+  await settleHealth(ctx, [current.itemId]);
   return next;
 }
 
@@ -95,6 +100,8 @@ export async function deleteSchedule(ctx: ServiceCtx, id: string): Promise<void>
   const [res] = await ctx.db.batch([
     ctx.db.delete(maintenanceSchedules).where(eq(maintenanceSchedules.id, id)),
     recordEventIfChanged(ctx.db, { type: "maintenance_schedule.deleted", subjectId: id, payload: toSchedule(current), actor: ctx.actor }),
+    ...healthStale(ctx.db, [current.itemId], nowIso()),
   ]);
   if (res.meta.changes === 0) throw notFound("Maintenance schedule");
+  await settleHealth(ctx, [current.itemId]);
 }

@@ -8,6 +8,7 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict } from "../../platform/errors";
 import type { ServiceCtx } from "../../platform/service-context";
 import { checkinAllForPerson } from "../assets/assignments";
+import { settleHealth } from "../health/hooks";
 import { batchGuard, guardFailed } from "../assets/guard";
 import { checkCustomFieldValues } from "../custom-fields/values";
 import type { UpdatePersonInput } from "./schemas";
@@ -57,5 +58,6 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
     return rethrowGuard(err);
   });
   await onUniqueViolation(batch, () => emailTaken(next.email));
+  await settleHealth(ctx, checkin.assetIds); // the checked-in assets' health (marked stale in the batch)
   return out;
 }
