@@ -1,3 +1,4 @@
+import { HEALTH_STALE_JSON_SQL, healthCtxFromD1, settleHealth } from "../modules/health/hooks";
 import type { SessionMeta, SessionStore } from "./store";
 
 /** Scan records per D1 batch. Rows travel as one JSON parameter each statement, so the 100-parameter cap never binds. */
@@ -67,7 +68,8 @@ export async function flushRound(store: SessionStore, sql: SqlStorage, d1: D1Dat
   const statements: D1PreparedStatement[] = [];
   if (scans.length) statements.push(d1.prepare(UPSERT_SCAN_EVENTS).bind(meta.sessionId, meta.name, meta.location?.id ?? null, JSON.stringify(scans.map(scanJson))));
   if (items.length) statements.push(d1.prepare(UPSERT_ITEMS).bind(meta.sessionId, now, JSON.stringify(items)));
-  if (latest.size) statements.push(d1.prepare(VERIFY_ASSETS).bind(JSON.stringify([...latest].map(([id, at]) => ({ id, at })))));
+  const verifiedJson = JSON.stringify([...latest].map(([id, at]) => ({ id, at })));
+  if (latest.size) statements.push(d1.prepare(VERIFY_ASSETS).bind(verifiedJson), d1.prepare(HEALTH_STALE_JSON_SQL).bind(verifiedJson));
   if (verified.length) statements.push(d1.prepare(TIMELINE_VERIFIED).bind(meta.sessionId, meta.name, JSON.stringify(verified.map(scanJson))));
   statements.push(d1.prepare(`UPDATE sessions SET expected_count = ?, scanned_count = ? WHERE id = ?`).bind(progress.total, progress.scanned, meta.sessionId));
   await d1.batch(statements);
@@ -75,6 +77,8 @@ export async function flushRound(store: SessionStore, sql: SqlStorage, d1: D1Dat
   // Only what this round wrote: rows changed while D1 was awaited carry a later sequence number.
   sql.exec(`UPDATE scans SET dirty = 0 WHERE dirty > 0 AND dirty <= ?`, bound);
   sql.exec(`UPDATE items SET dirty = 0 WHERE dirty > 0 AND dirty <= ?`, bound);
+  // A verification changes the asset's health: marked stale in the batch above, re-scored now (never throws).
+  if (latest.size) await settleHealth(healthCtxFromD1(d1, meta.tenantId), [...latest.keys()]);
   return scans.length + items.length;
 }
 

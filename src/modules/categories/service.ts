@@ -9,6 +9,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../platform/service-context";
 import { countLiveAssetsUsing, noLiveAssetUses } from "../assets/usage";
+import { healthStaleWhere, settleHealthBacklog } from "../health/hooks";
 
 type Row = typeof categories.$inferSelect;
 type Ctx = ServiceCtx;
@@ -67,16 +68,20 @@ export async function createCategory(ctx: Ctx, input: { name: string; descriptio
 export async function updateCategory(ctx: Ctx, id: string, patch: { name?: string; description?: string | null; expectedLifeMonths?: number | null }) {
   const current = await getCategory(ctx, id);
   const next: Row = { ...current, ...patch, updatedAt: nowIso() };
+  const lifeChanged = next.expectedLifeMonths !== current.expectedLifeMonths;
   // Conditional on still being live, so a concurrent delete wins cleanly (and leaves no event).
   const [res] = await onUniqueViolation(
     ctx.db.batch([
       ctx.db.update(categories).set({ name: next.name, description: next.description, expectedLifeMonths: next.expectedLifeMonths, updatedAt: next.updatedAt })
         .where(and(eq(categories.id, id), live)),
       recordEventIfChanged(ctx.db, { type: "category.updated", subjectId: id, payload: { ...toCategory(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+      // Expected life feeds the health of every asset in the category: stale now, re-scored below.
+      ...(lifeChanged ? [healthStaleWhere(ctx.db, sql`SELECT id FROM assets WHERE category_id = ${id} AND deleted_at IS NULL`)] : []),
     ]),
     () => nameTaken(next.name),
   );
   if (res.meta.changes === 0) throw notFound("Category");
+  if (lifeChanged) await settleHealthBacklog(ctx);
   return next;
 }
 

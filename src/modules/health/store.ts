@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../db/tenant/assets";
 import { assetHealth, type HealthBadge, type StoredReason } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
-import { chunk } from "../../platform/d1";
 import type { HealthResult } from "./engine";
 import { basisKey, type HealthBasis } from "./presets";
 import { idsIn } from "./signals";
@@ -16,20 +15,20 @@ export interface StoredHealth {
   computedAt: string;
 }
 
-const PLACEHOLDER = { score: 100, badge: "HEALTHY" as const, reasons: [], basis: "", validUntil: null, dirty: true, version: 1 };
-
 /**
  * For a write's own db.batch: the health of `assetIds` is stale as of this write (dirty, version
- * bumped; a row is created for an asset that has none). Query-builder statements, so they are safe
- * inside drizzle's D1 batch.
+ * bumped); a live asset without a row gets a placeholder row (score 100) that is stale too. One
+ * query-builder statement (safe inside drizzle's D1 batch), ids as one JSON parameter. Put it after
+ * the write's own statements so it sees them (a created asset, a restored one).
  */
 export function markStale(db: TenantDb, assetIds: readonly string[], now: string): BatchItem<"sqlite">[] {
   if (assetIds.length === 0) return [];
-  // Ten rows (about 90 parameters) per statement keeps under D1's 100-parameter cap whatever the count.
-  return chunk([...new Set(assetIds)], 10).map((ids) =>
-    db.insert(assetHealth).values(ids.map((id) => ({ assetId: id, computedAt: now, ...PLACEHOLDER })))
+  return [
+    db.insert(assetHealth)
+      .select(sql`SELECT ${assets.id}, 100, 'HEALTHY', '[]', '', ${now}, NULL, 1, 1 FROM ${assets}
+        WHERE ${idsIn(assets.id, [...new Set(assetIds)])} AND ${assets.deletedAt} IS NULL`)
       .onConflictDoUpdate({ target: assetHealth.assetId, set: { dirty: true, version: sql`${assetHealth.version} + 1` } }),
-  );
+  ];
 }
 
 /** For a write's batch: every stored row whose asset id the subquery returns is stale (fan-out changes). */

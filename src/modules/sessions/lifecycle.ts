@@ -4,6 +4,8 @@ import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { ApiError, conflict } from "../../platform/errors";
 import { callObject, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
+import { settingsOf } from "../../tenancy/registry";
+import { sessionCompletedStatements, settleHealthBacklog } from "../health/hooks";
 import { buildInit } from "./object-init";
 import { buildReport } from "./report";
 import { expectedCountSql, snapshotStatements } from "./scope";
@@ -90,11 +92,14 @@ async function closeActive(ctx: SessionCtx, row: SessionRow, to: "completed" | "
     ctx.db.update(sessions).set({ status: to, ...stamp, updatedAt: now, report, expectedCount: report.expected, scannedCount: report.scanned })
       .where(and(eq(sessions.id, row.id), eq(sessions.status, "active"))),
     recordEventIfChanged(ctx.db, { type: `session.${to}`, subjectId: row.id, payload: { session: toSession(next), report }, actor: ctx.actor }),
+    // Health: who was found or missing, and those assets' scores stale (each statement checks the completion took effect).
+    ...(to === "completed" ? sessionCompletedStatements(ctx.db, row, now) : []),
   ]);
   if (res.meta.changes === 0) {
     const fresh = await requireSession(ctx, row.id);
     if (fresh.status === to) return fresh;
     throw conflict(`The session is ${fresh.status}`, { status: fresh.status });
   }
+  if (to === "completed") await settleHealthBacklog({ ...ctx, settings: settingsOf(ctx.tenant) });
   return next;
 }
