@@ -30,12 +30,13 @@ import { onError, onNotFound } from "./platform/error-handler";
 import { d1QueryCounter } from "./platform/d1-counter";
 import { ApiError } from "./platform/errors";
 import { requestId } from "./platform/request-id";
+import { settingsRouter } from "./modules/settings/routes";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, assetsRouter, healthRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter, maintenanceSchedulesRouter, maintenanceLogsRouter, notificationsRouter, realtimeRouter, feedbackRouter, objectsRouter, searchRouter];
+export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, assetsRouter, healthRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter, maintenanceSchedulesRouter, maintenanceLogsRouter, notificationsRouter, realtimeRouter, feedbackRouter, objectsRouter, searchRouter, settingsRouter];
 
 /** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
 const OWN_BODY_LIMIT = new Set([`${API_PREFIX}/feedback`, `${API_PREFIX}/objects/upload`]);

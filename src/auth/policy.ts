@@ -90,6 +90,8 @@ export const ROUTE_POLICY = {
   getInventoryItemHealth: { access: "data" },
   getInventoryItemsHealthBatch: { access: "data" },
   getHealthSettings: { access: "data" },
+  getSettings: { access: "data" },
+  updateSettings: { access: "jwt", roles: MANAGERS },
   updateHealthSettings: { access: "jwt", roles: MANAGERS },
 
   // People (SPEC 4.5)

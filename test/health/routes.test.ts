@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/d1";
 import * as tenantSchema from "../../src/db/tenant/schema";
 import { healthOf } from "../../src/modules/health/recompute";
+import { REASON_CODE_LIST, REASON_CODES } from "../../src/modules/health/reasons";
 import { MAX_BATCH_IDS } from "../../src/modules/health/schemas";
 import { countedD1, type D1Counter } from "../../src/platform/d1-counter";
+import { fetchOpenApi } from "../harness/openapi";
 import { rawDbOf } from "../harness/tenant-db";
 import { basisOfTenant, devCall } from "../harness/health";
 import { seedAssets } from "../harness/sessions";
@@ -121,5 +123,20 @@ describe("route ordering next to the assets module", () => {
     expect((await api(t, "/inventory-items/health")).status).toBe(404); // an item id "health" that does not exist
     expect((await api(t, `/inventory-items/${id}/checkin`, { method: "POST", body: {} })).status).toBe(409);
     expect((await api(t, `/inventory-items/${id}`)).body.id).toBe(id);
+  });
+});
+
+describe("OpenAPI document", () => {
+  it("lists every reason code with its description, and the list's health parameters and field", async () => {
+    const doc = (await fetchOpenApi()) as any;
+    const codes = doc.components.schemas.HealthReasonCode;
+    expect(codes.enum).toEqual(REASON_CODE_LIST);
+    for (const code of REASON_CODE_LIST) expect(codes.description).toContain(`\`${code}\`: ${REASON_CODES[code]}`);
+    expect(codes["x-enumDescriptions"]).toEqual(REASON_CODES);
+    const list = doc.paths["/api/v1/inventory-items"].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["healthBadge", "healthSort"]));
+    expect(doc.components.schemas.InventoryItemListItem.required).toContain("health");
+    expect(doc.paths["/api/v1/inventory-items/health/batch"].post.operationId).toBe("getInventoryItemsHealthBatch");
+    expect(doc.paths["/api/v1/settings/health"].put.security).toEqual([{ Bearer: [] }]);
   });
 });

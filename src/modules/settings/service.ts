@@ -1,0 +1,30 @@
+import { eq, sql } from "drizzle-orm";
+import { tenants } from "../../db/control/schema";
+import type { Bindings } from "../../env";
+import { nowIso } from "../../platform/clock";
+import { invalidField } from "../../platform/errors";
+import { controlDb, settingsOf, type TenantRecord } from "../../tenancy/registry";
+
+/** An IANA zone name the runtime knows, e.g. `Europe/Oslo`; `Intl` is the authority. */
+export function checkTimezone(zone: string): string {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    throw invalidField("body.timezone", `unknown IANA time zone '${zone}'`);
+  }
+}
+
+export const toSettings = (t: TenantRecord) => {
+  const s = settingsOf(t);
+  return { timezone: s.timezone, healthSensitivity: s.healthSensitivity };
+};
+
+/** Sets the time zone with json_set, so other settings written concurrently are kept. */
+export async function updateGeneralSettings(env: Bindings, tenant: TenantRecord, patch: { timezone: string }) {
+  const timezone = checkTimezone(patch.timezone);
+  const updatedAt = nowIso();
+  await controlDb(env).update(tenants)
+    .set({ settings: sql`json_set(${tenants.settings}, '$.timezone', ${timezone})`, updatedAt })
+    .where(eq(tenants.id, tenant.id)).run();
+  return toSettings({ ...tenant, settings: { ...tenant.settings, timezone }, updatedAt });
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { createUser, loginOwner } from "../harness/auth";
+import { api, createTenant } from "../harness/tenant";
+
+describe("workspace settings", () => {
+  it("reads the defaults, sets the time zone (owner/admin, JWT) and refuses unknown zones", async () => {
+    const t = await createTenant();
+    const owner = await loginOwner(t);
+    expect((await api(t, "/settings")).body).toEqual({ timezone: "UTC", healthSensitivity: "balanced" });
+
+    const set = await api(t, "/settings", { method: "PATCH", auth: { jwt: owner }, body: { timezone: "Pacific/Kiritimati" } });
+    expect(set.status).toBe(200);
+    expect(set.body.timezone).toBe("Pacific/Kiritimati");
+    expect((await api(t, "/settings")).body.timezone).toBe("Pacific/Kiritimati");
+
+    const bad = await api(t, "/settings", { method: "PATCH", auth: { jwt: owner }, body: { timezone: "Mars/Olympus" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].path).toBe("body.timezone");
+    expect((await api(t, "/settings", { method: "PATCH", body: { timezone: "UTC" } })).status).toBe(403); // API key
+    const member = await createUser(t, { role: "member" });
+    expect((await api(t, "/settings", { method: "PATCH", auth: { jwt: member.jwt }, body: { timezone: "UTC" } })).status).toBe(403);
+  });
+
+  it("moves maintenance's 'today' with the workspace time zone", async () => {
+    const t = await createTenant();
+    const owner = await loginOwner(t);
+    await api(t, "/settings", { method: "PATCH", auth: { jwt: owner }, body: { timezone: "Pacific/Kiritimati" } });
+    const due = await api(t, "/maintenance/schedules/due/all");
+    expect(due.status).toBe(200);
+    expect(due.body.timezone).toBe("Pacific/Kiritimati");
+    const kiritimatiToday = new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date());
+    expect(due.body.today).toBe(kiritimatiToday);
+  });
+});
