@@ -22,6 +22,8 @@ export default defineConfig({
           ADMIN_EMAIL: "admin@example.com",
           ADMIN_PASSWORD: "test-admin-password",
           FILES_SIGNING_SECRET: "test-files-secret-0123456789abcdef",
+          // Hashing at the production 100,000 iterations would dominate the suite's CPU time.
+          PASSWORD_ITERATIONS: "1000",
         },
       },
     }),

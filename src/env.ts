@@ -17,6 +17,8 @@ export interface Bindings {
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD: string;
   FILES_SIGNING_SECRET: string;
+  /** Optional PBKDF2 iteration count for new password hashes (default and maximum 100000). */
+  PASSWORD_ITERATIONS?: string;
   /** Limits sign-in style routes per client address (wrangler.toml `[[ratelimits]]`). */
   AUTH_LIMITER: RateLimit;
   /** One InventorySession object per inventory session: idFromName(`${tenantId}:${sessionId}`). */

@@ -1,7 +1,14 @@
+import { env } from "cloudflare:workers";
 import { base64url, fromBase64url, safeEqual } from "../platform/crypto";
 
-/** The Workers runtime caps PBKDF2 at 100,000 iterations. */
-const ITERATIONS = 100_000;
+/**
+ * PBKDF2 work factor for new hashes: the Workers runtime's cap of 100,000 unless
+ * PASSWORD_ITERATIONS lowers it (the test suite does, to keep its thousands of sign-ins cheap).
+ * Each hash records its own count, so hashes made under either setting keep verifying.
+ */
+const MAX_ITERATIONS = 100_000;
+const configured = Number(env.PASSWORD_ITERATIONS);
+const ITERATIONS = Number.isInteger(configured) && configured >= 1_000 && configured <= MAX_ITERATIONS ? configured : MAX_ITERATIONS;
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
@@ -13,6 +20,9 @@ export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
   return `pbkdf2-sha256$${ITERATIONS}$${base64url(salt)}$${await derive(password, salt, ITERATIONS)}`;
 }
+
+/** Verified against when no user matches, so a miss costs what a wrong password costs. */
+export const TIMING_DUMMY_HASH = `pbkdf2-sha256$${ITERATIONS}$c2FsdHNhbHRzYWx0c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
 
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const [scheme, iter, salt, hash] = (stored ?? "").split("$");

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { hashPassword, verifyPassword } from "../../auth/passwords";
+import { hashPassword, TIMING_DUMMY_HASH, verifyPassword } from "../../auth/passwords";
 import { invites, refreshTokens, users } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
 import { sha256Hex } from "../../platform/crypto";
@@ -14,12 +14,11 @@ import {
 } from "./sessions";
 
 /** Verified when the email is unknown, so a miss costs the same PBKDF2 time as a wrong password. */
-const DUMMY_HASH = "pbkdf2-sha256$100000$c2FsdHNhbHRzYWx0c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 /** Wrong email, wrong password, no password (SSO-only) and deactivated users all get the same 401. */
 export async function login(ctx: AuthCtx, input: { email: string; password: string }) {
   const user = await ctx.db.select().from(users).where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`).get();
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? TIMING_DUMMY_HASH);
   if (!user || !ok || user.status !== "active") throw invalidCredentials();
   const now = nowIso();
   const refresh = await mintRefreshToken(user.id, now);
