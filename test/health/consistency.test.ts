@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
+import { computeHealth } from "../../src/modules/health/engine";
 import { refreshHealth } from "../../src/modules/health/recompute";
+import { idsIn, loadSignals } from "../../src/modules/health/signals";
+import { markStale, writeResults } from "../../src/modules/health/store";
 import { basisOfTenant, storedHealth, storedVsFresh } from "../harness/health";
 import { insertPerson } from "../harness/rows";
 import { scan, sessionApi, startSession } from "../harness/sessions";
@@ -108,5 +111,21 @@ describe("stored health equals a fresh computation after each kind of change", (
     await expectCurrent(t, id, { score: 100 });
     expect((await storedHealth(t, id))!.version).toBeGreaterThan(before);
     expect((await storedHealth(t, id))!.validUntil).toBeNull();
+  });
+});
+
+describe("compare-and-set", () => {
+  it("a result computed from a snapshot older than the latest mark is not stored", async () => {
+    const t = await createTenant();
+    const { id } = await ok(api(t, "/inventory-items", { body: { name: "Race" } }), 201);
+    const db = await dbOf(t);
+    const basis = await basisOfTenant(t);
+    const [old] = await loadSignals(db, idsIn(assets.id, [id]));
+    // A concurrent write lands after that read: it changes a signal and marks the row stale.
+    await db.batch([db.update(assets).set({ warrantyExpiresAt: "2020-01-01" }).where(eq(assets.id, id)), ...markStale(db, [id], new Date().toISOString())]);
+    await writeResults(db, [{ id, version: old!.version, result: computeHealth(old!.signals, basis.sensitivity, new Date()) }], [], basis, new Date().toISOString());
+    expect(await storedHealth(t, id)).toMatchObject({ dirty: true }); // the stale result was refused
+    await refreshHealth(db, [id], basis); // what the concurrent write's own settle does
+    await expectCurrent(t, id, { score: 95, codes: ["WARRANTY_EXPIRED"] });
   });
 });

@@ -13,8 +13,6 @@ import {
   type AuthCtx, invalidCredentials, invalidRefreshToken, mintRefreshToken, revokeAllRefreshTokens, sessionBody,
 } from "./sessions";
 
-/** Verified when the email is unknown, so a miss costs the same PBKDF2 time as a wrong password. */
-
 /** Wrong email, wrong password, no password (SSO-only) and deactivated users all get the same 401. */
 export async function login(ctx: AuthCtx, input: { email: string; password: string }) {
   const user = await ctx.db.select().from(users).where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`).get();
