@@ -3,26 +3,36 @@ import { dispatchOutbox } from "../events/dispatch";
 import { runHealthJob } from "../modules/health/job";
 import { runMaintenanceReminders } from "../modules/maintenance/reminders";
 import { runDueSchedules } from "../modules/session-schedules/run";
+import type { TenantRecord } from "../tenancy/registry";
 import { sweepTenants } from "./tenant-sweep";
 
-/** Cron entry point: every job is safe to run any number of times. */
-export async function runScheduled(env: Bindings, controller: ScheduledController): Promise<void> {
+/** A per-tenant cron job; `job` names its resume cursor in job_cursors. */
+interface CronJob {
+  job: string;
+  run: (env: Bindings, tenant: TenantRecord, runAt: Date) => Promise<unknown>;
+}
+
+/** Every job is safe to run any number of times; each sweeps the tenants in bounded, resumable chunks. */
+export const CRON_JOBS: readonly CronJob[] = [
   // Recurring inventory sessions due by this run's time (each due time creates its session once).
-  const runAt = new Date(controller.scheduledTime);
-  await sweepTenants(env, "session-schedules", async (tenant) => {
-    await runDueSchedules(env, tenant, runAt);
-  });
+  { job: "session-schedules", run: runDueSchedules },
   // Maintenance reminders: once per workspace day (its time zone); later runs of the day resume or skip.
-  await sweepTenants(env, "maintenance-reminders", async (tenant) => {
-    await runMaintenanceReminders(env, tenant, runAt);
-  });
-  // Asset health: re-scores what time alone changed (due dates, staleness), marked rows the
-  // request could not settle, another preset; plus a daily full pass (src/modules/health/job.ts).
-  await sweepTenants(env, "asset-health", async (tenant) => {
-    await runHealthJob(env, tenant);
-  });
+  { job: "maintenance-reminders", run: runMaintenanceReminders },
+  // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
+  // settle, another preset; plus a daily full pass (src/modules/health/job.ts).
+  { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },
   // Outbox sweep: sends what the after-response dispatch could not (Queue outage, isolate eviction).
-  await sweepTenants(env, "outbox-sweep", async (tenant) => {
-    await dispatchOutbox(env, tenant);
-  });
+  { job: "outbox-sweep", run: (env, tenant) => dispatchOutbox(env, tenant) },
+];
+
+/** Cron entry point. A job that fails as a whole is logged and does not keep the others from running. */
+export async function runScheduled(env: Bindings, controller: ScheduledController): Promise<void> {
+  const runAt = new Date(controller.scheduledTime);
+  for (const { job, run } of CRON_JOBS) {
+    try {
+      await sweepTenants(env, job, (tenant) => run(env, tenant, runAt).then(() => undefined));
+    } catch (err) {
+      console.error(`cron job ${job} failed`, String(err));
+    }
+  }
 }
