@@ -58,7 +58,10 @@ export const d1QueryCounter: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.env = countedEnv(c.env, n);
   await next();
   if (c.res.status === 101) return; // a WebSocket upgrade has no headers to add
-  c.res = new Response(c.res.body, c.res); // headers of a passed-through response can be immutable
-  c.res.headers.set("x-d1-queries", String(n.statements));
-  c.res.headers.set("x-d1-round-trips", String(n.roundTrips));
+  try {
+    c.res.headers.set("x-d1-queries", String(n.statements));
+    c.res.headers.set("x-d1-round-trips", String(n.roundTrips));
+  } catch {
+    // A passed-through response (R2 object) has immutable headers: leave it uncounted.
+  }
 };

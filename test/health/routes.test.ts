@@ -135,7 +135,7 @@ describe("OpenAPI document", () => {
     expect(codes["x-enumDescriptions"]).toEqual(REASON_CODES);
     const list = doc.paths["/api/v1/inventory-items"].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["healthBadge", "healthSort"]));
-    expect(doc.components.schemas.InventoryItemListItem.required).toContain("health");
+    expect(doc.components.schemas.InventoryItemListItem.allOf[1]).toMatchObject({ properties: { health: { $ref: "#/components/schemas/AssetHealth" } }, required: ["health"] });
     expect(doc.paths["/api/v1/inventory-items/health/batch"].post.operationId).toBe("getInventoryItemsHealthBatch");
     expect(doc.paths["/api/v1/settings/health"].put.security).toEqual([{ Bearer: [] }]);
   });
