@@ -70,6 +70,8 @@ export async function drainHealth(db: TenantDb, basis: HealthBasis, opts: DrainO
     if (ids.length === 0) return { rescored, done: true };
     await refreshHealth(db, ids, basis, now);
     rescored += ids.length;
+    // A macrotask between rounds: a long background drain must not hold the isolate from other requests.
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
   return { rescored, done: false };
 }

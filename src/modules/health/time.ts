@@ -28,6 +28,7 @@ function wallClock(ms: number, timeZone: string) {
 
 /** The calendar day of `ms` in `timeZone`, `YYYY-MM-DD`. */
 export function localDate(ms: number, timeZone: string): string {
+  if (timeZone === "UTC") return new Date(ms).toISOString().slice(0, 10);
   const w = wallClock(ms, timeZone);
   return `${w.y}-${String(w.m).padStart(2, "0")}-${String(w.d).padStart(2, "0")}`;
 }
@@ -41,11 +42,24 @@ function offsetMs(ms: number, timeZone: string): number {
 const dayUtc = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
 const fromUtc = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** The instant `day` starts in `timeZone` (two passes settle a DST change on either side). */
+const midnights = new Map<string, number>();
+
+/**
+ * The instant `day` starts in `timeZone` (two passes settle a DST change on either side). Memoized:
+ * scoring a workspace asks for the same few thousand days over and over, and Intl is the slow part.
+ */
 export function localMidnight(day: string, timeZone: string): number {
   const wall = dayUtc(day);
-  const first = wall - offsetMs(wall, timeZone);
-  return wall - offsetMs(first, timeZone);
+  if (timeZone === "UTC") return wall;
+  const key = `${timeZone}|${day}`;
+  let at = midnights.get(key);
+  if (at === undefined) {
+    const first = wall - offsetMs(wall, timeZone);
+    at = wall - offsetMs(first, timeZone);
+    if (midnights.size >= 50_000) midnights.clear();
+    midnights.set(key, at);
+  }
+  return at;
 }
 
 export const addDays = (day: string, n: number): string => fromUtc(dayUtc(day) + n * DAY_MS);
