@@ -14,117 +14,32 @@
 //     the health batch of 200 ids and a single item's health: p50/p99 and the D1 queries per request.
 //
 // Options (environment): ASSETS (100000), REQUESTS (400 per measured route), CONCURRENCY (8), PORT.
-import http from "node:http";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseDevVars } from "../scripts/lib/dev-vars.mjs";
-import { DEV_VARS, DEV_VARS_EXAMPLE } from "../scripts/lib/paths.mjs";
-import { reexecUnderNode22IfNeeded, runWrangler, spawnWrangler } from "../scripts/lib/wrangler.mjs";
+import { createWorkspace, expectStatus, log, measureLoad, pool, printTable, runBench, sleep } from "./lib.mjs";
+import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 100_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 400);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
-const log = (msg) => console.log(`[bench] ${msg}`);
-const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY + 4 });
-
-/** One JSON request to the local Worker; the host label picks the workspace (dialled at 127.0.0.1). */
-function call(port, label, method, path, { body, headers = {} } = {}) {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const h = { accept: "application/json", host: `${label}.localhost:${port}`, ...headers };
-  if (payload !== undefined) h["content-type"] = "application/json";
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const req = http.request({ host: "127.0.0.1", port, path: path.startsWith("/__") ? path : `/api/v1${path}`, method, headers: h, agent }, (res) => {
-      const chunks = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const text = Buffer.concat(chunks).toString("utf8");
-        let parsed = text;
-        try {
-          parsed = text ? JSON.parse(text) : null;
-        } catch {}
-        resolve({ status: res.statusCode, body: parsed, headers: res.headers, ms });
-      });
-      res.on("error", reject);
-    });
-    req.setTimeout(120_000, () => req.destroy(new Error(`timeout ${method} ${path}`)));
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-async function expectStatus(promise, status, what) {
-  const res = await promise;
-  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-  return res;
-}
-
-async function pool(n, tasks) {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]();
-  }));
-}
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-
-function devVars() {
-  const file = existsSync(DEV_VARS) ? DEV_VARS : DEV_VARS_EXAMPLE;
-  return { ...parseDevVars(readFileSync(file, "utf8")), ...Object.fromEntries(["ADMIN_EMAIL", "ADMIN_PASSWORD"].filter((k) => process.env[k]).map((k) => [k, process.env[k]])) };
-}
-
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** REQUESTS calls (a fresh request from `make` each time) with CONCURRENCY in flight; every answer must be 200. */
-async function measure(name, port, slug, auth, make) {
-  const latencies = [];
-  let sample;
-  const t0 = Date.now();
-  await pool(CONCURRENCY, Array.from({ length: REQUESTS }, () => async () => {
+async function measure(call, name, slug, auth, make) {
+  const { stats, first } = await measureLoad(REQUESTS, CONCURRENCY, () => {
     const { method, path, body } = make();
-    const res = await expectStatus(call(port, slug, method, path, { body, headers: auth }), 200, name);
-    latencies.push(res.ms);
-    sample ??= res;
-  }));
-  const wall = Date.now() - t0;
-  latencies.sort((a, b) => a - b);
-  const items = Array.isArray(sample.body?.items) ? sample.body.items.length : "";
-  return {
-    route: name, items, rps: Math.round(REQUESTS / (wall / 1000)), p50: +percentile(latencies, 50).toFixed(1), p99: +percentile(latencies, 99).toFixed(1),
-    "d1 queries": Number(sample.headers["x-d1-queries"]), "d1 round trips": Number(sample.headers["x-d1-round-trips"]),
-  };
-}
-
-function wranglerOutput(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawnWrangler(args, { quiet: true });
-    const out = [];
-    const err = [];
-    child.stdout.on("data", (c) => out.push(c));
-    child.stderr.on("data", (c) => err.push(c));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(Buffer.concat(out).toString()) : reject(new Error(`wrangler ${args.slice(0, 3).join(" ")} failed: ${Buffer.concat(err).toString().slice(-1000)}`))));
+    return expectStatus(call(slug, method, path, { body, headers: auth }), 200, name);
   });
+  const items = Array.isArray(first.body?.items) ? first.body.items.length : "";
+  return {
+    route: name, items, rps: stats.rps, p50: stats.p50, p99: stats.p99,
+    "d1 queries": Number(first.headers["x-d1-queries"]), "d1 round trips": Number(first.headers["x-d1-round-trips"]),
+  };
 }
 
 /**
  * ASSETS assets with varied signals, in a few statements against the workspace's pool database
  * (the server is stopped). Deterministic pseudo-randomness from the row number.
  */
-async function bulkLoad(state, slug, personId) {
-  const control = JSON.parse(await wranglerOutput(["d1", "execute", "CONTROL_DB", "--local", "--persist-to", state, "--json", "--command", `SELECT db_binding FROM tenants WHERE slug = '${slug}'`]));
-  const binding = control[0].results[0].db_binding;
+async function bulkLoad(worker, slug, personId) {
+  const binding = await worker.tenantBinding(slug);
   log(`bulk-loading ${ASSETS} assets (with schedules, a completed session, stale health rows) into ${binding}`);
   const n = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${ASSETS - 1})`;
   const statements = [
@@ -151,64 +66,29 @@ async function bulkLoad(state, slug, personId) {
      SELECT id, 'ses_bench0000000000000000000001', 'Bench audit', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-20 days'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-19 days'), rowid % 7 <> 0
      FROM assets WHERE rowid % 3 = 0`,
   ];
-  for (const sql of statements) await wranglerOutput(["d1", "execute", binding, "--local", "--persist-to", state, "--command", sql.replace(/\s+/g, " ")]);
+  for (const sql of statements) await worker.execute(binding, ["--command", sql.replace(/\s+/g, " ")]);
 }
 
+// Bundled by wrangler dev itself: `--test-scheduled` (the /__scheduled cron trigger) needs its middleware.
+const SETUP = { statePrefix: "inventory-bench-health-", bundle: false, devArgs: ["--test-scheduled", "--var", "ENVIRONMENT:development"], maxSockets: CONCURRENCY + 4, timeoutMs: 120_000 };
+
 async function main() {
-  const port = Number(process.env.PORT ?? (await freePort()));
-  const state = mkdtempSync(join(tmpdir(), "inventory-bench-health-"));
-  const vars = devVars();
-  let wrangler = null;
-  const output = [];
-  const stop = () => {
-    if (wrangler && wrangler.exitCode === null) {
-      try {
-        process.kill(-wrangler.pid, "SIGTERM"); // the process group we started (wrangler, workerd)
-      } catch {}
-    }
-  };
-  process.on("SIGINT", () => {
-    stop();
-    process.exit(130);
-  });
-  try {
-    log(`local state in ${state}; applying control migrations`);
-    await runWrangler(["d1", "migrations", "apply", "CONTROL_DB", "--local", "--persist-to", state], { quiet: true });
-    const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD"].flatMap((k) => ["--var", `${k}:${vars[k]}`]);
-    const start = async () => {
-      log(`starting wrangler dev on 127.0.0.1:${port}`);
-      // Bundled by wrangler dev itself: `--test-scheduled` (the /__scheduled cron trigger) needs its middleware.
-      wrangler = spawnWrangler(["dev", "--config", "wrangler.toml", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state,
-        "--log-level", "error", "--show-interactive-dev-session=false", "--test-scheduled", "--var", "ENVIRONMENT:development", ...varArgs], { quiet: true, detached: true });
-      for (const s of [wrangler.stdout, wrangler.stderr]) s?.on("data", (c) => output.push(c) > 200 && output.shift());
-      await waitReady(port, wrangler);
-    };
-    await start();
-
-    const login = await expectStatus(call(port, "admin", "POST", "/admin/auth/login", { body: { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD } }), 200, "admin login");
-    const cookie = [].concat(login.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).find((c) => c.startsWith("admin_session="));
-    const slug = `bench-${Date.now().toString(36)}`;
-    const ownerEmail = `owner@${slug}.example.com`;
-    const ownerPassword = "bench-owner-password";
-    const tenant = await expectStatus(call(port, "admin", "POST", "/admin/tenants", { body: { slug, plan: "pro", ownerEmail, ownerPassword }, headers: { cookie } }), 201, "create workspace");
-    const auth = { authorization: `ApiKey ${tenant.body.apiKey}` };
+  await runBench(SETUP, async ({ port, vars, call, worker }) => {
+    const { slug, owner, auth } = await createWorkspace(port, vars, { ownerPassword: "bench-owner-password" });
     for (const [name, expectedLifeMonths] of [["Phones", 24], ["Laptops", 36], ["Monitors", 60]]) {
-      await expectStatus(call(port, slug, "POST", "/categories", { body: { name, expectedLifeMonths }, headers: auth }), 201, "category");
+      await expectStatus(call(slug, "POST", "/categories", { body: { name, expectedLifeMonths }, headers: auth }), 201, "category");
     }
-    const person = await expectStatus(call(port, slug, "POST", "/people", { body: { name: "Bench Holder" }, headers: auth }), 201, "person");
+    const person = await expectStatus(call(slug, "POST", "/people", { body: { name: "Bench Holder" }, headers: auth }), 201, "person");
 
-    const exited = new Promise((r) => wrangler.once("exit", r));
-    stop();
-    await exited;
-    await new Promise((r) => setTimeout(r, 1000)); // workerd releases the database files
-    await bulkLoad(state, slug, person.body.id);
-    await start();
+    await worker.stop();
+    await bulkLoad(worker, slug, person.body.id);
+    await worker.start();
 
     // 1. Re-score everything through the product's paths: the preset change (1,000 inline, the rest
     // after the response), then cron runs until nothing is pending.
-    const jwt = (await expectStatus(call(port, slug, "POST", "/auth/login", { body: { email: ownerEmail, password: ownerPassword } }), 200, "owner login")).body.accessToken;
+    const jwt = (await expectStatus(call(slug, "POST", "/auth/login", { body: owner }), 200, "owner login")).body.accessToken;
     const t0 = Date.now();
-    const putting = call(port, slug, "PUT", "/settings/health", { body: { sensitivity: "balanced" }, headers: { authorization: `Bearer ${jwt}` } });
+    const putting = call(slug, "PUT", "/settings/health", { body: { sensitivity: "balanced" }, headers: { authorization: `Bearer ${jwt}` } });
     let putDone = false;
     putting.then((put) => {
       putDone = true;
@@ -217,13 +97,13 @@ async function main() {
     let pending = ASSETS;
     let crons = 0;
     while (pending > 0) {
-      await new Promise((r) => setTimeout(r, 3000));
+      await sleep(3000);
       const before = pending;
-      pending = (await expectStatus(call(port, slug, "GET", "/settings/health", { headers: auth }), 200, "settings")).body.rescore.pending;
+      pending = (await expectStatus(call(slug, "GET", "/settings/health", { headers: auth }), 200, "settings")).body.rescore.pending;
       log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${pending} pending${putDone ? "" : " (PUT not answered yet)"}`);
       // Once the request's own background drain (25 s budget) stops making progress, the cron takes over.
       if (pending > 0 && putDone && pending === before) {
-        await expectStatus(call(port, "www", "GET", "/__scheduled?cron=*/5+*+*+*+*"), 200, "cron");
+        await expectStatus(call("www", "GET", "/__scheduled?cron=*/5+*+*+*+*"), 200, "cron");
         crons++;
       }
     }
@@ -233,57 +113,41 @@ async function main() {
 
     // A deep cursor (page 100 of 100) and 200-id samples for the batch.
     let cursor = null;
-    for (let i = 0; i < 100; i++) cursor = (await expectStatus(call(port, slug, "GET", `/inventory-items?limit=100&healthSort=risk_first${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth }), 200, "walk")).body.nextCursor;
+    // Stops at the last page with a cursor when ASSETS is small (fewer than 101 pages).
+    for (let i = 0; i < 100; i++) {
+      const next = (await expectStatus(call(slug, "GET", `/inventory-items?limit=100&healthSort=risk_first${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth }), 200, "walk")).body.nextCursor;
+      if (!next) break;
+      cursor = next;
+    }
+    if (!cursor) throw new Error("the list has a single page: use ASSETS > 100");
     const badges = {};
     for (const b of ["AT_RISK", "ATTENTION", "HEALTHY"]) {
-      const first = await expectStatus(call(port, slug, "GET", `/inventory-items?limit=100&healthBadge=${b}`, { headers: auth }), 200, "badge");
+      const first = await expectStatus(call(slug, "GET", `/inventory-items?limit=100&healthBadge=${b}`, { headers: auth }), 200, "badge");
       badges[b] = first.body.items.length;
     }
     const id = (i) => `ast_${String(i).padStart(26, "0")}`;
     const randomIds = () => Array.from({ length: 200 }, () => id(Math.floor(Math.random() * ASSETS)));
     const list = "/inventory-items?limit=50";
-    await pool(CONCURRENCY, Array.from({ length: 50 }, () => () => call(port, slug, "GET", `${list}&healthSort=risk_first`, { headers: auth }))); // warm-up
+    await pool(CONCURRENCY, Array.from({ length: 50 }, () => () => call(slug, "GET", `${list}&healthSort=risk_first`, { headers: auth }))); // warm-up
 
     const rows = [];
     const get = (path) => () => ({ method: "GET", path });
-    rows.push(await measure("GET /categories/default (trivial)", port, slug, auth, get("/categories/default")));
-    rows.push(await measure("list healthSort=risk_first", port, slug, auth, get(`${list}&healthSort=risk_first`)));
-    rows.push(await measure("list risk_first, page 101 (cursor)", port, slug, auth, get(`${list}&healthSort=risk_first&cursor=${cursor}`)));
-    rows.push(await measure("list healthSort=healthy_first", port, slug, auth, get(`${list}&healthSort=healthy_first`)));
-    rows.push(await measure("list healthBadge=AT_RISK + risk_first", port, slug, auth, get(`${list}&healthBadge=AT_RISK&healthSort=risk_first`)));
-    rows.push(await measure("list healthBadge=ATTENTION", port, slug, auth, get(`${list}&healthBadge=ATTENTION`)));
-    rows.push(await measure("list risk_first + status=available", port, slug, auth, get(`${list}&healthSort=risk_first&status=available`)));
-    rows.push(await measure("list (default order, with health)", port, slug, auth, get(list)));
-    rows.push(await measure("POST health/batch (200 ids)", port, slug, auth, () => ({ method: "POST", path: "/inventory-items/health/batch", body: { ids: randomIds() } })));
-    rows.push(await measure("GET /inventory-items/{id}/health", port, slug, auth, () => ({ method: "GET", path: `/inventory-items/${id(Math.floor(Math.random() * ASSETS))}/health` })));
-    rows.push(await measure("GET /categories/default (again)", port, slug, auth, get("/categories/default"))); // drift check
-    console.log("");
-    console.log(`${ASSETS} assets (first page per badge: ${JSON.stringify(badges)}); ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`);
-    console.log("d1 queries / round trips: per request, all databases (workspace lookup and credential check included; a POST also starts the after-response outbox check)");
-    console.table(rows);
-  } catch (err) {
-    console.error(`[bench] failed: ${err.message}`);
-    if (output.length) process.stderr.write(Buffer.concat(output.map((c) => Buffer.from(c))).toString().slice(-4000));
-    process.exitCode = 1;
-  } finally {
-    stop();
-    agent.destroy();
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(state, { recursive: true, force: true });
-  }
-}
-
-async function waitReady(port, child, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode})`);
-    try {
-      const res = await call(port, "www", "GET", "/openapi.json");
-      if (res.status === 200) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("wrangler dev did not answer in time");
+    rows.push(await measure(call, "GET /categories/default (trivial)", slug, auth, get("/categories/default")));
+    rows.push(await measure(call, "list healthSort=risk_first", slug, auth, get(`${list}&healthSort=risk_first`)));
+    rows.push(await measure(call, "list risk_first, page 101 (cursor)", slug, auth, get(`${list}&healthSort=risk_first&cursor=${cursor}`)));
+    rows.push(await measure(call, "list healthSort=healthy_first", slug, auth, get(`${list}&healthSort=healthy_first`)));
+    rows.push(await measure(call, "list healthBadge=AT_RISK + risk_first", slug, auth, get(`${list}&healthBadge=AT_RISK&healthSort=risk_first`)));
+    rows.push(await measure(call, "list healthBadge=ATTENTION", slug, auth, get(`${list}&healthBadge=ATTENTION`)));
+    rows.push(await measure(call, "list risk_first + status=available", slug, auth, get(`${list}&healthSort=risk_first&status=available`)));
+    rows.push(await measure(call, "list (default order, with health)", slug, auth, get(list)));
+    rows.push(await measure(call, "POST health/batch (200 ids)", slug, auth, () => ({ method: "POST", path: "/inventory-items/health/batch", body: { ids: randomIds() } })));
+    rows.push(await measure(call, "GET /inventory-items/{id}/health", slug, auth, () => ({ method: "GET", path: `/inventory-items/${id(Math.floor(Math.random() * ASSETS))}/health` })));
+    rows.push(await measure(call, "GET /categories/default (again)", slug, auth, get("/categories/default"))); // drift check
+    printTable([
+      `${ASSETS} assets (first page per badge: ${JSON.stringify(badges)}); ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`,
+      "d1 queries / round trips: per request, all databases (workspace lookup and credential check included; a POST also starts the after-response outbox check)",
+    ], rows);
+  });
 }
 
 if (!reexecUnderNode22IfNeeded()) await main();

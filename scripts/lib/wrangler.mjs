@@ -31,16 +31,23 @@ export function spawnWrangler(args, { interactive = false, quiet = false, detach
   return spawn(nodeBinary(), [wranglerJs(), ...args], { cwd: ROOT, env, detached, stdio: [interactive ? "inherit" : "ignore", out, out] });
 }
 
-/** Runs wrangler to completion; rejects when it fails. `quiet` shows its output only on failure. */
+/**
+ * Runs wrangler to completion; rejects when it fails. `quiet` shows its output only on failure and
+ * resolves with its stdout (e.g. the answer of `d1 execute --json`).
+ */
 export function runWrangler(args, opts = {}) {
   return new Promise((resolve, reject) => {
     const child = spawnWrangler(args, opts);
     const output = [];
-    child.stdout?.on("data", (c) => output.push(c));
+    const stdout = [];
+    child.stdout?.on("data", (c) => {
+      output.push(c);
+      stdout.push(c);
+    });
     child.stderr?.on("data", (c) => output.push(c));
     child.on("error", reject);
     child.on("exit", (code, signal) => {
-      if (code === 0) return resolve();
+      if (code === 0) return resolve(Buffer.concat(stdout).toString("utf8"));
       if (output.length) process.stderr.write(Buffer.concat(output));
       reject(new Error(`wrangler ${args.join(" ")} failed (${signal ?? `exit ${code}`})`));
     });

@@ -1,0 +1,251 @@
+// What the benchmarks share: a local Worker of their own (`wrangler dev` on a free loopback port,
+// fresh local state in a temp directory), a timed keep-alive client for it, a workspace created
+// through the admin API, and latency figures. Each benchmark keeps its own data, routes and table.
+import http from "node:http";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { adminLogin, createTenant } from "../scripts/lib/admin-client.mjs";
+import { parseDevVars } from "../scripts/lib/dev-vars.mjs";
+import { localUrl } from "../scripts/lib/http.mjs";
+import { DEV_VARS, DEV_VARS_EXAMPLE } from "../scripts/lib/paths.mjs";
+import { runWrangler, spawnWrangler } from "../scripts/lib/wrangler.mjs";
+
+export const log = (msg) => console.log(`[bench] ${msg}`);
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `tasks` (functions returning promises) with at most `n` in flight, in order. */
+export async function pool(n, tasks) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, async () => {
+    while (next < tasks.length) await tasks[next++]();
+  }));
+}
+
+/** Awaits a `call()` answer and throws unless it has `status`. */
+export async function expectStatus(promise, status, what) {
+  const res = await promise;
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res;
+}
+
+/** A loopback port nothing listens on right now. */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+
+/**
+ * The secrets the Worker is started with (passed as `--var`): `.dev.vars`, or the committed example
+ * in a fresh clone; ADMIN_EMAIL / ADMIN_PASSWORD from the environment win.
+ */
+export function workerVars() {
+  const file = existsSync(DEV_VARS) ? DEV_VARS : DEV_VARS_EXAMPLE;
+  const env = Object.fromEntries(["ADMIN_EMAIL", "ADMIN_PASSWORD"].filter((k) => process.env[k]).map((k) => [k, process.env[k]]));
+  return { ...parseDevVars(readFileSync(file, "utf8")), ...env };
+}
+
+/**
+ * The client the benchmarks measure with. `call(label, method, path, {body, headers})` sends one
+ * JSON request to the Worker on `port` (Host `<label>.localhost:<port>` picks the workspace, dialled
+ * at 127.0.0.1; `path` is under /api/v1 unless it is one of wrangler's own `/__...` routes) and
+ * resolves `{status, body, headers, ms}` whatever the status, `ms` from sending to the last byte.
+ * Not scripts/lib/http.mjs `request`: that opens a connection per call and throws on non-2xx,
+ * fine for setup but not for latency; connections here are kept alive (`maxSockets` of them).
+ */
+export function httpClient(port, { maxSockets, timeoutMs = 60_000 }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const call = (label, method, path, { body, headers = {} } = {}) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const h = { accept: "application/json", host: new URL(localUrl(label, port)).host, ...headers };
+    if (payload !== undefined) h["content-type"] = "application/json";
+    return new Promise((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const req = http.request({ host: "127.0.0.1", port, path: path.startsWith("/__") ? path : `/api/v1${path}`, method, headers: h, agent }, (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          const text = Buffer.concat(chunks).toString("utf8");
+          let parsed = text;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch {}
+          resolve({ status: res.statusCode, body: parsed, headers: res.headers, ms });
+        });
+        res.on("error", reject);
+      });
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout ${method} ${path}`)));
+      req.on("error", reject);
+      req.end(payload);
+    });
+  };
+  return { call, close: () => agent.destroy() };
+}
+
+/**
+ * `wrangler dev` of this Worker with its own local state (D1, Durable Objects, R2) in a temp
+ * directory. `bundle`: build the Worker once (`wrangler deploy --dry-run`) and serve that file with
+ * `--no-bundle`, so edits elsewhere in the tree cannot reload it mid-run (`--test-scheduled` needs
+ * wrangler's own bundling, so the health bench passes false). `devArgs`: more `wrangler dev` flags.
+ */
+export function localWorker({ port, statePrefix, vars, call, bundle = true, devArgs = [] }) {
+  const state = mkdtempSync(join(tmpdir(), statePrefix));
+  const dist = join(state, "dist");
+  const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD"].flatMap((k) => ["--var", `${k}:${vars[k]}`]);
+  const output = [];
+  let child = null;
+  let exit = null; // resolves when the running child exits
+  let ended = null; // its exit code or signal, once it has exited
+
+  const waitReady = async (timeoutMs = 180_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (ended !== null) throw new Error(`wrangler dev exited (${ended})`);
+      try {
+        if ((await call("www", "GET", "/openapi.json")).status === 200) return;
+      } catch {}
+      await sleep(500);
+    }
+    throw new Error("wrangler dev did not answer in time");
+  };
+
+  return {
+    state,
+    /** Applies the control database's migrations (and bundles the Worker when `bundle`). */
+    async prepare() {
+      log(`local state in ${state}; applying control migrations`);
+      await runWrangler(["d1", "migrations", "apply", "CONTROL_DB", "--local", "--persist-to", state], { quiet: true });
+      if (!bundle) return;
+      log("bundling the Worker");
+      await runWrangler(["deploy", "--dry-run", "--outdir", dist], { quiet: true });
+    },
+    /** Starts `wrangler dev` in its own process group and waits until the Worker answers. */
+    async start() {
+      log(`starting wrangler dev on 127.0.0.1:${port}`);
+      const entry = bundle ? [join(dist, "index.js")] : [];
+      child = spawnWrangler(["dev", ...entry, "--config", "wrangler.toml", ...(bundle ? ["--no-bundle"] : []), "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state,
+        "--log-level", "error", "--show-interactive-dev-session=false", ...devArgs, ...varArgs], { quiet: true, detached: true });
+      ended = null;
+      exit = new Promise((r) => child.once("exit", (code, signal) => r((ended = signal ?? code))));
+      for (const s of [child.stdout, child.stderr]) s?.on("data", (c) => output.push(c) > 200 && output.shift());
+      await waitReady();
+    },
+    /**
+     * Stops the process group (wrangler, workerd) and waits for wrangler to exit (at most 10 s), then
+     * a second more: workerd must have let go of the database files before they are seeded or removed.
+     */
+    async stop() {
+      const running = child;
+      child = null;
+      if (!running || ended !== null) return;
+      try {
+        process.kill(-running.pid, "SIGTERM");
+      } catch {}
+      await Promise.race([exit, sleep(10_000)]);
+      await sleep(1000);
+    },
+    /** `wrangler d1 execute <binding> --local` on this state (the Worker stopped); resolves its stdout. */
+    execute: (binding, args) => runWrangler(["d1", "execute", binding, "--local", "--persist-to", state, ...args], { quiet: true }),
+    /** The pool database the workspace claimed, from the local control database (the Worker stopped). */
+    async tenantBinding(slug) {
+      const text = await this.execute("CONTROL_DB", ["--json", "--command", `SELECT db_binding FROM tenants WHERE slug = '${slug}'`]);
+      const binding = JSON.parse(text.slice(text.indexOf("[")))[0]?.results?.[0]?.db_binding;
+      if (!binding) throw new Error(`could not read the workspace's database binding: ${text.slice(0, 500)}`);
+      return binding;
+    },
+    /** The last of wrangler's output (up to 4,000 characters), for a failure report. */
+    recentOutput: () => Buffer.concat(output.map((c) => Buffer.from(c))).toString().slice(-4000),
+  };
+}
+
+/**
+ * Runs one benchmark: a port (PORT or a free one), the Worker prepared and started, then
+ * `body({port, vars, call, worker})`. A failure prints its message and the tail of wrangler's output
+ * and sets exit code 1; the Worker is always stopped and its state removed, also on Ctrl-C.
+ * Options: those of localWorker (statePrefix, bundle, devArgs) and httpClient (maxSockets, timeoutMs).
+ */
+export async function runBench({ statePrefix, bundle, devArgs, maxSockets, timeoutMs }, body) {
+  const port = Number(process.env.PORT ?? (await freePort()));
+  const vars = workerVars();
+  const client = httpClient(port, { maxSockets, timeoutMs });
+  const worker = localWorker({ port, statePrefix, vars, call: client.call, bundle, devArgs });
+  process.on("SIGINT", async () => {
+    await worker.stop();
+    rmSync(worker.state, { recursive: true, force: true });
+    process.exit(130);
+  });
+  try {
+    await worker.prepare();
+    await worker.start();
+    await body({ port, vars, call: client.call, worker });
+  } catch (err) {
+    console.error(`[bench] failed: ${err.message}`);
+    process.stderr.write(worker.recentOutput());
+    process.exitCode = 1;
+  } finally {
+    await worker.stop();
+    client.close();
+    rmSync(worker.state, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A new `pro` workspace through the admin API: slug `bench-<time>`, owner `owner@<slug>.example.com`
+ * (with `ownerPassword` when the benchmark signs in as the owner). Returns `{slug, owner, auth}`,
+ * `owner` as `{email, password}` (the login body) and `auth` the header with its first API key.
+ */
+export async function createWorkspace(port, vars, { ownerPassword } = {}) {
+  const adminUrl = localUrl("admin", port);
+  const cookie = await adminLogin(adminUrl, { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD });
+  const slug = `bench-${Date.now().toString(36)}`;
+  const owner = { email: `owner@${slug}.example.com`, password: ownerPassword };
+  const res = await createTenant(adminUrl, cookie, { slug, plan: "pro", ownerEmail: owner.email, ...(ownerPassword ? { ownerPassword } : {}) });
+  if (res.status !== 201) throw new Error(`create workspace: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+  return { slug, owner, auth: { authorization: `ApiKey ${res.body.apiKey}` } };
+}
+
+/** The p-th percentile of ascending `sorted` (nearest rank, rounded down). */
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** One route's figures from its per-request latencies (ms) and wall time: `{requests, seconds, rps, p50, p99}`. */
+export function latencyStats(latencies, wallMs) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: sorted.length, seconds: +(wallMs / 1000).toFixed(2), rps: Math.round(sorted.length / (wallMs / 1000)),
+    p50: +percentile(sorted, 50).toFixed(1), p99: +percentile(sorted, 99).toFixed(1),
+  };
+}
+
+/**
+ * `count` requests, `send(i)` making the i-th (a `call()` promise; it may check or count the answer),
+ * with `concurrency` in flight. Returns `{stats, wallMs, first, last}`: latencyStats and the first and
+ * last answers to arrive.
+ */
+export async function measureLoad(count, concurrency, send) {
+  const latencies = [];
+  let first;
+  let last;
+  const t0 = Date.now();
+  await pool(concurrency, Array.from({ length: count }, (_, i) => async () => {
+    const res = await send(i);
+    latencies.push(res.ms);
+    first ??= res;
+    last = res;
+  }));
+  const wallMs = Date.now() - t0;
+  return { stats: latencyStats(latencies, wallMs), wallMs, first, last };
+}
+
+/** The result table, after a blank line and its heading lines. */
+export function printTable(heading, rows) {
+  console.log("");
+  for (const line of heading) console.log(line);
+  console.table(rows);
+}
