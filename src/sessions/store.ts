@@ -1,4 +1,4 @@
-import type { InitInput, ItemInfo, ItemState, RecentScan, SessionStatus } from "./types";
+import type { InitInput, ItemInfo, ItemState, RecentScan } from "./types";
 
 /*
  * The object's own SQLite: session metadata, the expected set with scan state, and every stored
@@ -46,18 +46,8 @@ function trigger(name: string, event: string, minus: string[], plus: string[]): 
   END`;
 }
 
-export interface SessionMeta {
-  tenantId: string;
-  sessionId: string;
-  dbBinding: string;
-  name: string;
-  status: SessionStatus;
-  dueAt: string | null;
-  location: { id: string; name: string } | null;
-  includeSubLocations: boolean;
-  categoryId: string | null;
-  startedAt: string | null;
-}
+/** The session as the object keeps it: what it was started with, less the scope lists and items. */
+export type SessionMeta = Omit<InitInput, "scopeLocationIds" | "items">;
 
 export type ItemRow = {
   asset_id: string; name: string; unique_tag: string; location_id: string; category_id: string; source: string;

@@ -8,7 +8,7 @@ import type { HealthSignals } from "./engine";
 /** Active schedules read per asset, earliest due first; the earliest decide the reasons and the next change. */
 export const SCHEDULES_PER_ASSET = 10;
 
-/** `assets.id IN (...)` with the ids as ONE JSON parameter: any number of ids, far under D1's 100-parameter cap. */
+/** `assets.id IN (...)` with the ids as ONE JSON parameter: however many ids, far under D1's 100-parameter cap. */
 export const idsIn = (column: SQL | typeof assets.id, ids: readonly string[]): SQL => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /**
