@@ -17,8 +17,18 @@ export interface NewEvent {
  * so an event exists if and only if its write happened.
  */
 export function recordEvent(db: TenantDb, event: NewEvent) {
+  touched.add(db);
   return db.insert(outbox).values(eventRow(event));
 }
+
+/**
+ * Databases (one per request) on which an event was recorded. The guard drains the outbox after a
+ * request only when this says so, so writes that record nothing (scans, which the session object
+ * writes through later) cost no outbox read. A statement built but not run (its batch failed) only
+ * costs a needless drain; an event recorded on another db instance waits for the cron sweep.
+ */
+const touched = new WeakSet<TenantDb>();
+export const recordedEventsOn = (db: TenantDb): boolean => touched.has(db);
 
 const eventRow = (event: NewEvent) => ({
   id: newId("event"),
@@ -35,5 +45,6 @@ const eventRow = (event: NewEvent) => ({
  * one connection), so a guarded UPDATE that matched nothing leaves no event behind.
  */
 export function recordEventIfChanged(db: TenantDb, event: NewEvent) {
+  touched.add(db);
   return insertWhere(db, outbox, eventRow(event), sql`changes() > 0`);
 }

@@ -56,13 +56,16 @@ describe("outbox", () => {
     expect(row).toMatchObject({ type: "category.created", dispatchedAt: null, consumedAt: null });
   });
 
-  it("does not dispatch after a read", async () => {
+  it("does not dispatch after a read or a write that records no event", async () => {
     const t = await createTenant();
     const failing = await fetchAndSettle(t, "/categories", { method: "POST", body: { name: "Pending" } }, { ...env, EVENTS: failingQueue });
     await fetchAndSettle(t, "/categories", { method: "GET" });
     const [row] = await outboxRows(t, { subjectId: failing.body.id as string });
     expect(row!.dispatchedAt).toBeNull();
-    // The next write drains everything pending, its own event and the earlier one.
+    // A write that records no event does not drain (scans, sign-in: no outbox read on their path)...
+    await fetchAndSettle(t, "/categories", { method: "POST", body: { name: "" } });
+    expect((await outboxRows(t, { subjectId: failing.body.id as string }))[0]!.dispatchedAt).toBeNull();
+    // ...the next write with an event drains everything pending, its own event and the earlier one.
     await fetchAndSettle(t, "/categories", { method: "POST", body: { name: "Next" } });
     expect((await outboxRows(t)).filter((r) => r.dispatchedAt === null)).toEqual([]);
   });
