@@ -110,16 +110,7 @@ export interface RecentScan {
 }
 
 export interface MobilePayload {
-  session: {
-    id: string;
-    name: string;
-    status: SessionStatus;
-    dueAt: string | null;
-    location: { id: string; name: string } | null;
-    includeSubLocations: boolean;
-    categoryId: string | null;
-    startedAt: string | null;
-  };
+  session: { id: string } & Pick<InitInput, "name" | "status" | "dueAt" | "location" | "includeSubLocations" | "categoryId" | "startedAt">;
   progress: Progress;
   recentScans: RecentScan[];
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invites, refreshTokens } from "../../src/db/tenant/users";
 import { insertIfChanged } from "../../src/modules/users/conditional";
-import { dbOf } from "../harness/auth";
+import { dbOf } from "../harness/tenant-db";
 import { createTenant } from "../harness/tenant";
 
 /** The batch mechanism single-use tokens rely on, checked against real local D1. */

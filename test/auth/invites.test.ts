@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invites, users } from "../../src/db/tenant/users";
 import { sha256Hex } from "../../src/platform/crypto";
-import { createUser, dbOf, loginOwner } from "../harness/auth";
+import { createUser, loginOwner } from "../harness/auth";
+import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 
 const accept = (t: Parameters<typeof api>[0], body: unknown) => api(t, "/auth/invites/accept", { body, auth: null });

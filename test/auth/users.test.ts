@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outbox } from "../../src/db/tenant/outbox";
 import { refreshTokens } from "../../src/db/tenant/users";
-import { createUser, dbOf, login, loginOwner } from "../harness/auth";
+import { createUser, login, loginOwner } from "../harness/auth";
+import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 
 const patch = (t: Parameters<typeof api>[0], jwt: string, id: string, body: unknown) => api(t, `/users/${id}`, { method: "PATCH", body, auth: { jwt } });

@@ -8,7 +8,7 @@ import worker from "../../src/index";
 import { sweepTenants } from "../../src/jobs/tenant-sweep";
 import { controlDb } from "../../src/tenancy/registry";
 import { outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/principals";
+import { dbOf } from "../harness/tenant-db";
 import { createTenant, type TestTenant } from "../harness/tenant";
 import { failingQueue, fetchAndSettle } from "../harness/worker";
 

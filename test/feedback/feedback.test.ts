@@ -5,7 +5,8 @@ import { feedback } from "../../src/db/tenant/feedback";
 import { MAX_ATTACHMENT_BYTES } from "../../src/modules/feedback/form";
 import { fileBytes, postForm, r2Keys, tenantFilesPrefix } from "../harness/files";
 import { outboxRows } from "../harness/outbox";
-import { dbOf, userJwt } from "../harness/principals";
+import { userJwt } from "../harness/principals";
+import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 const fields = { title: "Scanner does not focus", message: "The camera keeps refocusing on label LBL-1." };

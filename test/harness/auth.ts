@@ -1,7 +1,4 @@
-import { env } from "cloudflare:workers";
 import type { Role } from "../../src/db/tenant/users";
-import { tenantDb } from "../../src/tenancy/pool";
-import { findTenantById } from "../../src/tenancy/registry";
 import { api, type TestTenant } from "./tenant";
 
 export interface TestUser {
@@ -42,11 +39,4 @@ export async function createUser(t: TestTenant, opts: { role?: Role; email?: str
   const accepted = await api(t, "/auth/invites/accept", { body: { token: invite.body.token, password }, auth: null });
   if (accepted.status !== 201) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   return { id: accepted.body.user.id, email, password, role, jwt: accepted.body.accessToken, refreshToken: accepted.body.refreshToken };
-}
-
-/** The tenant's own database, for assertions on stored state. */
-export async function dbOf(t: TestTenant) {
-  const tenant = await findTenantById(env, t.id);
-  if (!tenant) throw new Error(`tenant ${t.id} not found`);
-  return tenantDb(env, tenant.dbBinding);
 }

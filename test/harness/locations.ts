@@ -1,5 +1,5 @@
 import { locations } from "../../src/db/tenant/catalog";
-import { dbOf } from "./principals";
+import { dbOf } from "./tenant-db";
 import { api, type TestTenant } from "./tenant";
 
 export interface LocationBody {

@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { outbox } from "../../src/db/tenant/outbox";
-import { dbOf } from "./principals";
+import { dbOf } from "./tenant-db";
 import type { TestTenant } from "./tenant";
 
 export type OutboxRow = typeof outbox.$inferSelect;

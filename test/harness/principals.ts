@@ -1,3 +1,4 @@
+import { dbOf } from "./tenant-db";
 import { env } from "cloudflare:workers";
 import { ADMIN_COOKIE } from "../../src/auth/authenticate";
 import { signAccessToken, signAdminToken } from "../../src/auth/jwt";
@@ -5,8 +6,6 @@ import { hashPassword } from "../../src/auth/passwords";
 import { users, type Role } from "../../src/db/tenant/users";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
-import { tenantDb } from "../../src/tenancy/pool";
-import { findTenantById } from "../../src/tenancy/registry";
 import type { TestTenant } from "./tenant";
 
 /**
@@ -27,12 +26,6 @@ export function userJwt(t: TestTenant, user: { id: string; email: string; role: 
   return signAccessToken(env.JWT_SECRET, { sub: user.id, tid: t.id, role: user.role, email: user.email });
 }
 
-/** The tenant's own drizzle handle, as the Worker opens it. */
-export async function dbOf(t: TestTenant) {
-  const record = await findTenantById(env, t.id);
-  if (!record) throw new Error(`tenant ${t.slug} is not in the registry`);
-  return tenantDb(env, record.dbBinding);
-}
 
 let counter = 0;
 
