@@ -9,7 +9,7 @@ export const healthRouter = createRouter()
   .openapi(
     defineRoute({
       method: "post", path: "/inventory-items/health/batch", operationId: "getInventoryItemsHealthBatch", tags, summary: "Health of up to 200 inventory items",
-      description: "Answers from the stored scores in one database statement whatever the count (ids travel as one JSON parameter). Ids that are not live items of this workspace are listed in `notFound`, never as errors.",
+      description: "Answers from the stored scores in one database statement whatever the count (ids travel as one JSON parameter); rows marked stale by a recent write are re-scored first, which adds a round. Ids that are not live items of this workspace are listed in `notFound`, never as errors.",
       request: body(HealthBatchBody), responses: { 200: json(HealthBatchResponse, "The items' health") },
     }),
     async (c) => c.json(await svc.batchHealth(c.var.db, c.req.valid("json").ids, svc.basisOfRequest(c)), 200),

@@ -32,7 +32,7 @@ export const HealthSchema = z
   .object({
     score: z.number().int().min(0).max(100).openapi({ example: 65 }),
     badge: BadgeSchema,
-    reasons: z.array(HealthReasonSchema).openapi({ description: "Most severe first; empty when nothing applies." }),
+    reasons: z.array(HealthReasonSchema).openapi({ description: "Largest penalty first (LOST and RETIRED lead when present); empty when nothing applies." }),
     computedAt: z.string().openapi({ description: "When this result was computed." }),
   })
   .openapi("AssetHealth");
