@@ -3,8 +3,8 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as tenantSchema from "./db/tenant/schema";
 import type { EventMessage } from "./events/types";
 import type { Principal } from "./auth/principal";
-import type { InventorySession } from "./sessions/inventory-session";
-import type { UserRealtime } from "./events/realtime";
+import type { InventorySession } from "./inventory-session";
+import type { UserRealtime } from "./events/user-realtime";
 import type { TenantRecord } from "./tenancy/registry";
 
 /** Worker bindings, typed once. Pool databases are `TENANT_DB_<suffix>` (see src/tenancy/pool.ts). */

@@ -5,8 +5,8 @@ import { EVENT_HANDLERS } from "./events/handlers";
 import type { EventMessage } from "./events/types";
 import { runScheduled } from "./jobs/scheduled";
 
-export { InventorySession } from "./sessions/inventory-session";
-export { UserRealtime } from "./events/realtime";
+export { InventorySession } from "./inventory-session";
+export { UserRealtime } from "./events/user-realtime";
 
 const app = buildApp();
 

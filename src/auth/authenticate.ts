@@ -5,7 +5,7 @@ import type { AppContext } from "../env";
 import { nowIso } from "../platform/clock";
 import { sha256Hex } from "../platform/crypto";
 import { ApiError } from "../platform/errors";
-import { looksLikeApiKey } from "./api-key-token";
+import { looksLikeApiKey } from "../platform/api-key-token";
 import { verifyAccessToken, verifyAdminToken } from "./jwt";
 import type { Principal } from "./principal";
 import type { Access } from "./policy";

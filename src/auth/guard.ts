@@ -1,7 +1,5 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { dispatchAfterResponse } from "../events/dispatch";
-import { recordedEventsOn } from "../events/outbox";
 import { ApiError } from "../platform/errors";
 import { planIncludes } from "../tenancy/plans";
 import { requireAdminHost, resolveTenant } from "../tenancy/resolve";
@@ -12,7 +10,7 @@ import { throttle } from "./throttle";
 /**
  * The per-route middleware built from a route's policy-table entry: resolve the tenant, identify
  * the caller, check role and plan. Runs before validation, so a caller without credentials learns
- * nothing about the request shape. After a request that recorded events it drains the outbox off the response path.
+ * nothing about the request shape.
  */
 export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -38,7 +36,6 @@ export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<A
       }
       c.set("principal", principal);
     }
-    await next();
-    if (c.var.db && recordedEventsOn(c.var.db)) dispatchAfterResponse(c);
+    return next();
   };
 }

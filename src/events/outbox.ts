@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../env";
 import { outbox } from "../db/tenant/outbox";
 import { nowIso } from "../platform/clock";
-import { insertWhere } from "../platform/sql";
+import { insertWhere } from "../platform/d1-write";
 import { newId } from "../platform/ids";
 
 export interface NewEvent {

@@ -1,8 +1,8 @@
 import type { Bindings } from "../env";
 import { dispatchOutbox } from "../events/dispatch";
-import { runHealthJob } from "../modules/health/job";
-import { runMaintenanceReminders } from "../modules/maintenance/reminders";
-import { runDueSchedules } from "../modules/session-schedules/run";
+import { runHealthJob } from "../health";
+import { runMaintenanceReminders } from "../modules/maintenance";
+import { runDueSchedules } from "../modules/session-schedules";
 import type { TenantRecord } from "../tenancy/registry";
 import { sweepTenants } from "./tenant-sweep";
 

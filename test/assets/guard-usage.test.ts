@@ -1,7 +1,7 @@
 import { count, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assetTimeline } from "../../src/db/tenant/assets";
-import { batchGuard, guardFailed } from "../../src/modules/assets/guard";
+import { batchGuard, guardFailed } from "../../src/platform/d1-write";
 import { timelineEntry } from "../../src/modules/assets/timeline";
 import { countLiveAssetsUsing } from "../../src/modules/assets/usage";
 import { dbOf } from "../harness/tenant-db";

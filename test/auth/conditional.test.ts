@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invites, refreshTokens } from "../../src/db/tenant/users";
-import { insertIfChanged } from "../../src/modules/users/conditional";
+import { insertIfChanged } from "../../src/platform/d1-write";
 import { dbOf } from "../harness/tenant-db";
 import { createTenant } from "../harness/tenant";
 

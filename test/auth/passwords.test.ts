@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../../src/auth/passwords";
+import { hashPassword, verifyPassword } from "../../src/platform/passwords";
 import { base64url } from "../../src/platform/crypto";
 
 async function hashWith(password: string, iterations: number): Promise<string> {

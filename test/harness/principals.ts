@@ -2,7 +2,7 @@ import { dbOf } from "./tenant-db";
 import { env } from "cloudflare:workers";
 import { ADMIN_COOKIE } from "../../src/auth/authenticate";
 import { signAccessToken, signAdminToken } from "../../src/auth/jwt";
-import { hashPassword } from "../../src/auth/passwords";
+import { hashPassword } from "../../src/platform/passwords";
 import { users, type Role } from "../../src/db/tenant/users";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";

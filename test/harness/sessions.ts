@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
-import type { SessionObjectApi } from "../../src/sessions/types";
+import type { SessionObjectApi } from "../../src/inventory-session/types";
 import { defaults } from "./rows";
 import { rawDbOf } from "./tenant-db";
 import { api, type TestTenant } from "./tenant";

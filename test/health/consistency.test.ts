@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
-import { computeHealth } from "../../src/modules/health/engine";
-import { refreshHealth } from "../../src/modules/health/recompute";
-import { idsIn, loadSignals } from "../../src/modules/health/signals";
-import { markStale, writeResults } from "../../src/modules/health/store";
+import { computeHealth } from "../../src/health/engine";
+import { refreshHealth } from "../../src/health/recompute";
+import { idsIn, loadSignals } from "../../src/health/signals";
+import { markStale, writeResults } from "../../src/health/store";
 import { basisOfTenant, storedHealth, storedVsFresh } from "../harness/health";
 import { insertPerson } from "../harness/rows";
 import { scan, sessionApi, startSession } from "../harness/sessions";

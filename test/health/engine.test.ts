@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { computeHealth, type HealthSignals } from "../../src/modules/health/engine";
-import { PRESETS, SENSITIVITIES } from "../../src/modules/health/presets";
-import { REASON_CODE_LIST } from "../../src/modules/health/reasons";
-import { localDate, localMidnight } from "../../src/modules/health/time";
+import { computeHealth, type HealthSignals } from "../../src/health/engine";
+import { PRESETS, SENSITIVITIES } from "../../src/health/presets";
+import { REASON_CODE_LIST } from "../../src/db/tenant/health";
+import { localDate, localMidnight } from "../../src/health/time";
 
 const NOW = new Date("2026-06-15T12:00:00.000Z");
 

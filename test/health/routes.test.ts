@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/d1";
 import * as tenantSchema from "../../src/db/tenant/schema";
-import { healthOf } from "../../src/modules/health/recompute";
-import { REASON_CODE_LIST, REASON_CODES } from "../../src/modules/health/reasons";
-import { MAX_BATCH_IDS } from "../../src/modules/health/schemas";
-import { countedD1, type D1Counter } from "../../src/platform/d1-counter";
+import { healthOf } from "../../src/health/recompute";
+import { REASON_CODE_LIST, REASON_CODES } from "../../src/db/tenant/health";
+import { MAX_BATCH_IDS } from "../../src/health/schemas";
+import { countedD1, type D1Counter } from "../../src/http/d1-counter";
 import { fetchOpenApi } from "../harness/openapi";
 import { rawDbOf } from "../harness/tenant-db";
 import { basisOfTenant, devCall } from "../harness/health";

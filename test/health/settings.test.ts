@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { INLINE_ROWS } from "../../src/modules/health/hooks";
-import { PRESETS } from "../../src/modules/health/presets";
-import { refreshHealth } from "../../src/modules/health/recompute";
+import { INLINE_ROWS } from "../../src/health/hooks";
+import { PRESETS } from "../../src/health/presets";
+import { refreshHealth } from "../../src/health/recompute";
 import { basisOfTenant, devCall, storedHealth, storedVsFresh } from "../harness/health";
 import { createUser, userJwt } from "../harness/principals";
 import { seedAssets } from "../harness/sessions";

@@ -4,8 +4,8 @@ import { HTTPException } from "hono/http-exception";
 import { describe, expect, it } from "vitest";
 import { JSON_BODY_LIMIT } from "../../src/app";
 import type { AppEnv } from "../../src/env";
-import { onError, onNotFound } from "../../src/platform/error-handler";
-import { requestId } from "../../src/platform/request-id";
+import { onError, onNotFound } from "../../src/http/error-handler";
+import { requestId } from "../../src/http/request-id";
 import { createTenant, TEST_DOMAIN } from "../harness/tenant";
 import { expectError, req } from "../security/harness";
 

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { ADMIN_COOKIE } from "../../auth/authenticate";
 import { ADMIN_TTL_SECONDS, signAdminToken } from "../../auth/jwt";
-import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { provisionTenant } from "../../tenancy/provision";
 import { AdminLoginBody, CreatedTenantSchema, CreateTenantBody, ListTenantsQuery, TenantPage, TenantSchema, UpdateTenantBody } from "./schemas";

@@ -1,12 +1,12 @@
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
-import { mintApiKey } from "../../auth/api-key-token";
+import { mintApiKey } from "../../platform/api-key-token";
 import { apiKeys } from "../../db/tenant/users";
 import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import { recordEventIfChanged } from "../../events/outbox";
 
 type Row = typeof apiKeys.$inferSelect;

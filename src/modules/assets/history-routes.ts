@@ -1,4 +1,4 @@
-import { createRouter, defineRoute, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, jsonContent as json } from "../../http/router";
 import { AssignmentPage, AuditPage, PageQuery, StatusEventPage, TimelinePage, TimelineQuery } from "./action-schemas";
 import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history";
 import { requireAsset } from "./lookup";

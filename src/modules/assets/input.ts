@@ -1,7 +1,7 @@
-import { checkCustomFieldValues } from "../custom-fields/values";
+import { checkCustomFieldValues } from "../custom-fields";
 import { invalidField } from "../../platform/errors";
-import type { ServiceCtx } from "../../platform/service-context";
-import { assertTenantObject } from "../objects/service";
+import type { ServiceCtx } from "../../http/service-context";
+import { assertTenantObject } from "../objects";
 import { currencyDigits, toMinor, type AssetRow } from "./resource";
 
 /** Asset fields as the API takes them (create and update share it; update passes a subset). */

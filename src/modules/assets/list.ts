@@ -5,8 +5,8 @@ import { assetHealth } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { attachHealth, type HealthListInput } from "../health/list";
-import { basisOf, type HealthBasis } from "../health/presets";
+import { attachHealth, type HealthListInput } from "../../health";
+import { basisOf, type HealthBasis } from "../../health";
 import { liveAsset } from "./lookup";
 import { assetFieldDefs, toAsset, type AssetRow } from "./resource";
 

@@ -1,6 +1,6 @@
 import type { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
-import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields/definitions";
+import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
 
 export type AssetRow = typeof assets.$inferSelect;
 

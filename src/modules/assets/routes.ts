@@ -1,7 +1,7 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
-import { serviceCtx } from "../../platform/service-context";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { serviceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";
-import { basisOf } from "../health/presets";
+import { basisOf } from "../../health";
 import { historyRoutes } from "./history-routes";
 import { listAssets } from "./list";
 import { ItemParams, TagParams, tags } from "./params";

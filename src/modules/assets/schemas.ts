@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { ASSET_STATUSES } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { isoDateTime, nameField, textField } from "../../platform/schemas";
-import { healthListQuery } from "../health/list";
-import { HealthSchema } from "../health/schemas";
+import { healthListQuery } from "../../health";
+import { HealthSchema } from "../../health";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 const isoDate = z.iso.date().openapi({ example: "2025-03-14", description: "Calendar date, YYYY-MM-DD." });

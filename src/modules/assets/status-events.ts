@@ -1,7 +1,7 @@
 import { assetStatusEvents, type AssetStatus } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
 import { chunk } from "../../platform/d1";
-import { orderedId } from "./ordered-id";
+import { orderedId } from "../../platform/ids";
 
 export interface StatusEventInput {
   assetId: string;

@@ -1,5 +1,5 @@
-import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../platform/router";
-import { serviceCtx } from "../../platform/service-context";
+import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { serviceCtx } from "../../http/service-context";
 import { AllowedTransitionsSchema, CheckinBody, CheckoutBody, StatusBody } from "./action-schemas";
 import { checkin, checkout } from "./checkout";
 import { allowedTransitions } from "./lifecycle";

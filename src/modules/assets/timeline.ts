@@ -1,6 +1,6 @@
 import { assetTimeline, type TimelineType } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
-import { orderedId } from "./ordered-id";
+import { orderedId } from "../../platform/ids";
 
 export interface TimelineInput {
   assetId: string;

@@ -1,10 +1,10 @@
 import type { AppContext } from "../../env";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
-import { getUser, toUser } from "../users/service";
-import { UserSchema } from "../users/schemas";
-import { serviceCtx } from "../../platform/service-context";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { getUser, toUser } from "../users";
+import { UserSchema } from "../users";
+import { serviceCtx } from "../../http/service-context";
 import { AcceptInviteBody, LoginBody, RefreshBody, SessionSchema } from "./schemas";
-import type { AuthCtx } from "./sessions";
+import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
 
 const tags = ["Auth"];

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../../auth/passwords";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../../platform/passwords";
 import { nameField } from "../../platform/schemas";
-import { emailField, UserSchema } from "../users/schemas";
+import { emailField, UserSchema } from "../users";
 
 const opaqueToken = z.string().min(1).max(256);
 

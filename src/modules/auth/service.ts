@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { hashPassword, TIMING_DUMMY_HASH, verifyPassword } from "../../auth/passwords";
+import { hashPassword, TIMING_DUMMY_HASH, verifyPassword } from "../../platform/passwords";
 import { invites, refreshTokens, users } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
 import { sha256Hex } from "../../platform/crypto";
@@ -7,11 +7,11 @@ import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { recordEventIfChanged } from "../../events/outbox";
-import { insertIfChanged } from "../users/conditional";
-import { toUser, type UserRow } from "../users/service";
+import { insertIfChanged } from "../../platform/d1-write";
+import { toUser, type UserRow } from "../users";
 import {
   type AuthCtx, invalidCredentials, invalidRefreshToken, mintRefreshToken, revokeAllRefreshTokens, sessionBody,
-} from "./sessions";
+} from "./refresh-tokens";
 
 /** Wrong email, wrong password, no password (SSO-only) and deactivated users all get the same 401. */
 export async function login(ctx: AuthCtx, input: { email: string; password: string }) {

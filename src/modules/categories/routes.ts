@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
-import { serviceCtx } from "../../platform/service-context";
+import { serviceCtx } from "../../http/service-context";
 import { CategoryPage, CategorySchema, CreateCategoryBody, ListCategoriesQuery, UpdateCategoryBody } from "./schemas";
 import * as svc from "./service";
 

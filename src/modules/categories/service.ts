@@ -7,9 +7,9 @@ import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
-import type { ServiceCtx } from "../../platform/service-context";
-import { countLiveAssetsUsing, noLiveAssetUses } from "../assets/usage";
-import { healthStaleWhere, settleHealthBacklog } from "../health/hooks";
+import type { ServiceCtx } from "../../http/service-context";
+import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
+import { healthStaleWhere, settleHealthBacklog } from "../../health";
 
 type Row = typeof categories.$inferSelect;
 type Ctx = ServiceCtx;

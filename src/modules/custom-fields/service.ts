@@ -7,7 +7,7 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import type { FieldDef } from "./definitions";
 import { assertKeyAllowed, normalizeOptions } from "./rules";
 import type { CreateCustomFieldInput } from "./schemas";

@@ -1,12 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { customFields } from "../../db/tenant/custom-fields";
+import { customFields, layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
+import type { TenantDb } from "../../env";
 import { auditStatements } from "../../events/audit";
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
-import type { ServiceCtx } from "../../platform/service-context";
-import { renameKeyInLayouts } from "../layouts/fields";
+import type { ServiceCtx } from "../../http/service-context";
 import type { FieldDef } from "./definitions";
 import { assertKeyAllowed, normalizeOptions } from "./rules";
 import type { UpdateCustomFieldInput } from "./schemas";
@@ -61,4 +61,22 @@ export async function updateCustomField(ctx: ServiceCtx, id: string, patch: Upda
   ]), () => keyTaken(entity, key));
   if (res.meta.changes === 0) throw notFound("Custom field");
   return next;
+}
+
+/**
+ * UPDATEs moving a renamed custom field key in every layout of the entity (for the rename's batch). The rename owns this
+ * propagation, so the custom-fields module writes the layouts table rather than calling into layouts.
+ */
+export async function renameKeyInLayouts(db: TenantDb, entity: CustomFieldEntity, from: string, to: string) {
+  const rows = await db.select().from(layouts).where(eq(layouts.entity, entity)).all();
+  const now = nowIso();
+  return rows
+    .filter((r) => r.sections.some((s) => s.fields.some((f) => f.key === from)))
+    .map((r) => {
+      const sections = r.sections.map((s) => ({
+        ...s,
+        fields: s.fields.filter((f) => f.key !== to).map((f) => (f.key === from ? { ...f, key: to } : f)),
+      }));
+      return db.update(layouts).set({ sections, updatedAt: now }).where(eq(layouts.id, r.id));
+    });
 }

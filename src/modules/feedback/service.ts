@@ -2,8 +2,8 @@ import { feedback, type FeedbackAttachment } from "../../db/tenant/feedback";
 import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { newId } from "../../platform/ids";
-import type { ServiceCtx } from "../../platform/service-context";
-import { tenantPrefix } from "../objects/keys";
+import type { ServiceCtx } from "../../http/service-context";
+import { tenantPrefix } from "../objects";
 import { extensionOf, type ReceivedFile } from "./form";
 
 type Row = typeof feedback.$inferSelect;

@@ -1,6 +1,6 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
-import { ItemParams } from "../assets/params";
-import { HealthBatchBody, HealthBatchResponse, HealthSchema, HealthSettingsSchema, UpdateHealthSettingsBody } from "./schemas";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { ItemParams } from "../assets";
+import { HealthBatchBody, HealthBatchResponse, HealthSchema, HealthSettingsSchema, UpdateHealthSettingsBody } from "../../health";
 import * as svc from "./service";
 
 const tags = ["Asset health"];

@@ -4,10 +4,10 @@ import type { AppContext, TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
 import { controlDb, settingsOf } from "../../tenancy/registry";
-import { INLINE_ROWS } from "./hooks";
-import { basisOf, PRESETS, type HealthBasis, type Sensitivity } from "./presets";
-import { drainHealth, healthOf } from "./recompute";
-import { pendingCount, type StoredHealth } from "./store";
+import { INLINE_ROWS } from "../../health";
+import { basisOf, PRESETS, type HealthBasis, type Sensitivity } from "../../health";
+import { drainHealth, healthOf } from "../../health";
+import { pendingCount, type StoredHealth } from "../../health";
 
 export const basisOfRequest = (c: AppContext): HealthBasis => basisOf(settingsOf(c.var.tenant));
 

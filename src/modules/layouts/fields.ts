@@ -1,10 +1,7 @@
-import { eq } from "drizzle-orm";
-import { layouts, type CustomFieldEntity, type LayoutSection } from "../../db/tenant/custom-fields";
-import type { TenantDb } from "../../env";
-import { nowIso } from "../../platform/clock";
+import type { CustomFieldEntity, LayoutSection } from "../../db/tenant/custom-fields";
 import { badRequest, type ErrorDetail } from "../../platform/errors";
-import { isBuiltinFormField } from "../custom-fields/builtins";
-import type { FieldDef } from "../custom-fields/definitions";
+import { isBuiltinFormField } from "../custom-fields";
+import type { FieldDef } from "../custom-fields";
 
 /**
  * A layout may name built-in fields of its entity and live custom fields of that entity, each once.
@@ -38,19 +35,4 @@ export function visibleSections(entity: CustomFieldEntity, sections: readonly La
       .filter((f) => isBuiltinFormField(entity, f.key) || live.has(f.key))
       .map((f) => ({ key: f.key, required: f.required ?? false, builtIn: isBuiltinFormField(entity, f.key) })),
   }));
-}
-
-/** UPDATEs moving a renamed custom field key in every layout of the entity (for the rename's batch). */
-export async function renameKeyInLayouts(db: TenantDb, entity: CustomFieldEntity, from: string, to: string) {
-  const rows = await db.select().from(layouts).where(eq(layouts.entity, entity)).all();
-  const now = nowIso();
-  return rows
-    .filter((r) => r.sections.some((s) => s.fields.some((f) => f.key === from)))
-    .map((r) => {
-      const sections = r.sections.map((s) => ({
-        ...s,
-        fields: s.fields.filter((f) => f.key !== to).map((f) => (f.key === from ? { ...f, key: to } : f)),
-      }));
-      return db.update(layouts).set({ sections, updatedAt: now }).where(eq(layouts.id, r.id));
-    });
 }

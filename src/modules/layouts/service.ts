@@ -9,8 +9,8 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
-import { liveDefinitions } from "../custom-fields/definitions";
+import type { ServiceCtx } from "../../http/service-context";
+import { liveDefinitions } from "../custom-fields";
 import { assertLayoutFields, visibleSections } from "./fields";
 import type { CreateLayoutInput, UpdateLayoutInput } from "./schemas";
 

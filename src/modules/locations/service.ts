@@ -6,10 +6,11 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
-import { insertWhere, likeContains } from "../../platform/sql";
+import type { ServiceCtx } from "../../http/service-context";
+import { likeContains } from "../../platform/sql";
+import { insertWhere } from "../../platform/d1-write";
 import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
-import { countLiveAssetsUsing, noLiveAssetUses } from "../assets/usage";
+import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
 
 type Row = typeof locations.$inferSelect;
 type Ctx = ServiceCtx;

@@ -4,8 +4,8 @@ import { notifications } from "../../db/tenant/notifications";
 import type { TenantDb } from "../../env";
 import { recordEventIfChanged } from "../../events/outbox";
 import { newId } from "../../platform/ids";
-import { insertWhere } from "../../platform/sql";
-import type { NotificationRow } from "../notifications/view";
+import { insertWhere } from "../../platform/d1-write";
+import type { NotificationRow } from "../notifications";
 import { classify } from "./due";
 import type { ScheduleRow } from "./view";
 

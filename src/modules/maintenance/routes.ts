@@ -1,5 +1,5 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
-import { serviceCtx } from "../../platform/service-context";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { serviceCtx } from "../../http/service-context";
 import { listDueSchedules } from "./due";
 import { CreateScheduleBody, DuePage, DueQuery, ItemParams, ListQuery, ScheduleParams, SchedulePage, ScheduleSchema, UpdateScheduleBody } from "./schemas";
 import * as svc from "./schedules";

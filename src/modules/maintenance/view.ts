@@ -1,6 +1,6 @@
 import { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenance";
 import type { AppContext } from "../../env";
-import { serviceCtx, type ServiceCtx } from "../../platform/service-context";
+import { serviceCtx, type ServiceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";
 
 export type ScheduleRow = typeof maintenanceSchedules.$inferSelect;

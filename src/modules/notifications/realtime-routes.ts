@@ -1,5 +1,5 @@
 import { ApiError } from "../../platform/errors";
-import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { notificationCtx } from "./context";
 import { userRealtime } from "./realtime";
 import { RealtimeQuery, RealtimeTicket } from "./schemas";

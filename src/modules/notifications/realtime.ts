@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import type { RealtimeMessage } from "../../events/realtime";
+import type { RealtimeMessage } from "../../events/user-realtime";
 import { chunk } from "../../platform/d1";
 
 /** Where notification changes are pushed: the owner's realtime channel. Never throws. */

@@ -1,4 +1,4 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { notificationCtx } from "./context";
 import { ListNotificationsQuery, NotificationPage, NotificationParams, NotificationSchema, ReadAllResult, UnreadCount, UpdateNotificationBody } from "./schemas";
 import * as svc from "./service";

@@ -1,5 +1,5 @@
 import { notifications } from "../../db/tenant/notifications";
-import type { RealtimeMessage } from "../../events/realtime";
+import type { RealtimeMessage } from "../../events/user-realtime";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 

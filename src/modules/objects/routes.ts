@@ -1,5 +1,5 @@
 import type { AppContext } from "../../env";
-import { createRouter, defineRoute, jsonBody as body, jsonContent as json, errorResponses } from "../../platform/router";
+import { createRouter, defineRoute, jsonBody as body, jsonContent as json, errorResponses } from "../../http/router";
 import { OBJECT_TYPES } from "./file-types";
 import { CreateObjectBody, ObjectKeyParams, ObjectUploadSchema, UploadedSchema, UploadQuery, ViewQuery, ViewUrlSchema } from "./schemas";
 import * as svc from "./service";

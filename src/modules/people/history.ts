@@ -1,7 +1,7 @@
 import { and, desc, eq, lt } from "drizzle-orm";
 import { assets, assignments } from "../../db/tenant/assets";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import { getPerson } from "./service";
 
 /** Every checkout of the person, newest first, with the asset's current name and tag (null once permanently deleted). */

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery } from "../../platform/pagination";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
-import { serviceCtx } from "../../platform/service-context";
+import { serviceCtx } from "../../http/service-context";
 import { personAssignmentHistory } from "./history";
 import { AssignmentPage, CreatePersonBody, ListPeopleQuery, PersonPage, PersonSchema, UpdatePersonBody } from "./schemas";
 import * as svc from "./service";

@@ -9,10 +9,10 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
-import { batchGuard, guardFailed } from "../assets/guard";
-import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields/definitions";
-import { checkCustomFieldValues } from "../custom-fields/values";
+import type { ServiceCtx } from "../../http/service-context";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
+import { checkCustomFieldValues } from "../custom-fields";
 import type { CreatePersonInput, ListPeopleInput } from "./schemas";
 
 type Ctx = ServiceCtx;

@@ -6,8 +6,8 @@ import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
-import type { ServiceCtx } from "../../platform/service-context";
-import { batchGuard, guardFailed } from "../assets/guard";
+import type { ServiceCtx } from "../../http/service-context";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { getPerson, live, presentPerson, type PersonRow } from "./service";
 
 const holdsAssets = (personId: string) => sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.assigneeId} = ${personId} AND ${assets.deletedAt} IS NULL)`;

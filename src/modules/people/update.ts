@@ -6,11 +6,11 @@ import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict } from "../../platform/errors";
-import type { ServiceCtx } from "../../platform/service-context";
-import { checkinAllForPerson } from "../assets/assignments";
-import { settleHealth } from "../health/hooks";
-import { batchGuard, guardFailed } from "../assets/guard";
-import { checkCustomFieldValues } from "../custom-fields/values";
+import type { ServiceCtx } from "../../http/service-context";
+import { checkinAllForPerson } from "../assets";
+import { settleHealth } from "../../health";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { checkCustomFieldValues } from "../custom-fields";
 import type { UpdatePersonInput } from "./schemas";
 import { AUDITED_FIELDS, emailTaken, getPerson, live, locationGuard, presentPerson, rethrowGuard, type PersonRow } from "./service";
 

@@ -6,7 +6,7 @@ import { scanEvents, sessions } from "../../db/tenant/sessions";
 import { apiKeys, users } from "../../db/tenant/users";
 import { notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 
 const expectedLocations = aliasedTable(locations, "expected_location");
 

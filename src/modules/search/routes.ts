@@ -1,4 +1,4 @@
-import { createRouter, defineRoute, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, jsonContent as json } from "../../http/router";
 import { rawTenantDb } from "../../tenancy/pool";
 import { SearchQuery, SearchResults } from "./schemas";
 import { search } from "./service";

@@ -3,12 +3,12 @@ import { sessionSchedules, sessions } from "../../db/tenant/sessions";
 import type { Bindings } from "../../env";
 import { recordEventIfChanged } from "../../events/outbox";
 import { newId } from "../../platform/ids";
-import { insertWhere } from "../../platform/sql";
+import { insertWhere } from "../../platform/d1-write";
 import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
-import type { SessionCtx, SessionRow } from "../sessions/context";
-import { transition } from "../sessions/lifecycle";
-import { toSession } from "../sessions/view";
+import type { SessionCtx, SessionRow } from "../sessions";
+import { transition } from "../sessions";
+import { toSession } from "../sessions";
 import { nextOccurrence } from "./recurrence";
 import type { ScheduleRow } from "./service";
 

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { RECURRENCE_UNITS } from "../../db/tenant/sessions";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoDateTime, nameField } from "../../platform/schemas";
-import { assigneeIdsField } from "../sessions/schemas";
+import { assigneeIdsField } from "../sessions";
 
 export const ScheduleParams = z.object({ scheduleId: idParam("scheduleId", "ssc_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 

@@ -5,8 +5,8 @@ import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
 import { isId, newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
-import { checkRefs } from "../sessions/refs";
+import type { ServiceCtx } from "../../http/service-context";
+import { checkRefs } from "../sessions";
 import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";
 
 export type ScheduleRow = typeof sessionSchedules.$inferSelect;

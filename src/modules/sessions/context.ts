@@ -3,9 +3,9 @@ import { sessions } from "../../db/tenant/sessions";
 import type { AppContext, Bindings } from "../../env";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { isId } from "../../platform/ids";
-import { serviceCtx, type ServiceCtx } from "../../platform/service-context";
+import { serviceCtx, type ServiceCtx } from "../../http/service-context";
 import type { TenantRecord } from "../../tenancy/registry";
-import type { ObjectError, SessionObjectApi } from "../../sessions/types";
+import type { ObjectError, SessionObjectApi } from "../../inventory-session";
 import { buildInit } from "./object-init";
 
 export type SessionRow = typeof sessions.$inferSelect;

@@ -4,7 +4,7 @@ import { scanEvents, sessionItems } from "../../db/tenant/sessions";
 import { nowIso } from "../../platform/clock";
 import { ApiError, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ItemInfo } from "../../sessions/types";
+import type { ItemInfo } from "../../inventory-session";
 import { callObject, closedConflict, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
 import { buildReport } from "./report";
 

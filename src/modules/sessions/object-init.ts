@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { sessionItems, type sessions } from "../../db/tenant/sessions";
 import type { Bindings } from "../../env";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import type { TenantRecord } from "../../tenancy/registry";
-import type { InitInput } from "../../sessions/types";
+import type { InitInput } from "../../inventory-session";
 import { listScopeLocationIds } from "./scope";
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import type { SessionRow } from "./context";
 
 type Bucket = { id: string; name: string | null; expected: number; scanned: number };

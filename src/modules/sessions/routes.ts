@@ -1,4 +1,4 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { sessionCtx } from "./context";
 import { CreateSessionBody, ListSessionsQuery, SessionPage, SessionParams as Params, SessionSchema, UpdateSessionBody } from "./schemas";
 import * as svc from "./service";

@@ -1,4 +1,4 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { sessionCtx } from "./context";
 import * as scan from "./scan";
 import { MobileSchema, ScanBatchBody, ScanBatchResponse, ScanBody, ScanOutcomeSchema, UnscanBody, UnscanResponse } from "./scan-schemas";

@@ -1,6 +1,6 @@
 import { invalidField } from "../../platform/errors";
-import { parseCode } from "../../sessions/codes";
-import type { CodeKey, ScanCommand } from "../../sessions/types";
+import { parseCode } from "../../inventory-session";
+import type { CodeKey, ScanCommand } from "../../inventory-session";
 import { callObject, type SessionCtx } from "./context";
 import type { ScanInput } from "./scan-schemas";
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { batchable } from "./batchable";
+import { batchable } from "../../platform/d1-write";
 import type { TenantDb } from "../../env";
 
 export interface Scope {

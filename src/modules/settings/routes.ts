@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, jsonBody, jsonContent } from "../../platform/router";
-import { SENSITIVITIES } from "../health/presets";
+import { createRouter, defineRoute, jsonBody, jsonContent } from "../../http/router";
+import { SENSITIVITIES } from "../../health";
 import * as svc from "./service";
 
 const tags = ["Settings"];

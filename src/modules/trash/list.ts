@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import { TRASH_TYPES, type TrashType } from "./schemas";
 import { nameColumnOf, tableOf } from "./tables";
 

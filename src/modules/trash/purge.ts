@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import { eachInOrder, settle } from "./outcome";
 import { PURGE_PLANS } from "./purge-plans";
 import type { TrashRef, TrashResult } from "./schemas";

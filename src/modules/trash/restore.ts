@@ -1,9 +1,9 @@
-import type { ServiceCtx } from "../../platform/service-context";
-import { restoreAsset } from "../assets/service";
-import { restoreCategory } from "../categories/service";
-import { restoreCustomField } from "../custom-fields/service";
-import { restoreLocation } from "../locations/service";
-import { restorePerson } from "../people/trash";
+import type { ServiceCtx } from "../../http/service-context";
+import { restoreAsset } from "../assets";
+import { restoreCategory } from "../categories";
+import { restoreCustomField } from "../custom-fields";
+import { restoreLocation } from "../locations";
+import { restorePerson } from "../people";
 import { eachInOrder, settle } from "./outcome";
 import type { TrashRef, TrashResult, TrashType } from "./schemas";
 

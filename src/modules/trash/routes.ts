@@ -1,5 +1,5 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
-import { serviceCtx } from "../../platform/service-context";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { serviceCtx } from "../../http/service-context";
 import { listTrash } from "./list";
 import { purgeItems } from "./purge";
 import { restoreItems } from "./restore";

@@ -6,10 +6,9 @@ import { isUniqueViolation } from "../../platform/d1";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import { recordEventIfChanged } from "../../events/outbox";
-import { insertWhere } from "../../platform/sql";
-import { allOf } from "./conditional";
+import { allOf, insertWhere } from "../../platform/d1-write";
 import { assertPlanRoom, isManagerRole, planRoomGuard } from "./limits";
 import type { Acting } from "./service";
 

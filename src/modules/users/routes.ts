@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { AppContext } from "../../env";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../platform/router";
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
-import { serviceCtx } from "../../platform/service-context";
+import { serviceCtx } from "../../http/service-context";
 import { createInvite, listInvites, revokeInvite, toInvite } from "./invites";
 import { CreatedInviteSchema, CreateInviteBody, InvitePage, ListInvitesQuery, ListUsersQuery, UpdateUserBody, UserPage, UserSchema } from "./schemas";
 import { listUsers, toUser, updateUser, type Acting } from "./service";

@@ -3,10 +3,10 @@ import { refreshTokens, users, type Role } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../platform/service-context";
+import type { ServiceCtx } from "../../http/service-context";
 import type { Plan } from "../../tenancy/plans";
 import { recordEventIfChanged } from "../../events/outbox";
-import { allOf } from "./conditional";
+import { allOf } from "../../platform/d1-write";
 import { assertPlanRoom, isManagerRole, planRoomGuard, type Growth } from "./limits";
 
 export type UserRow = typeof users.$inferSelect;

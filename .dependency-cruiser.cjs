@@ -1,0 +1,67 @@
+/**
+ * The house rules of src/ (docs/architecture.md), checked by `npm test` (`npm run check:architecture`).
+ * Floors, ground up; a floor imports only floors below it (type-only imports aside, so the typed
+ * bindings in src/env.ts can name the classes they bind):
+ *   platform < db < tenancy < events < auth < http < domain packages < modules < jobs < app
+ * A module is entered only through its index.ts, and nothing imports in a cycle.
+ */
+const FLOORS = [
+  ["platform", "^src/platform/"],
+  ["db", "^src/db/"],
+  ["tenancy", "^src/tenancy/"],
+  ["events", "^src/events/"],
+  ["auth", "^src/auth/"],
+  ["http", "^src/http/"],
+  ["domain", "^src/(health|inventory-session|webhooks)/"],
+  ["modules", "^src/modules/"],
+  ["jobs", "^src/jobs/"],
+  ["app", "^src/(app|index)\\.ts$"],
+];
+
+const upward = FLOORS.slice(0, -1).map(([name, path], i) => ({
+  name: `floor-${name}`,
+  comment: `${name} is below ${FLOORS.slice(i + 1).map(([n]) => n).join(", ")}: it may not import them`,
+  severity: "error",
+  from: { path },
+  to: { path: FLOORS.slice(i + 1).map(([, p]) => p), dependencyTypesNot: ["type-only"] },
+}));
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: "module-front-door",
+      comment: "another module is entered only through its index.ts",
+      severity: "error",
+      from: { path: "^src/modules/([^/]+)/" },
+      to: { path: "^src/modules/[^/]+/", pathNot: ["^src/modules/$1/", "^src/modules/[^/]+/index\\.ts$"] },
+    },
+    {
+      name: "domain-front-door",
+      comment: "a domain package is entered only through its index.ts from outside it",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(health|inventory-session|webhooks)/" },
+      to: { path: "^src/(health|inventory-session|webhooks)/", pathNot: "^src/(health|inventory-session|webhooks)/index\\.ts$" },
+    },
+    {
+      name: "no-cycles",
+      comment: "no import cycles (type-only imports aside)",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    {
+      name: "unresolvable",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true, pathNot: "^cloudflare:" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/db/migrations\\.generated\\.ts$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+  },
+};

@@ -1,0 +1,10 @@
+export { HEALTH_STALE_JSON_SQL, INLINE_ROWS, healthCtxFromD1, healthRemove, healthStale, healthStaleWhere, sessionCompletedStatements, settleHealth, settleHealthBacklog } from "./hooks";
+export { runHealthJob } from "./job";
+export { attachHealth, healthListQuery } from "./list";
+export type { HealthListInput } from "./list";
+export { PRESETS, SENSITIVITIES, basisOf } from "./presets";
+export type { HealthBasis, Sensitivity } from "./presets";
+export { drainHealth, healthOf } from "./recompute";
+export { HealthBatchBody, HealthBatchResponse, HealthSchema, HealthSettingsSchema, UpdateHealthSettingsBody } from "./schemas";
+export { pendingCount } from "./store";
+export type { StoredHealth } from "./store";

@@ -1,0 +1,39 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../env";
+import { ApiError, type ErrorCode } from "../platform/errors";
+
+const CODE_FOR_STATUS: Record<number, ErrorCode> = {
+  400: "bad_request",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+function envelope(c: Context<AppEnv>, err: ApiError) {
+  const requestId = c.get("requestId") ?? "";
+  const body = { message: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}), requestId };
+  const res = c.json(body, err.status);
+  for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v);
+  res.headers.set("x-request-id", requestId);
+  return res;
+}
+
+/** The one place errors become responses: ApiError as is, Hono's HTTP errors mapped, the rest a bare 500. */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof ApiError) return envelope(c, err);
+  if (err instanceof HTTPException) {
+    const code = CODE_FOR_STATUS[err.status] ?? (err.status >= 500 ? "internal_error" : "bad_request");
+    const message = err.status === 400 && /JSON/i.test(err.message) ? "Request body is not valid JSON" : err.message || code;
+    return envelope(c, new ApiError(code, message));
+  }
+  console.error("unhandled error", c.get("requestId"), err);
+  return envelope(c, new ApiError("internal_error", "Internal error; quote the requestId when reporting it"));
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) => envelope(c, new ApiError("not_found", `Route not found: ${c.req.method} ${new URL(c.req.url).pathname}`));

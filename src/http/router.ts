@@ -1,0 +1,131 @@
+import { createRoute, OpenAPIHono, type RouteConfig, type z } from "@hono/zod-openapi";
+import type { ZodError } from "zod";
+import { guard } from "../auth/guard";
+import { ROUTE_POLICY, type OperationId, type RouteRule } from "../auth/policy";
+import type { AppEnv } from "../env";
+import { ApiError, ERROR_STATUS, type ErrorDetail } from "../platform/errors";
+import { ErrorSchema } from "../platform/schemas";
+import { outboxDrain } from "./outbox-drain";
+
+export function zodDetails(error: ZodError, target?: string): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [target, ...issue.path].filter((p) => p !== undefined).join(".") || "(root)",
+    message: issue.message,
+  }));
+}
+
+/** The one router factory: every module builds its routes on this, so validation errors share the envelope. */
+export function createRouter() {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const details = zodDetails(result.error as unknown as ZodError, result.target === "json" ? "body" : result.target);
+        throw new ApiError("validation_failed", details.map((d) => `${d.path}: ${d.message}`).join("; "), { details });
+      }
+    },
+  });
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Validation failed",
+  401: "Missing or invalid credentials",
+  403: "Not allowed (role, credential type or plan)",
+  404: "Unknown resource or workspace",
+  409: "Conflict with the current state",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  429: "Rate limited; see Retry-After",
+  500: "Unexpected error",
+};
+
+/** One example envelope per status, so the reference page shows what a client will parse. */
+const ERROR_EXAMPLES: Record<number, { message: string; code: string; details?: unknown }> = {
+  400: { message: "body.name: must not be empty", code: "validation_failed", details: [{ path: "body.name", message: "must not be empty" }] },
+  401: { message: "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`", code: "unauthenticated" },
+  403: { message: "This action needs one of the roles: owner, admin", code: "forbidden" },
+  404: { message: "Not found", code: "not_found" },
+  409: { message: "A category named 'Laptops' already exists", code: "conflict" },
+  413: { message: "Request body exceeds 1048576 bytes", code: "payload_too_large" },
+  415: { message: "Unsupported Media Type", code: "unsupported_media_type" },
+  429: { message: "Too many requests", code: "rate_limited" },
+  500: { message: "Internal error; quote the requestId when reporting it", code: "internal_error" },
+};
+
+const errorResponse = (status: number) => ({
+  description: ERROR_DESCRIPTIONS[status] ?? "Error",
+  content: {
+    "application/json": {
+      schema: ErrorSchema,
+      ...(ERROR_EXAMPLES[status] ? { example: { ...ERROR_EXAMPLES[status], requestId: "req_01jd3k4m5n6p7q8r9s0t1v2w3x" } } : {}),
+    },
+  },
+});
+
+/** Error responses for `createRoute`, e.g. `...errorResponses(409)`. */
+export function errorResponses<S extends number>(...statuses: S[]) {
+  return Object.fromEntries(statuses.map((s) => [s, errorResponse(s)])) as Record<S, ReturnType<typeof errorResponse>>;
+}
+
+function securityFor(rule: RouteRule) {
+  if (rule.access === "data") return [{ ApiKey: [] }, { Bearer: [] }];
+  if (rule.access === "jwt") return [{ Bearer: [] }];
+  if (rule.access === "admin") return [{ AdminCookie: [] }];
+  return [];
+}
+
+function ruleDescription(rule: RouteRule): string {
+  const who = {
+    public: "No credentials.",
+    tenantPublic: "Workspace host; no credentials.",
+    data: "Workspace host; `ApiKey` or `Bearer <JWT>`.",
+    jwt: "Workspace host; `Bearer <JWT>` only (API keys get 403).",
+    adminPublic: "Admin host; no credentials.",
+    admin: "Admin host; platform-admin cookie.",
+  }[rule.access];
+  const roles = rule.roles ? ` Roles: ${rule.roles.join(", ")}.` : "";
+  const plan = rule.feature ? ` Plan feature: ${rule.feature}.` : "";
+  return `${who}${roles}${plan}`;
+}
+
+type DefinedRoute = Omit<RouteConfig, "security" | "middleware" | "operationId"> & { operationId: OperationId };
+
+/**
+ * `createRoute` plus the route's policy from ROUTE_POLICY: the guard middleware, the OpenAPI
+ * `security`, and the standard error responses for what the guard and validator can answer.
+ */
+export function defineRoute<R extends DefinedRoute>(config: R): R {
+  const rule: RouteRule = ROUTE_POLICY[config.operationId];
+  const standard: number[] = [500];
+  if (config.request) standard.push(400);
+  // @hono/zod-openapi answers a non-JSON Content-Type on a JSON body with 415 (see its media-type gate).
+  // The app-wide body limit (JSON_BODY_LIMIT in src/app.ts) answers 413 before any route runs.
+  if (config.request?.body) standard.push(413, 415);
+  if (rule.access !== "public") standard.push(404);
+  if (rule.access === "data" || rule.access === "jwt" || rule.access === "admin") standard.push(401);
+  if (rule.access === "data" || rule.access === "jwt") standard.push(403);
+  const description = [config.description, `**Access:** ${ruleDescription(rule)}`].filter(Boolean).join("\n\n");
+  // The guard and the standard error responses are left out of the returned type on purpose:
+  // handlers keep the router's AppEnv and only their own success responses to type-check against.
+  const route = createRoute({
+    ...config,
+    description,
+    security: securityFor(rule) as { [scheme: string]: string[] }[],
+    // The outbox drain wraps the guard so it sees the tenant database the guard sets.
+    middleware: [outboxDrain, guard(rule, config.operationId)],
+    responses: { ...errorResponses(...standard), ...config.responses },
+  });
+  return route as unknown as R;
+}
+
+export { ERROR_STATUS };
+
+/** `{ description, content: application/json }` for a response. */
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** A required JSON request body. */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  body: { required: true, content: { "application/json": { schema } } },
+});

@@ -1,0 +1,46 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { ACCESS_TTL_SECONDS, signAccessToken } from "../../auth/jwt";
+import { refreshTokens } from "../../db/tenant/users";
+import type { TenantDb } from "../../env";
+import { randomToken, sha256Hex } from "../../platform/crypto";
+import { ApiError } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { toUser, type UserRow } from "../users";
+
+/** What the public auth verbs need: no principal yet, only the workspace and the signing secret. */
+export interface AuthCtx {
+  db: TenantDb;
+  tenantId: string;
+  secret: string;
+}
+
+export const REFRESH_TTL_DAYS = 30;
+type RefreshRow = typeof refreshTokens.$inferSelect;
+
+/** A new refresh token: the caller gets `token`, the database only `token_hash`. */
+export async function mintRefreshToken(userId: string, now: string) {
+  const token = randomToken(32);
+  const row: RefreshRow = {
+    id: newId("refreshToken"),
+    userId,
+    tokenHash: await sha256Hex(token),
+    expiresAt: new Date(Date.parse(now) + REFRESH_TTL_DAYS * 86_400_000).toISOString(),
+    revokedAt: null,
+    createdAt: now,
+  };
+  return { token, row };
+}
+
+
+/** Signs out everywhere: used on refresh-token reuse (likely theft). */
+export const revokeAllRefreshTokens = (db: TenantDb, userId: string, now: string) =>
+  db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+
+/** The body of login, refresh and invite acceptance. */
+export async function sessionBody(ctx: AuthCtx, user: UserRow, refreshToken: string) {
+  const accessToken = await signAccessToken(ctx.secret, { sub: user.id, tid: ctx.tenantId, role: user.role, email: user.email });
+  return { accessToken, refreshToken, expiresIn: ACCESS_TTL_SECONDS, user: toUser(user) };
+}
+
+export const invalidCredentials = () => new ApiError("unauthenticated", "Invalid email or password");
+export const invalidRefreshToken = () => new ApiError("unauthenticated", "Invalid, expired or revoked refresh token; sign in again");

@@ -1,0 +1,2 @@
+export { categoriesRouter } from "./routes";
+export { restoreCategory } from "./service";

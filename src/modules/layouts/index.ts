@@ -1,0 +1,1 @@
+export { layoutsRouter } from "./routes";

@@ -1,0 +1,2 @@
+export { locationsRouter } from "./routes";
+export { restoreLocation } from "./service";

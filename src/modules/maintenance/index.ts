@@ -1,0 +1,3 @@
+export { maintenanceLogsRouter } from "./log-routes";
+export { runMaintenanceReminders } from "./reminders";
+export { maintenanceSchedulesRouter } from "./routes";

@@ -1,0 +1,5 @@
+export { realtimeSink } from "./realtime";
+export { realtimeRouter } from "./realtime-routes";
+export { notificationsRouter } from "./routes";
+export { notificationEvent } from "./view";
+export type { NotificationRow } from "./view";

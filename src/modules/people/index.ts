@@ -1,0 +1,2 @@
+export { peopleRouter } from "./routes";
+export { restorePerson } from "./trash";

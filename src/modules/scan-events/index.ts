@@ -1,0 +1,1 @@
+export { scanEventsRouter } from "./routes";

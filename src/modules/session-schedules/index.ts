@@ -1,0 +1,2 @@
+export { sessionSchedulesRouter } from "./routes";
+export { runDueSchedules } from "./run";

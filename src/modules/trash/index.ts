@@ -1,0 +1,1 @@
+export { trashRouter } from "./routes";

@@ -1,0 +1,77 @@
+import { getTableColumns, SQL, sql, type InferInsertModel } from "drizzle-orm";
+import type { DrizzleD1Database } from "drizzle-orm/d1";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+
+/**
+ * The D1 write toolkit. D1 has no interactive transactions, but a `db.batch` is one transaction
+ * that runs its statements in order on one connection: if one statement fails, none is applied.
+ * So read-then-write logic becomes a batch whose first statements are guards, or statements that
+ * depend on the one before through SQLite's `changes()`.
+ */
+
+/** Any drizzle D1 database, whatever its schema (the ground floor knows no tables). */
+export type D1Db = DrizzleD1Database<Record<string, unknown>>;
+
+/** The raw D1 binding behind a drizzle database (`drizzle()` puts it on `$client`; the declared type leaves it out). */
+export const d1Client = (db: D1Db): D1Database => (db as unknown as { $client: D1Database }).$client;
+
+/**
+ * A statement that fails unless `condition` holds, so putting it first makes the rest of the batch
+ * (write, history, audit, outbox) conditional on the state it was computed from. Concurrent batches
+ * are serialized by D1, so exactly one of two racing writes wins.
+ *
+ * SQLite has no RAISE outside triggers; an invalid JSON path is the portable way to fail a
+ * statement with a message we choose ("bad JSON path: 'guard:<name>'"). Built with the query
+ * builder because drizzle's D1 session cannot batch `db.run(sql)` statements that carry parameters.
+ */
+export function batchGuard(db: D1Db, name: string, condition: SQL) {
+  return db
+    .select({ ok: sql<null>`json_extract('{}', CASE WHEN ${condition} THEN '$' ELSE ${`guard:${name}`} END)` })
+    .from(sql`(SELECT 1)`);
+}
+
+/** True when a batch failed because the guard `name` (or any guard, without a name) did not hold. */
+export function guardFailed(err: unknown, name?: string): boolean {
+  const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
+  return text.includes(name ? `guard:${name}'` : "guard:");
+}
+
+/** Joins guard conditions with AND; no conditions means "always". */
+export const allOf = (conds: SQL[]): SQL => (conds.length ? sql.join(conds, sql` AND `) : sql`1 = 1`);
+
+/**
+ * `INSERT INTO <table> (<every column>) SELECT <row values> WHERE <condition>`: an insert that
+ * happens only when `condition` holds as the statement runs. Values go through each column's driver
+ * mapping (JSON, booleans); missing ones take the column default or NULL. Built on drizzle's
+ * insert-select, which lists the table's columns in definition order, so the values follow it.
+ */
+export function insertWhere<T extends SQLiteTable>(db: D1Db, table: T, row: Partial<InferInsertModel<T>>, condition: SQL) {
+  const values = Object.entries(getTableColumns(table))
+    .filter(([, col]) => col.generated === undefined || col.generated.type === "byDefault")
+    .map(([key, col]) => {
+      const value = (row as Record<string, unknown>)[key];
+      if (value !== undefined) return sql.param(value, col);
+      if (col.default instanceof SQL) return col.default;
+      return col.default === undefined ? sql`NULL` : sql.param(col.default, col);
+    });
+  return db.insert(table).select(sql`SELECT ${sql.join(values, sql`, `)} WHERE ${condition}`);
+}
+
+/**
+ * Inserts only when the previous statement of the batch took effect (`changes() = 1`): that is how
+ * "consume the invite, then create the user" or "revoke the old refresh token, then issue the new
+ * one" stay atomic and single-use.
+ */
+export function insertIfChanged<T extends SQLiteTable>(db: D1Db, table: T, row: T["$inferInsert"]) {
+  return insertWhere(db, table, row, sql`changes() = 1`);
+}
+
+/**
+ * drizzle-orm 0.45's D1 `batch` binds parameters on `preparedQuery.stmt`, which raw statements
+ * (`db.run(sql\`...\`)`) do not have: with parameters they crash the batch. This attaches the
+ * prepared statement so a raw statement can sit in a `db.batch`.
+ */
+export function batchable<T extends object>(db: D1Db, raw: T): T {
+  const { sql: text } = (raw as unknown as { getQuery(): { sql: string } }).getQuery();
+  return Object.assign(raw, { stmt: d1Client(db).prepare(text) });
+}
