@@ -1,3 +1,7 @@
+/**
+ * Front door of the health domain package. The asset health routes (single, batch, workspace settings); the engine is the src/health domain package.
+ * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
+ */
 export { HEALTH_STALE_JSON_SQL, INLINE_ROWS, healthCtxFromD1, healthRemove, healthStale, healthStaleWhere, sessionCompletedStatements, settleHealth, settleHealthBacklog } from "./hooks";
 export { runHealthJob } from "./job";
 export { attachHealth, healthListQuery } from "./list";

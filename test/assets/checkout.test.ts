@@ -1,7 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assignments } from "../../src/db/tenant/assets";
-import { checkinAllForPerson } from "../../src/modules/assets/assignments";
+import { checkinAllForPerson } from "../../src/modules/assets/checkout";
+import { assetWriteStatements } from "../../src/modules/assets/write";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson, setPerson } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
@@ -141,7 +142,7 @@ describe("checkout and check-in", () => {
     expect((await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })).status).toBe(404);
   });
 
-  it("checkinAllForPerson returns the statements that check every held asset in, for the caller's batch", async () => {
+  it("checkinAllForPerson describes the write that checks every held asset in, for the caller's batch", async () => {
     const t = await createTenant();
     const p = await seedPerson(t, { name: "Leaver" });
     const other = await seedPerson(t);
@@ -151,8 +152,9 @@ describe("checkout and check-in", () => {
 
     const db = await dbOf(t);
     const ctx = { db, actor: "usr_test", tenantId: t.id };
-    const { statements, assetIds } = await checkinAllForPerson(ctx, p.id, "person_deactivated");
-    expect(assetIds.sort()).toEqual([a1.id, a2.id].sort());
+    const write = await checkinAllForPerson(ctx, p.id, "person_deactivated");
+    expect(write.changes.map((c) => c.after.id).sort()).toEqual([a1.id, a2.id].sort());
+    const statements = assetWriteStatements(ctx, write);
     await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 
     for (const a of [a1, a2]) {
@@ -167,7 +169,8 @@ describe("checkout and check-in", () => {
     // Stale statements (a checkout happened after they were built) fail as a whole.
     const stale = await checkinAllForPerson(ctx, p.id, "person_deactivated");
     expect((await api(t, `/inventory-items/${a1.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
-    await expect(db.batch(stale.statements as [(typeof statements)[number], ...typeof statements])).rejects.toThrow(/guard:person_assets_changed/);
+    const staleStatements = assetWriteStatements(ctx, stale);
+    await expect(db.batch(staleStatements as [(typeof statements)[number], ...typeof statements])).rejects.toThrow(/guard:person_assets_changed/);
     expect((await assetRow(t, a1.id))?.assigneeId).toBe(p.id);
   });
 

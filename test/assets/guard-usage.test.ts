@@ -2,8 +2,8 @@ import { count, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assetTimeline } from "../../src/db/tenant/assets";
 import { batchGuard, guardFailed } from "../../src/platform/d1-write";
-import { timelineEntry } from "../../src/modules/assets/timeline";
-import { countLiveAssetsUsing } from "../../src/modules/assets/usage";
+import { timelineRow } from "../../src/modules/assets/write";
+import { countLiveAssetsUsing } from "../../src/modules/assets/lookup";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 import { createAsset } from "./helpers";
@@ -12,7 +12,7 @@ describe("batch guard", () => {
   it("rolls the whole batch back when its condition is false, and names itself", async () => {
     const t = await createTenant();
     const db = await dbOf(t);
-    const entry = () => timelineEntry(db, { assetId: "ast_x", type: "CREATED", actor: "usr_test", at: new Date().toISOString() });
+    const entry = () => db.insert(assetTimeline).values(timelineRow({ assetId: "ast_x", type: "CREATED", actor: "usr_test", at: new Date().toISOString() }));
     await db.batch([batchGuard(db, "yes", sql`1 = ${1}`), entry()]);
     const err = await db.batch([entry(), batchGuard(db, "no", sql`1 = ${2}`), entry()]).then(() => null, (e: unknown) => e);
     expect(guardFailed(err, "no")).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STATUS_TRANSITIONS } from "../../src/modules/assets/lifecycle";
+import { STATUS_TRANSITIONS } from "../../src/modules/assets/status";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";

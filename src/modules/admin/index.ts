@@ -1,1 +1,5 @@
+/**
+ * Front door of the admin module. Platform administration on the admin host: sign-in, the workspace registry.
+ * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
+ */
 export { adminRouter } from "./routes";

@@ -1,23 +1,16 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { assets, assignments } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
-import { auditStatements } from "../../events/audit";
-import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { checkinAssetSet, checkinRecords, checkinStatusEvent, toAssignmentSummary } from "./assignments";
-import { healthStale, settleHealth } from "../../health";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
-import { allowedTransitions, CHECKOUT_FROM } from "./lifecycle";
-import { liveAsset, requireAsset } from "./lookup";
+import { allowedTransitions, CHECKOUT_FROM, forbiddenMove } from "./status";
+import { liveAsset, requireAsset, requirePerson } from "./lookup";
 import { orderedId } from "../../platform/ids";
-import { requirePerson } from "./references";
-import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./resource";
-import { forbiddenMove } from "./status";
-import { statusEventInserts, statusEventRow } from "./status-events";
-import { timelineEntry } from "./timeline";
+import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
+import { commitAssetWrite, type AssetChange, type AssetWrite } from "./write";
 
 const CHECKOUT_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt", "reservedUntil", "reservationReason"] as const;
 
@@ -48,26 +41,26 @@ export async function checkout(ctx: ServiceCtx, id: string, input: { personId: s
   // Conditional on the exact status read (one of CHECKOUT_FROM), so the status event's fromStatus, the audit and the event are true.
   const free = and(eq(assets.id, id), eq(assets.status, asset.status), isNull(assets.assigneeId), liveAsset);
   const defs = await assetFieldDefs(db);
-  const before = toAsset(asset, defs);
   const after = toAsset(next, defs);
-  try {
-    await db.batch([
-      batchGuard(db, "checkout", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
-        AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`),
+  await commitAssetWrite(ctx, {
+    at: now,
+    guards: [batchGuard(db, "checkout", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
+      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`)],
+    writes: [
       db.update(assets).set({ status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now }).where(free),
       db.insert(assignments).values(assignment),
-      ...healthStale(db, [id], now),
-      ...statusEventInserts(db, [statusEventRow({ assetId: id, fromStatus: asset.status, toStatus: "assigned", reason: "checkout", meta: { personId: input.personId, assignmentId: assignment.id }, actor: ctx.actor, at: now })]),
-      timelineEntry(db, { assetId: id, type: "ASSIGNED", actor: ctx.actor, at: now, data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt } }),
-      ...auditStatements(db, { entityType: "asset", entityId: id, action: "checkout", actor: ctx.actor, at: now, before, after, fields: CHECKOUT_FIELDS }),
-      recordEvent(db, { type: "asset.checked_out", subjectId: id, actor: ctx.actor, payload: { ...after, assignment: toAssignmentSummary(assignment) } }),
-    ]);
-  } catch (err) {
+    ],
+    changes: [{
+      before: toAsset(asset, defs), after, action: "checkout", auditFields: CHECKOUT_FIELDS,
+      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment) } },
+      statusMove: { from: asset.status, to: "assigned", reason: "checkout", meta: { personId: input.personId, assignmentId: assignment.id } },
+      timeline: [{ type: "ASSIGNED", data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt } }],
+    }],
+  }, async (err) => {
     if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
     await refuseCheckout(ctx, id, input.personId);
     throw conflict("The asset changed meanwhile; retry");
-  }
-  await settleHealth(ctx, [id]);
+  });
   return after;
 }
 
@@ -84,19 +77,76 @@ export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: stri
   const now = nowIso();
   const notes = input.notes?.trim() || null;
   const defs = await assetFieldDefs(db);
-  try {
-    await db.batch([
-      batchGuard(db, "checkin", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = 'assigned' AND ${assets.assigneeId} = ${asset.assigneeId} AND ${assets.deletedAt} IS NULL)`),
+  const change = checkinChange({ asset, assignment: open, reason: "checkin", notes, at: now, actor: ctx.actor, defs });
+  await commitAssetWrite(ctx, {
+    at: now,
+    guards: [batchGuard(db, "checkin", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = 'assigned' AND ${assets.assigneeId} = ${asset.assigneeId} AND ${assets.deletedAt} IS NULL)`)],
+    writes: [
       db.update(assets).set(checkinAssetSet(now)).where(and(eq(assets.id, id), eq(assets.status, "assigned"))),
-      ...healthStale(db, [id], now),
       db.update(assignments).set({ checkedInAt: now, checkedInBy: ctx.actor, checkinReason: "checkin", checkinNotes: notes }).where(and(eq(assignments.id, open.id), isNull(assignments.checkedInAt))),
-      ...statusEventInserts(db, [checkinStatusEvent(ctx, { asset, personId: open.personId, assignmentId: open.id, reason: "checkin", at: now })]),
-      ...checkinRecords(ctx, { asset, assignment: open, reason: "checkin", notes, at: now, defs }),
-    ]);
-  } catch (err) {
+    ],
+    changes: [change],
+  }, async (err) => {
     if (!guardFailed(err, "checkin")) throw err;
     throw notCheckedOut(await requireAsset(db, id));
-  }
-  await settleHealth(ctx, [id]);
-  return toAsset({ ...asset, ...checkinAssetSet(now) }, defs);
+  });
+  return change.after;
+}
+
+/** What checking an asset in changes on the asset row; the location is kept on purpose (SPEC 3). */
+const CHECKIN_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt"] as const;
+
+type AssignmentRow = typeof assignments.$inferSelect;
+
+/** The recorded change of one check-in (shared by check-in and person deactivation). */
+function checkinChange(input: { asset: AssetRow; assignment: AssignmentRow | undefined; reason: string; notes: string | null; at: string; actor: string; defs: Parameters<typeof toAsset>[1] }): AssetChange {
+  const { asset, assignment, reason, at, defs } = input;
+  const closed = assignment && { ...assignment, checkedInAt: at, checkedInBy: input.actor, checkinReason: reason, checkinNotes: input.notes };
+  return {
+    before: toAsset(asset, defs),
+    after: toAsset({ ...asset, ...checkinAssetSet(at) }, defs),
+    action: "checkin",
+    auditFields: CHECKIN_FIELDS,
+    event: { type: "asset.checked_in", payload: closed ? { assignment: toAssignmentSummary(closed) } : {} },
+    // The set-based update of a deactivation moves exactly the held assets that are 'assigned'.
+    statusMove: asset.status === "assigned" ? { from: asset.status, to: "available", reason, meta: { personId: asset.assigneeId, assignmentId: assignment?.id ?? null } } : undefined,
+    timeline: assignment
+      ? [{ type: "UNASSIGNED", data: { personId: assignment.personId, personName: assignment.personName, assignmentId: assignment.id, reason, notes: input.notes } }]
+      : [],
+  };
+}
+
+function toAssignmentSummary(a: AssignmentRow) {
+  return { id: a.id, personId: a.personId, checkedOutAt: a.checkedOutAt, dueBackAt: a.dueBackAt, checkedInAt: a.checkedInAt, checkinReason: a.checkinReason };
+}
+
+/** The asset columns a check-in sets. */
+const checkinAssetSet = (at: string) => ({ status: "available" as const, assigneeId: null, assignedAt: null, dueBackAt: null, updatedAt: at });
+
+/**
+ * For the people module: the asset write that checks every asset currently assigned to `personId`
+ * back in, for the caller's own batch (`assetWriteStatements` before deactivating the person, then
+ * `afterAssetWrite`).
+ *
+ * Its guard fails the whole batch if the person's set of assigned assets changed since this read
+ * (a concurrent checkout or check-in); detect it with `guardFailed(err, "person_assets_changed")`
+ * and answer 409 (retry).
+ */
+export async function checkinAllForPerson(ctx: ServiceCtx, personId: string, reason: string): Promise<AssetWrite> {
+  const { db } = ctx;
+  const held = await db.select().from(assets).where(and(eq(assets.assigneeId, personId), isNull(assets.deletedAt))).all();
+  const at = nowIso();
+  const guards = [batchGuard(db, "person_assets_changed", sql`(SELECT count(*) FROM ${assets} WHERE ${assets.assigneeId} = ${personId}) = ${held.length}`)];
+  if (held.length === 0) return { at, guards, writes: [], changes: [] };
+  const open = await db.select().from(assignments).where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))).all();
+  const defs = await assetFieldDefs(db);
+  return {
+    at,
+    guards,
+    writes: [
+      db.update(assets).set(checkinAssetSet(at)).where(and(eq(assets.assigneeId, personId), eq(assets.status, "assigned"))),
+      db.update(assignments).set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason }).where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))),
+    ],
+    changes: held.map((asset) => checkinChange({ asset, assignment: open.find((a) => a.assetId === asset.id), reason, notes: null, at, actor: ctx.actor, defs })),
+  };
 }

@@ -2,7 +2,7 @@ import { checkCustomFieldValues } from "../custom-fields";
 import { invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
 import { assertTenantObject } from "../objects";
-import { currencyDigits, toMinor, type AssetRow } from "./resource";
+import { currencyDigits, toMinor, type AssetRow } from "./view";
 
 /** Asset fields as the API takes them (create and update share it; update passes a subset). */
 export interface AssetInput {

@@ -5,10 +5,9 @@ import { assetHealth } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { attachHealth, type HealthListInput } from "../../health";
-import { basisOf, type HealthBasis } from "../../health";
+import { attachHealth, type HealthListInput, basisOf, type HealthBasis } from "../../health";
 import { liveAsset } from "./lookup";
-import { assetFieldDefs, toAsset, type AssetRow } from "./resource";
+import { assetFieldDefs, toAsset, type AssetRow } from "./view";
 
 export interface ListAssetsInput extends HealthListInput {
   limit: number;

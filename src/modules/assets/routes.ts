@@ -1,14 +1,15 @@
+import * as svc from "./service";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";
 import { basisOf } from "../../health";
-import { historyRoutes } from "./history-routes";
 import { listAssets } from "./list";
-import { ItemParams, TagParams, tags } from "./params";
-import { presentAsset } from "./resource";
-import { AssetPage, AssetSchema, CreateAssetBody, ListAssetsQuery, UpdateAssetBody } from "./schemas";
-import * as svc from "./service";
-import { statusRoutes } from "./status-routes";
+import { ItemParams, TagParams, tags, AssetPage, AssetSchema, CreateAssetBody, ListAssetsQuery, UpdateAssetBody, AllowedTransitionsSchema, CheckinBody, CheckoutBody, StatusBody, AssignmentPage, AuditPage, PageQuery, StatusEventPage, TimelinePage, TimelineQuery } from "./schemas";
+import { presentAsset } from "./view";
+import { checkin, checkout } from "./checkout";
+import { allowedTransitions, changeStatus } from "./status";
+import { requireAsset } from "./lookup";
+import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history";
 
 const crudRoutes = createRouter()
   .openapi(
@@ -42,6 +43,60 @@ const crudRoutes = createRouter()
   .openapi(
     defineRoute({ method: "post", path: "/inventory-items/{inventoryItemId}/restore", operationId: "restoreInventoryItem", tags, summary: "Restore a deleted inventory item", description: "409 when a live item has taken its unique tag meanwhile, or its category or location is deleted.", request: { params: ItemParams }, responses: { 200: json(AssetSchema, "Restored"), ...errorResponses(409) } }),
     async (c) => c.json(await svc.restoreAsset(serviceCtx(c), c.req.valid("param").inventoryItemId), 200),
+  );
+
+
+const jsonBody = <T extends Parameters<typeof json>[0]>(schema: T, required = true) => ({ body: { required, content: { "application/json": { schema } } } });
+
+const statusRoutes = createRouter()
+  .openapi(
+    defineRoute({ method: "post", path: "/inventory-items/{inventoryItemId}/status", operationId: "changeInventoryItemStatus", tags, summary: "Move an item to another status", description: "Follows the lifecycle table (GET .../allowed-status-transitions). A forbidden move is 409 with the allowed moves in `details.allowed`; `assigned` is reached only by checkout and left only by check-in. `retired` needs a reason.", request: { params: ItemParams, ...jsonBody(StatusBody) }, responses: { 200: json(AssetSchema, "The item after the move"), ...errorResponses(409, 415) } }),
+    async (c) => c.json(await changeStatus(serviceCtx(c), c.req.valid("param").inventoryItemId, c.req.valid("json")), 200),
+  )
+  .openapi(
+    defineRoute({ method: "get", path: "/inventory-items/{inventoryItemId}/allowed-status-transitions", operationId: "getAllowedStatusTransitions", tags, summary: "The moves allowed from the item's current status", request: { params: ItemParams }, responses: { 200: json(AllowedTransitionsSchema, "Allowed moves") } }),
+    async (c) => {
+      const asset = await requireAsset(c.var.db, c.req.valid("param").inventoryItemId);
+      return c.json({ status: asset.status, allowed: allowedTransitions(asset.status) }, 200);
+    },
+  )
+  .openapi(
+    defineRoute({ method: "post", path: "/inventory-items/{inventoryItemId}/checkout", operationId: "checkoutInventoryItem", tags, summary: "Check an item out to a person", description: "Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, or the person is deactivated or deleted; 400 for an unknown person or a dueBackAt in the past.", request: { params: ItemParams, ...jsonBody(CheckoutBody) }, responses: { 200: json(AssetSchema, "The item, now assigned"), ...errorResponses(409, 415) } }),
+    async (c) => c.json(await checkout(serviceCtx(c), c.req.valid("param").inventoryItemId, c.req.valid("json")), 200),
+  )
+  .openapi(
+    defineRoute({ method: "post", path: "/inventory-items/{inventoryItemId}/checkin", operationId: "checkinInventoryItem", tags, summary: "Check an item back in", description: "Clears the assignee, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Body optional.", request: { params: ItemParams, ...jsonBody(CheckinBody, false) }, responses: { 200: json(AssetSchema, "The item, now available"), ...errorResponses(409, 415) } }),
+    async (c) => c.json(await checkin(serviceCtx(c), c.req.valid("param").inventoryItemId, c.req.valid("json")), 200),
+  );
+
+const historyRoutes = createRouter()
+  .openapi(
+    defineRoute({ method: "get", path: "/inventory-items/{inventoryItemId}/status-events", operationId: "listInventoryItemStatusEvents", tags, summary: "Status changes of an item", description: "Newest first: who, when, from, to, reason, meta.", request: { params: ItemParams, query: PageQuery }, responses: { 200: json(StatusEventPage, "A page of status events") } }),
+    async (c) => {
+      const asset = await requireAsset(c.var.db, c.req.valid("param").inventoryItemId);
+      return c.json(await listStatusEvents(c.var.db, asset.id, c.req.valid("query")), 200);
+    },
+  )
+  .openapi(
+    defineRoute({ method: "get", path: "/inventory-items/{inventoryItemId}/assignment-history", operationId: "listInventoryItemAssignmentHistory", tags, summary: "Checkouts and check-ins of an item", description: "Newest first: person, out/in times and who, due date.", request: { params: ItemParams, query: PageQuery }, responses: { 200: json(AssignmentPage, "A page of assignments") } }),
+    async (c) => {
+      const asset = await requireAsset(c.var.db, c.req.valid("param").inventoryItemId);
+      return c.json(await listAssignments(c.var.db, { assetId: asset.id }, c.req.valid("query")), 200);
+    },
+  )
+  .openapi(
+    defineRoute({ method: "get", path: "/inventory-items/{inventoryItemId}/audit", operationId: "listInventoryItemAudit", tags, summary: "Field-level change log of an item", description: "Newest first: one entry per changed field per write (who, when, field, old, new); delete and restore have no field.", request: { params: ItemParams, query: PageQuery }, responses: { 200: json(AuditPage, "A page of audit entries") } }),
+    async (c) => {
+      const asset = await requireAsset(c.var.db, c.req.valid("param").inventoryItemId);
+      return c.json(await listAudit(c.var.db, asset.id, c.req.valid("query")), 200);
+    },
+  )
+  .openapi(
+    defineRoute({ method: "get", path: "/inventory-items/{inventoryItemId}/timeline", operationId: "listInventoryItemTimeline", tags, summary: "Timeline of an item", description: "Newest first. `types` filters by the SPEC 2.4 event types (unknown type: 400).", request: { params: ItemParams, query: TimelineQuery }, responses: { 200: json(TimelinePage, "A page of timeline entries") } }),
+    async (c) => {
+      const asset = await requireAsset(c.var.db, c.req.valid("param").inventoryItemId);
+      return c.json(await listTimeline(c.var.db, asset.id, c.req.valid("query")), 200);
+    },
   );
 
 export const assetsRouter = createRouter().route("/", crudRoutes).route("/", statusRoutes).route("/", historyRoutes);

@@ -1,20 +1,15 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
-import { auditStatements } from "../../events/audit";
-import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../http/service-context";
-import { healthRemove, healthStale, settleHealth } from "../../health";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { columnsFor, type AssetInput } from "./input";
-import { liveAsset, requireAsset } from "./lookup";
-import { referencesLive, resolveCategory, resolveLocation } from "./references";
-import { assetFieldDefs, AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./resource";
-import { generateTag, tagEquals } from "./tags";
-import { timelineEntry } from "./timeline";
+import { liveAsset, requireAsset, referencesLive, resolveCategory, resolveLocation, generateTag, tagEquals } from "./lookup";
+import { assetFieldDefs, AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./view";
+import { commitAssetWrite } from "./write";
 
 type Ctx = ServiceCtx;
 const TAG_ATTEMPTS = 5;
@@ -54,15 +49,15 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
     };
     const out = toAsset(row, defs);
     try {
-      await db.batch([
-        batchGuard(db, "references", referencesLive(categoryId, locationId)),
-        db.insert(assets).values(row),
-        ...healthStale(db, [row.id], now),
-        timelineEntry(db, { assetId: row.id, type: "CREATED", actor: ctx.actor, at: now, data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }),
-        ...auditStatements(db, { entityType: "asset", entityId: row.id, action: "create", actor: ctx.actor, at: now, before: null, after: out, fields: AUDITED_FIELDS }),
-        recordEvent(db, { type: "asset.created", subjectId: row.id, payload: out, actor: ctx.actor }),
-      ]);
-      await settleHealth(ctx, [row.id]);
+      await commitAssetWrite(ctx, {
+        at: now,
+        guards: [batchGuard(db, "references", referencesLive(categoryId, locationId))],
+        writes: [db.insert(assets).values(row)],
+        changes: [{
+          before: null, after: out, action: "create", auditFields: AUDITED_FIELDS, event: { type: "asset.created" },
+          timeline: [{ type: "CREATED", data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }],
+        }],
+      });
       return out;
     } catch (err) {
       if (!isUniqueViolation(err)) return recheckReferences(ctx, row, err);
@@ -86,26 +81,26 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
   const changed = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
   if (changed.length === 0) return before;
   const moved = next.locationId !== current.locationId;
-  try {
-    await db.batch([
+  await commitAssetWrite(ctx, {
+    at: now,
+    guards: [
       // Optimistic: the audit rows and event describe `current -> next`, so nobody may have written in between.
       batchGuard(db, "asset_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.updatedAt} = ${current.updatedAt} AND ${assets.deletedAt} IS NULL)`),
       batchGuard(db, "references", referencesLive(next.categoryId, next.locationId)),
-      db.update(assets).set({ ...cols, updatedAt: now }).where(and(eq(assets.id, id), liveAsset)),
-      ...healthStale(db, [id], now),
-      ...(moved ? [timelineEntry(db, { assetId: id, type: "MOVED", actor: ctx.actor, at: now, data: { fromLocationId: current.locationId, toLocationId: next.locationId } })] : []),
-      ...auditStatements(db, { entityType: "asset", entityId: id, action: "update", actor: ctx.actor, at: now, before, after, fields: changed }),
-      recordEvent(db, { type: "asset.updated", subjectId: id, payload: { ...after, changes: changed }, actor: ctx.actor }),
-    ]);
-  } catch (err) {
+    ],
+    writes: [db.update(assets).set({ ...cols, updatedAt: now }).where(and(eq(assets.id, id), liveAsset))],
+    changes: [{
+      before, after, action: "update", auditFields: changed, event: { type: "asset.updated", payload: { changes: changed } },
+      timeline: moved ? [{ type: "MOVED", data: { fromLocationId: current.locationId, toLocationId: next.locationId } }] : [],
+    }],
+  }, async (err) => {
     if (isUniqueViolation(err)) throw tagTaken(next.uniqueTag);
     if (guardFailed(err, "asset_unchanged")) {
       await requireAsset(db, id);
       throw conflict("The asset was changed by another request meanwhile; read it again and retry");
     }
     return recheckReferences(ctx, next, err);
-  }
-  await settleHealth(ctx, [id]);
+  });
   return after;
 }
 
@@ -116,19 +111,16 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
   if (current.status === "assigned") throw conflict("The asset is checked out; check it in before deleting it", { status: current.status });
   const defs = await assetFieldDefs(db);
   const now = nowIso();
-  try {
-    await db.batch([
-      batchGuard(db, "deletable", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`),
-      db.update(assets).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(assets.id, id), liveAsset)),
-      healthRemove(db, id),
-      ...auditStatements(db, { entityType: "asset", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),
-      recordEvent(db, { type: "asset.deleted", subjectId: id, payload: { ...toAsset(current, defs), deletedAt: now }, actor: ctx.actor }),
-    ]);
-  } catch (err) {
+  await commitAssetWrite(ctx, {
+    at: now,
+    guards: [batchGuard(db, "deletable", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`)],
+    writes: [db.update(assets).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(assets.id, id), liveAsset))],
+    changes: [{ before: null, after: toAsset(current, defs), action: "delete", auditFields: [], event: { type: "asset.deleted", payload: { deletedAt: now } }, removesHealth: true }],
+  }, async (err) => {
     if (!guardFailed(err, "deletable")) throw err;
     await requireAsset(db, id);
     throw conflict("The asset is checked out; check it in before deleting it");
-  }
+  });
 }
 
 /**
@@ -141,19 +133,15 @@ export async function restoreAsset(ctx: Ctx, id: string): Promise<Asset> {
   if (!row) throw notFound("Deleted inventory item");
   const now = nowIso();
   const restored = toAsset({ ...row, deletedAt: null, deletedBy: null, updatedAt: now }, await assetFieldDefs(db));
-  try {
-    await db.batch([
-      batchGuard(db, "references", referencesLive(row.categoryId, row.locationId)),
-      db.update(assets).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(assets.id, id), isNotNull(assets.deletedAt))),
-      ...healthStale(db, [id], now),
-      ...auditStatements(db, { entityType: "asset", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }),
-      recordEvent(db, { type: "asset.restored", subjectId: id, payload: restored, actor: ctx.actor }),
-    ]);
-  } catch (err) {
+  await commitAssetWrite(ctx, {
+    at: now,
+    guards: [batchGuard(db, "references", referencesLive(row.categoryId, row.locationId))],
+    writes: [db.update(assets).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(assets.id, id), isNotNull(assets.deletedAt)))],
+    changes: [{ before: null, after: restored, action: "restore", auditFields: [], event: { type: "asset.restored" } }],
+  }, async (err) => {
     if (isUniqueViolation(err)) throw conflict(`Cannot restore: a live asset already uses the unique tag '${row.uniqueTag}'`, { field: "uniqueTag" });
     if (guardFailed(err, "references")) throw conflict("Cannot restore: its category or location is deleted; restore that first", { categoryId: row.categoryId, locationId: row.locationId });
     throw err;
-  }
-  await settleHealth(ctx, [id]);
+  });
   return restored;
 }

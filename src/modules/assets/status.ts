@@ -1,17 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { assets, type AssetStatus } from "../../db/tenant/assets";
-import { auditStatements } from "../../events/audit";
-import { recordEvent } from "../../events/outbox";
+import { assets, type AssetStatus, ASSET_STATUSES } from "../../db/tenant/assets";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { healthStale, settleHealth } from "../../health";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
-import { allowedTransitions, canMove, REASON_REQUIRED } from "./lifecycle";
 import { liveAsset, requireAsset } from "./lookup";
-import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./resource";
-import { statusEventInserts, statusEventRow } from "./status-events";
-import { timelineEntry } from "./timeline";
+import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
+import { commitAssetWrite } from "./write";
 
 export interface StatusChange {
   toStatus: AssetStatus;
@@ -48,26 +43,84 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
   const from = current.status;
   const meta = input.meta && Object.keys(input.meta).length > 0 ? { ...input.meta, ...(until ? { reservedUntil: until } : {}) } : null;
   const defs = await assetFieldDefs(db);
-  const before = toAsset(current, defs);
   const after = toAsset(next, defs);
-  try {
-    await db.batch([
-      batchGuard(db, "status_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = ${from} AND ${assets.deletedAt} IS NULL)`),
+  await commitAssetWrite(ctx, {
+    at: now,
+    guards: [batchGuard(db, "status_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = ${from} AND ${assets.deletedAt} IS NULL)`)],
+    writes: [
       db.update(assets).set({ status: next.status, reservedUntil: next.reservedUntil, reservationReason: next.reservationReason, updatedAt: now })
         .where(and(eq(assets.id, id), eq(assets.status, from), liveAsset)),
-      ...healthStale(db, [id], now),
-      ...statusEventInserts(db, [statusEventRow({ assetId: id, fromStatus: from, toStatus: next.status, reason, meta, actor: ctx.actor, at: now })]),
-      timelineEntry(db, { assetId: id, type: "STATUS_CHANGED", actor: ctx.actor, at: now, data: { fromStatus: from, toStatus: next.status, reason, meta } }),
-      ...(next.status === "retired" ? [timelineEntry(db, { assetId: id, type: "RETIRED", actor: ctx.actor, at: now, data: { reason } })] : []),
-      ...auditStatements(db, { entityType: "asset", entityId: id, action: "status", actor: ctx.actor, at: now, before, after, fields: STATUS_FIELDS }),
-      recordEvent(db, { type: "asset.status_changed", subjectId: id, actor: ctx.actor, payload: { ...after, changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta } }),
-    ]);
-  } catch (err) {
+    ],
+    changes: [{
+      before: toAsset(current, defs), after, action: "status", auditFields: STATUS_FIELDS,
+      event: { type: "asset.status_changed", payload: { changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta } },
+      statusMove: { from, to: next.status, reason, meta },
+      timeline: [
+        { type: "STATUS_CHANGED", data: { fromStatus: from, toStatus: next.status, reason, meta } },
+        ...(next.status === "retired" ? [{ type: "RETIRED" as const, data: { reason } }] : []),
+      ],
+    }],
+  }, async (err) => {
     if (!guardFailed(err, "status_unchanged")) throw err;
     // Someone else moved it first: answer against the status that won.
     const now2 = await requireAsset(db, id);
     throw canMove(now2.status, input.toStatus) ? conflict("The asset's status changed meanwhile; retry") : forbiddenMove(now2, input.toStatus);
-  }
-  await settleHealth(ctx, [id]);
+  });
   return after;
 }
+
+/**
+ * The asset status lifecycle: the one table that POST .../status, GET .../allowed-status-transitions,
+ * checkout and check-in all answer from.
+ *
+ * | from        | POST .../status to                            | checkout (-> assigned) | check-in (-> available) |
+ * |-------------|-----------------------------------------------|------------------------|-------------------------|
+ * | available   | reserved, maintenance, lost, retired          | yes                    | no                      |
+ * | reserved    | available, maintenance, lost, retired         | yes (ends reservation) | no                      |
+ * | assigned    | none (check it in first)                      | no (409)               | yes                     |
+ * | maintenance | available, lost, retired                      | no (finish it first)   | no                      |
+ * | lost        | available (found), maintenance, retired       | no (409)               | no                      |
+ * | retired     | available (reinstated)                        | no (409)               | no                      |
+ *
+ * - `assigned` is entered only by checkout and left only by check-in, so the holder, the
+ *   assignment history and the timeline always agree; the status route refuses it both ways.
+ * - `retired` needs a reason and is reversible only back to `available` (a mistaken retirement
+ *   must not force re-creating the asset and losing its history).
+ * - `reserved` keeps reservedUntil/reservationReason (from `meta`); leaving it clears them.
+ * - Moving to the current status is not a transition (409).
+ */
+export const STATUS_TRANSITIONS: Record<AssetStatus, readonly AssetStatus[]> = {
+  available: ["reserved", "maintenance", "lost", "retired"],
+  reserved: ["available", "maintenance", "lost", "retired"],
+  assigned: [],
+  maintenance: ["available", "lost", "retired"],
+  lost: ["available", "maintenance", "retired"],
+  retired: ["available"],
+};
+
+/** Statuses from which checkout is allowed. */
+export const CHECKOUT_FROM: readonly AssetStatus[] = ["available", "reserved"];
+
+/** Statuses a move into which needs a reason. */
+export const REASON_REQUIRED: readonly AssetStatus[] = ["retired"];
+
+export type TransitionVia = "status" | "checkout" | "checkin";
+
+export interface AllowedTransition {
+  toStatus: AssetStatus;
+  /** Which route performs it: POST .../status, .../checkout or .../checkin. */
+  via: TransitionVia;
+  reasonRequired: boolean;
+}
+
+/** Every move out of `from`, with the route that makes it. */
+export function allowedTransitions(from: AssetStatus): AllowedTransition[] {
+  const moves: AllowedTransition[] = STATUS_TRANSITIONS[from].map((to) => ({ toStatus: to, via: "status", reasonRequired: REASON_REQUIRED.includes(to) }));
+  if (CHECKOUT_FROM.includes(from)) moves.push({ toStatus: "assigned", via: "checkout", reasonRequired: false });
+  if (from === "assigned") moves.push({ toStatus: "available", via: "checkin", reasonRequired: false });
+  return moves;
+}
+
+export const canMove = (from: AssetStatus, to: AssetStatus) => STATUS_TRANSITIONS[from].includes(to);
+
+export const isAssetStatus = (s: string): s is AssetStatus => (ASSET_STATUSES as readonly string[]).includes(s);

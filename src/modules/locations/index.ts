@@ -1,2 +1,6 @@
+/**
+ * Front door of the locations module. Locations (a tree): CRUD, default, soft delete and restore.
+ * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
+ */
 export { locationsRouter } from "./routes";
 export { restoreLocation } from "./service";

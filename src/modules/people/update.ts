@@ -7,8 +7,7 @@ import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { checkinAllForPerson } from "../assets";
-import { settleHealth } from "../../health";
+import { afterAssetWrite, assetWriteStatements, checkinAllForPerson } from "../assets";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { checkCustomFieldValues } from "../custom-fields";
 import type { UpdatePersonInput } from "./schemas";
@@ -35,13 +34,14 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
   const statusChange = next.status !== cur.status ? next.status : null;
   // Nothing to write (e.g. deactivating someone already deactivated): no event, no audit row.
   if (AUDITED_FIELDS.every((f) => JSON.stringify(cur[f]) === JSON.stringify(next[f]))) return presentPerson(ctx.db, cur);
-  const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : { statements: [], assetIds: [] };
+  const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : null;
+  const checkedInAssetIds = checkin?.changes.map((c) => c.after.id) ?? [];
 
   const out = await presentPerson(ctx.db, next);
   const fieldChanges = AUDITED_FIELDS.filter((f) => f !== "status" && JSON.stringify(cur[f]) !== JSON.stringify(next[f]));
   const events: BatchItem<"sqlite">[] = [];
   if (fieldChanges.length > 0) events.push(recordEvent(ctx.db, { type: "person.updated", subjectId: id, payload: { ...out, changes: fieldChanges }, actor: ctx.actor }));
-  if (statusChange === "deactivated") events.push(recordEvent(ctx.db, { type: "person.deactivated", subjectId: id, payload: { ...out, checkedInAssetIds: checkin.assetIds }, actor: ctx.actor }));
+  if (statusChange === "deactivated") events.push(recordEvent(ctx.db, { type: "person.deactivated", subjectId: id, payload: { ...out, checkedInAssetIds }, actor: ctx.actor }));
   if (statusChange === "active") events.push(recordEvent(ctx.db, { type: "person.activated", subjectId: id, payload: out, actor: ctx.actor }));
 
   const { deletedAt: _d, deletedBy: _b, id: _id, createdAt: _c, ...set } = next;
@@ -49,7 +49,7 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
     // The person is still live and in the status this update was computed from.
     batchGuard(ctx.db, "person_state", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`),
     ...guards,
-    ...checkin.statements,
+    ...(checkin ? assetWriteStatements(ctx, checkin) : []),
     ctx.db.update(people).set(set).where(and(eq(people.id, id), live)),
     ...events,
     ...auditStatements(ctx.db, { entityType: "person", entityId: id, action: statusChange ? "status" : "update", actor: ctx.actor, at: now, before: { ...cur }, after: { ...next }, fields: AUDITED_FIELDS }),
@@ -58,6 +58,6 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
     return rethrowGuard(err);
   });
   await onUniqueViolation(batch, () => emailTaken(next.email));
-  await settleHealth(ctx, checkin.assetIds); // the checked-in assets' health (marked stale in the batch)
+  if (checkin) await afterAssetWrite(ctx, checkin);
   return out;
 }

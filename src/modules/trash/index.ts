@@ -1,1 +1,5 @@
+/**
+ * Front door of the trash module. The trash: list, restore and purge of soft-deleted resources.
+ * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
+ */
 export { trashRouter } from "./routes";

@@ -1,0 +1,108 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import { assetStatusEvents, assetTimeline, type AssetStatus, type TimelineType } from "../../db/tenant/assets";
+import { auditStatements } from "../../events/audit";
+import { recordEvent } from "../../events/outbox";
+import { healthRemove, healthStale, settleHealth } from "../../health";
+import type { ServiceCtx } from "../../http/service-context";
+import { chunk } from "../../platform/d1";
+import { orderedId } from "../../platform/ids";
+import type { Asset } from "./view";
+
+/**
+ * The asset write recipe: every verb that changes assets (create, update, delete, restore, status,
+ * checkout, check-in, the person deactivation's check-ins, bulk operations) describes its change
+ * as an `AssetWrite` and gets, in one `db.batch` and in this order,
+ *
+ *   guards → row writes → health stale marks (or removal) → status events → timeline → audit → outbox
+ *
+ * and then the after-commit step (re-score the touched assets' health). A verb states what
+ * happened; it cannot leave out the health mark, the audit rows or the event, because the recipe
+ * writes them from the same description.
+ */
+export interface AssetWrite {
+  /** When it happens: one timestamp for every row of the write. */
+  at: string;
+  /** Conditions the whole write depends on (`batchGuard`); first in the batch. */
+  guards: BatchItem<"sqlite">[];
+  /** The row writes themselves: asset insert/update, assignment rows. */
+  writes: BatchItem<"sqlite">[];
+  /** What happened to each asset. */
+  changes: AssetChange[];
+}
+
+export type AssetAction = "create" | "update" | "delete" | "restore" | "status" | "checkout" | "checkin";
+
+export interface AssetChange {
+  /** The asset as the API shows it after the change (for a delete: as it was). */
+  after: Asset;
+  /** As it was before, for the audit's field comparison (null for a create, or when no field is compared). */
+  before: Asset | null;
+  action: AssetAction;
+  /** The fields the audit compares; `[]` writes one field-less audit row (delete, restore). */
+  auditFields: readonly string[];
+  /** The outbox event (`asset.<verb>`); its payload is `after` plus `payload`. */
+  event: { type: `asset.${string}`; payload?: Record<string, unknown> };
+  /** Timeline entries (SPEC 2.4) for this asset. */
+  timeline?: { type: TimelineType; data?: Record<string, unknown> }[];
+  /** A status move, recorded in asset_status_events so GET .../status-events is complete. */
+  statusMove?: { from: AssetStatus; to: AssetStatus; reason: string | null; meta: Record<string, unknown> | null };
+  /** A deleted asset's stored health is dropped; otherwise it is marked stale and settled after commit. */
+  removesHealth?: boolean;
+}
+
+/** 8 columns per status-event row: 12 rows keep one INSERT under D1's 100 bound parameters. */
+const STATUS_EVENTS_PER_INSERT = 12;
+
+/** The statements of `w` in the recipe's order, for a caller that adds its own (e.g. a person update). */
+export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<"sqlite">[] {
+  const { db, actor } = ctx;
+  const { at, changes } = w;
+  const stale = changes.filter((c) => !c.removesHealth).map((c) => c.after.id);
+  const statusRows = changes.flatMap((c) =>
+    c.statusMove ? [{ id: orderedId("statusEvent"), assetId: c.after.id, fromStatus: c.statusMove.from, toStatus: c.statusMove.to, reason: c.statusMove.reason, meta: c.statusMove.meta, actor, at }] : [],
+  );
+  return [
+    ...w.guards,
+    ...w.writes,
+    ...healthStale(db, stale, at),
+    ...changes.filter((c) => c.removesHealth).map((c) => healthRemove(db, c.after.id)),
+    ...chunk(statusRows, STATUS_EVENTS_PER_INSERT).map((rows) => db.insert(assetStatusEvents).values(rows)),
+    ...changes.flatMap((c) => (c.timeline ?? []).map((t) => db.insert(assetTimeline).values(timelineRow({ assetId: c.after.id, type: t.type, actor, at, data: t.data })))),
+    ...changes.flatMap((c) =>
+      auditStatements(db, { entityType: "asset", entityId: c.after.id, action: c.action, actor, at, before: c.before, after: c.after, fields: c.auditFields }),
+    ),
+    ...changes.map((c) => recordEvent(db, { type: c.event.type, subjectId: c.after.id, actor, payload: { ...c.after, ...c.event.payload } })),
+  ];
+}
+
+/** The after-commit step: re-scores the touched assets' health (never throws; stale marks cover a failure). */
+export function afterAssetWrite(ctx: ServiceCtx, w: AssetWrite): Promise<void> {
+  return settleHealth(ctx, w.changes.filter((c) => !c.removesHealth).map((c) => c.after.id));
+}
+
+/**
+ * Runs `w` as one batch, then the after-commit step. A failed batch (a guard that no longer holds,
+ * a unique index) goes to `onFailure`, which answers with the right error after re-reading.
+ */
+export async function commitAssetWrite(ctx: ServiceCtx, w: AssetWrite, onFailure: (err: unknown) => Promise<never> = (err) => Promise.reject(err)): Promise<void> {
+  const statements = assetWriteStatements(ctx, w);
+  try {
+    await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    await onFailure(err);
+  }
+  await afterAssetWrite(ctx, w);
+}
+
+export interface TimelineInput {
+  assetId: string;
+  type: TimelineType;
+  actor: string | null;
+  at: string;
+  data?: Record<string, unknown>;
+}
+
+/** A timeline row, for writes outside this module that record on an asset's timeline (maintenance: MAINTENANCE_COMPLETED). */
+export function timelineRow(e: TimelineInput) {
+  return { id: orderedId("timeline"), assetId: e.assetId, type: e.type, actor: e.actor, at: e.at, data: e.data ?? {} };
+}
