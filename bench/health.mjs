@@ -29,8 +29,13 @@ async function measure(call, name, slug, auth, make) {
   });
   const items = Array.isArray(first.body?.items) ? first.body.items.length : "";
   return {
-    route: name, items, rps: stats.rps, p50: stats.p50, p99: stats.p99,
-    "d1 queries": Number(first.headers["x-d1-queries"]), "d1 round trips": Number(first.headers["x-d1-round-trips"]),
+    route: name,
+    items,
+    rps: stats.rps,
+    p50: stats.p50,
+    p99: stats.p99,
+    "d1 queries": Number(first.headers["x-d1-queries"]),
+    "d1 round trips": Number(first.headers["x-d1-round-trips"]),
   };
 }
 
@@ -70,15 +75,33 @@ async function bulkLoad(worker, slug, personId) {
 }
 
 // Bundled by wrangler dev itself: `--test-scheduled` (the /__scheduled cron trigger) needs its middleware.
-const SETUP = { statePrefix: "inventory-bench-health-", bundle: false, devArgs: ["--test-scheduled", "--var", "ENVIRONMENT:development"], maxSockets: CONCURRENCY + 4, timeoutMs: 120_000 };
+const SETUP = {
+  statePrefix: "inventory-bench-health-",
+  bundle: false,
+  devArgs: ["--test-scheduled", "--var", "ENVIRONMENT:development"],
+  maxSockets: CONCURRENCY + 4,
+  timeoutMs: 120_000,
+};
 
 async function main() {
   await runBench(SETUP, async ({ port, vars, call, worker }) => {
     const { slug, owner, auth } = await createWorkspace(port, vars, { ownerPassword: "bench-owner-password" });
-    for (const [name, expectedLifeMonths] of [["Phones", 24], ["Laptops", 36], ["Monitors", 60]]) {
-      await expectStatus(call(slug, "POST", "/categories", { body: { name, expectedLifeMonths }, headers: auth }), 201, "category");
+    for (const [name, expectedLifeMonths] of [
+      ["Phones", 24],
+      ["Laptops", 36],
+      ["Monitors", 60],
+    ]) {
+      await expectStatus(
+        call(slug, "POST", "/categories", { body: { name, expectedLifeMonths }, headers: auth }),
+        201,
+        "category",
+      );
     }
-    const person = await expectStatus(call(slug, "POST", "/people", { body: { name: "Bench Holder" }, headers: auth }), 201, "person");
+    const person = await expectStatus(
+      call(slug, "POST", "/people", { body: { name: "Bench Holder" }, headers: auth }),
+      201,
+      "person",
+    );
 
     await worker.stop();
     await bulkLoad(worker, slug, person.body.id);
@@ -86,21 +109,30 @@ async function main() {
 
     // 1. Re-score everything through the product's paths: the preset change (1,000 inline, the rest
     // after the response), then cron runs until nothing is pending.
-    const jwt = (await expectStatus(call(slug, "POST", "/auth/login", { body: owner }), 200, "owner login")).body.accessToken;
+    const jwt = (await expectStatus(call(slug, "POST", "/auth/login", { body: owner }), 200, "owner login")).body
+      .accessToken;
     const t0 = Date.now();
-    const putting = call(slug, "PUT", "/settings/health", { body: { sensitivity: "balanced" }, headers: { authorization: `Bearer ${jwt}` } });
+    const putting = call(slug, "PUT", "/settings/health", {
+      body: { sensitivity: "balanced" },
+      headers: { authorization: `Bearer ${jwt}` },
+    });
     let putDone = false;
     putting.then((put) => {
       putDone = true;
-      log(`PUT /settings/health answered ${put.status} in ${put.ms.toFixed(0)} ms: ${put.body?.rescore?.pending} pending after the inline chunk`);
+      log(
+        `PUT /settings/health answered ${put.status} in ${put.ms.toFixed(0)} ms: ${put.body?.rescore?.pending} pending after the inline chunk`,
+      );
     });
     let pending = ASSETS;
     let crons = 0;
     while (pending > 0) {
       await sleep(3000);
       const before = pending;
-      pending = (await expectStatus(call(slug, "GET", "/settings/health", { headers: auth }), 200, "settings")).body.rescore.pending;
-      log(`  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${pending} pending${putDone ? "" : " (PUT not answered yet)"}`);
+      pending = (await expectStatus(call(slug, "GET", "/settings/health", { headers: auth }), 200, "settings")).body
+        .rescore.pending;
+      log(
+        `  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${pending} pending${putDone ? "" : " (PUT not answered yet)"}`,
+      );
       // Once the request's own background drain (25 s budget) stops making progress, the cron takes over.
       if (pending > 0 && putDone && pending === before) {
         await expectStatus(call("www", "GET", "/__scheduled?cron=*/5+*+*+*+*"), 200, "cron");
@@ -109,44 +141,101 @@ async function main() {
     }
     await putting;
     const rescoreSeconds = (Date.now() - t0) / 1000;
-    log(`full re-score of ${ASSETS} assets: ${rescoreSeconds.toFixed(1)} s (${Math.round(ASSETS / rescoreSeconds)} assets/s; ${crons} cron run(s) after the background drain)`);
+    log(
+      `full re-score of ${ASSETS} assets: ${rescoreSeconds.toFixed(1)} s (${Math.round(ASSETS / rescoreSeconds)} assets/s; ${crons} cron run(s) after the background drain)`,
+    );
 
     // A deep cursor (page 100 of 100) and 200-id samples for the batch.
     let cursor = null;
     // Stops at the last page with a cursor when ASSETS is small (fewer than 101 pages).
     for (let i = 0; i < 100; i++) {
-      const next = (await expectStatus(call(slug, "GET", `/inventory-items?limit=100&healthSort=risk_first${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth }), 200, "walk")).body.nextCursor;
+      const next = (
+        await expectStatus(
+          call(slug, "GET", `/inventory-items?limit=100&healthSort=risk_first${cursor ? `&cursor=${cursor}` : ""}`, {
+            headers: auth,
+          }),
+          200,
+          "walk",
+        )
+      ).body.nextCursor;
       if (!next) break;
       cursor = next;
     }
     if (!cursor) throw new Error("the list has a single page: use ASSETS > 100");
     const badges = {};
     for (const b of ["AT_RISK", "ATTENTION", "HEALTHY"]) {
-      const first = await expectStatus(call(slug, "GET", `/inventory-items?limit=100&healthBadge=${b}`, { headers: auth }), 200, "badge");
+      const first = await expectStatus(
+        call(slug, "GET", `/inventory-items?limit=100&healthBadge=${b}`, { headers: auth }),
+        200,
+        "badge",
+      );
       badges[b] = first.body.items.length;
     }
     const id = (i) => `ast_${String(i).padStart(26, "0")}`;
     const randomIds = () => Array.from({ length: 200 }, () => id(Math.floor(Math.random() * ASSETS)));
     const list = "/inventory-items?limit=50";
-    await pool(CONCURRENCY, Array.from({ length: 50 }, () => () => call(slug, "GET", `${list}&healthSort=risk_first`, { headers: auth }))); // warm-up
+    await pool(
+      CONCURRENCY,
+      Array.from({ length: 50 }, () => () => call(slug, "GET", `${list}&healthSort=risk_first`, { headers: auth })),
+    ); // warm-up
 
     const rows = [];
     const get = (path) => () => ({ method: "GET", path });
     rows.push(await measure(call, "GET /categories/default (trivial)", slug, auth, get("/categories/default")));
     rows.push(await measure(call, "list healthSort=risk_first", slug, auth, get(`${list}&healthSort=risk_first`)));
-    rows.push(await measure(call, "list risk_first, page 101 (cursor)", slug, auth, get(`${list}&healthSort=risk_first&cursor=${cursor}`)));
-    rows.push(await measure(call, "list healthSort=healthy_first", slug, auth, get(`${list}&healthSort=healthy_first`)));
-    rows.push(await measure(call, "list healthBadge=AT_RISK + risk_first", slug, auth, get(`${list}&healthBadge=AT_RISK&healthSort=risk_first`)));
+    rows.push(
+      await measure(
+        call,
+        "list risk_first, page 101 (cursor)",
+        slug,
+        auth,
+        get(`${list}&healthSort=risk_first&cursor=${cursor}`),
+      ),
+    );
+    rows.push(
+      await measure(call, "list healthSort=healthy_first", slug, auth, get(`${list}&healthSort=healthy_first`)),
+    );
+    rows.push(
+      await measure(
+        call,
+        "list healthBadge=AT_RISK + risk_first",
+        slug,
+        auth,
+        get(`${list}&healthBadge=AT_RISK&healthSort=risk_first`),
+      ),
+    );
     rows.push(await measure(call, "list healthBadge=ATTENTION", slug, auth, get(`${list}&healthBadge=ATTENTION`)));
-    rows.push(await measure(call, "list risk_first + status=available", slug, auth, get(`${list}&healthSort=risk_first&status=available`)));
+    rows.push(
+      await measure(
+        call,
+        "list risk_first + status=available",
+        slug,
+        auth,
+        get(`${list}&healthSort=risk_first&status=available`),
+      ),
+    );
     rows.push(await measure(call, "list (default order, with health)", slug, auth, get(list)));
-    rows.push(await measure(call, "POST health/batch (200 ids)", slug, auth, () => ({ method: "POST", path: "/inventory-items/health/batch", body: { ids: randomIds() } })));
-    rows.push(await measure(call, "GET /inventory-items/{id}/health", slug, auth, () => ({ method: "GET", path: `/inventory-items/${id(Math.floor(Math.random() * ASSETS))}/health` })));
+    rows.push(
+      await measure(call, "POST health/batch (200 ids)", slug, auth, () => ({
+        method: "POST",
+        path: "/inventory-items/health/batch",
+        body: { ids: randomIds() },
+      })),
+    );
+    rows.push(
+      await measure(call, "GET /inventory-items/{id}/health", slug, auth, () => ({
+        method: "GET",
+        path: `/inventory-items/${id(Math.floor(Math.random() * ASSETS))}/health`,
+      })),
+    );
     rows.push(await measure(call, "GET /categories/default (again)", slug, auth, get("/categories/default"))); // drift check
-    printTable([
-      `${ASSETS} assets (first page per badge: ${JSON.stringify(badges)}); ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`,
-      "d1 queries / round trips: per request, all databases (workspace lookup and credential check included; a POST also starts the after-response outbox check)",
-    ], rows);
+    printTable(
+      [
+        `${ASSETS} assets (first page per badge: ${JSON.stringify(badges)}); ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`,
+        "d1 queries / round trips: per request, all databases (workspace lookup and credential check included; a POST also starts the after-response outbox check)",
+      ],
+      rows,
+    );
   });
 }
 

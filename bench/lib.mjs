@@ -18,9 +18,11 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Runs `tasks` (functions returning promises) with at most `n` in flight, in order. */
 export async function pool(n, tasks) {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]();
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, tasks.length) }, async () => {
+      while (next < tasks.length) await tasks[next++]();
+    }),
+  );
 }
 
 /** Awaits a `call()` answer and throws unless it has `status`. */
@@ -47,7 +49,9 @@ export const freePort = () =>
  */
 export function workerVars() {
   const file = existsSync(DEV_VARS) ? DEV_VARS : DEV_VARS_EXAMPLE;
-  const env = Object.fromEntries(["ADMIN_EMAIL", "ADMIN_PASSWORD"].filter((k) => process.env[k]).map((k) => [k, process.env[k]]));
+  const env = Object.fromEntries(
+    ["ADMIN_EMAIL", "ADMIN_PASSWORD"].filter((k) => process.env[k]).map((k) => [k, process.env[k]]),
+  );
   return { ...parseDevVars(readFileSync(file, "utf8")), ...env };
 }
 
@@ -67,20 +71,23 @@ export function httpClient(port, { maxSockets, timeoutMs = 60_000 }) {
     if (payload !== undefined) h["content-type"] = "application/json";
     return new Promise((resolve, reject) => {
       const started = process.hrtime.bigint();
-      const req = http.request({ host: "127.0.0.1", port, path: path.startsWith("/__") ? path : `/api/v1${path}`, method, headers: h, agent }, (res) => {
-        const chunks = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          const text = Buffer.concat(chunks).toString("utf8");
-          let parsed = text;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {}
-          resolve({ status: res.statusCode, body: parsed, headers: res.headers, ms });
-        });
-        res.on("error", reject);
-      });
+      const req = http.request(
+        { host: "127.0.0.1", port, path: path.startsWith("/__") ? path : `/api/v1${path}`, method, headers: h, agent },
+        (res) => {
+          const chunks = [];
+          res.on("data", (c) => chunks.push(c));
+          res.on("end", () => {
+            const ms = Number(process.hrtime.bigint() - started) / 1e6;
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed = text;
+            try {
+              parsed = text ? JSON.parse(text) : null;
+            } catch {}
+            resolve({ status: res.statusCode, body: parsed, headers: res.headers, ms });
+          });
+          res.on("error", reject);
+        },
+      );
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout ${method} ${path}`)));
       req.on("error", reject);
       req.end(payload);
@@ -98,7 +105,10 @@ export function httpClient(port, { maxSockets, timeoutMs = 60_000 }) {
 export function localWorker({ port, statePrefix, vars, call, bundle = true, devArgs = [] }) {
   const state = mkdtempSync(join(tmpdir(), statePrefix));
   const dist = join(state, "dist");
-  const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD"].flatMap((k) => ["--var", `${k}:${vars[k]}`]);
+  const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD"].flatMap((k) => [
+    "--var",
+    `${k}:${vars[k]}`,
+  ]);
   const output = [];
   let child = null;
   let exit = null; // resolves when the running child exits
@@ -130,8 +140,27 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
     async start() {
       log(`starting wrangler dev on 127.0.0.1:${port}`);
       const entry = bundle ? [join(dist, "index.js")] : [];
-      child = spawnWrangler(["dev", ...entry, "--config", "wrangler.toml", ...(bundle ? ["--no-bundle"] : []), "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state,
-        "--log-level", "error", "--show-interactive-dev-session=false", ...devArgs, ...varArgs], { quiet: true, detached: true });
+      child = spawnWrangler(
+        [
+          "dev",
+          ...entry,
+          "--config",
+          "wrangler.toml",
+          ...(bundle ? ["--no-bundle"] : []),
+          "--port",
+          String(port),
+          "--ip",
+          "127.0.0.1",
+          "--persist-to",
+          state,
+          "--log-level",
+          "error",
+          "--show-interactive-dev-session=false",
+          ...devArgs,
+          ...varArgs,
+        ],
+        { quiet: true, detached: true },
+      );
       ended = null;
       exit = new Promise((r) => child.once("exit", (code, signal) => r((ended = signal ?? code))));
       for (const s of [child.stdout, child.stderr]) s?.on("data", (c) => output.push(c) > 200 && output.shift());
@@ -152,16 +181,24 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
       await sleep(1000);
     },
     /** `wrangler d1 execute <binding> --local` on this state (the Worker stopped); resolves its stdout. */
-    execute: (binding, args) => runWrangler(["d1", "execute", binding, "--local", "--persist-to", state, ...args], { quiet: true }),
+    execute: (binding, args) =>
+      runWrangler(["d1", "execute", binding, "--local", "--persist-to", state, ...args], { quiet: true }),
     /** The pool database the workspace claimed, from the local control database (the Worker stopped). */
     async tenantBinding(slug) {
-      const text = await this.execute("CONTROL_DB", ["--json", "--command", `SELECT db_binding FROM tenants WHERE slug = '${slug}'`]);
+      const text = await this.execute("CONTROL_DB", [
+        "--json",
+        "--command",
+        `SELECT db_binding FROM tenants WHERE slug = '${slug}'`,
+      ]);
       const binding = JSON.parse(text.slice(text.indexOf("[")))[0]?.results?.[0]?.db_binding;
       if (!binding) throw new Error(`could not read the workspace's database binding: ${text.slice(0, 500)}`);
       return binding;
     },
     /** The last of wrangler's output (up to 4,000 characters), for a failure report. */
-    recentOutput: () => Buffer.concat(output.map((c) => Buffer.from(c))).toString().slice(-4000),
+    recentOutput: () =>
+      Buffer.concat(output.map((c) => Buffer.from(c)))
+        .toString()
+        .slice(-4000),
   };
 }
 
@@ -206,7 +243,12 @@ export async function createWorkspace(port, vars, { ownerPassword } = {}) {
   const cookie = await adminLogin(adminUrl, { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD });
   const slug = `bench-${Date.now().toString(36)}`;
   const owner = { email: `owner@${slug}.example.com`, password: ownerPassword };
-  const res = await createTenant(adminUrl, cookie, { slug, plan: "pro", ownerEmail: owner.email, ...(ownerPassword ? { ownerPassword } : {}) });
+  const res = await createTenant(adminUrl, cookie, {
+    slug,
+    plan: "pro",
+    ownerEmail: owner.email,
+    ...(ownerPassword ? { ownerPassword } : {}),
+  });
   if (res.status !== 201) throw new Error(`create workspace: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
   return { slug, owner, auth: { authorization: `ApiKey ${res.body.apiKey}` } };
 }
@@ -218,8 +260,11 @@ export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math
 export function latencyStats(latencies, wallMs) {
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
-    requests: sorted.length, seconds: +(wallMs / 1000).toFixed(2), rps: Math.round(sorted.length / (wallMs / 1000)),
-    p50: +percentile(sorted, 50).toFixed(1), p99: +percentile(sorted, 99).toFixed(1),
+    requests: sorted.length,
+    seconds: +(wallMs / 1000).toFixed(2),
+    rps: Math.round(sorted.length / (wallMs / 1000)),
+    p50: +percentile(sorted, 50).toFixed(1),
+    p99: +percentile(sorted, 99).toFixed(1),
   };
 }
 
@@ -233,12 +278,15 @@ export async function measureLoad(count, concurrency, send) {
   let first;
   let last;
   const t0 = Date.now();
-  await pool(concurrency, Array.from({ length: count }, (_, i) => async () => {
-    const res = await send(i);
-    latencies.push(res.ms);
-    first ??= res;
-    last = res;
-  }));
+  await pool(
+    concurrency,
+    Array.from({ length: count }, (_, i) => async () => {
+      const res = await send(i);
+      latencies.push(res.ms);
+      first ??= res;
+      last = res;
+    }),
+  );
   const wallMs = Date.now() - t0;
   return { stats: latencyStats(latencies, wallMs), wallMs, first, last };
 }

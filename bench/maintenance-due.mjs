@@ -26,7 +26,9 @@ const dayOffset = (n) => new Date(Date.now() + n * 86_400_000).toISOString().sli
 
 /** REQUESTS calls of `path` with CONCURRENCY in flight; every answer must be 200. */
 async function measure(call, name, slug, auth, path) {
-  const { stats, first } = await measureLoad(REQUESTS, CONCURRENCY, () => expectStatus(call(slug, "GET", path, { headers: auth }), 200, name));
+  const { stats, first } = await measureLoad(REQUESTS, CONCURRENCY, () =>
+    expectStatus(call(slug, "GET", path, { headers: auth }), 200, name),
+  );
   const items = Array.isArray(first?.body?.items) ? first.body.items.length : "";
   return { route: name, requests: REQUESTS, items, rps: stats.rps, p50: stats.p50, p99: stats.p99 };
 }
@@ -34,22 +36,35 @@ async function measure(call, name, slug, auth, path) {
 async function seed(call, slug, auth) {
   log(`creating ${ITEMS} assets through POST /inventory-items`);
   const items = [];
-  await pool(SETUP_CONCURRENCY, Array.from({ length: ITEMS }, (_, i) => async () => {
-    const res = await expectStatus(call(slug, "POST", "/inventory-items", { body: { name: `Bench asset ${i}` }, headers: auth }), 201, "create asset");
-    items.push(res.body.id);
-  }));
+  await pool(
+    SETUP_CONCURRENCY,
+    Array.from({ length: ITEMS }, (_, i) => async () => {
+      const res = await expectStatus(
+        call(slug, "POST", "/inventory-items", { body: { name: `Bench asset ${i}` }, headers: auth }),
+        201,
+        "create asset",
+      );
+      items.push(res.body.id);
+    }),
+  );
   log(`creating ${API_SCHEDULES} schedules through POST /maintenance/schedules (${SETUP_CONCURRENCY} in parallel)`);
   const t0 = Date.now();
   let done = 0;
-  await pool(SETUP_CONCURRENCY, Array.from({ length: API_SCHEDULES }, (_, i) => async () => {
-    const body = {
-      itemId: items[i % items.length], title: `Bench schedule ${i}`, type: TYPES[i % TYPES.length],
-      nextDueDate: dayOffset(Math.floor(Math.random() * 731) - 365), reminderDays: Math.floor(Math.random() * 31),
-      ...(i % 3 === 0 ? {} : { recurrence: { every: 1 + (i % 6), unit: ["day", "week", "month"][i % 3] } }),
-    };
-    await expectStatus(call(slug, "POST", "/maintenance/schedules", { body, headers: auth }), 201, "create schedule");
-    if (++done % 1_000 === 0) log(`  ${done} schedules (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-  }));
+  await pool(
+    SETUP_CONCURRENCY,
+    Array.from({ length: API_SCHEDULES }, (_, i) => async () => {
+      const body = {
+        itemId: items[i % items.length],
+        title: `Bench schedule ${i}`,
+        type: TYPES[i % TYPES.length],
+        nextDueDate: dayOffset(Math.floor(Math.random() * 731) - 365),
+        reminderDays: Math.floor(Math.random() * 31),
+        ...(i % 3 === 0 ? {} : { recurrence: { every: 1 + (i % 6), unit: ["day", "week", "month"][i % 3] } }),
+      };
+      await expectStatus(call(slug, "POST", "/maintenance/schedules", { body, headers: auth }), 201, "create schedule");
+      if (++done % 1_000 === 0) log(`  ${done} schedules (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    }),
+  );
 }
 
 /** The rest of the schedules, in one statement against the workspace's pool database (the server is stopped). */
@@ -82,7 +97,13 @@ async function walk(call, slug, auth) {
   const cursors = [];
   const t0 = Date.now();
   do {
-    const res = await expectStatus(call(slug, "GET", `/maintenance/schedules/due/all?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth }), 200, "walk");
+    const res = await expectStatus(
+      call(slug, "GET", `/maintenance/schedules/due/all?limit=100${cursor ? `&cursor=${cursor}` : ""}`, {
+        headers: auth,
+      }),
+      200,
+      "walk",
+    );
     total += res.body.items.length;
     pages++;
     cursor = res.body.nextCursor;
@@ -104,18 +125,36 @@ async function main() {
     }
 
     const all = await walk(call, slug, auth);
-    log(`due list: ${all.total} of ${SCHEDULES} schedules due (default lookahead), walked in ${all.pages} pages of 100 in ${all.seconds.toFixed(1)} s`);
+    log(
+      `due list: ${all.total} of ${SCHEDULES} schedules due (default lookahead), walked in ${all.pages} pages of 100 in ${all.seconds.toFixed(1)} s`,
+    );
     const due = "/maintenance/schedules/due/all";
-    await pool(CONCURRENCY, Array.from({ length: 100 }, () => () => call(slug, "GET", `${due}?limit=50`, { headers: auth }))); // warm-up
+    await pool(
+      CONCURRENCY,
+      Array.from({ length: 100 }, () => () => call(slug, "GET", `${due}?limit=50`, { headers: auth })),
+    ); // warm-up
     const rows = [];
     rows.push(await measure(call, "GET /categories/default (trivial)", slug, auth, "/categories/default"));
     rows.push(await measure(call, "due/all first page (limit 50)", slug, auth, `${due}?limit=50`));
     rows.push(await measure(call, "due/all first page (limit 100)", slug, auth, `${due}?limit=100`));
     rows.push(await measure(call, "due/all middle page (cursor)", slug, auth, `${due}?limit=50&cursor=${all.middle}`));
-    rows.push(await measure(call, "due/all upcoming, lookahead 60", slug, auth, `${due}?limit=50&lookaheadDays=60&dueStatus=upcoming`));
+    rows.push(
+      await measure(
+        call,
+        "due/all upcoming, lookahead 60",
+        slug,
+        auth,
+        `${due}?limit=50&lookaheadDays=60&dueStatus=upcoming`,
+      ),
+    );
     rows.push(await measure(call, "due/all due_today", slug, auth, `${due}?limit=50&dueStatus=due_today`));
     rows.push(await measure(call, "GET /categories/default (again)", slug, auth, "/categories/default")); // drift check
-    printTable([`${SCHEDULES} schedules on ${ITEMS} items; ${all.total} due; ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`], rows);
+    printTable(
+      [
+        `${SCHEDULES} schedules on ${ITEMS} items; ${all.total} due; ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`,
+      ],
+      rows,
+    );
   });
 }
 

@@ -31,7 +31,18 @@ async function measure(call, slug, headers, name, path) {
   });
   const last = answer?.body ?? null;
   const hits = last && last.assets ? `${last.assets.length}/${last.people.length}/${last.sessions.length}` : "-";
-  return { row: { route: name, requests: stats.requests, rps: stats.rps, p50: stats.p50, p99: stats.p99, "hits a/p/s": hits, errors }, last };
+  return {
+    row: {
+      route: name,
+      requests: stats.requests,
+      rps: stats.rps,
+      p50: stats.p50,
+      p99: stats.p99,
+      "hits a/p/s": hits,
+      errors,
+    },
+    last,
+  };
 }
 
 const SETUP = { statePrefix: "inventory-bench-search-", maxSockets: CONCURRENCY + 4 };
@@ -39,8 +50,12 @@ const SETUP = { statePrefix: "inventory-bench-search-", maxSockets: CONCURRENCY 
 async function main() {
   await runBench(SETUP, async ({ port, vars, call, worker }) => {
     const { slug, owner, auth: keyAuth } = await createWorkspace(port, vars, { ownerPassword: "bench-owner-password" });
-    const categoryId = (await expectStatus(call(slug, "GET", "/categories/default", { headers: keyAuth }), 200, "default category")).body.id;
-    const locationId = (await expectStatus(call(slug, "GET", "/locations/default", { headers: keyAuth }), 200, "default location")).body.id;
+    const categoryId = (
+      await expectStatus(call(slug, "GET", "/categories/default", { headers: keyAuth }), 200, "default category")
+    ).body.id;
+    const locationId = (
+      await expectStatus(call(slug, "GET", "/locations/default", { headers: keyAuth }), 200, "default location")
+    ).body.id;
 
     // Seed with the Worker stopped: wrangler d1 execute and workerd must not share the SQLite file.
     await worker.stop();
@@ -48,7 +63,9 @@ async function main() {
     const sqlFile = join(worker.state, "seed.sql");
     const seed = seedSql({ assets: ASSETS, people: 2000, sessions: 200, categoryId, locationId });
     writeFileSync(sqlFile, seed.sql);
-    log(`seeding ${ASSETS} assets, 2000 people, 200 sessions into ${binding} (${(seed.sql.length / 1e6).toFixed(1)} MB of SQL)`);
+    log(
+      `seeding ${ASSETS} assets, 2000 people, 200 sessions into ${binding} (${(seed.sql.length / 1e6).toFixed(1)} MB of SQL)`,
+    );
     const s0 = Date.now();
     await worker.execute(binding, ["--file", sqlFile, "--yes"]);
     log(`  seeded in ${((Date.now() - s0) / 1000).toFixed(1)} s (FTS5 index built by the triggers)`);
@@ -74,11 +91,15 @@ async function main() {
     for (const [name, path] of shapes) {
       const { row, last } = await measure(call, slug, auth, name, path);
       rows.push(row);
-      if (name === "search: exact tag" && last?.assets?.[0]?.uniqueTag !== seed.sampleTag) throw new Error(`exact tag not first: ${JSON.stringify(last?.assets?.[0])}`);
+      if (name === "search: exact tag" && last?.assets?.[0]?.uniqueTag !== seed.sampleTag)
+        throw new Error(`exact tag not first: ${JSON.stringify(last?.assets?.[0])}`);
     }
     // The trivial route again at the end: the same machine state as the searches it frames.
     rows.push((await measure(call, slug, auth, "GET /categories/default (trivial, again)", "/categories/default")).row);
-    printTable([`${ASSETS} assets, 2000 people, 200 sessions; latency in ms (client side, loopback, local wrangler dev + D1)`], rows);
+    printTable(
+      [`${ASSETS} assets, 2000 people, 200 sessions; latency in ms (client side, loopback, local wrangler dev + D1)`],
+      rows,
+    );
     if (rows.some((r) => r.errors > 0)) process.exitCode = 1;
   });
 }

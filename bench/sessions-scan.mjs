@@ -25,15 +25,42 @@ async function main() {
     log(`creating ${ASSETS} assets through POST /inventory-items (${SETUP_CONCURRENCY} in parallel)`);
     const tags = Array.from({ length: ASSETS }, (_, i) => `BENCH-${String(i).padStart(5, "0")}`);
     const t0 = Date.now();
-    await pool(SETUP_CONCURRENCY, tags.map((tag) => () => expectStatus(call(slug, "POST", "/inventory-items", { body: { name: `Bench asset ${tag}`, uniqueTag: tag }, headers: auth }), 201, "create asset")));
+    await pool(
+      SETUP_CONCURRENCY,
+      tags.map(
+        (tag) => () =>
+          expectStatus(
+            call(slug, "POST", "/inventory-items", {
+              body: { name: `Bench asset ${tag}`, uniqueTag: tag },
+              headers: auth,
+            }),
+            201,
+            "create asset",
+          ),
+      ),
+    );
     log(`  ${ASSETS} assets in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    const session = await expectStatus(call(slug, "POST", "/sessions", { body: { name: "Bench audit", status: "active" }, headers: auth }), 201, "start session");
-    if (session.body.progress.expected !== ASSETS) throw new Error(`session expects ${session.body.progress.expected}, not ${ASSETS}`);
+    const session = await expectStatus(
+      call(slug, "POST", "/sessions", { body: { name: "Bench audit", status: "active" }, headers: auth }),
+      201,
+      "start session",
+    );
+    if (session.body.progress.expected !== ASSETS)
+      throw new Error(`session expects ${session.body.progress.expected}, not ${ASSETS}`);
     log(`session ${session.body.id} started with ${ASSETS} expected items`);
 
     // Warm-up (not measured): both routes, a few hundred requests.
-    await pool(SCANNERS, Array.from({ length: 200 }, () => () => call(slug, "GET", "/categories/default", { headers: auth })));
-    await pool(SCANNERS, Array.from({ length: 200 }, () => () => call(slug, "GET", `/sessions/${session.body.id}/mobile`, { headers: auth })));
+    await pool(
+      SCANNERS,
+      Array.from({ length: 200 }, () => () => call(slug, "GET", "/categories/default", { headers: auth })),
+    );
+    await pool(
+      SCANNERS,
+      Array.from(
+        { length: 200 },
+        () => () => call(slug, "GET", `/sessions/${session.body.id}/mobile`, { headers: auth }),
+      ),
+    );
 
     // Every asset twice, by two different scanners; each scanner's list is shuffled.
     const lists = Array.from({ length: SCANNERS }, () => []);
@@ -47,18 +74,23 @@ async function main() {
     const scanLatencies = [];
     log(`scanning: ${SCANNERS} scanners, ${ASSETS * 2} scans`);
     const s0 = Date.now();
-    await Promise.all(lists.map(async (list, scanner) => {
-      for (let n = 0; n < list.length; n++) {
-        const res = await call(slug, "POST", `/sessions/${session.body.id}/scan`, { body: { code: list[n], scanId: `scanner-${scanner}:${n}` }, headers: auth });
-        scanLatencies.push(res.ms);
-        if (res.status !== 200) counts.errors++;
-        else if (res.body.result === "accepted") {
-          counts.accepted++;
-          accepted.set(list[n], (accepted.get(list[n]) ?? 0) + 1);
-        } else if (res.body.result === "already_scanned") counts.already_scanned++;
-        else counts.other++;
-      }
-    }));
+    await Promise.all(
+      lists.map(async (list, scanner) => {
+        for (let n = 0; n < list.length; n++) {
+          const res = await call(slug, "POST", `/sessions/${session.body.id}/scan`, {
+            body: { code: list[n], scanId: `scanner-${scanner}:${n}` },
+            headers: auth,
+          });
+          scanLatencies.push(res.ms);
+          if (res.status !== 200) counts.errors++;
+          else if (res.body.result === "accepted") {
+            counts.accepted++;
+            accepted.set(list[n], (accepted.get(list[n]) ?? 0) + 1);
+          } else if (res.body.result === "already_scanned") counts.already_scanned++;
+          else counts.other++;
+        }
+      }),
+    );
     const scanWall = Date.now() - s0;
 
     const perWorker = Math.ceil((ASSETS * 2) / SCANNERS);
@@ -70,21 +102,41 @@ async function main() {
     });
 
     // Completion writes everything through to D1; the report then counts from D1.
-    await expectStatus(call(slug, "PATCH", `/sessions/${session.body.id}`, { body: { status: "completed" }, headers: auth }), 200, "complete session");
-    const report = (await expectStatus(call(slug, "GET", `/sessions/${session.body.id}/report`, { headers: auth }), 200, "report")).body;
+    await expectStatus(
+      call(slug, "PATCH", `/sessions/${session.body.id}`, { body: { status: "completed" }, headers: auth }),
+      200,
+      "complete session",
+    );
+    const report = (
+      await expectStatus(call(slug, "GET", `/sessions/${session.body.id}/report`, { headers: auth }), 200, "report")
+    ).body;
     const duplicates = [...accepted.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
     const recorded = report.byScanner.reduce((sum, s) => sum + s.accepted, 0);
-    const lost = Math.max(0, accepted.size - report.scanned) + Math.max(0, accepted.size - recorded) + (ASSETS - accepted.size);
+    const lost =
+      Math.max(0, accepted.size - report.scanned) + Math.max(0, accepted.size - recorded) + (ASSETS - accepted.size);
 
     const batch = await batchPhase(call, slug, auth, tags);
 
-    const rows = [{ name: "POST /sessions/:id/scan", ...latencyStats(scanLatencies, scanWall) }, { name: "GET /categories/default (ceiling)", ...ceiling.stats }, batch.row];
+    const rows = [
+      { name: "POST /sessions/:id/scan", ...latencyStats(scanLatencies, scanWall) },
+      { name: "GET /categories/default (ceiling)", ...ceiling.stats },
+      batch.row,
+    ];
     printTable([], rows);
-    console.log(`scans: accepted ${counts.accepted}, already_scanned ${counts.already_scanned}, other ${counts.other}, errors ${counts.errors}`);
-    console.log(`D1 after completion: scanned ${report.scanned}/${report.expected}, scan records ${recorded}, missing ${report.missing}`);
-    console.log(`duplicates (an asset accepted more than once): ${duplicates}; lost (accepted but not in D1, or never accepted): ${lost}`);
-    console.log(`batch session: ${batch.scansPerSecond} scans/s through POST .../scan/batch; accepted ${batch.accepted}, already_scanned ${batch.duplicates}, D1 scanned ${batch.scanned}/${ASSETS}`);
-    if (duplicates || lost || counts.errors || batch.scanned !== ASSETS || batch.accepted !== ASSETS) process.exitCode = 1;
+    console.log(
+      `scans: accepted ${counts.accepted}, already_scanned ${counts.already_scanned}, other ${counts.other}, errors ${counts.errors}`,
+    );
+    console.log(
+      `D1 after completion: scanned ${report.scanned}/${report.expected}, scan records ${recorded}, missing ${report.missing}`,
+    );
+    console.log(
+      `duplicates (an asset accepted more than once): ${duplicates}; lost (accepted but not in D1, or never accepted): ${lost}`,
+    );
+    console.log(
+      `batch session: ${batch.scansPerSecond} scans/s through POST .../scan/batch; accepted ${batch.accepted}, already_scanned ${batch.duplicates}, D1 scanned ${batch.scanned}/${ASSETS}`,
+    );
+    if (duplicates || lost || counts.errors || batch.scanned !== ASSETS || batch.accepted !== ASSETS)
+      process.exitCode = 1;
   });
 }
 
@@ -93,19 +145,37 @@ async function main() {
  * (disjoint slices, 5 batches in flight), so half the scans must be accepted and half duplicates.
  */
 async function batchPhase(call, slug, auth, tags) {
-  const session = await expectStatus(call(slug, "POST", "/sessions", { body: { name: "Bench batch audit", status: "active" }, headers: auth }), 201, "start batch session");
+  const session = await expectStatus(
+    call(slug, "POST", "/sessions", { body: { name: "Bench batch audit", status: "active" }, headers: auth }),
+    201,
+    "start batch session",
+  );
   const slices = [];
   for (let i = 0; i < tags.length; i += 500) slices.push(tags.slice(i, i + 500));
   const batches = [...slices, ...slices];
   let accepted = 0;
   let duplicates = 0;
   const { stats, wallMs } = await measureLoad(batches.length, 5, async (i) => {
-    const res = await expectStatus(call(slug, "POST", `/sessions/${session.body.id}/scan/batch`, { body: { scans: batches[i].map((code) => ({ code })) }, headers: auth }), 200, "scan batch");
-    for (const r of res.body.results) r.result === "accepted" ? accepted++ : r.result === "already_scanned" && duplicates++;
+    const res = await expectStatus(
+      call(slug, "POST", `/sessions/${session.body.id}/scan/batch`, {
+        body: { scans: batches[i].map((code) => ({ code })) },
+        headers: auth,
+      }),
+      200,
+      "scan batch",
+    );
+    for (const r of res.body.results)
+      r.result === "accepted" ? accepted++ : r.result === "already_scanned" && duplicates++;
     return res;
   });
-  await expectStatus(call(slug, "PATCH", `/sessions/${session.body.id}`, { body: { status: "completed" }, headers: auth }), 200, "complete batch session");
-  const report = (await expectStatus(call(slug, "GET", `/sessions/${session.body.id}/report`, { headers: auth }), 200, "batch report")).body;
+  await expectStatus(
+    call(slug, "PATCH", `/sessions/${session.body.id}`, { body: { status: "completed" }, headers: auth }),
+    200,
+    "complete batch session",
+  );
+  const report = (
+    await expectStatus(call(slug, "GET", `/sessions/${session.body.id}/report`, { headers: auth }), 200, "batch report")
+  ).body;
   return {
     row: { name: "POST /sessions/:id/scan/batch (500 scans)", ...stats },
     scansPerSecond: Math.round((batches.length * 500) / (wallMs / 1000)),

@@ -22,7 +22,8 @@ async function main() {
   const pool = all.filter((d) => POOL_BINDING.test(d.binding));
   console.log(`Control database: ${control.length}, pool databases: ${pool.length}`);
   if (values["dry-run"]) {
-    for (const d of [...control, ...pool]) console.log(`  would migrate ${d.binding} (${d.database_name}) from ${d.migrations_dir}`);
+    for (const d of [...control, ...pool])
+      console.log(`  would migrate ${d.binding} (${d.database_name}) from ${d.migrations_dir}`);
     return;
   }
 
@@ -47,7 +48,10 @@ async function main() {
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, pool.length) }, worker));
-  if (failed.length) throw new Error(`${failed.length} pool database(s) failed: ${failed.join(", ")}. Fix and re-run; applied ones are skipped.`);
+  if (failed.length)
+    throw new Error(
+      `${failed.length} pool database(s) failed: ${failed.join(", ")}. Fix and re-run; applied ones are skipped.`,
+    );
   console.log("All databases are migrated.");
 }
 

@@ -18,7 +18,8 @@ let failed = false;
 
 async function main() {
   const port = Number(process.env.PORT ?? 8787);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number, got '${process.env.PORT}'`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error(`PORT must be a port number, got '${process.env.PORT}'`);
 
   if (ensureDevVars()) log("Created .dev.vars from .dev.vars.example (local secrets and admin credentials).");
   const admin = adminCredentials();
@@ -33,7 +34,10 @@ async function main() {
   // Otherwise it runs in its own process group and a signal to us goes to that whole group
   // (wrangler, esbuild, workerd), as Ctrl-C in a terminal would.
   const interactive = process.stdin.isTTY === true;
-  wrangler = spawnWrangler(["dev", "--port", String(port), "--test-scheduled", ...process.argv.slice(2)], { interactive, detached: !interactive });
+  wrangler = spawnWrangler(["dev", "--port", String(port), "--test-scheduled", ...process.argv.slice(2)], {
+    interactive,
+    detached: !interactive,
+  });
   let stopping = false;
   const exited = new Promise((resolve) => wrangler.on("exit", (code, signal) => resolve({ code, signal })));
   stopWrangler = (sig) => {
@@ -46,7 +50,8 @@ async function main() {
       // already gone
     }
   };
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => stopWrangler(sig === "SIGHUP" ? "SIGTERM" : sig));
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"])
+    process.on(sig, () => stopWrangler(sig === "SIGHUP" ? "SIGTERM" : sig));
   exited.then(({ code, signal }) => {
     if (stopping || code === 0) log("Stopped.");
     else log(`wrangler dev exited (${signal ?? `code ${code}`}).`);
@@ -68,7 +73,11 @@ function assertPortFree(port) {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", (err) =>
-      reject(err.code === "EADDRINUSE" ? new Error(`Port ${port} is already in use: stop what runs there or pick another, e.g. PORT=8788 npm start`) : err),
+      reject(
+        err.code === "EADDRINUSE"
+          ? new Error(`Port ${port} is already in use: stop what runs there or pick another, e.g. PORT=8788 npm start`)
+          : err,
+      ),
     );
     srv.listen(port, "127.0.0.1", () => srv.close(resolve));
   });
@@ -84,7 +93,8 @@ async function waitUntilReady(port, timeoutMs = 180_000) {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`wrangler dev did not answer on port ${port} within ${timeoutMs / 1000}s`);
+    if (Date.now() > deadline)
+      throw new Error(`wrangler dev did not answer on port ${port} within ${timeoutMs / 1000}s`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }

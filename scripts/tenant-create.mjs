@@ -36,15 +36,24 @@ async function main() {
   const slug = positionals[0];
   // Same rule as the API (src/tenancy/provision.ts), checked first so the default owner email is valid.
   if (!/^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$/.test(slug)) throw new UsageError(`invalid slug '${slug}'`);
-  const adminUrl = (values.url ?? process.env.ADMIN_URL ?? localUrl("admin", process.env.PORT ?? 8787)).replace(/\/+$/, "");
-  const input = { slug, plan: values.plan, ownerEmail: values.owner ?? `owner@${slug}.local`, ...(values.password ? { ownerPassword: values.password } : {}) };
+  const adminUrl = (values.url ?? process.env.ADMIN_URL ?? localUrl("admin", process.env.PORT ?? 8787)).replace(
+    /\/+$/,
+    "",
+  );
+  const input = {
+    slug,
+    plan: values.plan,
+    ownerEmail: values.owner ?? `owner@${slug}.local`,
+    ...(values.password ? { ownerPassword: values.password } : {}),
+  };
 
   let result;
   try {
     const cookie = await adminLogin(adminUrl, adminCredentials());
     result = await createTenant(adminUrl, cookie, input);
   } catch (err) {
-    if (isConnectionRefused(err)) throw new Error(`Nothing answers at ${adminUrl}: start the server with \`npm start\` (or pass --url).`);
+    if (isConnectionRefused(err))
+      throw new Error(`Nothing answers at ${adminUrl}: start the server with \`npm start\` (or pass --url).`);
     throw err;
   }
   if (result.status === 409) throw new Error(`${result.body.message} (409 ${result.body.code})`);

@@ -32,7 +32,33 @@ export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
-export const MODULES = [authRouter, usersRouter, apiKeysRouter, adminRouter, categoriesRouter, locationsRouter, assetsRouter, healthRouter, trashRouter, peopleRouter, customFieldsRouter, layoutsRouter, sessionsRouter, sessionItemsRouter, sessionScanRouter, sessionSchedulesRouter, scanEventsRouter, maintenanceSchedulesRouter, maintenanceLogsRouter, notificationsRouter, realtimeRouter, feedbackRouter, objectsRouter, searchRouter, settingsRouter];
+export const MODULES = [
+  authRouter,
+  usersRouter,
+  apiKeysRouter,
+  adminRouter,
+  categoriesRouter,
+  locationsRouter,
+  assetsRouter,
+  healthRouter,
+  trashRouter,
+  peopleRouter,
+  customFieldsRouter,
+  layoutsRouter,
+  sessionsRouter,
+  sessionItemsRouter,
+  sessionScanRouter,
+  sessionSchedulesRouter,
+  scanEventsRouter,
+  maintenanceSchedulesRouter,
+  maintenanceLogsRouter,
+  notificationsRouter,
+  realtimeRouter,
+  feedbackRouter,
+  objectsRouter,
+  searchRouter,
+  settingsRouter,
+];
 
 /** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
 const OWN_BODY_LIMIT = new Set([`${API_PREFIX}/feedback`, `${API_PREFIX}/objects/upload`]);
@@ -55,7 +81,8 @@ export function buildApp() {
     type: "apiKey",
     in: "header",
     name: "Authorization",
-    description: "`Authorization: ApiKey <key>`. Keys are created under /api-keys and shown once. A key sent as Bearer is refused (401).",
+    description:
+      "`Authorization: ApiKey <key>`. Keys are created under /api-keys and shown once. A key sent as Bearer is refused (401).",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", {
     type: "http",

@@ -14,6 +14,11 @@ export async function adminLogin(adminUrl, { email, password }) {
  * or 409 when the slug is taken (the caller decides what that means); other errors throw.
  */
 export async function createTenant(adminUrl, cookie, input) {
-  const res = await request(`${adminUrl}/api/v1/admin/tenants`, { method: "POST", body: input, headers: { cookie }, okStatuses: [409] });
+  const res = await request(`${adminUrl}/api/v1/admin/tenants`, {
+    method: "POST",
+    body: input,
+    headers: { cookie },
+    okStatuses: [409],
+  });
   return { status: res.status, body: res.body };
 }

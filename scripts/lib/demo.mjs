@@ -7,7 +7,12 @@ import { HttpError, localUrl, request } from "./http.mjs";
 import { DEMO_CREDENTIALS, ROOT } from "./paths.mjs";
 
 /** Enterprise so every feature (webhooks, SSO) can be tried without hitting a plan gate. */
-export const DEMO = { slug: "demo", plan: "enterprise", ownerEmail: "owner@demo.local", ownerPassword: "demo-owner-password" };
+export const DEMO = {
+  slug: "demo",
+  plan: "enterprise",
+  ownerEmail: "owner@demo.local",
+  ownerPassword: "demo-owner-password",
+};
 
 const SAMPLE_CATEGORIES = [
   { name: "Laptops", description: "Notebooks issued to staff", expectedLifeMonths: 36 },
@@ -36,7 +41,12 @@ function saveCredentials(creds) {
 }
 
 const apiKeyWorks = async (tenantUrl, apiKey) =>
-  (await request(`${tenantUrl}/api/v1/categories/default`, { headers: { authorization: `ApiKey ${apiKey}` }, okStatuses: [401] })).status === 200;
+  (
+    await request(`${tenantUrl}/api/v1/categories/default`, {
+      headers: { authorization: `ApiKey ${apiKey}` },
+      okStatuses: [401],
+    })
+  ).status === 200;
 
 /**
  * Makes sure the demo workspace exists and its credentials are known; returns them.
@@ -46,19 +56,41 @@ export async function ensureDemo({ port, admin, log = console.log }) {
   const adminUrl = localUrl("admin", port);
   const tenantUrl = localUrl(DEMO.slug, port);
   const cookie = await adminLogin(adminUrl, admin);
-  const created = await createTenant(adminUrl, cookie, { slug: DEMO.slug, plan: DEMO.plan, ownerEmail: DEMO.ownerEmail, ownerPassword: DEMO.ownerPassword });
+  const created = await createTenant(adminUrl, cookie, {
+    slug: DEMO.slug,
+    plan: DEMO.plan,
+    ownerEmail: DEMO.ownerEmail,
+    ownerPassword: DEMO.ownerPassword,
+  });
 
   let creds;
   if (created.status === 201) {
     const b = created.body;
-    creds = { slug: b.slug, tenantId: b.tenantId, plan: b.plan, ownerEmail: b.owner.email, ownerPassword: DEMO.ownerPassword, apiKey: b.apiKey, samplesSeeded: false, createdAt: new Date().toISOString() };
+    creds = {
+      slug: b.slug,
+      tenantId: b.tenantId,
+      plan: b.plan,
+      ownerEmail: b.owner.email,
+      ownerPassword: DEMO.ownerPassword,
+      apiKey: b.apiKey,
+      samplesSeeded: false,
+      createdAt: new Date().toISOString(),
+    };
     saveCredentials(creds);
     log(`Created the demo workspace '${DEMO.slug}'.`);
   } else {
     creds = loadCredentials();
     if (!creds?.apiKey || !(await apiKeyWorks(tenantUrl, creds.apiKey))) {
       // Without a saved file, assume the samples were added back then: never re-add what a user deleted.
-      creds = { slug: DEMO.slug, plan: DEMO.plan, samplesSeeded: true, ...creds, ownerEmail: DEMO.ownerEmail, ownerPassword: DEMO.ownerPassword, apiKey: await recoverApiKey(tenantUrl, log) };
+      creds = {
+        slug: DEMO.slug,
+        plan: DEMO.plan,
+        samplesSeeded: true,
+        ...creds,
+        ownerEmail: DEMO.ownerEmail,
+        ownerPassword: DEMO.ownerPassword,
+        apiKey: await recoverApiKey(tenantUrl, log),
+      };
       saveCredentials(creds);
     }
   }
@@ -82,8 +114,15 @@ export async function ensureDemo({ port, admin, log = console.log }) {
  */
 async function recoverApiKey(tenantUrl, log) {
   try {
-    const login = await request(`${tenantUrl}/api/v1/auth/login`, { method: "POST", body: { email: DEMO.ownerEmail, password: DEMO.ownerPassword } });
-    const key = await request(`${tenantUrl}/api/v1/api-keys`, { method: "POST", body: { name: "Demo key (npm start)" }, headers: { authorization: `Bearer ${login.body.accessToken}` } });
+    const login = await request(`${tenantUrl}/api/v1/auth/login`, {
+      method: "POST",
+      body: { email: DEMO.ownerEmail, password: DEMO.ownerPassword },
+    });
+    const key = await request(`${tenantUrl}/api/v1/api-keys`, {
+      method: "POST",
+      body: { name: "Demo key (npm start)" },
+      headers: { authorization: `Bearer ${login.body.accessToken}` },
+    });
     const token = key.body?.token ?? key.body?.key ?? key.body?.apiKey;
     if (typeof token !== "string") throw new Error("POST /api-keys answered without a token");
     log("The saved demo API key was missing or revoked: created a new one.");
@@ -98,7 +137,12 @@ async function recoverApiKey(tenantUrl, log) {
 /** POST, or on 409 (name taken by an earlier, interrupted run) find the existing row by name. */
 async function createOrFind(tenantUrl, apiKey, collection, body) {
   const auth = { authorization: `ApiKey ${apiKey}` };
-  const res = await request(`${tenantUrl}/api/v1/${collection}`, { method: "POST", body, headers: auth, okStatuses: [409] });
+  const res = await request(`${tenantUrl}/api/v1/${collection}`, {
+    method: "POST",
+    body,
+    headers: auth,
+    okStatuses: [409],
+  });
   if (res.status === 201) return res.body;
   const list = await request(`${tenantUrl}/api/v1/${collection}?q=${encodeURIComponent(body.name)}`, { headers: auth });
   const found = list.body.items.find((r) => r.name.toLowerCase() === body.name.toLowerCase());

@@ -34,7 +34,9 @@ export function adminCredentials() {
   const email = process.env.ADMIN_EMAIL ?? file.ADMIN_EMAIL;
   const password = process.env.ADMIN_PASSWORD ?? file.ADMIN_PASSWORD;
   if (!email || !password) {
-    throw new Error("ADMIN_EMAIL and ADMIN_PASSWORD are not set: put them in the environment or in .dev.vars (run `npm start` once to create it).");
+    throw new Error(
+      "ADMIN_EMAIL and ADMIN_PASSWORD are not set: put them in the environment or in .dev.vars (run `npm start` once to create it).",
+    );
   }
   return { email, password };
 }

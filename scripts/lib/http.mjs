@@ -3,7 +3,8 @@
 // are dialled at `localhost` while the request keeps its real Host header (`demo.localhost:8787`).
 import http from "node:http";
 
-export const isLocalHost = (hostname) => hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "127.0.0.1";
+export const isLocalHost = (hostname) =>
+  hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "127.0.0.1";
 
 /** Base URL of a local host label, e.g. `localUrl("demo", 8787)` → `http://demo.localhost:8787`. */
 export const localUrl = (label, port) => `http://${label}.localhost:${port}`;
@@ -28,7 +29,9 @@ export async function request(url, { method = "GET", body, headers = {}, okStatu
   const h = { accept: "application/json", ...headers };
   const payload = body === undefined ? undefined : JSON.stringify(body);
   if (payload !== undefined) h["content-type"] = "application/json";
-  const res = isLocalHost(u.hostname) ? await viaNodeHttp(u, method, h, payload) : await viaFetch(u, method, h, payload);
+  const res = isLocalHost(u.hostname)
+    ? await viaNodeHttp(u, method, h, payload)
+    : await viaFetch(u, method, h, payload);
   let parsed = res.text;
   try {
     parsed = res.text ? JSON.parse(res.text) : null;
@@ -36,19 +39,31 @@ export async function request(url, { method = "GET", body, headers = {}, okStatu
     // not JSON: keep the text
   }
   const out = { status: res.status, headers: res.headers, cookies: res.cookies, body: parsed };
-  if ((res.status < 200 || res.status > 299) && !okStatuses.includes(res.status)) throw new HttpError(method, url, res.status, parsed);
+  if ((res.status < 200 || res.status > 299) && !okStatuses.includes(res.status))
+    throw new HttpError(method, url, res.status, parsed);
   return out;
 }
 
 function viaNodeHttp(u, method, headers, payload) {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "localhost", port: u.port || 80, path: u.pathname + u.search, method, headers: { ...headers, host: u.host } },
+      {
+        host: "localhost",
+        port: u.port || 80,
+        path: u.pathname + u.search,
+        method,
+        headers: { ...headers, host: u.host },
+      },
       (res) => {
         const chunks = [];
         res.on("data", (c) => chunks.push(c));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, cookies: cookiePairs(res.headers["set-cookie"] ?? []), text: Buffer.concat(chunks).toString("utf8") }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            cookies: cookiePairs(res.headers["set-cookie"] ?? []),
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
         );
         res.on("error", reject);
       },
@@ -61,11 +76,19 @@ function viaNodeHttp(u, method, headers, payload) {
 
 async function viaFetch(u, method, headers, payload) {
   const res = await fetch(u, { method, headers, body: payload, redirect: "manual" });
-  return { status: res.status, headers: Object.fromEntries(res.headers), cookies: cookiePairs(res.headers.getSetCookie()), text: await res.text() };
+  return {
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    cookies: cookiePairs(res.headers.getSetCookie()),
+    text: await res.text(),
+  };
 }
 
 /** `Set-Cookie` values → `name=value` pairs to send back (attributes such as Secure are ours to honour). */
 const cookiePairs = (setCookies) => setCookies.map((c) => c.split(";")[0].trim()).filter(Boolean);
 
 /** True when nothing listens at the URL's port (connection refused), i.e. the server is not running. */
-export const isConnectionRefused = (err) => err?.code === "ECONNREFUSED" || err?.cause?.code === "ECONNREFUSED" || err?.errors?.some?.((e) => e.code === "ECONNREFUSED");
+export const isConnectionRefused = (err) =>
+  err?.code === "ECONNREFUSED" ||
+  err?.cause?.code === "ECONNREFUSED" ||
+  err?.errors?.some?.((e) => e.code === "ECONNREFUSED");

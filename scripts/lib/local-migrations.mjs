@@ -7,7 +7,10 @@ import { join } from "node:path";
 import { ROOT } from "./paths.mjs";
 import { d1Databases, POOL_BINDING, runWrangler } from "./wrangler.mjs";
 
-const migrationFiles = (dir) => readdirSync(join(ROOT, dir)).filter((f) => f.endsWith(".sql")).sort();
+const migrationFiles = (dir) =>
+  readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
 
 /**
  * Which databases lack which migrations, read from wrangler's own `d1_migrations` table through

@@ -28,7 +28,12 @@ const wranglerJs = () => join(ROOT, "node_modules", "wrangler", "bin", "wrangler
  */
 export function spawnWrangler(args, { interactive = false, quiet = false, detached = false, env = process.env } = {}) {
   const out = quiet ? "pipe" : "inherit";
-  return spawn(nodeBinary(), [wranglerJs(), ...args], { cwd: ROOT, env, detached, stdio: [interactive ? "inherit" : "ignore", out, out] });
+  return spawn(nodeBinary(), [wranglerJs(), ...args], {
+    cwd: ROOT,
+    env,
+    detached,
+    stdio: [interactive ? "inherit" : "ignore", out, out],
+  });
 }
 
 /**

@@ -16,20 +16,29 @@ const unauthenticated = (message: string) =>
   new ApiError("unauthenticated", message, { headers: { "WWW-Authenticate": 'ApiKey, Bearer realm="api"' } });
 
 /** Reads `Authorization` and returns the principal, applying SPEC 5's header rules. */
-export async function authenticateTenantCaller(c: AppContext, access: Extract<Access, "data" | "jwt">): Promise<Principal> {
+export async function authenticateTenantCaller(
+  c: AppContext,
+  access: Extract<Access, "data" | "jwt">,
+): Promise<Principal> {
   const header = c.req.header("authorization")?.trim();
-  if (!header) throw unauthenticated("Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`");
+  if (!header)
+    throw unauthenticated("Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`");
   const space = header.indexOf(" ");
   const scheme = (space > 0 ? header.slice(0, space) : header).toLowerCase();
   const value = space > 0 ? header.slice(space + 1).trim() : "";
   if (!value) throw unauthenticated("Malformed Authorization header");
 
   if (scheme === "apikey") {
-    if (access === "jwt") throw new ApiError("forbidden", "API keys are not accepted here: this route needs a user's JWT (Authorization: Bearer <JWT>)");
+    if (access === "jwt")
+      throw new ApiError(
+        "forbidden",
+        "API keys are not accepted here: this route needs a user's JWT (Authorization: Bearer <JWT>)",
+      );
     return verifyApiKey(c, value);
   }
   if (scheme === "bearer") {
-    if (looksLikeApiKey(value)) throw unauthenticated("API keys must be sent as `Authorization: ApiKey <key>`, not Bearer");
+    if (looksLikeApiKey(value))
+      throw unauthenticated("API keys must be sent as `Authorization: ApiKey <key>`, not Bearer");
     return verifyUserToken(c, value);
   }
   throw unauthenticated(`Unsupported authorization scheme '${scheme}'`);
@@ -38,13 +47,23 @@ export async function authenticateTenantCaller(c: AppContext, access: Extract<Ac
 async function verifyApiKey(c: AppContext, token: string): Promise<Principal> {
   const db = c.var.db;
   const hash = await sha256Hex(token);
-  const key = await db.select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt))).get();
+  const key = await db
+    .select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
+    .get();
   if (!key) throw unauthenticated("Invalid or revoked API key");
   // last-used time with minute precision: one write per key per minute at most, off the hot path.
   const now = nowIso();
   if (key.lastUsedAt?.slice(0, 16) !== now.slice(0, 16)) {
-    c.executionCtx.waitUntil(db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, key.id)).run().catch(() => undefined));
+    c.executionCtx.waitUntil(
+      db
+        .update(apiKeys)
+        .set({ lastUsedAt: now })
+        .where(eq(apiKeys.id, key.id))
+        .run()
+        .catch(() => undefined),
+    );
   }
   return { kind: "apiKey", keyId: key.id, role: "admin" };
 }
@@ -53,7 +72,11 @@ async function verifyUserToken(c: AppContext, token: string): Promise<Principal>
   const claims = await verifyAccessToken(c.env.JWT_SECRET, token, c.var.tenant.id);
   if (!claims) throw unauthenticated("Invalid or expired token for this workspace");
   // Role and status are read fresh so a role change or deactivation applies at once.
-  const user = await c.var.db.select({ role: users.role, status: users.status, email: users.email }).from(users).where(eq(users.id, claims.sub)).get();
+  const user = await c.var.db
+    .select({ role: users.role, status: users.status, email: users.email })
+    .from(users)
+    .where(eq(users.id, claims.sub))
+    .get();
   if (!user || user.status !== "active") throw unauthenticated("The user of this token is not active");
   return { kind: "user", userId: claims.sub, email: user.email, role: user.role };
 }

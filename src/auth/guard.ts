@@ -30,9 +30,13 @@ export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<A
         throw new ApiError("forbidden", `This action needs one of the roles: ${rule.roles.join(", ")}`);
       }
       if (rule.feature && !planIncludes(c.var.tenant.plan, rule.feature)) {
-        throw new ApiError("plan_required", `The ${rule.feature} feature is not included in the ${c.var.tenant.plan} plan`, {
-          details: { feature: rule.feature, plan: c.var.tenant.plan },
-        });
+        throw new ApiError(
+          "plan_required",
+          `The ${rule.feature} feature is not included in the ${c.var.tenant.plan} plan`,
+          {
+            details: { feature: rule.feature, plan: c.var.tenant.plan },
+          },
+        );
       }
       c.set("principal", principal);
     }

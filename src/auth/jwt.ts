@@ -31,7 +31,11 @@ export async function signAccessToken(secret: string, claims: AccessClaims): Pro
 /** Verifies a tenant access token for `tenantId`; null when invalid, expired or for another tenant. */
 export async function verifyAccessToken(secret: string, token: string, tenantId: string): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, audience: tenantAudience(tenantId), algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, key(secret), {
+      issuer: ISSUER,
+      audience: tenantAudience(tenantId),
+      algorithms: ["HS256"],
+    });
     if (typeof payload.sub !== "string" || payload.tid !== tenantId) return null;
     return { sub: payload.sub, tid: tenantId, role: payload.role as Role, email: String(payload.email) };
   } catch {
@@ -54,7 +58,11 @@ export async function signAdminToken(secret: string, email: string): Promise<str
 
 export async function verifyAdminToken(secret: string, token: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), { issuer: ISSUER, audience: ADMIN_AUDIENCE, algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, key(secret), {
+      issuer: ISSUER,
+      audience: ADMIN_AUDIENCE,
+      algorithms: ["HS256"],
+    });
     return typeof payload.sub === "string" ? payload.sub : null;
   } catch {
     return null;

@@ -11,8 +11,12 @@ export const THROTTLE_PERIOD_SECONDS = 60;
  */
 export async function throttle(c: AppContext, operationId: string): Promise<void> {
   const address = c.req.header("cf-connecting-ip") ?? "unknown";
-  const { success } = await c.env.AUTH_LIMITER.limit({ key: `${hostLabel(c.req.url) ?? "-"}:${operationId}:${address}` });
+  const { success } = await c.env.AUTH_LIMITER.limit({
+    key: `${hostLabel(c.req.url) ?? "-"}:${operationId}:${address}`,
+  });
   if (!success) {
-    throw new ApiError("rate_limited", "Too many attempts; try again later", { headers: { "Retry-After": String(THROTTLE_PERIOD_SECONDS) } });
+    throw new ApiError("rate_limited", "Too many attempts; try again later", {
+      headers: { "Retry-After": String(THROTTLE_PERIOD_SECONDS) },
+    });
   }
 }

@@ -28,10 +28,17 @@ export function auditStatements(db: TenantDb, change: AuditChange) {
   const before = change.before ?? {};
   const after = change.after ?? {};
   const fields = change.fields ?? Object.keys(after);
-  const base = { entityType: change.entityType, entityId: change.entityId, action: change.action, actor: change.actor, at: change.at };
+  const base = {
+    entityType: change.entityType,
+    entityId: change.entityId,
+    action: change.action,
+    actor: change.actor,
+    at: change.at,
+  };
   const rows = fields
     .filter((f) => !same(before[f], after[f]))
     .map((f) => ({ ...base, id: newId("audit"), field: f, oldValue: before[f] ?? null, newValue: after[f] ?? null }));
-  if (rows.length === 0) rows.push({ ...base, id: newId("audit"), field: null as unknown as string, oldValue: null, newValue: null });
+  if (rows.length === 0)
+    rows.push({ ...base, id: newId("audit"), field: null as unknown as string, oldValue: null, newValue: null });
   return chunk(rows, ROWS_PER_INSERT).map((part) => db.insert(auditLog).values(part));
 }

@@ -16,7 +16,11 @@ export interface EventHandlerContext {
 export type EventHandler = (ctx: EventHandlerContext, event: DomainEvent) => Promise<void>;
 
 /** Handlers run for every event, in order. Modules add theirs in src/events/handlers.ts. */
-export async function consumeEvents(env: Bindings, batch: MessageBatch<EventMessage>, handlers: readonly EventHandler[]): Promise<void> {
+export async function consumeEvents(
+  env: Bindings,
+  batch: MessageBatch<EventMessage>,
+  handlers: readonly EventHandler[],
+): Promise<void> {
   const tenants = new Map<string, TenantRecord | undefined>();
   for (const msg of batch.messages) {
     try {
@@ -41,12 +45,26 @@ export async function consumeEvents(env: Bindings, batch: MessageBatch<EventMess
  * Runs the handlers for one event unless it was consumed already. A redelivered message (the Queue
  * is at-least-once, the outbox may send twice) finds `consumedAt` set and does nothing.
  */
-export async function consumeEvent(ctx: EventHandlerContext, eventId: string, handlers: readonly EventHandler[]): Promise<boolean> {
+export async function consumeEvent(
+  ctx: EventHandlerContext,
+  eventId: string,
+  handlers: readonly EventHandler[],
+): Promise<boolean> {
   const row = await ctx.db.select().from(outbox).where(eq(outbox.id, eventId)).get();
   if (!row || row.consumedAt) return false;
-  const event: DomainEvent = { id: row.id, type: row.type, subjectId: row.subjectId, payload: row.payload, actor: row.actor, createdAt: row.createdAt };
+  const event: DomainEvent = {
+    id: row.id,
+    type: row.type,
+    subjectId: row.subjectId,
+    payload: row.payload,
+    actor: row.actor,
+    createdAt: row.createdAt,
+  };
   for (const handle of handlers) await handle(ctx, event);
-  const res = await ctx.db.update(outbox).set({ consumedAt: nowIso(), attempts: row.attempts + 1 })
-    .where(and(eq(outbox.id, eventId), isNull(outbox.consumedAt))).run();
+  const res = await ctx.db
+    .update(outbox)
+    .set({ consumedAt: nowIso(), attempts: row.attempts + 1 })
+    .where(and(eq(outbox.id, eventId), isNull(outbox.consumedAt)))
+    .run();
   return res.meta.changes === 1;
 }

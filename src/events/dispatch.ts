@@ -13,15 +13,41 @@ const BATCH = 99;
  * stay pending and the cron sweep retries; if marking fails they are sent again, which consumers
  * tolerate (they are idempotent by event id). Returns how many rows were sent.
  */
-export async function dispatchOutbox(env: Bindings, tenant: TenantRecord, db: TenantDb = tenantDb(env, tenant.dbBinding), maxRounds = 10): Promise<number> {
+export async function dispatchOutbox(
+  env: Bindings,
+  tenant: TenantRecord,
+  db: TenantDb = tenantDb(env, tenant.dbBinding),
+  maxRounds = 10,
+): Promise<number> {
   let sent = 0;
   for (let round = 0; round < maxRounds; round++) {
-    const pending = await db.select({ id: outbox.id, type: outbox.type }).from(outbox)
-      .where(isNull(outbox.dispatchedAt)).orderBy(asc(outbox.id)).limit(BATCH).all();
+    const pending = await db
+      .select({ id: outbox.id, type: outbox.type })
+      .from(outbox)
+      .where(isNull(outbox.dispatchedAt))
+      .orderBy(asc(outbox.id))
+      .limit(BATCH)
+      .all();
     if (pending.length === 0) break;
-    await env.EVENTS.sendBatch(pending.map((e) => ({ body: { tenantId: tenant.id, eventId: e.id, type: e.type }, contentType: "json" as const })));
-    await db.update(outbox).set({ dispatchedAt: nowIso() })
-      .where(and(inArray(outbox.id, pending.map((e) => e.id)), isNull(outbox.dispatchedAt))).run();
+    await env.EVENTS.sendBatch(
+      pending.map((e) => ({
+        body: { tenantId: tenant.id, eventId: e.id, type: e.type },
+        contentType: "json" as const,
+      })),
+    );
+    await db
+      .update(outbox)
+      .set({ dispatchedAt: nowIso() })
+      .where(
+        and(
+          inArray(
+            outbox.id,
+            pending.map((e) => e.id),
+          ),
+          isNull(outbox.dispatchedAt),
+        ),
+      )
+      .run();
     sent += pending.length;
     if (pending.length < BATCH) break;
   }
@@ -33,6 +59,8 @@ export function dispatchAfterResponse(c: AppContext): void {
   const tenant = c.var.tenant;
   if (!tenant) return;
   c.executionCtx.waitUntil(
-    dispatchOutbox(c.env, tenant, c.var.db).catch((err: unknown) => console.warn("outbox dispatch deferred to sweep", tenant.id, String(err))),
+    dispatchOutbox(c.env, tenant, c.var.db).catch((err: unknown) =>
+      console.warn("outbox dispatch deferred to sweep", tenant.id, String(err)),
+    ),
   );
 }

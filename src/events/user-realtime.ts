@@ -25,9 +25,11 @@ export class UserRealtime extends DurableObject<Bindings> {
 
   /** The WebSocket upgrade, already authenticated by the Worker (src/modules/notifications/realtime-routes.ts). */
   override async fetch(request: Request): Promise<Response> {
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
+      return new Response("Expected a WebSocket upgrade", { status: 426 });
     const open = this.ctx.getWebSockets();
-    for (const old of open.slice(0, Math.max(0, open.length - MAX_SOCKETS + 1))) closeQuietly(old, 1008, "too many connections");
+    for (const old of open.slice(0, Math.max(0, open.length - MAX_SOCKETS + 1)))
+      closeQuietly(old, 1008, "too many connections");
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
     // Tells the client its socket is registered: everything emitted from now on reaches it.
@@ -51,7 +53,8 @@ export class UserRealtime extends DurableObject<Bindings> {
 
   /** The channel is server-to-client; clients only ping (answered by the auto-response). */
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (message !== "ping") ws.send(JSON.stringify({ type: "error", message: "This channel only sends; send `ping` to keep it alive" }));
+    if (message !== "ping")
+      ws.send(JSON.stringify({ type: "error", message: "This channel only sends; send `ping` to keep it alive" }));
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {

@@ -20,7 +20,13 @@ export interface HealthSignals {
   /** Active maintenance schedules, earliest due first (the loader caps the count). */
   schedules: { id: string; title: string; nextDueDate: string }[];
   /** The latest completed session that expected the asset. */
-  lastAudit: { sessionId: string; sessionName: string; startedAt: string | null; completedAt: string; found: boolean } | null;
+  lastAudit: {
+    sessionId: string;
+    sessionName: string;
+    startedAt: string | null;
+    completedAt: string;
+    found: boolean;
+  } | null;
   /** The workspace has completed at least one inventory session (verification is then expected). */
   auditsInUse: boolean;
 }
@@ -65,9 +71,20 @@ function maintenance(x: Scan) {
     if (state === "past") overdue.push(m);
     else if (state === "soon") soon.push(m);
   }
-  const more = (list: unknown[], what: string) => (list.length > 1 ? ` (${plural(list.length, "schedule")} ${what})` : "");
-  if (overdue[0]) x.found.push({ code: "MAINTENANCE_OVERDUE", message: `Maintenance '${overdue[0].title}' was due on ${overdue[0].nextDueDate}${more(overdue, "overdue")}`, links: overdue.map((m) => link.schedule(m.id)) });
-  if (soon[0]) x.found.push({ code: "MAINTENANCE_DUE_SOON", message: `Maintenance '${soon[0].title}' is due on ${soon[0].nextDueDate}${more(soon, "due soon")}`, links: soon.map((m) => link.schedule(m.id)) });
+  const more = (list: unknown[], what: string) =>
+    list.length > 1 ? ` (${plural(list.length, "schedule")} ${what})` : "";
+  if (overdue[0])
+    x.found.push({
+      code: "MAINTENANCE_OVERDUE",
+      message: `Maintenance '${overdue[0].title}' was due on ${overdue[0].nextDueDate}${more(overdue, "overdue")}`,
+      links: overdue.map((m) => link.schedule(m.id)),
+    });
+  if (soon[0])
+    x.found.push({
+      code: "MAINTENANCE_DUE_SOON",
+      message: `Maintenance '${soon[0].title}' is due on ${soon[0].nextDueDate}${more(soon, "due soon")}`,
+      links: soon.map((m) => link.schedule(m.id)),
+    });
 }
 
 function verification(x: Scan) {
@@ -76,16 +93,28 @@ function verification(x: Scan) {
   const audit = s.lastAudit;
   const seenSince = (t: string | null) => s.lastVerifiedAt !== null && t !== null && s.lastVerifiedAt >= t;
   if (audit && !audit.found && !seenSince(audit.startedAt ?? audit.completedAt)) {
-    x.found.push({ code: "MISSING_IN_LAST_SESSION", message: `Expected but not scanned in session '${audit.sessionName}' (completed ${audit.completedAt.slice(0, 10)})`, links: [link.session(audit.sessionId)] });
+    x.found.push({
+      code: "MISSING_IN_LAST_SESSION",
+      message: `Expected but not scanned in session '${audit.sessionName}' (completed ${audit.completedAt.slice(0, 10)})`,
+      links: [link.session(audit.sessionId)],
+    });
   }
   if (s.lastVerifiedAt) {
     const staleAt = Date.parse(s.lastVerifiedAt) + window;
     at(x, staleAt);
-    if (x.now >= staleAt) x.found.push({ code: "VERIFICATION_STALE", message: `Last verified on ${s.lastVerifiedAt.slice(0, 10)}, more than ${p.verificationStaleDays} days ago` });
+    if (x.now >= staleAt)
+      x.found.push({
+        code: "VERIFICATION_STALE",
+        message: `Last verified on ${s.lastVerifiedAt.slice(0, 10)}, more than ${p.verificationStaleDays} days ago`,
+      });
   } else if (s.auditsInUse) {
     const dueAt = Date.parse(s.createdAt) + window;
     at(x, dueAt);
-    if (x.now >= dueAt) x.found.push({ code: "NEVER_VERIFIED", message: `Never verified in an inventory session since it was added on ${s.createdAt.slice(0, 10)}` });
+    if (x.now >= dueAt)
+      x.found.push({
+        code: "NEVER_VERIFIED",
+        message: `Never verified in an inventory session since it was added on ${s.createdAt.slice(0, 10)}`,
+      });
   }
 }
 
@@ -97,8 +126,18 @@ function lifecycle(x: Scan) {
   // "past" once the end-of-life day has begun: the window's last day is the day before it.
   const state = dayWindow(x, nearing, addDays(end, -1));
   const life = `${plural(s.expectedLifeMonths, "month")} expected`;
-  if (state === "past") x.found.push({ code: "PAST_EXPECTED_LIFE", message: `Reached the end of its expected life on ${end} (${life}, purchased ${s.purchaseDate})`, links: [link.category(s.categoryId)] });
-  else if (state === "soon") x.found.push({ code: "NEARING_END_OF_LIFE", message: `Reaches the end of its expected life on ${end} (${life})`, links: [link.category(s.categoryId)] });
+  if (state === "past")
+    x.found.push({
+      code: "PAST_EXPECTED_LIFE",
+      message: `Reached the end of its expected life on ${end} (${life}, purchased ${s.purchaseDate})`,
+      links: [link.category(s.categoryId)],
+    });
+  else if (state === "soon")
+    x.found.push({
+      code: "NEARING_END_OF_LIFE",
+      message: `Reaches the end of its expected life on ${end} (${life})`,
+      links: [link.category(s.categoryId)],
+    });
 }
 
 function warranty(x: Scan) {
@@ -114,10 +153,21 @@ function returnDue(x: Scan) {
   if (!s.assigneeId || !s.dueBackAt) return;
   const due = Date.parse(s.dueBackAt);
   at(x, due);
-  if (x.now >= due) x.found.push({ code: "RETURN_OVERDUE", message: `Was due back on ${s.dueBackAt}`, links: [link.person(s.assigneeId)] });
+  if (x.now >= due)
+    x.found.push({
+      code: "RETURN_OVERDUE",
+      message: `Was due back on ${s.dueBackAt}`,
+      links: [link.person(s.assigneeId)],
+    });
 }
 
-const reason = (code: ReasonCode, message: string, penalty: number, links?: ReasonLink[]): HealthReason => ({ code, severity: SEVERITY[code], message, penalty, ...(links?.length ? { links } : {}) });
+const reason = (code: ReasonCode, message: string, penalty: number, links?: ReasonLink[]): HealthReason => ({
+  code,
+  severity: SEVERITY[code],
+  message,
+  penalty,
+  ...(links?.length ? { links } : {}),
+});
 
 /**
  * The health of one asset: 100 minus the preset's penalty for each reason found, clamped to
@@ -126,12 +176,34 @@ const reason = (code: ReasonCode, message: string, penalty: number, links?: Reas
  * a retired asset needs no maintenance, audit or warranty, and must not crowd risk-first lists.
  * Pure: the same signals, preset and time always give the same result.
  */
-export function computeHealth(signals: HealthSignals, preset: Sensitivity | Preset, now: Date, timeZone = "UTC"): HealthResult {
+export function computeHealth(
+  signals: HealthSignals,
+  preset: Sensitivity | Preset,
+  now: Date,
+  timeZone = "UTC",
+): HealthResult {
   const p = typeof preset === "string" ? PRESETS[preset] : preset;
   if (signals.status === "retired") {
-    return { score: 100, badge: "HEALTHY", reasons: [reason("RETIRED", "Retired: out of service, so its other signals are not scored", 0, [link.statusEvents(signals.assetId)])], validUntil: null };
+    return {
+      score: 100,
+      badge: "HEALTHY",
+      reasons: [
+        reason("RETIRED", "Retired: out of service, so its other signals are not scored", 0, [
+          link.statusEvents(signals.assetId),
+        ]),
+      ],
+      validUntil: null,
+    };
   }
-  const x: Scan = { s: signals, p, now: now.getTime(), today: localDate(now.getTime(), timeZone), tz: timeZone, found: [], changes: [] };
+  const x: Scan = {
+    s: signals,
+    p,
+    now: now.getTime(),
+    today: localDate(now.getTime(), timeZone),
+    tz: timeZone,
+    found: [],
+    changes: [],
+  };
   maintenance(x);
   verification(x);
   lifecycle(x);
@@ -142,7 +214,12 @@ export function computeHealth(signals: HealthSignals, preset: Sensitivity | Pres
     .sort((a, b) => b.penalty - a.penalty || a.code.localeCompare(b.code));
   const validUntil = x.changes.length ? new Date(Math.min(...x.changes)).toISOString() : null;
   if (signals.status === "lost") {
-    return { score: 0, badge: "AT_RISK", reasons: [reason("LOST", "Marked lost", 0, [link.statusEvents(signals.assetId)]), ...reasons], validUntil };
+    return {
+      score: 0,
+      badge: "AT_RISK",
+      reasons: [reason("LOST", "Marked lost", 0, [link.statusEvents(signals.assetId)]), ...reasons],
+      validUntil,
+    };
   }
   const score = Math.max(0, Math.min(100, 100 - reasons.reduce((sum, r) => sum + r.penalty, 0)));
   const badge: HealthBadge = score < p.atRiskBelow ? "AT_RISK" : score < p.attentionBelow ? "ATTENTION" : "HEALTHY";

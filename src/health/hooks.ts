@@ -51,7 +51,10 @@ export async function settleHealth(ctx: HealthCtx, assetIds: readonly string[]):
   try {
     await refreshHealth(ctx.db, assetIds, await basisFor(ctx));
   } catch (err) {
-    console.error(`health: re-scoring ${assetIds.length} asset(s) of tenant ${ctx.tenantId} failed; left marked for the cron`, String(err));
+    console.error(
+      `health: re-scoring ${assetIds.length} asset(s) of tenant ${ctx.tenantId} failed; left marked for the cron`,
+      String(err),
+    );
   }
 }
 
@@ -60,7 +63,12 @@ export async function settleHealthBacklog(ctx: HealthCtx): Promise<void> {
   try {
     const basis = await basisFor(ctx);
     const first = await drainHealth(ctx.db, basis, { maxRows: INLINE_ROWS });
-    if (!first.done) waitUntil(drainHealth(ctx.db, basis, { budgetMs: 25_000 }).catch((err) => console.error("health: background drain failed", String(err))));
+    if (!first.done)
+      waitUntil(
+        drainHealth(ctx.db, basis, { budgetMs: 25_000 }).catch((err) =>
+          console.error("health: background drain failed", String(err)),
+        ),
+      );
   } catch (err) {
     console.error(`health: draining tenant ${ctx.tenantId} failed; the cron continues`, String(err));
   }
@@ -86,19 +94,33 @@ WHERE asset_id IN (SELECT value ->> '$.id' FROM json_each(?1))`;
  * session's completion with `completedAt` is what the batch wrote, so a lost race writes nothing.
  * Follow with `settleHealthBacklog`.
  */
-export function sessionCompletedStatements(db: TenantDb, session: { id: string; name: string; startedAt: string | null }, completedAt: string): BatchItem<"sqlite">[] {
+export function sessionCompletedStatements(
+  db: TenantDb,
+  session: { id: string; name: string; startedAt: string | null },
+  completedAt: string,
+): BatchItem<"sqlite">[] {
   const completedNow = sql`EXISTS (SELECT 1 FROM ${sessions} WHERE ${sessions.id} = ${session.id} AND ${sessions.status} = 'completed' AND ${sessions.completedAt} = ${completedAt})`;
   return [
-    db.insert(assetLastAudit)
+    db
+      .insert(assetLastAudit)
       .select(sql`SELECT si.asset_id, ${session.id}, ${session.name}, ${session.startedAt}, ${completedAt}, si.scanned_at IS NOT NULL
         FROM ${sessionItems} si WHERE si.session_id = ${session.id} AND si.excluded = 0 AND ${completedNow}`)
       .onConflictDoUpdate({
         target: assetLastAudit.assetId,
-        set: { sessionId: sql`excluded.session_id`, sessionName: sql`excluded.session_name`, startedAt: sql`excluded.started_at`, completedAt: sql`excluded.completed_at`, found: sql`excluded.found` },
+        set: {
+          sessionId: sql`excluded.session_id`,
+          sessionName: sql`excluded.session_name`,
+          startedAt: sql`excluded.started_at`,
+          completedAt: sql`excluded.completed_at`,
+          found: sql`excluded.found`,
+        },
         setWhere: sql`excluded.completed_at >= ${assetLastAudit.completedAt}`,
       }),
     markStaleWhere(db, sql`SELECT asset_id FROM ${sessionItems} WHERE session_id = ${session.id} AND ${completedNow}`),
-    markStaleWhere(db, sql`SELECT id FROM ${assets} WHERE last_verified_at IS NULL AND deleted_at IS NULL
-      AND ${completedNow} AND (SELECT count(*) FROM ${sessions} WHERE ${sessions.status} = 'completed') = 1`),
+    markStaleWhere(
+      db,
+      sql`SELECT id FROM ${assets} WHERE last_verified_at IS NULL AND deleted_at IS NULL
+      AND ${completedNow} AND (SELECT count(*) FROM ${sessions} WHERE ${sessions.status} = 'completed') = 1`,
+    ),
   ];
 }

@@ -27,7 +27,11 @@ export interface HealthJobOptions {
  *    each (unchanged results cost no write), creates missing rows and removes rows of assets that
  *    are gone: the safety net for any write that changed a signal without marking it.
  */
-export async function runHealthJob(env: Bindings, tenant: TenantRecord, opts: HealthJobOptions = {}): Promise<{ done: boolean }> {
+export async function runHealthJob(
+  env: Bindings,
+  tenant: TenantRecord,
+  opts: HealthJobOptions = {},
+): Promise<{ done: boolean }> {
   const db = tenantDb(env, tenant.dbBinding);
   const basis = basisOf(settingsOf(tenant));
   const deadline = Date.now() + (opts.budgetMs ?? 10_000);
@@ -42,20 +46,35 @@ async function dailyPass(db: TenantDb, basis: HealthBasis, now: Date, deadline: 
   if (run?.completedAt) return { done: true };
   let cursor = run?.cursor ?? "";
   for (let round = 0; round === 0 || Date.now() < deadline; round++) {
-    const ids = (await db.select({ id: assets.id }).from(assets).where(and(isNull(assets.deletedAt), gt(assets.id, cursor)))
-      .orderBy(asc(assets.id)).limit(DAILY_ROUND).all()).map((r) => r.id);
+    const ids = (
+      await db
+        .select({ id: assets.id })
+        .from(assets)
+        .where(and(isNull(assets.deletedAt), gt(assets.id, cursor)))
+        .orderBy(asc(assets.id))
+        .limit(DAILY_ROUND)
+        .all()
+    ).map((r) => r.id);
     const last = ids[ids.length - 1];
     if (ids.length) await refreshHealth(db, ids, basis, now);
     // Rows in the range just covered (the last round: everything after the cursor) whose asset is no longer live.
     const gone = sql`NOT EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${assetHealth.assetId} AND ${assets.deletedAt} IS NULL)`;
     const finished = ids.length < DAILY_ROUND;
-    const range = finished || !last ? gt(assetHealth.assetId, cursor) : and(gt(assetHealth.assetId, cursor), sql`${assetHealth.assetId} <= ${last}`);
+    const range =
+      finished || !last
+        ? gt(assetHealth.assetId, cursor)
+        : and(gt(assetHealth.assetId, cursor), sql`${assetHealth.assetId} <= ${last}`);
     const stamp = new Date().toISOString();
     cursor = last ?? cursor;
     await db.batch([
       db.delete(assetHealth).where(and(range, gone)),
-      db.insert(healthRuns).values({ day, cursor, completedAt: finished ? stamp : null, updatedAt: stamp })
-        .onConflictDoUpdate({ target: healthRuns.day, set: { cursor, completedAt: finished ? stamp : null, updatedAt: stamp } }),
+      db
+        .insert(healthRuns)
+        .values({ day, cursor, completedAt: finished ? stamp : null, updatedAt: stamp })
+        .onConflictDoUpdate({
+          target: healthRuns.day,
+          set: { cursor, completedAt: finished ? stamp : null, updatedAt: stamp },
+        }),
       db.delete(healthRuns).where(lt(healthRuns.day, addDays(day, -KEEP_RUN_DAYS))),
     ]);
     if (finished) return { done: true };

@@ -19,9 +19,13 @@ export interface HealthListInput {
 }
 
 export const healthListQuery = {
-  healthBadge: BadgeSchema.optional().openapi({ param: { name: "healthBadge", in: "query" }, description: "Only assets with this health badge; combinable with every other filter." }),
+  healthBadge: BadgeSchema.optional().openapi({
+    param: { name: "healthBadge", in: "query" },
+    description: "Only assets with this health badge; combinable with every other filter.",
+  }),
   healthSort: z.enum(HEALTH_SORTS).optional().openapi({
-    description: "Order by stored health score: `risk_first` lowest score first (ties: oldest id first), `healthy_first` the reverse. Overrides the default order; the other filters still apply; the cursor is keyed on (score, id).",
+    description:
+      "Order by stored health score: `risk_first` lowest score first (ties: oldest id first), `healthy_first` the reverse. Overrides the default order; the other filters still apply; the cursor is keyed on (score, id).",
   }),
 };
 
@@ -30,8 +34,16 @@ export const healthListQuery = {
  * stale or missing row is re-scored on the spot, so what an item shows is exact even in the
  * moment its row waits for the cron. An asset deleted between the list read and this one is dropped.
  */
-export async function attachHealth<T extends { id: string }>(db: TenantDb, items: T[], basis: HealthBasis): Promise<(T & { health: StoredHealth })[]> {
+export async function attachHealth<T extends { id: string }>(
+  db: TenantDb,
+  items: T[],
+  basis: HealthBasis,
+): Promise<(T & { health: StoredHealth })[]> {
   if (items.length === 0) return [];
-  const health = await healthOf(db, items.map((i) => i.id), basis);
+  const health = await healthOf(
+    db,
+    items.map((i) => i.id),
+    basis,
+  );
   return items.filter((i) => health.has(i.id)).map((i) => ({ ...i, health: health.get(i.id)! }));
 }

@@ -39,8 +39,16 @@ export const PRESETS: Record<Sensitivity, Preset> = {
     attentionBelow: 70,
     atRiskBelow: 40,
     penalties: {
-      MAINTENANCE_OVERDUE: 30, MAINTENANCE_DUE_SOON: 5, MISSING_IN_LAST_SESSION: 35, NEVER_VERIFIED: 5, VERIFICATION_STALE: 10,
-      PAST_EXPECTED_LIFE: 20, NEARING_END_OF_LIFE: 5, WARRANTY_EXPIRED: 5, WARRANTY_EXPIRING: 0, RETURN_OVERDUE: 20,
+      MAINTENANCE_OVERDUE: 30,
+      MAINTENANCE_DUE_SOON: 5,
+      MISSING_IN_LAST_SESSION: 35,
+      NEVER_VERIFIED: 5,
+      VERIFICATION_STALE: 10,
+      PAST_EXPECTED_LIFE: 20,
+      NEARING_END_OF_LIFE: 5,
+      WARRANTY_EXPIRED: 5,
+      WARRANTY_EXPIRING: 0,
+      RETURN_OVERDUE: 20,
     },
   },
   balanced: {
@@ -51,8 +59,16 @@ export const PRESETS: Record<Sensitivity, Preset> = {
     attentionBelow: 80,
     atRiskBelow: 50,
     penalties: {
-      MAINTENANCE_OVERDUE: 35, MAINTENANCE_DUE_SOON: 10, MISSING_IN_LAST_SESSION: 45, NEVER_VERIFIED: 10, VERIFICATION_STALE: 15,
-      PAST_EXPECTED_LIFE: 25, NEARING_END_OF_LIFE: 10, WARRANTY_EXPIRED: 5, WARRANTY_EXPIRING: 5, RETURN_OVERDUE: 30,
+      MAINTENANCE_OVERDUE: 35,
+      MAINTENANCE_DUE_SOON: 10,
+      MISSING_IN_LAST_SESSION: 45,
+      NEVER_VERIFIED: 10,
+      VERIFICATION_STALE: 15,
+      PAST_EXPECTED_LIFE: 25,
+      NEARING_END_OF_LIFE: 10,
+      WARRANTY_EXPIRED: 5,
+      WARRANTY_EXPIRING: 5,
+      RETURN_OVERDUE: 30,
     },
   },
   strict: {
@@ -63,13 +79,22 @@ export const PRESETS: Record<Sensitivity, Preset> = {
     attentionBelow: 90,
     atRiskBelow: 60,
     penalties: {
-      MAINTENANCE_OVERDUE: 40, MAINTENANCE_DUE_SOON: 15, MISSING_IN_LAST_SESSION: 55, NEVER_VERIFIED: 15, VERIFICATION_STALE: 20,
-      PAST_EXPECTED_LIFE: 30, NEARING_END_OF_LIFE: 15, WARRANTY_EXPIRED: 10, WARRANTY_EXPIRING: 5, RETURN_OVERDUE: 40,
+      MAINTENANCE_OVERDUE: 40,
+      MAINTENANCE_DUE_SOON: 15,
+      MISSING_IN_LAST_SESSION: 55,
+      NEVER_VERIFIED: 15,
+      VERIFICATION_STALE: 20,
+      PAST_EXPECTED_LIFE: 30,
+      NEARING_END_OF_LIFE: 15,
+      WARRANTY_EXPIRED: 10,
+      WARRANTY_EXPIRING: 5,
+      RETURN_OVERDUE: 40,
     },
   },
 };
 
-export const isSensitivity = (v: unknown): v is Sensitivity => typeof v === "string" && (SENSITIVITIES as readonly string[]).includes(v);
+export const isSensitivity = (v: unknown): v is Sensitivity =>
+  typeof v === "string" && (SENSITIVITIES as readonly string[]).includes(v);
 
 /** What a score is computed with: the preset and the workspace time zone (day boundaries of due dates). */
 export interface HealthBasis {
@@ -81,5 +106,8 @@ export interface HealthBasis {
 export const basisKey = (b: HealthBasis) => `${b.sensitivity}|${b.timeZone}`;
 
 export function basisOf(settings: { healthSensitivity?: unknown; timezone?: string }): HealthBasis {
-  return { sensitivity: isSensitivity(settings.healthSensitivity) ? settings.healthSensitivity : DEFAULT_SENSITIVITY, timeZone: settings.timezone || "UTC" };
+  return {
+    sensitivity: isSensitivity(settings.healthSensitivity) ? settings.healthSensitivity : DEFAULT_SENSITIVITY,
+    timeZone: settings.timezone || "UTC",
+  };
 }

@@ -18,8 +18,16 @@ export const SEVERITY: Record<ReasonCode, Severity> = {
 
 const API = "/api/v1";
 export const link = {
-  statusEvents: (assetId: string): ReasonLink => ({ rel: "statusEvents", id: assetId, href: `${API}/inventory-items/${assetId}/status-events` }),
-  schedule: (id: string): ReasonLink => ({ rel: "maintenanceSchedule", id, href: `${API}/maintenance/schedules/${id}` }),
+  statusEvents: (assetId: string): ReasonLink => ({
+    rel: "statusEvents",
+    id: assetId,
+    href: `${API}/inventory-items/${assetId}/status-events`,
+  }),
+  schedule: (id: string): ReasonLink => ({
+    rel: "maintenanceSchedule",
+    id,
+    href: `${API}/maintenance/schedules/${id}`,
+  }),
   session: (id: string): ReasonLink => ({ rel: "session", id, href: `${API}/sessions/${id}` }),
   category: (id: string): ReasonLink => ({ rel: "category", id, href: `${API}/categories/${id}` }),
   person: (id: string): ReasonLink => ({ rel: "person", id, href: `${API}/people/${id}` }),

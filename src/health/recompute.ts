@@ -4,7 +4,15 @@ import { chunk } from "../platform/d1";
 import { computeHealth } from "./engine";
 import type { HealthBasis } from "./presets";
 import { idsIn, loadSignals } from "./signals";
-import { isCurrent, staleQueries, storedQuery, toStored, writeResults, type Computed, type StoredHealth } from "./store";
+import {
+  isCurrent,
+  staleQueries,
+  storedQuery,
+  toStored,
+  writeResults,
+  type Computed,
+  type StoredHealth,
+} from "./store";
 
 /** Assets re-scored per read-compute-write round (one statement each way, whatever the count). */
 export const ROUND = 200;
@@ -14,14 +22,29 @@ export const ROUND = 200;
  * read with the snapshot). Two D1 round trips per ROUND ids. Returns the results of the live
  * assets among them; rows of assets that are gone are removed.
  */
-export async function refreshHealth(db: TenantDb, ids: readonly string[], basis: HealthBasis, now = new Date()): Promise<Map<string, StoredHealth>> {
+export async function refreshHealth(
+  db: TenantDb,
+  ids: readonly string[],
+  basis: HealthBasis,
+  now = new Date(),
+): Promise<Map<string, StoredHealth>> {
   const out = new Map<string, StoredHealth>();
   const computedAt = now.toISOString();
   for (const part of chunk([...new Set(ids)], ROUND)) {
     const loaded = await loadSignals(db, idsIn(assets.id, part));
-    const rows: Computed[] = loaded.map((l) => ({ id: l.signals.assetId, version: l.version, result: computeHealth(l.signals, basis.sensitivity, now, basis.timeZone) }));
+    const rows: Computed[] = loaded.map((l) => ({
+      id: l.signals.assetId,
+      version: l.version,
+      result: computeHealth(l.signals, basis.sensitivity, now, basis.timeZone),
+    }));
     const live = new Set(rows.map((r) => r.id));
-    await writeResults(db, rows, part.filter((id) => !live.has(id)), basis, computedAt);
+    await writeResults(
+      db,
+      rows,
+      part.filter((id) => !live.has(id)),
+      basis,
+      computedAt,
+    );
     for (const r of rows) out.set(r.id, toStored({ ...r.result, computedAt }));
   }
   return out;
@@ -32,7 +55,12 @@ export async function refreshHealth(db: TenantDb, ids: readonly string[], basis:
  * rows that are stale, missing, expired or of another basis are re-scored on the spot (read
  * repair), so single and batch reads are always exact. Unknown and deleted ids are left out.
  */
-export async function healthOf(db: TenantDb, ids: readonly string[], basis: HealthBasis, now = new Date()): Promise<Map<string, StoredHealth>> {
+export async function healthOf(
+  db: TenantDb,
+  ids: readonly string[],
+  basis: HealthBasis,
+  now = new Date(),
+): Promise<Map<string, StoredHealth>> {
   const nowIso = now.toISOString();
   const rows = (await Promise.all(chunk(ids, 1000).map((part) => storedQuery(db, part).all()))).flat();
   const out = new Map<string, StoredHealth>();
@@ -58,7 +86,11 @@ export interface DrainOptions {
  * Re-scores the tenant's stale rows (marked, other basis, expired) in rounds until none is left or
  * a bound is reached. Safe to run concurrently and repeatedly: every write is compare-and-set.
  */
-export async function drainHealth(db: TenantDb, basis: HealthBasis, opts: DrainOptions = {}): Promise<{ rescored: number; done: boolean }> {
+export async function drainHealth(
+  db: TenantDb,
+  basis: HealthBasis,
+  opts: DrainOptions = {},
+): Promise<{ rescored: number; done: boolean }> {
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
   const maxRows = opts.maxRows ?? Number.MAX_SAFE_INTEGER;
   let rescored = 0;

@@ -9,7 +9,8 @@ import type { HealthSignals } from "./engine";
 export const SCHEDULES_PER_ASSET = 10;
 
 /** `assets.id IN (...)` with the ids as ONE JSON parameter: however many ids, far under D1's 100-parameter cap. */
-export const idsIn = (column: SQL | typeof assets.id, ids: readonly string[]): SQL => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+export const idsIn = (column: SQL | typeof assets.id, ids: readonly string[]): SQL =>
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
 
 /**
  * One statement that reads the signals of the live assets matching `where`, with the stored health
@@ -72,9 +73,16 @@ export function toSignals(r: SignalsRow): LoadedSignals {
       categoryId: r.categoryId,
       expectedLifeMonths: r.expectedLifeMonths,
       schedules,
-      lastAudit: r.auditSessionId && r.auditCompletedAt
-        ? { sessionId: r.auditSessionId, sessionName: r.auditSessionName ?? "", startedAt: r.auditStartedAt, completedAt: r.auditCompletedAt, found: Boolean(r.auditFound) }
-        : null,
+      lastAudit:
+        r.auditSessionId && r.auditCompletedAt
+          ? {
+              sessionId: r.auditSessionId,
+              sessionName: r.auditSessionName ?? "",
+              startedAt: r.auditStartedAt,
+              completedAt: r.auditCompletedAt,
+              found: Boolean(r.auditFound),
+            }
+          : null,
       auditsInUse: Boolean(r.auditsInUse),
     },
   };

@@ -25,23 +25,29 @@ export interface StoredHealth {
 export function markStale(db: TenantDb, assetIds: readonly string[], now: string): BatchItem<"sqlite">[] {
   if (assetIds.length === 0) return [];
   return [
-    db.insert(assetHealth)
+    db
+      .insert(assetHealth)
       .select(sql`SELECT ${assets.id}, 100, 'HEALTHY', '[]', '', ${now}, NULL, 1, 1 FROM ${assets}
         WHERE ${idsIn(assets.id, [...new Set(assetIds)])} AND ${assets.deletedAt} IS NULL`)
-      .onConflictDoUpdate({ target: assetHealth.assetId, set: { dirty: true, version: sql`${assetHealth.version} + 1` } }),
+      .onConflictDoUpdate({
+        target: assetHealth.assetId,
+        set: { dirty: true, version: sql`${assetHealth.version} + 1` },
+      }),
   ];
 }
 
 /** For a write's batch: every stored row whose asset id the subquery returns is stale (fan-out changes). */
 export function markStaleWhere(db: TenantDb, assetIdSubquery: SQL): BatchItem<"sqlite"> {
-  return db.update(assetHealth).set({ dirty: true, version: sql`${assetHealth.version} + 1` }).where(sql`${assetHealth.assetId} IN (${assetIdSubquery})`);
+  return db
+    .update(assetHealth)
+    .set({ dirty: true, version: sql`${assetHealth.version} + 1` })
+    .where(sql`${assetHealth.assetId} IN (${assetIdSubquery})`);
 }
 
 /** For a delete's batch: a deleted asset has no health (restoring it marks it stale again). */
 export function removeHealth(db: TenantDb, assetId: string): BatchItem<"sqlite"> {
   return db.delete(assetHealth).where(eq(assetHealth.assetId, assetId));
 }
-
 
 /*
  * Stores results computed from a snapshot read at `version`: only if the row's version is still
@@ -71,11 +77,24 @@ export interface Computed {
 }
 
 /** One round trip: the results (compare-and-set) and the removal of rows whose asset is gone. */
-export async function writeResults(db: TenantDb, rows: Computed[], gone: string[], basis: HealthBasis, computedAt: string): Promise<void> {
+export async function writeResults(
+  db: TenantDb,
+  rows: Computed[],
+  gone: string[],
+  basis: HealthBasis,
+  computedAt: string,
+): Promise<void> {
   const d1 = d1Client(db);
   const statements: D1PreparedStatement[] = [];
   if (rows.length) {
-    const json = rows.map((r) => ({ id: r.id, version: r.version, score: r.result.score, badge: r.result.badge, reasons: JSON.stringify(r.result.reasons), validUntil: r.result.validUntil }));
+    const json = rows.map((r) => ({
+      id: r.id,
+      version: r.version,
+      score: r.result.score,
+      badge: r.result.badge,
+      reasons: JSON.stringify(r.result.reasons),
+      validUntil: r.result.validUntil,
+    }));
     statements.push(d1.prepare(WRITE).bind(JSON.stringify(json), basisKey(basis), computedAt));
   }
   if (gone.length) statements.push(d1.prepare(DROP_GONE).bind(JSON.stringify(gone)));
@@ -84,7 +103,9 @@ export async function writeResults(db: TenantDb, rows: Computed[], gone: string[
 
 /** The live assets among `ids` with their stored health row (null when none): one statement. */
 export function storedQuery(db: TenantDb, ids: readonly string[]) {
-  return db.select({ id: assets.id, health: assetHealth }).from(assets)
+  return db
+    .select({ id: assets.id, health: assetHealth })
+    .from(assets)
     .leftJoin(assetHealth, eq(assetHealth.assetId, assets.id))
     .where(and(isNull(assets.deletedAt), idsIn(assets.id, ids)));
 }
@@ -95,7 +116,12 @@ export type StoredRow = typeof assetHealth.$inferSelect;
 export const isCurrent = (h: StoredRow | null, basis: HealthBasis, nowIso: string): h is StoredRow =>
   h !== null && !h.dirty && h.basis === basisKey(basis) && (h.validUntil === null || h.validUntil > nowIso);
 
-export const toStored = (h: Pick<StoredRow, "score" | "badge" | "reasons" | "computedAt">): StoredHealth => ({ score: h.score, badge: h.badge, reasons: h.reasons, computedAt: h.computedAt });
+export const toStored = (h: Pick<StoredRow, "score" | "badge" | "reasons" | "computedAt">): StoredHealth => ({
+  score: h.score,
+  badge: h.badge,
+  reasons: h.reasons,
+  computedAt: h.computedAt,
+});
 
 /** Where re-scoring work is: rows marked stale, rows computed on another basis, rows whose state expired. */
 export function staleQueries(db: TenantDb, basis: HealthBasis, nowIso: string, limit: number) {
@@ -103,15 +129,26 @@ export function staleQueries(db: TenantDb, basis: HealthBasis, nowIso: string, l
   const id = { id: assetHealth.assetId };
   return [
     db.select(id).from(assetHealth).where(sql`${assetHealth.dirty} = 1`).limit(limit),
-    db.select(id).from(assetHealth).where(or(lt(assetHealth.basis, key), gt(assetHealth.basis, key))).limit(limit),
-    db.select(id).from(assetHealth).where(and(sql`${assetHealth.validUntil} IS NOT NULL`, sql`${assetHealth.validUntil} <= ${nowIso}`)).limit(limit),
+    db
+      .select(id)
+      .from(assetHealth)
+      .where(or(lt(assetHealth.basis, key), gt(assetHealth.basis, key)))
+      .limit(limit),
+    db
+      .select(id)
+      .from(assetHealth)
+      .where(and(sql`${assetHealth.validUntil} IS NOT NULL`, sql`${assetHealth.validUntil} <= ${nowIso}`))
+      .limit(limit),
   ] as const;
 }
 
 /** How many rows still wait to be re-scored after a marking or a basis change (not counting expiries). */
 export async function pendingCount(db: TenantDb, basis: HealthBasis): Promise<number> {
   const key = basisKey(basis);
-  const row = await db.select({ n: sql<number>`count(*)` }).from(assetHealth)
-    .where(or(sql`${assetHealth.dirty} = 1`, lt(assetHealth.basis, key), gt(assetHealth.basis, key))).get();
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(assetHealth)
+    .where(or(sql`${assetHealth.dirty} = 1`, lt(assetHealth.basis, key), gt(assetHealth.basis, key)))
+    .get();
   return row?.n ?? 0;
 }

@@ -10,7 +10,15 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    const opts = { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" } as const;
+    const opts = {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    } as const;
     try {
       f = new Intl.DateTimeFormat("en-CA", { ...opts, timeZone });
     } catch {
@@ -22,8 +30,19 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 function wallClock(ms: number, timeZone: string) {
-  const p = Object.fromEntries(formatter(timeZone).formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return { y: Number(p.year), m: Number(p.month), d: Number(p.day), h: Number(p.hour), min: Number(p.minute), s: Number(p.second) };
+  const p = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(ms))
+      .map((x) => [x.type, x.value]),
+  );
+  return {
+    y: Number(p.year),
+    m: Number(p.month),
+    d: Number(p.day),
+    h: Number(p.hour),
+    min: Number(p.minute),
+    s: Number(p.second),
+  };
 }
 
 /** The calendar day of `ms` in `timeZone`, `YYYY-MM-DD`. */
@@ -39,7 +58,8 @@ function offsetMs(ms: number, timeZone: string): number {
   return Date.UTC(w.y, w.m - 1, w.d, w.h, w.min, w.s) - Math.floor(ms / 1000) * 1000;
 }
 
-const dayUtc = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+const dayUtc = (day: string): number =>
+  Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
 const fromUtc = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 const midnights = new Map<string, number>();

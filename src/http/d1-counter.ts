@@ -21,7 +21,9 @@ function countedStatement(stmt: D1PreparedStatement, n: D1Counter): D1PreparedSt
     first: (col?: string) => (n.roundTrips++, col === undefined ? stmt.first() : stmt.first(col)),
     all: () => (n.roundTrips++, stmt.all()),
     run: () => (n.roundTrips++, stmt.run()),
-    raw: (opts?: { columnNames?: boolean }) => (n.roundTrips++, opts?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw()),
+    raw: (opts?: { columnNames?: boolean }) => (
+      n.roundTrips++, opts?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw()
+    ),
   };
   real.set(wrapped, stmt);
   return wrapped as unknown as D1PreparedStatement;

@@ -17,7 +17,12 @@ const CODE_FOR_STATUS: Record<number, ErrorCode> = {
 
 function envelope(c: Context<AppEnv>, err: ApiError) {
   const requestId = c.get("requestId") ?? "";
-  const body = { message: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}), requestId };
+  const body = {
+    message: err.message,
+    code: err.code,
+    ...(err.details !== undefined ? { details: err.details } : {}),
+    requestId,
+  };
   const res = c.json(body, err.status);
   for (const [k, v] of Object.entries(err.headers ?? {})) res.headers.set(k, v);
   res.headers.set("x-request-id", requestId);
@@ -29,11 +34,13 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return envelope(c, err);
   if (err instanceof HTTPException) {
     const code = CODE_FOR_STATUS[err.status] ?? (err.status >= 500 ? "internal_error" : "bad_request");
-    const message = err.status === 400 && /JSON/i.test(err.message) ? "Request body is not valid JSON" : err.message || code;
+    const message =
+      err.status === 400 && /JSON/i.test(err.message) ? "Request body is not valid JSON" : err.message || code;
     return envelope(c, new ApiError(code, message));
   }
   console.error("unhandled error", c.get("requestId"), err);
   return envelope(c, new ApiError("internal_error", "Internal error; quote the requestId when reporting it"));
 };
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) => envelope(c, new ApiError("not_found", `Route not found: ${c.req.method} ${new URL(c.req.url).pathname}`));
+export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
+  envelope(c, new ApiError("not_found", `Route not found: ${c.req.method} ${new URL(c.req.url).pathname}`));

@@ -19,7 +19,10 @@ export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const details = zodDetails(result.error as unknown as ZodError, result.target === "json" ? "body" : result.target);
+        const details = zodDetails(
+          result.error as unknown as ZodError,
+          result.target === "json" ? "body" : result.target,
+        );
         throw new ApiError("validation_failed", details.map((d) => `${d.path}: ${d.message}`).join("; "), { details });
       }
     },
@@ -40,8 +43,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 /** One example envelope per status, so the reference page shows what a client will parse. */
 const ERROR_EXAMPLES: Record<number, { message: string; code: string; details?: unknown }> = {
-  400: { message: "body.name: must not be empty", code: "validation_failed", details: [{ path: "body.name", message: "must not be empty" }] },
-  401: { message: "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`", code: "unauthenticated" },
+  400: {
+    message: "body.name: must not be empty",
+    code: "validation_failed",
+    details: [{ path: "body.name", message: "must not be empty" }],
+  },
+  401: {
+    message: "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+    code: "unauthenticated",
+  },
   403: { message: "This action needs one of the roles: owner, admin", code: "forbidden" },
   404: { message: "Not found", code: "not_found" },
   409: { message: "A category named 'Laptops' already exists", code: "conflict" },
@@ -56,7 +66,9 @@ const errorResponse = (status: number) => ({
   content: {
     "application/json": {
       schema: ErrorSchema,
-      ...(ERROR_EXAMPLES[status] ? { example: { ...ERROR_EXAMPLES[status], requestId: "req_01jd3k4m5n6p7q8r9s0t1v2w3x" } } : {}),
+      ...(ERROR_EXAMPLES[status]
+        ? { example: { ...ERROR_EXAMPLES[status], requestId: "req_01jd3k4m5n6p7q8r9s0t1v2w3x" } }
+        : {}),
     },
   },
 });

@@ -14,5 +14,11 @@ export interface ServiceCtx {
 }
 
 export function serviceCtx(c: AppContext): ServiceCtx {
-  return { db: c.var.db, actor: actorId(c.var.principal), tenantId: c.var.tenant.id, settings: settingsOf(c.var.tenant), files: c.env.FILES };
+  return {
+    db: c.var.db,
+    actor: actorId(c.var.principal),
+    tenantId: c.var.tenant.id,
+    settings: settingsOf(c.var.tenant),
+    files: c.env.FILES,
+  };
 }

@@ -19,11 +19,21 @@ import type { CodeKey, ScanCommand, ScanItemView, ScanOutcome, ScanReason, ScanR
  */
 
 type ScanRow = {
-  id: string; client_scan_id: string | null; asset_id: string | null; code: string | null; item_name: string | null; item_tag: string | null;
-  result: ScanResult; reason: ScanReason | null; scanned_at: string; scanned_by: string; rescan: number;
+  id: string;
+  client_scan_id: string | null;
+  asset_id: string | null;
+  code: string | null;
+  item_name: string | null;
+  item_tag: string | null;
+  result: ScanResult;
+  reason: ScanReason | null;
+  scanned_at: string;
+  scanned_by: string;
+  rescan: number;
 };
 
-export const lookupKey = (key: CodeKey): string | null => (key.kind === "none" ? null : `${key.kind}:${key.kind === "tag" ? key.value.toLowerCase() : key.value}`);
+export const lookupKey = (key: CodeKey): string | null =>
+  key.kind === "none" ? null : `${key.kind}:${key.kind === "tag" ? key.value.toLowerCase() : key.value}`;
 
 export function findItem(store: SessionStore, key: CodeKey): ItemRow | undefined {
   if (key.kind === "id") return store.itemById(key.value) ?? store.itemByTag(key.value);
@@ -31,28 +41,56 @@ export function findItem(store: SessionStore, key: CodeKey): ItemRow | undefined
   return undefined;
 }
 
-const itemView = (i: { asset_id: string; name: string; unique_tag: string; location_id: string; category_id: string; scanned_at?: string | null; scanned_by?: string | null }): ScanItemView => ({
-  id: i.asset_id, name: i.name, uniqueTag: i.unique_tag, locationId: i.location_id, categoryId: i.category_id, scannedAt: i.scanned_at ?? null, scannedBy: i.scanned_by ?? null,
+const itemView = (i: {
+  asset_id: string;
+  name: string;
+  unique_tag: string;
+  location_id: string;
+  category_id: string;
+  scanned_at?: string | null;
+  scanned_by?: string | null;
+}): ScanItemView => ({
+  id: i.asset_id,
+  name: i.name,
+  uniqueTag: i.unique_tag,
+  locationId: i.location_id,
+  categoryId: i.category_id,
+  scannedAt: i.scanned_at ?? null,
+  scannedBy: i.scanned_by ?? null,
 });
 
-const assetRow = (a: AssetInfo) => ({ asset_id: a.assetId, name: a.name, unique_tag: a.uniqueTag, location_id: a.locationId, category_id: a.categoryId });
+const assetRow = (a: AssetInfo) => ({
+  asset_id: a.assetId,
+  name: a.name,
+  unique_tag: a.uniqueTag,
+  location_id: a.locationId,
+  category_id: a.categoryId,
+});
 
 export class ScanEngine {
-  constructor(private readonly store: SessionStore, private readonly sql: SqlStorage) {}
+  constructor(
+    private readonly store: SessionStore,
+    private readonly sql: SqlStorage,
+  ) {}
 
   /** Decides and records one scan. `assets` holds the D1 lookups done before the transaction. */
   apply(meta: SessionMeta, cmd: ScanCommand, assets: Map<string, AssetInfo | null>, receivedAt: string): ScanOutcome {
     if (cmd.clientScanId) {
-      const prev = this.sql.exec<ScanRow>(`SELECT * FROM scans WHERE client_scan_id = ?`, cmd.clientScanId).toArray()[0];
+      const prev = this.sql
+        .exec<ScanRow>(`SELECT * FROM scans WHERE client_scan_id = ?`, cmd.clientScanId)
+        .toArray()[0];
       if (prev) return this.replay(prev);
     }
     const item = findItem(this.store, cmd.key);
     if (item?.excluded) return this.miss(cmd, "not_in_session", "excluded", item, receivedAt);
-    if (item?.scan_id) return cmd.allowRescan ? this.accept(cmd, item, receivedAt, { rescan: true }) : this.duplicate(cmd, item, receivedAt);
+    if (item?.scan_id)
+      return cmd.allowRescan
+        ? this.accept(cmd, item, receivedAt, { rescan: true })
+        : this.duplicate(cmd, item, receivedAt);
     if (item && item.source !== "found") return this.accept(cmd, item, receivedAt, {});
 
     const key = lookupKey(cmd.key);
-    const asset = item ? { ...itemInfo(item), status: "available" } : key ? assets.get(key) ?? null : null;
+    const asset = item ? { ...itemInfo(item), status: "available" } : key ? (assets.get(key) ?? null) : null;
     if (!asset) return this.miss(cmd, "not_in_session", "unknown_code", null, receivedAt);
     const categoryMatches = !meta.categoryId || meta.categoryId === asset.categoryId;
     if (meta.location && categoryMatches && asset.status !== "retired" && !this.store.inScope(asset.locationId)) {
@@ -61,30 +99,67 @@ export class ScanEngine {
       this.sql.exec(
         `INSERT INTO items (asset_id, name, unique_tag, tag_lc, location_id, category_id, source, wrong_location, dirty)
          VALUES (?, ?, ?, ?, ?, ?, 'found', 1, ?) ON CONFLICT (asset_id) DO UPDATE SET wrong_location = 1, dirty = excluded.dirty`,
-        asset.assetId, asset.name, asset.uniqueTag, asset.uniqueTag.toLowerCase(), asset.locationId, asset.categoryId, seq,
+        asset.assetId,
+        asset.name,
+        asset.uniqueTag,
+        asset.uniqueTag.toLowerCase(),
+        asset.locationId,
+        asset.categoryId,
+        seq,
       );
       return this.accept(cmd, this.store.itemById(asset.assetId)!, receivedAt, { markedAnyway: true });
     }
     return this.miss(cmd, "not_in_session", "not_expected", assetRow(asset), receivedAt);
   }
 
-  private accept(cmd: ScanCommand, item: ItemRow, receivedAt: string, opts: { rescan?: boolean; markedAnyway?: boolean }): ScanOutcome {
+  private accept(
+    cmd: ScanCommand,
+    item: ItemRow,
+    receivedAt: string,
+    opts: { rescan?: boolean; markedAnyway?: boolean },
+  ): ScanOutcome {
     const id = newId("scan");
     const seq = this.store.nextSeq();
-    if (opts.rescan && item.scan_id) this.sql.exec(`UPDATE scans SET superseded_by = ?, dirty = ? WHERE id = ?`, id, seq, item.scan_id);
+    if (opts.rescan && item.scan_id)
+      this.sql.exec(`UPDATE scans SET superseded_by = ?, dirty = ? WHERE id = ?`, id, seq, item.scan_id);
     this.sql.exec(
       `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, scanned_at, received_at, scanned_by, expected_location_id,
          wrong_location, marked_anyway, rescan, condition, comment, photo_keys, flush, dirty)
        VALUES (?, ?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-      id, cmd.clientScanId, item.asset_id, cmd.code, item.name, item.unique_tag, cmd.scannedAt, receivedAt, cmd.scannedBy, item.location_id,
-      item.wrong_location, opts.markedAnyway ? 1 : 0, opts.rescan ? 1 : 0, cmd.condition, cmd.comment, JSON.stringify(cmd.photoKeys), seq,
+      id,
+      cmd.clientScanId,
+      item.asset_id,
+      cmd.code,
+      item.name,
+      item.unique_tag,
+      cmd.scannedAt,
+      receivedAt,
+      cmd.scannedBy,
+      item.location_id,
+      item.wrong_location,
+      opts.markedAnyway ? 1 : 0,
+      opts.rescan ? 1 : 0,
+      cmd.condition,
+      cmd.comment,
+      JSON.stringify(cmd.photoKeys),
+      seq,
     );
     this.sql.exec(
       `UPDATE items SET scan_id = ?, scanned_at = ?, scanned_by = ?, condition = ?, dirty = ? WHERE asset_id = ?`,
-      id, cmd.scannedAt, cmd.scannedBy, cmd.condition, seq, item.asset_id,
+      id,
+      cmd.scannedAt,
+      cmd.scannedBy,
+      cmd.condition,
+      seq,
+      item.asset_id,
     );
     return {
-      result: "accepted", reason: null, scanId: id, clientScanId: cmd.clientScanId, replayed: false, rescan: !!opts.rescan,
+      result: "accepted",
+      reason: null,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: !!opts.rescan,
       item: itemView({ ...item, scanned_at: cmd.scannedAt, scanned_by: cmd.scannedBy }),
     };
   }
@@ -92,7 +167,15 @@ export class ScanEngine {
   /** Already scanned: answered, and stored only when a clientScanId needs a replayable answer. */
   private duplicate(cmd: ScanCommand, item: ItemRow, receivedAt: string): ScanOutcome {
     const id = cmd.clientScanId ? this.insertUnflushed(cmd, "already_scanned", null, item, receivedAt) : null;
-    return { result: "already_scanned", reason: null, scanId: id, clientScanId: cmd.clientScanId, replayed: false, rescan: false, item: itemView(item) };
+    return {
+      result: "already_scanned",
+      reason: null,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: false,
+      item: itemView(item),
+    };
   }
 
   /**
@@ -100,12 +183,25 @@ export class ScanEngine {
    * for the report and the asset's history; repeats (an RFID reader sees a stray tag many times)
    * are only answered, or stored unflushed when they carry a clientScanId.
    */
-  private miss(cmd: ScanCommand, result: ScanResult, reason: ScanReason, asset: ReturnType<typeof assetRow> | ItemRow | null, receivedAt: string): ScanOutcome {
+  private miss(
+    cmd: ScanCommand,
+    result: ScanResult,
+    reason: ScanReason,
+    asset: ReturnType<typeof assetRow> | ItemRow | null,
+    receivedAt: string,
+  ): ScanOutcome {
     // Unknown identifiers are grouped by what was sent (the code, or the itemId).
     const code = asset ? cmd.code : (cmd.code ?? (cmd.key.kind === "none" ? null : cmd.key.value));
-    const seen = this.sql
-      .exec(`SELECT 1 FROM scans WHERE flush = 1 AND result = ? AND (asset_id = ? OR (? IS NULL AND asset_id IS NULL AND code = ?)) LIMIT 1`, result, asset?.asset_id ?? null, asset?.asset_id ?? null, code ?? "")
-      .toArray().length > 0;
+    const seen =
+      this.sql
+        .exec(
+          `SELECT 1 FROM scans WHERE flush = 1 AND result = ? AND (asset_id = ? OR (? IS NULL AND asset_id IS NULL AND code = ?)) LIMIT 1`,
+          result,
+          asset?.asset_id ?? null,
+          asset?.asset_id ?? null,
+          code ?? "",
+        )
+        .toArray().length > 0;
     let id: string | null = null;
     if (!seen) {
       id = newId("scan");
@@ -114,21 +210,60 @@ export class ScanEngine {
         `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, reason, scanned_at, received_at, scanned_by, expected_location_id,
            wrong_location, condition, comment, photo_keys, flush, dirty)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-        id, cmd.clientScanId, asset?.asset_id ?? null, code, asset?.name ?? null, asset?.unique_tag ?? null, result, reason, cmd.scannedAt, receivedAt,
-        cmd.scannedBy, asset?.location_id ?? null, result === "wrong_location" ? 1 : 0, cmd.condition, cmd.comment, JSON.stringify(cmd.photoKeys), seq,
+        id,
+        cmd.clientScanId,
+        asset?.asset_id ?? null,
+        code,
+        asset?.name ?? null,
+        asset?.unique_tag ?? null,
+        result,
+        reason,
+        cmd.scannedAt,
+        receivedAt,
+        cmd.scannedBy,
+        asset?.location_id ?? null,
+        result === "wrong_location" ? 1 : 0,
+        cmd.condition,
+        cmd.comment,
+        JSON.stringify(cmd.photoKeys),
+        seq,
       );
     } else if (cmd.clientScanId) {
       id = this.insertUnflushed(cmd, result, reason, asset, receivedAt);
     }
-    return { result, reason, scanId: id, clientScanId: cmd.clientScanId, replayed: false, rescan: false, item: asset ? itemView(asset) : null };
+    return {
+      result,
+      reason,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: false,
+      item: asset ? itemView(asset) : null,
+    };
   }
 
-  private insertUnflushed(cmd: ScanCommand, result: ScanResult, reason: ScanReason | null, asset: { asset_id: string; name: string; unique_tag: string } | null, receivedAt: string): string {
+  private insertUnflushed(
+    cmd: ScanCommand,
+    result: ScanResult,
+    reason: ScanReason | null,
+    asset: { asset_id: string; name: string; unique_tag: string } | null,
+    receivedAt: string,
+  ): string {
     const id = newId("scan");
     this.sql.exec(
       `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, reason, scanned_at, received_at, scanned_by, flush, dirty)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`,
-      id, cmd.clientScanId, asset?.asset_id ?? null, cmd.code, asset?.name ?? null, asset?.unique_tag ?? null, result, reason, cmd.scannedAt, receivedAt, cmd.scannedBy,
+      id,
+      cmd.clientScanId,
+      asset?.asset_id ?? null,
+      cmd.code,
+      asset?.name ?? null,
+      asset?.unique_tag ?? null,
+      result,
+      reason,
+      cmd.scannedAt,
+      receivedAt,
+      cmd.scannedBy,
     );
     return id;
   }
@@ -136,12 +271,23 @@ export class ScanEngine {
   private replay(prev: ScanRow): ScanOutcome {
     const item = prev.asset_id ? this.store.itemById(prev.asset_id) : undefined;
     return {
-      result: prev.result, reason: prev.reason, scanId: prev.id, clientScanId: prev.client_scan_id, replayed: true, rescan: prev.rescan === 1,
+      result: prev.result,
+      reason: prev.reason,
+      scanId: prev.id,
+      clientScanId: prev.client_scan_id,
+      replayed: true,
+      rescan: prev.rescan === 1,
       item: item ? itemView(item) : null,
     };
   }
 }
 
 function itemInfo(i: ItemRow) {
-  return { assetId: i.asset_id, name: i.name, uniqueTag: i.unique_tag, locationId: i.location_id, categoryId: i.category_id };
+  return {
+    assetId: i.asset_id,
+    name: i.name,
+    uniqueTag: i.unique_tag,
+    locationId: i.location_id,
+    categoryId: i.category_id,
+  };
 }

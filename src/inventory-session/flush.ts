@@ -5,10 +5,26 @@ import type { SessionMeta, SessionStore } from "./session-store";
 export const FLUSH_ROUND = 100;
 
 type DirtyScan = {
-  id: string; client_scan_id: string | null; asset_id: string | null; code: string | null; result: string; reason: string | null;
-  scanned_at: string; received_at: string; scanned_by: string; expected_location_id: string | null; wrong_location: number; marked_anyway: number;
-  rescan: number; condition: string | null; comment: string | null; photo_keys: string; unscanned_at: string | null; unscanned_by: string | null;
-  superseded_by: string | null; dirty: number;
+  id: string;
+  client_scan_id: string | null;
+  asset_id: string | null;
+  code: string | null;
+  result: string;
+  reason: string | null;
+  scanned_at: string;
+  received_at: string;
+  scanned_by: string;
+  expected_location_id: string | null;
+  wrong_location: number;
+  marked_anyway: number;
+  rescan: number;
+  condition: string | null;
+  comment: string | null;
+  photo_keys: string;
+  unscanned_at: string | null;
+  unscanned_by: string | null;
+  superseded_by: string | null;
+  dirty: number;
 };
 
 /*
@@ -50,12 +66,25 @@ FROM (SELECT value AS v FROM json_each(?3)) WHERE true
 ON CONFLICT (id) DO NOTHING`;
 
 /** Writes one round of dirty rows to D1; returns how many rows it wrote (0 = nothing was dirty). */
-export async function flushRound(store: SessionStore, sql: SqlStorage, d1: D1Database, meta: SessionMeta): Promise<number> {
+export async function flushRound(
+  store: SessionStore,
+  sql: SqlStorage,
+  d1: D1Database,
+  meta: SessionMeta,
+): Promise<number> {
   const upTo = store.currentSeq();
   // Rows changed by one scan share a sequence number: cut the round at a sequence boundary.
-  const cut = sql.exec<{ dirty: number }>(`SELECT dirty FROM scans WHERE dirty > 0 AND dirty <= ? ORDER BY dirty LIMIT 1 OFFSET ?`, upTo, FLUSH_ROUND - 1).toArray()[0];
+  const cut = sql
+    .exec<{ dirty: number }>(
+      `SELECT dirty FROM scans WHERE dirty > 0 AND dirty <= ? ORDER BY dirty LIMIT 1 OFFSET ?`,
+      upTo,
+      FLUSH_ROUND - 1,
+    )
+    .toArray()[0];
   const bound = cut?.dirty ?? upTo;
-  const scans = sql.exec<DirtyScan>(`SELECT * FROM scans WHERE dirty > 0 AND dirty <= ? ORDER BY dirty`, bound).toArray();
+  const scans = sql
+    .exec<DirtyScan>(`SELECT * FROM scans WHERE dirty > 0 AND dirty <= ? ORDER BY dirty`, bound)
+    .toArray();
   const items = sql.exec(`SELECT * FROM items WHERE dirty > 0 AND dirty <= ?`, bound).toArray();
   if (scans.length === 0 && items.length === 0) return 0;
 
@@ -66,12 +95,25 @@ export async function flushRound(store: SessionStore, sql: SqlStorage, d1: D1Dat
   const now = new Date().toISOString();
 
   const statements: D1PreparedStatement[] = [];
-  if (scans.length) statements.push(d1.prepare(UPSERT_SCAN_EVENTS).bind(meta.sessionId, meta.name, meta.location?.id ?? null, JSON.stringify(scans.map(scanJson))));
+  if (scans.length)
+    statements.push(
+      d1
+        .prepare(UPSERT_SCAN_EVENTS)
+        .bind(meta.sessionId, meta.name, meta.location?.id ?? null, JSON.stringify(scans.map(scanJson))),
+    );
   if (items.length) statements.push(d1.prepare(UPSERT_ITEMS).bind(meta.sessionId, now, JSON.stringify(items)));
   const verifiedJson = JSON.stringify([...latest].map(([id, at]) => ({ id, at })));
-  if (latest.size) statements.push(d1.prepare(VERIFY_ASSETS).bind(verifiedJson), d1.prepare(HEALTH_STALE_JSON_SQL).bind(verifiedJson));
-  if (verified.length) statements.push(d1.prepare(TIMELINE_VERIFIED).bind(meta.sessionId, meta.name, JSON.stringify(verified.map(scanJson))));
-  statements.push(d1.prepare(`UPDATE sessions SET expected_count = ?, scanned_count = ? WHERE id = ?`).bind(progress.total, progress.scanned, meta.sessionId));
+  if (latest.size)
+    statements.push(d1.prepare(VERIFY_ASSETS).bind(verifiedJson), d1.prepare(HEALTH_STALE_JSON_SQL).bind(verifiedJson));
+  if (verified.length)
+    statements.push(
+      d1.prepare(TIMELINE_VERIFIED).bind(meta.sessionId, meta.name, JSON.stringify(verified.map(scanJson))),
+    );
+  statements.push(
+    d1
+      .prepare(`UPDATE sessions SET expected_count = ?, scanned_count = ? WHERE id = ?`)
+      .bind(progress.total, progress.scanned, meta.sessionId),
+  );
   await d1.batch(statements);
 
   // Only what this round wrote: rows changed while D1 was awaited carry a later sequence number.

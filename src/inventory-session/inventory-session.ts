@@ -5,7 +5,20 @@ import { findItem, lookupKey, ScanEngine } from "./apply-scan";
 import { flushRound } from "./flush";
 import { AssetLookup } from "./lookup";
 import { SessionStore, toItemState, type SessionMeta } from "./session-store";
-import type { CloseAnswer, CodeKey, InitInput, ItemInfo, MembershipAnswer, MobilePayload, ObjectError, Progress, ScanBatchAnswer, ScanCommand, SessionObjectApi, UnscanAnswer } from "./types";
+import type {
+  CloseAnswer,
+  CodeKey,
+  InitInput,
+  ItemInfo,
+  MembershipAnswer,
+  MobilePayload,
+  ObjectError,
+  Progress,
+  ScanBatchAnswer,
+  ScanCommand,
+  SessionObjectApi,
+  UnscanAnswer,
+} from "./types";
 
 /** Scans are written through to D1 this long after the first unflushed change (one alarm covers a burst). */
 const FLUSH_DELAY_MS = 1_000;
@@ -50,11 +63,18 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   async scan(commands: ScanCommand[], receivedAt: string): Promise<ScanBatchAnswer> {
     const early = this.openMeta();
     if ("error" in early) return early;
-    const misses = commands.filter((c) => !this.resolvedLocally(c)).map((c) => lookupKey(c.key)).filter((k): k is string => k !== null);
-    const assets = misses.length ? await this.lookup.resolve(rawTenantDb(this.env, early.dbBinding), misses) : new Map();
+    const misses = commands
+      .filter((c) => !this.resolvedLocally(c))
+      .map((c) => lookupKey(c.key))
+      .filter((k): k is string => k !== null);
+    const assets = misses.length
+      ? await this.lookup.resolve(rawTenantDb(this.env, early.dbBinding), misses)
+      : new Map();
     const meta = this.openMeta(); // the session may have closed while D1 answered
     if ("error" in meta) return meta;
-    const order = commands.map((_, i) => i).sort((a, b) => commands[a]!.scannedAt.localeCompare(commands[b]!.scannedAt) || a - b);
+    const order = commands
+      .map((_, i) => i)
+      .sort((a, b) => commands[a]!.scannedAt.localeCompare(commands[b]!.scannedAt) || a - b);
     const outcomes = new Array(commands.length);
     this.ctx.storage.transactionSync(() => {
       for (const i of order) outcomes[i] = this.engine.apply(meta, commands[i]!, assets, receivedAt);
@@ -123,7 +143,16 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   async mobile(): Promise<ObjectError | MobilePayload> {
     const meta = this.store.meta();
     if (!meta) return { error: "uninitialized" };
-    const session = { id: meta.sessionId, name: meta.name, status: meta.status, dueAt: meta.dueAt, location: meta.location, includeSubLocations: meta.includeSubLocations, categoryId: meta.categoryId, startedAt: meta.startedAt };
+    const session = {
+      id: meta.sessionId,
+      name: meta.name,
+      status: meta.status,
+      dueAt: meta.dueAt,
+      location: meta.location,
+      includeSubLocations: meta.includeSubLocations,
+      categoryId: meta.categoryId,
+      startedAt: meta.startedAt,
+    };
     return { session, progress: this.store.progress(), recentScans: this.store.recentScans(RECENT_SCANS) };
   }
 
@@ -159,7 +188,10 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   /** True when the object can answer the command without D1: a replay, a dead code, or an asset it holds. */
   private resolvedLocally(c: ScanCommand): boolean {
     if (c.key.kind === "none" || findItem(this.store, c.key)) return true;
-    return !!c.clientScanId && this.ctx.storage.sql.exec(`SELECT 1 FROM scans WHERE client_scan_id = ?`, c.clientScanId).toArray().length > 0;
+    return (
+      !!c.clientScanId &&
+      this.ctx.storage.sql.exec(`SELECT 1 FROM scans WHERE client_scan_id = ?`, c.clientScanId).toArray().length > 0
+    );
   }
 
   private async scheduleFlush(): Promise<void> {

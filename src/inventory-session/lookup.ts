@@ -49,7 +49,16 @@ export class AssetLookup {
     for (const key of todo) {
       const [kind, value] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
       const row = (kind === "id" ? byId.get(value) : undefined) ?? byTag.get(value.toLowerCase());
-      const asset = row ? { assetId: row.id, name: row.name, uniqueTag: row.unique_tag, locationId: row.location_id, categoryId: row.category_id, status: row.status } : null;
+      const asset = row
+        ? {
+            assetId: row.id,
+            name: row.name,
+            uniqueTag: row.unique_tag,
+            locationId: row.location_id,
+            categoryId: row.category_id,
+            status: row.status,
+          }
+        : null;
       out.set(key, asset);
       this.cache.set(key, { asset, at: now });
     }

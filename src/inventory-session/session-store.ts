@@ -36,7 +36,8 @@ const DDL = [
 
 /** A trigger adding the NEW row's contribution to the counts and taking away the OLD row's. */
 function trigger(name: string, event: string, minus: string[], plus: string[]): string {
-  const term = (expr: (r: string) => string) => [...plus.map((r) => `+ (${expr(r)})`), ...minus.map((r) => `- (${expr(r)})`)].join(" ");
+  const term = (expr: (r: string) => string) =>
+    [...plus.map((r) => `+ (${expr(r)})`), ...minus.map((r) => `- (${expr(r)})`)].join(" ");
   const expected = (r: string) => `${r}.source <> 'found' AND ${r}.excluded = 0`;
   return `CREATE TRIGGER IF NOT EXISTS ${name} AFTER ${event} ON items BEGIN
     UPDATE counts SET total = total ${term(expected)},
@@ -50,15 +51,34 @@ function trigger(name: string, event: string, minus: string[], plus: string[]): 
 export type SessionMeta = Omit<InitInput, "scopeLocationIds" | "items">;
 
 export type ItemRow = {
-  asset_id: string; name: string; unique_tag: string; location_id: string; category_id: string; source: string;
-  excluded: number; wrong_location: number; scan_id: string | null; scanned_at: string | null; scanned_by: string | null; condition: string | null;
+  asset_id: string;
+  name: string;
+  unique_tag: string;
+  location_id: string;
+  category_id: string;
+  source: string;
+  excluded: number;
+  wrong_location: number;
+  scan_id: string | null;
+  scanned_at: string | null;
+  scanned_by: string | null;
+  condition: string | null;
 };
 
 export function toItemState(r: ItemRow): ItemState {
   return {
-    assetId: r.asset_id, name: r.name, uniqueTag: r.unique_tag, locationId: r.location_id, categoryId: r.category_id,
-    source: r.source as ItemState["source"], excluded: r.excluded === 1, wrongLocation: r.wrong_location === 1,
-    scanId: r.scan_id, scannedAt: r.scanned_at, scannedBy: r.scanned_by, condition: r.condition,
+    assetId: r.asset_id,
+    name: r.name,
+    uniqueTag: r.unique_tag,
+    locationId: r.location_id,
+    categoryId: r.category_id,
+    source: r.source as ItemState["source"],
+    excluded: r.excluded === 1,
+    wrongLocation: r.wrong_location === 1,
+    scanId: r.scan_id,
+    scannedAt: r.scanned_at,
+    scannedBy: r.scanned_by,
+    condition: r.condition,
   };
 }
 
@@ -83,7 +103,10 @@ export class SessionStore {
   }
 
   setMeta(meta: SessionMeta): void {
-    this.sql.exec(`INSERT INTO meta (key, value) VALUES ('session', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, JSON.stringify(meta));
+    this.sql.exec(
+      `INSERT INTO meta (key, value) VALUES ('session', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      JSON.stringify(meta),
+    );
     this.metaCache = meta;
   }
 
@@ -99,15 +122,26 @@ export class SessionStore {
   /** The next change sequence number; persisted in the same transaction as the change it marks. */
   nextSeq(): number {
     this.seqCache = this.currentSeq() + 1;
-    this.sql.exec(`INSERT INTO meta (key, value) VALUES ('seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, String(this.seqCache));
+    this.sql.exec(
+      `INSERT INTO meta (key, value) VALUES ('seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      String(this.seqCache),
+    );
     return this.seqCache;
   }
 
   /** Loads the session; the item list goes in as one JSON parameter (the storage API caps bound parameters). */
   initialize(input: InitInput): void {
     this.setMeta({
-      tenantId: input.tenantId, sessionId: input.sessionId, dbBinding: input.dbBinding, name: input.name, status: input.status,
-      dueAt: input.dueAt, location: input.location, includeSubLocations: input.includeSubLocations, categoryId: input.categoryId, startedAt: input.startedAt,
+      tenantId: input.tenantId,
+      sessionId: input.sessionId,
+      dbBinding: input.dbBinding,
+      name: input.name,
+      status: input.status,
+      dueAt: input.dueAt,
+      location: input.location,
+      includeSubLocations: input.includeSubLocations,
+      categoryId: input.categoryId,
+      startedAt: input.startedAt,
     });
     this.sql.exec(
       `INSERT INTO scope_locations (id) SELECT value FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`,
@@ -120,7 +154,9 @@ export class SessionStore {
               j.value ->> '$.excluded', j.value ->> '$.wrongLocation', j.value ->> '$.scanId', j.value ->> '$.scannedAt',
               j.value ->> '$.scannedBy', j.value ->> '$.condition', 0
        FROM json_each(?) j WHERE true ON CONFLICT (asset_id) DO NOTHING`,
-      JSON.stringify(input.items.map((i) => ({ ...i, excluded: i.excluded ? 1 : 0, wrongLocation: i.wrongLocation ? 1 : 0 }))),
+      JSON.stringify(
+        input.items.map((i) => ({ ...i, excluded: i.excluded ? 1 : 0, wrongLocation: i.wrongLocation ? 1 : 0 })),
+      ),
     );
   }
 
@@ -137,15 +173,27 @@ export class SessionStore {
   }
 
   progress() {
-    const row = this.sql.exec<{ total: number; scanned: number; found: number }>(`SELECT total, scanned, found FROM counts WHERE id = 1`).one();
+    const row = this.sql
+      .exec<{ total: number; scanned: number; found: number }>(`SELECT total, scanned, found FROM counts WHERE id = 1`)
+      .one();
     return { scanned: row.scanned, total: row.total, missing: row.total - row.scanned, found: row.found };
   }
 
   /** Removes an item's standing scan (the scan record is kept, marked unscanned). */
   unscan(item: ItemRow, by: string, at: string): void {
     const seq = this.nextSeq();
-    this.sql.exec(`UPDATE scans SET unscanned_at = ?, unscanned_by = ?, dirty = ? WHERE id = ?`, at, by, seq, item.scan_id);
-    this.sql.exec(`UPDATE items SET scan_id = NULL, scanned_at = NULL, scanned_by = NULL, condition = NULL, dirty = ? WHERE asset_id = ?`, seq, item.asset_id);
+    this.sql.exec(
+      `UPDATE scans SET unscanned_at = ?, unscanned_by = ?, dirty = ? WHERE id = ?`,
+      at,
+      by,
+      seq,
+      item.scan_id,
+    );
+    this.sql.exec(
+      `UPDATE items SET scan_id = NULL, scanned_at = NULL, scanned_by = NULL, condition = NULL, dirty = ? WHERE asset_id = ?`,
+      seq,
+      item.asset_id,
+    );
   }
 
   /** Puts an asset into the expected set or takes it out (a `found` item included becomes `manual`). */
@@ -154,17 +202,49 @@ export class SessionStore {
       `INSERT INTO items (asset_id, name, unique_tag, tag_lc, location_id, category_id, source, excluded, dirty) VALUES (?, ?, ?, ?, ?, ?, 'manual', ?, ?)
        ON CONFLICT (asset_id) DO UPDATE SET excluded = excluded.excluded, dirty = excluded.dirty,
          source = CASE WHEN items.source = 'found' AND excluded.excluded = 0 THEN 'manual' ELSE items.source END`,
-      info.assetId, info.name, info.uniqueTag, info.uniqueTag.toLowerCase(), info.locationId, info.categoryId, excluded ? 1 : 0, this.nextSeq(),
+      info.assetId,
+      info.name,
+      info.uniqueTag,
+      info.uniqueTag.toLowerCase(),
+      info.locationId,
+      info.categoryId,
+      excluded ? 1 : 0,
+      this.nextSeq(),
     );
   }
 
   /** The latest stored scans, newest first; duplicates (already_scanned) are left out. */
   recentScans(limit: number): RecentScan[] {
-    type Row = { id: string; asset_id: string | null; item_name: string | null; item_tag: string | null; code: string | null; result: RecentScan["result"]; reason: RecentScan["reason"]; scanned_at: string; scanned_by: string; unscanned_at: string | null };
+    type Row = {
+      id: string;
+      asset_id: string | null;
+      item_name: string | null;
+      item_tag: string | null;
+      code: string | null;
+      result: RecentScan["result"];
+      reason: RecentScan["reason"];
+      scanned_at: string;
+      scanned_by: string;
+      unscanned_at: string | null;
+    };
     return this.sql
-      .exec<Row>(`SELECT id, asset_id, item_name, item_tag, code, result, reason, scanned_at, scanned_by, unscanned_at FROM scans WHERE result <> 'already_scanned' ORDER BY seq DESC LIMIT ?`, limit)
+      .exec<Row>(
+        `SELECT id, asset_id, item_name, item_tag, code, result, reason, scanned_at, scanned_by, unscanned_at FROM scans WHERE result <> 'already_scanned' ORDER BY seq DESC LIMIT ?`,
+        limit,
+      )
       .toArray()
-      .map((r) => ({ scanId: r.id, itemId: r.asset_id, name: r.item_name, uniqueTag: r.item_tag, code: r.code, result: r.result, reason: r.reason, scannedAt: r.scanned_at, scannedBy: r.scanned_by, unscanned: r.unscanned_at !== null }));
+      .map((r) => ({
+        scanId: r.id,
+        itemId: r.asset_id,
+        name: r.item_name,
+        uniqueTag: r.item_tag,
+        code: r.code,
+        result: r.result,
+        reason: r.reason,
+        scannedAt: r.scanned_at,
+        scannedBy: r.scanned_by,
+        unscanned: r.unscanned_at !== null,
+      }));
   }
 
   hasDirty(): boolean {

@@ -110,12 +110,18 @@ export interface RecentScan {
 }
 
 export interface MobilePayload {
-  session: { id: string } & Pick<InitInput, "name" | "status" | "dueAt" | "location" | "includeSubLocations" | "categoryId" | "startedAt">;
+  session: { id: string } & Pick<
+    InitInput,
+    "name" | "status" | "dueAt" | "location" | "includeSubLocations" | "categoryId" | "startedAt"
+  >;
   progress: Progress;
   recentScans: RecentScan[];
 }
 
-export type UnscanAnswer = ObjectError | { error: "not_in_session" } | { removed: boolean; item: ItemState; progress: Progress };
+export type UnscanAnswer =
+  | ObjectError
+  | { error: "not_in_session" }
+  | { removed: boolean; item: ItemState; progress: Progress };
 export type MembershipAnswer = ObjectError | { item: ItemState; progress: Progress };
 export type CloseAnswer = ObjectError | { error: "flush_failed" } | { progress: Progress };
 

@@ -16,7 +16,12 @@ export interface SweepOptions {
  * in `job_cursors` so a run cut short by limits resumes there. A failing tenant is logged and
  * skipped so one bad database cannot stall the others. Returns the tenants handled.
  */
-export async function sweepTenants(env: Bindings, job: string, work: (tenant: TenantRecord) => Promise<void>, opts: SweepOptions = {}): Promise<number> {
+export async function sweepTenants(
+  env: Bindings,
+  job: string,
+  work: (tenant: TenantRecord) => Promise<void>,
+  opts: SweepOptions = {},
+): Promise<number> {
   const maxTenants = opts.maxTenants ?? 500;
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
   const db = controlDb(env);
@@ -40,7 +45,10 @@ export async function sweepTenants(env: Bindings, job: string, work: (tenant: Te
       if (Date.now() >= deadline) break;
     }
   }
-  await db.insert(jobCursors).values({ job, cursor: after, updatedAt: nowIso() })
-    .onConflictDoUpdate({ target: jobCursors.job, set: { cursor: after, updatedAt: nowIso() } }).run();
+  await db
+    .insert(jobCursors)
+    .values({ job, cursor: after, updatedAt: nowIso() })
+    .onConflictDoUpdate({ target: jobCursors.job, set: { cursor: after, updatedAt: nowIso() } })
+    .run();
   return handled;
 }

@@ -45,7 +45,12 @@ export const allOf = (conds: SQL[]): SQL => (conds.length ? sql.join(conds, sql`
  * mapping (JSON, booleans); missing ones take the column default or NULL. Built on drizzle's
  * insert-select, which lists the table's columns in definition order, so the values follow it.
  */
-export function insertWhere<T extends SQLiteTable>(db: D1Db, table: T, row: Partial<InferInsertModel<T>>, condition: SQL) {
+export function insertWhere<T extends SQLiteTable>(
+  db: D1Db,
+  table: T,
+  row: Partial<InferInsertModel<T>>,
+  condition: SQL,
+) {
   const values = Object.entries(getTableColumns(table))
     .filter(([, col]) => col.generated === undefined || col.generated.type === "byDefault")
     .map(([key, col]) => {

@@ -25,7 +25,10 @@ export function pageOf<T extends z.ZodType>(item: T, name: string) {
   return z
     .object({
       items: z.array(item),
-      nextCursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next page; null at the end." }),
+      nextCursor: z
+        .string()
+        .nullable()
+        .openapi({ description: "Pass as `cursor` for the next page; null at the end." }),
     })
     .openapi(name);
 }
@@ -39,17 +42,28 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
   if (cursor === undefined) return undefined;
   try {
     const key: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(cursor)));
-    if (Array.isArray(key) && key.length === arity && key.every((v) => v === null || ["string", "number"].includes(typeof v))) {
+    if (
+      Array.isArray(key) &&
+      key.length === arity &&
+      key.every((v) => v === null || ["string", "number"].includes(typeof v))
+    ) {
       return key as (string | number | null)[];
     }
   } catch {
     // fall through to the 400 below
   }
-  throw new ApiError("validation_failed", "cursor is not valid", { details: [{ path: "query.cursor", message: "not a cursor from this list" }] });
+  throw new ApiError("validation_failed", "cursor is not valid", {
+    details: [{ path: "query.cursor", message: "not a cursor from this list" }],
+  });
 }
 
 /** Given `limit + 1` rows, the page and the cursor of its last row. */
-export function toPage<R, O>(rows: R[], limit: number, keyOf: (row: R) => (string | number | null)[], map: (row: R) => O) {
+export function toPage<R, O>(
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => (string | number | null)[],
+  map: (row: R) => O,
+) {
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];

@@ -8,7 +8,8 @@ import { base64url, fromBase64url, safeEqual } from "./crypto";
  */
 const MAX_ITERATIONS = 100_000;
 const configured = Number(env.PASSWORD_ITERATIONS);
-const ITERATIONS = Number.isInteger(configured) && configured >= 1_000 && configured <= MAX_ITERATIONS ? configured : MAX_ITERATIONS;
+const ITERATIONS =
+  Number.isInteger(configured) && configured >= 1_000 && configured <= MAX_ITERATIONS ? configured : MAX_ITERATIONS;
 
 async function derive(password: string, salt: Uint8Array, iterations: number): Promise<string> {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);

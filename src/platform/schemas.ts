@@ -3,7 +3,9 @@ import { z } from "@hono/zod-openapi";
 export const ErrorSchema = z
   .object({
     message: z.string().openapi({ example: "name: required" }),
-    code: z.string().openapi({ example: "validation_failed", description: "Machine-readable code; see the README's error table." }),
+    code: z
+      .string()
+      .openapi({ example: "validation_failed", description: "Machine-readable code; see the README's error table." }),
     details: z.unknown().optional().openapi({ description: "For validation failures, a list of `{ path, message }`." }),
     requestId: z.string().openapi({ example: "req_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
   })
@@ -11,7 +13,11 @@ export const ErrorSchema = z
 
 /** Path id of a given prefix; anything else is a 404 (not 400) so ids stay opaque. */
 export const idParam = (name: string, example: string) =>
-  z.string().min(1).max(64).openapi({ param: { name, in: "path" }, example });
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name, in: "path" }, example });
 
 /** Names and free text: trimmed, bounded, documented once. */
 export const NAME_MAX = 120;

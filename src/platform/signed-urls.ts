@@ -24,12 +24,23 @@ export interface SignedFields {
 const encoder = new TextEncoder();
 
 const canonical = (f: SignedFields) =>
-  ["files-v1", f.method, f.key, String(f.exp), f.contentType ?? "", f.size === undefined ? "" : String(f.size), f.purpose ?? ""].join("\n");
+  [
+    "files-v1",
+    f.method,
+    f.key,
+    String(f.exp),
+    f.contentType ?? "",
+    f.size === undefined ? "" : String(f.size),
+    f.purpose ?? "",
+  ].join("\n");
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
   // A missing secret would make every URL forgeable: refuse instead of signing with "".
   if (!secret) throw new ApiError("service_unavailable", "File URLs are not configured (FILES_SIGNING_SECRET)");
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
 }
 
 export async function signFields(secret: string, fields: SignedFields): Promise<string> {
@@ -49,14 +60,20 @@ export async function verifyFields(secret: string, fields: SignedFields, signatu
   return crypto.subtle.verify("HMAC", await hmacKey(secret), mac, encoder.encode(canonical(fields)));
 }
 
-const forbidden = (reason: "invalid_signature" | "expired", message: string) => new ApiError("forbidden", message, { details: { reason } });
+const forbidden = (reason: "invalid_signature" | "expired", message: string) =>
+  new ApiError("forbidden", message, { details: { reason } });
 
 /**
  * Checks a presented URL: 403 `forbidden` with `details.reason` `invalid_signature` (missing or
  * altered parameters) or `expired`. The signature is checked first, so an altered `exp` is
  * reported as tampering, never as "expired".
  */
-export async function assertSignedUrl(secret: string, fields: SignedFields, signature: string | undefined, now = Date.now()) {
+export async function assertSignedUrl(
+  secret: string,
+  fields: SignedFields,
+  signature: string | undefined,
+  now = Date.now(),
+) {
   if (!signature || !Number.isSafeInteger(fields.exp) || !(await verifyFields(secret, fields, signature))) {
     throw forbidden("invalid_signature", "The signed URL is invalid: its signature does not match its parameters");
   }

@@ -36,10 +36,16 @@ export interface ProvisionResult {
 
 export function checkSlug(slug: string): void {
   if (!SLUG_PATTERN.test(slug)) {
-    throw new ApiError("validation_failed", "slug: 3-32 lowercase letters, digits or hyphens, not starting or ending with a hyphen", { details: [{ path: "body.slug", message: "invalid slug" }] });
+    throw new ApiError(
+      "validation_failed",
+      "slug: 3-32 lowercase letters, digits or hyphens, not starting or ending with a hyphen",
+      { details: [{ path: "body.slug", message: "invalid slug" }] },
+    );
   }
   if (RESERVED_SLUGS.has(slug)) {
-    throw new ApiError("validation_failed", `slug: '${slug}' is reserved`, { details: [{ path: "body.slug", message: "reserved" }] });
+    throw new ApiError("validation_failed", `slug: '${slug}' is reserved`, {
+      details: [{ path: "body.slug", message: "reserved" }],
+    });
   }
 }
 
@@ -65,17 +71,60 @@ export async function provisionTenant(env: Bindings, input: ProvisionInput): Pro
     }
     const now = nowIso();
     const password = input.ownerPassword ?? randomToken(12);
-    const owner = { id: newId("user"), email: input.ownerEmail.toLowerCase(), name: null, role: "owner" as const, status: "active" as const, passwordHash: await hashPassword(password), lastLoginAt: null, createdAt: now, updatedAt: now };
+    const owner = {
+      id: newId("user"),
+      email: input.ownerEmail.toLowerCase(),
+      name: null,
+      role: "owner" as const,
+      status: "active" as const,
+      passwordHash: await hashPassword(password),
+      lastLoginAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     const key = await mintApiKey();
     await db.batch([
       db.insert(users).values(owner),
-      db.insert(apiKeys).values({ id: newId("apiKey"), name: "Initial key", prefix: key.prefix, keyHash: key.hash, createdBy: owner.id, createdAt: now }),
-      db.insert(categories).values({ id: newId("category"), name: DEFAULT_CATEGORY_NAME, isDefault: true, createdAt: now, updatedAt: now }),
-      db.insert(locations).values({ id: newId("location"), name: DEFAULT_LOCATION_NAME, isDefault: true, createdAt: now, updatedAt: now }),
+      db
+        .insert(apiKeys)
+        .values({
+          id: newId("apiKey"),
+          name: "Initial key",
+          prefix: key.prefix,
+          keyHash: key.hash,
+          createdBy: owner.id,
+          createdAt: now,
+        }),
+      db
+        .insert(categories)
+        .values({
+          id: newId("category"),
+          name: DEFAULT_CATEGORY_NAME,
+          isDefault: true,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      db
+        .insert(locations)
+        .values({
+          id: newId("location"),
+          name: DEFAULT_LOCATION_NAME,
+          isDefault: true,
+          createdAt: now,
+          updatedAt: now,
+        }),
     ]);
     const active = { ...tenant, status: "active" as const, updatedAt: nowIso() };
-    await control.update(tenants).set({ status: "active", updatedAt: active.updatedAt }).where(eq(tenants.id, tenant.id)).run();
-    return { tenant: active, owner: { id: owner.id, email: owner.email, ...(input.ownerPassword ? {} : { password }) }, apiKey: key.token };
+    await control
+      .update(tenants)
+      .set({ status: "active", updatedAt: active.updatedAt })
+      .where(eq(tenants.id, tenant.id))
+      .run();
+    return {
+      tenant: active,
+      owner: { id: owner.id, email: owner.email, ...(input.ownerPassword ? {} : { password }) },
+      apiKey: key.token,
+    };
   } catch (err) {
     await control.delete(tenants).where(eq(tenants.id, tenant.id)).run();
     throw err;
@@ -88,7 +137,16 @@ async function claimDatabase(env: Bindings, input: ProvisionInput): Promise<Tena
   const used = new Set((await control.select({ b: tenants.dbBinding }).from(tenants).all()).map((r) => r.b));
   const now = nowIso();
   for (const binding of poolBindings(env).filter((b) => !used.has(b))) {
-    const row: TenantRecord = { id: newId("tenant"), slug: input.slug, plan: input.plan, status: "provisioning", dbBinding: binding, settings: {}, createdAt: now, updatedAt: now };
+    const row: TenantRecord = {
+      id: newId("tenant"),
+      slug: input.slug,
+      plan: input.plan,
+      status: "provisioning",
+      dbBinding: binding,
+      settings: {},
+      createdAt: now,
+      updatedAt: now,
+    };
     try {
       await control.insert(tenants).values(row).run();
       return row;
@@ -97,5 +155,8 @@ async function claimDatabase(env: Bindings, input: ProvisionInput): Promise<Tena
       if (isUniqueViolation(err, "tenants.slug")) throw conflict(`The workspace '${input.slug}' already exists`);
     }
   }
-  throw new ApiError("service_unavailable", "No free workspace database in the pool; an operator must add pool databases (see README)");
+  throw new ApiError(
+    "service_unavailable",
+    "No free workspace database in the pool; an operator must add pool databases (see README)",
+  );
 }

@@ -31,9 +31,13 @@ export async function findTenantById(env: Bindings, id: string): Promise<TenantR
  * Filtered in SQL, so a run of suspended tenants never looks like the end of the list.
  */
 export async function activeTenantsAfter(env: Bindings, afterId: string, limit: number): Promise<TenantRecord[]> {
-  return controlDb(env).select().from(tenants)
+  return controlDb(env)
+    .select()
+    .from(tenants)
     .where(and(gt(tenants.id, afterId), eq(tenants.status, "active")))
-    .orderBy(asc(tenants.id)).limit(limit).all();
+    .orderBy(asc(tenants.id))
+    .limit(limit)
+    .all();
 }
 
 export function settingsOf(t: TenantRecord): TenantSettings {

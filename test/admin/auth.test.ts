@@ -5,7 +5,9 @@ import { call, createTenant } from "../harness/tenant";
 
 describe("platform admin sign-in", () => {
   it("sets an HttpOnly, Secure, SameSite=Strict session cookie that opens the admin routes", async () => {
-    const res = await call(`${ADMIN_URL}/admin/auth/login`, { body: { email: env.ADMIN_EMAIL.toUpperCase(), password: env.ADMIN_PASSWORD } });
+    const res = await call(`${ADMIN_URL}/admin/auth/login`, {
+      body: { email: env.ADMIN_EMAIL.toUpperCase(), password: env.ADMIN_PASSWORD },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ email: env.ADMIN_EMAIL.toLowerCase(), expiresIn: expect.any(Number) });
     const setCookie = res.headers.get("set-cookie") ?? "";
@@ -30,7 +32,9 @@ describe("platform admin sign-in", () => {
       expect(res.body).toMatchObject({ code: "unauthenticated", requestId: expect.stringMatching(/^req_/) });
       expect(res.headers.get("set-cookie")).toBeNull();
     }
-    expect((await call(`${ADMIN_URL}/admin/auth/login`, { body: { email: "not-an-email", password: "x" } })).status).toBe(400);
+    expect(
+      (await call(`${ADMIN_URL}/admin/auth/login`, { body: { email: "not-an-email", password: "x" } })).status,
+    ).toBe(400);
   });
 
   it("answers 401 on admin routes without a valid session cookie", async () => {
@@ -63,8 +67,16 @@ describe("platform admin sign-in", () => {
   it("does not exist on a tenant host, and tenant routes do not exist on the admin host", async () => {
     const t = await createTenant();
     const cookie = await adminSignIn();
-    for (const [method, path] of [["GET", "/admin/tenants"], ["POST", "/admin/auth/login"], ["GET", `/admin/tenants/${t.id}`]] as const) {
-      const res = await call(`${t.base}${path}`, { method, headers: { cookie }, body: method === "POST" ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined });
+    for (const [method, path] of [
+      ["GET", "/admin/tenants"],
+      ["POST", "/admin/auth/login"],
+      ["GET", `/admin/tenants/${t.id}`],
+    ] as const) {
+      const res = await call(`${t.base}${path}`, {
+        method,
+        headers: { cookie },
+        body: method === "POST" ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toMatchObject({ code: "not_found", requestId: expect.any(String) });
     }
@@ -78,7 +90,11 @@ describe("platform admin sign-in", () => {
     for (const host of ["no-such-workspace", "www", "api", "app"]) {
       const res = await call(`https://${host}.inventory.test/api/v1/categories`, { auth: { apiKey: t.apiKey } });
       expect(res.status, host).toBe(404);
-      expect(res.body).toMatchObject({ code: "not_found", message: expect.stringMatching(/workspace/i), requestId: expect.stringMatching(/^req_/) });
+      expect(res.body).toMatchObject({
+        code: "not_found",
+        message: expect.stringMatching(/workspace/i),
+        requestId: expect.stringMatching(/^req_/),
+      });
       expect(res.headers.get("x-request-id")).toBe(res.body.requestId);
     }
   });

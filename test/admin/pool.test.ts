@@ -14,7 +14,9 @@ import { api, createTenant } from "../harness/tenant";
 
 /** The real environment with the tenant database pool narrowed to `bindings`. */
 function withPool(bindings: string[]): Bindings {
-  return Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith("TENANT_DB_") || bindings.includes(k))) as unknown as Bindings;
+  return Object.fromEntries(
+    Object.entries(env).filter(([k]) => !k.startsWith("TENANT_DB_") || bindings.includes(k)),
+  ) as unknown as Bindings;
 }
 
 async function bindingOf(tenantId: string): Promise<string> {
@@ -41,13 +43,21 @@ describe("tenant database pool", () => {
     const cookie = await adminSignIn();
     const ctx = createExecutionContext();
     const res = await worker.fetch(
-      new Request(`${ADMIN_URL}/admin/tenants`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ slug, ownerEmail: "a@example.com" }) }),
+      new Request(`${ADMIN_URL}/admin/tenants`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ slug, ownerEmail: "a@example.com" }),
+      }),
       full,
       ctx,
     );
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/pool/i), requestId: expect.stringMatching(/^req_/) });
+    expect(await res.json()).toMatchObject({
+      code: "service_unavailable",
+      message: expect.stringMatching(/pool/i),
+      requestId: expect.stringMatching(/^req_/),
+    });
     expect(await findTenantBySlug(env, slug)).toBeUndefined();
 
     // With a free database the same slug is fine.
@@ -62,7 +72,11 @@ describe("tenant database pool", () => {
     // A pool of one held database and one free one: the claim must take the free one.
     const inUse = new Set((await controlDb(env).select({ b: tenants.dbBinding }).from(tenants).all()).map((r) => r.b));
     const candidate = poolBindings(env).find((b) => !inUse.has(b))!;
-    const res = await provisionTenant(withPool([used, candidate]), { slug: uniqueSlug("claim"), plan: "pro", ownerEmail: "a@example.com" });
+    const res = await provisionTenant(withPool([used, candidate]), {
+      slug: uniqueSlug("claim"),
+      plan: "pro",
+      ownerEmail: "a@example.com",
+    });
     expect(res.tenant.dbBinding).toBe(candidate);
     expect((await api(taken, "/categories")).status).toBe(200);
   });
@@ -73,9 +87,9 @@ describe("tenant database pool", () => {
     const binding = await bindingOf(orphan.id);
     await controlDb(env).delete(tenants).where(eq(tenants.id, orphan.id)).run();
     const slug = uniqueSlug("reuse");
-    await expect(provisionTenant(withPool([binding]), { slug, plan: "free", ownerEmail: "a@example.com" })).rejects.toSatisfy(
-      (err: unknown) => err instanceof ApiError && err.status === 503,
-    );
+    await expect(
+      provisionTenant(withPool([binding]), { slug, plan: "free", ownerEmail: "a@example.com" }),
+    ).rejects.toSatisfy((err: unknown) => err instanceof ApiError && err.status === 503);
     // The failed claim is released: no half-made workspace is left in the registry.
     expect(await findTenantBySlug(env, slug)).toBeUndefined();
   });

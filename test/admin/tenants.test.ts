@@ -28,7 +28,10 @@ describe("platform admin: workspaces", () => {
     expect((await api(t, "/locations/default")).body.id).toBe(locs.body.items[0].id);
 
     // The generated owner password signs in.
-    const login = await api(t, "/auth/login", { body: { email: t.owner.email, password: t.owner.password }, auth: null });
+    const login = await api(t, "/auth/login", {
+      body: { email: t.owner.email, password: t.owner.password },
+      auth: null,
+    });
     expect(login.status).toBe(200);
 
     const got = await adminApi(cookie, `/admin/tenants/${t.id}`);
@@ -37,12 +40,23 @@ describe("platform admin: workspaces", () => {
 
   it("returns the owner password only when it generated one, and defaults the plan to free", async () => {
     const cookie = await adminSignIn();
-    const res = await create(cookie, { slug: uniqueSlug(), ownerEmail: "chosen@example.com", ownerPassword: "a-chosen-password" });
+    const res = await create(cookie, {
+      slug: uniqueSlug(),
+      ownerEmail: "chosen@example.com",
+      ownerPassword: "a-chosen-password",
+    });
     expect(res.status).toBe(201);
     expect(res.body.owner).toEqual({ email: "chosen@example.com" });
     expect(res.body.plan).toBe("free");
     const t = asTestTenant(res.body, "a-chosen-password");
-    expect((await api(t, "/auth/login", { body: { email: "chosen@example.com", password: "a-chosen-password" }, auth: null })).status).toBe(200);
+    expect(
+      (
+        await api(t, "/auth/login", {
+          body: { email: "chosen@example.com", password: "a-chosen-password" },
+          auth: null,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("rejects duplicate, reserved and malformed slugs", async () => {
@@ -63,7 +77,12 @@ describe("platform admin: workspaces", () => {
       expect(res.status, bad).toBe(400);
       expect(res.body.code, bad).toBe("validation_failed");
     }
-    for (const body of [{ slug: uniqueSlug(), ownerEmail: "nope" }, { slug: uniqueSlug(), ownerEmail: "a@example.com", plan: "gold" }, { slug: uniqueSlug(), ownerEmail: "a@example.com", extra: 1 }, { slug: uniqueSlug(), ownerEmail: "a@example.com", ownerPassword: "short" }]) {
+    for (const body of [
+      { slug: uniqueSlug(), ownerEmail: "nope" },
+      { slug: uniqueSlug(), ownerEmail: "a@example.com", plan: "gold" },
+      { slug: uniqueSlug(), ownerEmail: "a@example.com", extra: 1 },
+      { slug: uniqueSlug(), ownerEmail: "a@example.com", ownerPassword: "short" },
+    ]) {
       expect((await create(cookie, body)).status, JSON.stringify(body)).toBe(400);
     }
   });
@@ -71,11 +90,15 @@ describe("platform admin: workspaces", () => {
   it("lists workspaces with cursor pagination", async () => {
     const cookie = await adminSignIn();
     const mine: string[] = [];
-    for (let i = 0; i < 3; i++) mine.push((await create(cookie, { slug: uniqueSlug("page"), ownerEmail: "a@example.com" })).body.tenantId);
+    for (let i = 0; i < 3; i++)
+      mine.push((await create(cookie, { slug: uniqueSlug("page"), ownerEmail: "a@example.com" })).body.tenantId);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: any } = await adminApi(cookie, `/admin/tenants?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      const page: { status: number; body: any } = await adminApi(
+        cookie,
+        `/admin/tenants?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(page.status).toBe(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.items.map((x: { tenantId: string }) => x.tenantId));
@@ -102,7 +125,9 @@ describe("platform admin: workspaces", () => {
       expect(blocked.status, path).toBe(404);
       expect(blocked.body).toMatchObject({ code: "not_found", requestId: expect.stringMatching(/^req_/) });
     }
-    expect((await api(t, "/auth/login", { body: { email: t.owner.email, password: t.owner.password }, auth: null })).status).toBe(404);
+    expect(
+      (await api(t, "/auth/login", { body: { email: t.owner.email, password: t.owner.password }, auth: null })).status,
+    ).toBe(404);
 
     expect((await patch({ status: "active" })).body.status).toBe("active");
     expect((await api(t, "/categories")).status).toBe(200);
@@ -115,7 +140,14 @@ describe("platform admin: workspaces", () => {
     for (const body of [{}, { status: "provisioning" }, { plan: "gold" }, { status: "active", extra: true }]) {
       expect((await patch(body)).status, JSON.stringify(body)).toBe(400);
     }
-    expect((await adminApi(cookie, "/admin/tenants/ten_00000000000000000000000000", { method: "PATCH", body: { plan: "pro" } })).status).toBe(404);
+    expect(
+      (
+        await adminApi(cookie, "/admin/tenants/ten_00000000000000000000000000", {
+          method: "PATCH",
+          body: { plan: "pro" },
+        })
+      ).status,
+    ).toBe(404);
     expect((await adminApi(cookie, "/admin/tenants/ten_00000000000000000000000000")).status).toBe(404);
   });
 

@@ -9,7 +9,9 @@ describe("asset bad input: 400 with details, nothing written", () => {
     const t = await createTenant();
     const deletedCat = (await api(t, "/categories", { body: { name: "Old" } })).body.id;
     expect((await api(t, `/categories/${deletedCat}`, { method: "DELETE" })).status).toBe(204);
-    const field = await api(t, "/custom-fields", { body: { entity: "asset", key: "floor", label: "Floor", type: "number" } });
+    const field = await api(t, "/custom-fields", {
+      body: { entity: "asset", key: "floor", label: "Floor", type: "number" },
+    });
     expect(field.status).toBe(201);
     const before = await writeCounts(t);
     const cases: [Record<string, unknown>, string][] = [

@@ -19,22 +19,52 @@ describe("checkout and check-in", () => {
     const due = inDays(7);
     const out = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id, dueBackAt: due } });
     expect(out.status).toBe(200);
-    expect(out.body).toMatchObject({ status: "assigned", assigneeId: p.id, assignedAt: expect.any(String), dueBackAt: due, locationId: a.locationId });
+    expect(out.body).toMatchObject({
+      status: "assigned",
+      assigneeId: p.id,
+      assignedAt: expect.any(String),
+      dueBackAt: due,
+      locationId: a.locationId,
+    });
 
     const back = await api(t, `/inventory-items/${a.id}/checkin`, { body: { notes: "Scratched lid" } });
     expect(back.status).toBe(200);
-    expect(back.body).toMatchObject({ status: "available", assigneeId: null, assignedAt: null, dueBackAt: null, locationId: a.locationId });
+    expect(back.body).toMatchObject({
+      status: "available",
+      assigneeId: null,
+      assignedAt: null,
+      dueBackAt: null,
+      locationId: a.locationId,
+    });
 
     const history = await api(t, `/inventory-items/${a.id}/assignment-history`);
     expect(history.body.items).toEqual([
-      expect.objectContaining({ personId: p.id, personName: "Grace Hopper", checkedOutAt: out.body.assignedAt, dueBackAt: due, checkedInAt: back.body.updatedAt, checkedInBy: expect.any(String), checkedOutBy: expect.any(String), checkinReason: "checkin", checkinNotes: "Scratched lid" }),
+      expect.objectContaining({
+        personId: p.id,
+        personName: "Grace Hopper",
+        checkedOutAt: out.body.assignedAt,
+        dueBackAt: due,
+        checkedInAt: back.body.updatedAt,
+        checkedInBy: expect.any(String),
+        checkedOutBy: expect.any(String),
+        checkinReason: "checkin",
+        checkinNotes: "Scratched lid",
+      }),
     ]);
     const timeline = await api(t, `/inventory-items/${a.id}/timeline`);
     expect(timeline.body.items.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "CREATED"]);
     expect(timeline.body.items[1].data).toMatchObject({ personId: p.id, personName: "Grace Hopper", dueBackAt: due });
     const audit = (await api(t, `/inventory-items/${a.id}/audit`)).body.items;
-    expect(audit.filter((e: any) => e.action === "checkout").map((e: any) => e.field).sort()).toEqual(["assignedAt", "assigneeId", "dueBackAt", "status"]);
-    expect(audit.find((e: any) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({ oldValue: p.id, newValue: null });
+    expect(
+      audit
+        .filter((e: any) => e.action === "checkout")
+        .map((e: any) => e.field)
+        .sort(),
+    ).toEqual(["assignedAt", "assigneeId", "dueBackAt", "status"]);
+    expect(audit.find((e: any) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({
+      oldValue: p.id,
+      newValue: null,
+    });
     const events = await outboxRows(t, { subjectId: a.id });
     expect(events.map((e) => e.type)).toEqual(["asset.created", "asset.checked_out", "asset.checked_in"]);
     expect(events[1]!.payload).toMatchObject({ assigneeId: p.id, assignment: { personId: p.id } });
@@ -42,7 +72,9 @@ describe("checkout and check-in", () => {
     // Checking in something not checked out: 409 with the allowed moves.
     const again = await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
     expect(again.status).toBe(409);
-    expect(again.body.details.allowed).toEqual(expect.arrayContaining([expect.objectContaining({ toStatus: "assigned", via: "checkout" })]));
+    expect(again.body.details.allowed).toEqual(
+      expect.arrayContaining([expect.objectContaining({ toStatus: "assigned", via: "checkout" })]),
+    );
   });
 
   it("checkout and check-in are listed in status-events (who, when, from, to, reason); the timeline keeps ASSIGNED/UNASSIGNED only", async () => {
@@ -58,8 +90,24 @@ describe("checkout and check-in", () => {
 
     const events = (await api(t, `/inventory-items/${a.id}/status-events`)).body.items;
     expect(events).toEqual([
-      { id: expect.any(String), fromStatus: "assigned", toStatus: "available", reason: "checkin", meta: { personId: p.id, assignmentId }, actor: expect.any(String), at: back.body.updatedAt },
-      { id: expect.any(String), fromStatus: "reserved", toStatus: "assigned", reason: "checkout", meta: { personId: p.id, assignmentId }, actor: expect.any(String), at: out.body.updatedAt },
+      {
+        id: expect.any(String),
+        fromStatus: "assigned",
+        toStatus: "available",
+        reason: "checkin",
+        meta: { personId: p.id, assignmentId },
+        actor: expect.any(String),
+        at: back.body.updatedAt,
+      },
+      {
+        id: expect.any(String),
+        fromStatus: "reserved",
+        toStatus: "assigned",
+        reason: "checkout",
+        meta: { personId: p.id, assignmentId },
+        actor: expect.any(String),
+        at: out.body.updatedAt,
+      },
       expect.objectContaining({ fromStatus: "available", toStatus: "reserved" }),
     ]);
     const timeline = (await api(t, `/inventory-items/${a.id}/timeline`)).body.items;
@@ -70,17 +118,27 @@ describe("checkout and check-in", () => {
     const t = await createTenant();
     const [p1, p2] = [await seedPerson(t, { name: "One" }), await seedPerson(t, { name: "Two" })];
     const a = await createAsset(t);
-    const pair = await Promise.all([p1, p2].map((p) => api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })));
+    const pair = await Promise.all(
+      [p1, p2].map((p) => api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })),
+    );
     expect(pair.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(pair.find((r) => r.status === 409)!.body.code).toBe("conflict");
     // And with more contenders on a fresh asset.
     const b = await createAsset(t);
-    const crowd = await Promise.all(Array.from({ length: 6 }, (_, i) => api(t, `/inventory-items/${b.id}/checkout`, { body: { personId: i % 2 ? p1.id : p2.id } })));
+    const crowd = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        api(t, `/inventory-items/${b.id}/checkout`, { body: { personId: i % 2 ? p1.id : p2.id } }),
+      ),
+    );
     expect(crowd.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const results = pair;
     const winner = results.find((r) => r.status === 200)!.body.assigneeId;
     expect((await assetRow(t, a.id))?.assigneeId).toBe(winner);
-    const open = await (await dbOf(t)).select().from(assignments).where(and(eq(assignments.assetId, a.id), isNull(assignments.checkedInAt))).all();
+    const open = await (await dbOf(t))
+      .select()
+      .from(assignments)
+      .where(and(eq(assignments.assetId, a.id), isNull(assignments.checkedInAt)))
+      .all();
     expect(open.map((o) => o.personId)).toEqual([winner]);
     expect(await outboxRows(t, { type: "asset.checked_out" })).toHaveLength(2);
     expect((await api(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED`)).body.items).toHaveLength(1);
@@ -113,19 +171,33 @@ describe("checkout and check-in", () => {
   it("refuses assets that are assigned, lost, retired or in maintenance; a reservation is fulfilled by checkout", async () => {
     const t = await createTenant();
     const p = await seedPerson(t);
-    for (const [toStatus, extra] of [["lost", {}], ["retired", { reason: "broken" }], ["maintenance", {}]] as const) {
+    for (const [toStatus, extra] of [
+      ["lost", {}],
+      ["retired", { reason: "broken" }],
+      ["maintenance", {}],
+    ] as const) {
       const a = await createAsset(t);
       expect((await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus, ...extra } })).status).toBe(200);
       const res = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
       expect(res.status, toStatus).toBe(409);
-      expect(res.body.details).toMatchObject({ fromStatus: toStatus, toStatus: "assigned", allowed: expect.any(Array) });
+      expect(res.body.details).toMatchObject({
+        fromStatus: toStatus,
+        toStatus: "assigned",
+        allowed: expect.any(Array),
+      });
     }
     const held = await createAsset(t);
     expect((await api(t, `/inventory-items/${held.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
     expect((await api(t, `/inventory-items/${held.id}/checkout`, { body: { personId: p.id } })).status).toBe(409);
 
     const r = await createAsset(t);
-    expect((await api(t, `/inventory-items/${r.id}/status`, { body: { toStatus: "reserved", meta: { reservedUntil: inDays(3), reservationReason: "Onboarding" } } })).status).toBe(200);
+    expect(
+      (
+        await api(t, `/inventory-items/${r.id}/status`, {
+          body: { toStatus: "reserved", meta: { reservedUntil: inDays(3), reservationReason: "Onboarding" } },
+        })
+      ).status,
+    ).toBe(200);
     const out = await api(t, `/inventory-items/${r.id}/checkout`, { body: { personId: p.id } });
     expect(out.status).toBe(200);
     expect(out.body).toMatchObject({ status: "assigned", reservedUntil: null, reservationReason: null });
@@ -147,7 +219,8 @@ describe("checkout and check-in", () => {
     const p = await seedPerson(t, { name: "Leaver" });
     const other = await seedPerson(t);
     const [a1, a2, a3] = [await createAsset(t), await createAsset(t), await createAsset(t)];
-    for (const a of [a1, a2]) expect((await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
+    for (const a of [a1, a2])
+      expect((await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
     expect((await api(t, `/inventory-items/${a3.id}/checkout`, { body: { personId: other.id } })).status).toBe(200);
 
     const db = await dbOf(t);
@@ -158,19 +231,34 @@ describe("checkout and check-in", () => {
     await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 
     for (const a of [a1, a2]) {
-      expect(await assetRow(t, a.id)).toMatchObject({ status: "available", assigneeId: null, locationId: a.locationId });
+      expect(await assetRow(t, a.id)).toMatchObject({
+        status: "available",
+        assigneeId: null,
+        locationId: a.locationId,
+      });
       const hist = (await api(t, `/inventory-items/${a.id}/assignment-history`)).body.items;
-      expect(hist[0]).toMatchObject({ checkinReason: "person_deactivated", checkedInBy: "usr_test", checkedInAt: expect.any(String) });
-      expect((await api(t, `/inventory-items/${a.id}/timeline?types=UNASSIGNED`)).body.items[0].data).toMatchObject({ personId: p.id, reason: "person_deactivated" });
+      expect(hist[0]).toMatchObject({
+        checkinReason: "person_deactivated",
+        checkedInBy: "usr_test",
+        checkedInAt: expect.any(String),
+      });
+      expect((await api(t, `/inventory-items/${a.id}/timeline?types=UNASSIGNED`)).body.items[0].data).toMatchObject({
+        personId: p.id,
+        reason: "person_deactivated",
+      });
     }
     expect((await assetRow(t, a3.id))?.assigneeId).toBe(other.id);
-    expect((await outboxRows(t, { type: "asset.checked_in" })).map((e) => e.subjectId).sort()).toEqual([a1.id, a2.id].sort());
+    expect((await outboxRows(t, { type: "asset.checked_in" })).map((e) => e.subjectId).sort()).toEqual(
+      [a1.id, a2.id].sort(),
+    );
 
     // Stale statements (a checkout happened after they were built) fail as a whole.
     const stale = await checkinAllForPerson(ctx, p.id, "person_deactivated");
     expect((await api(t, `/inventory-items/${a1.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
     const staleStatements = assetWriteStatements(ctx, stale);
-    await expect(db.batch(staleStatements as [(typeof statements)[number], ...typeof statements])).rejects.toThrow(/guard:person_assets_changed/);
+    await expect(db.batch(staleStatements as [(typeof statements)[number], ...typeof statements])).rejects.toThrow(
+      /guard:person_assets_changed/,
+    );
     expect((await assetRow(t, a1.id))?.assigneeId).toBe(p.id);
   });
 

@@ -12,12 +12,39 @@ describe("inventory items CRUD", () => {
     const t = await createTenant();
     const cat = (await api(t, "/categories/default")).body;
     const loc = (await api(t, "/locations/default")).body;
-    const a = await createAsset(t, { serialNumber: "C02XK", model: "A2442", manufacturer: "Apple", purchaseDate: "2025-03-14", purchaseCost: 2499.99, currency: "EUR", warrantyExpiresAt: "2028-03-14", notes: "Dev laptop" });
+    const a = await createAsset(t, {
+      serialNumber: "C02XK",
+      model: "A2442",
+      manufacturer: "Apple",
+      purchaseDate: "2025-03-14",
+      purchaseCost: 2499.99,
+      currency: "EUR",
+      warrantyExpiresAt: "2028-03-14",
+      notes: "Dev laptop",
+    });
     expect(a).toMatchObject({
-      id: expect.stringMatching(/^ast_/), name: "MacBook Pro 14", uniqueTag: expect.stringMatching(/^AST-[0-9A-HJKMNP-TV-Z]{6}$/),
-      serialNumber: "C02XK", model: "A2442", manufacturer: "Apple", categoryId: cat.id, locationId: loc.id, status: "available",
-      assigneeId: null, assignedAt: null, dueBackAt: null, reservedUntil: null, reservationReason: null, purchaseDate: "2025-03-14",
-      purchaseCost: 2499.99, currency: "EUR", warrantyExpiresAt: "2028-03-14", notes: "Dev laptop", customFields: {}, imageKey: null, lastVerifiedAt: null,
+      id: expect.stringMatching(/^ast_/),
+      name: "MacBook Pro 14",
+      uniqueTag: expect.stringMatching(/^AST-[0-9A-HJKMNP-TV-Z]{6}$/),
+      serialNumber: "C02XK",
+      model: "A2442",
+      manufacturer: "Apple",
+      categoryId: cat.id,
+      locationId: loc.id,
+      status: "available",
+      assigneeId: null,
+      assignedAt: null,
+      dueBackAt: null,
+      reservedUntil: null,
+      reservationReason: null,
+      purchaseDate: "2025-03-14",
+      purchaseCost: 2499.99,
+      currency: "EUR",
+      warrantyExpiresAt: "2028-03-14",
+      notes: "Dev laptop",
+      customFields: {},
+      imageKey: null,
+      lastVerifiedAt: null,
     });
     expect((await assetRow(t, a.id))?.purchaseCostMinor).toBe(249999);
     expect((await api(t, `/inventory-items/${a.id}`)).body).toEqual(a);
@@ -25,7 +52,11 @@ describe("inventory items CRUD", () => {
     const db = await dbOf(t);
     const timeline = await db.select().from(assetTimeline).where(eq(assetTimeline.assetId, a.id)).all();
     expect(timeline.map((r) => r.type)).toEqual(["CREATED"]);
-    const audit = await db.select().from(auditLog).where(and(eq(auditLog.entityId, a.id), eq(auditLog.action, "create"))).all();
+    const audit = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, a.id), eq(auditLog.action, "create")))
+      .all();
     expect(audit.find((r) => r.field === "name")).toMatchObject({ oldValue: null, newValue: "MacBook Pro 14" });
     expect(audit.find((r) => r.field === "purchaseCost")).toMatchObject({ newValue: 2499.99 });
     const events = await outboxRows(t, { subjectId: a.id });
@@ -67,22 +98,39 @@ describe("inventory items CRUD", () => {
     const a = await createAsset(t, { purchaseCost: 10, currency: "USD" });
     const loc = await api(t, "/locations", { body: { name: "Warehouse" } });
     expect(loc.status).toBe(201);
-    const res = await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body: { name: "MBP 14", locationId: loc.body.id, purchaseCost: 12.5, notes: "" } });
+    const res = await api(t, `/inventory-items/${a.id}`, {
+      method: "PATCH",
+      body: { name: "MBP 14", locationId: loc.body.id, purchaseCost: 12.5, notes: "" },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "MBP 14", locationId: loc.body.id, purchaseCost: 12.5, currency: "USD", notes: null });
+    expect(res.body).toMatchObject({
+      name: "MBP 14",
+      locationId: loc.body.id,
+      purchaseCost: 12.5,
+      currency: "USD",
+      notes: null,
+    });
     expect(res.body.updatedAt > a.updatedAt).toBe(true);
 
     const audit = await api(t, `/inventory-items/${a.id}/audit`);
     const updates = audit.body.items.filter((e: any) => e.action === "update");
     expect(updates.map((e: any) => e.field).sort()).toEqual(["locationId", "name", "purchaseCost"]);
-    expect(updates.find((e: any) => e.field === "name")).toMatchObject({ oldValue: "MacBook Pro 14", newValue: "MBP 14", actor: expect.any(String), at: res.body.updatedAt });
+    expect(updates.find((e: any) => e.field === "name")).toMatchObject({
+      oldValue: "MacBook Pro 14",
+      newValue: "MBP 14",
+      actor: expect.any(String),
+      at: res.body.updatedAt,
+    });
 
     const timeline = await api(t, `/inventory-items/${a.id}/timeline`);
     expect(timeline.body.items.map((e: any) => e.type)).toEqual(["MOVED", "CREATED"]);
     expect(timeline.body.items[0].data).toEqual({ fromLocationId: a.locationId, toLocationId: loc.body.id });
     const updated = await outboxRows(t, { type: "asset.updated" });
     expect(updated).toHaveLength(1);
-    expect(updated[0]!.payload).toMatchObject({ name: "MBP 14", changes: expect.arrayContaining(["name", "locationId", "purchaseCost"]) });
+    expect(updated[0]!.payload).toMatchObject({
+      name: "MBP 14",
+      changes: expect.arrayContaining(["name", "locationId", "purchaseCost"]),
+    });
 
     // A patch that changes nothing writes nothing.
     const before = await writeCounts(t);
@@ -112,7 +160,12 @@ describe("inventory items CRUD", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain("TAG-1");
     expect((await assetRow(t, a.id))?.deletedAt).toEqual(expect.any(String));
-    expect((await outboxRows(t, { subjectId: a.id })).map((e) => e.type)).toEqual(["asset.created", "asset.deleted", "asset.restored", "asset.deleted"]);
+    expect((await outboxRows(t, { subjectId: a.id })).map((e) => e.type)).toEqual([
+      "asset.created",
+      "asset.deleted",
+      "asset.restored",
+      "asset.deleted",
+    ]);
   });
 
   it("refuses to restore an asset whose category was deleted meanwhile (no dangling reference)", async () => {

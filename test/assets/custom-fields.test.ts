@@ -41,7 +41,14 @@ describe("asset custom fields of deleted definitions", () => {
     for (const r of responses.filter((x) => x.status === 200)) expect(r.body.customFields).toEqual(LIVE);
 
     const events = (await outboxRows(t)).filter((e) => e.type.startsWith("asset.") && e.type !== "asset.created");
-    expect(events.map((e) => e.type)).toEqual(["asset.updated", "asset.checked_out", "asset.checked_in", "asset.status_changed", "asset.deleted", "asset.restored"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "asset.updated",
+      "asset.checked_out",
+      "asset.checked_in",
+      "asset.status_changed",
+      "asset.deleted",
+      "asset.restored",
+    ]);
     for (const e of events) expect((e.payload as { customFields: unknown }).customFields, e.type).toEqual(LIVE);
 
     // The stored values are untouched; restoring the definition shows them again.

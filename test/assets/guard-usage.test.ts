@@ -12,9 +12,15 @@ describe("batch guard", () => {
   it("rolls the whole batch back when its condition is false, and names itself", async () => {
     const t = await createTenant();
     const db = await dbOf(t);
-    const entry = () => db.insert(assetTimeline).values(timelineRow({ assetId: "ast_x", type: "CREATED", actor: "usr_test", at: new Date().toISOString() }));
+    const entry = () =>
+      db
+        .insert(assetTimeline)
+        .values(timelineRow({ assetId: "ast_x", type: "CREATED", actor: "usr_test", at: new Date().toISOString() }));
     await db.batch([batchGuard(db, "yes", sql`1 = ${1}`), entry()]);
-    const err = await db.batch([entry(), batchGuard(db, "no", sql`1 = ${2}`), entry()]).then(() => null, (e: unknown) => e);
+    const err = await db.batch([entry(), batchGuard(db, "no", sql`1 = ${2}`), entry()]).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(guardFailed(err, "no")).toBe(true);
     expect(guardFailed(err, "yes")).toBe(false);
     expect((await db.select({ n: count() }).from(assetTimeline).get())?.n).toBe(1);

@@ -16,9 +16,23 @@ export async function createAsset(t: TestTenant, body: Record<string, unknown> =
 /** Row counts of every table an asset write touches, to prove a refused request wrote nothing. */
 export async function writeCounts(t: TestTenant) {
   const db = await dbOf(t);
-  const n = async (table: typeof assets | typeof assetTimeline | typeof auditLog | typeof outbox | typeof assignments | typeof assetStatusEvents) =>
-    (await db.select({ n: count() }).from(table).get())?.n ?? 0;
-  return { assets: await n(assets), timeline: await n(assetTimeline), audit: await n(auditLog), outbox: await n(outbox), assignments: await n(assignments), statusEvents: await n(assetStatusEvents) };
+  const n = async (
+    table:
+      | typeof assets
+      | typeof assetTimeline
+      | typeof auditLog
+      | typeof outbox
+      | typeof assignments
+      | typeof assetStatusEvents,
+  ) => (await db.select({ n: count() }).from(table).get())?.n ?? 0;
+  return {
+    assets: await n(assets),
+    timeline: await n(assetTimeline),
+    audit: await n(auditLog),
+    outbox: await n(outbox),
+    assignments: await n(assignments),
+    statusEvents: await n(assetStatusEvents),
+  };
 }
 
 export async function assetRow(t: TestTenant, id: string) {

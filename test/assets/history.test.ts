@@ -16,8 +16,20 @@ describe("asset history", () => {
 
     const full = await api(t, `/inventory-items/${a.id}/timeline`);
     expect(full.status).toBe(200);
-    expect(full.body.items.map((e: any) => e.type)).toEqual(["STATUS_CHANGED", "UNASSIGNED", "ASSIGNED", "MOVED", "CREATED"]);
-    expect(full.body.items[0]).toEqual({ id: expect.stringMatching(/^tle_/), type: "STATUS_CHANGED", at: expect.any(String), actor: expect.any(String), data: expect.objectContaining({ fromStatus: "available", toStatus: "maintenance" }) });
+    expect(full.body.items.map((e: any) => e.type)).toEqual([
+      "STATUS_CHANGED",
+      "UNASSIGNED",
+      "ASSIGNED",
+      "MOVED",
+      "CREATED",
+    ]);
+    expect(full.body.items[0]).toEqual({
+      id: expect.stringMatching(/^tle_/),
+      type: "STATUS_CHANGED",
+      at: expect.any(String),
+      actor: expect.any(String),
+      data: expect.objectContaining({ fromStatus: "available", toStatus: "maintenance" }),
+    });
     expect(full.body.nextCursor).toBeNull();
 
     const seen: string[] = [];
@@ -43,7 +55,8 @@ describe("asset history", () => {
   it("defaults the timeline page to 50 and caps it at 100", async () => {
     const t = await createTenant();
     const a = await createAsset(t);
-    for (let i = 0; i < 55; i++) await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: i % 2 ? "available" : "maintenance" } });
+    for (let i = 0; i < 55; i++)
+      await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: i % 2 ? "available" : "maintenance" } });
     const page = await api(t, `/inventory-items/${a.id}/timeline`);
     expect(page.body.items).toHaveLength(50);
     expect(page.body.nextCursor).toEqual(expect.any(String));
@@ -70,15 +83,30 @@ describe("asset history", () => {
     expect(s1.body.items[0]).toMatchObject({ fromStatus: "lost", toStatus: "available" });
     const s2 = await api(t, `/inventory-items/${a.id}/status-events?cursor=${s1.body.nextCursor}`);
     // Checkouts and check-ins are status changes too (reason checkout/checkin).
-    expect(s2.body.items.map((e: any) => [e.toStatus, e.reason])).toEqual([["lost", null], ["available", "checkin"], ["assigned", "checkout"], ["available", "checkin"], ["assigned", "checkout"]]);
+    expect(s2.body.items.map((e: any) => [e.toStatus, e.reason])).toEqual([
+      ["lost", null],
+      ["available", "checkin"],
+      ["assigned", "checkout"],
+      ["available", "checkin"],
+      ["assigned", "checkout"],
+    ]);
 
     const audit = await api(t, `/inventory-items/${a.id}/audit?limit=100`);
     expect(audit.status).toBe(200);
-    expect(new Set(audit.body.items.map((e: any) => e.action))).toEqual(new Set(["create", "checkout", "checkin", "status"]));
-    for (const e of audit.body.items) expect(Object.keys(e).sort()).toEqual(["action", "actor", "at", "field", "id", "newValue", "oldValue"]);
+    expect(new Set(audit.body.items.map((e: any) => e.action))).toEqual(
+      new Set(["create", "checkout", "checkin", "status"]),
+    );
+    for (const e of audit.body.items)
+      expect(Object.keys(e).sort()).toEqual(["action", "actor", "at", "field", "id", "newValue", "oldValue"]);
     const outs = audit.body.items.filter((e: any) => e.action === "checkout" && e.field === "assigneeId");
-    expect(outs.map((e: any) => [e.oldValue, e.newValue])).toEqual([[null, p2.id], [null, p1.id]]);
-    expect(audit.body.items.find((e: any) => e.action === "status" && e.field === "status")).toMatchObject({ oldValue: "lost", newValue: "available" });
+    expect(outs.map((e: any) => [e.oldValue, e.newValue])).toEqual([
+      [null, p2.id],
+      [null, p1.id],
+    ]);
+    expect(audit.body.items.find((e: any) => e.action === "status" && e.field === "status")).toMatchObject({
+      oldValue: "lost",
+      newValue: "available",
+    });
     const deleted = await api(t, `/inventory-items/${a.id}`, { method: "DELETE" });
     expect(deleted.status).toBe(204);
     expect((await api(t, `/inventory-items/${a.id}/audit`)).status).toBe(404);

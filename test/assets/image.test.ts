@@ -8,7 +8,9 @@ async function upload(t: TestTenant, jwt: string, kind: "png" | "pdf"): Promise<
   const contentType = kind === "png" ? "image/png" : "application/pdf";
   const res = await api(t, "/objects", { auth: { jwt }, body: { contentType, size: 64 } });
   expect(res.status).toBe(201);
-  const put = await exports.default.fetch(new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes(kind, 64) }));
+  const put = await exports.default.fetch(
+    new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes(kind, 64) }),
+  );
   expect(put.status).toBe(201);
   return res.body.objectKey;
 }
@@ -28,7 +30,9 @@ describe("asset images", () => {
     expect(notImage.status).toBe(400);
     expect(notImage.body.details[0].path).toBe("body.imageKey");
 
-    const neverUploaded = await api(t, "/inventory-items", { body: { name: "Ghost", imageKey: `tenants/${t.id}/uploads/obj_01jd3k4m5n6p7q8r9s0t1v2w3x` } });
+    const neverUploaded = await api(t, "/inventory-items", {
+      body: { name: "Ghost", imageKey: `tenants/${t.id}/uploads/obj_01jd3k4m5n6p7q8r9s0t1v2w3x` },
+    });
     expect(neverUploaded.status).toBe(400);
 
     // Another workspace cannot point at this workspace's upload, even knowing the key.

@@ -37,32 +37,56 @@ describe("asset list query plans (no full scans at 100k assets)", () => {
     for (const f of combos()) {
       for (const withCursor of [false, true]) {
         const mode = f.overdue ? "due" : f.updatedSince ? "updated" : "id";
-        const cursor = withCursor ? encodeCursor(mode === "id" ? ["id", "ast_z"] : [mode, "2025-06-01T00:00:00.000Z", "ast_z"]) : undefined;
-        const q = listAssetsQuery(db, { limit: 50, ...f, cursor } as ListAssetsInput, "2026-01-01T00:00:00.000Z").toSQL();
-        const rows = await raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+        const cursor = withCursor
+          ? encodeCursor(mode === "id" ? ["id", "ast_z"] : [mode, "2025-06-01T00:00:00.000Z", "ast_z"])
+          : undefined;
+        const q = listAssetsQuery(
+          db,
+          { limit: 50, ...f, cursor } as ListAssetsInput,
+          "2026-01-01T00:00:00.000Z",
+        ).toSQL();
+        const rows = await raw
+          .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+          .bind(...q.params)
+          .all<{ detail: string }>();
         const plan = rows.results.map((r) => r.detail).join(" | ");
         const label = `${JSON.stringify(f)} cursor=${withCursor}: ${plan}`;
 
         // Never a table scan; the only index scan allowed is the unfiltered first page, read in id
         // order and stopped after limit+1 entries.
         expect(plan, label).not.toMatch(/SCAN assets(?! USING)/);
-        if (/SCAN assets USING/.test(plan)) expect(label).toMatch(/^\{\} cursor=false: SCAN assets USING INDEX assets_live_idx$/);
+        if (/SCAN assets USING/.test(plan))
+          expect(label).toMatch(/^\{\} cursor=false: SCAN assets USING INDEX assets_live_idx$/);
 
         if (f.q) {
           expect(plan, label).toMatch(/^MULTI-INDEX OR/);
-          for (const idx of ["assets_name_idx", "assets_tag_live_uq", "assets_serial_idx"]) expect(plan, label).toContain(`SEARCH assets USING INDEX ${idx} (<expr>>? AND <expr><?)`);
+          for (const idx of ["assets_name_idx", "assets_tag_live_uq", "assets_serial_idx"])
+            expect(plan, label).toContain(`SEARCH assets USING INDEX ${idx} (<expr>>? AND <expr><?)`);
           continue;
         }
         // Without q, rows come off the index already in list order: no sort step.
         expect(plan, label).not.toContain("TEMP B-TREE");
         if (f.overdue) {
-          expect(plan, label).toContain(withCursor ? "SEARCH assets USING INDEX assets_due_back_idx ((due_back_at,id)>(?,?) AND due_back_at<?)" : "SEARCH assets USING INDEX assets_due_back_idx (due_back_at<?)");
+          expect(plan, label).toContain(
+            withCursor
+              ? "SEARCH assets USING INDEX assets_due_back_idx ((due_back_at,id)>(?,?) AND due_back_at<?)"
+              : "SEARCH assets USING INDEX assets_due_back_idx (due_back_at<?)",
+          );
         } else if (f.updatedSince) {
-          expect(plan, label).toContain(withCursor ? "SEARCH assets USING INDEX assets_updated_idx ((updated_at,id)>(?,?))" : "SEARCH assets USING INDEX assets_updated_idx (updated_at>?)");
+          expect(plan, label).toContain(
+            withCursor
+              ? "SEARCH assets USING INDEX assets_updated_idx ((updated_at,id)>(?,?))"
+              : "SEARCH assets USING INDEX assets_updated_idx (updated_at>?)",
+          );
         } else {
           const candidates = NAMES.filter((n) => f[n] !== undefined).map((n) => EQUALITY_INDEX[n]!);
           const used = /SEARCH assets USING INDEX (\w+) \((\w+)=\?( AND id<\?)?\)$/.exec(plan);
-          if (candidates.length === 0) expect(plan, label).toMatch(withCursor ? /^SEARCH assets USING INDEX assets_live_idx \(id<\?\)$/ : /^SCAN assets USING INDEX assets_live_idx$/);
+          if (candidates.length === 0)
+            expect(plan, label).toMatch(
+              withCursor
+                ? /^SEARCH assets USING INDEX assets_live_idx \(id<\?\)$/
+                : /^SCAN assets USING INDEX assets_live_idx$/,
+            );
           else {
             expect(used, label).not.toBeNull();
             expect(candidates, label).toContain(used![1]);

@@ -68,12 +68,18 @@ describe("inventory item list", () => {
     await new Promise((r) => setTimeout(r, 5));
     await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body: { notes: "second" } });
     expect(await all(t, `updatedSince=${encodeURIComponent(since)}`, 1)).toEqual([c.id, a.id]);
-    const updated = await api(t, `/inventory-items?updatedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    const updated = await api(
+      t,
+      `/inventory-items?updatedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
     expect(updated.body.items).toEqual([]);
     expect((await api(t, "/inventory-items?updatedSince=yesterday")).status).toBe(400);
     // A cursor belongs to its ordering.
     const page = await api(t, "/inventory-items?limit=1");
-    expect((await api(t, `/inventory-items?updatedSince=${encodeURIComponent(since)}&cursor=${page.body.nextCursor}`)).status).toBe(400);
+    expect(
+      (await api(t, `/inventory-items?updatedSince=${encodeURIComponent(since)}&cursor=${page.body.nextCursor}`))
+        .status,
+    ).toBe(400);
   });
 
   it("overdue=true lists assigned assets past their due date, most overdue first", async () => {
@@ -83,12 +89,15 @@ describe("inventory item list", () => {
     const made = [];
     for (let i = 0; i < 4; i++) {
       const a = await createAsset(t);
-      await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id, dueBackAt: new Date(Date.now() + 3_600_000).toISOString() } });
+      await api(t, `/inventory-items/${a.id}/checkout`, {
+        body: { personId: p.id, dueBackAt: new Date(Date.now() + 3_600_000).toISOString() },
+      });
       made.push(a.id);
     }
     // Time passes: move the due dates of three of them into the past (two days, one day, one hour ago).
     const past = [2 * 86_400_000, 86_400_000, 3_600_000].map((ms) => new Date(Date.now() - ms).toISOString());
-    for (let i = 0; i < 3; i++) await db.update(assets).set({ dueBackAt: past[i] }).where(eq(assets.id, made[i]!)).run();
+    for (let i = 0; i < 3; i++)
+      await db.update(assets).set({ dueBackAt: past[i] }).where(eq(assets.id, made[i]!)).run();
     expect(await all(t, "overdue=true", 2)).toEqual([made[0], made[1], made[2]]);
     await api(t, `/inventory-items/${made[1]}/checkin`, { method: "POST" });
     expect(await all(t, "overdue=true")).toEqual([made[0], made[2]]);

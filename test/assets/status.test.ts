@@ -5,7 +5,8 @@ import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { assetRow, createAsset, writeCounts } from "./helpers";
 
-const move = (t: TestTenant, id: string, body: Record<string, unknown>) => api(t, `/inventory-items/${id}/status`, { body });
+const move = (t: TestTenant, id: string, body: Record<string, unknown>) =>
+  api(t, `/inventory-items/${id}/status`, { body });
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 
 describe("status lifecycle", () => {
@@ -26,12 +27,17 @@ describe("status lifecycle", () => {
     });
     const p = await seedPerson(t);
     await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
-    expect((await api(t, `/inventory-items/${a.id}/allowed-status-transitions`)).body).toEqual({ status: "assigned", allowed: [{ toStatus: "available", via: "checkin", reasonRequired: false }] });
+    expect((await api(t, `/inventory-items/${a.id}/allowed-status-transitions`)).body).toEqual({
+      status: "assigned",
+      allowed: [{ toStatus: "available", via: "checkin", reasonRequired: false }],
+    });
   });
 
   it("walks every allowed move of the table and refuses every other one with 409 listing the allowed", async () => {
     const t = await createTenant();
-    const statuses = Object.keys(STATUS_TRANSITIONS).filter((s) => s !== "assigned") as (keyof typeof STATUS_TRANSITIONS)[];
+    const statuses = Object.keys(STATUS_TRANSITIONS).filter(
+      (s) => s !== "assigned",
+    ) as (keyof typeof STATUS_TRANSITIONS)[];
     for (const from of statuses) {
       for (const to of Object.keys(STATUS_TRANSITIONS) as (keyof typeof STATUS_TRANSITIONS)[]) {
         const a = await createAsset(t);
@@ -42,7 +48,9 @@ describe("status lifecycle", () => {
         if (allowed) expect(res.body.status).toBe(to);
         else {
           expect(res.body.details.fromStatus).toBe(from);
-          expect(res.body.details.allowed.filter((m: any) => m.via === "status").map((m: any) => m.toStatus)).toEqual(STATUS_TRANSITIONS[from]);
+          expect(res.body.details.allowed.filter((m: any) => m.via === "status").map((m: any) => m.toStatus)).toEqual(
+            STATUS_TRANSITIONS[from],
+          );
           expect((await assetRow(t, a.id))?.status).toBe(from);
         }
       }
@@ -60,7 +68,9 @@ describe("status lifecycle", () => {
     const fromAssigned = await move(t, a.id, { toStatus: "lost" });
     expect(fromAssigned.status).toBe(409);
     expect(fromAssigned.body.message).toContain("checkin");
-    expect(fromAssigned.body.details.allowed).toEqual([{ toStatus: "available", via: "checkin", reasonRequired: false }]);
+    expect(fromAssigned.body.details.allowed).toEqual([
+      { toStatus: "available", via: "checkin", reasonRequired: false },
+    ]);
   });
 
   it("retiring needs a reason, records RETIRED and STATUS_CHANGED, and can be reinstated", async () => {
@@ -87,22 +97,39 @@ describe("status lifecycle", () => {
 
     const events = (await api(t, `/inventory-items/${a.id}/status-events`)).body.items;
     expect(events).toEqual([
-      expect.objectContaining({ fromStatus: "retired", toStatus: "available", reason: "Repaired after all", actor: expect.any(String), at: back.body.updatedAt }),
+      expect.objectContaining({
+        fromStatus: "retired",
+        toStatus: "available",
+        reason: "Repaired after all",
+        actor: expect.any(String),
+        at: back.body.updatedAt,
+      }),
       expect.objectContaining({ fromStatus: "available", toStatus: "retired", reason: "Battery swollen", meta: null }),
     ]);
     const outbox = await outboxRows(t, { type: "asset.status_changed" });
-    expect(outbox.map((e) => [e.payload.fromStatus, e.payload.toStatus])).toEqual([["available", "retired"], ["retired", "available"]]);
+    expect(outbox.map((e) => [e.payload.fromStatus, e.payload.toStatus])).toEqual([
+      ["available", "retired"],
+      ["retired", "available"],
+    ]);
   });
 
   it("reservations carry reservedUntil and reservationReason in meta, cleared when leaving reserved", async () => {
     const t = await createTenant();
     const a = await createAsset(t);
     const until = inDays(5);
-    expect((await move(t, a.id, { toStatus: "reserved", meta: { reservedUntil: until.slice(0, 19) + "+00:00" } })).status).toBe(200);
+    expect(
+      (await move(t, a.id, { toStatus: "reserved", meta: { reservedUntil: until.slice(0, 19) + "+00:00" } })).status,
+    ).toBe(200);
     expect((await move(t, a.id, { toStatus: "available" })).status).toBe(200);
-    const res = await move(t, a.id, { toStatus: "reserved", meta: { reservedUntil: until, reservationReason: "Trade show" } });
+    const res = await move(t, a.id, {
+      toStatus: "reserved",
+      meta: { reservedUntil: until, reservationReason: "Trade show" },
+    });
     expect(res.body).toMatchObject({ status: "reserved", reservedUntil: until, reservationReason: "Trade show" });
-    expect((await api(t, `/inventory-items/${a.id}/status-events?limit=1`)).body.items[0].meta).toEqual({ reservedUntil: until, reservationReason: "Trade show" });
+    expect((await api(t, `/inventory-items/${a.id}/status-events?limit=1`)).body.items[0].meta).toEqual({
+      reservedUntil: until,
+      reservationReason: "Trade show",
+    });
 
     const before = await writeCounts(t);
     for (const [body, path] of [

@@ -12,7 +12,13 @@ describe("API keys", () => {
     const jwt = await loginOwner(t);
     const created = await api(t, "/api-keys", { body: { name: "Scanner" }, auth: { jwt } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^key_/), name: "Scanner", token: expect.stringMatching(/^ik_/), revokedAt: null, lastUsedAt: null });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      name: "Scanner",
+      token: expect.stringMatching(/^ik_/),
+      revokedAt: null,
+      lastUsedAt: null,
+    });
     const token: string = created.body.token;
     expect(token.startsWith(created.body.prefix)).toBe(true);
 
@@ -23,7 +29,9 @@ describe("API keys", () => {
 
     // The key works on data routes, and its use is recorded.
     expect((await api(t, "/categories", { auth: { apiKey: token } })).status).toBe(200);
-    await expect.poll(async () => (await db.select().from(apiKeys).where(eq(apiKeys.id, created.body.id)).get())?.lastUsedAt).toEqual(expect.any(String));
+    await expect
+      .poll(async () => (await db.select().from(apiKeys).where(eq(apiKeys.id, created.body.id)).get())?.lastUsedAt)
+      .toEqual(expect.any(String));
 
     const list = await api(t, "/api-keys", { auth: { jwt } });
     expect(list.status).toBe(200);
@@ -31,13 +39,24 @@ describe("API keys", () => {
     const text = JSON.stringify(list.body);
     expect(text).not.toContain(token);
     expect(text).not.toContain(stored!.keyHash);
-    for (const item of list.body.items) expect(Object.keys(item).sort()).toEqual(["createdAt", "createdBy", "id", "lastUsedAt", "name", "prefix", "revokedAt"]);
+    for (const item of list.body.items)
+      expect(Object.keys(item).sort()).toEqual([
+        "createdAt",
+        "createdBy",
+        "id",
+        "lastUsedAt",
+        "name",
+        "prefix",
+        "revokedAt",
+      ]);
 
     expect((await api(t, `/api-keys/${created.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
     expect((await api(t, "/categories", { auth: { apiKey: token } })).status).toBe(401);
     expect((await api(t, `/api-keys/${created.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
     const after = await api(t, "/api-keys", { auth: { jwt } });
-    expect(after.body.items.find((k: { id: string }) => k.id === created.body.id).revokedAt).toEqual(expect.any(String));
+    expect(after.body.items.find((k: { id: string }) => k.id === created.body.id).revokedAt).toEqual(
+      expect.any(String),
+    );
     // Other keys are untouched.
     expect((await api(t, "/categories", { auth: { apiKey: t.apiKey } })).status).toBe(200);
   });
@@ -46,7 +65,8 @@ describe("API keys", () => {
     const t = await createTenant();
     const other = await createTenant();
     const jwt = await loginOwner(t);
-    for (const name of ["a", "b"]) expect((await api(t, "/api-keys", { body: { name }, auth: { jwt } })).status).toBe(201);
+    for (const name of ["a", "b"])
+      expect((await api(t, "/api-keys", { body: { name }, auth: { jwt } })).status).toBe(201);
     const page1 = await api(t, "/api-keys?limit=2", { auth: { jwt } });
     expect(page1.body.items.map((k: { name: string }) => k.name)).toEqual(["b", "a"]);
     const page2 = await api(t, `/api-keys?limit=2&cursor=${page1.body.nextCursor}`, { auth: { jwt } });

@@ -11,7 +11,14 @@ describe("insertIfChanged in a D1 batch", () => {
     const t = await createTenant();
     const db = await dbOf(t);
     const now = new Date().toISOString();
-    const row = (id: string) => ({ id, userId: t.owner.id, tokenHash: `hash-${id}`, expiresAt: now, revokedAt: null, createdAt: now });
+    const row = (id: string) => ({
+      id,
+      userId: t.owner.id,
+      tokenHash: `hash-${id}`,
+      expiresAt: now,
+      revokedAt: null,
+      createdAt: now,
+    });
 
     const [miss] = await db.batch([
       db.update(invites).set({ acceptedAt: now }).where(eq(invites.id, "inv_none")),
@@ -26,7 +33,10 @@ describe("insertIfChanged in a D1 batch", () => {
       insertIfChanged(db, refreshTokens, row("rtk_b")),
       insertIfChanged(db, refreshTokens, row("rtk_c")), // chained: runs because rtk_b was inserted
     ]);
-    expect(await db.select().from(refreshTokens).where(eq(refreshTokens.id, "rtk_b")).get()).toMatchObject({ tokenHash: "hash-rtk_b", revokedAt: null });
+    expect(await db.select().from(refreshTokens).where(eq(refreshTokens.id, "rtk_b")).get()).toMatchObject({
+      tokenHash: "hash-rtk_b",
+      revokedAt: null,
+    });
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.id, "rtk_c")).get()).toBeDefined();
   });
 });

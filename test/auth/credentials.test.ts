@@ -45,8 +45,14 @@ describe("credential header rules", () => {
     const t = await createTenant();
     const claims = { tid: t.id, role: "owner", email: t.owner.email };
     const sign = (secret: string, exp: number) =>
-      new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).setSubject(t.owner.id).setIssuer("inventory-api")
-        .setAudience(`tenant:${t.id}`).setIssuedAt(exp - 900).setExpirationTime(exp).sign(new TextEncoder().encode(secret));
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setSubject(t.owner.id)
+        .setIssuer("inventory-api")
+        .setAudience(`tenant:${t.id}`)
+        .setIssuedAt(exp - 900)
+        .setExpirationTime(exp)
+        .sign(new TextEncoder().encode(secret));
     const now = Math.floor(Date.now() / 1000);
     const valid = await sign(env.JWT_SECRET, now + 600);
     expect((await api(t, "/auth/me", { auth: { jwt: valid } })).status).toBe(200); // the forgery below differs only where stated
@@ -77,7 +83,10 @@ describe("credential header rules", () => {
     const member = await createUser(t);
     expect((await api(t, "/auth/me", { auth: { jwt: member.jwt } })).status).toBe(200);
     const owner = await loginOwner(t);
-    expect((await api(t, `/users/${member.id}`, { method: "PATCH", body: { status: "deactivated" }, auth: { jwt: owner } })).status).toBe(200);
+    expect(
+      (await api(t, `/users/${member.id}`, { method: "PATCH", body: { status: "deactivated" }, auth: { jwt: owner } }))
+        .status,
+    ).toBe(200);
     expect((await api(t, "/auth/me", { auth: { jwt: member.jwt } })).status).toBe(401);
   });
 
@@ -87,7 +96,9 @@ describe("credential header rules", () => {
     const auth = { jwt: member.jwt };
     expect((await api(t, "/users", { auth })).status).toBe(403);
     expect((await api(t, "/users/invites", { auth })).status).toBe(403);
-    expect((await api(t, "/users/invites", { auth, body: { email: "x@example.com", role: "member" } })).status).toBe(403);
+    expect((await api(t, "/users/invites", { auth, body: { email: "x@example.com", role: "member" } })).status).toBe(
+      403,
+    );
     expect((await api(t, `/users/${member.id}`, { auth, method: "PATCH", body: { name: "Me" } })).status).toBe(403);
     expect((await api(t, "/api-keys", { auth })).status).toBe(403);
     expect((await api(t, "/api-keys", { auth, body: { name: "k" } })).status).toBe(403);

@@ -15,7 +15,13 @@ describe("invites", () => {
     const email = `Ana@${t.slug}.example.com`;
     const created = await api(t, "/users/invites", { body: { email, role: "admin" }, auth: { jwt } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^inv_/), email: email.toLowerCase(), role: "admin", invitedBy: t.owner.id, token: expect.any(String) });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^inv_/),
+      email: email.toLowerCase(),
+      role: "admin",
+      invitedBy: t.owner.id,
+      token: expect.any(String),
+    });
     expect(created.body.acceptUrl).toBe(`${t.base}/auth/invites/accept`);
     const days = (Date.parse(created.body.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
@@ -29,11 +35,19 @@ describe("invites", () => {
 
     const res = await accept(t, { token: created.body.token, password: "a-long-password", name: "Ana" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ accessToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 900 });
+    expect(res.body).toMatchObject({
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresIn: 900,
+    });
     expect(res.body.user).toMatchObject({ email: email.toLowerCase(), role: "admin", name: "Ana", status: "active" });
     expect((await api(t, "/auth/me", { auth: { jwt: res.body.accessToken } })).body.id).toBe(res.body.user.id);
-    expect((await api(t, "/auth/login", { body: { email, password: "a-long-password" }, auth: null })).status).toBe(200);
-    expect((await db.select().from(invites).where(eq(invites.id, created.body.id)).get())?.acceptedAt).toEqual(expect.any(String));
+    expect((await api(t, "/auth/login", { body: { email, password: "a-long-password" }, auth: null })).status).toBe(
+      200,
+    );
+    expect((await db.select().from(invites).where(eq(invites.id, created.body.id)).get())?.acceptedAt).toEqual(
+      expect.any(String),
+    );
     expect((await api(t, "/users/invites", { auth: { jwt } })).body.items).toEqual([]);
 
     const again = await accept(t, { token: created.body.token, password: "another-password" });
@@ -48,7 +62,9 @@ describe("invites", () => {
     const jwt = await loginOwner(t);
     const email = `twice@${t.slug}.example.com`;
     const { body } = await api(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
-    const results = await Promise.all([1, 2, 3].map(() => accept(t, { token: body.token, password: "a-long-password" })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => accept(t, { token: body.token, password: "a-long-password" })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400]);
     const db = await dbOf(t);
     const rows = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).all();
@@ -88,7 +104,10 @@ describe("invites", () => {
   it("answers 409 for an existing user or an open invite with that email", async () => {
     const t = await createTenant();
     const jwt = await loginOwner(t);
-    const owner = await api(t, "/users/invites", { body: { email: t.owner.email.toUpperCase(), role: "member" }, auth: { jwt } });
+    const owner = await api(t, "/users/invites", {
+      body: { email: t.owner.email.toUpperCase(), role: "member" },
+      auth: { jwt },
+    });
     expect(owner.status).toBe(409);
     const email = `carol@${t.slug}.example.com`;
     expect((await api(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } })).status).toBe(201);
@@ -100,12 +119,24 @@ describe("invites", () => {
   it("validates input and lets only owners invite owners", async () => {
     const t = await createTenant();
     const admin = await createUser(t, { role: "admin" });
-    const res = await api(t, "/users/invites", { body: { email: `o@${t.slug}.example.com`, role: "owner" }, auth: { jwt: admin.jwt } });
+    const res = await api(t, "/users/invites", {
+      body: { email: `o@${t.slug}.example.com`, role: "owner" },
+      auth: { jwt: admin.jwt },
+    });
     expect(res.status).toBe(403);
-    const ok = await api(t, "/users/invites", { body: { email: `m@${t.slug}.example.com`, role: "member" }, auth: { jwt: admin.jwt } });
+    const ok = await api(t, "/users/invites", {
+      body: { email: `m@${t.slug}.example.com`, role: "member" },
+      auth: { jwt: admin.jwt },
+    });
     expect(ok.status).toBe(201);
-    for (const body of [{ email: "nope", role: "member" }, { email: "a@b.co", role: "root" }, { email: "a@b.co", role: "member", extra: true }]) {
-      expect((await api(t, "/users/invites", { body, auth: { jwt: admin.jwt } })).status, JSON.stringify(body)).toBe(400);
+    for (const body of [
+      { email: "nope", role: "member" },
+      { email: "a@b.co", role: "root" },
+      { email: "a@b.co", role: "member", extra: true },
+    ]) {
+      expect((await api(t, "/users/invites", { body, auth: { jwt: admin.jwt } })).status, JSON.stringify(body)).toBe(
+        400,
+      );
     }
     const short = await accept(t, { token: ok.body.token, password: "short" });
     expect(short.status).toBe(400);

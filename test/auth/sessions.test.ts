@@ -9,10 +9,23 @@ import { api, createTenant } from "../harness/tenant";
 describe("login", () => {
   it("returns tokens and the user, stores only the refresh token's hash and records lastLoginAt", async () => {
     const t = await createTenant();
-    const res = await api(t, "/auth/login", { body: { email: t.owner.email.toUpperCase(), password: t.owner.password }, auth: null });
+    const res = await api(t, "/auth/login", {
+      body: { email: t.owner.email.toUpperCase(), password: t.owner.password },
+      auth: null,
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ accessToken: expect.any(String), refreshToken: expect.any(String), expiresIn: 900 });
-    expect(res.body.user).toMatchObject({ id: t.owner.id, email: t.owner.email, role: "owner", status: "active", lastLoginAt: expect.any(String) });
+    expect(res.body).toMatchObject({
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresIn: 900,
+    });
+    expect(res.body.user).toMatchObject({
+      id: t.owner.id,
+      email: t.owner.email,
+      role: "owner",
+      status: "active",
+      lastLoginAt: expect.any(String),
+    });
     expect(res.body.user.passwordHash).toBeUndefined();
 
     const db = await dbOf(t);
@@ -31,7 +44,15 @@ describe("login", () => {
     const t = await createTenant();
     const member = await createUser(t);
     const owner = await login(t, t.owner.email, t.owner.password);
-    expect((await api(t, `/users/${member.id}`, { method: "PATCH", body: { status: "deactivated" }, auth: { jwt: owner.accessToken } })).status).toBe(200);
+    expect(
+      (
+        await api(t, `/users/${member.id}`, {
+          method: "PATCH",
+          body: { status: "deactivated" },
+          auth: { jwt: owner.accessToken },
+        })
+      ).status,
+    ).toBe(200);
 
     const attempts = [
       { email: t.owner.email, password: "wrong-password-123" },
@@ -51,9 +72,21 @@ describe("login", () => {
   it("validates the body and refuses a login on another workspace", async () => {
     const t = await createTenant();
     const other = await createTenant();
-    expect((await api(t, "/auth/login", { body: { email: "not-an-email", password: "x" }, auth: null })).status).toBe(400);
-    expect((await api(t, "/auth/login", { body: { email: t.owner.email, password: t.owner.password, extra: 1 }, auth: null })).status).toBe(400);
-    expect((await api(other, "/auth/login", { body: { email: t.owner.email, password: t.owner.password }, auth: null })).status).toBe(401);
+    expect((await api(t, "/auth/login", { body: { email: "not-an-email", password: "x" }, auth: null })).status).toBe(
+      400,
+    );
+    expect(
+      (
+        await api(t, "/auth/login", {
+          body: { email: t.owner.email, password: t.owner.password, extra: 1 },
+          auth: null,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await api(other, "/auth/login", { body: { email: t.owner.email, password: t.owner.password }, auth: null }))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -68,7 +101,11 @@ describe("refresh and logout", () => {
     expect((await api(t, "/auth/me", { auth: { jwt: res.body.accessToken } })).status).toBe(200);
 
     const db = await dbOf(t);
-    const old = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, await sha256Hex(first.refreshToken))).get();
+    const old = await db
+      .select()
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, await sha256Hex(first.refreshToken)))
+      .get();
     expect(old?.revokedAt).toEqual(expect.any(String));
     // The new token works once in turn.
     const again = await api(t, "/auth/refresh", { body: { refreshToken: res.body.refreshToken }, auth: null });
@@ -86,17 +123,23 @@ describe("refresh and logout", () => {
     expect(replay.status).toBe(401);
     expect(replay.body.code).toBe("unauthenticated");
     // Both the rotated token and the other device's token are now dead.
-    expect((await api(t, "/auth/refresh", { body: { refreshToken: rotated.body.refreshToken }, auth: null })).status).toBe(401);
+    expect(
+      (await api(t, "/auth/refresh", { body: { refreshToken: rotated.body.refreshToken }, auth: null })).status,
+    ).toBe(401);
     expect((await api(t, "/auth/refresh", { body: { refreshToken: b.refreshToken }, auth: null })).status).toBe(401);
     const db = await dbOf(t);
-    const open = (await db.select().from(refreshTokens).where(eq(refreshTokens.userId, t.owner.id)).all()).filter((r) => !r.revokedAt);
+    const open = (await db.select().from(refreshTokens).where(eq(refreshTokens.userId, t.owner.id)).all()).filter(
+      (r) => !r.revokedAt,
+    );
     expect(open).toHaveLength(0);
   });
 
   it("lets only one of two concurrent refreshes with the same token succeed", async () => {
     const t = await createTenant();
     const s = await login(t, t.owner.email, t.owner.password);
-    const results = await Promise.all([1, 2].map(() => api(t, "/auth/refresh", { body: { refreshToken: s.refreshToken }, auth: null })));
+    const results = await Promise.all(
+      [1, 2].map(() => api(t, "/auth/refresh", { body: { refreshToken: s.refreshToken }, auth: null })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
     // The loser's new token was never inserted: the login's token plus the winner's, nothing more.
     const db = await dbOf(t);
@@ -108,7 +151,11 @@ describe("refresh and logout", () => {
     expect((await api(t, "/auth/refresh", { body: { refreshToken: "garbage" }, auth: null })).status).toBe(401);
     const s = await login(t, t.owner.email, t.owner.password);
     const db = await dbOf(t);
-    await db.update(refreshTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(refreshTokens.tokenHash, await sha256Hex(s.refreshToken))).run();
+    await db
+      .update(refreshTokens)
+      .set({ expiresAt: "2000-01-01T00:00:00.000Z" })
+      .where(eq(refreshTokens.tokenHash, await sha256Hex(s.refreshToken)))
+      .run();
     expect((await api(t, "/auth/refresh", { body: { refreshToken: s.refreshToken }, auth: null })).status).toBe(401);
   });
 

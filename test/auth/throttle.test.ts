@@ -6,7 +6,10 @@ describe("sign-in throttling", () => {
     const t = await createTenant();
     const other = await createTenant();
     const attempt = (base: string, ip: string) =>
-      call(`${base}/auth/login`, { body: { email: "nobody@example.com", password: "wrong-password" }, headers: { "cf-connecting-ip": ip } });
+      call(`${base}/auth/login`, {
+        body: { email: "nobody@example.com", password: "wrong-password" },
+        headers: { "cf-connecting-ip": ip },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) statuses.push((await attempt(t.base, "203.0.113.7")).status);
     expect(statuses.slice(0, 20).every((s) => s === 401)).toBe(true);

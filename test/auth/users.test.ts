@@ -6,7 +6,8 @@ import { createUser, login, loginOwner } from "../harness/auth";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 
-const patch = (t: Parameters<typeof api>[0], jwt: string, id: string, body: unknown) => api(t, `/users/${id}`, { method: "PATCH", body, auth: { jwt } });
+const patch = (t: Parameters<typeof api>[0], jwt: string, id: string, body: unknown) =>
+  api(t, `/users/${id}`, { method: "PATCH", body, auth: { jwt } });
 
 describe("users", () => {
   it("lists users with pagination and a status filter", async () => {
@@ -36,7 +37,11 @@ describe("users", () => {
     expect(res.body).toMatchObject({ id: member.id, name: "Ana", role: "admin", status: "active" });
     expect((await api(t, "/auth/me", { auth: { jwt: member.jwt } })).body.role).toBe("admin");
     const db = await dbOf(t);
-    const events = await db.select().from(outbox).where(and(eq(outbox.type, "user.updated"), eq(outbox.subjectId, member.id))).all();
+    const events = await db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.type, "user.updated"), eq(outbox.subjectId, member.id)))
+      .all();
     expect(events).toHaveLength(1);
     expect(events[0]!.payload).toMatchObject({ role: "admin", changes: ["name", "role"] });
 
@@ -86,11 +91,17 @@ describe("users", () => {
     const tokens = await db.select().from(refreshTokens).where(eq(refreshTokens.userId, member.id)).all();
     expect(tokens).toHaveLength(2);
     expect(tokens.every((r) => r.revokedAt !== null)).toBe(true);
-    expect((await api(t, "/auth/refresh", { body: { refreshToken: second.refreshToken }, auth: null })).status).toBe(401);
-    expect((await api(t, "/auth/login", { body: { email: member.email, password: member.password }, auth: null })).status).toBe(401);
+    expect((await api(t, "/auth/refresh", { body: { refreshToken: second.refreshToken }, auth: null })).status).toBe(
+      401,
+    );
+    expect(
+      (await api(t, "/auth/login", { body: { email: member.email, password: member.password }, auth: null })).status,
+    ).toBe(401);
 
     expect((await patch(t, jwt, member.id, { status: "active" })).status).toBe(200);
-    expect((await api(t, "/auth/login", { body: { email: member.email, password: member.password }, auth: null })).status).toBe(200);
+    expect(
+      (await api(t, "/auth/login", { body: { email: member.email, password: member.password }, auth: null })).status,
+    ).toBe(200);
   });
 });
 
@@ -100,16 +111,25 @@ describe("plan limits (free: 5 seats, 2 owners/admins)", () => {
     const jwt = await loginOwner(t);
     const members = [];
     for (let i = 0; i < 3; i++) members.push(await createUser(t, { ownerJwt: jwt }));
-    const open = await api(t, "/users/invites", { body: { email: `pending@${t.slug}.example.com`, role: "member" }, auth: { jwt } });
+    const open = await api(t, "/users/invites", {
+      body: { email: `pending@${t.slug}.example.com`, role: "member" },
+      auth: { jwt },
+    });
     expect(open.status).toBe(201); // 4 users + 1 open invite = 5 seats
 
-    const full = await api(t, "/users/invites", { body: { email: `late@${t.slug}.example.com`, role: "member" }, auth: { jwt } });
+    const full = await api(t, "/users/invites", {
+      body: { email: `late@${t.slug}.example.com`, role: "member" },
+      auth: { jwt },
+    });
     expect(full.status).toBe(403);
     expect(full.body).toMatchObject({ code: "plan_required", details: { limit: 5, current: 5 } });
 
     // Freeing a seat lets an invite in; reactivating past the limit is refused.
     expect((await patch(t, jwt, members[0]!.id, { status: "deactivated" })).status).toBe(200);
-    expect((await api(t, "/users/invites", { body: { email: `late@${t.slug}.example.com`, role: "member" }, auth: { jwt } })).status).toBe(201);
+    expect(
+      (await api(t, "/users/invites", { body: { email: `late@${t.slug}.example.com`, role: "member" }, auth: { jwt } }))
+        .status,
+    ).toBe(201);
     const reactivate = await patch(t, jwt, members[0]!.id, { status: "active" });
     expect(reactivate.status).toBe(403);
     expect(reactivate.body).toMatchObject({ code: "plan_required", details: { limit: 5, current: 5 } });
@@ -123,17 +143,26 @@ describe("plan limits (free: 5 seats, 2 owners/admins)", () => {
     const t = await createTenant({ plan: "free" });
     const jwt = await loginOwner(t);
     const member = await createUser(t, { ownerJwt: jwt });
-    const invite = await api(t, "/users/invites", { body: { email: `boss@${t.slug}.example.com`, role: "admin" }, auth: { jwt } });
+    const invite = await api(t, "/users/invites", {
+      body: { email: `boss@${t.slug}.example.com`, role: "admin" },
+      auth: { jwt },
+    });
     expect(invite.status).toBe(201); // owner + open admin invite = 2
 
     const promote = await patch(t, jwt, member.id, { role: "admin" });
     expect(promote.status).toBe(403);
     expect(promote.body).toMatchObject({ code: "plan_required", details: { limit: 2, current: 2 } });
-    const another = await api(t, "/users/invites", { body: { email: `boss2@${t.slug}.example.com`, role: "owner" }, auth: { jwt } });
+    const another = await api(t, "/users/invites", {
+      body: { email: `boss2@${t.slug}.example.com`, role: "owner" },
+      auth: { jwt },
+    });
     expect(another.status).toBe(403);
     expect(another.body.details).toMatchObject({ limit: 2, current: 2 });
     // Members still fit.
-    expect((await api(t, "/users/invites", { body: { email: `m@${t.slug}.example.com`, role: "member" }, auth: { jwt } })).status).toBe(201);
+    expect(
+      (await api(t, "/users/invites", { body: { email: `m@${t.slug}.example.com`, role: "member" }, auth: { jwt } }))
+        .status,
+    ).toBe(201);
 
     expect((await api(t, `/users/invites/${invite.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
     expect((await patch(t, jwt, member.id, { role: "admin" })).status).toBe(200);
@@ -146,7 +175,11 @@ describe("plan limits (free: 5 seats, 2 owners/admins)", () => {
     const t = await createTenant({ plan: "free" });
     const jwt = await loginOwner(t);
     for (let i = 0; i < 3; i++) await createUser(t, { ownerJwt: jwt });
-    const results = await Promise.all([1, 2, 3].map((i) => api(t, "/users/invites", { body: { email: `race${i}@${t.slug}.example.com`, role: "member" }, auth: { jwt } })));
+    const results = await Promise.all(
+      [1, 2, 3].map((i) =>
+        api(t, "/users/invites", { body: { email: `race${i}@${t.slug}.example.com`, role: "member" }, auth: { jwt } }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     const list = await api(t, "/users/invites", { auth: { jwt } });
     expect(list.body.items).toHaveLength(1);

@@ -12,9 +12,23 @@ const paths = (res: { body: any }) => (res.body.details ?? []).map((d: { path: s
 describe("custom field definitions", () => {
   it("creates, lists by entity, gets, updates, deletes and restores, with events and audit", async () => {
     const t = await createTenant();
-    const a = await create(t, { entity: "asset", key: "costCenter", label: "Cost center", type: "text", helpText: "Finance code" });
+    const a = await create(t, {
+      entity: "asset",
+      key: "costCenter",
+      label: "Cost center",
+      type: "text",
+      helpText: "Finance code",
+    });
     expect(a.status).toBe(201);
-    expect(a.body).toMatchObject({ id: expect.stringMatching(/^cfd_/), entity: "asset", key: "costCenter", type: "text", options: null, required: false, helpText: "Finance code" });
+    expect(a.body).toMatchObject({
+      id: expect.stringMatching(/^cfd_/),
+      entity: "asset",
+      key: "costCenter",
+      type: "text",
+      options: null,
+      required: false,
+      helpText: "Finance code",
+    });
     const p = await create(t, { entity: "person", key: "badge", label: "Badge", type: "number", required: true });
     expect(p.status).toBe(201);
 
@@ -28,7 +42,10 @@ describe("custom field definitions", () => {
     expect((await api(t, "/custom-fields?entity=room")).status).toBe(400);
 
     expect((await api(t, `/custom-fields/${a.body.id}`)).body.label).toBe("Cost center");
-    const upd = await api(t, `/custom-fields/${a.body.id}`, { method: "PATCH", body: { label: "Cost centre", required: true } });
+    const upd = await api(t, `/custom-fields/${a.body.id}`, {
+      method: "PATCH",
+      body: { label: "Cost centre", required: true },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ label: "Cost centre", required: true });
 
@@ -42,22 +59,50 @@ describe("custom field definitions", () => {
     expect((await api(t, `/custom-fields/${a.body.id}/restore`, { method: "POST" })).status).toBe(404);
 
     const types = (await outboxRows(t, { subjectId: a.body.id })).map((r) => r.type);
-    expect(types).toEqual(["custom_field.created", "custom_field.updated", "custom_field.deleted", "custom_field.restored"]);
+    expect(types).toEqual([
+      "custom_field.created",
+      "custom_field.updated",
+      "custom_field.deleted",
+      "custom_field.restored",
+    ]);
     const audit = await (await dbOf(t)).select().from(auditLog).where(eq(auditLog.entityId, a.body.id)).all();
-    expect(audit.filter((r) => r.action === "update").map((r) => r.field).sort()).toEqual(["label", "required"]);
+    expect(
+      audit
+        .filter((r) => r.action === "update")
+        .map((r) => r.field)
+        .sort(),
+    ).toEqual(["label", "required"]);
     expect(audit.map((r) => r.action)).toEqual(expect.arrayContaining(["create", "update", "delete", "restore"]));
   });
 
   it("enforces the dropdown option rules of SPEC 2.6", async () => {
     const t = await createTenant();
-    const ok = await create(t, { entity: "asset", key: "color", label: "Color", type: "dropdown", options: ["  Red ", "Blue"] });
+    const ok = await create(t, {
+      entity: "asset",
+      key: "color",
+      label: "Color",
+      type: "dropdown",
+      options: ["  Red ", "Blue"],
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.options).toEqual(["Red", "Blue"]);
 
-    const blank = await create(t, { entity: "asset", key: "size", label: "Size", type: "dropdown", options: ["S", "   "] });
+    const blank = await create(t, {
+      entity: "asset",
+      key: "size",
+      label: "Size",
+      type: "dropdown",
+      options: ["S", "   "],
+    });
     expect(blank.status).toBe(400);
     expect(paths(blank)).toEqual(["body.options.1"]);
-    const dup = await create(t, { entity: "asset", key: "size", label: "Size", type: "dropdown", options: ["Small", " small"] });
+    const dup = await create(t, {
+      entity: "asset",
+      key: "size",
+      label: "Size",
+      type: "dropdown",
+      options: ["Small", " small"],
+    });
     expect(dup.status).toBe(400);
     expect(paths(dup)).toEqual(["body.options.1"]);
     expect(dup.body.message).toMatch(/case-insensitive/);
@@ -79,7 +124,14 @@ describe("custom field definitions", () => {
 
   it("refuses reserved keys, bad key shapes and duplicate keys", async () => {
     const t = await createTenant();
-    for (const [entity, key] of [["asset", "serialNumber"], ["asset", "SERIALNUMBER"], ["asset", "id"], ["asset", "createdAt"], ["person", "email"], ["person", "Department"]] as const) {
+    for (const [entity, key] of [
+      ["asset", "serialNumber"],
+      ["asset", "SERIALNUMBER"],
+      ["asset", "id"],
+      ["asset", "createdAt"],
+      ["person", "email"],
+      ["person", "Department"],
+    ] as const) {
       const res = await create(t, { entity, key, label: "X", type: "text" });
       expect(res.status, `${entity}.${key}`).toBe(400);
       expect(paths(res)).toEqual(["body.key"]);

@@ -12,7 +12,8 @@ const field = async (t: TestTenant, body: Record<string, unknown>) => {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; key: string };
 };
-const patch = (t: TestTenant, id: string, body: Record<string, unknown>) => api(t, `/custom-fields/${id}`, { method: "PATCH", body });
+const patch = (t: TestTenant, id: string, body: Record<string, unknown>) =>
+  api(t, `/custom-fields/${id}`, { method: "PATCH", body });
 
 describe("custom field guards on stored values", () => {
   it("refuses to change entity or type once a value exists, allows it before", async () => {
@@ -43,7 +44,13 @@ describe("custom field guards on stored values", () => {
     const a1 = await insertAsset(t, { customFields: { insured: true, floor: 2 } });
     const a2 = await insertAsset(t, { customFields: { insured: false } });
     const a3 = await insertAsset(t, { customFields: { floor: 1 } });
-    const layout = await api(t, "/layouts", { body: { entity: "asset", name: "Main", sections: [{ title: "A", fields: [{ key: "name" }, { key: "insured", required: true }] }] } });
+    const layout = await api(t, "/layouts", {
+      body: {
+        entity: "asset",
+        name: "Main",
+        sections: [{ title: "A", fields: [{ key: "name" }, { key: "insured", required: true }] }],
+      },
+    });
     expect(layout.status).toBe(201);
 
     const res = await patch(t, flag.id, { key: "isInsured" });
@@ -55,9 +62,14 @@ describe("custom field guards on stored values", () => {
     expect(rows.get(a3)).toEqual({ floor: 1 });
     const stored = await db.select().from(layouts).where(eq(layouts.id, layout.body.id)).get();
     expect(stored?.sections[0]?.fields).toEqual([{ key: "name" }, { key: "isInsured", required: true }]);
-    expect((await api(t, `/layouts/${layout.body.id}`)).body.sections[0].fields.map((f: any) => f.key)).toEqual(["name", "isInsured"]);
+    expect((await api(t, `/layouts/${layout.body.id}`)).body.sections[0].fields.map((f: any) => f.key)).toEqual([
+      "name",
+      "isInsured",
+    ]);
     // No value is left under the old key, so it is free for a new field.
-    expect((await api(t, "/custom-fields", { body: { entity: "asset", key: "insured", label: "x", type: "text" } })).status).toBe(201);
+    expect(
+      (await api(t, "/custom-fields", { body: { entity: "asset", key: "insured", label: "x", type: "text" } })).status,
+    ).toBe(201);
   });
 
   it("renames person values too, and a case-only rename", async () => {
@@ -100,7 +112,9 @@ describe("custom field guards on stored values", () => {
     const old = await field(t, { entity: "asset", key: "bin", type: "text" });
     await insertAsset(t, { customFields: { bin: "A-12" } });
     expect((await api(t, `/custom-fields/${old.id}`, { method: "DELETE" })).status).toBe(204);
-    const reuse = await api(t, "/custom-fields", { body: { entity: "asset", key: "bin", label: "Bin", type: "number" } });
+    const reuse = await api(t, "/custom-fields", {
+      body: { entity: "asset", key: "bin", label: "Bin", type: "number" },
+    });
     expect(reuse.status).toBe(409);
     expect(reuse.body.details.deletedFieldIds).toEqual([old.id]);
     const other = await field(t, { entity: "asset", key: "shelf", type: "text" });

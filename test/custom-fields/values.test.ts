@@ -15,32 +15,67 @@ async function setup() {
     { key: "shirt", type: "dropdown", options: ["S", "M", "L"] },
     { key: "badge", type: "text", required: true },
   ];
-  for (const d of defs) expect((await api(t, "/custom-fields", { body: { entity: "person", label: d.key, ...d } })).status).toBe(201);
+  for (const d of defs)
+    expect((await api(t, "/custom-fields", { body: { entity: "person", label: d.key, ...d } })).status).toBe(201);
   return t;
 }
-const person = (t: TestTenant, customFields: Record<string, unknown>) => api(t, "/people", { body: { name: "P", customFields } });
+const person = (t: TestTenant, customFields: Record<string, unknown>) =>
+  api(t, "/people", { body: { name: "P", customFields } });
 
 describe("custom field values", () => {
   it("stores valid values of every type, normalized", async () => {
     const t = await setup();
-    const res = await person(t, { nickname: "  Ace ", floor: -1.5, startDate: "2024-02-29", remote: false, shirt: " M ", badge: "B-1" });
+    const res = await person(t, {
+      nickname: "  Ace ",
+      floor: -1.5,
+      startDate: "2024-02-29",
+      remote: false,
+      shirt: " M ",
+      badge: "B-1",
+    });
     expect(res.status).toBe(201);
-    expect(res.body.customFields).toEqual({ nickname: "Ace", floor: -1.5, startDate: "2024-02-29", remote: false, shirt: "M", badge: "B-1" });
+    expect(res.body.customFields).toEqual({
+      nickname: "Ace",
+      floor: -1.5,
+      startDate: "2024-02-29",
+      remote: false,
+      shirt: "M",
+      badge: "B-1",
+    });
   });
 
   it("answers 400 naming every wrong value, and writes nothing", async () => {
     const t = await setup();
-    const res = await person(t, { nickname: 5, floor: "3", startDate: "2023-02-29", remote: "yes", shirt: "m", badge: "B", ghost: 1 });
+    const res = await person(t, {
+      nickname: 5,
+      floor: "3",
+      startDate: "2023-02-29",
+      remote: "yes",
+      shirt: "m",
+      badge: "B",
+      ghost: 1,
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("validation_failed");
     const byPath = Object.fromEntries(res.body.details.map((d: any) => [d.path, d.message]));
-    expect(Object.keys(byPath).sort()).toEqual(
-      ["body.customFields.floor", "body.customFields.ghost", "body.customFields.nickname", "body.customFields.remote", "body.customFields.shirt", "body.customFields.startDate"],
-    );
+    expect(Object.keys(byPath).sort()).toEqual([
+      "body.customFields.floor",
+      "body.customFields.ghost",
+      "body.customFields.nickname",
+      "body.customFields.remote",
+      "body.customFields.shirt",
+      "body.customFields.startDate",
+    ]);
     expect(byPath["body.customFields.ghost"]).toBe("unknown field");
     expect(byPath["body.customFields.shirt"]).toMatch(/one of: S, M, L/);
     expect(res.body.message).toContain("customFields.ghost: unknown field");
-    for (const [key, value] of [["startDate", "2024-02-29T10:00:00Z"], ["startDate", "29/02/2024"], ["nickname", "   "], ["nickname", "x".repeat(2001)], ["floor", null]] as const) {
+    for (const [key, value] of [
+      ["startDate", "2024-02-29T10:00:00Z"],
+      ["startDate", "29/02/2024"],
+      ["nickname", "   "],
+      ["nickname", "x".repeat(2001)],
+      ["floor", null],
+    ] as const) {
       const r = await person(t, { badge: "B", [key]: value });
       if (value === null) {
         expect(r.status, `${key}=null on create just means absent`).toBe(201);
@@ -62,17 +97,24 @@ describe("custom field values", () => {
 
     const ok = await person(t, { badge: "B-9", nickname: "Nick", floor: 2 });
     const id = ok.body.id;
-    const merged = await api(t, `/people/${id}`, { method: "PATCH", body: { customFields: { floor: 3, nickname: null } } });
+    const merged = await api(t, `/people/${id}`, {
+      method: "PATCH",
+      body: { customFields: { floor: 3, nickname: null } },
+    });
     expect(merged.status).toBe(200);
     expect(merged.body.customFields).toEqual({ badge: "B-9", floor: 3 });
     const clear = await api(t, `/people/${id}`, { method: "PATCH", body: { customFields: { badge: null } } });
     expect(clear.status).toBe(400);
-    expect(clear.body.details).toEqual([{ path: "body.customFields.badge", message: "is required and cannot be cleared" }]);
+    expect(clear.body.details).toEqual([
+      { path: "body.customFields.badge", message: "is required and cannot be cleared" },
+    ]);
     // Other updates do not re-validate stored values.
     expect((await api(t, `/people/${id}`, { method: "PATCH", body: { title: "Boss" } })).status).toBe(200);
     // A field made required later: rows without it keep working until their custom fields are edited.
     const shirt = (await api(t, "/custom-fields?entity=person")).body.items.find((f: any) => f.key === "shirt");
-    expect((await api(t, `/custom-fields/${shirt.id}`, { method: "PATCH", body: { required: true } })).status).toBe(200);
+    expect((await api(t, `/custom-fields/${shirt.id}`, { method: "PATCH", body: { required: true } })).status).toBe(
+      200,
+    );
     expect((await api(t, `/people/${id}`, { method: "PATCH", body: { title: "Chief" } })).status).toBe(200);
     const edit = await api(t, `/people/${id}`, { method: "PATCH", body: { customFields: { floor: 4 } } });
     expect(edit.status).toBe(400);
@@ -90,10 +132,18 @@ describe("custom field values", () => {
     expect((await api(t, `/people/${p.body.id}`)).body.customFields).toEqual({ badge: "B" });
     expect((await api(t, "/people")).body.items[0].customFields).toEqual({ badge: "B" });
     // Writing the deleted key is refused as unknown; other updates keep the hidden value.
-    expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { customFields: { nickname: "N" } } })).status).toBe(400);
-    expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { customFields: { floor: 1 } } })).status).toBe(200);
+    expect(
+      (await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { customFields: { nickname: "N" } } })).status,
+    ).toBe(400);
+    expect(
+      (await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { customFields: { floor: 1 } } })).status,
+    ).toBe(200);
     await api(t, `/custom-fields/${nick.id}/restore`, { method: "POST" });
-    expect((await api(t, `/people/${p.body.id}`)).body.customFields).toEqual({ badge: "B", nickname: "Nick", floor: 1 });
+    expect((await api(t, `/people/${p.body.id}`)).body.customFields).toEqual({
+      badge: "B",
+      nickname: "Nick",
+      floor: 1,
+    });
   });
 
   it("accepts only real calendar dates", () => {

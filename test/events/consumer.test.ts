@@ -25,7 +25,12 @@ async function handlerContext(t: TestTenant) {
 /** An undispatched outbox row, as a write would leave it before the Queue send. */
 async function pendingEvent(t: TestTenant, payload: Record<string, unknown> = { hello: "world" }) {
   const db = await dbOf(t);
-  const [row] = await recordEvent(db, { type: "test.event", subjectId: "sub_1", payload, actor: "usr_test" }).returning();
+  const [row] = await recordEvent(db, {
+    type: "test.event",
+    subjectId: "sub_1",
+    payload,
+    actor: "usr_test",
+  }).returning();
   return row!;
 }
 
@@ -33,7 +38,12 @@ let seq = 0;
 function batchOf(t: TestTenant, eventIds: string[], attempts = 1) {
   return createMessageBatch<EventMessage>(
     "inventory-events",
-    eventIds.map((eventId) => ({ id: `msg-${seq++}`, timestamp: new Date(), attempts, body: { tenantId: t.id, eventId, type: "test.event" } })),
+    eventIds.map((eventId) => ({
+      id: `msg-${seq++}`,
+      timestamp: new Date(),
+      attempts,
+      body: { tenantId: t.id, eventId, type: "test.event" },
+    })),
   );
 }
 
@@ -42,7 +52,12 @@ const rowOf = async (t: TestTenant, id: string) => (await outboxRows(t)).find((r
 describe("queue consumer", () => {
   it("runs the handlers once per event id, however often it is delivered", async () => {
     const t = await createTenant();
-    const created = await fetchAndSettle(t, "/categories", { method: "POST", body: { name: "Scanners" } }, { ...env, EVENTS: failingQueue });
+    const created = await fetchAndSettle(
+      t,
+      "/categories",
+      { method: "POST", body: { name: "Scanners" } },
+      { ...env, EVENTS: failingQueue },
+    );
     const [event] = await outboxRows(t, { subjectId: created.body.id as string });
     expect(event!.dispatchedAt).toBeNull();
     const spy = vi.fn<EventHandler>(async () => undefined);
@@ -56,7 +71,12 @@ describe("queue consumer", () => {
     const [handlerCtx, seen] = spy.mock.calls[0]!;
     expect(handlerCtx.tenant.id).toBe(t.id);
     // Consumers get the resource itself as the payload.
-    expect(seen).toMatchObject({ id: event!.id, type: "category.created", subjectId: created.body.id, actor: expect.any(String) });
+    expect(seen).toMatchObject({
+      id: event!.id,
+      type: "category.created",
+      subjectId: created.body.id,
+      actor: expect.any(String),
+    });
     expect(seen.payload).toEqual(created.body);
     const after = await rowOf(t, event!.id);
     expect(after.consumedAt).toEqual(consumedAt);
@@ -106,8 +126,18 @@ describe("queue consumer", () => {
     const t = await createTenant();
     const spy = vi.fn<EventHandler>(async () => undefined);
     const batch = createMessageBatch<EventMessage>("inventory-events", [
-      { id: "msg-ghost-tenant", timestamp: new Date(), attempts: 1, body: { tenantId: "ten_00000000000000000000000000", eventId: "evt_x", type: "x" } },
-      { id: "msg-ghost-event", timestamp: new Date(), attempts: 1, body: { tenantId: t.id, eventId: "evt_00000000000000000000000000", type: "x" } },
+      {
+        id: "msg-ghost-tenant",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { tenantId: "ten_00000000000000000000000000", eventId: "evt_x", type: "x" },
+      },
+      {
+        id: "msg-ghost-event",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { tenantId: t.id, eventId: "evt_00000000000000000000000000", type: "x" },
+      },
     ]);
     await consumeEvents(env, batch, [spy]);
     const result = await getQueueResult(batch, createExecutionContext());

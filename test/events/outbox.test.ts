@@ -13,11 +13,18 @@ describe("outbox", () => {
 
     const rows = (await outboxRows(t)).filter((r) => !before.some((b) => b.id === r.id));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ type: "category.created", subjectId: created.body.id, actor: expect.stringMatching(/^key_/) });
+    expect(rows[0]).toMatchObject({
+      type: "category.created",
+      subjectId: created.body.id,
+      actor: expect.stringMatching(/^key_/),
+    });
     expect(rows[0]!.payload).toEqual(created.body);
     expect(rows[0]!.payload).toEqual((await api(t, `/categories/${created.body.id}`)).body);
 
-    const updated = await api(t, `/categories/${created.body.id}`, { method: "PATCH", body: { description: "Work laptops" } });
+    const updated = await api(t, `/categories/${created.body.id}`, {
+      method: "PATCH",
+      body: { description: "Work laptops" },
+    });
     const [upd] = await outboxRows(t, { type: "category.updated" });
     expect(upd!.payload).toEqual({ ...updated.body, changes: ["description"] });
   });
@@ -32,7 +39,10 @@ describe("outbox", () => {
     expect((await api(t, `/categories/${cat.id}`, { method: "DELETE" })).status).toBe(404);
     expect((await api(t, `/categories/${cat.id}/restore`, { method: "POST" })).status).toBe(200);
     expect((await api(t, `/categories/${cat.id}/restore`, { method: "POST" })).status).toBe(404);
-    const types = (await outboxRows(t)).slice(count).map((r) => r.type).sort();
+    const types = (await outboxRows(t))
+      .slice(count)
+      .map((r) => r.type)
+      .sort();
     expect(types).toEqual(["category.deleted", "category.restored"]);
   });
 
@@ -43,13 +53,20 @@ describe("outbox", () => {
     const [row] = await outboxRows(t, { subjectId: res.body.id as string });
     expect(row!.dispatchedAt).toEqual(expect.any(String));
     // The local Queue delivers it to the Worker's consumer, which marks it consumed.
-    const consumed = await eventually(async () => (await outboxRows(t, { subjectId: res.body.id as string }))[0]?.consumedAt ?? undefined);
+    const consumed = await eventually(
+      async () => (await outboxRows(t, { subjectId: res.body.id as string }))[0]?.consumedAt ?? undefined,
+    );
     expect(consumed >= row!.dispatchedAt!).toBe(true);
   });
 
   it("keeps the write and leaves the event pending when the Queue send fails", async () => {
     const t = await createTenant();
-    const res = await fetchAndSettle(t, "/categories", { method: "POST", body: { name: "Chargers" } }, { ...env, EVENTS: failingQueue });
+    const res = await fetchAndSettle(
+      t,
+      "/categories",
+      { method: "POST", body: { name: "Chargers" } },
+      { ...env, EVENTS: failingQueue },
+    );
     expect(res.status).toBe(201);
     expect((await api(t, `/categories/${res.body.id}`)).status).toBe(200);
     const [row] = await outboxRows(t, { subjectId: res.body.id as string });
@@ -58,7 +75,12 @@ describe("outbox", () => {
 
   it("does not dispatch after a read or a write that records no event", async () => {
     const t = await createTenant();
-    const failing = await fetchAndSettle(t, "/categories", { method: "POST", body: { name: "Pending" } }, { ...env, EVENTS: failingQueue });
+    const failing = await fetchAndSettle(
+      t,
+      "/categories",
+      { method: "POST", body: { name: "Pending" } },
+      { ...env, EVENTS: failingQueue },
+    );
     await fetchAndSettle(t, "/categories", { method: "GET" });
     const [row] = await outboxRows(t, { subjectId: failing.body.id as string });
     expect(row!.dispatchedAt).toBeNull();

@@ -15,7 +15,9 @@ import { failingQueue, fetchAndSettle } from "../harness/worker";
 /** Outbox rows written straight to the tenant database, as if their Queue send had failed. */
 async function insertPending(t: TestTenant, count: number) {
   const db = await dbOf(t);
-  const stmts = Array.from({ length: count }, (_, i) => recordEvent(db, { type: "test.pending", subjectId: `sub_${i}`, payload: { i } }));
+  const stmts = Array.from({ length: count }, (_, i) =>
+    recordEvent(db, { type: "test.pending", subjectId: `sub_${i}`, payload: { i } }),
+  );
   await db.batch([stmts[0]!, ...stmts.slice(1)]);
 }
 
@@ -29,17 +31,27 @@ async function runCron() {
 }
 
 async function activeTenantIds(): Promise<string[]> {
-  const rows = await controlDb(env).select({ id: tenants.id, status: tenants.status }).from(tenants).orderBy(tenants.id).all();
+  const rows = await controlDb(env)
+    .select({ id: tenants.id, status: tenants.status })
+    .from(tenants)
+    .orderBy(tenants.id)
+    .all();
   return rows.filter((r) => r.status === "active").map((r) => r.id);
 }
 
-const cursorOf = async (job: string) => (await controlDb(env).select().from(jobCursors).where(eq(jobCursors.job, job)).get())?.cursor;
+const cursorOf = async (job: string) =>
+  (await controlDb(env).select().from(jobCursors).where(eq(jobCursors.job, job)).get())?.cursor;
 
 describe("cron outbox sweep", () => {
   it("sends every pending event of every tenant and marks it dispatched", async () => {
     const a = await createTenant();
     const b = await createTenant();
-    const failed = await fetchAndSettle(a, "/categories", { method: "POST", body: { name: "Queued later" } }, { ...env, EVENTS: failingQueue });
+    const failed = await fetchAndSettle(
+      a,
+      "/categories",
+      { method: "POST", body: { name: "Queued later" } },
+      { ...env, EVENTS: failingQueue },
+    );
     expect(failed.status).toBe(201);
     await insertPending(b, 3);
     expect(await pending(a)).toHaveLength(1);
@@ -68,8 +80,11 @@ describe("cron outbox sweep", () => {
     await insertPending(first, 1);
     await insertPending(later, 1);
     // As if the previous run was cut short right after `first`: this run starts after it.
-    await controlDb(env).insert(jobCursors).values({ job: "outbox-sweep", cursor: first.id, updatedAt: new Date().toISOString() })
-      .onConflictDoUpdate({ target: jobCursors.job, set: { cursor: first.id } }).run();
+    await controlDb(env)
+      .insert(jobCursors)
+      .values({ job: "outbox-sweep", cursor: first.id, updatedAt: new Date().toISOString() })
+      .onConflictDoUpdate({ target: jobCursors.job, set: { cursor: first.id } })
+      .run();
     await runCron();
     expect(await pending(later)).toEqual([]);
     expect(await pending(first)).toHaveLength(1);
@@ -81,7 +96,8 @@ describe("cron outbox sweep", () => {
     // Two suspended tenants in a row between active ones: a chunk of them must not look like the end.
     await createTenant();
     const suspended = [await createTenant(), await createTenant()].map((t) => t.id);
-    for (const id of suspended) await controlDb(env).update(tenants).set({ status: "suspended" }).where(eq(tenants.id, id)).run();
+    for (const id of suspended)
+      await controlDb(env).update(tenants).set({ status: "suspended" }).where(eq(tenants.id, id)).run();
     await createTenant();
     await createTenant();
     const ids = await activeTenantIds();
@@ -92,10 +108,15 @@ describe("cron outbox sweep", () => {
     const failOn = ids[1];
     const runOnce = async () => {
       const visited: string[] = [];
-      const handled = await sweepTenants(env, job, async (tenant) => {
-        visited.push(tenant.id);
-        if (tenant.id === failOn) throw new Error("this tenant's database is broken");
-      }, { maxTenants: 2 });
+      const handled = await sweepTenants(
+        env,
+        job,
+        async (tenant) => {
+          visited.push(tenant.id);
+          if (tenant.id === failOn) throw new Error("this tenant's database is broken");
+        },
+        { maxTenants: 2 },
+      );
       expect(handled).toBe(visited.length);
       seen.push(visited);
       return visited;

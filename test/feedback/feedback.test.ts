@@ -74,7 +74,9 @@ describe("POST /feedback", () => {
     ]);
     expect(mixed.status).toBe(415);
     expect(mixed.body.details).toEqual([expect.objectContaining({ path: "body.attachments[1]" })]);
-    const tiny = await submit(t, fields, [{ bytes: new Uint8Array([0x89, 0x50]), name: "short.png", type: "image/png" }]);
+    const tiny = await submit(t, fields, [
+      { bytes: new Uint8Array([0x89, 0x50]), name: "short.png", type: "image/png" },
+    ]);
     expect(tiny.status).toBe(415);
     await expectNothingStored(t);
   });
@@ -125,13 +127,32 @@ describe("POST /feedback", () => {
         ctl.enqueue(pulled === chunk.byteLength ? chunk : chunk.slice().fill(7));
       },
     });
-    const res = await exports.default.fetch(new Request(`${t.base}/feedback`, { method: "POST", body, headers: { authorization: `Bearer ${await userJwt(t)}`, "content-type": `multipart/form-data; boundary=${boundary}` } }));
+    const res = await exports.default.fetch(
+      new Request(`${t.base}/feedback`, {
+        method: "POST",
+        body,
+        headers: {
+          authorization: `Bearer ${await userJwt(t)}`,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+        },
+      }),
+    );
     expect(res.status).toBe(413);
     await res.arrayBuffer();
     expect(pulled).toBeGreaterThan(MAX_ATTACHMENT_BYTES);
     expect(pulled).toBeLessThan(MAX_ATTACHMENT_BYTES + 1024 * 1024);
     // A Content-Length over the request cap is refused before reading.
-    const declared = await exports.default.fetch(new Request(`${t.base}/feedback`, { method: "POST", body: "x", headers: { authorization: `Bearer ${await userJwt(t)}`, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(100 * 1024 * 1024) } }));
+    const declared = await exports.default.fetch(
+      new Request(`${t.base}/feedback`, {
+        method: "POST",
+        body: "x",
+        headers: {
+          authorization: `Bearer ${await userJwt(t)}`,
+          "content-type": `multipart/form-data; boundary=${boundary}`,
+          "content-length": String(100 * 1024 * 1024),
+        },
+      }),
+    );
     expect(declared.status).toBe(413);
     await expectNothingStored(t);
   });
@@ -155,14 +176,22 @@ describe("POST /feedback", () => {
     }
     const json = await api(t, "/feedback", { body: fields, auth: { jwt: await userJwt(t) } });
     expect(json.status).toBe(415);
-    const malformed = await exports.default.fetch(new Request(`${t.base}/feedback`, { method: "POST", body: "--x\r\nbroken", headers: { authorization: `Bearer ${await userJwt(t)}`, "content-type": "multipart/form-data; boundary=x" } }));
+    const malformed = await exports.default.fetch(
+      new Request(`${t.base}/feedback`, {
+        method: "POST",
+        body: "--x\r\nbroken",
+        headers: { authorization: `Bearer ${await userJwt(t)}`, "content-type": "multipart/form-data; boundary=x" },
+      }),
+    );
     expect(malformed.status).toBe(400);
     await expectNothingStored(t);
   });
 
   it("is JWT only: an API key gets 403", async () => {
     const t = await createTenant();
-    const res = await postForm(`${t.base}/feedback`, null, fields, [], "attachments", { authorization: `ApiKey ${t.apiKey}` });
+    const res = await postForm(`${t.base}/feedback`, null, fields, [], "attachments", {
+      authorization: `ApiKey ${t.apiKey}`,
+    });
     expect(res.status).toBe(403);
     expect((await postForm(`${t.base}/feedback`, null, fields)).status).toBe(401);
   });

@@ -5,9 +5,12 @@ export const ADMIN_URL = `https://admin.${TEST_DOMAIN}/api/v1`;
 
 /** Signs in on the admin host with the test admin credentials; returns the `Cookie` header value. */
 export async function adminSignIn(): Promise<string> {
-  const res = await call(`${ADMIN_URL}/admin/auth/login`, { body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } });
+  const res = await call(`${ADMIN_URL}/admin/auth/login`, {
+    body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+  });
   const setCookie = res.headers.get("set-cookie");
-  if (res.status !== 200 || !setCookie) throw new Error(`admin sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || !setCookie)
+    throw new Error(`admin sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   return setCookie.split(";")[0]!;
 }
 
@@ -17,8 +20,18 @@ export function adminApi(cookie: string | null, path: string, opts: CallOptions 
 }
 
 /** A tenant as created through POST /admin/tenants, shaped like the harness's own tenants. */
-export function asTestTenant(body: { tenantId: string; slug: string; plan: TestTenant["plan"]; apiKey: string; owner: { email: string } }, password: string): TestTenant {
-  return { id: body.tenantId, slug: body.slug, plan: body.plan, apiKey: body.apiKey, owner: { id: "", email: body.owner.email, password }, base: `https://${body.slug}.${TEST_DOMAIN}/api/v1` };
+export function asTestTenant(
+  body: { tenantId: string; slug: string; plan: TestTenant["plan"]; apiKey: string; owner: { email: string } },
+  password: string,
+): TestTenant {
+  return {
+    id: body.tenantId,
+    slug: body.slug,
+    plan: body.plan,
+    apiKey: body.apiKey,
+    owner: { id: "", email: body.owner.email, password },
+    base: `https://${body.slug}.${TEST_DOMAIN}/api/v1`,
+  };
 }
 
 let counter = 0;

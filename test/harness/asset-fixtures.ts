@@ -6,8 +6,10 @@ import { created, type FixtureContext } from "./fixtures";
  */
 const people = new Map<string, string>();
 
-export const inventoryItem = async (ctx: FixtureContext) => created(await ctx.api("/inventory-items", { body: { name: ctx.unique("Asset") } }));
-export const inventoryItemTag = async (ctx: FixtureContext) => created(await ctx.api("/inventory-items", { body: { name: ctx.unique("Asset") } }), "uniqueTag");
+export const inventoryItem = async (ctx: FixtureContext) =>
+  created(await ctx.api("/inventory-items", { body: { name: ctx.unique("Asset") } }));
+export const inventoryItemTag = async (ctx: FixtureContext) =>
+  created(await ctx.api("/inventory-items", { body: { name: ctx.unique("Asset") } }), "uniqueTag");
 
 async function person(ctx: FixtureContext): Promise<string> {
   const id = created(await ctx.api("/people", { body: { name: ctx.unique("Holder") } }));
@@ -23,6 +25,9 @@ export const checkoutBody = (ctx: FixtureContext) => ({ personId: people.get(ctx
 
 /** Check-in needs a checked-out item: check the fixture item out first. */
 export async function checkinSetup(ctx: FixtureContext, path: string): Promise<void> {
-  const res = await ctx.api(path.replace(/^\/api\/v1/, "").replace(/\/checkin$/, "/checkout"), { body: { personId: await person(ctx) } });
-  if (res.status !== 200) throw new Error(`checkout before checkin answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const res = await ctx.api(path.replace(/^\/api\/v1/, "").replace(/\/checkin$/, "/checkout"), {
+    body: { personId: await person(ctx) },
+  });
+  if (res.status !== 200)
+    throw new Error(`checkout before checkin answered ${res.status}: ${JSON.stringify(res.body)}`);
 }

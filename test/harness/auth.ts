@@ -29,7 +29,10 @@ export async function loginOwner(t: TestTenant): Promise<string> {
  * A new active user of `role` (default member), created the way a real one is: the owner invites,
  * the invitee accepts with a password. Counts against the plan's seats (and admins).
  */
-export async function createUser(t: TestTenant, opts: { role?: Role; email?: string; ownerJwt?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  t: TestTenant,
+  opts: { role?: Role; email?: string; ownerJwt?: string } = {},
+): Promise<TestUser> {
   const role = opts.role ?? "member";
   const email = opts.email ?? `user${++counter}-${Math.random().toString(36).slice(2, 6)}@${t.slug}.example.com`;
   const password = `pw-${email}`.padEnd(12, "x");
@@ -38,5 +41,12 @@ export async function createUser(t: TestTenant, opts: { role?: Role; email?: str
   if (invite.status !== 201) throw new Error(`invite failed: ${invite.status} ${JSON.stringify(invite.body)}`);
   const accepted = await api(t, "/auth/invites/accept", { body: { token: invite.body.token, password }, auth: null });
   if (accepted.status !== 201) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
-  return { id: accepted.body.user.id, email, password, role, jwt: accepted.body.accessToken, refreshToken: accepted.body.refreshToken };
+  return {
+    id: accepted.body.user.id,
+    email,
+    password,
+    role,
+    jwt: accepted.body.accessToken,
+    refreshToken: accepted.body.refreshToken,
+  };
 }

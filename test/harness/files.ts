@@ -28,10 +28,18 @@ export interface FilePart {
 }
 
 /** POSTs multipart/form-data (built by the runtime's FormData, as a browser would). */
-export async function postForm(url: string, jwt: string | null, fields: Record<string, string>, files: FilePart[] = [], fileField = "attachments", headers: Record<string, string> = {}) {
+export async function postForm(
+  url: string,
+  jwt: string | null,
+  fields: Record<string, string>,
+  files: FilePart[] = [],
+  fileField = "attachments",
+  headers: Record<string, string> = {},
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const f of files) form.append(fileField, new File([f.bytes], f.name, { type: f.type ?? "application/octet-stream" }));
+  for (const f of files)
+    form.append(fileField, new File([f.bytes], f.name, { type: f.type ?? "application/octet-stream" }));
   const h = new Headers(headers);
   if (jwt) h.set("authorization", `Bearer ${jwt}`);
   return parse(await exports.default.fetch(new Request(url, { method: "POST", headers: h, body: form })));

@@ -59,14 +59,32 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   locationId: async (ctx) => created(await ctx.api("/locations", { body: { name: ctx.unique("Location") } })),
   // Straight into the tenant database, so the suite does not depend on invite acceptance.
   userId: async (ctx) => (await createUser(ctx.tenant, "member")).id,
-  inviteId: async (ctx) => created(await ctx.api("/users/invites", { body: { email: `${ctx.unique("invitee")}@example.com`, role: "member" } })),
+  inviteId: async (ctx) =>
+    created(
+      await ctx.api("/users/invites", { body: { email: `${ctx.unique("invitee")}@example.com`, role: "member" } }),
+    ),
   apiKeyId: async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
   "api-keys.id": async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
   personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
   inventoryItemId: inventoryItem,
   uniqueTag: inventoryItemTag,
-  customFieldId: async (ctx) => created(await ctx.api("/custom-fields", { body: { entity: "asset", key: ctx.unique("cf").replace(/[^A-Za-z0-9_]/g, "_"), label: "Fixture field", type: "text" } })),
-  layoutId: async (ctx) => created(await ctx.api("/layouts", { body: { entity: "asset", name: ctx.unique("Layout"), sections: [{ title: "Main", fields: [{ key: "name" }] }] } })),
+  customFieldId: async (ctx) =>
+    created(
+      await ctx.api("/custom-fields", {
+        body: {
+          entity: "asset",
+          key: ctx.unique("cf").replace(/[^A-Za-z0-9_]/g, "_"),
+          label: "Fixture field",
+          type: "text",
+        },
+      }),
+    ),
+  layoutId: async (ctx) =>
+    created(
+      await ctx.api("/layouts", {
+        body: { entity: "asset", name: ctx.unique("Layout"), sections: [{ title: "Main", fields: [{ key: "name" }] }] },
+      }),
+    ),
   // Sessions: an active session with a known asset; `items.itemId` is an item of it (or, under /scan-events, an asset).
   sessionId: activeSession,
   "items.itemId": sessionItem,
@@ -106,11 +124,17 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
   checkinInventoryItem: checkinSetup,
 };
 
-export async function prepareOperation(operationId: string, method: string, path: string, ctx: FixtureContext): Promise<void> {
+export async function prepareOperation(
+  operationId: string,
+  method: string,
+  path: string,
+  ctx: FixtureContext,
+): Promise<void> {
   const setup = OPERATION_SETUP[operationId];
   if (setup) return setup(ctx, path);
   if (method === "POST" && path.endsWith("/restore")) {
     const res = await ctx.api(path.replace(/^\/api\/v1/, "").replace(/\/restore$/, ""), { method: "DELETE" });
-    if (res.status !== 204) throw new Error(`setup DELETE before ${operationId} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 204)
+      throw new Error(`setup DELETE before ${operationId} answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
 }

@@ -16,7 +16,11 @@ import type { TestTenant } from "./tenant";
  * Calls the Worker as `wrangler dev` would run it (ENVIRONMENT=development), so the response
  * carries the D1 counters `x-d1-queries` and `x-d1-round-trips`; waits for after-response work.
  */
-export async function devCall(t: TestTenant, path: string, init: { method?: string; body?: unknown; authorization?: string } = {}) {
+export async function devCall(
+  t: TestTenant,
+  path: string,
+  init: { method?: string; body?: unknown; authorization?: string } = {},
+) {
   const ctx = createExecutionContext();
   const req = new Request(`${t.base}${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
@@ -26,7 +30,12 @@ export async function devCall(t: TestTenant, path: string, init: { method?: stri
   const res = await worker.fetch(req, { ...env, ENVIRONMENT: "development" }, ctx);
   const body = (await res.json()) as any;
   await waitOnExecutionContext(ctx);
-  return { status: res.status, body, queries: Number(res.headers.get("x-d1-queries")), roundTrips: Number(res.headers.get("x-d1-round-trips")) };
+  return {
+    status: res.status,
+    body,
+    queries: Number(res.headers.get("x-d1-queries")),
+    roundTrips: Number(res.headers.get("x-d1-round-trips")),
+  };
 }
 
 /** The tenant's health basis as stored in the registry now. */
@@ -53,7 +62,15 @@ export async function storedVsFresh(t: TestTenant, assetId: string) {
   const row = await storedHealth(t, assetId);
   const fresh = await freshHealth(t, assetId);
   return {
-    stored: row ? { dirty: row.dirty, score: row.score, badge: row.badge, reasons: row.reasons, validUntil: row.validUntil } : null,
-    fresh: { dirty: false, score: fresh.score, badge: fresh.badge, reasons: fresh.reasons, validUntil: fresh.validUntil },
+    stored: row
+      ? { dirty: row.dirty, score: row.score, badge: row.badge, reasons: row.reasons, validUntil: row.validUntil }
+      : null,
+    fresh: {
+      dirty: false,
+      score: fresh.score,
+      badge: fresh.badge,
+      reasons: fresh.reasons,
+      validUntil: fresh.validUntil,
+    },
   };
 }

@@ -15,7 +15,10 @@ export async function makeLocation(t: TestTenant, name: string, parentId?: strin
   return res.body;
 }
 
-export const moveLocation = (t: TestTenant, id: string, parentId: string | null) => api(t, `/locations/${id}`, { method: "PATCH", body: { parentId } });
-export const parentOf = async (t: TestTenant, id: string): Promise<string | null> => (await api(t, `/locations/${id}`)).body.parentId;
+export const moveLocation = (t: TestTenant, id: string, parentId: string | null) =>
+  api(t, `/locations/${id}`, { method: "PATCH", body: { parentId } });
+export const parentOf = async (t: TestTenant, id: string): Promise<string | null> =>
+  (await api(t, `/locations/${id}`)).body.parentId;
 /** Rows in the locations table, deleted ones included. */
-export const locationRowCount = async (t: TestTenant) => (await (await dbOf(t)).select({ id: locations.id }).from(locations).all()).length;
+export const locationRowCount = async (t: TestTenant) =>
+  (await (await dbOf(t)).select({ id: locations.id }).from(locations).all()).length;

@@ -11,16 +11,29 @@ const nextWeek = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice
 
 export async function maintenanceSchedule(ctx: FixtureContext): Promise<string> {
   const itemId = await inventoryItem(ctx);
-  return created(await ctx.api("/maintenance/schedules", { body: { itemId, title: ctx.unique("Service"), type: "service", nextDueDate: nextWeek(), recurrence: { every: 1, unit: "month" } } }));
+  return created(
+    await ctx.api("/maintenance/schedules", {
+      body: {
+        itemId,
+        title: ctx.unique("Service"),
+        type: "service",
+        nextDueDate: nextWeek(),
+        recurrence: { every: 1, unit: "month" },
+      },
+    }),
+  );
 }
 
 export async function maintenanceLog(ctx: FixtureContext): Promise<string> {
   const itemId = await inventoryItem(ctx);
-  return created(await ctx.api("/maintenance/logs", { body: { itemId, type: "repair", completedDate: new Date().toISOString() } }));
+  return created(
+    await ctx.api("/maintenance/logs", { body: { itemId, type: "repair", completedDate: new Date().toISOString() } }),
+  );
 }
 
 /** A notification of the user the suite calls as (the workspace owner). */
-export const ownNotification = async (ctx: FixtureContext) => (await insertNotification(ctx.tenant, ctx.tenant.owner.id)).id;
+export const ownNotification = async (ctx: FixtureContext) =>
+  (await insertNotification(ctx.tenant, ctx.tenant.owner.id)).id;
 
 export const MAINTENANCE_FIXTURES = {
   "schedules.scheduleId": maintenanceSchedule,

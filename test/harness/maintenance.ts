@@ -30,15 +30,32 @@ export async function tenantRecord(t: TestTenant): Promise<TenantRecord> {
 /** A maintenance schedule created through the API (on a new asset unless `itemId` is given); fails the test on anything but 201. */
 export async function createSchedule(t: TestTenant, body: Record<string, unknown> = {}): Promise<any> {
   const itemId = body.itemId ?? (await insertAsset(t)).id;
-  const res = await api(t, "/maintenance/schedules", { body: { itemId, title: "Safety inspection", type: "inspection", nextDueDate: day(30), ...body } });
+  const res = await api(t, "/maintenance/schedules", {
+    body: { itemId, title: "Safety inspection", type: "inspection", nextDueDate: day(30), ...body },
+  });
   if (res.status !== 201) throw new Error(`create schedule failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
 /** A notification of `userId` written straight into the tenant database. */
-export async function insertNotification(t: TestTenant, userId: string, fields: Partial<NotificationRow> = {}): Promise<NotificationRow> {
+export async function insertNotification(
+  t: TestTenant,
+  userId: string,
+  fields: Partial<NotificationRow> = {},
+): Promise<NotificationRow> {
   const now = nowIso();
-  const row: NotificationRow = { id: newId("notification"), userId, type: "maintenance.due", title: "Maintenance due", message: "Test", data: {}, readAt: null, createdAt: now, updatedAt: now, ...fields };
+  const row: NotificationRow = {
+    id: newId("notification"),
+    userId,
+    type: "maintenance.due",
+    title: "Maintenance due",
+    message: "Test",
+    data: {},
+    readAt: null,
+    createdAt: now,
+    updatedAt: now,
+    ...fields,
+  };
   await (await dbOf(t)).insert(notifications).values(row).run();
   return row;
 }

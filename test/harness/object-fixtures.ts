@@ -6,8 +6,11 @@ import type { FixtureContext } from "./fixtures";
 export async function uploadedObjectKey(ctx: FixtureContext): Promise<string> {
   const res = await ctx.api("/objects", { body: { contentType: "image/png", size: 64 } });
   const key: unknown = res.body?.objectKey;
-  if (res.status !== 201 || typeof key !== "string") throw new Error(`fixture POST /objects answered ${res.status}: ${JSON.stringify(res.body)}`);
-  const put = await exports.default.fetch(new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes("png", 64) }));
+  if (res.status !== 201 || typeof key !== "string")
+    throw new Error(`fixture POST /objects answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const put = await exports.default.fetch(
+    new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes("png", 64) }),
+  );
   if (put.status !== 201) throw new Error(`fixture upload answered ${put.status}: ${await put.text()}`);
   return key;
 }

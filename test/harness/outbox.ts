@@ -6,11 +6,19 @@ import type { TestTenant } from "./tenant";
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /** The tenant's outbox rows, oldest first, optionally for one subject and/or type. */
-export async function outboxRows(t: TestTenant, where: { subjectId?: string; type?: string } = {}): Promise<OutboxRow[]> {
+export async function outboxRows(
+  t: TestTenant,
+  where: { subjectId?: string; type?: string } = {},
+): Promise<OutboxRow[]> {
   const conds: SQL[] = [];
   if (where.subjectId) conds.push(eq(outbox.subjectId, where.subjectId));
   if (where.type) conds.push(eq(outbox.type, where.type));
-  return (await dbOf(t)).select().from(outbox).where(and(...conds)).orderBy(asc(outbox.id)).all();
+  return (await dbOf(t))
+    .select()
+    .from(outbox)
+    .where(and(...conds))
+    .orderBy(asc(outbox.id))
+    .all();
 }
 
 /** Polls until `check` returns a value (not undefined), for effects that run after the response. */

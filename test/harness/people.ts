@@ -15,7 +15,14 @@ type PersonSeed = Partial<typeof people.$inferInsert>;
 export async function seedPerson(t: TestTenant, seed: PersonSeed = {}) {
   const db = await dbOf(t);
   const now = new Date().toISOString();
-  const row = { id: newId("person"), name: "Ada Lovelace", status: "active" as const, createdAt: now, updatedAt: now, ...seed };
+  const row = {
+    id: newId("person"),
+    name: "Ada Lovelace",
+    status: "active" as const,
+    createdAt: now,
+    updatedAt: now,
+    ...seed,
+  };
   await db.insert(people).values(row).run();
   return row;
 }
@@ -34,12 +41,29 @@ export async function insertAsset(t: TestTenant, fields: Parameters<typeof inser
  * Marks `assetId` as checked out to `person` at `at` (asset row + open assignment), without the
  * checkout route; returns the assignment id (time-ordered by `at`).
  */
-export async function assignDirectly(t: TestTenant, assetId: string, person: { id: string; name: string }, at = new Date().toISOString()): Promise<string> {
+export async function assignDirectly(
+  t: TestTenant,
+  assetId: string,
+  person: { id: string; name: string },
+  at = new Date().toISOString(),
+): Promise<string> {
   const db = await dbOf(t);
   const id = newId("assignment", Date.parse(at));
   await db.batch([
-    db.update(assets).set({ status: "assigned", assigneeId: person.id, assignedAt: at, updatedAt: at }).where(eq(assets.id, assetId)),
-    db.insert(assignments).values({ id, assetId, personId: person.id, personName: person.name, checkedOutAt: at, checkedOutBy: "usr_test" }),
+    db
+      .update(assets)
+      .set({ status: "assigned", assigneeId: person.id, assignedAt: at, updatedAt: at })
+      .where(eq(assets.id, assetId)),
+    db
+      .insert(assignments)
+      .values({
+        id,
+        assetId,
+        personId: person.id,
+        personName: person.name,
+        checkedOutAt: at,
+        checkedOutBy: "usr_test",
+      }),
   ]);
   return id;
 }

@@ -22,10 +22,12 @@ export interface TestUser {
 }
 
 /** An access token for a user of the tenant (the owner by default). */
-export function userJwt(t: TestTenant, user: { id: string; email: string; role: Role } = { ...t.owner, role: "owner" }) {
+export function userJwt(
+  t: TestTenant,
+  user: { id: string; email: string; role: Role } = { ...t.owner, role: "owner" },
+) {
   return signAccessToken(env.JWT_SECRET, { sub: user.id, tid: t.id, role: user.role, email: user.email });
 }
-
 
 let counter = 0;
 
@@ -36,7 +38,20 @@ export async function createUser(t: TestTenant, role: Role = "member"): Promise<
   const email = `${role}-${Date.now().toString(36)}-${(counter++).toString(36)}@${t.slug}.example.com`;
   const id = newId("user");
   const db = await dbOf(t);
-  await db.insert(users).values({ id, email, name: null, role, status: "active", passwordHash: await hashPassword(password), lastLoginAt: null, createdAt: now, updatedAt: now }).run();
+  await db
+    .insert(users)
+    .values({
+      id,
+      email,
+      name: null,
+      role,
+      status: "active",
+      passwordHash: await hashPassword(password),
+      lastLoginAt: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .run();
   return { id, email, role, password, jwt: await userJwt(t, { id, email, role }) };
 }
 

@@ -9,7 +9,8 @@ import { insertAsset } from "./rows";
 const sessionAssets = new Map<string, string>();
 
 function id(res: { status: number; body: any }, expected = 201): string {
-  if (res.status !== expected || typeof res.body?.id !== "string") throw new Error(`fixture call answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== expected || typeof res.body?.id !== "string")
+    throw new Error(`fixture call answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
 
@@ -33,7 +34,11 @@ export async function sessionItem(ctx: FixtureContext): Promise<string> {
 }
 
 export const sessionSchedule = async (ctx: FixtureContext) =>
-  id(await ctx.api("/session-schedules", { body: { name: ctx.unique("Schedule"), recurrence: { every: 1, unit: "week" }, nextRunAt: "2030-01-07T08:00:00Z" } }));
+  id(
+    await ctx.api("/session-schedules", {
+      body: { name: ctx.unique("Schedule"), recurrence: { every: 1, unit: "week" }, nextRunAt: "2030-01-07T08:00:00Z" },
+    }),
+  );
 
 /** Unscan needs an item of the session (any other code is a 400). */
 export const unscanBody = (ctx: FixtureContext) => ({ itemId: sessionAssets.get(ctx.params.sessionId ?? "") });

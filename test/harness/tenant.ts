@@ -17,10 +17,23 @@ export interface TestTenant {
 
 /** A fresh workspace with its own pool database, owner and API key. */
 export async function createTenant(opts: { plan?: Plan; slug?: string } = {}): Promise<TestTenant> {
-  const slug = opts.slug ?? `t-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const slug =
+    opts.slug ?? `t-${Date.now().toString(36)}-${(counter++).toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
   const password = "owner-password-123";
-  const res = await provisionTenant(env, { slug, plan: opts.plan ?? "pro", ownerEmail: `owner@${slug}.example.com`, ownerPassword: password });
-  return { id: res.tenant.id, slug, plan: res.tenant.plan, apiKey: res.apiKey, owner: { id: res.owner.id, email: res.owner.email, password }, base: `https://${slug}.${TEST_DOMAIN}/api/v1` };
+  const res = await provisionTenant(env, {
+    slug,
+    plan: opts.plan ?? "pro",
+    ownerEmail: `owner@${slug}.example.com`,
+    ownerPassword: password,
+  });
+  return {
+    id: res.tenant.id,
+    slug,
+    plan: res.tenant.plan,
+    apiKey: res.apiKey,
+    owner: { id: res.owner.id, email: res.owner.email, password },
+    base: `https://${slug}.${TEST_DOMAIN}/api/v1`,
+  };
 }
 
 export type Auth = { apiKey: string } | { jwt: string } | { header: string } | null;
@@ -33,7 +46,10 @@ export interface CallOptions {
 }
 
 /** Calls the Worker exactly as a client would: full URL (the host picks the tenant), JSON in and out. */
-export async function call(url: string, opts: CallOptions = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function call(
+  url: string,
+  opts: CallOptions = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const headers = new Headers(opts.headers);
   const auth = opts.auth;
   if (auth && "apiKey" in auth) headers.set("authorization", `ApiKey ${auth.apiKey}`);
@@ -44,7 +60,9 @@ export async function call(url: string, opts: CallOptions = {}): Promise<{ statu
     payload = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const res = await exports.default.fetch(new Request(url, { method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"), headers, body: payload }));
+  const res = await exports.default.fetch(
+    new Request(url, { method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"), headers, body: payload }),
+  );
   const text = await res.text();
   let body: unknown = text;
   try {

@@ -20,7 +20,12 @@ export const failingQueue = {
  * `waitUntil` work (the after-response outbox dispatch), so tests need not poll. `bindings`
  * replaces the environment, e.g. `{ ...env, EVENTS: failingQueue }`.
  */
-export async function fetchAndSettle(t: TestTenant, path: string, init: { method: string; body?: unknown }, bindings: Bindings = env) {
+export async function fetchAndSettle(
+  t: TestTenant,
+  path: string,
+  init: { method: string; body?: unknown },
+  bindings: Bindings = env,
+) {
   const ctx = createExecutionContext();
   const req = new Request(`${t.base}${path}`, {
     method: init.method,

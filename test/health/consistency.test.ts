@@ -32,7 +32,10 @@ const ok = async (p: Promise<{ status: number; body: any }>, status = 200) => {
 describe("stored health equals a fresh computation after each kind of change", () => {
   it("asset create, update, status, checkout, check-in, delete and restore", async () => {
     const t = await createTenant();
-    const { id } = await ok(api(t, "/inventory-items", { body: { name: "Laptop", warrantyExpiresAt: "2020-01-01" } }), 201);
+    const { id } = await ok(
+      api(t, "/inventory-items", { body: { name: "Laptop", warrantyExpiresAt: "2020-01-01" } }),
+      201,
+    );
     await expectCurrent(t, id, { score: 95, codes: ["WARRANTY_EXPIRED"] });
     await ok(api(t, `/inventory-items/${id}`, { method: "PATCH", body: { warrantyExpiresAt: inDays(10) } }));
     await expectCurrent(t, id, { score: 95, codes: ["WARRANTY_EXPIRING"] });
@@ -41,7 +44,11 @@ describe("stored health equals a fresh computation after each kind of change", (
     await ok(api(t, `/inventory-items/${id}/status`, { body: { toStatus: "available" } }));
     await expectCurrent(t, id, { score: 95 });
     const person = await insertPerson(t);
-    await ok(api(t, `/inventory-items/${id}/checkout`, { body: { personId: person.id, dueBackAt: new Date(Date.now() + 3_600_000).toISOString() } }));
+    await ok(
+      api(t, `/inventory-items/${id}/checkout`, {
+        body: { personId: person.id, dueBackAt: new Date(Date.now() + 3_600_000).toISOString() },
+      }),
+    );
     await expectCurrent(t, id, { score: 95 });
     expect((await storedHealth(t, id))?.validUntil).not.toBeNull();
     await ok(api(t, `/inventory-items/${id}/checkin`, { body: {} }));
@@ -55,13 +62,29 @@ describe("stored health equals a fresh computation after each kind of change", (
   it("maintenance schedule create, update, completion by a log, delete", async () => {
     const t = await createTenant();
     const { id } = await ok(api(t, "/inventory-items", { body: { name: "Pump" } }), 201);
-    const sched = await ok(api(t, "/maintenance/schedules", { body: { itemId: id, title: "Filter", type: "service", nextDueDate: "2020-01-01", recurrence: { every: 1, unit: "month" } } }), 201);
+    const sched = await ok(
+      api(t, "/maintenance/schedules", {
+        body: {
+          itemId: id,
+          title: "Filter",
+          type: "service",
+          nextDueDate: "2020-01-01",
+          recurrence: { every: 1, unit: "month" },
+        },
+      }),
+      201,
+    );
     await expectCurrent(t, id, { score: 65, codes: ["MAINTENANCE_OVERDUE"] });
     await ok(api(t, `/maintenance/schedules/${sched.id}`, { method: "PATCH", body: { nextDueDate: inDays(3) } }));
     await expectCurrent(t, id, { score: 90, codes: ["MAINTENANCE_DUE_SOON"] });
     await ok(api(t, `/maintenance/schedules/${sched.id}`, { method: "PATCH", body: { nextDueDate: "2020-01-01" } }));
     await expectCurrent(t, id, { codes: ["MAINTENANCE_OVERDUE"] });
-    await ok(api(t, "/maintenance/logs", { body: { itemId: id, scheduleId: sched.id, completedDate: new Date().toISOString() } }), 201); // advances the schedule
+    await ok(
+      api(t, "/maintenance/logs", {
+        body: { itemId: id, scheduleId: sched.id, completedDate: new Date().toISOString() },
+      }),
+      201,
+    ); // advances the schedule
     await expectCurrent(t, id);
     await ok(api(t, `/maintenance/schedules/${sched.id}`, { method: "DELETE" }), 204);
     await expectCurrent(t, id, { score: 100, codes: [] });
@@ -71,7 +94,15 @@ describe("stored health equals a fresh computation after each kind of change", (
     const t = await createTenant();
     const cat = await ok(api(t, "/categories", { body: { name: "Phones" } }), 201);
     const ids: string[] = [];
-    for (const purchaseDate of ["2020-01-01", inDays(-340), inDays(-30)]) ids.push((await ok(api(t, "/inventory-items", { body: { name: `Phone ${purchaseDate}`, categoryId: cat.id, purchaseDate } }), 201)).id);
+    for (const purchaseDate of ["2020-01-01", inDays(-340), inDays(-30)])
+      ids.push(
+        (
+          await ok(
+            api(t, "/inventory-items", { body: { name: `Phone ${purchaseDate}`, categoryId: cat.id, purchaseDate } }),
+            201,
+          )
+        ).id,
+      );
     for (const id of ids) await expectCurrent(t, id, { codes: [] });
     await ok(api(t, `/categories/${cat.id}`, { method: "PATCH", body: { expectedLifeMonths: 12 } }));
     await expectCurrent(t, ids[0]!, { codes: ["PAST_EXPECTED_LIFE"] });
@@ -97,14 +128,20 @@ describe("stored health equals a fresh computation after each kind of change", (
     await ok(api(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } }));
     await expectCurrent(t, a, { codes: [] });
     await expectCurrent(t, b, { score: 55, codes: ["MISSING_IN_LAST_SESSION"] });
-    expect((await storedHealth(t, b))!.reasons[0]!.links).toEqual([{ rel: "session", id: s.id, href: `/api/v1/sessions/${s.id}` }]);
+    expect((await storedHealth(t, b))!.reasons[0]!.links).toEqual([
+      { rel: "session", id: s.id, href: `/api/v1/sessions/${s.id}` },
+    ]);
   });
 
   it("person deactivation checks assets in and re-scores them", async () => {
     const t = await createTenant();
     const { id } = await ok(api(t, "/inventory-items", { body: { name: "Radio" } }), 201);
     const person = await ok(api(t, "/people", { body: { name: "Leaver" } }), 201);
-    await ok(api(t, `/inventory-items/${id}/checkout`, { body: { personId: person.id, dueBackAt: new Date(Date.now() + 60_000).toISOString() } }));
+    await ok(
+      api(t, `/inventory-items/${id}/checkout`, {
+        body: { personId: person.id, dueBackAt: new Date(Date.now() + 60_000).toISOString() },
+      }),
+    );
     await expectCurrent(t, id);
     const before = (await storedHealth(t, id))!.version;
     await ok(api(t, `/people/${person.id}`, { method: "PATCH", body: { status: "deactivated" } }));
@@ -122,8 +159,17 @@ describe("compare-and-set", () => {
     const basis = await basisOfTenant(t);
     const [old] = await loadSignals(db, idsIn(assets.id, [id]));
     // A concurrent write lands after that read: it changes a signal and marks the row stale.
-    await db.batch([db.update(assets).set({ warrantyExpiresAt: "2020-01-01" }).where(eq(assets.id, id)), ...markStale(db, [id], new Date().toISOString())]);
-    await writeResults(db, [{ id, version: old!.version, result: computeHealth(old!.signals, basis.sensitivity, new Date()) }], [], basis, new Date().toISOString());
+    await db.batch([
+      db.update(assets).set({ warrantyExpiresAt: "2020-01-01" }).where(eq(assets.id, id)),
+      ...markStale(db, [id], new Date().toISOString()),
+    ]);
+    await writeResults(
+      db,
+      [{ id, version: old!.version, result: computeHealth(old!.signals, basis.sensitivity, new Date()) }],
+      [],
+      basis,
+      new Date().toISOString(),
+    );
     expect(await storedHealth(t, id)).toMatchObject({ dirty: true }); // the stale result was refused
     await refreshHealth(db, [id], basis); // what the concurrent write's own settle does
     await expectCurrent(t, id, { score: 95, codes: ["WARRANTY_EXPIRED"] });

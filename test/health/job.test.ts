@@ -22,7 +22,9 @@ describe("health cron", () => {
     const id = (await api(t, "/inventory-items", { body: { name: "Drill" } })).body.id as string;
     const person = await insertPerson(t);
     const dueBackAt = new Date(Date.now() + 3_600_000).toISOString();
-    expect((await api(t, `/inventory-items/${id}/checkout`, { body: { personId: person.id, dueBackAt } })).status).toBe(200);
+    expect((await api(t, `/inventory-items/${id}/checkout`, { body: { personId: person.id, dueBackAt } })).status).toBe(
+      200,
+    );
     expect((await api(t, `/inventory-items/${id}/health`)).body.reasons).toEqual([]);
     expect((await storedHealth(t, id))?.validUntil).toBe(dueBackAt);
 
@@ -32,7 +34,12 @@ describe("health cron", () => {
     expect(row!.reasons.map((r) => r.code)).toEqual(["RETURN_OVERDUE"]);
     const [loaded] = await loadSignals(await dbOf(t), idsIn(assets.id, [id]));
     const fresh = computeHealth(loaded!.signals, "balanced", later);
-    expect({ score: row!.score, badge: row!.badge, reasons: row!.reasons, validUntil: row!.validUntil }).toEqual({ score: fresh.score, badge: fresh.badge, reasons: fresh.reasons, validUntil: fresh.validUntil });
+    expect({ score: row!.score, badge: row!.badge, reasons: row!.reasons, validUntil: row!.validUntil }).toEqual({
+      score: fresh.score,
+      badge: fresh.badge,
+      reasons: fresh.reasons,
+      validUntil: fresh.validUntil,
+    });
   });
 
   it("the daily pass repairs what bypassed the hooks: changed signals, missing rows, rows of gone assets", async () => {
@@ -43,7 +50,19 @@ describe("health cron", () => {
     expect((await storedHealth(t, a!.id))?.score).toBe(100);
     // A signal changed behind the hooks' back, and a row whose asset no longer exists.
     await db.update(assets).set({ warrantyExpiresAt: "2020-01-01" }).where(eq(assets.id, a!.id)).run();
-    await db.insert(assetHealth).values({ assetId: "ast_gone", score: 50, badge: "ATTENTION", reasons: [], basis: "balanced|UTC", computedAt: "2026-01-01T00:00:00.000Z", dirty: false, version: 0 }).run();
+    await db
+      .insert(assetHealth)
+      .values({
+        assetId: "ast_gone",
+        score: 50,
+        badge: "ATTENTION",
+        reasons: [],
+        basis: "balanced|UTC",
+        computedAt: "2026-01-01T00:00:00.000Z",
+        dirty: false,
+        version: 0,
+      })
+      .run();
     await db.delete(healthRuns).run(); // a new day
     await runHealthJob(env, await record(t));
     const cmp = await storedVsFresh(t, a!.id);

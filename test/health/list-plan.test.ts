@@ -13,31 +13,83 @@ const HEALTH_PK = "SEARCH asset_health USING INDEX sqlite_autoindex_asset_health
 const CASES: [Partial<ListAssetsInput>, string][] = [
   [{ healthSort: "risk_first" }, `SCAN asset_health USING COVERING INDEX asset_health_score_idx | ${PK}`],
   [{ healthSort: "healthy_first" }, `SCAN asset_health USING COVERING INDEX asset_health_score_idx | ${PK}`],
-  [{ healthSort: "risk_first", cursor: encodeCursor(["risk_first", 40, "ast_z"]) }, `SEARCH asset_health USING COVERING INDEX asset_health_score_idx ((score,asset_id)>(?,?)) | ${PK}`],
-  [{ healthSort: "healthy_first", cursor: encodeCursor(["healthy_first", 40, "ast_z"]) }, `SEARCH asset_health USING COVERING INDEX asset_health_score_idx ((score,asset_id)<(?,?)) | ${PK}`],
-  [{ healthSort: "risk_first", healthBadge: "AT_RISK" }, `SEARCH asset_health USING COVERING INDEX asset_health_badge_score_idx (badge=?) | ${PK}`],
-  [{ healthSort: "risk_first", healthBadge: "AT_RISK", cursor: encodeCursor(["risk_first", 10, "ast_z"]) }, `SEARCH asset_health USING COVERING INDEX asset_health_badge_score_idx (badge=? AND (score,asset_id)>(?,?)) | ${PK}`],
+  [
+    { healthSort: "risk_first", cursor: encodeCursor(["risk_first", 40, "ast_z"]) },
+    `SEARCH asset_health USING COVERING INDEX asset_health_score_idx ((score,asset_id)>(?,?)) | ${PK}`,
+  ],
+  [
+    { healthSort: "healthy_first", cursor: encodeCursor(["healthy_first", 40, "ast_z"]) },
+    `SEARCH asset_health USING COVERING INDEX asset_health_score_idx ((score,asset_id)<(?,?)) | ${PK}`,
+  ],
+  [
+    { healthSort: "risk_first", healthBadge: "AT_RISK" },
+    `SEARCH asset_health USING COVERING INDEX asset_health_badge_score_idx (badge=?) | ${PK}`,
+  ],
+  [
+    { healthSort: "risk_first", healthBadge: "AT_RISK", cursor: encodeCursor(["risk_first", 10, "ast_z"]) },
+    `SEARCH asset_health USING COVERING INDEX asset_health_badge_score_idx (badge=? AND (score,asset_id)>(?,?)) | ${PK}`,
+  ],
   // Other filters ride along on the primary-key lookup of each row read in score order.
-  [{ healthSort: "risk_first", status: "lost", categoryId: "cat_x", locationId: "loc_x", assigneeId: "per_x", overdue: true, updatedSince: "2025-01-01T00:00:00Z" }, `SCAN asset_health USING COVERING INDEX asset_health_score_idx | ${PK}`],
+  [
+    {
+      healthSort: "risk_first",
+      status: "lost",
+      categoryId: "cat_x",
+      locationId: "loc_x",
+      assigneeId: "per_x",
+      overdue: true,
+      updatedSince: "2025-01-01T00:00:00Z",
+    },
+    `SCAN asset_health USING COVERING INDEX asset_health_score_idx | ${PK}`,
+  ],
   [{ healthBadge: "AT_RISK" }, `SEARCH asset_health USING INDEX asset_health_badge_idx (badge=?) | ${PK}`],
-  [{ healthBadge: "AT_RISK", cursor: encodeCursor(["id", "ast_z"]) }, `SEARCH asset_health USING INDEX asset_health_badge_idx (badge=? AND asset_id<?) | ${PK}`],
+  [
+    { healthBadge: "AT_RISK", cursor: encodeCursor(["id", "ast_z"]) },
+    `SEARCH asset_health USING INDEX asset_health_badge_idx (badge=? AND asset_id<?) | ${PK}`,
+  ],
   [{ healthBadge: "AT_RISK", status: "lost" }, `SEARCH assets USING INDEX assets_status_idx (status=?) | ${HEALTH_PK}`],
-  [{ healthBadge: "AT_RISK", overdue: true }, `SEARCH assets USING INDEX assets_due_back_idx (due_back_at<?) | ${HEALTH_PK}`],
-  [{ healthBadge: "AT_RISK", updatedSince: "2025-01-01T00:00:00Z" }, `SEARCH assets USING INDEX assets_updated_idx (updated_at>?) | ${HEALTH_PK}`],
+  [
+    { healthBadge: "AT_RISK", overdue: true },
+    `SEARCH assets USING INDEX assets_due_back_idx (due_back_at<?) | ${HEALTH_PK}`,
+  ],
+  [
+    { healthBadge: "AT_RISK", updatedSince: "2025-01-01T00:00:00Z" },
+    `SEARCH assets USING INDEX assets_updated_idx (updated_at>?) | ${HEALTH_PK}`,
+  ],
 ];
 
 describe("health list query plans", () => {
   it.each(CASES)("%j", async (filters, expected) => {
     const t = await createTenant();
-    const q = listAssetsQuery(await dbOf(t), { limit: 50, ...filters } as ListAssetsInput, "2026-01-01T00:00:00.000Z").toSQL();
-    const rows = await (await rawDbOf(t)).prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+    const q = listAssetsQuery(
+      await dbOf(t),
+      { limit: 50, ...filters } as ListAssetsInput,
+      "2026-01-01T00:00:00.000Z",
+    ).toSQL();
+    const rows = await (await rawDbOf(t))
+      .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+      .bind(...q.params)
+      .all<{ detail: string }>();
     expect(rows.results.map((r) => r.detail).join(" | ")).toBe(expected);
   });
 
   it("q still drives (few matches), health joined by primary key and the matches sorted", async () => {
     const t = await createTenant();
-    const q = listAssetsQuery(await dbOf(t), { limit: 50, q: "Lap", healthSort: "risk_first" } as ListAssetsInput, "2026-01-01T00:00:00.000Z").toSQL();
-    const plan = (await (await rawDbOf(t)).prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>()).results.map((r) => r.detail).join(" | ");
+    const q = listAssetsQuery(
+      await dbOf(t),
+      { limit: 50, q: "Lap", healthSort: "risk_first" } as ListAssetsInput,
+      "2026-01-01T00:00:00.000Z",
+    ).toSQL();
+    const plan = (
+      await (
+        await rawDbOf(t)
+      )
+        .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+        .bind(...q.params)
+        .all<{ detail: string }>()
+    ).results
+      .map((r) => r.detail)
+      .join(" | ");
     expect(plan).toMatch(/^MULTI-INDEX OR/);
     expect(plan).toContain(HEALTH_PK);
   });
@@ -48,7 +100,18 @@ describe("health list query plans", () => {
     const plans = [];
     for (const stmt of staleQueries(db, basisOf({}), "2026-01-01T00:00:00.000Z", 200)) {
       const q = stmt.toSQL();
-      plans.push((await (await rawDbOf(t)).prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>()).results.map((r) => r.detail).join(" | "));
+      plans.push(
+        (
+          await (
+            await rawDbOf(t)
+          )
+            .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+            .bind(...q.params)
+            .all<{ detail: string }>()
+        ).results
+          .map((r) => r.detail)
+          .join(" | "),
+      );
     }
     expect(plans[0]).toBe("SCAN asset_health USING COVERING INDEX asset_health_dirty_idx");
     expect(plans[1]).toContain("asset_health_basis_idx");

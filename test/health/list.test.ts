@@ -17,11 +17,19 @@ async function fixture(t: TestTenant) {
     lost: await mk("Lost"),
     retired: await mk("Retired", { warrantyExpiresAt: "2020-01-01" }),
   };
-  for (const [id, nextDueDate] of [[ids.due, today], [ids.overdue, "2020-01-01"]] as const) {
-    expect((await api(t, "/maintenance/schedules", { body: { itemId: id, title: "Service", type: "service", nextDueDate } })).status).toBe(201);
+  for (const [id, nextDueDate] of [
+    [ids.due, today],
+    [ids.overdue, "2020-01-01"],
+  ] as const) {
+    expect(
+      (await api(t, "/maintenance/schedules", { body: { itemId: id, title: "Service", type: "service", nextDueDate } }))
+        .status,
+    ).toBe(201);
   }
   expect((await api(t, `/inventory-items/${ids.lost}/status`, { body: { toStatus: "lost" } })).status).toBe(200);
-  expect((await api(t, `/inventory-items/${ids.retired}/status`, { body: { toStatus: "retired", reason: "old" } })).status).toBe(200);
+  expect(
+    (await api(t, `/inventory-items/${ids.retired}/status`, { body: { toStatus: "retired", reason: "old" } })).status,
+  ).toBe(200);
   return ids;
 }
 
@@ -31,7 +39,13 @@ async function walk(t: TestTenant, query: string, limit = 2) {
   do {
     const res = await api(t, `/inventory-items?limit=${limit}&${query}${cursor ? `&cursor=${cursor}` : ""}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    seen.push(...res.body.items.map((i: { id: string; health: { score: number; badge: string } }) => ({ id: i.id, score: i.health.score, badge: i.health.badge })));
+    seen.push(
+      ...res.body.items.map((i: { id: string; health: { score: number; badge: string } }) => ({
+        id: i.id,
+        score: i.health.score,
+        badge: i.health.badge,
+      })),
+    );
     cursor = res.body.nextCursor;
   } while (cursor);
   return seen;
@@ -43,7 +57,13 @@ describe("asset list with health", () => {
     const ids = await fixture(t);
     const page = await api(t, "/inventory-items");
     expect(page.status).toBe(200);
-    for (const item of page.body.items) expect(item.health).toMatchObject({ score: expect.any(Number), badge: expect.any(String), reasons: expect.any(Array), computedAt: expect.any(String) });
+    for (const item of page.body.items)
+      expect(item.health).toMatchObject({
+        score: expect.any(Number),
+        badge: expect.any(String),
+        reasons: expect.any(Array),
+        computedAt: expect.any(String),
+      });
     const byId = Object.fromEntries(page.body.items.map((i: { id: string; health: unknown }) => [i.id, i.health]));
     expect(byId[ids.lost]).toMatchObject({ score: 0, badge: "AT_RISK", reasons: [{ code: "LOST" }] });
     expect(byId[ids.retired]).toMatchObject({ score: 100, reasons: [{ code: "RETIRED" }] });
@@ -61,10 +81,19 @@ describe("asset list with health", () => {
     const ids = await fixture(t);
     expect((await walk(t, "healthBadge=AT_RISK")).map((r) => r.id)).toEqual([ids.lost]);
     expect((await walk(t, "healthBadge=ATTENTION")).map((r) => r.id)).toEqual([ids.overdue]);
-    expect((await walk(t, "healthBadge=HEALTHY", 1)).map((r) => r.id)).toEqual([ids.fine, ids.warranty, ids.due, ids.retired].sort().reverse()); // newest first
-    expect((await walk(t, "healthBadge=HEALTHY&healthSort=risk_first")).map((r) => r.score)).toEqual([90, 95, 100, 100]);
+    expect((await walk(t, "healthBadge=HEALTHY", 1)).map((r) => r.id)).toEqual(
+      [ids.fine, ids.warranty, ids.due, ids.retired].sort().reverse(),
+    ); // newest first
+    expect((await walk(t, "healthBadge=HEALTHY&healthSort=risk_first")).map((r) => r.score)).toEqual([
+      90, 95, 100, 100,
+    ]);
     expect((await walk(t, "healthBadge=HEALTHY&status=retired")).map((r) => r.id)).toEqual([ids.retired]);
-    expect((await walk(t, "healthSort=risk_first&status=available", 1)).map((r) => r.id)).toEqual([ids.overdue, ids.due, ids.warranty, ids.fine]);
+    expect((await walk(t, "healthSort=risk_first&status=available", 1)).map((r) => r.id)).toEqual([
+      ids.overdue,
+      ids.due,
+      ids.warranty,
+      ids.fine,
+    ]);
     expect((await walk(t, "healthSort=risk_first&q=Lo")).map((r) => r.id)).toEqual([ids.lost]);
   });
 
@@ -76,6 +105,8 @@ describe("asset list with health", () => {
     const first = await api(t, "/inventory-items?limit=1&healthSort=risk_first");
     expect(first.body.nextCursor).toEqual(expect.any(String));
     expect((await api(t, `/inventory-items?limit=1&cursor=${first.body.nextCursor}`)).status).toBe(400);
-    expect((await api(t, `/inventory-items?limit=1&healthSort=healthy_first&cursor=${first.body.nextCursor}`)).status).toBe(400);
+    expect(
+      (await api(t, `/inventory-items?limit=1&healthSort=healthy_first&cursor=${first.body.nextCursor}`)).status,
+    ).toBe(400);
   });
 });

@@ -12,7 +12,9 @@ import { seedAssets } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
 
 const createAsset = async (t: Awaited<ReturnType<typeof createTenant>>, body: Record<string, unknown> = {}) => {
-  const res = await api(t, "/inventory-items", { body: { name: `Asset ${Math.random().toString(36).slice(2, 8)}`, ...body } });
+  const res = await api(t, "/inventory-items", {
+    body: { name: `Asset ${Math.random().toString(36).slice(2, 8)}`, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
 };
@@ -28,7 +30,11 @@ describe("GET /inventory-items/{id}/health", () => {
     expect(res.body).toMatchObject({ score: 100, badge: "HEALTHY", reasons: [] });
     expect(typeof res.body.computedAt).toBe("string");
     const warranty = await api(t, `/inventory-items/${expired}/health`);
-    expect(warranty.body).toMatchObject({ score: 95, badge: "HEALTHY", reasons: [{ code: "WARRANTY_EXPIRED", severity: "info", penalty: 5, message: "Warranty expired on 2020-01-01" }] });
+    expect(warranty.body).toMatchObject({
+      score: 95,
+      badge: "HEALTHY",
+      reasons: [{ code: "WARRANTY_EXPIRED", severity: "info", penalty: 5, message: "Warranty expired on 2020-01-01" }],
+    });
 
     expect((await api(t, "/inventory-items/ast_00000000000000000000000000/health")).status).toBe(404);
     expect((await api(other, `/inventory-items/${healthy}/health`)).status).toBe(404);
@@ -51,7 +57,13 @@ describe("POST /inventory-items/health/batch", () => {
   it("validates 1..200 ids", async () => {
     const t = await createTenant();
     const ids = (n: number) => Array.from({ length: n }, (_, i) => `ast_${String(i).padStart(26, "0")}`);
-    for (const body of [{ ids: [] }, { ids: ids(MAX_BATCH_IDS + 1) }, {}, { ids: "ast_1" }, { ids: ids(1), extra: true }]) {
+    for (const body of [
+      { ids: [] },
+      { ids: ids(MAX_BATCH_IDS + 1) },
+      {},
+      { ids: "ast_1" },
+      { ids: ids(1), extra: true },
+    ]) {
       const res = await api(t, "/inventory-items/health/batch", { body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.code).toBe("validation_failed");
@@ -62,13 +74,22 @@ describe("POST /inventory-items/health/batch", () => {
   it("answers found items in request order and lists unknown, deleted and other-tenant ids as notFound", async () => {
     const t = await createTenant();
     const other = await createTenant();
-    const [a, b, deleted] = [await createAsset(t), await createAsset(t, { warrantyExpiresAt: "2020-01-01" }), await createAsset(t)];
+    const [a, b, deleted] = [
+      await createAsset(t),
+      await createAsset(t, { warrantyExpiresAt: "2020-01-01" }),
+      await createAsset(t),
+    ];
     const foreign = await createAsset(other);
     expect((await api(t, `/inventory-items/${deleted}`, { method: "DELETE" })).status).toBe(204);
     const res = await api(t, "/inventory-items/health/batch", { body: { ids: [b, "nope", foreign, a, b, deleted] } });
     expect(res.status).toBe(200);
     expect(res.body.items.map((i: { id: string }) => i.id)).toEqual([b, a]);
-    expect(res.body.items[0]).toMatchObject({ id: b, score: 95, badge: "HEALTHY", reasons: [{ code: "WARRANTY_EXPIRED" }] });
+    expect(res.body.items[0]).toMatchObject({
+      id: b,
+      score: 95,
+      badge: "HEALTHY",
+      reasons: [{ code: "WARRANTY_EXPIRED" }],
+    });
     expect(res.body.notFound).toEqual(["nope", foreign, deleted]);
     // The other workspace learns nothing either way.
     const mirror = await api(other, "/inventory-items/health/batch", { body: { ids: [a, foreign] } });
@@ -134,8 +155,13 @@ describe("OpenAPI document", () => {
     for (const code of REASON_CODE_LIST) expect(codes.description).toContain(`\`${code}\`: ${REASON_CODES[code]}`);
     expect(codes["x-enumDescriptions"]).toEqual(REASON_CODES);
     const list = doc.paths["/api/v1/inventory-items"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["healthBadge", "healthSort"]));
-    expect(doc.components.schemas.InventoryItemListItem.allOf[1]).toMatchObject({ properties: { health: { $ref: "#/components/schemas/AssetHealth" } }, required: ["health"] });
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(["healthBadge", "healthSort"]),
+    );
+    expect(doc.components.schemas.InventoryItemListItem.allOf[1]).toMatchObject({
+      properties: { health: { $ref: "#/components/schemas/AssetHealth" } },
+      required: ["health"],
+    });
     expect(doc.paths["/api/v1/inventory-items/health/batch"].post.operationId).toBe("getInventoryItemsHealthBatch");
     expect(doc.paths["/api/v1/settings/health"].put.security).toEqual([{ Bearer: [] }]);
   });

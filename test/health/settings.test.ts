@@ -23,11 +23,18 @@ describe("GET/PUT /settings/health", () => {
     const member = await createUser(t, "member");
     const admin = await createUser(t, "admin");
     expect((await api(t, "/settings/health", { method: "PUT", body: { sensitivity: "strict" } })).status).toBe(403); // API key
-    expect((await api(t, "/settings/health", { method: "PUT", body: { sensitivity: "strict" }, auth: { jwt: member.jwt } })).status).toBe(403);
+    expect(
+      (await api(t, "/settings/health", { method: "PUT", body: { sensitivity: "strict" }, auth: { jwt: member.jwt } }))
+        .status,
+    ).toBe(403);
     for (const body of [{ sensitivity: "paranoid" }, {}, { sensitivity: "strict", extra: 1 }]) {
       expect((await api(t, "/settings/health", { method: "PUT", body, auth: { jwt: admin.jwt } })).status).toBe(400);
     }
-    const ok = await api(t, "/settings/health", { method: "PUT", body: { sensitivity: "relaxed" }, auth: { jwt: admin.jwt } });
+    const ok = await api(t, "/settings/health", {
+      method: "PUT",
+      body: { sensitivity: "relaxed" },
+      auth: { jwt: admin.jwt },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.sensitivity).toBe("relaxed");
     expect((await api(t, "/settings/health")).body.sensitivity).toBe("relaxed");
@@ -37,10 +44,16 @@ describe("GET/PUT /settings/health", () => {
     const t = await createTenant();
     const created = await api(t, "/inventory-items", { body: { name: "Pump" } });
     const id = created.body.id as string;
-    const sched = await api(t, "/maintenance/schedules", { body: { itemId: id, title: "Filter change", type: "service", nextDueDate: inDays(10) } });
+    const sched = await api(t, "/maintenance/schedules", {
+      body: { itemId: id, title: "Filter change", type: "service", nextDueDate: inDays(10) },
+    });
     expect(sched.status, JSON.stringify(sched.body)).toBe(201);
     expect((await api(t, `/inventory-items/${id}/health`)).body.reasons).toEqual([]);
-    const res = await api(t, "/settings/health", { method: "PUT", body: { sensitivity: "strict" }, auth: { jwt: await userJwt(t) } });
+    const res = await api(t, "/settings/health", {
+      method: "PUT",
+      body: { sensitivity: "strict" },
+      auth: { jwt: await userJwt(t) },
+    });
     expect(res.status).toBe(200);
     expect(res.body.rescore.pending).toBe(0);
     const row = await storedHealth(t, id);
@@ -54,7 +67,11 @@ describe("GET/PUT /settings/health", () => {
     const t = await createTenant();
     const ids = (await seedAssets(t, INLINE_ROWS + 300)).map((a) => a.id);
     await refreshHealth(await dbOf(t), ids, await basisOfTenant(t));
-    const res = await devCall(t, "/settings/health", { method: "PUT", body: { sensitivity: "strict" }, authorization: `Bearer ${await userJwt(t)}` });
+    const res = await devCall(t, "/settings/health", {
+      method: "PUT",
+      body: { sensitivity: "strict" },
+      authorization: `Bearer ${await userJwt(t)}`,
+    });
     expect(res.status).toBe(200);
     expect(res.body.rescore.pending).toBe(300); // answered after the inline chunk; devCall then waits for the background drain
     expect((await api(t, "/settings/health")).body.rescore.pending).toBe(0);

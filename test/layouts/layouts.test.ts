@@ -6,20 +6,38 @@ import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 const create = (t: TestTenant, body: Record<string, unknown>) => api(t, "/layouts", { body });
-const section = (title: string, ...keys: (string | { key: string; required?: boolean })[]) => ({ title, fields: keys.map((k) => (typeof k === "string" ? { key: k } : k)) });
+const section = (title: string, ...keys: (string | { key: string; required?: boolean })[]) => ({
+  title,
+  fields: keys.map((k) => (typeof k === "string" ? { key: k } : k)),
+});
 const defaultOf = async (t: TestTenant, entity: string) => (await api(t, `/layouts/default?entity=${entity}`)).body;
 
 describe("layouts", () => {
   it("creates a layout of built-in and custom fields; the first per entity is the default", async () => {
     const t = await createTenant();
     expect((await api(t, "/layouts/default?entity=asset")).status).toBe(404);
-    await api(t, "/custom-fields", { body: { entity: "asset", key: "costCenter", label: "Cost center", type: "text" } });
-    const first = await create(t, { entity: "asset", name: "Standard", sections: [section("Basics", "name", { key: "serialNumber", required: true }), section("Extra", "costCenter")] });
+    await api(t, "/custom-fields", {
+      body: { entity: "asset", key: "costCenter", label: "Cost center", type: "text" },
+    });
+    const first = await create(t, {
+      entity: "asset",
+      name: "Standard",
+      sections: [section("Basics", "name", { key: "serialNumber", required: true }), section("Extra", "costCenter")],
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
-      id: expect.stringMatching(/^lay_/), entity: "asset", name: "Standard", isDefault: true,
+      id: expect.stringMatching(/^lay_/),
+      entity: "asset",
+      name: "Standard",
+      isDefault: true,
       sections: [
-        { title: "Basics", fields: [{ key: "name", required: false, builtIn: true }, { key: "serialNumber", required: true, builtIn: true }] },
+        {
+          title: "Basics",
+          fields: [
+            { key: "name", required: false, builtIn: true },
+            { key: "serialNumber", required: true, builtIn: true },
+          ],
+        },
         { title: "Extra", fields: [{ key: "costCenter", required: false, builtIn: false }] },
       ],
     });
@@ -39,16 +57,22 @@ describe("layouts", () => {
     expect(next.body.items.map((l: any) => l.name)).toEqual(["Quick"]);
     expect(next.body.nextCursor).toBeNull();
     expect((await api(t, "/layouts")).body.items).toHaveLength(3);
-    expect((await outboxRows(t, { type: "layout.created" }))).toHaveLength(3);
+    expect(await outboxRows(t, { type: "layout.created" })).toHaveLength(3);
   });
 
   it("refuses unknown, deleted, other-entity and duplicate keys, naming the entry; nothing is written", async () => {
     const t = await createTenant();
-    const gone = await api(t, "/custom-fields", { body: { entity: "asset", key: "oldField", label: "Old", type: "text" } });
+    const gone = await api(t, "/custom-fields", {
+      body: { entity: "asset", key: "oldField", label: "Old", type: "text" },
+    });
     await api(t, `/custom-fields/${gone.body.id}`, { method: "DELETE" });
     await api(t, "/custom-fields", { body: { entity: "person", key: "badge", label: "Badge", type: "text" } });
 
-    const res = await create(t, { entity: "asset", name: "Bad", sections: [section("A", "name", "nope", "oldField"), section("B", "badge", "email", "name")] });
+    const res = await create(t, {
+      entity: "asset",
+      name: "Bad",
+      sections: [section("A", "name", "nope", "oldField"), section("B", "badge", "email", "name")],
+    });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([
       { path: "body.sections.0.fields.1.key", message: "unknown asset field 'nope'" },
@@ -68,7 +92,10 @@ describe("layouts", () => {
     expect(await (await dbOf(t)).select().from(layouts).all()).toEqual([]);
 
     const ok = await create(t, { entity: "asset", name: "Good", sections: [section("A", "name")] });
-    const patch = await api(t, `/layouts/${ok.body.id}`, { method: "PATCH", body: { sections: [section("A", "name", "nope")] } });
+    const patch = await api(t, `/layouts/${ok.body.id}`, {
+      method: "PATCH",
+      body: { sections: [section("A", "name", "nope")] },
+    });
     expect(patch.status).toBe(400);
     expect(patch.body.details[0].path).toBe("body.sections.0.fields.1.key");
     expect((await api(t, `/layouts/${ok.body.id}`, { method: "PATCH", body: { entity: "person" } })).status).toBe(400);
@@ -93,7 +120,9 @@ describe("layouts", () => {
     const unset = await api(t, `/layouts/${b.body.id}`, { method: "PATCH", body: { isDefault: false } });
     expect(unset.status).toBe(409);
     // Unsetting on a non-default is a no-op.
-    expect((await api(t, `/layouts/${a.body.id}`, { method: "PATCH", body: { isDefault: false } })).body.isDefault).toBe(false);
+    expect(
+      (await api(t, `/layouts/${a.body.id}`, { method: "PATCH", body: { isDefault: false } })).body.isDefault,
+    ).toBe(false);
 
     expect((await api(t, `/layouts/${b.body.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/layouts/${b.body.id}`)).status).toBe(404);
@@ -106,18 +135,31 @@ describe("layouts", () => {
 
   it("hides a deleted custom field's entries and shows them again when it is restored", async () => {
     const t = await createTenant();
-    const f = await api(t, "/custom-fields", { body: { entity: "person", key: "badge", label: "Badge", type: "text" } });
-    const l = await create(t, { entity: "person", name: "P", sections: [section("S", "name", { key: "badge", required: true }, "email")] });
+    const f = await api(t, "/custom-fields", {
+      body: { entity: "person", key: "badge", label: "Badge", type: "text" },
+    });
+    const l = await create(t, {
+      entity: "person",
+      name: "P",
+      sections: [section("S", "name", { key: "badge", required: true }, "email")],
+    });
     const keys = async () => (await api(t, `/layouts/${l.body.id}`)).body.sections[0].fields.map((x: any) => x.key);
     expect(await keys()).toEqual(["name", "badge", "email"]);
     await api(t, `/custom-fields/${f.body.id}`, { method: "DELETE" });
     expect(await keys()).toEqual(["name", "email"]);
-    expect((await api(t, "/layouts?entity=person")).body.items[0].sections[0].fields.map((x: any) => x.key)).toEqual(["name", "email"]);
+    expect((await api(t, "/layouts?entity=person")).body.items[0].sections[0].fields.map((x: any) => x.key)).toEqual([
+      "name",
+      "email",
+    ]);
     // A rename of the layout keeps the hidden entry stored.
     await api(t, `/layouts/${l.body.id}`, { method: "PATCH", body: { name: "People form" } });
     await api(t, `/custom-fields/${f.body.id}/restore`, { method: "POST" });
     const back = (await api(t, `/layouts/${l.body.id}`)).body.sections[0].fields;
-    expect(back).toEqual([{ key: "name", required: false, builtIn: true }, { key: "badge", required: true, builtIn: false }, { key: "email", required: false, builtIn: true }]);
+    expect(back).toEqual([
+      { key: "name", required: false, builtIn: true },
+      { key: "badge", required: true, builtIn: false },
+      { key: "email", required: false, builtIn: true },
+    ]);
     const row = await (await dbOf(t)).select().from(layouts).where(eq(layouts.id, l.body.id)).get();
     expect(row?.name).toBe("People form");
   });

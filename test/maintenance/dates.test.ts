@@ -22,7 +22,11 @@ describe("maintenance day arithmetic", () => {
   });
 
   it("keeps monthly occurrences on the anchor's day, clamped to short months", () => {
-    expect([1, 2, 3].map((k) => occurrence("2026-01-31", 1, "month", k))).toEqual(["2026-02-28", "2026-03-31", "2026-04-30"]);
+    expect([1, 2, 3].map((k) => occurrence("2026-01-31", 1, "month", k))).toEqual([
+      "2026-02-28",
+      "2026-03-31",
+      "2026-04-30",
+    ]);
     expect(occurrence("2026-11-15", 3, "month", 1)).toBe("2027-02-15");
     expect(occurrence("2026-01-01", 2, "week", 2)).toBe("2026-01-29");
   });
@@ -44,20 +48,46 @@ describe("maintenance day arithmetic", () => {
 
 describe("advancing a schedule on completion", () => {
   const base: ScheduleRow = {
-    id: "mts_x", itemId: "ast_x", title: "Service", type: "service", every: 1, unit: "month", anchorDate: "2026-01-01", nextDueDate: "2026-03-01",
-    reminderDays: 7, remindFrom: "2026-02-22", assigneeUserId: null, notes: null, status: "active", lastCompletedAt: null, createdBy: "usr_x", createdAt: "x", updatedAt: "x",
+    id: "mts_x",
+    itemId: "ast_x",
+    title: "Service",
+    type: "service",
+    every: 1,
+    unit: "month",
+    anchorDate: "2026-01-01",
+    nextDueDate: "2026-03-01",
+    reminderDays: 7,
+    remindFrom: "2026-02-22",
+    assigneeUserId: null,
+    notes: null,
+    status: "active",
+    lastCompletedAt: null,
+    createdBy: "usr_x",
+    createdAt: "x",
+    updatedAt: "x",
   };
   const at = "2026-03-01T10:00:00.000Z";
 
   it("moves a recurring schedule to its next date after the due date and the completion day", () => {
-    expect(advanceSchedule(base, "2026-03-01", at, at)).toMatchObject({ nextDueDate: "2026-04-01", remindFrom: "2026-03-25", status: "active", lastCompletedAt: at });
+    expect(advanceSchedule(base, "2026-03-01", at, at)).toMatchObject({
+      nextDueDate: "2026-04-01",
+      remindFrom: "2026-03-25",
+      status: "active",
+      lastCompletedAt: at,
+    });
     expect(advanceSchedule(base, "2026-02-20", at, at).nextDueDate).toBe("2026-04-01"); // early: counts for the March occurrence
     expect(advanceSchedule(base, "2026-05-10", at, at).nextDueDate).toBe("2026-06-01"); // late: missed ones are not stacked
   });
 
   it("completes a one-off schedule without moving its date, and keeps a paused one paused", () => {
-    expect(advanceSchedule({ ...base, every: null, unit: null }, "2026-03-01", at, at)).toMatchObject({ status: "completed", nextDueDate: "2026-03-01" });
-    expect(advanceSchedule({ ...base, status: "paused" }, "2026-03-01", at, at)).toMatchObject({ status: "paused", nextDueDate: "2026-04-01" });
+    expect(advanceSchedule({ ...base, every: null, unit: null }, "2026-03-01", at, at)).toMatchObject({
+      status: "completed",
+      nextDueDate: "2026-03-01",
+    });
+    expect(advanceSchedule({ ...base, status: "paused" }, "2026-03-01", at, at)).toMatchObject({
+      status: "paused",
+      nextDueDate: "2026-04-01",
+    });
   });
 
   it("keeps the latest completion time when a back-dated completion is logged", () => {

@@ -14,7 +14,8 @@ describe("GET /maintenance/schedules/due/all", () => {
   it("classifies overdue, due today and upcoming (SPEC 2.9), soonest first, leaving out what is not due", async () => {
     const t = await createTenant();
     const asset = await insertAsset(t);
-    const mk = (nextDueDate: string, extra: Record<string, unknown> = {}) => createSchedule(t, { itemId: asset.id, nextDueDate, ...extra });
+    const mk = (nextDueDate: string, extra: Record<string, unknown> = {}) =>
+      createSchedule(t, { itemId: asset.id, nextDueDate, ...extra });
     const overdue = await mk(day(-3));
     const today = await mk(day(0), { reminderDays: 0 });
     const soon = await mk(day(3), { reminderDays: 7 });
@@ -34,19 +35,47 @@ describe("GET /maintenance/schedules/due/all", () => {
       [today.id, "due_today", 0],
       [soon.id, "upcoming", 3],
     ]);
-    expect(res.body.items[0]).toEqual({ ...overdue, dueStatus: "overdue", daysUntilDue: -3, item: { id: asset.id, name: asset.name, uniqueTag: asset.uniqueTag } });
+    expect(res.body.items[0]).toEqual({
+      ...overdue,
+      dueStatus: "overdue",
+      daysUntilDue: -3,
+      item: { id: asset.id, name: asset.name, uniqueTag: asset.uniqueTag },
+    });
 
-    expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=14"))).toEqual([overdue.id, today.id, soon.id, far.id]);
-    expect(ids(await api(t, "/maintenance/schedules/due/all?reminderDays=14"))).toEqual([overdue.id, today.id, soon.id, far.id]);
+    expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=14"))).toEqual([
+      overdue.id,
+      today.id,
+      soon.id,
+      far.id,
+    ]);
+    expect(ids(await api(t, "/maintenance/schedules/due/all?reminderDays=14"))).toEqual([
+      overdue.id,
+      today.id,
+      soon.id,
+      far.id,
+    ]);
     expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=2"))).toEqual([overdue.id, today.id]);
-    expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=14&dueStatus=upcoming"))).toEqual([soon.id, far.id]);
+    expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=14&dueStatus=upcoming"))).toEqual([
+      soon.id,
+      far.id,
+    ]);
     expect(ids(await api(t, "/maintenance/schedules/due/all?dueStatus=overdue"))).toEqual([overdue.id]);
     expect(ids(await api(t, "/maintenance/schedules/due/all?dueStatus=due_today"))).toEqual([today.id]);
   });
 
   it("validates lookaheadDays and its reminderDays alias (1..60; both must agree)", async () => {
     const t = await createTenant();
-    for (const q of ["lookaheadDays=0", "lookaheadDays=61", "lookaheadDays=abc", "lookaheadDays=1.5", "reminderDays=0", "reminderDays=61", "lookaheadDays=7&reminderDays=8", "dueStatus=late", "cursor=nope"]) {
+    for (const q of [
+      "lookaheadDays=0",
+      "lookaheadDays=61",
+      "lookaheadDays=abc",
+      "lookaheadDays=1.5",
+      "reminderDays=0",
+      "reminderDays=61",
+      "lookaheadDays=7&reminderDays=8",
+      "dueStatus=late",
+      "cursor=nope",
+    ]) {
       const res = await api(t, `/maintenance/schedules/due/all?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.code).toBe("validation_failed");
@@ -81,7 +110,8 @@ describe("GET /maintenance/schedules/due/all", () => {
     const t = await createTenant();
     const asset = await insertAsset(t);
     const made: string[] = [];
-    for (const n of [-2, -2, -1, 0, 0, 1]) made.push((await createSchedule(t, { itemId: asset.id, nextDueDate: day(n) })).id);
+    for (const n of [-2, -2, -1, 0, 0, 1])
+      made.push((await createSchedule(t, { itemId: asset.id, nextDueDate: day(n) })).id);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -97,7 +127,10 @@ describe("GET /maintenance/schedules/due/all", () => {
 });
 
 async function plan(t: TestTenant, q: { sql: string; params: unknown[] }): Promise<string> {
-  const rows = await (await rawDbOf(t)).prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+  const rows = await (await rawDbOf(t))
+    .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+    .bind(...q.params)
+    .all<{ detail: string }>();
   return rows.results.map((r) => r.detail).join(" | ");
 }
 
@@ -105,10 +138,18 @@ describe("due query plans (no full scans)", () => {
   it("due/all reads the partial next_due_date index in list order, the item by primary key", async () => {
     const t = await createTenant();
     const db = await dbOf(t);
-    for (const p of [{ to: "2026-01-08" }, { from: "2026-01-02", to: "2026-01-08" }, { to: "2026-01-08", after: ["2025-12-30", "mts_x"] }]) {
+    for (const p of [
+      { to: "2026-01-08" },
+      { from: "2026-01-02", to: "2026-01-08" },
+      { to: "2026-01-08", after: ["2025-12-30", "mts_x"] },
+    ]) {
       const text = await plan(t, dueSchedulesQuery(db, { today: "2026-01-01", limit: 51, ...p }).toSQL());
-      expect(text, JSON.stringify(p)).toMatch(/SEARCH (maintenance_schedules|s) USING INDEX maintenance_schedules_due_idx \(/);
-      expect(text).toMatch(/SEARCH assets USING INDEX sqlite_autoindex_assets_1 \(id=\?\)|SEARCH assets USING PRIMARY KEY/);
+      expect(text, JSON.stringify(p)).toMatch(
+        /SEARCH (maintenance_schedules|s) USING INDEX maintenance_schedules_due_idx \(/,
+      );
+      expect(text).toMatch(
+        /SEARCH assets USING INDEX sqlite_autoindex_assets_1 \(id=\?\)|SEARCH assets USING PRIMARY KEY/,
+      );
       expect(text).not.toMatch(/SCAN maintenance_schedules|TEMP B-TREE/);
     }
   });

@@ -10,7 +10,11 @@ import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 const timeline = async (t: TestTenant, assetId: string) =>
-  (await dbOf(t)).select().from(assetTimeline).where(and(eq(assetTimeline.assetId, assetId), eq(assetTimeline.type, "MAINTENANCE_COMPLETED"))).all();
+  (await dbOf(t))
+    .select()
+    .from(assetTimeline)
+    .where(and(eq(assetTimeline.assetId, assetId), eq(assetTimeline.type, "MAINTENANCE_COMPLETED")))
+    .all();
 const logCount = async (t: TestTenant) => (await (await dbOf(t)).select().from(maintenanceLogs).all()).length;
 const noon = (d: string) => `${d}T12:00:00.000Z`;
 
@@ -18,16 +22,33 @@ describe("maintenance logs", () => {
   it("records ad-hoc maintenance (SPEC 2.8) with a timeline entry and a maintenance.completed event, leaving the asset's status alone", async () => {
     const t = await createTenant();
     const asset = await insertAsset(t, { status: "maintenance" });
-    const res = await api(t, "/maintenance/logs", { body: { itemId: asset.id, type: "battery replacement", completedDate: "2026-01-05T08:30:00+01:00", notes: "New 12V battery" } });
+    const res = await api(t, "/maintenance/logs", {
+      body: {
+        itemId: asset.id,
+        type: "battery replacement",
+        completedDate: "2026-01-05T08:30:00+01:00",
+        notes: "New 12V battery",
+      },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      id: expect.stringMatching(/^mtl_/), itemId: asset.id, scheduleId: null, type: "battery replacement", completedDate: "2026-01-05T07:30:00.000Z",
-      notes: "New 12V battery", dueDate: null, performedBy: expect.stringMatching(/^key_/), schedule: null,
+      id: expect.stringMatching(/^mtl_/),
+      itemId: asset.id,
+      scheduleId: null,
+      type: "battery replacement",
+      completedDate: "2026-01-05T07:30:00.000Z",
+      notes: "New 12V battery",
+      dueDate: null,
+      performedBy: expect.stringMatching(/^key_/),
+      schedule: null,
     });
     const { schedule: _, ...log } = res.body;
     expect((await api(t, `/maintenance/logs/${log.id}`)).body).toEqual(log);
     const [entry] = await timeline(t, asset.id);
-    expect(entry).toMatchObject({ at: "2026-01-05T07:30:00.000Z", data: { logId: log.id, scheduleId: null, type: "battery replacement", notes: "New 12V battery" } });
+    expect(entry).toMatchObject({
+      at: "2026-01-05T07:30:00.000Z",
+      data: { logId: log.id, scheduleId: null, type: "battery replacement", notes: "New 12V battery" },
+    });
     const [event] = await outboxRows(t, { type: "maintenance.completed" });
     expect(event).toMatchObject({ subjectId: log.id, payload: res.body });
     const row = await (await dbOf(t)).select().from(assets).where(eq(assets.id, asset.id)).get();
@@ -37,8 +58,16 @@ describe("maintenance logs", () => {
   it("completing a recurring schedule advances nextDueDate on its calendar; a one-off one becomes completed", async () => {
     const t = await createTenant();
     const asset = await insertAsset(t);
-    const monthly = await createSchedule(t, { itemId: asset.id, type: "service", recurrence: { every: 1, unit: "month" }, nextDueDate: day(-40), reminderDays: 3 });
-    const done = await api(t, "/maintenance/logs", { body: { itemId: asset.id, scheduleId: monthly.id, completedDate: noon(day(0)) } });
+    const monthly = await createSchedule(t, {
+      itemId: asset.id,
+      type: "service",
+      recurrence: { every: 1, unit: "month" },
+      nextDueDate: day(-40),
+      reminderDays: 3,
+    });
+    const done = await api(t, "/maintenance/logs", {
+      body: { itemId: asset.id, scheduleId: monthly.id, completedDate: noon(day(0)) },
+    });
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ scheduleId: monthly.id, type: "service", dueDate: day(-40) });
     const after = done.body.schedule;
@@ -52,11 +81,15 @@ describe("maintenance logs", () => {
     expect((await outboxRows(t, { type: "maintenance.completed" }))[0]!.payload).toEqual(done.body);
 
     const once = await createSchedule(t, { itemId: asset.id, nextDueDate: day(1) });
-    const oneOff = await api(t, "/maintenance/logs", { body: { itemId: asset.id, scheduleId: once.id, type: "inspection", completedDate: noon(day(-1)) } });
+    const oneOff = await api(t, "/maintenance/logs", {
+      body: { itemId: asset.id, scheduleId: once.id, type: "inspection", completedDate: noon(day(-1)) },
+    });
     expect(oneOff.body.schedule).toMatchObject({ status: "completed", nextDueDate: day(1) });
     const due = await api(t, "/maintenance/schedules/due/all");
     expect(due.body.items.map((i: any) => i.id)).not.toContain(once.id);
-    const again = await api(t, "/maintenance/logs", { body: { itemId: asset.id, scheduleId: once.id, completedDate: noon(day(0)) } });
+    const again = await api(t, "/maintenance/logs", {
+      body: { itemId: asset.id, scheduleId: once.id, completedDate: noon(day(0)) },
+    });
     expect(again.status).toBe(409);
     expect(await logCount(t)).toBe(2);
   });
@@ -92,8 +125,13 @@ describe("maintenance logs", () => {
   it("lists per item and per schedule (latest completion first), corrects and deletes logs", async () => {
     const t = await createTenant();
     const asset = await insertAsset(t);
-    const s = await createSchedule(t, { itemId: asset.id, recurrence: { every: 1, unit: "week" }, nextDueDate: day(-1) });
-    const log = async (body: Record<string, unknown>) => (await api(t, "/maintenance/logs", { body: { itemId: asset.id, ...body } })).body;
+    const s = await createSchedule(t, {
+      itemId: asset.id,
+      recurrence: { every: 1, unit: "week" },
+      nextDueDate: day(-1),
+    });
+    const log = async (body: Record<string, unknown>) =>
+      (await api(t, "/maintenance/logs", { body: { itemId: asset.id, ...body } })).body;
     const a = await log({ type: "repair", completedDate: noon(day(-5)) });
     const b = await log({ scheduleId: s.id, completedDate: noon(day(-1)) });
     const c = await log({ scheduleId: s.id, completedDate: noon(day(0)) });
@@ -104,15 +142,29 @@ describe("maintenance logs", () => {
     expect((await api(t, `/maintenance/logs/schedule/${s.id}`)).body.items.map((l: any) => l.id)).toEqual([c.id, b.id]);
 
     const schedule = (await api(t, `/maintenance/schedules/${s.id}`)).body;
-    const fixed = await api(t, `/maintenance/logs/${b.id}`, { method: "PATCH", body: { notes: "Replaced filter", completedDate: noon(day(-2)) } });
+    const fixed = await api(t, `/maintenance/logs/${b.id}`, {
+      method: "PATCH",
+      body: { notes: "Replaced filter", completedDate: noon(day(-2)) },
+    });
     expect(fixed.status).toBe(200);
-    expect(fixed.body).toMatchObject({ id: b.id, notes: "Replaced filter", completedDate: noon(day(-2)), scheduleId: s.id });
+    expect(fixed.body).toMatchObject({
+      id: b.id,
+      notes: "Replaced filter",
+      completedDate: noon(day(-2)),
+      scheduleId: s.id,
+    });
     expect((await api(t, `/maintenance/logs/${b.id}`, { method: "PATCH", body: {} })).status).toBe(400);
-    expect((await api(t, `/maintenance/logs/${b.id}`, { method: "PATCH", body: { scheduleId: s.id } })).status).toBe(400);
+    expect((await api(t, `/maintenance/logs/${b.id}`, { method: "PATCH", body: { scheduleId: s.id } })).status).toBe(
+      400,
+    );
     expect((await api(t, `/maintenance/logs/${b.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/maintenance/logs/${b.id}`)).status).toBe(404);
     expect((await api(t, `/maintenance/schedules/${s.id}`)).body).toEqual(schedule); // not rolled back
-    expect((await outboxRows(t, { subjectId: b.id })).map((r) => r.type)).toEqual(["maintenance.completed", "maintenance_log.updated", "maintenance_log.deleted"]);
+    expect((await outboxRows(t, { subjectId: b.id })).map((r) => r.type)).toEqual([
+      "maintenance.completed",
+      "maintenance_log.updated",
+      "maintenance_log.deleted",
+    ]);
 
     const other = await createTenant();
     expect((await api(other, `/maintenance/logs/${a.id}`)).status).toBe(404);

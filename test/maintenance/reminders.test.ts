@@ -14,8 +14,10 @@ import { insertAsset, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
-const inbox = async (t: TestTenant) => (await dbOf(t)).select().from(notifications).orderBy(asc(notifications.id)).all();
-const run = async (t: TestTenant, now: Date, opts = {}, bindings = env) => runMaintenanceReminders(bindings, await tenantRecord(t), now, opts);
+const inbox = async (t: TestTenant) =>
+  (await dbOf(t)).select().from(notifications).orderBy(asc(notifications.id)).all();
+const run = async (t: TestTenant, now: Date, opts = {}, bindings = env) =>
+  runMaintenanceReminders(bindings, await tenantRecord(t), now, opts);
 const NOW = new Date("2026-03-10T12:00:00Z"); // a workspace day of 2026-03-10 in UTC
 
 describe("maintenance reminders (cron)", () => {
@@ -24,34 +26,82 @@ describe("maintenance reminders (cron)", () => {
     const tech = await createUser(t, "member");
     const coOwner = await createUser(t, "owner");
     const asset = await insertAsset(t, { name: "Forklift", uniqueTag: "FL-1" });
-    const overdue = await createSchedule(t, { itemId: asset.id, title: "Brake check", type: "inspection", nextDueDate: "2026-03-07", assigneeUserId: tech.id });
-    const dueToday = await createSchedule(t, { itemId: asset.id, title: "Oil", type: "service", nextDueDate: "2026-03-10", reminderDays: 0 });
-    const soon = await createSchedule(t, { itemId: asset.id, title: "Tyres", type: "service", nextDueDate: "2026-03-13", reminderDays: 3, assigneeUserId: tech.id });
+    const overdue = await createSchedule(t, {
+      itemId: asset.id,
+      title: "Brake check",
+      type: "inspection",
+      nextDueDate: "2026-03-07",
+      assigneeUserId: tech.id,
+    });
+    const dueToday = await createSchedule(t, {
+      itemId: asset.id,
+      title: "Oil",
+      type: "service",
+      nextDueDate: "2026-03-10",
+      reminderDays: 0,
+    });
+    const soon = await createSchedule(t, {
+      itemId: asset.id,
+      title: "Tyres",
+      type: "service",
+      nextDueDate: "2026-03-13",
+      reminderDays: 3,
+      assigneeUserId: tech.id,
+    });
     await createSchedule(t, { itemId: asset.id, nextDueDate: "2026-03-14", reminderDays: 3 }); // window opens tomorrow
     const paused = await createSchedule(t, { itemId: asset.id, nextDueDate: "2026-03-01" });
-    expect((await api(t, `/maintenance/schedules/${paused.id}`, { method: "PATCH", body: { status: "paused" } })).status).toBe(200);
+    expect(
+      (await api(t, `/maintenance/schedules/${paused.id}`, { method: "PATCH", body: { status: "paused" } })).status,
+    ).toBe(200);
     const trashedItem = await insertAsset(t);
     await createSchedule(t, { itemId: trashedItem.id, nextDueDate: "2026-03-01" });
     await (await dbOf(t)).update(assets).set(trashed()).where(eq(assets.id, trashedItem.id)).run();
 
     expect(await run(t, NOW)).toEqual({ day: "2026-03-10", reminded: 3, done: true });
     const rows = await inbox(t);
-    const by = (scheduleId: string) => rows.filter((r) => r.data.scheduleId === scheduleId).map((r) => r.userId).sort();
+    const by = (scheduleId: string) =>
+      rows
+        .filter((r) => r.data.scheduleId === scheduleId)
+        .map((r) => r.userId)
+        .sort();
     expect(by(overdue.id)).toEqual([tech.id]);
     expect(by(soon.id)).toEqual([tech.id]);
     expect(by(dueToday.id)).toEqual([t.owner.id, coOwner.id].sort());
     expect(rows).toHaveLength(4);
     expect(rows.find((r) => r.data.scheduleId === overdue.id)).toMatchObject({
-      type: "maintenance.overdue", title: "Maintenance overdue by 3 days: Brake check", message: "Forklift (FL-1): inspection due 2026-03-07.", readAt: null,
-      data: { scheduleId: overdue.id, itemId: asset.id, itemName: "Forklift", nextDueDate: "2026-03-07", dueStatus: "overdue", daysUntilDue: -3, day: "2026-03-10" },
+      type: "maintenance.overdue",
+      title: "Maintenance overdue by 3 days: Brake check",
+      message: "Forklift (FL-1): inspection due 2026-03-07.",
+      readAt: null,
+      data: {
+        scheduleId: overdue.id,
+        itemId: asset.id,
+        itemName: "Forklift",
+        nextDueDate: "2026-03-07",
+        dueStatus: "overdue",
+        daysUntilDue: -3,
+        day: "2026-03-10",
+      },
     });
-    expect(rows.find((r) => r.data.scheduleId === soon.id)).toMatchObject({ type: "maintenance.due", title: "Maintenance due in 3 days: Tyres" });
-    expect(rows.find((r) => r.data.scheduleId === dueToday.id)).toMatchObject({ type: "maintenance.due", title: "Maintenance due today: Oil" });
+    expect(rows.find((r) => r.data.scheduleId === soon.id)).toMatchObject({
+      type: "maintenance.due",
+      title: "Maintenance due in 3 days: Tyres",
+    });
+    expect(rows.find((r) => r.data.scheduleId === dueToday.id)).toMatchObject({
+      type: "maintenance.due",
+      title: "Maintenance due today: Oil",
+    });
 
     const events = await outboxRows(t, { type: "maintenance.overdue" });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ subjectId: overdue.id, actor: "system:maintenance-reminders", payload: { scheduleId: overdue.id, dueStatus: "overdue", day: "2026-03-10", recipients: [tech.id] } });
-    expect((await outboxRows(t, { type: "maintenance.due" })).map((e) => e.subjectId).sort()).toEqual([dueToday.id, soon.id].sort());
+    expect(events[0]).toMatchObject({
+      subjectId: overdue.id,
+      actor: "system:maintenance-reminders",
+      payload: { scheduleId: overdue.id, dueStatus: "overdue", day: "2026-03-10", recipients: [tech.id] },
+    });
+    expect((await outboxRows(t, { type: "maintenance.due" })).map((e) => e.subjectId).sort()).toEqual(
+      [dueToday.id, soon.id].sort(),
+    );
   });
 
   it("reminds each schedule once per workspace day, however often or concurrently it runs", async () => {
@@ -68,7 +118,10 @@ describe("maintenance reminders (cron)", () => {
     expect(await outboxRows(t, { type: "maintenance.overdue" })).toHaveLength(1);
     // The next day, both are overdue and reminded again.
     expect(await run(t, new Date("2026-03-11T00:05:00Z"))).toMatchObject({ day: "2026-03-11", reminded: 2 });
-    expect((await inbox(t)).filter((n) => n.data.day === "2026-03-11").map((n) => n.type)).toEqual(["maintenance.overdue", "maintenance.overdue"]);
+    expect((await inbox(t)).filter((n) => n.data.day === "2026-03-11").map((n) => n.type)).toEqual([
+      "maintenance.overdue",
+      "maintenance.overdue",
+    ]);
   });
 
   it("works in bounded chunks and resumes where the last run stopped", async () => {
@@ -97,7 +150,17 @@ describe("maintenance reminders (cron)", () => {
   it("still creates the notifications when the realtime push fails", async () => {
     const t = await createTenant();
     await createSchedule(t, { nextDueDate: "2026-03-10" });
-    const broken = { ...env, USER_REALTIME: { idFromName: () => { throw new Error("realtime down"); }, get: () => { throw new Error("realtime down"); } } } as unknown as typeof env;
+    const broken = {
+      ...env,
+      USER_REALTIME: {
+        idFromName: () => {
+          throw new Error("realtime down");
+        },
+        get: () => {
+          throw new Error("realtime down");
+        },
+      },
+    } as unknown as typeof env;
     expect(await run(t, NOW, {}, broken)).toEqual({ day: "2026-03-10", reminded: 1, done: true });
     expect(await inbox(t)).toHaveLength(1);
   });
@@ -109,6 +172,8 @@ describe("maintenance reminders (cron)", () => {
     await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);
     const rows = await inbox(t);
-    expect(rows.map((r) => [r.userId, r.type, r.data.scheduleId, r.data.day])).toEqual([[t.owner.id, "maintenance.overdue", s.id, day(0)]]);
+    expect(rows.map((r) => [r.userId, r.type, r.data.scheduleId, r.data.day])).toEqual([
+      [t.owner.id, "maintenance.overdue", s.id, day(0)],
+    ]);
   });
 });

@@ -9,7 +9,8 @@ import { insertAsset, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 
-const scheduleCount = async (t: Awaited<ReturnType<typeof createTenant>>) => (await (await dbOf(t)).select().from(maintenanceSchedules).all()).length;
+const scheduleCount = async (t: Awaited<ReturnType<typeof createTenant>>) =>
+  (await (await dbOf(t)).select().from(maintenanceSchedules).all()).length;
 
 describe("maintenance schedules", () => {
   it("creates, reads, lists per item, updates and deletes a schedule, with events", async () => {
@@ -17,12 +18,31 @@ describe("maintenance schedules", () => {
     const asset = await insertAsset(t);
     const user = await createUser(t, "member");
     const created = await api(t, "/maintenance/schedules", {
-      body: { itemId: asset.id, title: "Calibrate scale", type: "calibration", recurrence: { every: 3, unit: "month" }, nextDueDate: day(10), reminderDays: 5, assigneeUserId: user.id, notes: "ISO 9001" },
+      body: {
+        itemId: asset.id,
+        title: "Calibrate scale",
+        type: "calibration",
+        recurrence: { every: 3, unit: "month" },
+        nextDueDate: day(10),
+        reminderDays: 5,
+        assigneeUserId: user.id,
+        notes: "ISO 9001",
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      id: expect.stringMatching(/^mts_/), itemId: asset.id, title: "Calibrate scale", type: "calibration", recurrence: { every: 3, unit: "month" },
-      nextDueDate: day(10), reminderDays: 5, assigneeUserId: user.id, notes: "ISO 9001", status: "active", lastCompletedAt: null, createdBy: expect.stringMatching(/^key_/),
+      id: expect.stringMatching(/^mts_/),
+      itemId: asset.id,
+      title: "Calibrate scale",
+      type: "calibration",
+      recurrence: { every: 3, unit: "month" },
+      nextDueDate: day(10),
+      reminderDays: 5,
+      assigneeUserId: user.id,
+      notes: "ISO 9001",
+      status: "active",
+      lastCompletedAt: null,
+      createdBy: expect.stringMatching(/^key_/),
     });
     const id = created.body.id;
     expect((await api(t, `/maintenance/schedules/${id}`)).body).toEqual(created.body);
@@ -35,9 +55,18 @@ describe("maintenance schedules", () => {
     const page2 = await api(t, `/maintenance/schedules/item/${asset.id}?limit=1&cursor=${list.body.nextCursor}`);
     expect(page2.body).toEqual({ items: [created.body], nextCursor: null });
 
-    const patched = await api(t, `/maintenance/schedules/${id}`, { method: "PATCH", body: { title: "Calibrate scale (ext.)", recurrence: null, assigneeUserId: null, status: "paused" } });
+    const patched = await api(t, `/maintenance/schedules/${id}`, {
+      method: "PATCH",
+      body: { title: "Calibrate scale (ext.)", recurrence: null, assigneeUserId: null, status: "paused" },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ title: "Calibrate scale (ext.)", recurrence: null, assigneeUserId: null, status: "paused", nextDueDate: day(10) });
+    expect(patched.body).toMatchObject({
+      title: "Calibrate scale (ext.)",
+      recurrence: null,
+      assigneeUserId: null,
+      status: "paused",
+      nextDueDate: day(10),
+    });
     expect((await api(t, `/maintenance/schedules/${id}`)).body).toEqual(patched.body);
 
     expect((await api(t, `/maintenance/schedules/${id}`, { method: "DELETE" })).status).toBe(204);
@@ -45,7 +74,11 @@ describe("maintenance schedules", () => {
     expect((await api(t, `/maintenance/schedules/${id}`, { method: "DELETE" })).status).toBe(404);
 
     const types = (await outboxRows(t, { subjectId: id })).map((r) => r.type);
-    expect(types).toEqual(["maintenance_schedule.created", "maintenance_schedule.updated", "maintenance_schedule.deleted"]);
+    expect(types).toEqual([
+      "maintenance_schedule.created",
+      "maintenance_schedule.updated",
+      "maintenance_schedule.deleted",
+    ]);
     const [createdEvent] = await outboxRows(t, { subjectId: id, type: "maintenance_schedule.created" });
     expect(createdEvent!.payload).toEqual(created.body);
   });
@@ -56,7 +89,9 @@ describe("maintenance schedules", () => {
     const foreign = await insertAsset(other);
     const deleted = await insertAsset(t, trashed());
     for (const itemId of ["ast_00000000000000000000000000", deleted.id, foreign.id]) {
-      const res = await api(t, "/maintenance/schedules", { body: { itemId, title: "X", type: "service", nextDueDate: day(1) } });
+      const res = await api(t, "/maintenance/schedules", {
+        body: { itemId, title: "X", type: "service", nextDueDate: day(1) },
+      });
       expect(res.status).toBe(400);
       expect(res.body.details).toEqual([{ path: "body.itemId", message: expect.stringContaining(itemId) }]);
     }
@@ -94,7 +129,11 @@ describe("maintenance schedules", () => {
     const s = await createSchedule(t);
     const gone = await createUser(t, "member");
     await (await dbOf(t)).update(users).set({ status: "deactivated" }).where(eq(users.id, gone.id)).run();
-    for (const [body, path] of [[{ assigneeUserId: gone.id }, "body.assigneeUserId"], [{ itemId: (await insertAsset(t)).id }, "body"], [{}, "body"]] as const) {
+    for (const [body, path] of [
+      [{ assigneeUserId: gone.id }, "body.assigneeUserId"],
+      [{ itemId: (await insertAsset(t)).id }, "body"],
+      [{}, "body"],
+    ] as const) {
       const res = await api(t, `/maintenance/schedules/${s.id}`, { method: "PATCH", body });
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.body.details)).toContain(path);
@@ -107,7 +146,9 @@ describe("maintenance schedules", () => {
     const other = await createTenant();
     const s = await createSchedule(other);
     expect((await api(t, `/maintenance/schedules/${s.id}`)).status).toBe(404);
-    expect((await api(t, `/maintenance/schedules/${s.id}`, { method: "PATCH", body: { title: "Mine" } })).status).toBe(404);
+    expect((await api(t, `/maintenance/schedules/${s.id}`, { method: "PATCH", body: { title: "Mine" } })).status).toBe(
+      404,
+    );
     expect((await api(t, `/maintenance/schedules/${s.id}`, { method: "DELETE" })).status).toBe(404);
     expect((await api(t, `/maintenance/schedules/item/${s.itemId}`)).status).toBe(404);
     const deleted = await insertAsset(t, trashed());

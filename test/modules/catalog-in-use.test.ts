@@ -6,7 +6,9 @@ describe("categories and locations in use", () => {
     const t = await createTenant();
     const cat = (await api(t, "/categories", { body: { name: "Phones" } })).body;
     const loc = (await api(t, "/locations", { body: { name: "Lab" } })).body;
-    const asset = (await api(t, "/inventory-items", { body: { name: "Pixel", categoryId: cat.id, locationId: loc.id } })).body;
+    const asset = (
+      await api(t, "/inventory-items", { body: { name: "Pixel", categoryId: cat.id, locationId: loc.id } })
+    ).body;
     expect(asset.id).toMatch(/^ast_/);
 
     const delCat = await api(t, `/categories/${cat.id}`, { method: "DELETE" });
@@ -18,7 +20,14 @@ describe("categories and locations in use", () => {
 
     const def = (await api(t, "/categories/default")).body;
     const defLoc = (await api(t, "/locations/default")).body;
-    expect((await api(t, `/inventory-items/${asset.id}`, { method: "PATCH", body: { categoryId: def.id, locationId: defLoc.id } })).status).toBe(200);
+    expect(
+      (
+        await api(t, `/inventory-items/${asset.id}`, {
+          method: "PATCH",
+          body: { categoryId: def.id, locationId: defLoc.id },
+        })
+      ).status,
+    ).toBe(200);
     expect((await api(t, `/categories/${cat.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/locations/${loc.id}`, { method: "DELETE" })).status).toBe(204);
   });

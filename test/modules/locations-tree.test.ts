@@ -4,7 +4,8 @@ import { outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
 
 /* The location tree: parents must be live, no cycles, no dangling children on delete or restore. */
-describe("location tree", () => {  it("rejects an unknown or deleted parent with 400 naming body.parentId, writing nothing", async () => {
+describe("location tree", () => {
+  it("rejects an unknown or deleted parent with 400 naming body.parentId, writing nothing", async () => {
     const t = await createTenant();
     const gone = await makeLocation(t, "Gone");
     await api(t, `/locations/${gone.id}`, { method: "DELETE" });
@@ -27,7 +28,12 @@ describe("location tree", () => {  it("rejects an unknown or deleted parent with
     const a = await makeLocation(t, "A");
     const b = await makeLocation(t, "B", a.id);
     const c = await makeLocation(t, "C", b.id);
-    for (const [id, parent] of [[a.id, c.id], [a.id, b.id], [a.id, a.id], [b.id, c.id]] as const) {
+    for (const [id, parent] of [
+      [a.id, c.id],
+      [a.id, b.id],
+      [a.id, a.id],
+      [b.id, c.id],
+    ] as const) {
       const res = await moveLocation(t, id, parent);
       expect(res.status, `${id} under ${parent}`).toBe(409);
       expect(res.body).toMatchObject({ code: "conflict", details: [{ path: "body.parentId" }] });
@@ -103,5 +109,4 @@ describe("location tree", () => {  it("rejects an unknown or deleted parent with
     expect(later.status).toBe(200);
     expect(later.body.parentId).toBe(site.id);
   });
-
 });

@@ -3,7 +3,8 @@ import { makeLocation as make } from "../harness/locations";
 import { outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
 
-describe("locations", () => {  it("has one default location and does the basic lifecycle", async () => {
+describe("locations", () => {
+  it("has one default location and does the basic lifecycle", async () => {
     const t = await createTenant();
     const def = await api(t, "/locations/default");
     expect(def.status).toBe(200);
@@ -16,9 +17,18 @@ describe("locations", () => {  it("has one default location and does the basic l
 
     const got = await api(t, `/locations/${floor.id}`);
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ ...floor, description: null, isDefault: false, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(got.body).toEqual({
+      ...floor,
+      description: null,
+      isDefault: false,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
 
-    const renamed = await api(t, `/locations/${floor.id}`, { method: "PATCH", body: { name: "Floor 3", description: "East wing" } });
+    const renamed = await api(t, `/locations/${floor.id}`, {
+      method: "PATCH",
+      body: { name: "Floor 3", description: "East wing" },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: "Floor 3", description: "East wing", parentId: hq.id });
 
@@ -40,7 +50,10 @@ describe("locations", () => {  it("has one default location and does the basic l
     const names: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: any } = await api(t, `/locations?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      const page: { status: number; body: any } = await api(
+        t,
+        `/locations?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(page.status).toBe(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       names.push(...page.body.items.map((l: { name: string }) => l.name));
@@ -101,9 +114,20 @@ describe("locations", () => {  it("has one default location and does the basic l
     const restored = await api(t, `/locations/${b.id}/restore`, { method: "POST" });
 
     const rows = await outboxRows(t, { subjectId: b.id });
-    expect(rows.map((r) => r.type).sort()).toEqual(["location.created", "location.deleted", "location.restored", "location.updated"]);
+    expect(rows.map((r) => r.type).sort()).toEqual([
+      "location.created",
+      "location.deleted",
+      "location.restored",
+      "location.updated",
+    ]);
     const byType = Object.fromEntries(rows.map((r) => [r.type, r.payload]));
-    expect(byType["location.created"]).toEqual({ ...b, description: null, isDefault: false, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(byType["location.created"]).toEqual({
+      ...b,
+      description: null,
+      isDefault: false,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(byType["location.updated"]).toEqual({ ...updated.body, changes: ["name", "parentId"] });
     expect(byType["location.deleted"]).toMatchObject({ id: b.id, deletedAt: expect.any(String) });
     expect(byType["location.restored"]).toEqual(restored.body);
@@ -112,5 +136,4 @@ describe("locations", () => {  it("has one default location and does the basic l
     const other = await createTenant();
     expect((await api(other, `/locations/${b.id}`)).status).toBe(404);
   });
-
 });

@@ -24,15 +24,32 @@ describe("notifications", () => {
     const [n0, n1, n2] = await ownerInbox(t, 3);
     const member = await createUser(t, "member");
     await insertNotification(t, member.id, { title: "Not yours" });
-    await (await dbOf(t)).update(notifications).set({ readAt: "2026-01-01T00:00:00.000Z" }).where(eq(notifications.id, n1!.id)).run();
+    await (await dbOf(t))
+      .update(notifications)
+      .set({ readAt: "2026-01-01T00:00:00.000Z" })
+      .where(eq(notifications.id, n1!.id))
+      .run();
 
     const page1 = await api(t, "/notifications?limit=2", as(jwt));
     expect(page1.status).toBe(200);
     expect(page1.body.items.map((n: any) => n.id)).toEqual([n2!.id, n1!.id]);
-    expect(page1.body.items[1]).toEqual({ id: n1!.id, type: "maintenance.due", title: "N1", message: "Test", data: {}, read: true, readAt: "2026-01-01T00:00:00.000Z", createdAt: n1!.createdAt, updatedAt: n1!.updatedAt });
+    expect(page1.body.items[1]).toEqual({
+      id: n1!.id,
+      type: "maintenance.due",
+      title: "N1",
+      message: "Test",
+      data: {},
+      read: true,
+      readAt: "2026-01-01T00:00:00.000Z",
+      createdAt: n1!.createdAt,
+      updatedAt: n1!.updatedAt,
+    });
     const page2 = await api(t, `/notifications?limit=2&cursor=${page1.body.nextCursor}`, as(jwt));
     expect(page2.body).toMatchObject({ items: [{ id: n0!.id }], nextCursor: null });
-    expect((await api(t, "/notifications?unread=true", as(jwt))).body.items.map((n: any) => n.id)).toEqual([n2!.id, n0!.id]);
+    expect((await api(t, "/notifications?unread=true", as(jwt))).body.items.map((n: any) => n.id)).toEqual([
+      n2!.id,
+      n0!.id,
+    ]);
     expect((await api(t, "/notifications?unread=false", as(jwt))).body.items.map((n: any) => n.id)).toEqual([n1!.id]);
     expect((await api(t, "/notifications/unread-count", as(jwt))).body).toEqual({ count: 2 });
     expect((await api(t, "/notifications?unread=yes", as(jwt))).status).toBe(400);
@@ -52,10 +69,17 @@ describe("notifications", () => {
     expect(unread.body).toMatchObject({ read: false, readAt: null });
 
     const member = await createUser(t, "member");
-    expect((await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: true }, ...as(member.jwt) })).status).toBe(404);
-    expect((await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: "yes" }, ...as(jwt) })).status).toBe(400);
+    expect(
+      (await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: true }, ...as(member.jwt) })).status,
+    ).toBe(404);
+    expect(
+      (await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: "yes" }, ...as(jwt) })).status,
+    ).toBe(400);
     expect((await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: {}, ...as(jwt) })).status).toBe(400);
-    expect((await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: true, title: "x" }, ...as(jwt) })).status).toBe(400);
+    expect(
+      (await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: true, title: "x" }, ...as(jwt) }))
+        .status,
+    ).toBe(400);
     const stored = await (await dbOf(t)).select().from(notifications).where(eq(notifications.id, n!.id)).get();
     expect(stored!.readAt).toBeNull();
   });
@@ -76,7 +100,12 @@ describe("notifications", () => {
 
   it("accepts only a user's JWT (SPEC 5): an API key gets 403, no credentials 401", async () => {
     const t = await createTenant();
-    for (const [method, path] of [["GET", "/notifications"], ["GET", "/notifications/unread-count"], ["PATCH", "/notifications/read-all"], ["POST", "/notifications/realtime-ticket"]]) {
+    for (const [method, path] of [
+      ["GET", "/notifications"],
+      ["GET", "/notifications/unread-count"],
+      ["PATCH", "/notifications/read-all"],
+      ["POST", "/notifications/realtime-ticket"],
+    ]) {
       expect((await api(t, path!, { method })).status, path).toBe(403);
       expect((await api(t, path!, { method, auth: null })).status, path).toBe(401);
     }
@@ -85,10 +114,25 @@ describe("notifications", () => {
   it("a failing realtime push never fails the update", async () => {
     const t = await createTenant();
     const [n] = await ownerInbox(t, 1);
-    const throwing = { idFromName: () => ({}), get: () => ({ deliver: async () => { throw new Error("object overloaded"); } }) };
+    const throwing = {
+      idFromName: () => ({}),
+      get: () => ({
+        deliver: async () => {
+          throw new Error("object overloaded");
+        },
+      }),
+    };
     const ctx = createExecutionContext();
-    const req = new Request(`${t.base}/notifications/${n!.id}`, { method: "PATCH", headers: { authorization: `Bearer ${await userJwt(t)}`, "content-type": "application/json" }, body: JSON.stringify({ read: true }) });
-    const res = await worker.fetch(req, { ...env, USER_REALTIME: throwing as unknown as typeof env.USER_REALTIME }, ctx);
+    const req = new Request(`${t.base}/notifications/${n!.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${await userJwt(t)}`, "content-type": "application/json" },
+      body: JSON.stringify({ read: true }),
+    });
+    const res = await worker.fetch(
+      req,
+      { ...env, USER_REALTIME: throwing as unknown as typeof env.USER_REALTIME },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: n!.id, read: true });

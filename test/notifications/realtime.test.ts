@@ -44,7 +44,8 @@ async function connect(t: TestTenant, jwt: string): Promise<Client> {
         seen = i + 1;
         return messages[i];
       }
-      if (Date.now() > deadline) throw new Error(`no '${type}' message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
+      if (Date.now() > deadline)
+        throw new Error(`no '${type}' message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
@@ -64,17 +65,34 @@ describe("realtime notification channel", () => {
     const s = await createSchedule(t, { nextDueDate: day(0), title: "Fire extinguisher" });
     await runMaintenanceReminders(env, await tenantRecord(t));
     const created = await client.next("notification.created");
-    expect(created.notification).toMatchObject({ type: "maintenance.due", title: "Maintenance due today: Fire extinguisher", read: false, readAt: null, data: { scheduleId: s.id } });
+    expect(created.notification).toMatchObject({
+      type: "maintenance.due",
+      title: "Maintenance due today: Fire extinguisher",
+      read: false,
+      readAt: null,
+      data: { scheduleId: s.id },
+    });
     const listed = await api(t, "/notifications", { auth: { jwt } });
     expect(created.notification).toEqual(listed.body.items[0]);
 
     // Updated: the full record after the change, as the PATCH answers it.
-    const patched = await api(t, `/notifications/${created.notification.id}`, { method: "PATCH", body: { read: true }, auth: { jwt } });
+    const patched = await api(t, `/notifications/${created.notification.id}`, {
+      method: "PATCH",
+      body: { read: true },
+      auth: { jwt },
+    });
     expect((await client.next("notification.updated")).notification).toEqual(patched.body);
-    const unread = await api(t, `/notifications/${created.notification.id}`, { method: "PATCH", body: { read: false }, auth: { jwt } });
+    const unread = await api(t, `/notifications/${created.notification.id}`, {
+      method: "PATCH",
+      body: { read: false },
+      auth: { jwt },
+    });
     expect((await client.next("notification.updated")).notification).toEqual(unread.body);
     await api(t, "/notifications/read-all", { method: "PATCH", auth: { jwt } });
-    expect((await client.next("notification.updated")).notification).toMatchObject({ id: created.notification.id, read: true });
+    expect((await client.next("notification.updated")).notification).toMatchObject({
+      id: created.notification.id,
+      read: true,
+    });
 
     // Nothing of it reached another user's channel.
     expect(otherClient.messages.map((m) => m.type)).toEqual(["ready"]);
@@ -105,7 +123,10 @@ describe("realtime notification channel", () => {
     expect((await open(t, "")).status).toBe(400);
 
     const stale = await ticket(t, jwt);
-    await (await dbOf(t)).update(realtimeTickets).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).run();
+    await (await dbOf(t))
+      .update(realtimeTickets)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .run();
     expect((await open(t, `ticket=${stale.ticket}`)).status).toBe(401);
 
     // A ticket is only good on its own workspace.
@@ -117,8 +138,21 @@ describe("realtime notification channel", () => {
   it("the emit function reports a failure instead of throwing", async () => {
     const t = await createTenant();
     const n = await insertNotification(t, t.owner.id);
-    const broken = { USER_REALTIME: { idFromName: () => ({}), get: () => ({ deliver: async () => { throw new Error("boom"); } }) } } as unknown as typeof env;
-    await expect(realtimeSink(broken, t.id).send(t.owner.id, [{ type: "notification.created", notification: n }])).resolves.toBe(false);
-    await expect(realtimeSink(env, t.id).send(t.owner.id, [{ type: "notification.created", notification: n }])).resolves.toBe(true);
+    const broken = {
+      USER_REALTIME: {
+        idFromName: () => ({}),
+        get: () => ({
+          deliver: async () => {
+            throw new Error("boom");
+          },
+        }),
+      },
+    } as unknown as typeof env;
+    await expect(
+      realtimeSink(broken, t.id).send(t.owner.id, [{ type: "notification.created", notification: n }]),
+    ).resolves.toBe(false);
+    await expect(
+      realtimeSink(env, t.id).send(t.owner.id, [{ type: "notification.created", notification: n }]),
+    ).resolves.toBe(true);
   });
 });

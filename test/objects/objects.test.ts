@@ -16,7 +16,8 @@ async function issued(t: TestTenant, contentType: string, size: number, purpose?
   return res.body as { objectKey: string; uploadUrl: string; expiresAt: string; method: "PUT" };
 }
 
-const put = (url: string, bytes: Uint8Array, headers: Record<string, string> = {}) => send(url, { method: "PUT", body: bytes, headers });
+const put = (url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
+  send(url, { method: "PUT", body: bytes, headers });
 
 async function viewUrl(t: TestTenant, key: string, jwt?: string) {
   return api(t, `/objects/${encodeURIComponent(key)}/view-url`, { auth: { jwt: jwt ?? (await userJwt(t)) } });
@@ -54,7 +55,11 @@ describe("objects: signed upload and view URLs", () => {
 
     const view = await viewUrl(t, up.objectKey);
     expect(view.status).toBe(200);
-    expect(view.body).toMatchObject({ contentType: "image/png", size: 3000, url: expect.stringContaining(`${t.base}/objects/view?`) });
+    expect(view.body).toMatchObject({
+      contentType: "image/png",
+      size: 3000,
+      url: expect.stringContaining(`${t.base}/objects/view?`),
+    });
     const got = await send(view.body.url);
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toBe("image/png");
@@ -110,8 +115,17 @@ describe("objects: signed upload and view URLs", () => {
     const key = up.objectKey;
     const past = Math.floor(Date.now() / 1000) - 1;
     // A genuinely signed URL whose time is up.
-    const expiredSig = await signFields(env.FILES_SIGNING_SECRET, { method: "PUT", key, exp: past, contentType: "image/gif", size: 100 });
-    const expired = await put(withParam(withParam(up.uploadUrl, "exp", String(past)), "sig", expiredSig), fileBytes("gif", 100));
+    const expiredSig = await signFields(env.FILES_SIGNING_SECRET, {
+      method: "PUT",
+      key,
+      exp: past,
+      contentType: "image/gif",
+      size: 100,
+    });
+    const expired = await put(
+      withParam(withParam(up.uploadUrl, "exp", String(past)), "sig", expiredSig),
+      fileBytes("gif", 100),
+    );
     expect(expired.status).toBe(403);
     expect(expired.body).toMatchObject({ code: "forbidden", details: { reason: "expired" } });
 
@@ -161,18 +175,33 @@ describe("objects: signed upload and view URLs", () => {
     const bUp = await issued(b, "image/jpeg", 64);
     expect((await put(up.uploadUrl.replace(a.base, b.base), fileBytes("jpeg", 64))).status).toBe(404);
     // Unknown and malformed keys of one's own workspace are 404 too.
-    for (const key of [bUp.objectKey, `tenants/${b.id}/uploads/obj_00000000000000000000000000`, `tenants/${b.id}/feedback/x/1.png`, `tenants/${b.id}/uploads/../../${a.id}/uploads/x`, "garbage"]) {
+    for (const key of [
+      bUp.objectKey,
+      `tenants/${b.id}/uploads/obj_00000000000000000000000000`,
+      `tenants/${b.id}/feedback/x/1.png`,
+      `tenants/${b.id}/uploads/../../${a.id}/uploads/x`,
+      "garbage",
+    ]) {
       expect((await viewUrl(b, key, bJwt)).status, key).toBe(404);
     }
   });
 
   it("validates the request and is JWT only", async () => {
     const t = await createTenant();
-    for (const body of [{ contentType: "image/svg+xml", size: 10 }, { contentType: "image/png", size: 0 }, { contentType: "image/png", size: 10 * 1024 * 1024 + 1 }, { contentType: "application/pdf", size: 10, purpose: "asset-image" }, { contentType: "image/png" }, { contentType: "image/png", size: 10, extra: 1 }]) {
+    for (const body of [
+      { contentType: "image/svg+xml", size: 10 },
+      { contentType: "image/png", size: 0 },
+      { contentType: "image/png", size: 10 * 1024 * 1024 + 1 },
+      { contentType: "application/pdf", size: 10, purpose: "asset-image" },
+      { contentType: "image/png" },
+      { contentType: "image/png", size: 10, extra: 1 },
+    ]) {
       const res = await issue(t, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await issue(t, { contentType: "application/pdf", size: 10 * 1024 * 1024, purpose: "attachment" })).status).toBe(201);
+    expect(
+      (await issue(t, { contentType: "application/pdf", size: 10 * 1024 * 1024, purpose: "attachment" })).status,
+    ).toBe(201);
     const key = await api(t, "/objects", { body: { contentType: "image/png", size: 10 } });
     expect(key.status).toBe(403);
     const up = await issued(t, "image/png", 10);
@@ -189,15 +218,24 @@ describe("objects: signed upload and view URLs", () => {
     const pdf = await issued(a, "application/pdf", 20);
     expect((await put(pdf.uploadUrl, fileBytes("pdf", 20))).status).toBe(201);
 
-    await expect(assertTenantObject(env, a.id, img.objectKey, { imageOnly: true })).resolves.toEqual({ key: img.objectKey, contentType: "image/webp", size: 20 });
-    await expect(assertTenantObject(env, a.id, pdf.objectKey)).resolves.toMatchObject({ contentType: "application/pdf" });
+    await expect(assertTenantObject(env, a.id, img.objectKey, { imageOnly: true })).resolves.toEqual({
+      key: img.objectKey,
+      contentType: "image/webp",
+      size: 20,
+    });
+    await expect(assertTenantObject(env, a.id, pdf.objectKey)).resolves.toMatchObject({
+      contentType: "application/pdf",
+    });
     const refused = [
       () => assertTenantObject(env, a.id, pdf.objectKey, { field: "imageKey", imageOnly: true }),
       () => assertTenantObject(env, b.id, img.objectKey, { field: "imageKey" }),
       () => assertTenantObject(env, a.id, `tenants/${a.id}/uploads/obj_00000000000000000000000000`),
       () => assertTenantObject(env, a.id, "../etc/passwd"),
     ];
-    for (const check of refused) await expect(check()).rejects.toMatchObject({ code: "validation_failed", status: 400 });
-    await expect(assertTenantObject(env, b.id, img.objectKey, { field: "imageKey" })).rejects.toMatchObject({ details: [{ path: "imageKey" }] });
+    for (const check of refused)
+      await expect(check()).rejects.toMatchObject({ code: "validation_failed", status: 400 });
+    await expect(assertTenantObject(env, b.id, img.objectKey, { field: "imageKey" })).rejects.toMatchObject({
+      details: [{ path: "imageKey" }],
+    });
   });
 });

@@ -15,7 +15,14 @@ async function personWithAssets(t: TestTenant, name: string, count: number) {
   for (let i = 0; i < count; i++) {
     const assetId = await insertAsset(t);
     assetIds.push(assetId);
-    assignmentIds.push(await assignDirectly(t, assetId, { id: p.body.id, name }, new Date(Date.now() - (count - i) * 1000).toISOString()));
+    assignmentIds.push(
+      await assignDirectly(
+        t,
+        assetId,
+        { id: p.body.id, name },
+        new Date(Date.now() - (count - i) * 1000).toISOString(),
+      ),
+    );
   }
   return { id: p.body.id as string, assetIds, assignmentIds };
 }
@@ -36,7 +43,10 @@ describe("person deactivation and activation", () => {
       expect(asset).toMatchObject({ status: "available", assigneeId: null, assignedAt: null });
       const timeline = await db.select().from(assetTimeline).where(eq(assetTimeline.assetId, assetId)).all();
       expect(timeline.map((r) => r.type)).toContain("UNASSIGNED");
-      expect(timeline.find((r) => r.type === "UNASSIGNED")?.data).toMatchObject({ personId: id, reason: "person_deactivated" });
+      expect(timeline.find((r) => r.type === "UNASSIGNED")?.data).toMatchObject({
+        personId: id,
+        reason: "person_deactivated",
+      });
     }
     for (const asgId of assignmentIds) {
       const asg = await db.select().from(assignments).where(eq(assignments.id, asgId)).get();
@@ -47,14 +57,29 @@ describe("person deactivation and activation", () => {
     expect((await db.select().from(assets).where(eq(assets.id, other.assetIds[0]!)).get())?.assigneeId).toBe(other.id);
 
     const events = (await outboxRows(t)).map((r) => [r.type, r.subjectId]);
-    expect(events).toEqual(expect.arrayContaining([["person.deactivated", id], ["person.updated", id], ["asset.checked_in", assetIds[0]], ["asset.checked_in", assetIds[1]]]));
+    expect(events).toEqual(
+      expect.arrayContaining([
+        ["person.deactivated", id],
+        ["person.updated", id],
+        ["asset.checked_in", assetIds[0]],
+        ["asset.checked_in", assetIds[1]],
+      ]),
+    );
     const deactivated = (await outboxRows(t, { type: "person.deactivated" }))[0]!;
-    expect((deactivated.payload as { checkedInAssetIds: string[] }).checkedInAssetIds.sort()).toEqual([...assetIds].sort());
+    expect((deactivated.payload as { checkedInAssetIds: string[] }).checkedInAssetIds.sort()).toEqual(
+      [...assetIds].sort(),
+    );
 
     // History says so, newest first.
     const history = await api(t, `/people/${id}/assignment-history?limit=1`);
     expect(history.status).toBe(200);
-    expect(history.body.items[0]).toMatchObject({ id: assignmentIds[1], assetId: assetIds[1], personId: id, checkinReason: "person_deactivated", assetName: expect.any(String) });
+    expect(history.body.items[0]).toMatchObject({
+      id: assignmentIds[1],
+      assetId: assetIds[1],
+      personId: id,
+      checkinReason: "person_deactivated",
+      assetName: expect.any(String),
+    });
     const page2 = await api(t, `/people/${id}/assignment-history?limit=1&cursor=${history.body.nextCursor}`);
     expect(page2.body.items.map((a: any) => a.id)).toEqual([assignmentIds[0]]);
     expect(page2.body.nextCursor).toBeNull();
@@ -82,7 +107,15 @@ describe("person deactivation and activation", () => {
     for (const [i, assetId] of assetIds.entries()) {
       const events = (await api(t, `/inventory-items/${assetId}/status-events`)).body.items;
       expect(events).toEqual([
-        { id: expect.any(String), fromStatus: "assigned", toStatus: "available", reason: "person_deactivated", meta: { personId: id, assignmentId: assignmentIds[i] }, actor: expect.any(String), at: expect.any(String) },
+        {
+          id: expect.any(String),
+          fromStatus: "assigned",
+          toStatus: "available",
+          reason: "person_deactivated",
+          meta: { personId: id, assignmentId: assignmentIds[i] },
+          actor: expect.any(String),
+          at: expect.any(String),
+        },
       ]);
     }
   });
@@ -90,8 +123,12 @@ describe("person deactivation and activation", () => {
   it("deactivates a person without assets, and a repeated status is a no-op", async () => {
     const t = await createTenant();
     const p = await api(t, "/people", { body: { name: "Plain" } });
-    expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { status: "deactivated" } })).status).toBe(200);
-    expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { status: "deactivated" } })).status).toBe(200);
+    expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { status: "deactivated" } })).status).toBe(
+      200,
+    );
+    expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { status: "deactivated" } })).status).toBe(
+      200,
+    );
     expect(await outboxRows(t, { type: "person.deactivated" })).toHaveLength(1);
     expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { status: "gone" } })).status).toBe(400);
   });
@@ -118,13 +155,19 @@ describe("person deactivation and activation", () => {
   it("two concurrent deactivations check in once: one wins, the other is a no-op or a 409", async () => {
     const t = await createTenant();
     const { id, assetIds } = await personWithAssets(t, "Racer", 2);
-    const results = await Promise.all([1, 2].map(() => api(t, `/people/${id}`, { method: "PATCH", body: { status: "deactivated" } })));
+    const results = await Promise.all(
+      [1, 2].map(() => api(t, `/people/${id}`, { method: "PATCH", body: { status: "deactivated" } })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses[0]).toBe(200);
     expect([200, 409]).toContain(statuses[1]);
     expect(await outboxRows(t, { type: "person.deactivated" })).toHaveLength(1);
     expect(await outboxRows(t, { type: "asset.checked_in" })).toHaveLength(assetIds.length);
-    const timeline = await (await dbOf(t)).select().from(assetTimeline).where(eq(assetTimeline.type, "UNASSIGNED")).all();
+    const timeline = await (await dbOf(t))
+      .select()
+      .from(assetTimeline)
+      .where(eq(assetTimeline.type, "UNASSIGNED"))
+      .all();
     expect(timeline).toHaveLength(assetIds.length);
   });
 });

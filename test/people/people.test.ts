@@ -14,9 +14,26 @@ describe("people", () => {
   it("creates, reads, updates, deletes and restores a person, with events and audit", async () => {
     const t = await createTenant();
     const loc = await api(t, "/locations/default");
-    const res = await create(t, { name: " Ada Lovelace ", email: " Ada@Example.com ", employeeNumber: "E-1", department: "R&D", title: "Engineer", phone: "+44 1", locationId: loc.body.id, notes: "n" });
+    const res = await create(t, {
+      name: " Ada Lovelace ",
+      email: " Ada@Example.com ",
+      employeeNumber: "E-1",
+      department: "R&D",
+      title: "Engineer",
+      phone: "+44 1",
+      locationId: loc.body.id,
+      notes: "n",
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.stringMatching(/^per_/), name: "Ada Lovelace", email: "Ada@Example.com", employeeNumber: "E-1", locationId: loc.body.id, status: "active", customFields: {} });
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^per_/),
+      name: "Ada Lovelace",
+      email: "Ada@Example.com",
+      employeeNumber: "E-1",
+      locationId: loc.body.id,
+      status: "active",
+      customFields: {},
+    });
     const id = res.body.id;
     expect((await api(t, `/people/${id}`)).body.title).toBe("Engineer");
 
@@ -35,7 +52,12 @@ describe("people", () => {
     const types = (await outboxRows(t, { subjectId: id })).map((r) => r.type);
     expect(types).toEqual(["person.created", "person.updated", "person.deleted", "person.restored"]);
     const audit = await (await dbOf(t)).select().from(auditLog).where(eq(auditLog.entityId, id)).all();
-    expect(audit.filter((r) => r.action === "update").map((r) => [r.field, r.oldValue, r.newValue])).toEqual(expect.arrayContaining([["title", "Engineer", "Lead"], ["phone", "+44 1", null]]));
+    expect(audit.filter((r) => r.action === "update").map((r) => [r.field, r.oldValue, r.newValue])).toEqual(
+      expect.arrayContaining([
+        ["title", "Engineer", "Lead"],
+        ["phone", "+44 1", null],
+      ]),
+    );
     expect(audit.map((r) => r.action)).toEqual(expect.arrayContaining(["create", "update", "delete", "restore"]));
   });
 
@@ -93,7 +115,8 @@ describe("people", () => {
 
   it("lists active people by name with cursor pagination, status filters and a prefix q", async () => {
     const t = await createTenant();
-    const mk = async (name: string, extra: Record<string, unknown> = {}) => (await create(t, { name, ...extra })).body.id as string;
+    const mk = async (name: string, extra: Record<string, unknown> = {}) =>
+      (await create(t, { name, ...extra })).body.id as string;
     await mk("charlie", { email: "c@corp.example" });
     const bob = await mk("Bob", { employeeNumber: "EMP-77" });
     await mk("alice", { email: "alice@corp.example" });
@@ -126,7 +149,10 @@ describe("people", () => {
     const [db, raw] = [await dbOf(t), await rawDbOf(t)];
     const planOf = async (input: Parameters<typeof listPeopleQuery>[1]) => {
       const q = listPeopleQuery(db, input).toSQL();
-      const plan = await raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).bind(...q.params).all<{ detail: string }>();
+      const plan = await raw
+        .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+        .bind(...q.params)
+        .all<{ detail: string }>();
       return plan.results.map((r) => r.detail).join("\n");
     };
     const withQ = await planOf({ limit: 50, status: "all", q: "ab" });

@@ -41,11 +41,19 @@ describe("error envelope", () => {
   it("answers a non-JSON content type on a JSON route with 415", async () => {
     const t = await createTenant();
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
-      const res = await raw(`${t.base}/categories`, { method: "POST", headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": type }, body: '{"name":"Laptops"}' });
+      const res = await raw(`${t.base}/categories`, {
+        method: "POST",
+        headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": type },
+        body: '{"name":"Laptops"}',
+      });
       expectError(res, 415, "unsupported_media_type");
     }
     // A body without any content type is not JSON either.
-    const res = await raw(`${t.base}/categories`, { method: "POST", headers: { authorization: `ApiKey ${t.apiKey}` }, body: new TextEncoder().encode('{"name":"Laptops"}') });
+    const res = await raw(`${t.base}/categories`, {
+      method: "POST",
+      headers: { authorization: `ApiKey ${t.apiKey}` },
+      body: new TextEncoder().encode('{"name":"Laptops"}'),
+    });
     expectError(res, 415, "unsupported_media_type");
   });
 
@@ -61,20 +69,36 @@ describe("error envelope", () => {
         controller.close();
       },
     });
-    expectError(await raw(`${t.base}/categories`, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit), 413, "payload_too_large");
+    expectError(
+      await raw(`${t.base}/categories`, { method: "POST", headers, body: stream, duplex: "half" } as RequestInit),
+      413,
+      "payload_too_large",
+    );
   });
 
   it("answers unknown routes with a 404 envelope on every kind of host", async () => {
     const t = await createTenant();
-    for (const url of [`${t.base}/no-such-thing`, `https://admin.${TEST_DOMAIN}/api/v1/nope`, `https://${TEST_DOMAIN}/`, "https://localhost/api/v1/categories/x/y/z"]) {
+    for (const url of [
+      `${t.base}/no-such-thing`,
+      `https://admin.${TEST_DOMAIN}/api/v1/nope`,
+      `https://${TEST_DOMAIN}/`,
+      "https://localhost/api/v1/categories/x/y/z",
+    ]) {
       expectError(await req(url, { auth: { apiKey: t.apiKey } }), 404, "not_found");
     }
-    expectError(await req(`${t.base}/categories`, { method: "PUT", auth: { apiKey: t.apiKey }, body: {} }), 404, "not_found");
+    expectError(
+      await req(`${t.base}/categories`, { method: "PUT", auth: { apiKey: t.apiKey }, body: {} }),
+      404,
+      "not_found",
+    );
   });
 
   it("puts x-request-id on successes too, a fresh one per request", async () => {
     const t = await createTenant();
-    const [a, b] = await Promise.all([req(`${t.base}/categories`, { auth: { apiKey: t.apiKey } }), req(`${t.base}/categories`, { auth: { apiKey: t.apiKey } })]);
+    const [a, b] = await Promise.all([
+      req(`${t.base}/categories`, { auth: { apiKey: t.apiKey } }),
+      req(`${t.base}/categories`, { auth: { apiKey: t.apiKey } }),
+    ]);
     expect(a.status).toBe(200);
     expect(a.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
     expect(a.headers.get("x-request-id")).not.toBe(b.headers.get("x-request-id"));
@@ -89,7 +113,9 @@ describe("onError / onNotFound (a tiny app with the real handlers)", () => {
       throw new Error("SELECT secret FROM internals /srv/app.ts:42");
     });
     app.get("/reject", async () => {
-      throw Object.assign(new TypeError("Cannot read properties of undefined (reading 'bind')"), { stack: "at secret.ts:1" });
+      throw Object.assign(new TypeError("Cannot read properties of undefined (reading 'bind')"), {
+        stack: "at secret.ts:1",
+      });
     });
     app.get("/http", () => {
       throw new HTTPException(405, { message: "Method not allowed here" });
@@ -105,7 +131,11 @@ describe("onError / onNotFound (a tiny app with the real handlers)", () => {
       const text = await res.text();
       expect(res.status).toBe(500);
       const body = JSON.parse(text);
-      expect(body).toEqual({ message: expect.any(String), code: "internal_error", requestId: expect.stringMatching(/^req_/) });
+      expect(body).toEqual({
+        message: expect.any(String),
+        code: "internal_error",
+        requestId: expect.stringMatching(/^req_/),
+      });
       expect(res.headers.get("x-request-id")).toBe(body.requestId);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
       expect(text).not.toMatch(/secret|internals|\.ts|bind|stack/i);
@@ -116,7 +146,10 @@ describe("onError / onNotFound (a tiny app with the real handlers)", () => {
     const app = tinyApp();
     const http = await app.request(`https://t.${TEST_DOMAIN}/http`);
     expect(http.status).toBe(405);
-    expect(await http.json()).toMatchObject({ code: "method_not_allowed", requestId: http.headers.get("x-request-id") });
+    expect(await http.json()).toMatchObject({
+      code: "method_not_allowed",
+      requestId: http.headers.get("x-request-id"),
+    });
     const missing = await app.request(`https://t.${TEST_DOMAIN}/nowhere`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ code: "not_found", requestId: missing.headers.get("x-request-id") });

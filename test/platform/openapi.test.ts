@@ -25,7 +25,9 @@ describe("GET /api/v1/openapi.json", () => {
     expect((await validate(noVersion as Parameters<typeof validate>[0])).valid).toBe(false);
     // A path parameter the operation does not declare (beyond what the JSON schema can check).
     const undeclared = structuredClone(doc) as unknown as { paths: Record<string, unknown> };
-    undeclared.paths["/api/v1/nowhere/{nowhereId}"] = { get: { operationId: "nowhere", responses: { 200: { description: "ok" } } } };
+    undeclared.paths["/api/v1/nowhere/{nowhereId}"] = {
+      get: { operationId: "nowhere", responses: { 200: { description: "ok" } } },
+    };
     expect((await validate(undeclared as Parameters<typeof validate>[0])).valid).toBe(false);
   });
 
@@ -35,7 +37,9 @@ describe("GET /api/v1/openapi.json", () => {
       Bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
       AdminCookie: { type: "apiKey", in: "cookie" },
     });
-    expect(doc.components.schemas?.Error).toMatchObject({ required: expect.arrayContaining(["message", "code", "requestId"]) });
+    expect(doc.components.schemas?.Error).toMatchObject({
+      required: expect.arrayContaining(["message", "code", "requestId"]),
+    });
   });
 
   it("documents every mounted route, and nothing that is not mounted", () => {
@@ -45,8 +49,14 @@ describe("GET /api/v1/openapi.json", () => {
         .map((r) => `${r.method} ${r.path}`),
     );
     const documented = new Set(operations.map((o) => `${o.method} ${toHonoPath(o.path)}`));
-    expect([...mounted].filter((r) => !documented.has(r)), "mounted but not documented").toEqual([]);
-    expect([...documented].filter((r) => !mounted.has(r)), "documented but not mounted").toEqual([]);
+    expect(
+      [...mounted].filter((r) => !documented.has(r)),
+      "mounted but not documented",
+    ).toEqual([]);
+    expect(
+      [...documented].filter((r) => !mounted.has(r)),
+      "documented but not mounted",
+    ).toEqual([]);
     expect(mounted.size).toBeGreaterThan(0);
   });
 

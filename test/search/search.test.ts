@@ -48,7 +48,9 @@ describe("GET /search", () => {
     expect(ids((await search(t, "cn-0x12")).body.assets)).toEqual([dell.id]);
     expect(ids((await search(t, "dell monitor")).body.assets)).toEqual([]);
     const people = await search(t, "lovel");
-    expect(people.body.people).toEqual([{ id: ada.id, name: "Ada Lovelace", email: "ada@example.com", employeeNumber: "E-1815", status: "active" }]);
+    expect(people.body.people).toEqual([
+      { id: ada.id, name: "Ada Lovelace", email: "ada@example.com", employeeNumber: "E-1815", status: "active" },
+    ]);
     expect(ids((await search(t, "ada@exa")).body.people)).toEqual([ada.id]);
     expect(ids((await search(t, "e-1815")).body.people)).toEqual([ada.id]);
     expect(ids((await search(t, "spring")).body.sessions)).toEqual([session.body.id]);
@@ -77,7 +79,9 @@ describe("GET /search", () => {
     const p = await person(t, { name: "Grace Hopper" });
     expect(ids((await search(t, "projector")).body.assets)).toEqual([a.id]);
 
-    expect((await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body: { name: "Beamer Epson" } })).status).toBe(200);
+    expect((await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body: { name: "Beamer Epson" } })).status).toBe(
+      200,
+    );
     expect(ids((await search(t, "projector")).body.assets)).toEqual([]);
     expect(ids((await search(t, "beamer")).body.assets)).toEqual([a.id]);
 
@@ -102,7 +106,28 @@ describe("GET /search", () => {
   it("treats FTS syntax in q as text, never as a query error", async () => {
     const t = await createTenant();
     const a = await asset(t, { name: 'Cable "HDMI" 2m (spare)', model: "name:x" });
-    for (const q of ['"', 'cable"', "hdmi AND", "OR", "NOT cable", "*", "cab*", "(spare", "NEAR(cable hdmi)", "name:x", "model:", "^cable", "-", "a + b", "{x y}", "'", "\\", "%_", "ünïcödé", "🙂"]) {
+    for (const q of [
+      '"',
+      'cable"',
+      "hdmi AND",
+      "OR",
+      "NOT cable",
+      "*",
+      "cab*",
+      "(spare",
+      "NEAR(cable hdmi)",
+      "name:x",
+      "model:",
+      "^cable",
+      "-",
+      "a + b",
+      "{x y}",
+      "'",
+      "\\",
+      "%_",
+      "ünïcödé",
+      "🙂",
+    ]) {
       const res = await search(t, q);
       expect(res.status, `q=${q}: ${JSON.stringify(res.body)}`).toBe(200);
     }

@@ -5,7 +5,9 @@ import { call, TEST_DOMAIN, type CallOptions } from "../harness/tenant";
 /** Every request of the security suites goes through here: none of them may ever answer 5xx. */
 export async function req(url: string, opts: CallOptions = {}) {
   const res = await call(url, opts);
-  expect(res.status, `${opts.method ?? "GET"} ${url} answered ${res.status}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+  expect(res.status, `${opts.method ?? "GET"} ${url} answered ${res.status}: ${JSON.stringify(res.body)}`).toBeLessThan(
+    500,
+  );
   return res;
 }
 
@@ -15,7 +17,11 @@ type Res = Awaited<ReturnType<typeof call>>;
 export function expectError(res: Res, status: number, code?: string) {
   const what = `answered ${res.status}: ${JSON.stringify(res.body)}`;
   expect(res.status, what).toBe(status);
-  expect(res.body, what).toMatchObject({ message: expect.any(String), code: code ?? expect.any(String), requestId: expect.stringMatching(/^req_/) });
+  expect(res.body, what).toMatchObject({
+    message: expect.any(String),
+    code: code ?? expect.any(String),
+    requestId: expect.stringMatching(/^req_/),
+  });
   expect(res.headers.get("x-request-id")).toBe(res.body.requestId);
 }
 

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
-import { fixtureFor, NON_RESOURCE_PARAMS, prepareOperation, SAMPLE_BODIES, type FixtureContext } from "../harness/fixtures";
+import {
+  fixtureFor,
+  NON_RESOURCE_PARAMS,
+  prepareOperation,
+  SAMPLE_BODIES,
+  type FixtureContext,
+} from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
 import { adminCookie, createUser, userJwt, type TestUser } from "../harness/principals";
 import { createTenant, type Auth, type CallOptions, type TestTenant } from "../harness/tenant";
@@ -19,23 +25,40 @@ const operations = operationsOf(doc);
 const POLICY: Record<string, RouteRule> = ROUTE_POLICY;
 
 /** The suite's workspaces: fixtures of this file, shared by its tests, never modified by them. */
-const s = {} as { a: TestTenant; b: TestTenant; free: TestTenant; aJwt: string; bJwt: string; freeJwt: string; member: TestUser; cookie: string };
+const s = {} as {
+  a: TestTenant;
+  b: TestTenant;
+  free: TestTenant;
+  aJwt: string;
+  bJwt: string;
+  freeJwt: string;
+  member: TestUser;
+  cookie: string;
+};
 
 beforeAll(async () => {
   // One after the other: concurrent provisioning can misreport a lost pool-database race as a slug conflict.
   const a = await createTenant({ plan: "enterprise" });
   const b = await createTenant({ plan: "enterprise" });
   const free = await createTenant({ plan: "free" });
-  const [aJwt, bJwt, freeJwt, member, cookie] = await Promise.all([userJwt(a), userJwt(b), userJwt(free), createUser(a, "member"), adminCookie()]);
+  const [aJwt, bJwt, freeJwt, member, cookie] = await Promise.all([
+    userJwt(a),
+    userJwt(b),
+    userJwt(free),
+    createUser(a, "member"),
+    adminCookie(),
+  ]);
   Object.assign(s, { a, b, free, aJwt, bJwt, freeJwt, member, cookie });
 });
 
-const isTenantRoute = (rule: RouteRule) => rule.access === "tenantPublic" || rule.access === "data" || rule.access === "jwt";
+const isTenantRoute = (rule: RouteRule) =>
+  rule.access === "tenantPublic" || rule.access === "data" || rule.access === "jwt";
 const isAdminRoute = (rule: RouteRule) => rule.access === "admin" || rule.access === "adminPublic";
 
 /** How an authorized caller reaches an operation: its host label and credentials. */
 function authorized(rule: RouteRule, tenant: () => TestTenant, jwt: () => string): { host: string; opts: CallOptions } {
-  if (isAdminRoute(rule)) return { host: "admin", opts: rule.access === "admin" ? { headers: { cookie: s.cookie } } : {} };
+  if (isAdminRoute(rule))
+    return { host: "admin", opts: rule.access === "admin" ? { headers: { cookie: s.cookie } } : {} };
   return { host: tenant().slug, opts: rule.access === "tenantPublic" ? { auth: null } : { auth: { jwt: jwt() } } };
 }
 
@@ -43,14 +66,17 @@ function fixtureContext(params: Record<string, string>): FixtureContext {
   return {
     tenant: s.a,
     api: (path, opts = {}) => req(`${s.a.base}${path}`, { auth: { jwt: s.aJwt }, ...opts }),
-    admin: (path, opts = {}) => req(hostUrl("admin", `/api/v1${path}`), { ...opts, headers: { cookie: s.cookie, ...opts.headers } }),
+    admin: (path, opts = {}) =>
+      req(hostUrl("admin", `/api/v1${path}`), { ...opts, headers: { cookie: s.cookie, ...opts.headers } }),
     params,
     unique,
   };
 }
 
 /** Creates one resource per path parameter (in order, so nested fixtures see their parents). */
-async function createPathResources(o: WalkedOperation): Promise<{ params: Record<string, string>; ctx: FixtureContext }> {
+async function createPathResources(
+  o: WalkedOperation,
+): Promise<{ params: Record<string, string>; ctx: FixtureContext }> {
   const params: Record<string, string> = {};
   const ctx = fixtureContext(params);
   for (const name of o.pathParams) {
@@ -60,15 +86,19 @@ async function createPathResources(o: WalkedOperation): Promise<{ params: Record
     }
     const fixture = fixtureFor(o.path, name);
     if (!fixture) {
-      throw new Error(`No fixture for path parameter '${name}' of ${o.operationId}: add one to PARAM_FIXTURES in test/harness/fixtures.ts (or to NON_RESOURCE_PARAMS if it is not a resource id)`);
+      throw new Error(
+        `No fixture for path parameter '${name}' of ${o.operationId}: add one to PARAM_FIXTURES in test/harness/fixtures.ts (or to NON_RESOURCE_PARAMS if it is not a resource id)`,
+      );
     }
     params[name] = await fixture(ctx);
   }
   return { params, ctx };
 }
 
-const placeholders = (o: WalkedOperation) => Object.fromEntries(o.pathParams.map((p) => [p, NON_RESOURCE_PARAMS[p] ?? "zz_00000000000000000000000000"]));
-const jsonOpts = (o: WalkedOperation, body: unknown): CallOptions => (body === undefined ? { method: o.method } : { method: o.method, body });
+const placeholders = (o: WalkedOperation) =>
+  Object.fromEntries(o.pathParams.map((p) => [p, NON_RESOURCE_PARAMS[p] ?? "zz_00000000000000000000000000"]));
+const jsonOpts = (o: WalkedOperation, body: unknown): CallOptions =>
+  body === undefined ? { method: o.method } : { method: o.method, body };
 
 it("walks a document that has operations", () => {
   expect(operations.length).toBeGreaterThan(0);
@@ -92,7 +122,11 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
       expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: null }), 401, "unauthenticated");
     });
     it("refuses an API key sent as Bearer (401)", async () => {
-      expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: { header: `Bearer ${s.a.apiKey}` } }), 401, "unauthenticated");
+      expectError(
+        await req(hostUrl(s.a.slug, path), { ...plain, auth: { header: `Bearer ${s.a.apiKey}` } }),
+        401,
+        "unauthenticated",
+      );
     });
     it("refuses a JWT of another workspace (401)", async () => {
       expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.bJwt } }), 401, "unauthenticated");
@@ -109,7 +143,11 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
     }
     if (rule.feature) {
       it(`refuses a workspace whose plan lacks '${rule.feature}' (403 plan_required)`, async () => {
-        expectError(await req(hostUrl(s.free.slug, path), { ...plain, auth: { jwt: s.freeJwt } }), 403, "plan_required");
+        expectError(
+          await req(hostUrl(s.free.slug, path), { ...plain, auth: { jwt: s.freeJwt } }),
+          403,
+          "plan_required",
+        );
       });
     }
   }
@@ -128,30 +166,58 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
 
   if (rule.access === "admin") {
     it("refuses a request without the admin cookie, also with workspace credentials (401)", async () => {
-      const [none, apiKey] = await Promise.all([req(hostUrl("admin", path), plain), req(hostUrl("admin", path), { ...plain, auth: { apiKey: s.a.apiKey } })]);
+      const [none, apiKey] = await Promise.all([
+        req(hostUrl("admin", path), plain),
+        req(hostUrl("admin", path), { ...plain, auth: { apiKey: s.a.apiKey } }),
+      ]);
       expectError(none, 401, "unauthenticated");
       expectError(apiKey, 401, "unauthenticated");
     });
   }
   if (isAdminRoute(rule)) {
     it("does not exist on a workspace host (404)", async () => {
-      expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.aJwt }, headers: { cookie: s.cookie } }), 404, "not_found");
+      expectError(
+        await req(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.aJwt }, headers: { cookie: s.cookie } }),
+        404,
+        "not_found",
+      );
     });
   }
 
   if (o.pathParams.length > 0) {
-    const title = isTenantRoute(rule) ? "answers 404 for another workspace's ids and for unknown ids, and serves its own" : "answers 404 for unknown ids and serves known ones";
+    const title = isTenantRoute(rule)
+      ? "answers 404 for another workspace's ids and for unknown ids, and serves its own"
+      : "answers 404 for unknown ids and serves known ones";
     it(title, async () => {
       const { params, ctx } = await createPathResources(o);
       await prepareOperation(o.operationId, o.method, fillPath(o.path, params), ctx);
       const body = SAMPLE_BODIES[o.operationId]?.(ctx) ?? (o.body ? validSample(doc, o.body) : undefined);
-      const own = authorized(rule, () => s.a, () => s.aJwt);
+      const own = authorized(
+        rule,
+        () => s.a,
+        () => s.aJwt,
+      );
       if (isTenantRoute(rule)) {
         // Tenant B, fully authorized on its own host, asks for tenant A's resources.
-        const other = authorized(rule, () => s.b, () => s.bJwt);
-        expectError(await req(hostUrl(other.host, fillPath(o.path, params)), { ...other.opts, ...jsonOpts(o, body) }), 404, "not_found");
+        const other = authorized(
+          rule,
+          () => s.b,
+          () => s.bJwt,
+        );
+        expectError(
+          await req(hostUrl(other.host, fillPath(o.path, params)), { ...other.opts, ...jsonOpts(o, body) }),
+          404,
+          "not_found",
+        );
         if (rule.access === "data") {
-          expectError(await req(hostUrl(s.b.slug, fillPath(o.path, params)), { auth: { apiKey: s.b.apiKey }, ...jsonOpts(o, body) }), 404, "not_found");
+          expectError(
+            await req(hostUrl(s.b.slug, fillPath(o.path, params)), {
+              auth: { apiKey: s.b.apiKey },
+              ...jsonOpts(o, body),
+            }),
+            404,
+            "not_found",
+          );
         }
       }
       for (const name of o.pathParams.filter((p) => !(p in NON_RESOURCE_PARAMS))) {
@@ -161,21 +227,37 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
       // Positive control, last (it may delete): the owner reaches the resource with the same request,
       // so the 404s above are about ownership, not a bad fixture or sample body.
       const res = await req(hostUrl(own.host, fillPath(o.path, params)), { ...own.opts, ...jsonOpts(o, body) });
-      expect(res.status < 400 || res.status === 409, `control request answered ${res.status}: ${JSON.stringify(res.body)} (fix the fixture or add SAMPLE_BODIES.${o.operationId})`).toBe(true);
+      expect(
+        res.status < 400 || res.status === 409,
+        `control request answered ${res.status}: ${JSON.stringify(res.body)} (fix the fixture or add SAMPLE_BODIES.${o.operationId})`,
+      ).toBe(true);
     });
   }
 
   if (o.body) {
-    const own = () => authorized(rule, () => s.a, () => s.aJwt);
+    const own = () =>
+      authorized(
+        rule,
+        () => s.a,
+        () => s.aJwt,
+      );
     it("rejects a body with wrong types and an unknown field (400 with details)", async () => {
-      const res = await req(hostUrl(own().host, path), { ...own().opts, method: o.method, body: malformedBody(doc, o.body) });
+      const res = await req(hostUrl(own().host, path), {
+        ...own().opts,
+        method: o.method,
+        body: malformedBody(doc, o.body),
+      });
       expectError(res, 400, "validation_failed");
       expect(res.body.details).toEqual(expect.any(Array));
       expect(res.body.details.length).toBeGreaterThan(0);
     });
     it("rejects an otherwise valid body with an unknown field (400)", async () => {
       const valid = validSample(doc, o.body) as Record<string, unknown>;
-      const res = await req(hostUrl(own().host, path), { ...own().opts, method: o.method, body: { ...valid, [UNKNOWN_FIELD]: 1 } });
+      const res = await req(hostUrl(own().host, path), {
+        ...own().opts,
+        method: o.method,
+        body: { ...valid, [UNKNOWN_FIELD]: 1 },
+      });
       expectError(res, 400, "validation_failed");
       expect(JSON.stringify(res.body.details)).toContain(UNKNOWN_FIELD);
     });
@@ -183,7 +265,11 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
 
   if (o.queryParams.some((p) => p.name === "limit")) {
     it("rejects limit above its maximum (400)", async () => {
-      const own = authorized(rule, () => s.a, () => s.aJwt);
+      const own = authorized(
+        rule,
+        () => s.a,
+        () => s.aJwt,
+      );
       const res = await req(hostUrl(own.host, `${path}?limit=100000`), { ...own.opts, method: o.method });
       expectError(res, 400, "validation_failed");
       expect(JSON.stringify(res.body.details)).toContain("limit");

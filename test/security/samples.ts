@@ -65,8 +65,12 @@ export function validSample(doc: OpenApiDoc, schema: JsonSchema | undefined, dep
 
 /** With nothing required (PATCH bodies need at least one field): `name` if any, else the first plain field. */
 function pickOne(doc: OpenApiDoc, props: Record<string, JsonSchema>): string[] {
-  const plain = Object.keys(props).filter((k) => !/Id$|Ids$/.test(k) && ["string", "integer", "number", "boolean"].includes(String(nonNull(deref(doc, props[k]) ?? {}).type)));
-  const key = plain.includes("name") ? "name" : plain[0] ?? Object.keys(props)[0];
+  const plain = Object.keys(props).filter(
+    (k) =>
+      !/Id$|Ids$/.test(k) &&
+      ["string", "integer", "number", "boolean"].includes(String(nonNull(deref(doc, props[k]) ?? {}).type)),
+  );
+  const key = plain.includes("name") ? "name" : (plain[0] ?? Object.keys(props)[0]);
   return key ? [key] : [];
 }
 

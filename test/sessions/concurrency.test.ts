@@ -35,10 +35,13 @@ describe("idempotent scanning", () => {
     // The phone's connection dropped after the first upload: it sends the whole queue again, twice, concurrently.
     const first = await api(t, `/sessions/${s.id}/scan`, { body: queue[0] });
     expect(first.body).toMatchObject({ result: "accepted", replayed: false, clientScanId: "phone-1:0" });
-    const replays = await Promise.all([1, 2].map(() => api(t, `/sessions/${s.id}/scan/batch`, { body: { scans: queue } })));
+    const replays = await Promise.all(
+      [1, 2].map(() => api(t, `/sessions/${s.id}/scan/batch`, { body: { scans: queue } })),
+    );
     for (const r of replays) expect(r.status).toBe(200);
     const byId = new Map<string, string[]>();
-    for (const r of replays) for (const x of r.body.results) byId.set(x.clientScanId, [...(byId.get(x.clientScanId) ?? []), x.result]);
+    for (const r of replays)
+      for (const x of r.body.results) byId.set(x.clientScanId, [...(byId.get(x.clientScanId) ?? []), x.result]);
     // Every scan is accepted in exactly one place (the first upload or one of the replays), never twice.
     const again = await api(t, `/sessions/${s.id}/scan`, { body: queue[0] });
     expect(again.body).toMatchObject({ result: "accepted", replayed: true, scanId: first.body.scanId });
@@ -60,16 +63,21 @@ describe("idempotent scanning", () => {
     const s = await startSession(t);
     // Two phones scanned `a` offline; the later scan is listed first. The earlier one must win.
     const res = await api(t, `/sessions/${s.id}/scan/batch`, {
-      body: { scans: [
-        { itemId: a!.id, scanId: "late", scannedAt: minutesAgo(5), condition: "poor" },
-        { code: "NOT-A-TAG", scannedAt: minutesAgo(4) },
-        { itemId: a!.id, scanId: "early", scannedAt: minutesAgo(10), condition: "good" },
-        { code: b!.uniqueTag },
-      ] },
+      body: {
+        scans: [
+          { itemId: a!.id, scanId: "late", scannedAt: minutesAgo(5), condition: "poor" },
+          { code: "NOT-A-TAG", scannedAt: minutesAgo(4) },
+          { itemId: a!.id, scanId: "early", scannedAt: minutesAgo(10), condition: "good" },
+          { code: b!.uniqueTag },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: { index: number; result: string }) => [r.index, r.result])).toEqual([
-      [0, "already_scanned"], [1, "not_in_session"], [2, "accepted"], [3, "accepted"],
+      [0, "already_scanned"],
+      [1, "not_in_session"],
+      [2, "accepted"],
+      [3, "accepted"],
     ]);
     expect(res.body.results[1].reason).toBe("unknown_code");
     expect(res.body.progress).toMatchObject({ scanned: 2, total: 2 });
@@ -81,11 +89,15 @@ describe("idempotent scanning", () => {
     const t = await createTenant();
     const [a] = await seedAssets(t, 1);
     const s = await startSession(t);
-    const big = await api(t, `/sessions/${s.id}/scan/batch`, { body: { scans: Array.from({ length: 501 }, () => ({ itemId: a!.id })) } });
+    const big = await api(t, `/sessions/${s.id}/scan/batch`, {
+      body: { scans: Array.from({ length: 501 }, () => ({ itemId: a!.id })) },
+    });
     expect(big.status).toBe(400);
     expect(big.body.code).toBe("validation_failed");
     expect((await api(t, `/sessions/${s.id}/scan/batch`, { body: { scans: [] } })).status).toBe(400);
-    const bad = await api(t, `/sessions/${s.id}/scan/batch`, { body: { scans: [{ itemId: a!.id }, { itemId: a!.id, code: "x" }] } });
+    const bad = await api(t, `/sessions/${s.id}/scan/batch`, {
+      body: { scans: [{ itemId: a!.id }, { itemId: a!.id, code: "x" }] },
+    });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body.details)).toContain("scans.1");
     // Nothing from the refused batches landed.
@@ -96,7 +108,9 @@ describe("idempotent scanning", () => {
     const t = await createTenant();
     const assets = await seedAssets(t, 500);
     const s = await startSession(t);
-    const res = await api(t, `/sessions/${s.id}/scan/batch`, { body: { scans: assets.map((a) => ({ code: a.uniqueTag })) } });
+    const res = await api(t, `/sessions/${s.id}/scan/batch`, {
+      body: { scans: assets.map((a) => ({ code: a.uniqueTag })) },
+    });
     expect(res.status).toBe(200);
     expect(res.body.results.every((r: { result: string }) => r.result === "accepted")).toBe(true);
     expect(res.body.progress).toMatchObject({ scanned: 500, total: 500, missing: 0 });

@@ -11,7 +11,13 @@ describe("POST /sessions/:id/scan", () => {
 
     const first = await scan(t, s.id, { itemId: a!.id, condition: "good", comment: "on shelf" });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ result: "accepted", reason: null, replayed: false, item: { id: a!.id, uniqueTag: a!.uniqueTag }, progress: { scanned: 1, total: 3, missing: 2 } });
+    expect(first.body).toMatchObject({
+      result: "accepted",
+      reason: null,
+      replayed: false,
+      item: { id: a!.id, uniqueTag: a!.uniqueTag },
+      progress: { scanned: 1, total: 3, missing: 2 },
+    });
     expect(first.body.scanId).toMatch(/^scn_/);
 
     const again = await scan(t, s.id, { code: a!.uniqueTag.toLowerCase() });
@@ -38,7 +44,10 @@ describe("POST /sessions/:id/scan", () => {
     expect(unknown.body).toMatchObject({ result: "not_in_session", reason: "unknown_code" });
     expect(unknown.body.scanId).toMatch(/^scn_/);
     // Repeats of the same unknown code are answered but recorded once.
-    expect((await scan(t, s.id, { code: "NO-SUCH-TAG" })).body).toMatchObject({ result: "not_in_session", scanId: null });
+    expect((await scan(t, s.id, { code: "NO-SUCH-TAG" })).body).toMatchObject({
+      result: "not_in_session",
+      scanId: null,
+    });
   });
 
   it("answers not_in_session for an asset outside the expected set (not_expected, excluded)", async () => {
@@ -46,16 +55,26 @@ describe("POST /sessions/:id/scan", () => {
     const [inScope] = await seedAssets(t, 1);
     const s = await startSession(t);
     const [later] = await seedAssets(t, 1); // created after the start: not in the snapshot
-    expect((await scan(t, s.id, { itemId: later!.id })).body).toMatchObject({ result: "not_in_session", reason: "not_expected", item: { id: later!.id } });
+    expect((await scan(t, s.id, { itemId: later!.id })).body).toMatchObject({
+      result: "not_in_session",
+      reason: "not_expected",
+      item: { id: later!.id },
+    });
 
     const ex = await api(t, `/sessions/${s.id}/items/${inScope!.id}/exclude`, { method: "POST" });
     expect(ex.status).toBe(200);
     expect(ex.body).toMatchObject({ itemId: inScope!.id, state: "excluded" });
-    expect((await scan(t, s.id, { itemId: inScope!.id })).body).toMatchObject({ result: "not_in_session", reason: "excluded" });
+    expect((await scan(t, s.id, { itemId: inScope!.id })).body).toMatchObject({
+      result: "not_in_session",
+      reason: "excluded",
+    });
 
     const inc = await api(t, `/sessions/${s.id}/items/${later!.id}/include`, { method: "POST" });
     expect(inc.body).toMatchObject({ itemId: later!.id, source: "manual", state: "missing" });
-    expect((await scan(t, s.id, { itemId: later!.id })).body).toMatchObject({ result: "accepted", progress: { scanned: 1, total: 1 } });
+    expect((await scan(t, s.id, { itemId: later!.id })).body).toMatchObject({
+      result: "accepted",
+      progress: { scanned: 1, total: 1 },
+    });
   });
 
   it("answers wrong_location in a location-scoped session, and accepts it as found with allowMarkAnyway", async () => {
@@ -70,13 +89,21 @@ describe("POST /sessions/:id/scan", () => {
 
     expect((await scan(t, s.id, { itemId: onShelf!.id })).body.result).toBe("accepted");
     const wrong = await scan(t, s.id, { code: inLab!.uniqueTag });
-    expect(wrong.body).toMatchObject({ result: "wrong_location", reason: "outside_scope", item: { id: inLab!.id, locationId: lab } });
+    expect(wrong.body).toMatchObject({
+      result: "wrong_location",
+      reason: "outside_scope",
+      item: { id: inLab!.id, locationId: lab },
+    });
     const marked = await scan(t, s.id, { code: inLab!.uniqueTag, allowMarkAnyway: true });
     expect(marked.body).toMatchObject({ result: "accepted", progress: { scanned: 1, total: 1, found: 1 } });
-    expect((await scan(t, s.id, { code: inLab!.uniqueTag, allowMarkAnyway: true })).body.result).toBe("already_scanned");
+    expect((await scan(t, s.id, { code: inLab!.uniqueTag, allowMarkAnyway: true })).body.result).toBe(
+      "already_scanned",
+    );
 
     const found = await api(t, `/sessions/${s.id}/items?state=found`);
-    expect(found.body.items).toEqual([expect.objectContaining({ itemId: inLab!.id, source: "found", state: "found", wrongLocation: true })]);
+    expect(found.body.items).toEqual([
+      expect.objectContaining({ itemId: inLab!.id, source: "found", state: "found", wrongLocation: true }),
+    ]);
 
     // Without sub-locations the shelf is outside the scope.
     const narrow = await startSession(t, { locationId: hall, includeSubLocations: false });
@@ -96,14 +123,21 @@ describe("POST /sessions/:id/scan", () => {
     const missing = await api(t, `/sessions/${s.id}/missing`);
     expect(missing.body.items.map((i: { itemId: string }) => i.itemId)).toContain(a!.id);
     expect((await scan(t, s.id, { itemId: a!.id })).body.result).toBe("accepted");
-    expect((await api(t, `/sessions/${s.id}/unscan`, { body: { itemId: "ast_00000000000000000000000000" } })).status).toBe(400);
+    expect(
+      (await api(t, `/sessions/${s.id}/unscan`, { body: { itemId: "ast_00000000000000000000000000" } })).status,
+    ).toBe(400);
   });
 
   it("rejects bad input with the envelope: neither or both targets, overlong code, future scannedAt, foreign photo keys", async () => {
     const t = await createTenant();
     const [a] = await seedAssets(t, 1);
     const s = await startSession(t);
-    for (const body of [{}, { itemId: a!.id, code: a!.uniqueTag }, { code: "x".repeat(513) }, { itemId: a!.id, extra: 1 }]) {
+    for (const body of [
+      {},
+      { itemId: a!.id, code: a!.uniqueTag },
+      { code: "x".repeat(513) },
+      { itemId: a!.id, extra: 1 },
+    ]) {
       const res = await scan(t, s.id, body);
       expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(res.body).toMatchObject({ code: "validation_failed", requestId: expect.any(String) });

@@ -15,20 +15,44 @@ describe("/session-schedules", () => {
   it("creates, reads, lists, updates and deletes; validates scope and recurrence", async () => {
     const t = await createTenant();
     const loc = await createLocation(t, "Warehouse");
-    const body = { name: "Weekly warehouse", scope: { locationId: loc }, recurrence: { every: 1, unit: "week" }, nextRunAt: "2030-01-06T08:00:00Z", dueInDays: 2 };
+    const body = {
+      name: "Weekly warehouse",
+      scope: { locationId: loc },
+      recurrence: { every: 1, unit: "week" },
+      nextRunAt: "2030-01-06T08:00:00Z",
+      dueInDays: 2,
+    };
     const created = await api(t, "/session-schedules", { body });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^ssc_/), name: "Weekly warehouse", scope: { locationId: loc, includeSubLocations: true, categoryId: null }, recurrence: { every: 1, unit: "week" }, nextRunAt: "2030-01-06T08:00:00.000Z", active: true, autoStart: true, dueInDays: 2 });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^ssc_/),
+      name: "Weekly warehouse",
+      scope: { locationId: loc, includeSubLocations: true, categoryId: null },
+      recurrence: { every: 1, unit: "week" },
+      nextRunAt: "2030-01-06T08:00:00.000Z",
+      active: true,
+      autoStart: true,
+      dueInDays: 2,
+    });
     const id = created.body.id;
     expect((await api(t, `/session-schedules/${id}`)).body.id).toBe(id);
     expect((await api(t, "/session-schedules?active=true")).body.items).toHaveLength(1);
     expect((await api(t, "/session-schedules?active=false")).body.items).toHaveLength(0);
-    const paused = await api(t, `/session-schedules/${id}`, { method: "PATCH", body: { active: false, recurrence: { every: 2, unit: "month" } } });
+    const paused = await api(t, `/session-schedules/${id}`, {
+      method: "PATCH",
+      body: { active: false, recurrence: { every: 2, unit: "month" } },
+    });
     expect(paused.body).toMatchObject({ active: false, recurrence: { every: 2, unit: "month" } });
 
-    expect((await api(t, "/session-schedules", { body: { ...body, recurrence: { every: 0, unit: "week" } } })).status).toBe(400);
-    expect((await api(t, "/session-schedules", { body: { ...body, recurrence: { every: 1, unit: "year" } } })).status).toBe(400);
-    const badLoc = await api(t, "/session-schedules", { body: { ...body, scope: { locationId: "loc_00000000000000000000000000" } } });
+    expect(
+      (await api(t, "/session-schedules", { body: { ...body, recurrence: { every: 0, unit: "week" } } })).status,
+    ).toBe(400);
+    expect(
+      (await api(t, "/session-schedules", { body: { ...body, recurrence: { every: 1, unit: "year" } } })).status,
+    ).toBe(400);
+    const badLoc = await api(t, "/session-schedules", {
+      body: { ...body, scope: { locationId: "loc_00000000000000000000000000" } },
+    });
     expect(badLoc.status).toBe(400);
     expect(badLoc.body.details[0].path).toBe("body.scope.locationId");
 
@@ -43,22 +67,45 @@ describe("/session-schedules", () => {
     const loc = await createLocation(t, "Lab");
     await seedAssets(t, 3, { locationId: loc });
     const due = new Date(Date.now() - 60_000).toISOString();
-    const sched = (await api(t, "/session-schedules", { body: { name: "Daily lab", scope: { locationId: loc }, recurrence: { every: 1, unit: "day" }, nextRunAt: due, dueInDays: 1 } })).body;
+    const sched = (
+      await api(t, "/session-schedules", {
+        body: {
+          name: "Daily lab",
+          scope: { locationId: loc },
+          recurrence: { every: 1, unit: "day" },
+          nextRunAt: due,
+          dueInDays: 1,
+        },
+      })
+    ).body;
 
     const tenant = (await findTenantById(env, t.id))!;
     const now = new Date();
-    const counts = await Promise.all([runDueSchedules(env, tenant, now), runDueSchedules(env, tenant, now), runDueSchedules(env, tenant, now)]);
+    const counts = await Promise.all([
+      runDueSchedules(env, tenant, now),
+      runDueSchedules(env, tenant, now),
+      runDueSchedules(env, tenant, now),
+    ]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
     await runScheduled(env, createScheduledController({ scheduledTime: now }));
 
     const db = await dbOf(t);
     const created = await db.select().from(sessions).where(eq(sessions.scheduleId, sched.id)).all();
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ status: "active", scheduledFor: new Date(due).toISOString(), expectedCount: 3, locationId: loc, name: `Daily lab · ${due.slice(0, 10)}` });
+    expect(created[0]).toMatchObject({
+      status: "active",
+      scheduledFor: new Date(due).toISOString(),
+      expectedCount: 3,
+      locationId: loc,
+      name: `Daily lab · ${due.slice(0, 10)}`,
+    });
     expect(created[0]!.dueAt).toBe(new Date(Date.parse(due) + 86_400_000).toISOString());
 
     const after = (await api(t, `/session-schedules/${sched.id}`)).body;
-    expect(after).toMatchObject({ lastSessionId: created[0]!.id, nextRunAt: new Date(Date.parse(due) + 86_400_000).toISOString() });
+    expect(after).toMatchObject({
+      lastSessionId: created[0]!.id,
+      nextRunAt: new Date(Date.parse(due) + 86_400_000).toISOString(),
+    });
     // The next run is not due yet: nothing more.
     expect(await runDueSchedules(env, tenant, now)).toBe(0);
     // When it is due, exactly one more (drafts when autoStart is off).

@@ -11,12 +11,26 @@ describe("/sessions", () => {
     const t = await createTenant();
     const loc = await createLocation(t, "Depot");
     const user = await createUser(t, "member");
-    const created = await api(t, "/sessions", { body: { name: "Q3 audit", locationId: loc, assigneeIds: [user.id, user.id], dueAt: "2030-03-01T12:00:00+02:00" } });
+    const created = await api(t, "/sessions", {
+      body: { name: "Q3 audit", locationId: loc, assigneeIds: [user.id, user.id], dueAt: "2030-03-01T12:00:00+02:00" },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^ses_/), status: "draft", locationId: loc, includeSubLocations: true, assigneeIds: [user.id], dueAt: "2030-03-01T10:00:00.000Z", progress: { expected: 0, scanned: 0 } });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^ses_/),
+      status: "draft",
+      locationId: loc,
+      includeSubLocations: true,
+      assigneeIds: [user.id],
+      dueAt: "2030-03-01T10:00:00.000Z",
+      progress: { expected: 0, scanned: 0 },
+    });
     expect(await outboxRows(t, { subjectId: created.body.id, type: "session.created" })).toHaveLength(1);
 
-    for (const [body, path] of [[{ name: "x", locationId: "loc_00000000000000000000000000" }, "body.locationId"], [{ name: "x", categoryId: "nope" }, "body.categoryId"], [{ name: "x", assigneeIds: ["usr_00000000000000000000000000"] }, "body.assigneeIds"]] as const) {
+    for (const [body, path] of [
+      [{ name: "x", locationId: "loc_00000000000000000000000000" }, "body.locationId"],
+      [{ name: "x", categoryId: "nope" }, "body.categoryId"],
+      [{ name: "x", assigneeIds: ["usr_00000000000000000000000000"] }, "body.assigneeIds"],
+    ] as const) {
       const res = await api(t, "/sessions", { body });
       expect(res.status).toBe(400);
       expect(res.body.details[0].path).toBe(path);
@@ -28,7 +42,9 @@ describe("/sessions", () => {
     expect(page1.body.items.map((s: { id: string }) => s.id)).toEqual([active.id]); // newest first
     const page2 = await api(t, `/sessions?limit=1&cursor=${page1.body.nextCursor}`);
     expect(page2.body).toMatchObject({ items: [{ id: created.body.id }], nextCursor: null });
-    expect((await api(t, "/sessions?status=draft")).body.items.map((s: { id: string }) => s.id)).toEqual([created.body.id]);
+    expect((await api(t, "/sessions?status=draft")).body.items.map((s: { id: string }) => s.id)).toEqual([
+      created.body.id,
+    ]);
     expect((await api(t, `/sessions?assigneeId=${user.id}`)).body.items).toHaveLength(1);
     expect((await api(t, `/sessions?locationId=${loc}`)).body.items).toHaveLength(1);
     expect((await api(t, "/sessions/active")).body.items.map((s: { id: string }) => s.id)).toEqual([active.id]);
@@ -50,16 +66,27 @@ describe("/sessions", () => {
     const [retired] = await seedAssets(t, 1, { locationId: desk, categoryId: cat, status: "retired" });
     const [outside] = await seedAssets(t, 1, { locationId: away, categoryId: cat });
 
-    const draft = (await api(t, "/sessions", { body: { name: "Laptops on site", locationId: site, categoryId: cat } })).body;
+    const draft = (await api(t, "/sessions", { body: { name: "Laptops on site", locationId: site, categoryId: cat } }))
+      .body;
     expect((await api(t, `/sessions/${draft.id}/items/${l2!.id}/exclude`, { method: "POST" })).status).toBe(200);
-    expect((await api(t, `/sessions/${draft.id}/items/${outside!.id}/include`, { method: "POST" })).body).toMatchObject({ source: "manual", state: "missing" });
-    expect((await api(t, `/sessions/${draft.id}/items/ast_00000000000000000000000000/include`, { method: "POST" })).status).toBe(404);
+    expect((await api(t, `/sessions/${draft.id}/items/${outside!.id}/include`, { method: "POST" })).body).toMatchObject(
+      { source: "manual", state: "missing" },
+    );
+    expect(
+      (await api(t, `/sessions/${draft.id}/items/ast_00000000000000000000000000/include`, { method: "POST" })).status,
+    ).toBe(404);
     // The scope can change while a draft, not later.
-    expect((await api(t, `/sessions/${draft.id}`, { method: "PATCH", body: { includeSubLocations: true } })).status).toBe(200);
+    expect(
+      (await api(t, `/sessions/${draft.id}`, { method: "PATCH", body: { includeSubLocations: true } })).status,
+    ).toBe(200);
 
     const started = await api(t, `/sessions/${draft.id}`, { method: "PATCH", body: { status: "active" } });
     expect(started.status).toBe(200);
-    expect(started.body).toMatchObject({ status: "active", startedAt: expect.any(String), progress: { expected: 2, scanned: 0 } });
+    expect(started.body).toMatchObject({
+      status: "active",
+      startedAt: expect.any(String),
+      progress: { expected: 2, scanned: 0 },
+    });
     const items = (await api(t, `/sessions/${draft.id}/items`)).body.items;
     const byId = Object.fromEntries(items.map((i: { itemId: string; state: string }) => [i.itemId, i.state]));
     expect(byId).toEqual({ [l1!.id]: "missing", [l2!.id]: "excluded", [outside!.id]: "missing" });
@@ -86,12 +113,19 @@ describe("/sessions", () => {
     const p2 = await api(t, `/sessions/${s.id}/items?limit=10&cursor=${p1.body.nextCursor}`);
     expect(p2.body.items).toHaveLength(3);
     const all = [...p1.body.items, ...p2.body.items];
-    expect(all.find((i: { itemId: string }) => i.itemId === seeded[1]!.id)).toMatchObject({ state: "scanned", scan: { condition: "good", scannedBy: expect.stringMatching(/^key_/) } });
+    expect(all.find((i: { itemId: string }) => i.itemId === seeded[1]!.id)).toMatchObject({
+      state: "scanned",
+      scan: { condition: "good", scannedBy: expect.stringMatching(/^key_/) },
+    });
     const missing = await api(t, `/sessions/${s.id}/missing`);
     expect(missing.body.items).toHaveLength(4);
     expect(missing.body.items.every((i: { state: string }) => i.state === "missing")).toBe(true);
     const one = await api(t, `/sessions/${s.id}/items/${seeded[1]!.id}`);
-    expect(one.body).toMatchObject({ itemId: seeded[1]!.id, state: "scanned", scans: [{ result: "accepted", condition: "good" }] });
+    expect(one.body).toMatchObject({
+      itemId: seeded[1]!.id,
+      state: "scanned",
+      scans: [{ result: "accepted", condition: "good" }],
+    });
     expect((await api(t, `/sessions/${s.id}/items?state=bogus`)).status).toBe(400);
   });
 
@@ -129,6 +163,9 @@ describe("/sessions", () => {
     await evictDurableObject(sessionStub(t, s.id));
     const again = await scan(t, s.id, { itemId: a!.id });
     expect(again.body.result).toBe("already_scanned"); // state rebuilt from D1
-    expect((await scan(t, s.id, { itemId: b!.id })).body).toMatchObject({ result: "accepted", progress: { scanned: 2, total: 2 } });
+    expect((await scan(t, s.id, { itemId: b!.id })).body).toMatchObject({
+      result: "accepted",
+      progress: { scanned: 2, total: 2 },
+    });
   });
 });

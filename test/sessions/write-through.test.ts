@@ -10,7 +10,8 @@ import { createLocation, scan, seedAssets, sessionApi, sessionStub, startSession
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 
-const unflushed = (state: DurableObjectState) => state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM scans WHERE dirty > 0`).one().n;
+const unflushed = (state: DurableObjectState) =>
+  state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM scans WHERE dirty > 0`).one().n;
 
 describe("write-through to D1", () => {
   it("the alarm writes scans to scan_events and session_items, sets lastVerifiedAt and adds a VERIFIED timeline row, once", async () => {
@@ -18,7 +19,12 @@ describe("write-through to D1", () => {
     const [a, b] = await seedAssets(t, 3);
     const s = await startSession(t);
     const photo = `tenants/${t.id}/scans/shelf.jpg`;
-    const accepted = await scan(t, s.id, { itemId: a!.id, condition: "fair", comment: "scratched lid", photoKeys: [photo] });
+    const accepted = await scan(t, s.id, {
+      itemId: a!.id,
+      condition: "fair",
+      comment: "scratched lid",
+      photoKeys: [photo],
+    });
     await scan(t, s.id, { code: "GHOST-1" });
     await runDurableObjectAlarm(sessionStub(t, s.id)); // runs it now if it has not fired yet
 
@@ -26,16 +32,45 @@ describe("write-through to D1", () => {
     const events = await db.select().from(scanEvents).where(eq(scanEvents.sessionId, s.id)).all();
     expect(events).toHaveLength(2);
     const ev = events.find((e) => e.assetId === a!.id)!;
-    expect(ev).toMatchObject({ id: accepted.body.scanId, result: "accepted", condition: "fair", comment: "scratched lid", photoKeys: [photo], scannedBy: expect.stringMatching(/^key_/), sessionName: s.name });
-    expect(events.find((e) => e.assetId === null)).toMatchObject({ code: "GHOST-1", result: "not_in_session", reason: "unknown_code" });
+    expect(ev).toMatchObject({
+      id: accepted.body.scanId,
+      result: "accepted",
+      condition: "fair",
+      comment: "scratched lid",
+      photoKeys: [photo],
+      scannedBy: expect.stringMatching(/^key_/),
+      sessionName: s.name,
+    });
+    expect(events.find((e) => e.assetId === null)).toMatchObject({
+      code: "GHOST-1",
+      result: "not_in_session",
+      reason: "unknown_code",
+    });
 
-    const item = await db.select().from(sessionItems).where(and(eq(sessionItems.sessionId, s.id), eq(sessionItems.assetId, a!.id))).get();
+    const item = await db
+      .select()
+      .from(sessionItems)
+      .where(and(eq(sessionItems.sessionId, s.id), eq(sessionItems.assetId, a!.id)))
+      .get();
     expect(item).toMatchObject({ scanId: accepted.body.scanId, scannedAt: ev.scannedAt, condition: "fair" });
     expect((await db.select().from(assets).where(eq(assets.id, a!.id)).get())!.lastVerifiedAt).toBe(ev.scannedAt);
-    expect((await db.select().from(sessions).where(eq(sessions.id, s.id)).get())).toMatchObject({ expectedCount: 3, scannedCount: 1 });
+    expect(await db.select().from(sessions).where(eq(sessions.id, s.id)).get()).toMatchObject({
+      expectedCount: 3,
+      scannedCount: 1,
+    });
 
-    const timeline = async () => db.select().from(assetTimeline).where(and(eq(assetTimeline.assetId, a!.id), eq(assetTimeline.type, "VERIFIED"))).all();
-    expect(await timeline()).toEqual([expect.objectContaining({ at: ev.scannedAt, data: expect.objectContaining({ sessionId: s.id, scanId: ev.id, condition: "fair" }) })]);
+    const timeline = async () =>
+      db
+        .select()
+        .from(assetTimeline)
+        .where(and(eq(assetTimeline.assetId, a!.id), eq(assetTimeline.type, "VERIFIED")))
+        .all();
+    expect(await timeline()).toEqual([
+      expect.objectContaining({
+        at: ev.scannedAt,
+        data: expect.objectContaining({ sessionId: s.id, scanId: ev.id, condition: "fair" }),
+      }),
+    ]);
 
     // An older offline scan of b does not move b's lastVerifiedAt backwards, but is in its timeline.
     const recent = new Date(Date.now() - 60_000).toISOString();
@@ -43,7 +78,13 @@ describe("write-through to D1", () => {
     await scan(t, s.id, { itemId: b!.id, scannedAt: new Date(Date.now() - 3_600_000).toISOString() });
     expect(await sessionApi(t, s.id).flush()).toEqual({ ok: true });
     expect((await db.select().from(assets).where(eq(assets.id, b!.id)).get())!.lastVerifiedAt).toBe(recent);
-    expect(await db.select().from(assetTimeline).where(and(eq(assetTimeline.assetId, b!.id), eq(assetTimeline.type, "VERIFIED"))).all()).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(assetTimeline)
+        .where(and(eq(assetTimeline.assetId, b!.id), eq(assetTimeline.type, "VERIFIED")))
+        .all(),
+    ).toHaveLength(1);
 
     // Flushing again writes nothing twice.
     await sessionApi(t, s.id).flush();
@@ -55,7 +96,9 @@ describe("write-through to D1", () => {
     const t = await createTenant();
     const seeded = await seedAssets(t, 450);
     const s = await startSession(t);
-    await api(t, `/sessions/${s.id}/scan/batch`, { body: { scans: seeded.map((a) => ({ itemId: a.id, comment: `row ${a.uniqueTag}` })) } });
+    await api(t, `/sessions/${s.id}/scan/batch`, {
+      body: { scans: seeded.map((a) => ({ itemId: a.id, comment: `row ${a.uniqueTag}` })) },
+    });
     expect(await sessionApi(t, s.id).flush()).toEqual({ ok: true });
     const db = await dbOf(t);
     expect(await db.$count(scanEvents, eq(scanEvents.sessionId, s.id))).toBe(450);
@@ -82,7 +125,9 @@ describe("write-through to D1", () => {
     // The trigger-kept counts agree with a recount of the items.
     const [kept, recount] = await runInDurableObject(fresh, (_o: InventorySession, state) => [
       state.storage.sql.exec(`SELECT total, scanned FROM counts`).one(),
-      state.storage.sql.exec(`SELECT count(*) AS total, count(scan_id) AS scanned FROM items WHERE source <> 'found' AND excluded = 0`).one(),
+      state.storage.sql
+        .exec(`SELECT count(*) AS total, count(scan_id) AS scanned FROM items WHERE source <> 'found' AND excluded = 0`)
+        .one(),
     ]);
     expect(kept).toEqual(recount);
     const mobile = await api(t, `/sessions/${s.id}/mobile`);
@@ -117,21 +162,46 @@ describe("write-through to D1", () => {
 
     const done = await api(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } });
     expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ status: "completed", completedAt: expect.any(String), progress: { expected: 3, scanned: 2 } });
+    expect(done.body).toMatchObject({
+      status: "completed",
+      completedAt: expect.any(String),
+      progress: { expected: 3, scanned: 2 },
+    });
 
     const report = (await api(t, `/sessions/${s.id}/report`)).body;
     expect(report).toMatchObject({
-      sessionId: s.id, status: "completed", expected: 3, scanned: 2, missing: 1, found: 0, unexpected: 1, wrongLocation: 1, unknownCodes: 1,
+      sessionId: s.id,
+      status: "completed",
+      expected: 3,
+      scanned: 2,
+      missing: 1,
+      found: 0,
+      unexpected: 1,
+      wrongLocation: 1,
+      unknownCodes: 1,
       byLocation: [{ id: room, name: "Room 1", expected: 3, scanned: 2, missing: 1 }],
       byCategory: [expect.objectContaining({ expected: 3, scanned: 2 })],
-      duration: { startedAt: s.startedAt, endedAt: done.body.completedAt, seconds: expect.any(Number), firstScanAt: expect.any(String) },
+      duration: {
+        startedAt: s.startedAt,
+        endedAt: done.body.completedAt,
+        seconds: expect.any(Number),
+        firstScanAt: expect.any(String),
+      },
     });
     expect(report.byScanner).toHaveLength(2);
-    expect(report.byScanner).toEqual(expect.arrayContaining([expect.objectContaining({ scannerId: t.owner.id, kind: "user", accepted: 1 }), expect.objectContaining({ kind: "apiKey", accepted: 1 })]));
+    expect(report.byScanner).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ scannerId: t.owner.id, kind: "user", accepted: 1 }),
+        expect.objectContaining({ kind: "apiKey", accepted: 1 }),
+      ]),
+    );
 
     const events = await outboxRows(t, { subjectId: s.id, type: "session.completed" });
     expect(events).toHaveLength(1);
-    expect(events[0]!.payload).toMatchObject({ session: { id: s.id, status: "completed" }, report: { expected: 3, scanned: 2, wrongLocation: 1 } });
+    expect(events[0]!.payload).toMatchObject({
+      session: { id: s.id, status: "completed" },
+      report: { expected: 3, scanned: 2, wrongLocation: 1 },
+    });
 
     expect((await api(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } })).status).toBe(200);
     expect(await outboxRows(t, { subjectId: s.id, type: "session.completed" })).toHaveLength(1);
@@ -149,9 +219,27 @@ describe("write-through to D1", () => {
     await scan(t, s.id, { itemId: seeded[0]!.id }); // a duplicate: not in the recent list
     const res = await api(t, `/sessions/${s.id}/mobile`);
     expect(res.status).toBe(200);
-    expect(res.body.session).toEqual({ id: s.id, name: s.name, status: "active", dueAt: "2030-01-01T00:00:00.000Z", location: { id: room, name: "Store" }, includeSubLocations: true, categoryId: null, startedAt: s.startedAt });
+    expect(res.body.session).toEqual({
+      id: s.id,
+      name: s.name,
+      status: "active",
+      dueAt: "2030-01-01T00:00:00.000Z",
+      location: { id: room, name: "Store" },
+      includeSubLocations: true,
+      categoryId: null,
+      startedAt: s.startedAt,
+    });
     expect(res.body.progress).toEqual({ scanned: 3, total: 4, missing: 1, found: 0 });
-    expect(res.body.recentScans.map((r: { itemId: string }) => r.itemId)).toEqual([seeded[2]!.id, seeded[1]!.id, seeded[0]!.id]);
-    expect(res.body.recentScans[0]).toMatchObject({ result: "accepted", name: seeded[2]!.name, uniqueTag: seeded[2]!.uniqueTag, unscanned: false });
+    expect(res.body.recentScans.map((r: { itemId: string }) => r.itemId)).toEqual([
+      seeded[2]!.id,
+      seeded[1]!.id,
+      seeded[0]!.id,
+    ]);
+    expect(res.body.recentScans[0]).toMatchObject({
+      result: "accepted",
+      name: seeded[2]!.name,
+      uniqueTag: seeded[2]!.uniqueTag,
+      unscanned: false,
+    });
   });
 });

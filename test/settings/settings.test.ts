@@ -8,17 +8,27 @@ describe("workspace settings", () => {
     const owner = await loginOwner(t);
     expect((await api(t, "/settings")).body).toEqual({ timezone: "UTC", healthSensitivity: "balanced" });
 
-    const set = await api(t, "/settings", { method: "PATCH", auth: { jwt: owner }, body: { timezone: "Pacific/Kiritimati" } });
+    const set = await api(t, "/settings", {
+      method: "PATCH",
+      auth: { jwt: owner },
+      body: { timezone: "Pacific/Kiritimati" },
+    });
     expect(set.status).toBe(200);
     expect(set.body.timezone).toBe("Pacific/Kiritimati");
     expect((await api(t, "/settings")).body.timezone).toBe("Pacific/Kiritimati");
 
-    const bad = await api(t, "/settings", { method: "PATCH", auth: { jwt: owner }, body: { timezone: "Mars/Olympus" } });
+    const bad = await api(t, "/settings", {
+      method: "PATCH",
+      auth: { jwt: owner },
+      body: { timezone: "Mars/Olympus" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].path).toBe("body.timezone");
     expect((await api(t, "/settings", { method: "PATCH", body: { timezone: "UTC" } })).status).toBe(403); // API key
     const member = await createUser(t, { role: "member" });
-    expect((await api(t, "/settings", { method: "PATCH", auth: { jwt: member.jwt }, body: { timezone: "UTC" } })).status).toBe(403);
+    expect(
+      (await api(t, "/settings", { method: "PATCH", auth: { jwt: member.jwt }, body: { timezone: "UTC" } })).status,
+    ).toBe(403);
   });
 
   it("moves maintenance's 'today' with the workspace time zone", async () => {

@@ -40,21 +40,46 @@ describe("GET /trash", () => {
     await insertPerson(t); // live
     const category = await createAndDelete(t, "/categories", { name: "Old printers" });
     const location = await createAndDelete(t, "/locations", { name: "Closed office" });
-    const field = await createAndDelete(t, "/custom-fields", { entity: "asset", key: "costCenter", label: "Cost center", type: "text" });
+    const field = await createAndDelete(t, "/custom-fields", {
+      entity: "asset",
+      key: "costCenter",
+      label: "Cost center",
+      type: "text",
+    });
 
     const res = await api(t, "/trash");
     expect(res.status).toBe(200);
     expect(res.body.nextCursor).toBeNull();
     const items = res.body.items;
     // The three deleted through the API just now come first (in deletion order, ties by id), then the older two.
-    expect(items.map((i: any) => i.id).slice(0, 3).sort()).toEqual([field, location, category].sort());
-    expect(items.map((i: any) => [i.type, i.id]).slice(3)).toEqual([["person", person.id], ["asset", asset.id]]);
+    expect(
+      items
+        .map((i: any) => i.id)
+        .slice(0, 3)
+        .sort(),
+    ).toEqual([field, location, category].sort());
+    expect(items.map((i: any) => [i.type, i.id]).slice(3)).toEqual([
+      ["person", person.id],
+      ["asset", asset.id],
+    ]);
     const keys = items.map((i: any) => `${i.deletedAt}|${i.id}`);
     expect(keys).toEqual([...keys].sort().reverse());
     const fieldItem = items.find((i: any) => i.id === field);
-    expect(fieldItem).toEqual({ type: "custom_field", id: field, name: "Cost center", deletedAt: expect.any(String), deletedBy: expect.stringMatching(/^key_/) });
+    expect(fieldItem).toEqual({
+      type: "custom_field",
+      id: field,
+      name: "Cost center",
+      deletedAt: expect.any(String),
+      deletedBy: expect.stringMatching(/^key_/),
+    });
     expect(items[3]).toMatchObject({ name: person.name, deletedAt: "2020-01-01T00:00:02.000Z" });
-    expect(items[4]).toEqual({ type: "asset", id: asset.id, name: asset.name, deletedAt: "2020-01-01T00:00:01.000Z", deletedBy: "usr_someone" });
+    expect(items[4]).toEqual({
+      type: "asset",
+      id: asset.id,
+      name: asset.name,
+      deletedAt: "2020-01-01T00:00:01.000Z",
+      deletedBy: "usr_someone",
+    });
   });
 
   it("filters by one or several types; an unknown type is a 400 naming it", async () => {
@@ -83,16 +108,33 @@ describe("GET /trash", () => {
     const t = await createTenant();
     const same = "2026-02-01T10:00:00.000Z";
     const rows = [
-      ...(await Promise.all([0, 1, 2].map(() => insertAsset(t, trashed(same))))).map((r) => ({ type: "asset", id: r.id, at: same })),
-      ...(await Promise.all([0, 1].map(() => insertPerson(t, trashed(same))))).map((r) => ({ type: "person", id: r.id, at: same })),
-      ...(await Promise.all([1, 2, 3].map((d) => insertAsset(t, trashed(`2026-02-0${d + 1}T09:00:00.000Z`))))).map((r) => ({ type: "asset", id: r.id, at: r.deletedAt! })),
-      ...(await Promise.all([1, 5].map((d) => insertPerson(t, trashed(`2026-02-0${d}T08:00:00.000Z`))))).map((r) => ({ type: "person", id: r.id, at: r.deletedAt! })),
+      ...(await Promise.all([0, 1, 2].map(() => insertAsset(t, trashed(same))))).map((r) => ({
+        type: "asset",
+        id: r.id,
+        at: same,
+      })),
+      ...(await Promise.all([0, 1].map(() => insertPerson(t, trashed(same))))).map((r) => ({
+        type: "person",
+        id: r.id,
+        at: same,
+      })),
+      ...(await Promise.all([1, 2, 3].map((d) => insertAsset(t, trashed(`2026-02-0${d + 1}T09:00:00.000Z`))))).map(
+        (r) => ({ type: "asset", id: r.id, at: r.deletedAt! }),
+      ),
+      ...(await Promise.all([1, 5].map((d) => insertPerson(t, trashed(`2026-02-0${d}T08:00:00.000Z`))))).map((r) => ({
+        type: "person",
+        id: r.id,
+        at: r.deletedAt!,
+      })),
     ];
     const expected = [...rows].sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1));
 
     for (const limit of [1, 3, 4, 100]) {
       const seen = await walk(t, "", limit);
-      expect(seen.map((i) => i.id), `limit ${limit}`).toEqual(expected.map((r) => r.id));
+      expect(
+        seen.map((i) => i.id),
+        `limit ${limit}`,
+      ).toEqual(expected.map((r) => r.id));
     }
     const people = await walk(t, "type=person", 2);
     expect(people.map((i) => i.id)).toEqual(expected.filter((r) => r.type === "person").map((r) => r.id));

@@ -9,11 +9,21 @@ import { people } from "../../src/db/tenant/people";
 import { outboxRows } from "../harness/outbox";
 import { createUser } from "../harness/principals";
 import { maintenanceReminders } from "../../src/db/tenant/maintenance";
-import { assetHistoryCounts, insertAsset, insertAssetHistory, insertAssetUpkeep, insertAudit, insertPerson, insertSessionSchedule, trashed } from "../harness/rows";
+import {
+  assetHistoryCounts,
+  insertAsset,
+  insertAssetHistory,
+  insertAssetUpkeep,
+  insertAudit,
+  insertPerson,
+  insertSessionSchedule,
+  trashed,
+} from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
-const purge = (t: TestTenant, items: unknown, auth?: { jwt: string }) => api(t, "/trash/permanent-delete", { body: { items }, ...(auth ? { auth } : {}) });
+const purge = (t: TestTenant, items: unknown, auth?: { jwt: string }) =>
+  api(t, "/trash/permanent-delete", { body: { items }, ...(auth ? { auth } : {}) });
 
 async function createAndDelete(t: TestTenant, path: string, body: unknown): Promise<string> {
   const res = await api(t, path, { body });
@@ -43,7 +53,17 @@ describe("POST /trash/permanent-delete", () => {
     expect(res.body.results).toEqual([{ type: "asset", id: asset.id, status: "deleted" }]);
 
     expect(await db.select().from(assets).where(eq(assets.id, asset.id)).get()).toBeUndefined();
-    const none = { assignments: 0, statusEvents: 0, timeline: 0, audit: 0, health: 0, lastAudit: 0, schedules: 0, reminders: 0, logs: 0 };
+    const none = {
+      assignments: 0,
+      statusEvents: 0,
+      timeline: 0,
+      audit: 0,
+      health: 0,
+      lastAudit: 0,
+      schedules: 0,
+      reminders: 0,
+      logs: 0,
+    };
     expect(await assetHistoryCounts(t, asset.id)).toEqual(none);
     expect(await assetHistoryCounts(t, other.id)).toEqual(Object.fromEntries(Object.keys(none).map((k) => [k, 1])));
     // The purged asset's reminder is gone, not just unreachable through its schedule.
@@ -69,9 +89,19 @@ describe("POST /trash/permanent-delete", () => {
     ]);
     expect(res.status).toBe(200);
     expect(res.body.results).toEqual([
-      { type: "asset", id: live.id, status: "failed", error: { code: "conflict", message: expect.stringContaining("move it to the trash first") } },
+      {
+        type: "asset",
+        id: live.id,
+        status: "failed",
+        error: { code: "conflict", message: expect.stringContaining("move it to the trash first") },
+      },
       { type: "asset", id: theirs.id, status: "failed", error: { code: "not_found", message: expect.any(String) } },
-      { type: "person", id: "per_unknown", status: "failed", error: { code: "not_found", message: expect.any(String) } },
+      {
+        type: "person",
+        id: "per_unknown",
+        status: "failed",
+        error: { code: "not_found", message: expect.any(String) },
+      },
       { type: "person", id: mine.id, status: "deleted" },
     ]);
     expect((await (await dbOf(t)).select().from(assets).where(eq(assets.id, live.id)).get())?.deletedAt).toBeNull();
@@ -90,12 +120,22 @@ describe("POST /trash/permanent-delete", () => {
     const assignee = await insertPerson(t, trashed());
     await insertAsset(t, { status: "assigned", assigneeId: assignee.id, ...trashed() });
 
-    const res = await purge(t, [{ type: "person", id: person.id }, { type: "person", id: assignee.id }]);
+    const res = await purge(t, [
+      { type: "person", id: person.id },
+      { type: "person", id: assignee.id },
+    ]);
     expect(res.body.results[0]).toEqual({ type: "person", id: person.id, status: "deleted" });
-    expect(res.body.results[1]).toEqual({ type: "person", id: assignee.id, status: "failed", error: { code: "conflict", message: expect.stringContaining("1 asset(s) still assigned") } });
+    expect(res.body.results[1]).toEqual({
+      type: "person",
+      id: assignee.id,
+      status: "failed",
+      error: { code: "conflict", message: expect.stringContaining("1 asset(s) still assigned") },
+    });
     expect(await db.select().from(people).where(eq(people.id, person.id)).get()).toBeUndefined();
     expect(await db.select().from(auditLog).where(eq(auditLog.entityId, person.id)).all()).toEqual([]);
-    expect(await db.select().from(assignments).where(eq(assignments.personId, person.id)).all()).toEqual([expect.objectContaining({ personName: person.name })]);
+    expect(await db.select().from(assignments).where(eq(assignments.personId, person.id)).all()).toEqual([
+      expect.objectContaining({ personName: person.name }),
+    ]);
     expect(await outboxRows(t, { type: "person.purged", subjectId: person.id })).toHaveLength(1);
   });
 
@@ -111,8 +151,18 @@ describe("POST /trash/permanent-delete", () => {
     const asset = await insertAsset(t, { categoryId: category, locationId: defaults.locationId, ...trashed() });
     const resident = await insertPerson(t, { locationId: location, ...trashed() });
 
-    const first = await purge(t, [{ type: "category", id: category }, { type: "location", id: location }, { type: "category", id: unused }, { type: "category", id: scheduled }]);
-    expect(first.body.results.map((r: any) => [r.status, r.error?.code])).toEqual([["failed", "conflict"], ["failed", "conflict"], ["deleted", undefined], ["failed", "conflict"]]);
+    const first = await purge(t, [
+      { type: "category", id: category },
+      { type: "location", id: location },
+      { type: "category", id: unused },
+      { type: "category", id: scheduled },
+    ]);
+    expect(first.body.results.map((r: any) => [r.status, r.error?.code])).toEqual([
+      ["failed", "conflict"],
+      ["failed", "conflict"],
+      ["deleted", undefined],
+      ["failed", "conflict"],
+    ]);
     expect(first.body.results[3].error.message).toContain("1 recurring session schedule(s)");
     expect(first.body.results[0].error.message).toContain("1 asset(s), live or in the trash");
     expect(first.body.results[1].error.message).toContain("1 person(s)");
@@ -137,8 +187,14 @@ describe("POST /trash/permanent-delete", () => {
     const child = await api(t, "/locations", { body: { name: "Building 1", parentId: parent.body.id } });
     expect((await api(t, `/locations/${child.body.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/locations/${parent.body.id}`, { method: "DELETE" })).status).toBe(204);
-    const res = await purge(t, [{ type: "location", id: parent.body.id }, { type: "location", id: child.body.id }]);
-    expect(res.body.results[0].error).toEqual({ code: "conflict", message: expect.stringContaining("1 location(s), live or in the trash, nested under it") });
+    const res = await purge(t, [
+      { type: "location", id: parent.body.id },
+      { type: "location", id: child.body.id },
+    ]);
+    expect(res.body.results[0].error).toEqual({
+      code: "conflict",
+      message: expect.stringContaining("1 location(s), live or in the trash, nested under it"),
+    });
     expect(res.body.results[1].status).toBe("deleted");
     expect((await purge(t, [{ type: "location", id: parent.body.id }])).body.results[0].status).toBe("deleted");
   });
@@ -149,23 +205,35 @@ describe("POST /trash/permanent-delete", () => {
     const mk = (key: string) => api(t, "/custom-fields", { body: { entity: "asset", key, label: key, type: "text" } });
     const color = (await mk("color")).body.id;
     const size = (await mk("size")).body.id;
-    const layout = await api(t, "/layouts", { body: { entity: "asset", name: "Main", sections: [
-      { title: "A", fields: [{ key: "name" }, { key: "color", required: true }, { key: "size" }] },
-      { title: "B", fields: [{ key: "uniqueTag" }] },
-    ] } });
+    const layout = await api(t, "/layouts", {
+      body: {
+        entity: "asset",
+        name: "Main",
+        sections: [
+          { title: "A", fields: [{ key: "name" }, { key: "color", required: true }, { key: "size" }] },
+          { title: "B", fields: [{ key: "uniqueTag" }] },
+        ],
+      },
+    });
     expect(layout.status, JSON.stringify(layout.body)).toBe(201);
-    const other = await api(t, "/layouts", { body: { entity: "asset", name: "Colors", sections: [{ title: "C", fields: [{ key: "color" }] }] } });
+    const other = await api(t, "/layouts", {
+      body: { entity: "asset", name: "Colors", sections: [{ title: "C", fields: [{ key: "color" }] }] },
+    });
     expect(other.status, JSON.stringify(other.body)).toBe(201);
     const a1 = await insertAsset(t, { customFields: { color: "red", other: 1 } });
     const a2 = await insertAsset(t, { customFields: { color: "blue" }, ...trashed() });
-    for (const id of [color, size]) expect((await api(t, `/custom-fields/${id}`, { method: "DELETE" })).status).toBe(204);
+    for (const id of [color, size])
+      expect((await api(t, `/custom-fields/${id}`, { method: "DELETE" })).status).toBe(204);
     // A new live field re-uses `size` (allowed: no values were stored under it); the `size` layout
     // entries and the values stored from now on are the new field's, and purging the old one keeps them.
     const reused = await mk("size");
     expect(reused.status, JSON.stringify(reused.body)).toBe(201);
     const a3 = await insertAsset(t, { customFields: { size: "S" } });
 
-    const res = await purge(t, [{ type: "custom_field", id: color }, { type: "custom_field", id: size }]);
+    const res = await purge(t, [
+      { type: "custom_field", id: color },
+      { type: "custom_field", id: size },
+    ]);
     expect(res.body.results.map((r: any) => r.status)).toEqual(["deleted", "deleted"]);
 
     const values = async (id: string) => (await db.select().from(assets).where(eq(assets.id, id)).get())?.customFields;
@@ -177,7 +245,9 @@ describe("POST /trash/permanent-delete", () => {
       { title: "A", fields: [{ key: "name" }, { key: "size" }] },
       { title: "B", fields: [{ key: "uniqueTag" }] },
     ]);
-    expect((await db.select().from(layouts).where(eq(layouts.id, other.body.id)).get())?.sections).toEqual([{ title: "C", fields: [] }]);
+    expect((await db.select().from(layouts).where(eq(layouts.id, other.body.id)).get())?.sections).toEqual([
+      { title: "C", fields: [] },
+    ]);
     expect(await db.select().from(customFields).where(eq(customFields.id, color)).get()).toBeUndefined();
     expect(await outboxRows(t, { type: "custom_field.purged", subjectId: color })).toHaveLength(1);
   });
@@ -188,7 +258,9 @@ describe("POST /trash/permanent-delete", () => {
     const member = await createUser(t, "member");
     expect((await purge(t, [{ type: "asset", id: asset.id }], { jwt: member.jwt })).status).toBe(403);
     const admin = await createUser(t, "admin");
-    expect((await purge(t, [{ type: "asset", id: asset.id }], { jwt: admin.jwt })).body.results[0].status).toBe("deleted");
+    expect((await purge(t, [{ type: "asset", id: asset.id }], { jwt: admin.jwt })).body.results[0].status).toBe(
+      "deleted",
+    );
     expect((await api(t, "/trash/permanent-delete", { body: { items: [] } })).status).toBe(400);
   });
 });

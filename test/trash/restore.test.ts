@@ -22,7 +22,12 @@ describe("POST /trash/restore", () => {
     const t = await createTenant();
     const category = await createAndDelete(t, "/categories", { name: "Printers" });
     const location = await createAndDelete(t, "/locations", { name: "Basement" });
-    const field = await createAndDelete(t, "/custom-fields", { entity: "person", key: "badge", label: "Badge", type: "text" });
+    const field = await createAndDelete(t, "/custom-fields", {
+      entity: "person",
+      key: "badge",
+      label: "Badge",
+      type: "text",
+    });
     const asset = await insertAsset(t, trashed());
     const person = await insertPerson(t, trashed());
     const live = await insertAsset(t);
@@ -41,7 +46,12 @@ describe("POST /trash/restore", () => {
     expect(res.body.results).toEqual([
       { type: "asset", id: asset.id, status: "restored" },
       { type: "category", id: category, status: "restored" },
-      { type: "asset", id: "ast_doesnotexist", status: "failed", error: { code: "not_found", message: expect.any(String) } },
+      {
+        type: "asset",
+        id: "ast_doesnotexist",
+        status: "failed",
+        error: { code: "not_found", message: expect.any(String) },
+      },
       { type: "person", id: person.id, status: "restored" },
       { type: "asset", id: live.id, status: "failed", error: { code: "not_found", message: expect.any(String) } },
       { type: "location", id: location, status: "restored" },
@@ -55,7 +65,13 @@ describe("POST /trash/restore", () => {
     const db = await dbOf(t);
     expect((await db.select().from(assets).where(eq(assets.id, asset.id)).get())?.deletedAt).toBeNull();
     // The owning modules emitted their own events.
-    for (const [type, id] of [["asset.restored", asset.id], ["category.restored", category], ["person.restored", person.id], ["location.restored", location], ["custom_field.restored", field]]) {
+    for (const [type, id] of [
+      ["asset.restored", asset.id],
+      ["category.restored", category],
+      ["person.restored", person.id],
+      ["location.restored", location],
+      ["custom_field.restored", field],
+    ]) {
       expect(await outboxRows(t, { type, subjectId: id }), type).toHaveLength(1);
     }
   });
@@ -68,8 +84,19 @@ describe("POST /trash/restore", () => {
     await insertAsset(t, { uniqueTag: "qr-0001" });
     const person = await insertPerson(t, { email: "ada@example.com", ...trashed() });
     await insertPerson(t, { email: "Ada@example.com" });
-    const field = await createAndDelete(t, "/custom-fields", { entity: "asset", key: "costCenter", label: "Cost center", type: "text" });
-    expect((await api(t, "/custom-fields", { body: { entity: "asset", key: "costCenter", label: "Cost centre", type: "text" } })).status).toBe(201);
+    const field = await createAndDelete(t, "/custom-fields", {
+      entity: "asset",
+      key: "costCenter",
+      label: "Cost center",
+      type: "text",
+    });
+    expect(
+      (
+        await api(t, "/custom-fields", {
+          body: { entity: "asset", key: "costCenter", label: "Cost centre", type: "text" },
+        })
+      ).status,
+    ).toBe(201);
     const fine = await insertAsset(t, trashed());
 
     const res = await restore(t, [
@@ -81,7 +108,12 @@ describe("POST /trash/restore", () => {
     ]);
     expect(res.status).toBe(200);
     const [cat, ast, per, cf, ok] = res.body.results;
-    expect(cat).toEqual({ type: "category", id: category, status: "failed", error: { code: "conflict", message: expect.stringContaining("Scanners") } });
+    expect(cat).toEqual({
+      type: "category",
+      id: category,
+      status: "failed",
+      error: { code: "conflict", message: expect.stringContaining("Scanners") },
+    });
     expect(ast.error).toEqual({ code: "conflict", message: expect.stringContaining("QR-0001") });
     expect(per.error).toEqual({ code: "conflict", message: expect.stringContaining("ada@example.com") });
     expect(cf.error).toEqual({ code: "conflict", message: expect.stringContaining("costCenter") });
@@ -96,8 +128,14 @@ describe("POST /trash/restore", () => {
     const t = await createTenant();
     const first = await createAndDelete(t, "/categories", { name: "Tablets" });
     const second = await createAndDelete(t, "/categories", { name: "tablets" });
-    const res = await restore(t, [{ type: "category", id: second }, { type: "category", id: first }]);
-    expect(res.body.results.map((r: any) => [r.id, r.status, r.error?.code])).toEqual([[second, "restored", undefined], [first, "failed", "conflict"]]);
+    const res = await restore(t, [
+      { type: "category", id: second },
+      { type: "category", id: first },
+    ]);
+    expect(res.body.results.map((r: any) => [r.id, r.status, r.error?.code])).toEqual([
+      [second, "restored", undefined],
+      [first, "failed", "conflict"],
+    ]);
   });
 
   it("never reaches another workspace's items", async () => {
@@ -105,12 +143,17 @@ describe("POST /trash/restore", () => {
     const other = await createTenant();
     const theirs = await insertPerson(other, trashed());
     const theirCategory = await createAndDelete(other, "/categories", { name: "Theirs" });
-    const res = await restore(t, [{ type: "person", id: theirs.id }, { type: "category", id: theirCategory }]);
+    const res = await restore(t, [
+      { type: "person", id: theirs.id },
+      { type: "category", id: theirCategory },
+    ]);
     expect(res.status).toBe(200);
     expect(res.body.results.map((r: any) => r.error?.code)).toEqual(["not_found", "not_found"]);
     const db = await dbOf(other);
     expect((await db.select().from(people).where(eq(people.id, theirs.id)).get())?.deletedAt).not.toBeNull();
-    expect((await db.select().from(categories).where(eq(categories.id, theirCategory)).get())?.deletedAt).not.toBeNull();
+    expect(
+      (await db.select().from(categories).where(eq(categories.id, theirCategory)).get())?.deletedAt,
+    ).not.toBeNull();
   });
 
   it("validates the item list", async () => {
@@ -130,7 +173,9 @@ describe("POST /trash/restore", () => {
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
     }
-    const hundred = await api(t, "/trash/restore", { body: { items: Array.from({ length: 100 }, (_, i) => ({ type: "asset", id: `ast_${i}` })) } });
+    const hundred = await api(t, "/trash/restore", {
+      body: { items: Array.from({ length: 100 }, (_, i) => ({ type: "asset", id: `ast_${i}` })) },
+    });
     expect(hundred.status).toBe(200);
     expect(hundred.body.results).toHaveLength(100);
   });

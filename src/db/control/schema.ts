@@ -8,7 +8,9 @@ export const tenants = sqliteTable(
     id: text("id").primaryKey(),
     slug: text("slug").notNull(),
     plan: text("plan", { enum: ["free", "pro", "enterprise"] }).notNull(),
-    status: text("status", { enum: ["provisioning", "active", "suspended"] }).notNull().default("active"),
+    status: text("status", { enum: ["provisioning", "active", "suspended"] })
+      .notNull()
+      .default("active"),
     dbBinding: text("db_binding").notNull(),
     /** JSON object of workspace settings (timezone, health sensitivity, ...). */
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),

@@ -102,7 +102,16 @@ export const assetStatusEvents = sqliteTable(
 );
 
 /** SPEC 2.4 timeline event types. */
-export const TIMELINE_TYPES = ["CREATED", "ASSIGNED", "UNASSIGNED", "MOVED", "MAINTENANCE_COMPLETED", "VERIFIED", "STATUS_CHANGED", "RETIRED"] as const;
+export const TIMELINE_TYPES = [
+  "CREATED",
+  "ASSIGNED",
+  "UNASSIGNED",
+  "MOVED",
+  "MAINTENANCE_COMPLETED",
+  "VERIFIED",
+  "STATUS_CHANGED",
+  "RETIRED",
+] as const;
 export type TimelineType = (typeof TIMELINE_TYPES)[number];
 
 export const assetTimeline = sqliteTable(
@@ -115,5 +124,8 @@ export const assetTimeline = sqliteTable(
     actor: text("actor"),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
   },
-  (t) => [index("asset_timeline_asset_idx").on(t.assetId, t.id), index("asset_timeline_type_idx").on(t.assetId, t.type, t.id)],
+  (t) => [
+    index("asset_timeline_asset_idx").on(t.assetId, t.id),
+    index("asset_timeline_type_idx").on(t.assetId, t.type, t.id),
+  ],
 );

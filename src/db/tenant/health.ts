@@ -11,12 +11,17 @@ export type HealthBadge = (typeof HEALTH_BADGES)[number];
  */
 export const REASON_CODES = {
   LOST: "The asset is marked lost. Hard fail: the score is 0 and the badge AT_RISK whatever else is true.",
-  RETIRED: "The asset is retired (out of service): the other signals are not scored; score 100, badge HEALTHY, this reason says why.",
-  MAINTENANCE_OVERDUE: "An active maintenance schedule's next due date has passed (in the workspace time zone). Links to the most overdue schedule.",
+  RETIRED:
+    "The asset is retired (out of service): the other signals are not scored; score 100, badge HEALTHY, this reason says why.",
+  MAINTENANCE_OVERDUE:
+    "An active maintenance schedule's next due date has passed (in the workspace time zone). Links to the most overdue schedule.",
   MAINTENANCE_DUE_SOON: "An active maintenance schedule is due today or within the preset's due-soon window.",
-  MISSING_IN_LAST_SESSION: "The latest completed inventory session that expected the asset did not scan it, and it has not been verified since that session started.",
-  NEVER_VERIFIED: "The workspace runs inventory sessions, and the asset has never been verified in one though it was added longer ago than the preset's staleness window.",
-  VERIFICATION_STALE: "The asset's last verification in an inventory session is older than the preset's staleness window.",
+  MISSING_IN_LAST_SESSION:
+    "The latest completed inventory session that expected the asset did not scan it, and it has not been verified since that session started.",
+  NEVER_VERIFIED:
+    "The workspace runs inventory sessions, and the asset has never been verified in one though it was added longer ago than the preset's staleness window.",
+  VERIFICATION_STALE:
+    "The asset's last verification in an inventory session is older than the preset's staleness window.",
   PAST_EXPECTED_LIFE: "The asset is older (from its purchase date) than its category's expected life.",
   NEARING_END_OF_LIFE: "The asset has used the preset's share of its category's expected life.",
   WARRANTY_EXPIRED: "The warranty end date has passed.",

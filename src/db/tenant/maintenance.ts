@@ -1,7 +1,15 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-export const MAINTENANCE_TYPES = ["inspection", "service", "calibration", "repair", "cleaning", "replacement", "other"] as const;
+export const MAINTENANCE_TYPES = [
+  "inspection",
+  "service",
+  "calibration",
+  "repair",
+  "cleaning",
+  "replacement",
+  "other",
+] as const;
 export type MaintenanceType = (typeof MAINTENANCE_TYPES)[number];
 
 export const MAINTENANCE_RECURRENCE_UNITS = ["day", "week", "month"] as const;

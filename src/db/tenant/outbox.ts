@@ -19,8 +19,5 @@ export const outbox = sqliteTable(
     consumedAt: text("consumed_at"),
     attempts: integer("attempts").notNull().default(0),
   },
-  (t) => [
-    index("outbox_pending_idx").on(t.dispatchedAt, t.id),
-    index("outbox_type_idx").on(t.type, t.createdAt),
-  ],
+  (t) => [index("outbox_pending_idx").on(t.dispatchedAt, t.id), index("outbox_type_idx").on(t.type, t.createdAt)],
 );

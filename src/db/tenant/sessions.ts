@@ -69,7 +69,10 @@ export const sessionItems = sqliteTable(
     condition: text("condition"),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.sessionId, t.assetId] }), index("session_items_location_idx").on(t.sessionId, t.locationId)],
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.assetId] }),
+    index("session_items_location_idx").on(t.sessionId, t.locationId),
+  ],
 );
 
 export const SCAN_RESULTS = ["accepted", "already_scanned", "not_in_session", "wrong_location"] as const;
@@ -108,7 +111,10 @@ export const scanEvents = sqliteTable(
     /** A rescan (allowRescan) replaced this record. */
     supersededBy: text("superseded_by"),
   },
-  (t) => [index("scan_events_asset_idx").on(t.assetId, t.scannedAt, t.id), index("scan_events_session_idx").on(t.sessionId, t.result)],
+  (t) => [
+    index("scan_events_asset_idx").on(t.assetId, t.scannedAt, t.id),
+    index("scan_events_session_idx").on(t.sessionId, t.result),
+  ],
 );
 
 export const RECURRENCE_UNITS = ["day", "week", "month"] as const;

@@ -11,7 +11,9 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     name: text("name"),
     role: text("role", { enum: ROLES }).notNull(),
-    status: text("status", { enum: ["active", "deactivated"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "deactivated"] })
+      .notNull()
+      .default("active"),
     /** PBKDF2 hash, `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`; null for SSO-only users. */
     passwordHash: text("password_hash"),
     lastLoginAt: text("last_login_at"),

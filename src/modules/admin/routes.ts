@@ -5,7 +5,15 @@ import { ADMIN_TTL_SECONDS, signAdminToken } from "../../auth/jwt";
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { provisionTenant } from "../../tenancy/provision";
-import { AdminLoginBody, CreatedTenantSchema, CreateTenantBody, ListTenantsQuery, TenantPage, TenantSchema, UpdateTenantBody } from "./schemas";
+import {
+  AdminLoginBody,
+  CreatedTenantSchema,
+  CreateTenantBody,
+  ListTenantsQuery,
+  TenantPage,
+  TenantSchema,
+  UpdateTenantBody,
+} from "./schemas";
 import * as svc from "./service";
 
 const tags = ["Platform admin"];
@@ -14,38 +22,108 @@ const COOKIE_OPTIONS = { httpOnly: true, secure: true, sameSite: "Strict", path:
 
 export const adminRouter = createRouter()
   .openapi(
-    defineRoute({ method: "post", path: "/admin/auth/login", operationId: "adminLogin", tags, summary: "Platform admin sign-in", description: "Sets the `admin_session` cookie (HttpOnly; Secure; SameSite=Strict).", request: jsonBody(AdminLoginBody), responses: { 200: jsonContent(z.object({ email: z.string(), expiresIn: z.number() }), "Signed in"), ...errorResponses(401) } }),
+    defineRoute({
+      method: "post",
+      path: "/admin/auth/login",
+      operationId: "adminLogin",
+      tags,
+      summary: "Platform admin sign-in",
+      description: "Sets the `admin_session` cookie (HttpOnly; Secure; SameSite=Strict).",
+      request: jsonBody(AdminLoginBody),
+      responses: {
+        200: jsonContent(z.object({ email: z.string(), expiresIn: z.number() }), "Signed in"),
+        ...errorResponses(401),
+      },
+    }),
     async (c) => {
       const { email, password } = c.req.valid("json");
       svc.checkAdminCredentials(c.env, email, password);
-      setCookie(c, ADMIN_COOKIE, await signAdminToken(c.env.JWT_SECRET, email.toLowerCase()), { ...COOKIE_OPTIONS, maxAge: ADMIN_TTL_SECONDS });
+      setCookie(c, ADMIN_COOKIE, await signAdminToken(c.env.JWT_SECRET, email.toLowerCase()), {
+        ...COOKIE_OPTIONS,
+        maxAge: ADMIN_TTL_SECONDS,
+      });
       return c.json({ email: email.toLowerCase(), expiresIn: ADMIN_TTL_SECONDS }, 200);
     },
   )
   .openapi(
-    defineRoute({ method: "post", path: "/admin/auth/logout", operationId: "adminLogout", tags, summary: "Platform admin sign-out", responses: { 204: { description: "Cookie cleared" } } }),
+    defineRoute({
+      method: "post",
+      path: "/admin/auth/logout",
+      operationId: "adminLogout",
+      tags,
+      summary: "Platform admin sign-out",
+      responses: { 204: { description: "Cookie cleared" } },
+    }),
     async (c) => {
       deleteCookie(c, ADMIN_COOKIE, COOKIE_OPTIONS);
       return c.body(null, 204);
     },
   )
   .openapi(
-    defineRoute({ method: "get", path: "/admin/tenants", operationId: "adminListTenants", tags, summary: "List workspaces", request: { query: ListTenantsQuery }, responses: { 200: jsonContent(TenantPage, "A page of workspaces") } }),
+    defineRoute({
+      method: "get",
+      path: "/admin/tenants",
+      operationId: "adminListTenants",
+      tags,
+      summary: "List workspaces",
+      request: { query: ListTenantsQuery },
+      responses: { 200: jsonContent(TenantPage, "A page of workspaces") },
+    }),
     async (c) => c.json(await svc.listTenants(c.env, c.req.valid("query")), 200),
   )
   .openapi(
-    defineRoute({ method: "post", path: "/admin/tenants", operationId: "adminCreateTenant", tags, summary: "Create a workspace", description: "Claims a pool database, migrates it, creates the owner, a first API key and the default category and location.", request: jsonBody(CreateTenantBody), responses: { 201: jsonContent(CreatedTenantSchema, "Created; the API key (and a generated password) are shown once"), ...errorResponses(409, 415) } }),
+    defineRoute({
+      method: "post",
+      path: "/admin/tenants",
+      operationId: "adminCreateTenant",
+      tags,
+      summary: "Create a workspace",
+      description:
+        "Claims a pool database, migrates it, creates the owner, a first API key and the default category and location.",
+      request: jsonBody(CreateTenantBody),
+      responses: {
+        201: jsonContent(CreatedTenantSchema, "Created; the API key (and a generated password) are shown once"),
+        ...errorResponses(409, 415),
+      },
+    }),
     async (c) => {
       const input = c.req.valid("json");
       const res = await provisionTenant(c.env, input);
-      return c.json({ tenantId: res.tenant.id, slug: res.tenant.slug, plan: res.tenant.plan, owner: { email: res.owner.email, ...(res.owner.password ? { password: res.owner.password } : {}) }, apiKey: res.apiKey }, 201);
+      return c.json(
+        {
+          tenantId: res.tenant.id,
+          slug: res.tenant.slug,
+          plan: res.tenant.plan,
+          owner: { email: res.owner.email, ...(res.owner.password ? { password: res.owner.password } : {}) },
+          apiKey: res.apiKey,
+        },
+        201,
+      );
     },
   )
   .openapi(
-    defineRoute({ method: "get", path: "/admin/tenants/{tenantId}", operationId: "adminGetTenant", tags, summary: "Get a workspace", request: { params: Params }, responses: { 200: jsonContent(TenantSchema, "The workspace") } }),
+    defineRoute({
+      method: "get",
+      path: "/admin/tenants/{tenantId}",
+      operationId: "adminGetTenant",
+      tags,
+      summary: "Get a workspace",
+      request: { params: Params },
+      responses: { 200: jsonContent(TenantSchema, "The workspace") },
+    }),
     async (c) => c.json(svc.toTenant(await svc.getTenant(c.env, c.req.valid("param").tenantId)), 200),
   )
   .openapi(
-    defineRoute({ method: "patch", path: "/admin/tenants/{tenantId}", operationId: "adminUpdateTenant", tags, summary: "Change a workspace's plan or status", description: "A suspended workspace answers 404 on its host until reactivated.", request: { params: Params, ...jsonBody(UpdateTenantBody) }, responses: { 200: jsonContent(TenantSchema, "Updated"), ...errorResponses(415) } }),
-    async (c) => c.json(svc.toTenant(await svc.updateTenant(c.env, c.req.valid("param").tenantId, c.req.valid("json"))), 200),
+    defineRoute({
+      method: "patch",
+      path: "/admin/tenants/{tenantId}",
+      operationId: "adminUpdateTenant",
+      tags,
+      summary: "Change a workspace's plan or status",
+      description: "A suspended workspace answers 404 on its host until reactivated.",
+      request: { params: Params, ...jsonBody(UpdateTenantBody) },
+      responses: { 200: jsonContent(TenantSchema, "Updated"), ...errorResponses(415) },
+    }),
+    async (c) =>
+      c.json(svc.toTenant(await svc.updateTenant(c.env, c.req.valid("param").tenantId, c.req.valid("json"))), 200),
   );

@@ -2,7 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { PLANS } from "../../tenancy/plans";
 
-export const AdminLoginBody = z.strictObject({ email: z.email().max(254), password: z.string().min(1).max(200) }).openapi("AdminLogin");
+export const AdminLoginBody = z
+  .strictObject({ email: z.email().max(254), password: z.string().min(1).max(200) })
+  .openapi("AdminLogin");
 
 export const TenantSchema = z
   .object({
@@ -18,10 +20,19 @@ export const TenantSchema = z
 
 export const CreateTenantBody = z
   .strictObject({
-    slug: z.string().min(1).max(64).openapi({ example: "acme", description: "3-32 of a-z, 0-9 and '-'; not admin, www, api or app." }),
+    slug: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ example: "acme", description: "3-32 of a-z, 0-9 and '-'; not admin, www, api or app." }),
     plan: z.enum(PLANS).default("free"),
     ownerEmail: z.email().max(254),
-    ownerPassword: z.string().min(10).max(200).optional().openapi({ description: "Generated and returned once when absent." }),
+    ownerPassword: z
+      .string()
+      .min(10)
+      .max(200)
+      .optional()
+      .openapi({ description: "Generated and returned once when absent." }),
   })
   .openapi("CreateTenant");
 
@@ -30,7 +41,10 @@ export const CreatedTenantSchema = z
     tenantId: z.string(),
     slug: z.string(),
     plan: z.enum(PLANS),
-    owner: z.object({ email: z.string(), password: z.string().optional().openapi({ description: "Only when it was generated." }) }),
+    owner: z.object({
+      email: z.string(),
+      password: z.string().optional().openapi({ description: "Only when it was generated." }),
+    }),
     apiKey: z.string().openapi({ description: "The workspace's first API key; shown once." }),
   })
   .openapi("CreatedTenant");

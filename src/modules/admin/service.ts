@@ -20,15 +20,22 @@ export const toTenant = (t: TenantRecord) => ({
 
 /** Platform admins are the operator's secrets ADMIN_EMAIL / ADMIN_PASSWORD; both compared in constant time. */
 export function checkAdminCredentials(env: Bindings, email: string, password: string): void {
-  const ok = Boolean(env.ADMIN_EMAIL && env.ADMIN_PASSWORD) && safeEqual(email.toLowerCase(), env.ADMIN_EMAIL.toLowerCase()) && safeEqual(password, env.ADMIN_PASSWORD);
+  const ok =
+    Boolean(env.ADMIN_EMAIL && env.ADMIN_PASSWORD) &&
+    safeEqual(email.toLowerCase(), env.ADMIN_EMAIL.toLowerCase()) &&
+    safeEqual(password, env.ADMIN_PASSWORD);
   if (!ok) throw new ApiError("unauthenticated", "Invalid admin email or password");
 }
 
 export async function listTenants(env: Bindings, input: { limit: number; cursor?: string }) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await controlDb(env).select().from(tenants)
+  const rows = await controlDb(env)
+    .select()
+    .from(tenants)
     .where(and(ne(tenants.status, "provisioning"), after ? gt(tenants.id, String(after[0])) : undefined))
-    .orderBy(asc(tenants.id)).limit(input.limit + 1).all();
+    .orderBy(asc(tenants.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toTenant);
 }
 
@@ -38,9 +45,17 @@ export async function getTenant(env: Bindings, id: string): Promise<TenantRecord
   return row;
 }
 
-export async function updateTenant(env: Bindings, id: string, patch: { plan?: Plan; status?: "active" | "suspended" }): Promise<TenantRecord> {
+export async function updateTenant(
+  env: Bindings,
+  id: string,
+  patch: { plan?: Plan; status?: "active" | "suspended" },
+): Promise<TenantRecord> {
   const current = await getTenant(env, id);
   const next = { ...current, ...patch, updatedAt: nowIso() };
-  await controlDb(env).update(tenants).set({ plan: next.plan, status: next.status, updatedAt: next.updatedAt }).where(eq(tenants.id, id)).run();
+  await controlDb(env)
+    .update(tenants)
+    .set({ plan: next.plan, status: next.status, updatedAt: next.updatedAt })
+    .where(eq(tenants.id, id))
+    .run();
   return next;
 }

@@ -6,7 +6,9 @@ export const ApiKeySchema = z
   .object({
     id: z.string().openapi({ example: "key_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ example: "Warehouse scanner" }),
-    prefix: z.string().openapi({ description: "First characters of the key, to tell keys apart.", example: "ik_Ab3dE5g" }),
+    prefix: z
+      .string()
+      .openapi({ description: "First characters of the key, to tell keys apart.", example: "ik_Ab3dE5g" }),
     createdBy: z.string().nullable(),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().openapi({ description: "Minute precision." }),

@@ -13,21 +13,40 @@ type Row = typeof apiKeys.$inferSelect;
 
 /** Never the token or its hash. */
 export const toApiKey = (r: Row) => ({
-  id: r.id, name: r.name, prefix: r.prefix, createdBy: r.createdBy, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt,
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  createdBy: r.createdBy,
+  createdAt: r.createdAt,
+  lastUsedAt: r.lastUsedAt,
+  revokedAt: r.revokedAt,
 });
 
 /** Newest first, revoked keys included (with `revokedAt`) so the history stays visible. */
 export async function listApiKeys({ db }: ServiceCtx, input: { limit: number; cursor?: string }) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await db.select().from(apiKeys)
+  const rows = await db
+    .select()
+    .from(apiKeys)
     .where(after ? lt(apiKeys.id, String(after[0])) : undefined)
-    .orderBy(desc(apiKeys.id)).limit(input.limit + 1).all();
+    .orderBy(desc(apiKeys.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toApiKey);
 }
 
 export async function createApiKey(ctx: ServiceCtx, input: { name: string }) {
   const key = await mintApiKey();
-  const row: Row = { id: newId("apiKey"), name: input.name, prefix: key.prefix, keyHash: key.hash, createdBy: ctx.actor, lastUsedAt: null, revokedAt: null, createdAt: nowIso() };
+  const row: Row = {
+    id: newId("apiKey"),
+    name: input.name,
+    prefix: key.prefix,
+    keyHash: key.hash,
+    createdBy: ctx.actor,
+    lastUsedAt: null,
+    revokedAt: null,
+    createdAt: nowIso(),
+  };
   await ctx.db.batch([
     ctx.db.insert(apiKeys).values(row),
     recordEvent(ctx.db, { type: "api_key.created", subjectId: row.id, payload: toApiKey(row), actor: ctx.actor }),
@@ -39,9 +58,18 @@ export async function createApiKey(ctx: ServiceCtx, input: { name: string }) {
 export async function revokeApiKey(ctx: ServiceCtx, id: string): Promise<void> {
   const now = nowIso();
   const [res] = await ctx.db.batch([
-    ctx.db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
-    recordEventIfChanged(ctx.db, { type: "api_key.revoked", subjectId: id, payload: { id, revokedAt: now }, actor: ctx.actor }),
+    ctx.db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+    recordEventIfChanged(ctx.db, {
+      type: "api_key.revoked",
+      subjectId: id,
+      payload: { id, revokedAt: now },
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 1) return;
-  if (!(await ctx.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get())) throw notFound("API key");
+  if (!(await ctx.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get()))
+    throw notFound("API key");
 }

@@ -12,15 +12,29 @@ import { orderedId } from "../../platform/ids";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite, type AssetChange, type AssetWrite } from "./write";
 
-const CHECKOUT_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt", "reservedUntil", "reservationReason"] as const;
+const CHECKOUT_FIELDS = [
+  "status",
+  "assigneeId",
+  "assignedAt",
+  "dueBackAt",
+  "reservedUntil",
+  "reservationReason",
+] as const;
 
 /** Why a checkout cannot happen now (409), checked before writing and again after a lost race. */
-async function refuseCheckout(ctx: ServiceCtx, id: string, personId: string): Promise<{ asset: AssetRow; personName: string }> {
+async function refuseCheckout(
+  ctx: ServiceCtx,
+  id: string,
+  personId: string,
+): Promise<{ asset: AssetRow; personName: string }> {
   const asset = await requireAsset(ctx.db, id);
   const person = await requirePerson(ctx.db, personId);
-  if (person.deletedAt) throw conflict("The person is deleted; restore them before checking assets out to them", { personId });
-  if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them before checking assets out to them`, { personId });
-  if (asset.status === "assigned") throw conflict("The asset is already checked out; check it in first", { assigneeId: asset.assigneeId });
+  if (person.deletedAt)
+    throw conflict("The person is deleted; restore them before checking assets out to them", { personId });
+  if (person.status !== "active")
+    throw conflict(`The person is ${person.status}; activate them before checking assets out to them`, { personId });
+  if (asset.status === "assigned")
+    throw conflict("The asset is already checked out; check it in first", { assigneeId: asset.assigneeId });
   if (!CHECKOUT_FROM.includes(asset.status)) throw forbiddenMove(asset, "assigned");
   return { asset, personName: person.name };
 }
@@ -30,66 +44,150 @@ async function refuseCheckout(ctx: ServiceCtx, id: string, personId: string): Pr
  * person still active, with the open-assignment unique index as a second line. Of two concurrent
  * checkouts of one asset exactly one succeeds; the other gets 409.
  */
-export async function checkout(ctx: ServiceCtx, id: string, input: { personId: string; dueBackAt?: string }): Promise<Asset> {
+export async function checkout(
+  ctx: ServiceCtx,
+  id: string,
+  input: { personId: string; dueBackAt?: string },
+): Promise<Asset> {
   const { db } = ctx;
   const now = nowIso();
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
   const { asset, personName } = await refuseCheckout(ctx, id, input.personId);
-  const next: AssetRow = { ...asset, status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now };
-  const assignment = { id: orderedId("assignment"), assetId: id, personId: input.personId, personName, checkedOutAt: now, checkedOutBy: ctx.actor, dueBackAt, checkedInAt: null, checkedInBy: null, checkinReason: null, checkinNotes: null };
+  const next: AssetRow = {
+    ...asset,
+    status: "assigned",
+    assigneeId: input.personId,
+    assignedAt: now,
+    dueBackAt,
+    reservedUntil: null,
+    reservationReason: null,
+    updatedAt: now,
+  };
+  const assignment = {
+    id: orderedId("assignment"),
+    assetId: id,
+    personId: input.personId,
+    personName,
+    checkedOutAt: now,
+    checkedOutBy: ctx.actor,
+    dueBackAt,
+    checkedInAt: null,
+    checkedInBy: null,
+    checkinReason: null,
+    checkinNotes: null,
+  };
   // Conditional on the exact status read (one of CHECKOUT_FROM), so the status event's fromStatus, the audit and the event are true.
   const free = and(eq(assets.id, id), eq(assets.status, asset.status), isNull(assets.assigneeId), liveAsset);
   const defs = await assetFieldDefs(db);
   const after = toAsset(next, defs);
-  await commitAssetWrite(ctx, {
-    at: now,
-    guards: [batchGuard(db, "checkout", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
-      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`)],
-    writes: [
-      db.update(assets).set({ status: "assigned", assigneeId: input.personId, assignedAt: now, dueBackAt, reservedUntil: null, reservationReason: null, updatedAt: now }).where(free),
-      db.insert(assignments).values(assignment),
-    ],
-    changes: [{
-      before: toAsset(asset, defs), after, action: "checkout", auditFields: CHECKOUT_FIELDS,
-      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment) } },
-      statusMove: { from: asset.status, to: "assigned", reason: "checkout", meta: { personId: input.personId, assignmentId: assignment.id } },
-      timeline: [{ type: "ASSIGNED", data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt } }],
-    }],
-  }, async (err) => {
-    if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
-    await refuseCheckout(ctx, id, input.personId);
-    throw conflict("The asset changed meanwhile; retry");
-  });
+  await commitAssetWrite(
+    ctx,
+    {
+      at: now,
+      guards: [
+        batchGuard(
+          db,
+          "checkout",
+          sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
+      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
+        ),
+      ],
+      writes: [
+        db
+          .update(assets)
+          .set({
+            status: "assigned",
+            assigneeId: input.personId,
+            assignedAt: now,
+            dueBackAt,
+            reservedUntil: null,
+            reservationReason: null,
+            updatedAt: now,
+          })
+          .where(free),
+        db.insert(assignments).values(assignment),
+      ],
+      changes: [
+        {
+          before: toAsset(asset, defs),
+          after,
+          action: "checkout",
+          auditFields: CHECKOUT_FIELDS,
+          event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment) } },
+          statusMove: {
+            from: asset.status,
+            to: "assigned",
+            reason: "checkout",
+            meta: { personId: input.personId, assignmentId: assignment.id },
+          },
+          timeline: [
+            {
+              type: "ASSIGNED",
+              data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt },
+            },
+          ],
+        },
+      ],
+    },
+    async (err) => {
+      if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
+      await refuseCheckout(ctx, id, input.personId);
+      throw conflict("The asset changed meanwhile; retry");
+    },
+  );
   return after;
 }
 
 const notCheckedOut = (a: AssetRow) =>
-  conflict(`The asset is not checked out (status '${a.status}')`, { fromStatus: a.status, allowed: allowedTransitions(a.status) });
+  conflict(`The asset is not checked out (status '${a.status}')`, {
+    fromStatus: a.status,
+    allowed: allowedTransitions(a.status),
+  });
 
 /** Checks an asset in: clears the assignee, closes the assignment, keeps the location. */
 export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: string | null }): Promise<Asset> {
   const { db } = ctx;
   const asset = await requireAsset(db, id);
   if (asset.status !== "assigned" || !asset.assigneeId) throw notCheckedOut(asset);
-  const open = await db.select().from(assignments).where(and(eq(assignments.assetId, id), isNull(assignments.checkedInAt))).get();
+  const open = await db
+    .select()
+    .from(assignments)
+    .where(and(eq(assignments.assetId, id), isNull(assignments.checkedInAt)))
+    .get();
   if (!open) throw conflict("The asset has no open assignment");
   const now = nowIso();
   const notes = input.notes?.trim() || null;
   const defs = await assetFieldDefs(db);
   const change = checkinChange({ asset, assignment: open, reason: "checkin", notes, at: now, actor: ctx.actor, defs });
-  await commitAssetWrite(ctx, {
-    at: now,
-    guards: [batchGuard(db, "checkin", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = 'assigned' AND ${assets.assigneeId} = ${asset.assigneeId} AND ${assets.deletedAt} IS NULL)`)],
-    writes: [
-      db.update(assets).set(checkinAssetSet(now)).where(and(eq(assets.id, id), eq(assets.status, "assigned"))),
-      db.update(assignments).set({ checkedInAt: now, checkedInBy: ctx.actor, checkinReason: "checkin", checkinNotes: notes }).where(and(eq(assignments.id, open.id), isNull(assignments.checkedInAt))),
-    ],
-    changes: [change],
-  }, async (err) => {
-    if (!guardFailed(err, "checkin")) throw err;
-    throw notCheckedOut(await requireAsset(db, id));
-  });
+  await commitAssetWrite(
+    ctx,
+    {
+      at: now,
+      guards: [
+        batchGuard(
+          db,
+          "checkin",
+          sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = 'assigned' AND ${assets.assigneeId} = ${asset.assigneeId} AND ${assets.deletedAt} IS NULL)`,
+        ),
+      ],
+      writes: [
+        db
+          .update(assets)
+          .set(checkinAssetSet(now))
+          .where(and(eq(assets.id, id), eq(assets.status, "assigned"))),
+        db
+          .update(assignments)
+          .set({ checkedInAt: now, checkedInBy: ctx.actor, checkinReason: "checkin", checkinNotes: notes })
+          .where(and(eq(assignments.id, open.id), isNull(assignments.checkedInAt))),
+      ],
+      changes: [change],
+    },
+    async (err) => {
+      if (!guardFailed(err, "checkin")) throw err;
+      throw notCheckedOut(await requireAsset(db, id));
+    },
+  );
   return change.after;
 }
 
@@ -99,9 +197,23 @@ const CHECKIN_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt"] as co
 type AssignmentRow = typeof assignments.$inferSelect;
 
 /** The recorded change of one check-in (shared by check-in and person deactivation). */
-function checkinChange(input: { asset: AssetRow; assignment: AssignmentRow | undefined; reason: string; notes: string | null; at: string; actor: string; defs: Parameters<typeof toAsset>[1] }): AssetChange {
+function checkinChange(input: {
+  asset: AssetRow;
+  assignment: AssignmentRow | undefined;
+  reason: string;
+  notes: string | null;
+  at: string;
+  actor: string;
+  defs: Parameters<typeof toAsset>[1];
+}): AssetChange {
   const { asset, assignment, reason, at, defs } = input;
-  const closed = assignment && { ...assignment, checkedInAt: at, checkedInBy: input.actor, checkinReason: reason, checkinNotes: input.notes };
+  const closed = assignment && {
+    ...assignment,
+    checkedInAt: at,
+    checkedInBy: input.actor,
+    checkinReason: reason,
+    checkinNotes: input.notes,
+  };
   return {
     before: toAsset(asset, defs),
     after: toAsset({ ...asset, ...checkinAssetSet(at) }, defs),
@@ -109,19 +221,51 @@ function checkinChange(input: { asset: AssetRow; assignment: AssignmentRow | und
     auditFields: CHECKIN_FIELDS,
     event: { type: "asset.checked_in", payload: closed ? { assignment: toAssignmentSummary(closed) } : {} },
     // The set-based update of a deactivation moves exactly the held assets that are 'assigned'.
-    statusMove: asset.status === "assigned" ? { from: asset.status, to: "available", reason, meta: { personId: asset.assigneeId, assignmentId: assignment?.id ?? null } } : undefined,
+    statusMove:
+      asset.status === "assigned"
+        ? {
+            from: asset.status,
+            to: "available",
+            reason,
+            meta: { personId: asset.assigneeId, assignmentId: assignment?.id ?? null },
+          }
+        : undefined,
     timeline: assignment
-      ? [{ type: "UNASSIGNED", data: { personId: assignment.personId, personName: assignment.personName, assignmentId: assignment.id, reason, notes: input.notes } }]
+      ? [
+          {
+            type: "UNASSIGNED",
+            data: {
+              personId: assignment.personId,
+              personName: assignment.personName,
+              assignmentId: assignment.id,
+              reason,
+              notes: input.notes,
+            },
+          },
+        ]
       : [],
   };
 }
 
 function toAssignmentSummary(a: AssignmentRow) {
-  return { id: a.id, personId: a.personId, checkedOutAt: a.checkedOutAt, dueBackAt: a.dueBackAt, checkedInAt: a.checkedInAt, checkinReason: a.checkinReason };
+  return {
+    id: a.id,
+    personId: a.personId,
+    checkedOutAt: a.checkedOutAt,
+    dueBackAt: a.dueBackAt,
+    checkedInAt: a.checkedInAt,
+    checkinReason: a.checkinReason,
+  };
 }
 
 /** The asset columns a check-in sets. */
-const checkinAssetSet = (at: string) => ({ status: "available" as const, assigneeId: null, assignedAt: null, dueBackAt: null, updatedAt: at });
+const checkinAssetSet = (at: string) => ({
+  status: "available" as const,
+  assigneeId: null,
+  assignedAt: null,
+  dueBackAt: null,
+  updatedAt: at,
+});
 
 /**
  * For the people module: the asset write that checks every asset currently assigned to `personId`
@@ -134,19 +278,49 @@ const checkinAssetSet = (at: string) => ({ status: "available" as const, assigne
  */
 export async function checkinAllForPerson(ctx: ServiceCtx, personId: string, reason: string): Promise<AssetWrite> {
   const { db } = ctx;
-  const held = await db.select().from(assets).where(and(eq(assets.assigneeId, personId), isNull(assets.deletedAt))).all();
+  const held = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.assigneeId, personId), isNull(assets.deletedAt)))
+    .all();
   const at = nowIso();
-  const guards = [batchGuard(db, "person_assets_changed", sql`(SELECT count(*) FROM ${assets} WHERE ${assets.assigneeId} = ${personId}) = ${held.length}`)];
+  const guards = [
+    batchGuard(
+      db,
+      "person_assets_changed",
+      sql`(SELECT count(*) FROM ${assets} WHERE ${assets.assigneeId} = ${personId}) = ${held.length}`,
+    ),
+  ];
   if (held.length === 0) return { at, guards, writes: [], changes: [] };
-  const open = await db.select().from(assignments).where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))).all();
+  const open = await db
+    .select()
+    .from(assignments)
+    .where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt)))
+    .all();
   const defs = await assetFieldDefs(db);
   return {
     at,
     guards,
     writes: [
-      db.update(assets).set(checkinAssetSet(at)).where(and(eq(assets.assigneeId, personId), eq(assets.status, "assigned"))),
-      db.update(assignments).set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason }).where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))),
+      db
+        .update(assets)
+        .set(checkinAssetSet(at))
+        .where(and(eq(assets.assigneeId, personId), eq(assets.status, "assigned"))),
+      db
+        .update(assignments)
+        .set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason })
+        .where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))),
     ],
-    changes: held.map((asset) => checkinChange({ asset, assignment: open.find((a) => a.assetId === asset.id), reason, notes: null, at, actor: ctx.actor, defs })),
+    changes: held.map((asset) =>
+      checkinChange({
+        asset,
+        assignment: open.find((a) => a.assetId === asset.id),
+        reason,
+        notes: null,
+        at,
+        actor: ctx.actor,
+        defs,
+      }),
+    ),
   };
 }

@@ -16,36 +16,84 @@ const before = (col: Parameters<typeof lt>[0], cursor?: string) => {
 const byId = (r: { id: string }) => [r.id];
 
 export async function listStatusEvents(db: TenantDb, assetId: string, page: Page) {
-  const rows = await db.select().from(assetStatusEvents)
+  const rows = await db
+    .select()
+    .from(assetStatusEvents)
     .where(and(eq(assetStatusEvents.assetId, assetId), before(assetStatusEvents.id, page.cursor)))
-    .orderBy(desc(assetStatusEvents.id)).limit(page.limit + 1).all();
-  return toPage(rows, page.limit, byId, (r) => ({ id: r.id, fromStatus: r.fromStatus, toStatus: r.toStatus, reason: r.reason, meta: r.meta ?? null, actor: r.actor, at: r.at }));
+    .orderBy(desc(assetStatusEvents.id))
+    .limit(page.limit + 1)
+    .all();
+  return toPage(rows, page.limit, byId, (r) => ({
+    id: r.id,
+    fromStatus: r.fromStatus,
+    toStatus: r.toStatus,
+    reason: r.reason,
+    meta: r.meta ?? null,
+    actor: r.actor,
+    at: r.at,
+  }));
 }
 
 export type AssignmentRow = typeof assignments.$inferSelect;
 export const toAssignment = (r: AssignmentRow) => ({
-  id: r.id, assetId: r.assetId, personId: r.personId, personName: r.personName, checkedOutAt: r.checkedOutAt, checkedOutBy: r.checkedOutBy,
-  dueBackAt: r.dueBackAt, checkedInAt: r.checkedInAt, checkedInBy: r.checkedInBy, checkinReason: r.checkinReason, checkinNotes: r.checkinNotes,
+  id: r.id,
+  assetId: r.assetId,
+  personId: r.personId,
+  personName: r.personName,
+  checkedOutAt: r.checkedOutAt,
+  checkedOutBy: r.checkedOutBy,
+  dueBackAt: r.dueBackAt,
+  checkedInAt: r.checkedInAt,
+  checkedInBy: r.checkedInBy,
+  checkinReason: r.checkinReason,
+  checkinNotes: r.checkinNotes,
 });
 
 /** Assignment history of an asset, or of a person (`by: "person"`, for GET /people/{personId}/assignment-history). */
 export async function listAssignments(db: TenantDb, by: { assetId: string } | { personId: string }, page: Page) {
   const match = "assetId" in by ? eq(assignments.assetId, by.assetId) : eq(assignments.personId, by.personId);
-  const rows = await db.select().from(assignments).where(and(match, before(assignments.id, page.cursor)))
-    .orderBy(desc(assignments.id)).limit(page.limit + 1).all();
+  const rows = await db
+    .select()
+    .from(assignments)
+    .where(and(match, before(assignments.id, page.cursor)))
+    .orderBy(desc(assignments.id))
+    .limit(page.limit + 1)
+    .all();
   return toPage(rows, page.limit, byId, toAssignment);
 }
 
 export async function listAudit(db: TenantDb, assetId: string, page: Page) {
-  const rows = await db.select().from(auditLog)
+  const rows = await db
+    .select()
+    .from(auditLog)
     .where(and(eq(auditLog.entityType, "asset"), eq(auditLog.entityId, assetId), before(auditLog.id, page.cursor)))
-    .orderBy(desc(auditLog.id)).limit(page.limit + 1).all();
-  return toPage(rows, page.limit, byId, (r) => ({ id: r.id, action: r.action, field: r.field ?? null, oldValue: r.oldValue ?? null, newValue: r.newValue ?? null, actor: r.actor, at: r.at }));
+    .orderBy(desc(auditLog.id))
+    .limit(page.limit + 1)
+    .all();
+  return toPage(rows, page.limit, byId, (r) => ({
+    id: r.id,
+    action: r.action,
+    field: r.field ?? null,
+    oldValue: r.oldValue ?? null,
+    newValue: r.newValue ?? null,
+    actor: r.actor,
+    at: r.at,
+  }));
 }
 
 export async function listTimeline(db: TenantDb, assetId: string, page: Page & { types?: TimelineType[] }) {
-  const rows = await db.select().from(assetTimeline)
-    .where(and(eq(assetTimeline.assetId, assetId), page.types?.length ? inArray(assetTimeline.type, page.types) : undefined, before(assetTimeline.id, page.cursor)))
-    .orderBy(desc(assetTimeline.id)).limit(page.limit + 1).all();
+  const rows = await db
+    .select()
+    .from(assetTimeline)
+    .where(
+      and(
+        eq(assetTimeline.assetId, assetId),
+        page.types?.length ? inArray(assetTimeline.type, page.types) : undefined,
+        before(assetTimeline.id, page.cursor),
+      ),
+    )
+    .orderBy(desc(assetTimeline.id))
+    .limit(page.limit + 1)
+    .all();
   return toPage(rows, page.limit, byId, (r) => ({ id: r.id, type: r.type, at: r.at, actor: r.actor, data: r.data }));
 }

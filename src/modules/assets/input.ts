@@ -43,12 +43,16 @@ export async function columnsFor(ctx: ServiceCtx, input: AssetInput, base?: Asse
     // Only an image this workspace uploaded through POST /objects; never another tenant's key.
     if (input.imageKey !== null) {
       if (!ctx.files) throw new Error("columnsFor: imageKey needs the R2 binding in the service context");
-      await assertTenantObject({ FILES: ctx.files }, ctx.tenantId, input.imageKey, { field: "body.imageKey", imageOnly: true });
+      await assertTenantObject({ FILES: ctx.files }, ctx.tenantId, input.imageKey, {
+        field: "body.imageKey",
+        imageOnly: true,
+      });
     }
     out.imageKey = input.imageKey;
   }
   Object.assign(out, cost(input, base));
-  if (input.customFields !== undefined || !base) out.customFields = await checkCustomFieldValues(ctx.db, "asset", input.customFields, base?.customFields ?? {});
+  if (input.customFields !== undefined || !base)
+    out.customFields = await checkCustomFieldValues(ctx.db, "asset", input.customFields, base?.customFields ?? {});
   return out;
 }
 
@@ -56,7 +60,10 @@ export async function columnsFor(ctx: ServiceCtx, input: AssetInput, base?: Asse
 function cost(input: AssetInput, base?: AssetRow): Partial<AssetRow> {
   if (input.purchaseCost === undefined && input.currency === undefined) return {};
   const currency = input.currency !== undefined ? input.currency : (base?.currency ?? null);
-  const baseCost = base?.purchaseCostMinor != null && base.currency ? base.purchaseCostMinor / 10 ** currencyDigits(base.currency) : null;
+  const baseCost =
+    base?.purchaseCostMinor != null && base.currency
+      ? base.purchaseCostMinor / 10 ** currencyDigits(base.currency)
+      : null;
   const amount = input.purchaseCost !== undefined ? input.purchaseCost : baseCost;
   if (amount === null) return { purchaseCostMinor: null, currency };
   if (!currency) throw invalidField("body.currency", "required when purchaseCost is set");

@@ -49,7 +49,11 @@ function prefixMatch(q: string): SQL | undefined {
   const lo = asciiLower(q);
   const hi = prefixEnd(lo);
   const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
-  return or(range(sql`lower(${assets.name})`), range(sql`lower(${assets.uniqueTag})`), range(sql`lower(${assets.serialNumber})`));
+  return or(
+    range(sql`lower(${assets.name})`),
+    range(sql`lower(${assets.uniqueTag})`),
+    range(sql`lower(${assets.serialNumber})`),
+  );
 }
 
 /**
@@ -76,7 +80,8 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
   const mode = modeOf(input);
   const driver = driverOf(input);
   const col = (c: SQLiteColumn, drives: boolean): SQL => (drives ? sql`${c}` : sql`+${c}`);
-  const eqTerm = (c: SQLiteColumn, v: string | undefined) => (v === undefined ? undefined : sql`${col(c, driver === "equality")} = ${v}`);
+  const eqTerm = (c: SQLiteColumn, v: string | undefined) =>
+    v === undefined ? undefined : sql`${col(c, driver === "equality")} = ${v}`;
   const joined = byHealth(mode) || input.healthBadge !== undefined;
   // Driven from asset_health, the id in seeks and order is its asset_id (the join makes them equal).
   const id = driver === "health" || driver === "badge" ? sql`${assetHealth.assetId}` : col(assets.id, driver !== "q");
@@ -85,7 +90,11 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
   const updated = col(assets.updatedAt, driver === "range" && mode === "updated");
   const after = decodeListCursor(input.cursor, mode);
   const key = mode === "due" ? due : mode === "updated" ? updated : score;
-  const seek = !after ? undefined : mode === "id" ? sql`${id} < ${after[0]}` : sql`(${key}, ${id}) ${mode === "healthy_first" ? sql`<` : sql`>`} (${after[0]}, ${after[1]})`;
+  const seek = !after
+    ? undefined
+    : mode === "id"
+      ? sql`${id} < ${after[0]}`
+      : sql`(${key}, ${id}) ${mode === "healthy_first" ? sql`<` : sql`>`} (${after[0]}, ${after[1]})`;
   const where = and(
     liveAsset,
     input.q ? prefixMatch(input.q) : undefined,
@@ -93,9 +102,13 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
     eqTerm(assets.categoryId, input.categoryId),
     eqTerm(assets.locationId, input.locationId),
     eqTerm(assets.assigneeId, input.assigneeId),
-    input.healthBadge ? sql`${col(assetHealth.badge, driver === "health" || driver === "badge")} = ${input.healthBadge}` : undefined,
+    input.healthBadge
+      ? sql`${col(assetHealth.badge, driver === "health" || driver === "badge")} = ${input.healthBadge}`
+      : undefined,
     // With a cursor the seek below already lies past updatedSince; leaving the bound out lets the seek drive the index.
-    input.updatedSince && !(after && mode === "updated") ? sql`${updated} >= ${new Date(input.updatedSince).toISOString()}` : undefined,
+    input.updatedSince && !(after && mode === "updated")
+      ? sql`${updated} >= ${new Date(input.updatedSince).toISOString()}`
+      : undefined,
     // dueBackAt is only ever set while the asset is checked out (check-in clears it).
     input.overdue ? sql`${due} < ${now} AND +${assets.assigneeId} IS NOT NULL` : undefined,
     seek,
@@ -103,29 +116,63 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
   const dir = mode === "id" || mode === "healthy_first" ? sql`DESC` : sql`ASC`;
   const order = mode === "id" ? [sql`${id} ${dir}`] : [sql`${key} ${dir}`, sql`${id} ${dir}`];
   // The stored score rides along for the health cursor; the list never computes one.
-  const fields = { ...getTableColumns(assets), healthScore: joined ? sql<number | null>`${assetHealth.score}` : sql<number | null>`NULL` };
+  const fields = {
+    ...getTableColumns(assets),
+    healthScore: joined ? sql<number | null>`${assetHealth.score}` : sql<number | null>`NULL`,
+  };
   const limit = input.limit + 1;
   // Driven from asset_health: a CROSS JOIN keeps it the outer loop (SQLite never reorders one), so
   // rows come off its index in order however selective the other filters look to the planner.
-  if (driver === "health" || driver === "badge") return db.select(fields).from(assetHealth).crossJoin(assets).where(and(eq(assets.id, assetHealth.assetId), where)).orderBy(...order).limit(limit);
-  if (joined) return db.select(fields).from(assets).innerJoin(assetHealth, eq(assetHealth.assetId, assets.id)).where(where).orderBy(...order).limit(limit);
-  return db.select(fields).from(assets).where(where).orderBy(...order).limit(limit);
+  if (driver === "health" || driver === "badge")
+    return db
+      .select(fields)
+      .from(assetHealth)
+      .crossJoin(assets)
+      .where(and(eq(assets.id, assetHealth.assetId), where))
+      .orderBy(...order)
+      .limit(limit);
+  if (joined)
+    return db
+      .select(fields)
+      .from(assets)
+      .innerJoin(assetHealth, eq(assetHealth.assetId, assets.id))
+      .where(where)
+      .orderBy(...order)
+      .limit(limit);
+  return db
+    .select(fields)
+    .from(assets)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit);
 }
 
 function decodeListCursor(cursor: string | undefined, mode: Mode) {
   if (cursor === undefined) return undefined;
   const key = decodeCursor(cursor, mode === "id" ? 2 : 3);
-  if (key?.[0] !== mode) throw new ApiError("validation_failed", "cursor is not valid for these filters", { details: [{ path: "query.cursor", message: "from a list with other filters" }] });
+  if (key?.[0] !== mode)
+    throw new ApiError("validation_failed", "cursor is not valid for these filters", {
+      details: [{ path: "query.cursor", message: "from a list with other filters" }],
+    });
   return key.slice(1);
 }
 
 const cursorKey = (mode: Mode) => (r: AssetRow & { healthScore: number | null }) =>
-  mode === "id" ? [mode, r.id] : mode === "due" ? [mode, r.dueBackAt, r.id] : mode === "updated" ? [mode, r.updatedAt, r.id] : [mode, r.healthScore, r.id];
+  mode === "id"
+    ? [mode, r.id]
+    : mode === "due"
+      ? [mode, r.dueBackAt, r.id]
+      : mode === "updated"
+        ? [mode, r.updatedAt, r.id]
+        : [mode, r.healthScore, r.id];
 
 /** A page of assets, each with its `health` (stored; re-scored on the spot only when stale). */
 export async function listAssets(db: TenantDb, input: ListAssetsInput, basis: HealthBasis = basisOf({})) {
   // The live field definitions are read once for the page (values of deleted fields are hidden).
-  const [rows, defs] = await Promise.all([listAssetsQuery(db, input, new Date().toISOString()).all(), assetFieldDefs(db)]);
+  const [rows, defs] = await Promise.all([
+    listAssetsQuery(db, input, new Date().toISOString()).all(),
+    assetFieldDefs(db),
+  ]);
   const page = toPage(rows, input.limit, cursorKey(modeOf(input)), (r) => toAsset(r, defs));
   return { items: await attachHealth(db, page.items, basis), nextCursor: page.nextCursor };
 }

@@ -10,7 +10,11 @@ export const liveAsset = isNull(assets.deletedAt);
 
 /** A live (not deleted) asset or a 404. */
 export async function requireAsset(db: TenantDb, id: string): Promise<AssetRow> {
-  const row = await db.select().from(assets).where(and(eq(assets.id, id), liveAsset)).get();
+  const row = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.id, id), liveAsset))
+    .get();
   if (!row) throw notFound("Inventory item");
   return row;
 }
@@ -18,9 +22,18 @@ export async function requireAsset(db: TenantDb, id: string): Promise<AssetRow> 
 type Catalog = typeof categories | typeof locations;
 
 async function liveId(db: TenantDb, table: Catalog, field: string, id: string | undefined): Promise<string> {
-  const where = id === undefined ? and(eq(table.isDefault, true), isNull(table.deletedAt)) : and(eq(table.id, id), isNull(table.deletedAt));
+  const where =
+    id === undefined
+      ? and(eq(table.isDefault, true), isNull(table.deletedAt))
+      : and(eq(table.id, id), isNull(table.deletedAt));
   const row = await db.select({ id: table.id }).from(table).where(where).get();
-  if (!row) throw invalidField(`body.${field}`, id === undefined ? "the workspace has no default; pass one" : `unknown or deleted ${field === "categoryId" ? "category" : "location"} '${id}'`);
+  if (!row)
+    throw invalidField(
+      `body.${field}`,
+      id === undefined
+        ? "the workspace has no default; pass one"
+        : `unknown or deleted ${field === "categoryId" ? "category" : "location"} '${id}'`,
+    );
   return row.id;
 }
 
@@ -46,9 +59,16 @@ export async function requirePerson(db: TenantDb, id: string, path = "body.perso
  * How many live (not deleted) assets use a category or location; categories and locations in use
  * cannot be deleted. Served by the partial (category_id, id) / (location_id, id) list indexes.
  */
-export async function countLiveAssetsUsing(db: TenantDb, ref: { categoryId: string } | { locationId: string }): Promise<number> {
+export async function countLiveAssetsUsing(
+  db: TenantDb,
+  ref: { categoryId: string } | { locationId: string },
+): Promise<number> {
   const match = "categoryId" in ref ? eq(assets.categoryId, ref.categoryId) : eq(assets.locationId, ref.locationId);
-  const row = await db.select({ n: count() }).from(assets).where(and(match, isNull(assets.deletedAt))).get();
+  const row = await db
+    .select({ n: count() })
+    .from(assets)
+    .where(and(match, isNull(assets.deletedAt)))
+    .get();
   return row?.n ?? 0;
 }
 
@@ -74,7 +94,8 @@ export function generateTag(): string {
 }
 
 /** Tags compare case-insensitively (ASCII), matching the unique index on lower(unique_tag). */
-export const tagEquals = (tag: string) => and(eq(sql`lower(${assets.uniqueTag})`, tag.toLowerCase()), isNull(assets.deletedAt));
+export const tagEquals = (tag: string) =>
+  and(eq(sql`lower(${assets.uniqueTag})`, tag.toLowerCase()), isNull(assets.deletedAt));
 
 export async function tagTaken(db: TenantDb, tag: string): Promise<boolean> {
   return Boolean(await db.select({ id: assets.id }).from(assets).where(tagEquals(tag)).get());

@@ -10,20 +10,30 @@ const isoDate = z.iso.date().openapi({ example: "2025-03-14", description: "Cale
 let currencies: Set<string> | undefined;
 const knownCurrency = (c: string) => (currencies ??= new Set(Intl.supportedValuesOf("currency"))).has(c);
 
-export const StatusEnum = z.enum(ASSET_STATUSES).openapi({ description: "See the lifecycle table in GET .../allowed-status-transitions." });
+export const StatusEnum = z
+  .enum(ASSET_STATUSES)
+  .openapi({ description: "See the lifecycle table in GET .../allowed-status-transitions." });
 
 export const AssetSchema = z
   .object({
     id: z.string().openapi({ example: "ast_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string(),
-    uniqueTag: z.string().openapi({ example: "AST-7K2M9Q", description: "Printed in the QR code; unique per workspace among live assets (case-insensitive)." }),
+    uniqueTag: z
+      .string()
+      .openapi({
+        example: "AST-7K2M9Q",
+        description: "Printed in the QR code; unique per workspace among live assets (case-insensitive).",
+      }),
     serialNumber: z.string().nullable(),
     model: z.string().nullable(),
     manufacturer: z.string().nullable(),
     categoryId: z.string(),
     locationId: z.string(),
     status: StatusEnum,
-    assigneeId: z.string().nullable().openapi({ description: "Person holding the asset (set by checkout, cleared by check-in)." }),
+    assigneeId: z
+      .string()
+      .nullable()
+      .openapi({ description: "Person holding the asset (set by checkout, cleared by check-in)." }),
     assignedAt: z.string().nullable(),
     dueBackAt: z.string().nullable(),
     reservedUntil: z.string().nullable(),
@@ -42,7 +52,10 @@ export const AssetSchema = z
   .openapi("InventoryItem");
 
 export const UNIQUE_TAG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const uniqueTag = z.string().trim().regex(UNIQUE_TAG_PATTERN, "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+const uniqueTag = z
+  .string()
+  .trim()
+  .regex(UNIQUE_TAG_PATTERN, "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
 const assetFields = {
   name: nameField,
@@ -50,39 +63,85 @@ const assetFields = {
   serialNumber: nullableText(120),
   model: nullableText(120),
   manufacturer: nullableText(120),
-  categoryId: z.string().min(1).max(64).optional().openapi({ description: "Defaults to the workspace's default category." }),
-  locationId: z.string().min(1).max(64).optional().openapi({ description: "Defaults to the workspace's default location." }),
+  categoryId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ description: "Defaults to the workspace's default category." }),
+  locationId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ description: "Defaults to the workspace's default location." }),
   purchaseDate: isoDate.nullable().optional(),
   purchaseCost: z.number().nonnegative("must not be negative").max(1e12).nullable().optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR").refine(knownCurrency, "unknown ISO 4217 currency").nullable().optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR")
+    .refine(knownCurrency, "unknown ISO 4217 currency")
+    .nullable()
+    .optional(),
   warrantyExpiresAt: isoDate.nullable().optional(),
   notes: textField.nullable().optional(),
-  customFields: z.record(z.string(), z.unknown()).optional().openapi({ description: "Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value." }),
-  imageKey: z.string().max(512).nullable().optional().openapi({ description: "R2 key of an uploaded image in this workspace (tenants/<tenantId>/...)." }),
+  customFields: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .openapi({
+      description:
+        "Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value.",
+    }),
+  imageKey: z
+    .string()
+    .max(512)
+    .nullable()
+    .optional()
+    .openapi({ description: "R2 key of an uploaded image in this workspace (tenants/<tenantId>/...)." }),
 };
 
 export const CreateAssetBody = z
   .strictObject(assetFields)
-  .refine((b) => b.purchaseCost == null || b.currency != null, { path: ["currency"], message: "required when purchaseCost is set" })
+  .refine((b) => b.purchaseCost == null || b.currency != null, {
+    path: ["currency"],
+    message: "required when purchaseCost is set",
+  })
   .openapi("CreateInventoryItem");
 
 export const UpdateAssetBody = z
   .strictObject({ ...assetFields, uniqueTag: uniqueTag.optional() })
   .partial()
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")
-  .openapi("UpdateInventoryItem", { description: "status and assignee change only through .../status, .../checkout and .../checkin." });
+  .openapi("UpdateInventoryItem", {
+    description: "status and assignee change only through .../status, .../checkout and .../checkin.",
+  });
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
 export const ListAssetsQuery = z.object({
   ...pageQuery,
-  q: z.string().trim().min(1).max(120).optional().openapi({ description: "Case-insensitive (ASCII) prefix of the name, unique tag or serial number." }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(120)
+    .optional()
+    .openapi({ description: "Case-insensitive (ASCII) prefix of the name, unique tag or serial number." }),
   status: StatusEnum.optional(),
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),
   assigneeId: z.string().max(64).optional(),
-  updatedSince: isoDateTime.optional().openapi({ description: "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order)." }),
-  overdue: bool.optional().openapi({ description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter." }),
+  updatedSince: isoDateTime
+    .optional()
+    .openapi({
+      description:
+        "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order).",
+    }),
+  overdue: bool
+    .optional()
+    .openapi({
+      description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter.",
+    }),
   ...healthListQuery,
 });
 
@@ -120,32 +179,78 @@ const Via = z.enum(["status", "checkout", "checkin"]);
 export const AllowedTransitionsSchema = z
   .object({
     status: StatusEnum,
-    allowed: z.array(z.object({ toStatus: StatusEnum, via: Via.openapi({ description: "The route that makes the move: POST .../status, .../checkout or .../checkin." }), reasonRequired: z.boolean() })),
+    allowed: z.array(
+      z.object({
+        toStatus: StatusEnum,
+        via: Via.openapi({
+          description: "The route that makes the move: POST .../status, .../checkout or .../checkin.",
+        }),
+        reasonRequired: z.boolean(),
+      }),
+    ),
   })
   .openapi("AllowedStatusTransitions");
 
 export const StatusEventPage = pageOf(
-  z.object({ id: z.string(), fromStatus: z.string(), toStatus: z.string(), reason: z.string().nullable(), meta: z.record(z.string(), z.unknown()).nullable(), actor: z.string(), at: z.string() }).openapi("AssetStatusEvent"),
+  z
+    .object({
+      id: z.string(),
+      fromStatus: z.string(),
+      toStatus: z.string(),
+      reason: z.string().nullable(),
+      meta: z.record(z.string(), z.unknown()).nullable(),
+      actor: z.string(),
+      at: z.string(),
+    })
+    .openapi("AssetStatusEvent"),
   "AssetStatusEventPage",
 );
 
 export const AssignmentSchema = z
   .object({
-    id: z.string(), assetId: z.string(), personId: z.string(), personName: z.string(), checkedOutAt: z.string(), checkedOutBy: z.string(),
-    dueBackAt: z.string().nullable(), checkedInAt: z.string().nullable(), checkedInBy: z.string().nullable(),
-    checkinReason: z.string().nullable().openapi({ description: "`checkin`, or why it was closed otherwise (e.g. person deactivated)." }),
+    id: z.string(),
+    assetId: z.string(),
+    personId: z.string(),
+    personName: z.string(),
+    checkedOutAt: z.string(),
+    checkedOutBy: z.string(),
+    dueBackAt: z.string().nullable(),
+    checkedInAt: z.string().nullable(),
+    checkedInBy: z.string().nullable(),
+    checkinReason: z
+      .string()
+      .nullable()
+      .openapi({ description: "`checkin`, or why it was closed otherwise (e.g. person deactivated)." }),
     checkinNotes: z.string().nullable(),
   })
   .openapi("Assignment");
 export const AssignmentPage = pageOf(AssignmentSchema, "AssignmentPage");
 
 export const AuditPage = pageOf(
-  z.object({ id: z.string(), action: z.string(), field: z.string().nullable(), oldValue: z.unknown(), newValue: z.unknown(), actor: z.string(), at: z.string() }).openapi("AuditEntry"),
+  z
+    .object({
+      id: z.string(),
+      action: z.string(),
+      field: z.string().nullable(),
+      oldValue: z.unknown(),
+      newValue: z.unknown(),
+      actor: z.string(),
+      at: z.string(),
+    })
+    .openapi("AuditEntry"),
   "AuditPage",
 );
 
 export const TimelinePage = pageOf(
-  z.object({ id: z.string(), type: z.enum(TIMELINE_TYPES), at: z.string(), actor: z.string().nullable(), data: z.record(z.string(), z.unknown()) }).openapi("TimelineEntry"),
+  z
+    .object({
+      id: z.string(),
+      type: z.enum(TIMELINE_TYPES),
+      at: z.string(),
+      actor: z.string().nullable(),
+      data: z.record(z.string(), z.unknown()),
+    })
+    .openapi("TimelineEntry"),
   "TimelinePage",
 );
 
@@ -158,9 +263,16 @@ export const TimelineQuery = z.object({
     .optional()
     .transform((v, ctx) => {
       if (!v) return undefined;
-      const types = v.split(",").map((s) => s.trim()).filter(Boolean);
+      const types = v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = types.filter((t) => !TYPE_SET.has(t));
-      if (unknown.length) ctx.addIssue({ code: "custom", message: `unknown type(s) ${unknown.join(", ")}; allowed: ${TIMELINE_TYPES.join(", ")}` });
+      if (unknown.length)
+        ctx.addIssue({
+          code: "custom",
+          message: `unknown type(s) ${unknown.join(", ")}; allowed: ${TIMELINE_TYPES.join(", ")}`,
+        });
       return types as (typeof TIMELINE_TYPES)[number][];
     })
     .openapi({ description: `Comma-separated: ${TIMELINE_TYPES.join(", ")}.`, example: "ASSIGNED,UNASSIGNED" }),
@@ -170,4 +282,10 @@ export const PageQuery = z.object(pageQuery);
 
 export const tags = ["Inventory items"];
 export const ItemParams = z.object({ inventoryItemId: idParam("inventoryItemId", "ast_01jd3k4m5n6p7q8r9s0t1v2w3x") });
-export const TagParams = z.object({ uniqueTag: z.string().min(1).max(64).openapi({ param: { name: "uniqueTag", in: "path" }, example: "AST-7K2M9Q" }) });
+export const TagParams = z.object({
+  uniqueTag: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "uniqueTag", in: "path" }, example: "AST-7K2M9Q" }),
+});

@@ -7,7 +7,15 @@ import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { columnsFor, type AssetInput } from "./input";
-import { liveAsset, requireAsset, referencesLive, resolveCategory, resolveLocation, generateTag, tagEquals } from "./lookup";
+import {
+  liveAsset,
+  requireAsset,
+  referencesLive,
+  resolveCategory,
+  resolveLocation,
+  generateTag,
+  tagEquals,
+} from "./lookup";
 import { assetFieldDefs, AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite } from "./write";
 
@@ -22,7 +30,8 @@ export async function getAssetByTag({ db }: Ctx, tag: string): Promise<AssetRow>
   return row;
 }
 
-const tagTaken = (tag: string) => conflict(`The unique tag '${tag}' is already used by another asset`, { field: "uniqueTag" });
+const tagTaken = (tag: string) =>
+  conflict(`The unique tag '${tag}' is already used by another asset`, { field: "uniqueTag" });
 
 /** A deleted category/location between our read and the write fails the guard: answer as if read now (400). */
 async function recheckReferences(ctx: Ctx, row: AssetRow, err: unknown): Promise<never> {
@@ -42,10 +51,33 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
   const now = nowIso();
   for (let attempt = 1; ; attempt++) {
     const row: AssetRow = {
-      id: newId("asset"), name: input.name ?? "", uniqueTag: input.uniqueTag ?? generateTag(), serialNumber: null, model: null, manufacturer: null,
-      categoryId, locationId, status: "available", assigneeId: null, assignedAt: null, dueBackAt: null, reservedUntil: null, reservationReason: null,
-      purchaseDate: null, purchaseCostMinor: null, currency: null, warrantyExpiresAt: null, notes: null, customFields: {}, imageKey: null,
-      lastVerifiedAt: null, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null, ...cols,
+      id: newId("asset"),
+      name: input.name ?? "",
+      uniqueTag: input.uniqueTag ?? generateTag(),
+      serialNumber: null,
+      model: null,
+      manufacturer: null,
+      categoryId,
+      locationId,
+      status: "available",
+      assigneeId: null,
+      assignedAt: null,
+      dueBackAt: null,
+      reservedUntil: null,
+      reservationReason: null,
+      purchaseDate: null,
+      purchaseCostMinor: null,
+      currency: null,
+      warrantyExpiresAt: null,
+      notes: null,
+      customFields: {},
+      imageKey: null,
+      lastVerifiedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+      deletedBy: null,
+      ...cols,
     };
     const out = toAsset(row, defs);
     try {
@@ -53,10 +85,16 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
         at: now,
         guards: [batchGuard(db, "references", referencesLive(categoryId, locationId))],
         writes: [db.insert(assets).values(row)],
-        changes: [{
-          before: null, after: out, action: "create", auditFields: AUDITED_FIELDS, event: { type: "asset.created" },
-          timeline: [{ type: "CREATED", data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }],
-        }],
+        changes: [
+          {
+            before: null,
+            after: out,
+            action: "create",
+            auditFields: AUDITED_FIELDS,
+            event: { type: "asset.created" },
+            timeline: [{ type: "CREATED", data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }],
+          },
+        ],
       });
       return out;
     } catch (err) {
@@ -81,26 +119,47 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
   const changed = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
   if (changed.length === 0) return before;
   const moved = next.locationId !== current.locationId;
-  await commitAssetWrite(ctx, {
-    at: now,
-    guards: [
-      // Optimistic: the audit rows and event describe `current -> next`, so nobody may have written in between.
-      batchGuard(db, "asset_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.updatedAt} = ${current.updatedAt} AND ${assets.deletedAt} IS NULL)`),
-      batchGuard(db, "references", referencesLive(next.categoryId, next.locationId)),
-    ],
-    writes: [db.update(assets).set({ ...cols, updatedAt: now }).where(and(eq(assets.id, id), liveAsset))],
-    changes: [{
-      before, after, action: "update", auditFields: changed, event: { type: "asset.updated", payload: { changes: changed } },
-      timeline: moved ? [{ type: "MOVED", data: { fromLocationId: current.locationId, toLocationId: next.locationId } }] : [],
-    }],
-  }, async (err) => {
-    if (isUniqueViolation(err)) throw tagTaken(next.uniqueTag);
-    if (guardFailed(err, "asset_unchanged")) {
-      await requireAsset(db, id);
-      throw conflict("The asset was changed by another request meanwhile; read it again and retry");
-    }
-    return recheckReferences(ctx, next, err);
-  });
+  await commitAssetWrite(
+    ctx,
+    {
+      at: now,
+      guards: [
+        // Optimistic: the audit rows and event describe `current -> next`, so nobody may have written in between.
+        batchGuard(
+          db,
+          "asset_unchanged",
+          sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.updatedAt} = ${current.updatedAt} AND ${assets.deletedAt} IS NULL)`,
+        ),
+        batchGuard(db, "references", referencesLive(next.categoryId, next.locationId)),
+      ],
+      writes: [
+        db
+          .update(assets)
+          .set({ ...cols, updatedAt: now })
+          .where(and(eq(assets.id, id), liveAsset)),
+      ],
+      changes: [
+        {
+          before,
+          after,
+          action: "update",
+          auditFields: changed,
+          event: { type: "asset.updated", payload: { changes: changed } },
+          timeline: moved
+            ? [{ type: "MOVED", data: { fromLocationId: current.locationId, toLocationId: next.locationId } }]
+            : [],
+        },
+      ],
+    },
+    async (err) => {
+      if (isUniqueViolation(err)) throw tagTaken(next.uniqueTag);
+      if (guardFailed(err, "asset_unchanged")) {
+        await requireAsset(db, id);
+        throw conflict("The asset was changed by another request meanwhile; read it again and retry");
+      }
+      return recheckReferences(ctx, next, err);
+    },
+  );
   return after;
 }
 
@@ -108,19 +167,44 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
 export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
   const { db } = ctx;
   const current = await requireAsset(db, id);
-  if (current.status === "assigned") throw conflict("The asset is checked out; check it in before deleting it", { status: current.status });
+  if (current.status === "assigned")
+    throw conflict("The asset is checked out; check it in before deleting it", { status: current.status });
   const defs = await assetFieldDefs(db);
   const now = nowIso();
-  await commitAssetWrite(ctx, {
-    at: now,
-    guards: [batchGuard(db, "deletable", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`)],
-    writes: [db.update(assets).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(assets.id, id), liveAsset))],
-    changes: [{ before: null, after: toAsset(current, defs), action: "delete", auditFields: [], event: { type: "asset.deleted", payload: { deletedAt: now } }, removesHealth: true }],
-  }, async (err) => {
-    if (!guardFailed(err, "deletable")) throw err;
-    await requireAsset(db, id);
-    throw conflict("The asset is checked out; check it in before deleting it");
-  });
+  await commitAssetWrite(
+    ctx,
+    {
+      at: now,
+      guards: [
+        batchGuard(
+          db,
+          "deletable",
+          sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`,
+        ),
+      ],
+      writes: [
+        db
+          .update(assets)
+          .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+          .where(and(eq(assets.id, id), liveAsset)),
+      ],
+      changes: [
+        {
+          before: null,
+          after: toAsset(current, defs),
+          action: "delete",
+          auditFields: [],
+          event: { type: "asset.deleted", payload: { deletedAt: now } },
+          removesHealth: true,
+        },
+      ],
+    },
+    async (err) => {
+      if (!guardFailed(err, "deletable")) throw err;
+      await requireAsset(db, id);
+      throw conflict("The asset is checked out; check it in before deleting it");
+    },
+  );
 }
 
 /**
@@ -129,19 +213,41 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
  */
 export async function restoreAsset(ctx: Ctx, id: string): Promise<Asset> {
   const { db } = ctx;
-  const row = await db.select().from(assets).where(and(eq(assets.id, id), isNotNull(assets.deletedAt))).get();
+  const row = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.id, id), isNotNull(assets.deletedAt)))
+    .get();
   if (!row) throw notFound("Deleted inventory item");
   const now = nowIso();
   const restored = toAsset({ ...row, deletedAt: null, deletedBy: null, updatedAt: now }, await assetFieldDefs(db));
-  await commitAssetWrite(ctx, {
-    at: now,
-    guards: [batchGuard(db, "references", referencesLive(row.categoryId, row.locationId))],
-    writes: [db.update(assets).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(assets.id, id), isNotNull(assets.deletedAt)))],
-    changes: [{ before: null, after: restored, action: "restore", auditFields: [], event: { type: "asset.restored" } }],
-  }, async (err) => {
-    if (isUniqueViolation(err)) throw conflict(`Cannot restore: a live asset already uses the unique tag '${row.uniqueTag}'`, { field: "uniqueTag" });
-    if (guardFailed(err, "references")) throw conflict("Cannot restore: its category or location is deleted; restore that first", { categoryId: row.categoryId, locationId: row.locationId });
-    throw err;
-  });
+  await commitAssetWrite(
+    ctx,
+    {
+      at: now,
+      guards: [batchGuard(db, "references", referencesLive(row.categoryId, row.locationId))],
+      writes: [
+        db
+          .update(assets)
+          .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+          .where(and(eq(assets.id, id), isNotNull(assets.deletedAt))),
+      ],
+      changes: [
+        { before: null, after: restored, action: "restore", auditFields: [], event: { type: "asset.restored" } },
+      ],
+    },
+    async (err) => {
+      if (isUniqueViolation(err))
+        throw conflict(`Cannot restore: a live asset already uses the unique tag '${row.uniqueTag}'`, {
+          field: "uniqueTag",
+        });
+      if (guardFailed(err, "references"))
+        throw conflict("Cannot restore: its category or location is deleted; restore that first", {
+          categoryId: row.categoryId,
+          locationId: row.locationId,
+        });
+      throw err;
+    },
+  );
   return restored;
 }

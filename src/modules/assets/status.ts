@@ -19,8 +19,13 @@ const STATUS_FIELDS = ["status", "reservedUntil", "reservationReason"] as const;
 /** 409 for a move the lifecycle table does not allow, listing the moves that are. */
 export function forbiddenMove(row: AssetRow, to: AssetStatus) {
   const allowed = allowedTransitions(row.status);
-  const hint = to === "assigned" ? " (use POST .../checkout)" : row.status === "assigned" ? " (use POST .../checkin)" : "";
-  return conflict(`Cannot move the asset from '${row.status}' to '${to}'${hint}`, { fromStatus: row.status, toStatus: to, allowed });
+  const hint =
+    to === "assigned" ? " (use POST .../checkout)" : row.status === "assigned" ? " (use POST .../checkin)" : "";
+  return conflict(`Cannot move the asset from '${row.status}' to '${to}'${hint}`, {
+    fromStatus: row.status,
+    toStatus: to,
+    allowed,
+  });
 }
 
 /**
@@ -30,8 +35,10 @@ export function forbiddenMove(row: AssetRow, to: AssetStatus) {
 export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusChange): Promise<Asset> {
   const { db } = ctx;
   const reason = input.reason?.trim() || null;
-  if (REASON_REQUIRED.includes(input.toStatus) && !reason) throw invalidField("body.reason", `required when toStatus is '${input.toStatus}'`);
-  if (input.meta && Object.keys(input.meta).length > 0 && input.toStatus !== "reserved") throw invalidField("body.meta", "reservedUntil and reservationReason apply only when toStatus is 'reserved'");
+  if (REASON_REQUIRED.includes(input.toStatus) && !reason)
+    throw invalidField("body.reason", `required when toStatus is '${input.toStatus}'`);
+  if (input.meta && Object.keys(input.meta).length > 0 && input.toStatus !== "reserved")
+    throw invalidField("body.meta", "reservedUntil and reservationReason apply only when toStatus is 'reserved'");
   const now = nowIso();
   const until = input.meta?.reservedUntil ? new Date(input.meta.reservedUntil).toISOString() : null;
   if (until && until <= now) throw invalidField("body.meta.reservedUntil", "must be in the future");
@@ -39,33 +46,69 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
   const current = await requireAsset(db, id);
   if (!canMove(current.status, input.toStatus)) throw forbiddenMove(current, input.toStatus);
   const reserving = input.toStatus === "reserved";
-  const next: AssetRow = { ...current, status: input.toStatus, reservedUntil: reserving ? until : null, reservationReason: reserving ? (input.meta?.reservationReason ?? null) : null, updatedAt: now };
+  const next: AssetRow = {
+    ...current,
+    status: input.toStatus,
+    reservedUntil: reserving ? until : null,
+    reservationReason: reserving ? (input.meta?.reservationReason ?? null) : null,
+    updatedAt: now,
+  };
   const from = current.status;
-  const meta = input.meta && Object.keys(input.meta).length > 0 ? { ...input.meta, ...(until ? { reservedUntil: until } : {}) } : null;
+  const meta =
+    input.meta && Object.keys(input.meta).length > 0
+      ? { ...input.meta, ...(until ? { reservedUntil: until } : {}) }
+      : null;
   const defs = await assetFieldDefs(db);
   const after = toAsset(next, defs);
-  await commitAssetWrite(ctx, {
-    at: now,
-    guards: [batchGuard(db, "status_unchanged", sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = ${from} AND ${assets.deletedAt} IS NULL)`)],
-    writes: [
-      db.update(assets).set({ status: next.status, reservedUntil: next.reservedUntil, reservationReason: next.reservationReason, updatedAt: now })
-        .where(and(eq(assets.id, id), eq(assets.status, from), liveAsset)),
-    ],
-    changes: [{
-      before: toAsset(current, defs), after, action: "status", auditFields: STATUS_FIELDS,
-      event: { type: "asset.status_changed", payload: { changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta } },
-      statusMove: { from, to: next.status, reason, meta },
-      timeline: [
-        { type: "STATUS_CHANGED", data: { fromStatus: from, toStatus: next.status, reason, meta } },
-        ...(next.status === "retired" ? [{ type: "RETIRED" as const, data: { reason } }] : []),
+  await commitAssetWrite(
+    ctx,
+    {
+      at: now,
+      guards: [
+        batchGuard(
+          db,
+          "status_unchanged",
+          sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} = ${from} AND ${assets.deletedAt} IS NULL)`,
+        ),
       ],
-    }],
-  }, async (err) => {
-    if (!guardFailed(err, "status_unchanged")) throw err;
-    // Someone else moved it first: answer against the status that won.
-    const now2 = await requireAsset(db, id);
-    throw canMove(now2.status, input.toStatus) ? conflict("The asset's status changed meanwhile; retry") : forbiddenMove(now2, input.toStatus);
-  });
+      writes: [
+        db
+          .update(assets)
+          .set({
+            status: next.status,
+            reservedUntil: next.reservedUntil,
+            reservationReason: next.reservationReason,
+            updatedAt: now,
+          })
+          .where(and(eq(assets.id, id), eq(assets.status, from), liveAsset)),
+      ],
+      changes: [
+        {
+          before: toAsset(current, defs),
+          after,
+          action: "status",
+          auditFields: STATUS_FIELDS,
+          event: {
+            type: "asset.status_changed",
+            payload: { changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta },
+          },
+          statusMove: { from, to: next.status, reason, meta },
+          timeline: [
+            { type: "STATUS_CHANGED", data: { fromStatus: from, toStatus: next.status, reason, meta } },
+            ...(next.status === "retired" ? [{ type: "RETIRED" as const, data: { reason } }] : []),
+          ],
+        },
+      ],
+    },
+    async (err) => {
+      if (!guardFailed(err, "status_unchanged")) throw err;
+      // Someone else moved it first: answer against the status that won.
+      const now2 = await requireAsset(db, id);
+      throw canMove(now2.status, input.toStatus)
+        ? conflict("The asset's status changed meanwhile; retry")
+        : forbiddenMove(now2, input.toStatus);
+    },
+  );
   return after;
 }
 
@@ -115,7 +158,11 @@ export interface AllowedTransition {
 
 /** Every move out of `from`, with the route that makes it. */
 export function allowedTransitions(from: AssetStatus): AllowedTransition[] {
-  const moves: AllowedTransition[] = STATUS_TRANSITIONS[from].map((to) => ({ toStatus: to, via: "status", reasonRequired: REASON_REQUIRED.includes(to) }));
+  const moves: AllowedTransition[] = STATUS_TRANSITIONS[from].map((to) => ({
+    toStatus: to,
+    via: "status",
+    reasonRequired: REASON_REQUIRED.includes(to),
+  }));
   if (CHECKOUT_FROM.includes(from)) moves.push({ toStatus: "assigned", via: "checkout", reasonRequired: false });
   if (from === "assigned") moves.push({ toStatus: "available", via: "checkin", reasonRequired: false });
   return moves;

@@ -33,7 +33,8 @@ export function toAsset(r: AssetRow, defs: readonly FieldDef[]) {
     reservedUntil: r.reservedUntil,
     reservationReason: r.reservationReason,
     purchaseDate: r.purchaseDate,
-    purchaseCost: r.purchaseCostMinor === null || r.currency === null ? null : fromMinor(r.purchaseCostMinor, r.currency),
+    purchaseCost:
+      r.purchaseCostMinor === null || r.currency === null ? null : fromMinor(r.purchaseCostMinor, r.currency),
     currency: r.currency,
     warrantyExpiresAt: r.warrantyExpiresAt,
     notes: r.notes,
@@ -56,7 +57,24 @@ export async function presentAsset(db: TenantDb, r: AssetRow): Promise<Asset> {
 
 /** The fields the audit log compares (API names, API values). */
 export const AUDITED_FIELDS = [
-  "name", "uniqueTag", "serialNumber", "model", "manufacturer", "categoryId", "locationId", "status", "assigneeId",
-  "assignedAt", "dueBackAt", "reservedUntil", "reservationReason", "purchaseDate", "purchaseCost", "currency",
-  "warrantyExpiresAt", "notes", "customFields", "imageKey",
+  "name",
+  "uniqueTag",
+  "serialNumber",
+  "model",
+  "manufacturer",
+  "categoryId",
+  "locationId",
+  "status",
+  "assigneeId",
+  "assignedAt",
+  "dueBackAt",
+  "reservedUntil",
+  "reservationReason",
+  "purchaseDate",
+  "purchaseCost",
+  "currency",
+  "warrantyExpiresAt",
+  "notes",
+  "customFields",
+  "imageKey",
 ] as const;

@@ -59,7 +59,20 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
   const { at, changes } = w;
   const stale = changes.filter((c) => !c.removesHealth).map((c) => c.after.id);
   const statusRows = changes.flatMap((c) =>
-    c.statusMove ? [{ id: orderedId("statusEvent"), assetId: c.after.id, fromStatus: c.statusMove.from, toStatus: c.statusMove.to, reason: c.statusMove.reason, meta: c.statusMove.meta, actor, at }] : [],
+    c.statusMove
+      ? [
+          {
+            id: orderedId("statusEvent"),
+            assetId: c.after.id,
+            fromStatus: c.statusMove.from,
+            toStatus: c.statusMove.to,
+            reason: c.statusMove.reason,
+            meta: c.statusMove.meta,
+            actor,
+            at,
+          },
+        ]
+      : [],
   );
   return [
     ...w.guards,
@@ -67,24 +80,51 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
     ...healthStale(db, stale, at),
     ...changes.filter((c) => c.removesHealth).map((c) => healthRemove(db, c.after.id)),
     ...chunk(statusRows, STATUS_EVENTS_PER_INSERT).map((rows) => db.insert(assetStatusEvents).values(rows)),
-    ...changes.flatMap((c) => (c.timeline ?? []).map((t) => db.insert(assetTimeline).values(timelineRow({ assetId: c.after.id, type: t.type, actor, at, data: t.data })))),
     ...changes.flatMap((c) =>
-      auditStatements(db, { entityType: "asset", entityId: c.after.id, action: c.action, actor, at, before: c.before, after: c.after, fields: c.auditFields }),
+      (c.timeline ?? []).map((t) =>
+        db.insert(assetTimeline).values(timelineRow({ assetId: c.after.id, type: t.type, actor, at, data: t.data })),
+      ),
     ),
-    ...changes.map((c) => recordEvent(db, { type: c.event.type, subjectId: c.after.id, actor, payload: { ...c.after, ...c.event.payload } })),
+    ...changes.flatMap((c) =>
+      auditStatements(db, {
+        entityType: "asset",
+        entityId: c.after.id,
+        action: c.action,
+        actor,
+        at,
+        before: c.before,
+        after: c.after,
+        fields: c.auditFields,
+      }),
+    ),
+    ...changes.map((c) =>
+      recordEvent(db, {
+        type: c.event.type,
+        subjectId: c.after.id,
+        actor,
+        payload: { ...c.after, ...c.event.payload },
+      }),
+    ),
   ];
 }
 
 /** The after-commit step: re-scores the touched assets' health (never throws; stale marks cover a failure). */
 export function afterAssetWrite(ctx: ServiceCtx, w: AssetWrite): Promise<void> {
-  return settleHealth(ctx, w.changes.filter((c) => !c.removesHealth).map((c) => c.after.id));
+  return settleHealth(
+    ctx,
+    w.changes.filter((c) => !c.removesHealth).map((c) => c.after.id),
+  );
 }
 
 /**
  * Runs `w` as one batch, then the after-commit step. A failed batch (a guard that no longer holds,
  * a unique index) goes to `onFailure`, which answers with the right error after re-reading.
  */
-export async function commitAssetWrite(ctx: ServiceCtx, w: AssetWrite, onFailure: (err: unknown) => Promise<never> = (err) => Promise.reject(err)): Promise<void> {
+export async function commitAssetWrite(
+  ctx: ServiceCtx,
+  w: AssetWrite,
+  onFailure: (err: unknown) => Promise<never> = (err) => Promise.reject(err),
+): Promise<void> {
   const statements = assetWriteStatements(ctx, w);
   try {
     await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

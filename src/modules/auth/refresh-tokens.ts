@@ -31,16 +31,24 @@ export async function mintRefreshToken(userId: string, now: string) {
   return { token, row };
 }
 
-
 /** Signs out everywhere: used on refresh-token reuse (likely theft). */
 export const revokeAllRefreshTokens = (db: TenantDb, userId: string, now: string) =>
-  db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 
 /** The body of login, refresh and invite acceptance. */
 export async function sessionBody(ctx: AuthCtx, user: UserRow, refreshToken: string) {
-  const accessToken = await signAccessToken(ctx.secret, { sub: user.id, tid: ctx.tenantId, role: user.role, email: user.email });
+  const accessToken = await signAccessToken(ctx.secret, {
+    sub: user.id,
+    tid: ctx.tenantId,
+    role: user.role,
+    email: user.email,
+  });
   return { accessToken, refreshToken, expiresIn: ACCESS_TTL_SECONDS, user: toUser(user) };
 }
 
 export const invalidCredentials = () => new ApiError("unauthenticated", "Invalid email or password");
-export const invalidRefreshToken = () => new ApiError("unauthenticated", "Invalid, expired or revoked refresh token; sign in again");
+export const invalidRefreshToken = () =>
+  new ApiError("unauthenticated", "Invalid, expired or revoked refresh token; sign in again");

@@ -13,29 +13,57 @@ const authCtx = (c: AppContext): AuthCtx => ({ db: c.var.db, tenantId: c.var.ten
 export const authRouter = createRouter()
   .openapi(
     defineRoute({
-      method: "post", path: "/auth/login", operationId: "login", tags, summary: "Sign in with email and password",
-      description: "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401.",
-      request: body(LoginBody), responses: { 200: json(SessionSchema, "Signed in"), ...errorResponses(401, 415) },
+      method: "post",
+      path: "/auth/login",
+      operationId: "login",
+      tags,
+      summary: "Sign in with email and password",
+      description:
+        "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401.",
+      request: body(LoginBody),
+      responses: { 200: json(SessionSchema, "Signed in"), ...errorResponses(401, 415) },
     }),
     async (c) => c.json(await svc.login(authCtx(c), c.req.valid("json")), 200),
   )
   .openapi(
     defineRoute({
-      method: "post", path: "/auth/refresh", operationId: "refreshToken", tags, summary: "Exchange a refresh token for a new pair",
-      description: "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401).",
-      request: body(RefreshBody), responses: { 200: json(SessionSchema, "New tokens"), ...errorResponses(401, 415) },
+      method: "post",
+      path: "/auth/refresh",
+      operationId: "refreshToken",
+      tags,
+      summary: "Exchange a refresh token for a new pair",
+      description:
+        "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401).",
+      request: body(RefreshBody),
+      responses: { 200: json(SessionSchema, "New tokens"), ...errorResponses(401, 415) },
     }),
     async (c) => c.json(await svc.refresh(authCtx(c), c.req.valid("json").refreshToken), 200),
   )
   .openapi(
-    defineRoute({ method: "post", path: "/auth/logout", operationId: "logout", tags, summary: "Revoke a refresh token", description: "Idempotent; always 204.", request: body(RefreshBody), responses: { 204: { description: "Revoked" }, ...errorResponses(415) } }),
+    defineRoute({
+      method: "post",
+      path: "/auth/logout",
+      operationId: "logout",
+      tags,
+      summary: "Revoke a refresh token",
+      description: "Idempotent; always 204.",
+      request: body(RefreshBody),
+      responses: { 204: { description: "Revoked" }, ...errorResponses(415) },
+    }),
     async (c) => {
       await svc.logout(authCtx(c), c.req.valid("json").refreshToken);
       return c.body(null, 204);
     },
   )
   .openapi(
-    defineRoute({ method: "get", path: "/auth/me", operationId: "getMe", tags, summary: "The signed-in user", responses: { 200: json(UserSchema, "The user") } }),
+    defineRoute({
+      method: "get",
+      path: "/auth/me",
+      operationId: "getMe",
+      tags,
+      summary: "The signed-in user",
+      responses: { 200: json(UserSchema, "The user") },
+    }),
     async (c) => {
       const p = c.var.principal;
       // The guard admits only user JWTs here; anything else has no "me".
@@ -45,9 +73,15 @@ export const authRouter = createRouter()
   )
   .openapi(
     defineRoute({
-      method: "post", path: "/auth/invites/accept", operationId: "acceptInvite", tags, summary: "Accept an invite and set a password",
-      description: "Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`).",
-      request: body(AcceptInviteBody), responses: { 201: json(SessionSchema, "User created and signed in"), ...errorResponses(409, 415) },
+      method: "post",
+      path: "/auth/invites/accept",
+      operationId: "acceptInvite",
+      tags,
+      summary: "Accept an invite and set a password",
+      description:
+        "Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`).",
+      request: body(AcceptInviteBody),
+      responses: { 201: json(SessionSchema, "User created and signed in"), ...errorResponses(409, 415) },
     }),
     async (c) => c.json(await svc.acceptInvite(authCtx(c), c.req.valid("json")), 201),
   );

@@ -6,7 +6,10 @@ import { emailField, UserSchema } from "../users";
 const opaqueToken = z.string().min(1).max(256);
 
 export const LoginBody = z
-  .strictObject({ email: emailField, password: z.string().min(1).max(PASSWORD_MAX).openapi({ example: "correct-horse-battery" }) })
+  .strictObject({
+    email: emailField,
+    password: z.string().min(1).max(PASSWORD_MAX).openapi({ example: "correct-horse-battery" }),
+  })
   .openapi("Login");
 
 export const RefreshBody = z.strictObject({ refreshToken: opaqueToken }).openapi("RefreshTokenRequest");
@@ -14,14 +17,19 @@ export const RefreshBody = z.strictObject({ refreshToken: opaqueToken }).openapi
 export const AcceptInviteBody = z
   .strictObject({
     token: opaqueToken.openapi({ description: "The invite token from POST /users/invites." }),
-    password: z.string().min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`).max(PASSWORD_MAX, `at most ${PASSWORD_MAX} characters`),
+    password: z
+      .string()
+      .min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`)
+      .max(PASSWORD_MAX, `at most ${PASSWORD_MAX} characters`),
     name: nameField.optional(),
   })
   .openapi("AcceptInvite");
 
 export const SessionSchema = z
   .object({
-    accessToken: z.string().openapi({ description: "JWT for `Authorization: Bearer`; valid only on this workspace's host." }),
+    accessToken: z
+      .string()
+      .openapi({ description: "JWT for `Authorization: Bearer`; valid only on this workspace's host." }),
     refreshToken: z.string().openapi({ description: "Opaque, single use, 30 days; exchange at POST /auth/refresh." }),
     expiresIn: z.number().int().openapi({ description: "Access token lifetime in seconds.", example: 900 }),
     user: UserSchema,

@@ -10,7 +10,12 @@ import { recordEventIfChanged } from "../../events/outbox";
 import { insertIfChanged } from "../../platform/d1-write";
 import { toUser, type UserRow } from "../users";
 import {
-  type AuthCtx, invalidCredentials, invalidRefreshToken, mintRefreshToken, revokeAllRefreshTokens, sessionBody,
+  type AuthCtx,
+  invalidCredentials,
+  invalidRefreshToken,
+  mintRefreshToken,
+  revokeAllRefreshTokens,
+  sessionBody,
 } from "./refresh-tokens";
 
 /** Wrong email, wrong password, no password (SSO-only) and deactivated users all get the same 401. */
@@ -34,7 +39,11 @@ export async function login(ctx: AuthCtx, input: { email: string; password: stri
  */
 export async function refresh(ctx: AuthCtx, token: string) {
   const now = nowIso();
-  const row = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, await sha256Hex(token))).get();
+  const row = await ctx.db
+    .select()
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, await sha256Hex(token)))
+    .get();
   if (!row) throw invalidRefreshToken();
   if (row.revokedAt) {
     await revokeAllRefreshTokens(ctx.db, row.userId, now).run();
@@ -46,7 +55,10 @@ export async function refresh(ctx: AuthCtx, token: string) {
 
   const next = await mintRefreshToken(user.id, now);
   const [revoked] = await ctx.db.batch([
-    ctx.db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now))),
+    ctx.db
+      .update(refreshTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now))),
     insertIfChanged(ctx.db, refreshTokens, next.row),
   ]);
   if (revoked.meta.changes === 0) {
@@ -59,8 +71,11 @@ export async function refresh(ctx: AuthCtx, token: string) {
 
 /** Idempotent: unknown or already revoked tokens also succeed, so logout never leaks token state. */
 export async function logout(ctx: AuthCtx, token: string): Promise<void> {
-  await ctx.db.update(refreshTokens).set({ revokedAt: nowIso() })
-    .where(and(eq(refreshTokens.tokenHash, await sha256Hex(token)), isNull(refreshTokens.revokedAt))).run();
+  await ctx.db
+    .update(refreshTokens)
+    .set({ revokedAt: nowIso() })
+    .where(and(eq(refreshTokens.tokenHash, await sha256Hex(token)), isNull(refreshTokens.revokedAt)))
+    .run();
 }
 
 const invalidInvite = () => invalidField("body.token", "unknown, expired, revoked or already used invite token");
@@ -72,22 +87,47 @@ const invalidInvite = () => invalidField("body.token", "unknown, expired, revoke
  */
 export async function acceptInvite(ctx: AuthCtx, input: { token: string; password: string; name?: string }) {
   const now = nowIso();
-  const invite = await ctx.db.select().from(invites).where(eq(invites.tokenHash, await sha256Hex(input.token))).get();
+  const invite = await ctx.db
+    .select()
+    .from(invites)
+    .where(eq(invites.tokenHash, await sha256Hex(input.token)))
+    .get();
   if (!invite || invite.acceptedAt || invite.revokedAt || invite.expiresAt <= now) throw invalidInvite();
 
   const user: UserRow = {
-    id: newId("user"), email: invite.email, name: input.name ?? null, role: invite.role, status: "active",
-    passwordHash: await hashPassword(input.password), lastLoginAt: now, createdAt: now, updatedAt: now,
+    id: newId("user"),
+    email: invite.email,
+    name: input.name ?? null,
+    role: invite.role,
+    status: "active",
+    passwordHash: await hashPassword(input.password),
+    lastLoginAt: now,
+    createdAt: now,
+    updatedAt: now,
   };
   const refresh = await mintRefreshToken(user.id, now);
   let consumed = 0;
   try {
     const [res] = await ctx.db.batch([
-      ctx.db.update(invites).set({ acceptedAt: now })
-        .where(and(eq(invites.id, invite.id), isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now))),
+      ctx.db
+        .update(invites)
+        .set({ acceptedAt: now })
+        .where(
+          and(
+            eq(invites.id, invite.id),
+            isNull(invites.acceptedAt),
+            isNull(invites.revokedAt),
+            gt(invites.expiresAt, now),
+          ),
+        ),
       insertIfChanged(ctx.db, users, user),
       insertIfChanged(ctx.db, refreshTokens, refresh.row),
-      recordEventIfChanged(ctx.db, { type: "user.joined", subjectId: user.id, payload: { ...toUser(user), inviteId: invite.id }, actor: user.id }),
+      recordEventIfChanged(ctx.db, {
+        type: "user.joined",
+        subjectId: user.id,
+        payload: { ...toUser(user), inviteId: invite.id },
+        actor: user.id,
+      }),
     ]);
     consumed = res.meta.changes;
   } catch (err) {

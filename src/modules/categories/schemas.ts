@@ -7,7 +7,11 @@ export const CategorySchema = z
     id: z.string().openapi({ example: "cat_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ example: "Laptops" }),
     description: z.string().nullable(),
-    expectedLifeMonths: z.number().int().nullable().openapi({ description: "Expected service life; feeds asset health (lifecycle age)." }),
+    expectedLifeMonths: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Expected service life; feeds asset health (lifecycle age)." }),
     isDefault: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),

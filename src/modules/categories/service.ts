@@ -29,32 +29,58 @@ const nameTaken = (name: string) => conflict(`A category named '${name}' already
 
 export async function listCategories({ db }: Ctx, input: { limit: number; cursor?: string; q?: string }) {
   const after = decodeCursor(input.cursor, 2);
-  const rows = await db.select().from(categories)
-    .where(and(
-      live,
-      input.q ? likeContains(categories.name, input.q) : undefined,
-      after ? sql`(lower(${categories.name}), ${categories.id}) > (${after[0]}, ${after[1]})` : undefined,
-    ))
+  const rows = await db
+    .select()
+    .from(categories)
+    .where(
+      and(
+        live,
+        input.q ? likeContains(categories.name, input.q) : undefined,
+        after ? sql`(lower(${categories.name}), ${categories.id}) > (${after[0]}, ${after[1]})` : undefined,
+      ),
+    )
     .orderBy(asc(sql`lower(${categories.name})`), asc(categories.id))
-    .limit(input.limit + 1).all();
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toCategory);
 }
 
 export async function getCategory({ db }: Ctx, id: string): Promise<Row> {
-  const row = await db.select().from(categories).where(and(eq(categories.id, id), live)).get();
+  const row = await db
+    .select()
+    .from(categories)
+    .where(and(eq(categories.id, id), live))
+    .get();
   if (!row) throw notFound("Category");
   return row;
 }
 
 export async function getDefaultCategory({ db }: Ctx): Promise<Row> {
-  const row = await db.select().from(categories).where(and(eq(categories.isDefault, true), live)).get();
+  const row = await db
+    .select()
+    .from(categories)
+    .where(and(eq(categories.isDefault, true), live))
+    .get();
   if (!row) throw notFound("Default category");
   return row;
 }
 
-export async function createCategory(ctx: Ctx, input: { name: string; description?: string | null; expectedLifeMonths?: number | null }) {
+export async function createCategory(
+  ctx: Ctx,
+  input: { name: string; description?: string | null; expectedLifeMonths?: number | null },
+) {
   const now = nowIso();
-  const row: Row = { id: newId("category"), name: input.name, description: input.description ?? null, expectedLifeMonths: input.expectedLifeMonths ?? null, isDefault: false, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null };
+  const row: Row = {
+    id: newId("category"),
+    name: input.name,
+    description: input.description ?? null,
+    expectedLifeMonths: input.expectedLifeMonths ?? null,
+    isDefault: false,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+    deletedBy: null,
+  };
   await onUniqueViolation(
     ctx.db.batch([
       ctx.db.insert(categories).values(row),
@@ -65,18 +91,36 @@ export async function createCategory(ctx: Ctx, input: { name: string; descriptio
   return row;
 }
 
-export async function updateCategory(ctx: Ctx, id: string, patch: { name?: string; description?: string | null; expectedLifeMonths?: number | null }) {
+export async function updateCategory(
+  ctx: Ctx,
+  id: string,
+  patch: { name?: string; description?: string | null; expectedLifeMonths?: number | null },
+) {
   const current = await getCategory(ctx, id);
   const next: Row = { ...current, ...patch, updatedAt: nowIso() };
   const lifeChanged = next.expectedLifeMonths !== current.expectedLifeMonths;
   // Conditional on still being live, so a concurrent delete wins cleanly (and leaves no event).
   const [res] = await onUniqueViolation(
     ctx.db.batch([
-      ctx.db.update(categories).set({ name: next.name, description: next.description, expectedLifeMonths: next.expectedLifeMonths, updatedAt: next.updatedAt })
+      ctx.db
+        .update(categories)
+        .set({
+          name: next.name,
+          description: next.description,
+          expectedLifeMonths: next.expectedLifeMonths,
+          updatedAt: next.updatedAt,
+        })
         .where(and(eq(categories.id, id), live)),
-      recordEventIfChanged(ctx.db, { type: "category.updated", subjectId: id, payload: { ...toCategory(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+      recordEventIfChanged(ctx.db, {
+        type: "category.updated",
+        subjectId: id,
+        payload: { ...toCategory(next), changes: Object.keys(patch) },
+        actor: ctx.actor,
+      }),
       // Expected life feeds the health of every asset in the category: stale now, re-scored below.
-      ...(lifeChanged ? [healthStaleWhere(ctx.db, sql`SELECT id FROM assets WHERE category_id = ${id} AND deleted_at IS NULL`)] : []),
+      ...(lifeChanged
+        ? [healthStaleWhere(ctx.db, sql`SELECT id FROM assets WHERE category_id = ${id} AND deleted_at IS NULL`)]
+        : []),
     ]),
     () => nameTaken(next.name),
   );
@@ -92,9 +136,16 @@ export async function deleteCategory(ctx: Ctx, id: string) {
   await refuseIfInUse(ctx, id);
   const now = nowIso();
   const [res] = await ctx.db.batch([
-    ctx.db.update(categories).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+    ctx.db
+      .update(categories)
+      .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
       .where(and(eq(categories.id, id), live, noLiveAssetUses({ categoryId: id }))),
-    recordEventIfChanged(ctx.db, { type: "category.deleted", subjectId: id, payload: { ...toCategory(current), deletedAt: now }, actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "category.deleted",
+      subjectId: id,
+      payload: { ...toCategory(current), deletedAt: now },
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 0) {
     await refuseIfInUse(ctx, id); // an asset arrived meanwhile
@@ -104,18 +155,31 @@ export async function deleteCategory(ctx: Ctx, id: string) {
 
 async function refuseIfInUse(ctx: Ctx, id: string): Promise<void> {
   const users = await countLiveAssetsUsing(ctx.db, { categoryId: id });
-  if (users > 0) throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
+  if (users > 0)
+    throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
 }
 
 export async function restoreCategory(ctx: Ctx, id: string) {
-  const row = await ctx.db.select().from(categories).where(and(eq(categories.id, id), isNotNull(categories.deletedAt))).get();
+  const row = await ctx.db
+    .select()
+    .from(categories)
+    .where(and(eq(categories.id, id), isNotNull(categories.deletedAt)))
+    .get();
   if (!row) throw notFound("Deleted category");
   const now = nowIso();
   const restored: Row = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
   const [res] = await onUniqueViolation(
     ctx.db.batch([
-      ctx.db.update(categories).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(categories.id, id), isNotNull(categories.deletedAt))),
-      recordEventIfChanged(ctx.db, { type: "category.restored", subjectId: id, payload: toCategory(restored), actor: ctx.actor }),
+      ctx.db
+        .update(categories)
+        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+        .where(and(eq(categories.id, id), isNotNull(categories.deletedAt))),
+      recordEventIfChanged(ctx.db, {
+        type: "category.restored",
+        subjectId: id,
+        payload: toCategory(restored),
+        actor: ctx.actor,
+      }),
     ]),
     () => conflict(`Cannot restore: a live category is already named '${row.name}'`),
   );

@@ -6,8 +6,22 @@ import type { CustomFieldEntity } from "../../db/tenant/custom-fields";
  */
 export const BUILTIN_FORM_FIELDS: Record<CustomFieldEntity, readonly string[]> = {
   asset: [
-    "name", "uniqueTag", "serialNumber", "model", "manufacturer", "categoryId", "locationId", "status", "assigneeId",
-    "dueBackAt", "purchaseDate", "purchaseCost", "currency", "warrantyExpiresAt", "notes", "imageKey",
+    "name",
+    "uniqueTag",
+    "serialNumber",
+    "model",
+    "manufacturer",
+    "categoryId",
+    "locationId",
+    "status",
+    "assigneeId",
+    "dueBackAt",
+    "purchaseDate",
+    "purchaseCost",
+    "currency",
+    "warrantyExpiresAt",
+    "notes",
+    "imageKey",
   ],
   person: ["name", "email", "employeeNumber", "department", "title", "phone", "locationId", "notes", "status"],
 };
@@ -15,13 +29,28 @@ export const BUILTIN_FORM_FIELDS: Record<CustomFieldEntity, readonly string[]> =
 /** Response and storage fields that are not on forms but still cannot be custom field keys. */
 const SYSTEM_FIELDS: Record<CustomFieldEntity, readonly string[]> = {
   asset: [
-    "id", "customFields", "createdAt", "updatedAt", "deletedAt", "deletedBy", "lastVerifiedAt", "assignedAt",
-    "reservedUntil", "reservationReason", "purchaseCostMinor", "health", "assignee", "category", "location", "image",
+    "id",
+    "customFields",
+    "createdAt",
+    "updatedAt",
+    "deletedAt",
+    "deletedBy",
+    "lastVerifiedAt",
+    "assignedAt",
+    "reservedUntil",
+    "reservationReason",
+    "purchaseCostMinor",
+    "health",
+    "assignee",
+    "category",
+    "location",
+    "image",
   ],
   person: ["id", "customFields", "createdAt", "updatedAt", "deletedAt", "deletedBy", "location", "assignments"],
 };
 
-const reserved = (entity: CustomFieldEntity) => new Set([...BUILTIN_FORM_FIELDS[entity], ...SYSTEM_FIELDS[entity]].map((k) => k.toLowerCase()));
+const reserved = (entity: CustomFieldEntity) =>
+  new Set([...BUILTIN_FORM_FIELDS[entity], ...SYSTEM_FIELDS[entity]].map((k) => k.toLowerCase()));
 const RESERVED: Record<CustomFieldEntity, Set<string>> = { asset: reserved("asset"), person: reserved("person") };
 
 /** A custom field key may not shadow a built-in field of its entity, compared case-insensitively. */

@@ -6,9 +6,12 @@ export type FieldDef = typeof customFields.$inferSelect;
 
 /** The live (non-deleted) definitions of an entity, oldest first (the order forms show them by default). */
 export function liveDefinitions(db: TenantDb, entity: CustomFieldEntity): Promise<FieldDef[]> {
-  return db.select().from(customFields)
+  return db
+    .select()
+    .from(customFields)
     .where(and(isNull(customFields.deletedAt), eq(customFields.entity, entity)))
-    .orderBy(asc(customFields.id)).all();
+    .orderBy(asc(customFields.id))
+    .all();
 }
 
 /**

@@ -3,9 +3,13 @@ import { badRequest, invalidField, type ErrorDetail } from "../../platform/error
 import { isReservedKey } from "./builtins";
 
 /** SPEC 2.6 option rules: trimmed on save, none blank, no case-insensitive duplicates, at least one for a dropdown. */
-export function normalizeOptions(type: CustomFieldType, options: readonly string[] | null | undefined): string[] | null {
+export function normalizeOptions(
+  type: CustomFieldType,
+  options: readonly string[] | null | undefined,
+): string[] | null {
   if (type !== "dropdown") {
-    if (options !== undefined && options !== null) throw invalidField("body.options", `only a dropdown has options, not a ${type} field`);
+    if (options !== undefined && options !== null)
+      throw invalidField("body.options", `only a dropdown has options, not a ${type} field`);
     return null;
   }
   if (!options || options.length === 0) throw invalidField("body.options", "a dropdown needs at least one option");
@@ -15,7 +19,11 @@ export function normalizeOptions(type: CustomFieldType, options: readonly string
   trimmed.forEach((o, i) => {
     if (o.length === 0) problems.push({ path: `body.options.${i}`, message: "must not be blank" });
     const first = seen.get(o.toLowerCase());
-    if (o.length > 0 && first !== undefined) problems.push({ path: `body.options.${i}`, message: `duplicates option ${first} ('${trimmed[first]}'), compared case-insensitively` });
+    if (o.length > 0 && first !== undefined)
+      problems.push({
+        path: `body.options.${i}`,
+        message: `duplicates option ${first} ('${trimmed[first]}'), compared case-insensitively`,
+      });
     else seen.set(o.toLowerCase(), i);
   });
   if (problems.length > 0) throw badRequest(problems.map((p) => `${p.path}: ${p.message}`).join("; "), problems);
@@ -23,5 +31,9 @@ export function normalizeOptions(type: CustomFieldType, options: readonly string
 }
 
 export function assertKeyAllowed(entity: CustomFieldEntity, key: string) {
-  if (isReservedKey(entity, key)) throw invalidField("body.key", `'${key}' is a built-in field of ${entity} (reserved names are compared case-insensitively)`);
+  if (isReservedKey(entity, key))
+    throw invalidField(
+      "body.key",
+      `'${key}' is a built-in field of ${entity} (reserved names are compared case-insensitively)`,
+    );
 }

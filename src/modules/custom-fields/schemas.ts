@@ -9,10 +9,15 @@ export const CustomFieldSchema = z
   .object({
     id: z.string().openapi({ example: "cfd_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     entity: z.enum(CUSTOM_FIELD_ENTITIES),
-    key: z.string().openapi({ example: "costCenter", description: "Key of the value in the entity's `customFields` object." }),
+    key: z
+      .string()
+      .openapi({ example: "costCenter", description: "Key of the value in the entity's `customFields` object." }),
     label: z.string().openapi({ example: "Cost center" }),
     type: z.enum(CUSTOM_FIELD_TYPES),
-    options: z.array(z.string()).nullable().openapi({ description: "Dropdown options (trimmed); null for other types." }),
+    options: z
+      .array(z.string())
+      .nullable()
+      .openapi({ description: "Dropdown options (trimmed); null for other types." }),
     required: z.boolean(),
     helpText: z.string().nullable(),
     createdAt: z.string(),
@@ -27,7 +32,9 @@ const key = z
   .openapi({ example: "costCenter" });
 
 /** Options are trimmed here; blank and duplicate checks happen in rules.ts so they can name the option. */
-const options = z.array(z.string().max(NAME_MAX, `at most ${NAME_MAX} characters`)).max(MAX_OPTIONS, `at most ${MAX_OPTIONS} options`);
+const options = z
+  .array(z.string().max(NAME_MAX, `at most ${NAME_MAX} characters`))
+  .max(MAX_OPTIONS, `at most ${MAX_OPTIONS} options`);
 
 export const CreateCustomFieldBody = z
   .strictObject({
@@ -35,7 +42,10 @@ export const CreateCustomFieldBody = z
     key,
     label: nameField,
     type: z.enum(CUSTOM_FIELD_TYPES),
-    options: options.nullable().optional().openapi({ description: "Required (at least one) for a dropdown; not allowed for other types." }),
+    options: options
+      .nullable()
+      .optional()
+      .openapi({ description: "Required (at least one) for a dropdown; not allowed for other types." }),
     required: z.boolean().optional(),
     helpText: textField.nullable().optional(),
   })

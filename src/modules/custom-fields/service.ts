@@ -31,19 +31,36 @@ export const toCustomField = (r: FieldDef) => ({
 });
 
 const live = isNull(customFields.deletedAt);
-export const keyTaken = (entity: string, key: string) => conflict(`A ${entity} custom field with the key '${key}' already exists`);
+export const keyTaken = (entity: string, key: string) =>
+  conflict(`A ${entity} custom field with the key '${key}' already exists`);
 
-export async function listCustomFields({ db }: Ctx, input: { limit: number; cursor?: string; entity?: CustomFieldEntity }) {
+export async function listCustomFields(
+  { db }: Ctx,
+  input: { limit: number; cursor?: string; entity?: CustomFieldEntity },
+) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await db.select().from(customFields)
-    .where(and(live, input.entity ? eq(customFields.entity, input.entity) : undefined, after ? gt(customFields.id, String(after[0])) : undefined))
+  const rows = await db
+    .select()
+    .from(customFields)
+    .where(
+      and(
+        live,
+        input.entity ? eq(customFields.entity, input.entity) : undefined,
+        after ? gt(customFields.id, String(after[0])) : undefined,
+      ),
+    )
     .orderBy(asc(customFields.id))
-    .limit(input.limit + 1).all();
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toCustomField);
 }
 
 export async function getCustomField({ db }: Ctx, id: string): Promise<FieldDef> {
-  const row = await db.select().from(customFields).where(and(eq(customFields.id, id), live)).get();
+  const row = await db
+    .select()
+    .from(customFields)
+    .where(and(eq(customFields.id, id), live))
+    .get();
   if (!row) throw notFound("Custom field");
   return row;
 }
@@ -53,14 +70,26 @@ export async function getCustomField({ db }: Ctx, id: string): Promise<FieldDef>
  * field may not take over such a key while values remain: they could be of another type.
  */
 export async function assertNoOrphanValues({ db }: Ctx, entity: CustomFieldEntity, key: string, selfId?: string) {
-  const twins = await db.select().from(customFields)
-    .where(and(isNotNull(customFields.deletedAt), eq(customFields.entity, entity), sql`lower(${customFields.key}) = ${key.toLowerCase()}`, selfId ? ne(customFields.id, selfId) : undefined))
+  const twins = await db
+    .select()
+    .from(customFields)
+    .where(
+      and(
+        isNotNull(customFields.deletedAt),
+        eq(customFields.entity, entity),
+        sql`lower(${customFields.key}) = ${key.toLowerCase()}`,
+        selfId ? ne(customFields.id, selfId) : undefined,
+      ),
+    )
     .all();
   for (const key of new Set(twins.map((t) => t.key))) {
     if (await hasValues(db, entity, key)) {
-      throw conflict(`Values of a deleted ${entity} field with the key '${key}' are still stored; restore that field or delete it permanently from the trash first`, {
-        deletedFieldIds: twins.filter((t) => t.key === key).map((t) => t.id),
-      });
+      throw conflict(
+        `Values of a deleted ${entity} field with the key '${key}' are still stored; restore that field or delete it permanently from the trash first`,
+        {
+          deletedFieldIds: twins.filter((t) => t.key === key).map((t) => t.id),
+        },
+      );
     }
   }
 }
@@ -71,15 +100,36 @@ export async function createCustomField(ctx: Ctx, input: CreateCustomFieldInput)
   await assertNoOrphanValues(ctx, input.entity, input.key);
   const now = nowIso();
   const row: FieldDef = {
-    id: newId("customField"), entity: input.entity, key: input.key, label: input.label, type: input.type, options,
-    required: input.required ?? false, helpText: input.helpText ?? null, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null,
+    id: newId("customField"),
+    entity: input.entity,
+    key: input.key,
+    label: input.label,
+    type: input.type,
+    options,
+    required: input.required ?? false,
+    helpText: input.helpText ?? null,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+    deletedBy: null,
   };
   const out = toCustomField(row);
-  await onUniqueViolation(ctx.db.batch([
-    ctx.db.insert(customFields).values(row),
-    recordEvent(ctx.db, { type: "custom_field.created", subjectId: row.id, payload: out, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "custom_field", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: out, fields: AUDITED_FIELDS }),
-  ]), () => keyTaken(input.entity, input.key));
+  await onUniqueViolation(
+    ctx.db.batch([
+      ctx.db.insert(customFields).values(row),
+      recordEvent(ctx.db, { type: "custom_field.created", subjectId: row.id, payload: out, actor: ctx.actor }),
+      ...auditStatements(ctx.db, {
+        entityType: "custom_field",
+        entityId: row.id,
+        action: "create",
+        actor: ctx.actor,
+        at: now,
+        after: out,
+        fields: AUDITED_FIELDS,
+      }),
+    ]),
+    () => keyTaken(input.entity, input.key),
+  );
   return row;
 }
 
@@ -88,22 +138,59 @@ export async function deleteCustomField(ctx: Ctx, id: string) {
   const current = await getCustomField(ctx, id);
   const now = nowIso();
   const [res] = await ctx.db.batch([
-    ctx.db.update(customFields).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(customFields.id, id), live)),
-    recordEventIfChanged(ctx.db, { type: "custom_field.deleted", subjectId: id, payload: { ...toCustomField(current), deletedAt: now }, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "custom_field", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),
+    ctx.db
+      .update(customFields)
+      .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+      .where(and(eq(customFields.id, id), live)),
+    recordEventIfChanged(ctx.db, {
+      type: "custom_field.deleted",
+      subjectId: id,
+      payload: { ...toCustomField(current), deletedAt: now },
+      actor: ctx.actor,
+    }),
+    ...auditStatements(ctx.db, {
+      entityType: "custom_field",
+      entityId: id,
+      action: "delete",
+      actor: ctx.actor,
+      at: now,
+      fields: [],
+    }),
   ]);
   if (res.meta.changes === 0) throw notFound("Custom field");
 }
 
 export async function restoreCustomField(ctx: Ctx, id: string) {
-  const row = await ctx.db.select().from(customFields).where(and(eq(customFields.id, id), isNotNull(customFields.deletedAt))).get();
+  const row = await ctx.db
+    .select()
+    .from(customFields)
+    .where(and(eq(customFields.id, id), isNotNull(customFields.deletedAt)))
+    .get();
   if (!row) throw notFound("Deleted custom field");
   const now = nowIso();
   const restored: FieldDef = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
-  await onUniqueViolation(ctx.db.batch([
-    ctx.db.update(customFields).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(customFields.id, id), isNotNull(customFields.deletedAt))),
-    recordEvent(ctx.db, { type: "custom_field.restored", subjectId: id, payload: toCustomField(restored), actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "custom_field", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }),
-  ]), () => conflict(`Cannot restore: a live ${row.entity} custom field already uses the key '${row.key}'`));
+  await onUniqueViolation(
+    ctx.db.batch([
+      ctx.db
+        .update(customFields)
+        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+        .where(and(eq(customFields.id, id), isNotNull(customFields.deletedAt))),
+      recordEvent(ctx.db, {
+        type: "custom_field.restored",
+        subjectId: id,
+        payload: toCustomField(restored),
+        actor: ctx.actor,
+      }),
+      ...auditStatements(ctx.db, {
+        entityType: "custom_field",
+        entityId: id,
+        action: "restore",
+        actor: ctx.actor,
+        at: now,
+        fields: [],
+      }),
+    ]),
+    () => conflict(`Cannot restore: a live ${row.entity} custom field already uses the key '${row.key}'`),
+  );
   return restored;
 }

@@ -40,25 +40,64 @@ export async function updateCustomField(ctx: ServiceCtx, id: string, patch: Upda
   if (type === "dropdown" && cur.type === "dropdown") {
     const removed = (cur.options ?? []).filter((o) => !options?.includes(o));
     const used = removed.length > 0 ? await optionsInUse(ctx.db, cur.entity, cur.key, removed) : [];
-    if (used.length > 0) throw conflict(`Options still in use cannot be removed: ${used.join(", ")}`, { optionsInUse: used });
+    if (used.length > 0)
+      throw conflict(`Options still in use cannot be removed: ${used.join(", ")}`, { optionsInUse: used });
   }
-  if (entity !== cur.entity || key.toLowerCase() !== cur.key.toLowerCase()) await assertNoOrphanValues(ctx, entity, key, id);
+  if (entity !== cur.entity || key.toLowerCase() !== cur.key.toLowerCase())
+    await assertNoOrphanValues(ctx, entity, key, id);
 
   const now = nowIso();
-  const next: FieldDef = { ...cur, entity, type, key, options, label: patch.label ?? cur.label, required: patch.required ?? cur.required,
-    helpText: patch.helpText !== undefined ? patch.helpText : cur.helpText, updatedAt: now };
+  const next: FieldDef = {
+    ...cur,
+    entity,
+    type,
+    key,
+    options,
+    label: patch.label ?? cur.label,
+    required: patch.required ?? cur.required,
+    helpText: patch.helpText !== undefined ? patch.helpText : cur.helpText,
+    updatedAt: now,
+  };
   // Values only exist in the old entity's table when the entity did not change (guard above).
   const renamed = key !== cur.key && entity === cur.entity;
   const layoutUpdates = renamed ? await renameKeyInLayouts(ctx.db, entity, cur.key, key) : [];
 
-  const [res] = await onUniqueViolation(ctx.db.batch([
-    ctx.db.update(customFields).set({ entity, type, key, options, label: next.label, required: next.required, helpText: next.helpText, updatedAt: now })
-      .where(and(eq(customFields.id, id), isNull(customFields.deletedAt))),
-    recordEventIfChanged(ctx.db, { type: "custom_field.updated", subjectId: id, payload: { ...toCustomField(next), changes: Object.keys(patch) }, actor: ctx.actor }),
-    ...(renamed ? [renameValuesStatement(ctx.db, entity, cur.key, key, id)] : []),
-    ...layoutUpdates,
-    ...auditStatements(ctx.db, { entityType: "custom_field", entityId: id, action: "update", actor: ctx.actor, at: now, before: toCustomField(cur), after: toCustomField(next), fields: AUDITED_FIELDS }),
-  ]), () => keyTaken(entity, key));
+  const [res] = await onUniqueViolation(
+    ctx.db.batch([
+      ctx.db
+        .update(customFields)
+        .set({
+          entity,
+          type,
+          key,
+          options,
+          label: next.label,
+          required: next.required,
+          helpText: next.helpText,
+          updatedAt: now,
+        })
+        .where(and(eq(customFields.id, id), isNull(customFields.deletedAt))),
+      recordEventIfChanged(ctx.db, {
+        type: "custom_field.updated",
+        subjectId: id,
+        payload: { ...toCustomField(next), changes: Object.keys(patch) },
+        actor: ctx.actor,
+      }),
+      ...(renamed ? [renameValuesStatement(ctx.db, entity, cur.key, key, id)] : []),
+      ...layoutUpdates,
+      ...auditStatements(ctx.db, {
+        entityType: "custom_field",
+        entityId: id,
+        action: "update",
+        actor: ctx.actor,
+        at: now,
+        before: toCustomField(cur),
+        after: toCustomField(next),
+        fields: AUDITED_FIELDS,
+      }),
+    ]),
+    () => keyTaken(entity, key),
+  );
   if (res.meta.changes === 0) throw notFound("Custom field");
   return next;
 }

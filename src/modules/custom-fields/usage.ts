@@ -19,17 +19,29 @@ export const jsonPath = (key: string) => `$.${key}`;
 
 export async function hasValues(db: TenantDb, entity: CustomFieldEntity, key: string): Promise<boolean> {
   const t = tableOf(entity);
-  const row = await db.get<{ one: number }>(sql`SELECT 1 AS one FROM ${t} WHERE json_extract(${t.customFields}, ${jsonPath(key)}) IS NOT NULL LIMIT 1`);
+  const row = await db.get<{ one: number }>(
+    sql`SELECT 1 AS one FROM ${t} WHERE json_extract(${t.customFields}, ${jsonPath(key)}) IS NOT NULL LIMIT 1`,
+  );
   return row !== undefined && row !== null;
 }
 
 /** Which of `options` some row holds as the value of `key`. */
-export async function optionsInUse(db: TenantDb, entity: CustomFieldEntity, key: string, options: readonly string[]): Promise<string[]> {
+export async function optionsInUse(
+  db: TenantDb,
+  entity: CustomFieldEntity,
+  key: string,
+  options: readonly string[],
+): Promise<string[]> {
   const t = tableOf(entity);
   const used: string[] = [];
   for (const part of chunk(options, 90)) {
-    const rows = await db.all<{ v: string }>(sql`SELECT DISTINCT json_extract(${t.customFields}, ${jsonPath(key)}) AS v FROM ${t}
-      WHERE json_extract(${t.customFields}, ${jsonPath(key)}) IN (${sql.join(part.map((o) => sql`${o}`), sql`, `)})`);
+    const rows = await db.all<{
+      v: string;
+    }>(sql`SELECT DISTINCT json_extract(${t.customFields}, ${jsonPath(key)}) AS v FROM ${t}
+      WHERE json_extract(${t.customFields}, ${jsonPath(key)}) IN (${sql.join(
+        part.map((o) => sql`${o}`),
+        sql`, `,
+      )})`);
     used.push(...rows.map((r) => r.v));
   }
   return used;
@@ -41,11 +53,21 @@ export async function optionsInUse(db: TenantDb, entity: CustomFieldEntity, key:
  * Runs after the definition's own UPDATE in the batch, and only if that one left it live under `to`.
  * (Query builder, not `db.run(sql)`: drizzle cannot batch raw statements that have parameters.)
  */
-export function renameValuesStatement(db: TenantDb, entity: CustomFieldEntity, from: string, to: string, definitionId: string) {
+export function renameValuesStatement(
+  db: TenantDb,
+  entity: CustomFieldEntity,
+  from: string,
+  to: string,
+  definitionId: string,
+) {
   const t = tableOf(entity);
   const col = t.customFields;
-  return db.update(t)
-    .set({ customFields: sql`json_remove(json_set(${col}, ${jsonPath(to)}, json(${col} -> ${jsonPath(from)})), ${jsonPath(from)})`, updatedAt: nowIso() })
+  return db
+    .update(t)
+    .set({
+      customFields: sql`json_remove(json_set(${col}, ${jsonPath(to)}, json(${col} -> ${jsonPath(from)})), ${jsonPath(from)})`,
+      updatedAt: nowIso(),
+    })
     .where(sql`json_extract(${col}, ${jsonPath(from)}) IS NOT NULL
       AND EXISTS (SELECT 1 FROM custom_fields WHERE id = ${definitionId} AND key = ${to} AND deleted_at IS NULL)`);
 }
@@ -54,5 +76,8 @@ export function renameValuesStatement(db: TenantDb, entity: CustomFieldEntity, f
 export function purgeValuesStatement(db: TenantDb, entity: CustomFieldEntity, key: string) {
   const t = tableOf(entity);
   const col = t.customFields;
-  return db.update(t).set({ customFields: sql`json_remove(${col}, ${jsonPath(key)})` }).where(sql`json_extract(${col}, ${jsonPath(key)}) IS NOT NULL`);
+  return db
+    .update(t)
+    .set({ customFields: sql`json_remove(${col}, ${jsonPath(key)})` })
+    .where(sql`json_extract(${col}, ${jsonPath(key)}) IS NOT NULL`);
 }

@@ -27,7 +27,9 @@ function normalize(def: FieldDef, value: unknown): { ok: unknown } | { error: st
     case "number":
       return typeof value === "number" && Number.isFinite(value) ? { ok: value } : { error: "must be a finite number" };
     case "date":
-      return typeof value === "string" && isCalendarDate(value) ? { ok: value } : { error: "must be a date YYYY-MM-DD" };
+      return typeof value === "string" && isCalendarDate(value)
+        ? { ok: value }
+        : { error: "must be a date YYYY-MM-DD" };
     case "checkbox":
       return typeof value === "boolean" ? { ok: value } : { error: "must be true or false" };
     case "dropdown": {
@@ -79,10 +81,19 @@ export async function checkCustomFieldValues(
   }
   const named = new Set(problems.map((p) => p.path));
   for (const def of defs) {
-    if (def.required && (merged[def.key] === undefined || merged[def.key] === null) && !named.has(`body.customFields.${def.key}`)) fail(def.key, "is required");
+    if (
+      def.required &&
+      (merged[def.key] === undefined || merged[def.key] === null) &&
+      !named.has(`body.customFields.${def.key}`)
+    )
+      fail(def.key, "is required");
   }
   if (problems.length > 0) {
-    throw new ApiError("validation_failed", problems.map((p) => `${p.path.slice("body.".length)}: ${p.message}`).join("; "), { details: problems });
+    throw new ApiError(
+      "validation_failed",
+      problems.map((p) => `${p.path.slice("body.".length)}: ${p.message}`).join("; "),
+      { details: problems },
+    );
   }
   return merged;
 }

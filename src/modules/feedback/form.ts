@@ -27,7 +27,8 @@ export interface ReceivedForm {
   files: ReceivedFile[];
 }
 
-const field = (name: string, message: string) => badRequest(`body.${name}: ${message}`, [{ path: `body.${name}`, message }]);
+const field = (name: string, message: string) =>
+  badRequest(`body.${name}: ${message}`, [{ path: `body.${name}`, message }]);
 const decoder = new TextDecoder();
 
 function textSink(name: string, form: ReceivedForm): PartSink {
@@ -52,9 +53,13 @@ function fileSink(info: PartInfo, form: ReceivedForm): PartSink {
   const decide = () => {
     const type = sniff(concat(file.chunks));
     if (!type || !(FEEDBACK_TYPES as readonly FileType[]).includes(type)) {
-      throw new ApiError("unsupported_media_type", `Attachment ${n}${info.fileName ? ` (${info.fileName})` : ""} is not ${describeTypes(FEEDBACK_TYPES)} (checked by its content, not its name or declared type)`, {
-        details: [{ path: `body.${ATTACHMENT_FIELD}[${n - 1}]`, message: `accepted: ${FEEDBACK_TYPES.join(", ")}` }],
-      });
+      throw new ApiError(
+        "unsupported_media_type",
+        `Attachment ${n}${info.fileName ? ` (${info.fileName})` : ""} is not ${describeTypes(FEEDBACK_TYPES)} (checked by its content, not its name or declared type)`,
+        {
+          details: [{ path: `body.${ATTACHMENT_FIELD}[${n - 1}]`, message: `accepted: ${FEEDBACK_TYPES.join(", ")}` }],
+        },
+      );
     }
     file.contentType = type;
   };
@@ -62,7 +67,9 @@ function fileSink(info: PartInfo, form: ReceivedForm): PartSink {
     write(b) {
       file.size += b.byteLength;
       if (file.size > MAX_ATTACHMENT_BYTES) {
-        throw new ApiError("payload_too_large", `Attachment ${n} exceeds ${MAX_ATTACHMENT_BYTES} bytes (5 MB)`, { details: [{ path: `body.${ATTACHMENT_FIELD}[${n - 1}]`, message: `at most ${MAX_ATTACHMENT_BYTES} bytes` }] });
+        throw new ApiError("payload_too_large", `Attachment ${n} exceeds ${MAX_ATTACHMENT_BYTES} bytes (5 MB)`, {
+          details: [{ path: `body.${ATTACHMENT_FIELD}[${n - 1}]`, message: `at most ${MAX_ATTACHMENT_BYTES} bytes` }],
+        });
       }
       file.chunks.push(b);
       if (!file.contentType && file.size >= SNIFF_BYTES) decide();
@@ -71,7 +78,12 @@ function fileSink(info: PartInfo, form: ReceivedForm): PartSink {
       // A browser sends an unselected file input as an empty part with filename="": not an attachment.
       if (file.size === 0 && !info.fileName) return;
       if (!file.contentType) decide();
-      form.files.push({ contentType: file.contentType!, size: file.size, chunks: file.chunks, fileName: info.fileName ? info.fileName.slice(0, 255) : null });
+      form.files.push({
+        contentType: file.contentType!,
+        size: file.size,
+        chunks: file.chunks,
+        fileName: info.fileName ? info.fileName.slice(0, 255) : null,
+      });
     },
   };
 }
@@ -84,23 +96,34 @@ function fileSink(info: PartInfo, form: ReceivedForm): PartSink {
  */
 export async function readFeedbackForm(req: Request): Promise<ReceivedForm> {
   const boundary = multipartBoundary(req.headers.get("content-type") ?? undefined);
-  if (!boundary) throw new ApiError("unsupported_media_type", "Send the feedback as multipart/form-data (fields title, message and attachments)");
+  if (!boundary)
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the feedback as multipart/form-data (fields title, message and attachments)",
+    );
   const length = Number(req.headers.get("content-length") ?? "0");
-  if (length > MAX_FEEDBACK_REQUEST_BYTES) throw new ApiError("payload_too_large", `The request body exceeds ${MAX_FEEDBACK_REQUEST_BYTES} bytes`);
+  if (length > MAX_FEEDBACK_REQUEST_BYTES)
+    throw new ApiError("payload_too_large", `The request body exceeds ${MAX_FEEDBACK_REQUEST_BYTES} bytes`);
   if (!req.body) throw badRequest("The request has no body", [{ path: "body", message: "required" }]);
 
   const form: ReceivedForm = { fields: {}, files: [] };
   let fileParts = 0;
-  await readMultipart(req.body, boundary, { maxBytes: MAX_FEEDBACK_REQUEST_BYTES, maxParts: MAX_ATTACHMENTS * 2 + TEXT_FIELDS.size }, (info) => {
-    if (info.name === ATTACHMENT_FIELD) {
-      if (++fileParts > MAX_ATTACHMENTS) throw field(ATTACHMENT_FIELD, `at most ${MAX_ATTACHMENTS} attachments`);
-      return fileSink(info, form);
-    }
-    if (!TEXT_FIELDS.has(info.name)) throw field(info.name, `unknown field (expected title, message, ${ATTACHMENT_FIELD})`);
-    if (info.fileName !== null) throw field(info.name, "must be a text field, not a file");
-    if (info.name in form.fields) throw field(info.name, "given more than once");
-    return textSink(info.name, form);
-  });
+  await readMultipart(
+    req.body,
+    boundary,
+    { maxBytes: MAX_FEEDBACK_REQUEST_BYTES, maxParts: MAX_ATTACHMENTS * 2 + TEXT_FIELDS.size },
+    (info) => {
+      if (info.name === ATTACHMENT_FIELD) {
+        if (++fileParts > MAX_ATTACHMENTS) throw field(ATTACHMENT_FIELD, `at most ${MAX_ATTACHMENTS} attachments`);
+        return fileSink(info, form);
+      }
+      if (!TEXT_FIELDS.has(info.name))
+        throw field(info.name, `unknown field (expected title, message, ${ATTACHMENT_FIELD})`);
+      if (info.fileName !== null) throw field(info.name, "must be a text field, not a file");
+      if (info.name in form.fields) throw field(info.name, "given more than once");
+      return textSink(info.name, form);
+    },
+  );
   return form;
 }
 

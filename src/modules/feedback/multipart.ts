@@ -32,7 +32,8 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const CRLF = encoder.encode("\r\n");
 const HEADER_END = encoder.encode("\r\n\r\n");
-const malformed = (why: string) => badRequest(`The multipart body is malformed: ${why}`, [{ path: "body", message: why }]);
+const malformed = (why: string) =>
+  badRequest(`The multipart body is malformed: ${why}`, [{ path: "body", message: why }]);
 
 /** The boundary of a `multipart/form-data` Content-Type, or null for anything else. */
 export function multipartBoundary(contentType: string | undefined): string | null {
@@ -64,7 +65,8 @@ class Scanner {
     const r = await this.reader.read();
     if (r.done) return false;
     this.total += r.value.byteLength;
-    if (this.total > this.maxBytes) throw new ApiError("payload_too_large", `The request body exceeds ${this.maxBytes} bytes`);
+    if (this.total > this.maxBytes)
+      throw new ApiError("payload_too_large", `The request body exceeds ${this.maxBytes} bytes`);
     const rest = this.buf.subarray(this.pos);
     const next = new Uint8Array(rest.byteLength + r.value.byteLength);
     next.set(rest);
@@ -105,9 +107,11 @@ function parseHeaders(raw: string): PartInfo {
   let disposition = "";
   for (const line of raw.split("\r\n")) {
     const colon = line.indexOf(":");
-    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === "content-disposition") disposition = line.slice(colon + 1).trim();
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === "content-disposition")
+      disposition = line.slice(colon + 1).trim();
   }
-  if (!/^form-data\s*(;|$)/i.test(disposition)) throw malformed("a part has no `Content-Disposition: form-data` header");
+  if (!/^form-data\s*(;|$)/i.test(disposition))
+    throw malformed("a part has no `Content-Disposition: form-data` header");
   const params = new Map<string, string>();
   for (const m of disposition.matchAll(/;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g)) {
     params.set(m[1]!.toLowerCase(), m[2] !== undefined ? m[2].replace(/\\(.)/g, "$1") : m[3]!.trim());
@@ -121,29 +125,45 @@ function parseHeaders(raw: string): PartInfo {
  * Reads `body` part by part. `onPart` is called with each part's headers and returns the sink
  * for its bytes; any error it or a sink throws stops the read (and the caller answers with it).
  */
-export async function readMultipart(body: ReadableStream<Uint8Array>, boundary: string, limits: MultipartLimits, onPart: (info: PartInfo) => PartSink): Promise<void> {
+export async function readMultipart(
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+  limits: MultipartLimits,
+  onPart: (info: PartInfo) => PartSink,
+): Promise<void> {
   const reader = body.getReader();
   // The body is read as if it began with CRLF, so the first delimiter looks like every other one.
   const scanner = new Scanner(reader, limits.maxBytes, CRLF);
   const delim = encoder.encode(`\r\n--${boundary}`);
   try {
     let preamble = 0;
-    await scanner.until(delim, (b) => {
-      preamble += b.byteLength;
-      if (preamble > MAX_PREAMBLE_BYTES) throw malformed("no opening boundary");
-    }, "the preamble");
+    await scanner.until(
+      delim,
+      (b) => {
+        preamble += b.byteLength;
+        if (preamble > MAX_PREAMBLE_BYTES) throw malformed("no opening boundary");
+      },
+      "the preamble",
+    );
     for (let parts = 0; ; parts++) {
       const after = decoder.decode(await scanner.take(2));
       if (after === "--") return;
       if (after !== "\r\n") throw malformed("bad boundary line");
-      if (parts >= limits.maxParts) throw badRequest(`At most ${limits.maxParts} form fields are accepted`, [{ path: "body", message: `at most ${limits.maxParts} parts` }]);
+      if (parts >= limits.maxParts)
+        throw badRequest(`At most ${limits.maxParts} form fields are accepted`, [
+          { path: "body", message: `at most ${limits.maxParts} parts` },
+        ]);
       const header: Uint8Array[] = [];
       let headerBytes = 0;
-      await scanner.until(HEADER_END, (b) => {
-        headerBytes += b.byteLength;
-        if (headerBytes > MAX_HEADER_BYTES) throw malformed("part headers too long");
-        header.push(b.slice());
-      }, "part headers");
+      await scanner.until(
+        HEADER_END,
+        (b) => {
+          headerBytes += b.byteLength;
+          if (headerBytes > MAX_HEADER_BYTES) throw malformed("part headers too long");
+          header.push(b.slice());
+        },
+        "part headers",
+      );
       const sink = onPart(parseHeaders(decoder.decode(concat(header))));
       await scanner.until(delim, (b) => sink.write(b), "a part");
       sink.end();
@@ -153,4 +173,3 @@ export async function readMultipart(body: ReadableStream<Uint8Array>, boundary: 
     throw err;
   }
 }
-

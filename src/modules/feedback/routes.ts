@@ -10,7 +10,11 @@ const tags = ["Feedback"];
 
 export const feedbackRouter = createRouter().openapi(
   defineRoute({
-    method: "post", path: "/feedback", operationId: "submitFeedback", tags, summary: "Send feedback",
+    method: "post",
+    path: "/feedback",
+    operationId: "submitFeedback",
+    tags,
+    summary: "Send feedback",
     description:
       `multipart/form-data with \`title\`, \`message\` and up to ${MAX_ATTACHMENTS} \`attachments\` (PNG, JPEG or GIF by their magic bytes, ` +
       `at most ${MAX_ATTACHMENT_BYTES} bytes = 5 MB each; the whole request at most ${MAX_FEEDBACK_REQUEST_BYTES} bytes). ` +

@@ -47,7 +47,9 @@ export const FeedbackSchema = z
     userId: z.string(),
     attachments: z.array(
       z.object({
-        key: z.string().openapi({ example: "tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/feedback/fbk_01jd3k4m5n6p7q8r9s0t1v2w3x/1.png" }),
+        key: z
+          .string()
+          .openapi({ example: "tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/feedback/fbk_01jd3k4m5n6p7q8r9s0t1v2w3x/1.png" }),
         contentType: z.string().openapi({ example: "image/png", description: "Detected from the file's first bytes." }),
         size: z.number().int(),
         fileName: z.string().nullable(),

@@ -8,7 +8,14 @@ import { extensionOf, type ReceivedFile } from "./form";
 
 type Row = typeof feedback.$inferSelect;
 
-export const toFeedback = (r: Row) => ({ id: r.id, title: r.title, message: r.message, userId: r.userId, attachments: r.attachments, createdAt: r.createdAt });
+export const toFeedback = (r: Row) => ({
+  id: r.id,
+  title: r.title,
+  message: r.message,
+  userId: r.userId,
+  attachments: r.attachments,
+  createdAt: r.createdAt,
+});
 
 const attachmentKey = (tenantId: string, feedbackId: string, n: number, file: ReceivedFile) =>
   `${tenantPrefix(tenantId)}feedback/${feedbackId}/${n}.${extensionOf(file.contentType)}`;
@@ -18,13 +25,33 @@ const attachmentKey = (tenantId: string, feedbackId: string, n: number, file: Re
  * R2 first, then the row and its `feedback.created` event in one batch. If any step fails, the
  * objects already written are deleted, so a refused or failed submission leaves nothing behind.
  */
-export async function submitFeedback(ctx: ServiceCtx & { files: R2Bucket }, input: { title: string; message: string; files: ReceivedFile[] }) {
+export async function submitFeedback(
+  ctx: ServiceCtx & { files: R2Bucket },
+  input: { title: string; message: string; files: ReceivedFile[] },
+) {
   const id = newId("feedback");
-  const attachments: FeedbackAttachment[] = input.files.map((f, i) => ({ key: attachmentKey(ctx.tenantId, id, i + 1, f), contentType: f.contentType, size: f.size, fileName: f.fileName }));
-  const row: Row = { id, title: input.title, message: input.message, userId: ctx.actor, attachments, createdAt: nowIso() };
+  const attachments: FeedbackAttachment[] = input.files.map((f, i) => ({
+    key: attachmentKey(ctx.tenantId, id, i + 1, f),
+    contentType: f.contentType,
+    size: f.size,
+    fileName: f.fileName,
+  }));
+  const row: Row = {
+    id,
+    title: input.title,
+    message: input.message,
+    userId: ctx.actor,
+    attachments,
+    createdAt: nowIso(),
+  };
   try {
     await Promise.all(
-      input.files.map((f, i) => ctx.files.put(attachments[i]!.key, new Blob(f.chunks), { httpMetadata: { contentType: f.contentType }, customMetadata: { feedbackId: id } })),
+      input.files.map((f, i) =>
+        ctx.files.put(attachments[i]!.key, new Blob(f.chunks), {
+          httpMetadata: { contentType: f.contentType },
+          customMetadata: { feedbackId: id },
+        }),
+      ),
     );
     await ctx.db.batch([
       ctx.db.insert(feedback).values(row),

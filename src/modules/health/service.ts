@@ -28,7 +28,11 @@ export async function batchHealth(db: TenantDb, ids: string[], basis: HealthBasi
 }
 
 export async function getHealthSettings(c: AppContext, basis = basisOfRequest(c)) {
-  return { sensitivity: basis.sensitivity, presets: PRESETS, rescore: { pending: await pendingCount(c.var.db, basis) } };
+  return {
+    sensitivity: basis.sensitivity,
+    presets: PRESETS,
+    rescore: { pending: await pendingCount(c.var.db, basis) },
+  };
 }
 
 /**
@@ -38,12 +42,18 @@ export async function getHealthSettings(c: AppContext, basis = basisOfRequest(c)
  */
 export async function updateHealthSettings(c: AppContext, sensitivity: Sensitivity) {
   const basis: HealthBasis = { ...basisOfRequest(c), sensitivity };
-  await controlDb(c.env).update(tenants)
+  await controlDb(c.env)
+    .update(tenants)
     .set({ settings: sql`json_set(${tenants.settings}, '$.healthSensitivity', ${sensitivity})`, updatedAt: nowIso() })
-    .where(eq(tenants.id, c.var.tenant.id)).run();
+    .where(eq(tenants.id, c.var.tenant.id))
+    .run();
   const first = await drainHealth(c.var.db, basis, { maxRows: INLINE_ROWS });
   if (!first.done) {
-    c.executionCtx.waitUntil(drainHealth(c.var.db, basis, { budgetMs: 25_000 }).catch((err) => console.error("health: background re-score failed", String(err))));
+    c.executionCtx.waitUntil(
+      drainHealth(c.var.db, basis, { budgetMs: 25_000 }).catch((err) =>
+        console.error("health: background re-score failed", String(err)),
+      ),
+    );
   }
   return getHealthSettings(c, basis);
 }

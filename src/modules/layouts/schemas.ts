@@ -7,7 +7,11 @@ const entity = z.enum(CUSTOM_FIELD_ENTITIES);
 
 const LayoutFieldOut = z.object({
   key: z.string().openapi({ example: "serialNumber" }),
-  required: z.boolean().openapi({ description: "Whether the form asks for it (a form hint; the API enforces the custom field's own `required`)." }),
+  required: z
+    .boolean()
+    .openapi({
+      description: "Whether the form asks for it (a form hint; the API enforces the custom field's own `required`).",
+    }),
   builtIn: z.boolean().openapi({ description: "True for a built-in field, false for a custom field key." }),
 });
 
@@ -18,7 +22,8 @@ export const LayoutSchema = z
     name: z.string().openapi({ example: "Laptop intake" }),
     isDefault: z.boolean(),
     sections: z.array(z.object({ title: z.string(), fields: z.array(LayoutFieldOut) })).openapi({
-      description: "Ordered sections. Entries of deleted custom fields are hidden (and come back when the field is restored).",
+      description:
+        "Ordered sections. Entries of deleted custom fields are hidden (and come back when the field is restored).",
     }),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -26,12 +31,19 @@ export const LayoutSchema = z
   .openapi("Layout");
 
 const LayoutFieldIn = z.strictObject({
-  key: z.string().trim().min(1).max(64).openapi({ description: "A built-in field name of the entity or a live custom field key." }),
+  key: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .openapi({ description: "A built-in field name of the entity or a live custom field key." }),
   required: z.boolean().optional(),
 });
 
 const sections = z
-  .array(z.strictObject({ title: nameField, fields: z.array(LayoutFieldIn).max(200, "at most 200 fields per section") }))
+  .array(
+    z.strictObject({ title: nameField, fields: z.array(LayoutFieldIn).max(200, "at most 200 fields per section") }),
+  )
   .min(1, "at least one section")
   .max(50, "at most 50 sections");
 
@@ -39,7 +51,13 @@ export const CreateLayoutBody = z
   .strictObject({
     entity,
     name: nameField,
-    isDefault: z.boolean().optional().openapi({ description: "Make it the entity's default (the previous default stops being one). The first layout of an entity is always the default." }),
+    isDefault: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Make it the entity's default (the previous default stops being one). The first layout of an entity is always the default.",
+      }),
     sections,
   })
   .openapi("CreateLayout");
@@ -47,7 +65,13 @@ export const CreateLayoutBody = z
 export const UpdateLayoutBody = z
   .strictObject({
     name: nameField.optional(),
-    isDefault: z.boolean().optional().openapi({ description: "`true` makes it the default. The default cannot be unset (409): make another layout the default instead." }),
+    isDefault: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "`true` makes it the default. The default cannot be unset (409): make another layout the default instead.",
+      }),
     sections: sections.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")

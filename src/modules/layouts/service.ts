@@ -28,7 +28,13 @@ export async function liveKeysFor(db: TenantDb, entities: Iterable<CustomFieldEn
 }
 
 export const toLayout = (r: Row, live: ReadonlySet<string>) => ({
-  id: r.id, entity: r.entity, name: r.name, isDefault: r.isDefault, sections: visibleSections(r.entity, r.sections, live), createdAt: r.createdAt, updatedAt: r.updatedAt,
+  id: r.id,
+  entity: r.entity,
+  name: r.name,
+  isDefault: r.isDefault,
+  sections: visibleSections(r.entity, r.sections, live),
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 export async function present(db: TenantDb, r: Row) {
@@ -40,17 +46,38 @@ const nameTaken = (name: string) => conflict(`A layout named '${name}' already e
 
 async function checkSections(db: TenantDb, entity: CustomFieldEntity, sections: CreateLayoutInput["sections"]) {
   const live = await liveDefinitions(db, entity);
-  const deleted = await db.select().from(customFields).where(and(eq(customFields.entity, entity), isNotNull(customFields.deletedAt))).all();
+  const deleted = await db
+    .select()
+    .from(customFields)
+    .where(and(eq(customFields.entity, entity), isNotNull(customFields.deletedAt)))
+    .all();
   assertLayoutFields(entity, sections, live, deleted);
 }
 
 export async function listLayouts({ db }: Ctx, input: { limit: number; cursor?: string; entity?: CustomFieldEntity }) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await db.select().from(layouts)
-    .where(and(input.entity ? eq(layouts.entity, input.entity) : undefined, after ? gt(layouts.id, String(after[0])) : undefined))
-    .orderBy(asc(layouts.id)).limit(input.limit + 1).all();
-  const keys = await liveKeysFor(db, rows.map((r) => r.entity));
-  return toPage(rows, input.limit, (r) => [r.id], (r) => toLayout(r, keys.get(r.entity) ?? new Set()));
+  const rows = await db
+    .select()
+    .from(layouts)
+    .where(
+      and(
+        input.entity ? eq(layouts.entity, input.entity) : undefined,
+        after ? gt(layouts.id, String(after[0])) : undefined,
+      ),
+    )
+    .orderBy(asc(layouts.id))
+    .limit(input.limit + 1)
+    .all();
+  const keys = await liveKeysFor(
+    db,
+    rows.map((r) => r.entity),
+  );
+  return toPage(
+    rows,
+    input.limit,
+    (r) => [r.id],
+    (r) => toLayout(r, keys.get(r.entity) ?? new Set()),
+  );
 }
 
 export async function getLayout({ db }: Ctx, id: string): Promise<Row> {
@@ -60,32 +87,74 @@ export async function getLayout({ db }: Ctx, id: string): Promise<Row> {
 }
 
 export async function getDefaultLayout({ db }: Ctx, entity: CustomFieldEntity): Promise<Row> {
-  const row = await db.select().from(layouts).where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true))).get();
+  const row = await db
+    .select()
+    .from(layouts)
+    .where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true)))
+    .get();
   if (!row) throw notFound(`Default ${entity} layout`);
   return row;
 }
 
 /** Clears the entity's current default (other than `keep`) and audits it; goes in the same batch as the new default. */
 async function clearDefault(ctx: Ctx, entity: CustomFieldEntity, keep: string, at: string) {
-  const current = await ctx.db.select().from(layouts).where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true), ne(layouts.id, keep))).all();
+  const current = await ctx.db
+    .select()
+    .from(layouts)
+    .where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true), ne(layouts.id, keep)))
+    .all();
   return [
-    ctx.db.update(layouts).set({ isDefault: false, updatedAt: at }).where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true), ne(layouts.id, keep))),
-    ...current.flatMap((r) => auditStatements(ctx.db, { entityType: "layout", entityId: r.id, action: "update", actor: ctx.actor, at, before: { isDefault: true }, after: { isDefault: false } })),
+    ctx.db
+      .update(layouts)
+      .set({ isDefault: false, updatedAt: at })
+      .where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true), ne(layouts.id, keep))),
+    ...current.flatMap((r) =>
+      auditStatements(ctx.db, {
+        entityType: "layout",
+        entityId: r.id,
+        action: "update",
+        actor: ctx.actor,
+        at,
+        before: { isDefault: true },
+        after: { isDefault: false },
+      }),
+    ),
   ];
 }
 
 /** The first layout of an entity is its default whatever the body says; `isDefault: true` takes the default over. */
 export async function createLayout(ctx: Ctx, input: CreateLayoutInput) {
   await checkSections(ctx.db, input.entity, input.sections);
-  const any = await ctx.db.select({ id: layouts.id }).from(layouts).where(eq(layouts.entity, input.entity)).limit(1).get();
+  const any = await ctx.db
+    .select({ id: layouts.id })
+    .from(layouts)
+    .where(eq(layouts.entity, input.entity))
+    .limit(1)
+    .get();
   const now = nowIso();
-  const row: Row = { id: newId("layout"), entity: input.entity, name: input.name, isDefault: input.isDefault === true || !any, sections: input.sections, createdAt: now, updatedAt: now };
+  const row: Row = {
+    id: newId("layout"),
+    entity: input.entity,
+    name: input.name,
+    isDefault: input.isDefault === true || !any,
+    sections: input.sections,
+    createdAt: now,
+    updatedAt: now,
+  };
   const out = await present(ctx.db, row);
   const stmts: BatchItem<"sqlite">[] = [
     ...(row.isDefault ? await clearDefault(ctx, row.entity, row.id, now) : []),
     ctx.db.insert(layouts).values(row),
     recordEvent(ctx.db, { type: "layout.created", subjectId: row.id, payload: out, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "layout", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: { ...row }, fields: AUDITED }),
+    ...auditStatements(ctx.db, {
+      entityType: "layout",
+      entityId: row.id,
+      action: "create",
+      actor: ctx.actor,
+      at: now,
+      after: { ...row },
+      fields: AUDITED,
+    }),
   ];
   await onUniqueViolation(ctx.db.batch(stmts as Batch), () => nameTaken(input.name));
   return out;
@@ -93,18 +162,42 @@ export async function createLayout(ctx: Ctx, input: CreateLayoutInput) {
 
 export async function updateLayout(ctx: Ctx, id: string, patch: UpdateLayoutInput) {
   const cur = await getLayout(ctx, id);
-  if (patch.isDefault === false && cur.isDefault) throw conflict("The default layout cannot be unset; make another layout of this entity the default instead");
+  if (patch.isDefault === false && cur.isDefault)
+    throw conflict("The default layout cannot be unset; make another layout of this entity the default instead");
   if (patch.sections) await checkSections(ctx.db, cur.entity, patch.sections);
   const now = nowIso();
-  const next: Row = { ...cur, name: patch.name ?? cur.name, sections: patch.sections ?? cur.sections, isDefault: cur.isDefault || patch.isDefault === true, updatedAt: now };
+  const next: Row = {
+    ...cur,
+    name: patch.name ?? cur.name,
+    sections: patch.sections ?? cur.sections,
+    isDefault: cur.isDefault || patch.isDefault === true,
+    updatedAt: now,
+  };
   const out = await present(ctx.db, next);
   // The old default is cleared before this row becomes the default: the partial unique index is checked per statement.
   const clear = next.isDefault && !cur.isDefault ? await clearDefault(ctx, cur.entity, id, now) : [];
   const stmts: BatchItem<"sqlite">[] = [
     ...clear,
-    ctx.db.update(layouts).set({ name: next.name, sections: next.sections, isDefault: next.isDefault, updatedAt: now }).where(eq(layouts.id, id)),
-    recordEventIfChanged(ctx.db, { type: "layout.updated", subjectId: id, payload: { ...out, changes: Object.keys(patch) }, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "layout", entityId: id, action: "update", actor: ctx.actor, at: now, before: { ...cur }, after: { ...next }, fields: AUDITED }),
+    ctx.db
+      .update(layouts)
+      .set({ name: next.name, sections: next.sections, isDefault: next.isDefault, updatedAt: now })
+      .where(eq(layouts.id, id)),
+    recordEventIfChanged(ctx.db, {
+      type: "layout.updated",
+      subjectId: id,
+      payload: { ...out, changes: Object.keys(patch) },
+      actor: ctx.actor,
+    }),
+    ...auditStatements(ctx.db, {
+      entityType: "layout",
+      entityId: id,
+      action: "update",
+      actor: ctx.actor,
+      at: now,
+      before: { ...cur },
+      after: { ...next },
+      fields: AUDITED,
+    }),
   ];
   const results = await onUniqueViolation(ctx.db.batch(stmts as Batch), () => nameTaken(next.name));
   const res = results[clear.length] as { meta: { changes: number } };
@@ -116,17 +209,43 @@ export async function updateLayout(ctx: Ctx, id: string, patch: UpdateLayoutInpu
 export async function deleteLayout(ctx: Ctx, id: string) {
   const cur = await getLayout(ctx, id);
   const heir = cur.isDefault
-    ? await ctx.db.select().from(layouts).where(and(eq(layouts.entity, cur.entity), ne(layouts.id, id))).orderBy(asc(layouts.id)).limit(1).get()
+    ? await ctx.db
+        .select()
+        .from(layouts)
+        .where(and(eq(layouts.entity, cur.entity), ne(layouts.id, id)))
+        .orderBy(asc(layouts.id))
+        .limit(1)
+        .get()
     : undefined;
   const now = nowIso();
   await ctx.db.batch([
     ctx.db.delete(layouts).where(eq(layouts.id, id)),
-    recordEventIfChanged(ctx.db, { type: "layout.deleted", subjectId: id, payload: { id, entity: cur.entity, name: cur.name }, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "layout", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),
+    recordEventIfChanged(ctx.db, {
+      type: "layout.deleted",
+      subjectId: id,
+      payload: { id, entity: cur.entity, name: cur.name },
+      actor: ctx.actor,
+    }),
+    ...auditStatements(ctx.db, {
+      entityType: "layout",
+      entityId: id,
+      action: "delete",
+      actor: ctx.actor,
+      at: now,
+      fields: [],
+    }),
     ...(heir
       ? [
           ctx.db.update(layouts).set({ isDefault: true, updatedAt: now }).where(eq(layouts.id, heir.id)),
-          ...auditStatements(ctx.db, { entityType: "layout", entityId: heir.id, action: "update", actor: ctx.actor, at: now, before: { isDefault: false }, after: { isDefault: true } }),
+          ...auditStatements(ctx.db, {
+            entityType: "layout",
+            entityId: heir.id,
+            action: "update",
+            actor: ctx.actor,
+            at: now,
+            before: { isDefault: false },
+            after: { isDefault: true },
+          }),
         ]
       : []),
   ]);

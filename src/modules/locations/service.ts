@@ -29,46 +29,89 @@ const live = isNull(locations.deletedAt);
 const nameTaken = (name: string) => conflict(`A location named '${name}' already exists`);
 const changedMeanwhile = () => conflict("The location changed while this request ran; retry");
 
-export async function listLocations({ db }: Ctx, input: { limit: number; cursor?: string; q?: string; parentId?: string }) {
+export async function listLocations(
+  { db }: Ctx,
+  input: { limit: number; cursor?: string; q?: string; parentId?: string },
+) {
   const after = decodeCursor(input.cursor, 2);
-  const rows = await db.select().from(locations)
-    .where(and(
-      live,
-      input.q ? likeContains(locations.name, input.q) : undefined,
-      input.parentId ? eq(locations.parentId, input.parentId) : undefined,
-      after ? sql`(lower(${locations.name}), ${locations.id}) > (${after[0]}, ${after[1]})` : undefined,
-    ))
+  const rows = await db
+    .select()
+    .from(locations)
+    .where(
+      and(
+        live,
+        input.q ? likeContains(locations.name, input.q) : undefined,
+        input.parentId ? eq(locations.parentId, input.parentId) : undefined,
+        after ? sql`(lower(${locations.name}), ${locations.id}) > (${after[0]}, ${after[1]})` : undefined,
+      ),
+    )
     .orderBy(asc(sql`lower(${locations.name})`), asc(locations.id))
-    .limit(input.limit + 1).all();
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toLocation);
 }
 
 export async function getLocation({ db }: Ctx, id: string): Promise<Row> {
-  const row = await db.select().from(locations).where(and(eq(locations.id, id), live)).get();
+  const row = await db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, id), live))
+    .get();
   if (!row) throw notFound("Location");
   return row;
 }
 
 export async function getDefaultLocation({ db }: Ctx): Promise<Row> {
-  const row = await db.select().from(locations).where(and(eq(locations.isDefault, true), live)).get();
+  const row = await db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.isDefault, true), live))
+    .get();
   if (!row) throw notFound("Default location");
   return row;
 }
 
-export async function createLocation(ctx: Ctx, input: { name: string; description?: string | null; parentId?: string | null }) {
+export async function createLocation(
+  ctx: Ctx,
+  input: { name: string; description?: string | null; parentId?: string | null },
+) {
   const now = nowIso();
-  const row: Row = { id: newId("location"), name: input.name, description: input.description ?? null, parentId: input.parentId ?? null, isDefault: false, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null };
+  const row: Row = {
+    id: newId("location"),
+    name: input.name,
+    description: input.description ?? null,
+    parentId: input.parentId ?? null,
+    isDefault: false,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+    deletedBy: null,
+  };
   // With a parent the insert is conditional on the parent being live as it runs (no check-then-write race).
-  const insert = row.parentId ? insertWhere(ctx.db, locations, row, parentIsLive(row.parentId)) : ctx.db.insert(locations).values(row);
+  const insert = row.parentId
+    ? insertWhere(ctx.db, locations, row, parentIsLive(row.parentId))
+    : ctx.db.insert(locations).values(row);
   const [res] = await onUniqueViolation(
-    ctx.db.batch([insert, recordEventIfChanged(ctx.db, { type: "location.created", subjectId: row.id, payload: toLocation(row), actor: ctx.actor })]),
+    ctx.db.batch([
+      insert,
+      recordEventIfChanged(ctx.db, {
+        type: "location.created",
+        subjectId: row.id,
+        payload: toLocation(row),
+        actor: ctx.actor,
+      }),
+    ]),
     () => nameTaken(row.name),
   );
   if (res.meta.changes === 0) throw parentMissing();
   return row;
 }
 
-export async function updateLocation(ctx: Ctx, id: string, patch: { name?: string; description?: string | null; parentId?: string | null }) {
+export async function updateLocation(
+  ctx: Ctx,
+  id: string,
+  patch: { name?: string; description?: string | null; parentId?: string | null },
+) {
   const current = await getLocation(ctx, id);
   const moveTo = patch.parentId;
   const next: Row = { ...current, ...patch, updatedAt: nowIso() };
@@ -77,9 +120,16 @@ export async function updateLocation(ctx: Ctx, id: string, patch: { name?: strin
   const guard = typeof moveTo === "string" ? and(parentIsLive(moveTo), not(wouldCycle(id, moveTo))) : undefined;
   const [res] = await onUniqueViolation(
     ctx.db.batch([
-      ctx.db.update(locations).set({ name: next.name, description: next.description, parentId: next.parentId, updatedAt: next.updatedAt })
+      ctx.db
+        .update(locations)
+        .set({ name: next.name, description: next.description, parentId: next.parentId, updatedAt: next.updatedAt })
         .where(and(eq(locations.id, id), live, guard)),
-      recordEventIfChanged(ctx.db, { type: "location.updated", subjectId: id, payload: { ...toLocation(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+      recordEventIfChanged(ctx.db, {
+        type: "location.updated",
+        subjectId: id,
+        payload: { ...toLocation(next), changes: Object.keys(patch) },
+        actor: ctx.actor,
+      }),
     ]),
     () => nameTaken(next.name),
   );
@@ -95,9 +145,11 @@ export async function updateLocation(ctx: Ctx, id: string, patch: { name?: strin
 async function checkDeletable(ctx: Ctx, row: Row): Promise<void> {
   if (row.isDefault) throw conflict("The default location cannot be deleted");
   const children = await countLiveChildren(ctx.db, row.id);
-  if (children > 0) throw conflict(`The location contains ${children} location(s); move or delete them first`, { children });
+  if (children > 0)
+    throw conflict(`The location contains ${children} location(s); move or delete them first`, { children });
   const users = await countLiveAssetsUsing(ctx.db, { locationId: row.id });
-  if (users > 0) throw conflict(`The location holds ${users} asset(s); move them to another location first`, { assets: users });
+  if (users > 0)
+    throw conflict(`The location holds ${users} asset(s); move them to another location first`, { assets: users });
 }
 
 /** Soft delete, refused for the default location and one holding live locations or assets. */
@@ -106,9 +158,24 @@ export async function deleteLocation(ctx: Ctx, id: string) {
   await checkDeletable(ctx, current);
   const now = nowIso();
   const [res] = await ctx.db.batch([
-    ctx.db.update(locations).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
-      .where(and(eq(locations.id, id), live, eq(locations.isDefault, false), sql`${liveChildCount(id)} = 0`, noLiveAssetUses({ locationId: id }))),
-    recordEventIfChanged(ctx.db, { type: "location.deleted", subjectId: id, payload: { ...toLocation(current), deletedAt: now }, actor: ctx.actor }),
+    ctx.db
+      .update(locations)
+      .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+      .where(
+        and(
+          eq(locations.id, id),
+          live,
+          eq(locations.isDefault, false),
+          sql`${liveChildCount(id)} = 0`,
+          noLiveAssetUses({ locationId: id }),
+        ),
+      ),
+    recordEventIfChanged(ctx.db, {
+      type: "location.deleted",
+      subjectId: id,
+      payload: { ...toLocation(current), deletedAt: now },
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 0) {
     await checkDeletable(ctx, await getLocation(ctx, id));
@@ -120,7 +187,11 @@ const restoreBlocked = (parentId: string) =>
   conflict("Cannot restore: its parent location is deleted; restore the parent first", { parentId });
 
 async function getDeletedLocation({ db }: Ctx, id: string): Promise<Row> {
-  const row = await db.select().from(locations).where(and(eq(locations.id, id), isNotNull(locations.deletedAt))).get();
+  const row = await db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.id, id), isNotNull(locations.deletedAt)))
+    .get();
   if (!row) throw notFound("Deleted location");
   return row;
 }
@@ -132,9 +203,22 @@ export async function restoreLocation(ctx: Ctx, id: string) {
   const restored: Row = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
   const [res] = await onUniqueViolation(
     ctx.db.batch([
-      ctx.db.update(locations).set({ deletedAt: null, deletedBy: null, updatedAt: now })
-        .where(and(eq(locations.id, id), isNotNull(locations.deletedAt), row.parentId ? parentIsLive(row.parentId) : undefined)),
-      recordEventIfChanged(ctx.db, { type: "location.restored", subjectId: id, payload: toLocation(restored), actor: ctx.actor }),
+      ctx.db
+        .update(locations)
+        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+        .where(
+          and(
+            eq(locations.id, id),
+            isNotNull(locations.deletedAt),
+            row.parentId ? parentIsLive(row.parentId) : undefined,
+          ),
+        ),
+      recordEventIfChanged(ctx.db, {
+        type: "location.restored",
+        subjectId: id,
+        payload: toLocation(restored),
+        actor: ctx.actor,
+      }),
     ]),
     () => conflict(`Cannot restore: a live location is already named '${row.name}'`),
   );

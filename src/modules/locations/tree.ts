@@ -42,7 +42,9 @@ export async function checkParent(db: TenantDb, selfId: string | null, parentId:
   );
   if (!row?.live) throw parentMissing();
   if (row.cycle) {
-    throw conflict("A location cannot be moved under itself or one of its descendants", [{ path: "body.parentId", message: "would create a cycle" }]);
+    throw conflict("A location cannot be moved under itself or one of its descendants", [
+      { path: "body.parentId", message: "would create a cycle" },
+    ]);
   }
 }
 

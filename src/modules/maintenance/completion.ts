@@ -34,7 +34,8 @@ export function advanceSchedule(s: ScheduleRow, completionDay: string, completed
 
 function completedAt(input: CreateLogInput, now: Date): string {
   const at = new Date(input.completedDate);
-  if (at.getTime() > now.getTime() + FUTURE_SKEW_MS) throw invalidField("body.completedDate", "must not be in the future");
+  if (at.getTime() > now.getTime() + FUTURE_SKEW_MS)
+    throw invalidField("body.completedDate", "must not be in the future");
   return at.toISOString();
 }
 
@@ -43,7 +44,11 @@ function completedAt(input: CreateLogInput, now: Date): string {
  * that schedule, which advances it. Log, schedule update, MAINTENANCE_COMPLETED timeline row and
  * `maintenance.completed` event are one batch; the asset's status is not touched (SPEC 3).
  */
-export async function createLog(ctx: MaintenanceCtx, input: CreateLogInput, now = new Date()): Promise<{ log: LogRow; schedule: ScheduleRow | null }> {
+export async function createLog(
+  ctx: MaintenanceCtx,
+  input: CreateLogInput,
+  now = new Date(),
+): Promise<{ log: LogRow; schedule: ScheduleRow | null }> {
   const completedDate = completedAt(input, now);
   await requireItemRef(ctx.db, input.itemId);
   if (!input.scheduleId) {
@@ -51,12 +56,31 @@ export async function createLog(ctx: MaintenanceCtx, input: CreateLogInput, now 
     return completeAdHoc(ctx, { ...logRow(ctx, input, completedDate), type: input.type });
   }
   for (let attempt = 0; attempt < 3; attempt++) {
-    const schedule = await ctx.db.select().from(maintenanceSchedules).where(eq(maintenanceSchedules.id, input.scheduleId)).get();
-    if (!schedule) throw invalidField("body.scheduleId", `no maintenance schedule '${input.scheduleId}' in this workspace`);
-    if (schedule.itemId !== input.itemId) throw invalidField("body.scheduleId", `the schedule belongs to another item (${schedule.itemId})`);
-    if (schedule.status === "completed") throw conflict("This one-off maintenance schedule is already completed; reopen it with PATCH status=active first");
-    const log: LogRow = { ...logRow(ctx, input, completedDate), scheduleId: schedule.id, type: input.type ?? schedule.type, dueDate: schedule.nextDueDate };
-    const next = advanceSchedule(schedule, localDate(new Date(completedDate), ctx.timezone), completedDate, log.createdAt);
+    const schedule = await ctx.db
+      .select()
+      .from(maintenanceSchedules)
+      .where(eq(maintenanceSchedules.id, input.scheduleId))
+      .get();
+    if (!schedule)
+      throw invalidField("body.scheduleId", `no maintenance schedule '${input.scheduleId}' in this workspace`);
+    if (schedule.itemId !== input.itemId)
+      throw invalidField("body.scheduleId", `the schedule belongs to another item (${schedule.itemId})`);
+    if (schedule.status === "completed")
+      throw conflict(
+        "This one-off maintenance schedule is already completed; reopen it with PATCH status=active first",
+      );
+    const log: LogRow = {
+      ...logRow(ctx, input, completedDate),
+      scheduleId: schedule.id,
+      type: input.type ?? schedule.type,
+      dueDate: schedule.nextDueDate,
+    };
+    const next = advanceSchedule(
+      schedule,
+      localDate(new Date(completedDate), ctx.timezone),
+      completedDate,
+      log.createdAt,
+    );
     if (await completeScheduled(ctx, log, schedule, next)) return { log, schedule: next };
     await requireItemRef(ctx.db, input.itemId); // the item was deleted meanwhile: 400; else the schedule changed: retry
   }
@@ -66,34 +90,75 @@ export async function createLog(ctx: MaintenanceCtx, input: CreateLogInput, now 
 function logRow(ctx: MaintenanceCtx, input: CreateLogInput, completedDate: string): LogRow {
   const at = nowIso();
   return {
-    id: newId("maintenanceLog"), itemId: input.itemId, scheduleId: null, type: input.type ?? "", completedDate, notes: input.notes ?? null,
-    dueDate: null, performedBy: ctx.actor, createdAt: at, updatedAt: at,
+    id: newId("maintenanceLog"),
+    itemId: input.itemId,
+    scheduleId: null,
+    type: input.type ?? "",
+    completedDate,
+    notes: input.notes ?? null,
+    dueDate: null,
+    performedBy: ctx.actor,
+    createdAt: at,
+    updatedAt: at,
   };
 }
 
 function completionEvents(ctx: MaintenanceCtx, log: LogRow, schedule: ScheduleRow | null) {
   const timeline = timelineRow({
-    assetId: log.itemId, type: "MAINTENANCE_COMPLETED", actor: ctx.actor, at: log.completedDate,
+    assetId: log.itemId,
+    type: "MAINTENANCE_COMPLETED",
+    actor: ctx.actor,
+    at: log.completedDate,
     data: { logId: log.id, scheduleId: log.scheduleId, type: log.type, notes: log.notes, dueDate: log.dueDate },
   });
   return [
     insertWhere(ctx.db, assetTimeline, timeline, afterChange),
-    recordEventIfChanged(ctx.db, { type: "maintenance.completed", subjectId: log.id, payload: { ...toLog(log), schedule: schedule ? toSchedule(schedule) : null }, actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "maintenance.completed",
+      subjectId: log.id,
+      payload: { ...toLog(log), schedule: schedule ? toSchedule(schedule) : null },
+      actor: ctx.actor,
+    }),
   ] as const;
 }
 
 async function completeAdHoc(ctx: MaintenanceCtx, log: LogRow) {
-  const [res] = await ctx.db.batch([insertWhere(ctx.db, maintenanceLogs, log, liveItem(log.itemId)), ...completionEvents(ctx, log, null)]);
-  if (res.meta.changes === 0) throw invalidField("body.itemId", `no live inventory item '${log.itemId}' in this workspace`);
+  const [res] = await ctx.db.batch([
+    insertWhere(ctx.db, maintenanceLogs, log, liveItem(log.itemId)),
+    ...completionEvents(ctx, log, null),
+  ]);
+  if (res.meta.changes === 0)
+    throw invalidField("body.itemId", `no live inventory item '${log.itemId}' in this workspace`);
   return { log, schedule: null };
 }
 
 /** One batch, conditional on the schedule version read and the item being live; false when either changed. */
-async function completeScheduled(ctx: MaintenanceCtx, log: LogRow, read: ScheduleRow, next: ScheduleRow): Promise<boolean> {
+async function completeScheduled(
+  ctx: MaintenanceCtx,
+  log: LogRow,
+  read: ScheduleRow,
+  next: ScheduleRow,
+): Promise<boolean> {
   const s = maintenanceSchedules;
   const [res] = await ctx.db.batch([
-    ctx.db.update(s).set({ nextDueDate: next.nextDueDate, remindFrom: next.remindFrom, status: next.status, lastCompletedAt: next.lastCompletedAt, updatedAt: next.updatedAt })
-      .where(and(eq(s.id, read.id), eq(s.updatedAt, read.updatedAt), eq(s.nextDueDate, read.nextDueDate), eq(s.status, read.status), liveItem(read.itemId))),
+    ctx.db
+      .update(s)
+      .set({
+        nextDueDate: next.nextDueDate,
+        remindFrom: next.remindFrom,
+        status: next.status,
+        lastCompletedAt: next.lastCompletedAt,
+        updatedAt: next.updatedAt,
+      })
+      .where(
+        and(
+          eq(s.id, read.id),
+          eq(s.updatedAt, read.updatedAt),
+          eq(s.nextDueDate, read.nextDueDate),
+          eq(s.status, read.status),
+          liveItem(read.itemId),
+        ),
+      ),
     insertWhere(ctx.db, maintenanceLogs, log, afterChange),
     ...completionEvents(ctx, log, next),
     ...healthStale(ctx.db, [read.itemId], log.createdAt), // last: the statements above read changes() of their predecessor

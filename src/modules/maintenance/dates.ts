@@ -25,11 +25,16 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The calendar day of `at` in `timeZone` (IANA name), e.g. `2026-11-21`. */
 export function localDate(at: Date, timeZone: string): string {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
-const toUtc = (day: string): number => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+const toUtc = (day: string): number =>
+  Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
 const fromUtc = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 export const addDays = (day: string, n: number): string => fromUtc(toUtc(day) + n * DAY_MS);

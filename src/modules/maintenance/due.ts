@@ -21,7 +21,10 @@ export function classify(nextDueDate: string, today: string): { dueStatus: DueSt
 
 export function lookaheadOf(q: Pick<DueQueryInput, "lookaheadDays" | "reminderDays">): number {
   if (q.lookaheadDays !== undefined && q.reminderDays !== undefined && q.lookaheadDays !== q.reminderDays) {
-    throw invalidField("query.reminderDays", "is an alias of lookaheadDays: give one of them, or both with the same value");
+    throw invalidField(
+      "query.reminderDays",
+      "is an alias of lookaheadDays: give one of them, or both with the same value",
+    );
   }
   return q.lookaheadDays ?? q.reminderDays ?? DEFAULT_LOOKAHEAD_DAYS;
 }
@@ -44,23 +47,41 @@ export async function listDueSchedules(ctx: MaintenanceCtx, q: DueQueryInput, no
   const lookaheadDays = lookaheadOf(q);
   const today = localDate(now, ctx.timezone);
   const range = dueRange(today, addDays(today, lookaheadDays), q.dueStatus);
-  const rows = await dueSchedulesQuery(ctx.db, { today, ...range, after: decodeCursor(q.cursor, 2), limit: q.limit + 1 }).all();
-  const page = toPage(rows, q.limit, (r) => [r.schedule.nextDueDate, r.schedule.id], (r) => toDue(r.schedule, { id: r.schedule.itemId, name: r.name, uniqueTag: r.uniqueTag }, today));
+  const rows = await dueSchedulesQuery(ctx.db, {
+    today,
+    ...range,
+    after: decodeCursor(q.cursor, 2),
+    limit: q.limit + 1,
+  }).all();
+  const page = toPage(
+    rows,
+    q.limit,
+    (r) => [r.schedule.nextDueDate, r.schedule.id],
+    (r) => toDue(r.schedule, { id: r.schedule.itemId, name: r.name, uniqueTag: r.uniqueTag }, today),
+  );
   return { today, timezone: ctx.timezone, lookaheadDays, ...page };
 }
 
 /** The due/all statement (exported for its query-plan test). */
-export function dueSchedulesQuery(db: TenantDb, p: { today: string; from?: string; to: string; after?: (string | number | null)[]; limit: number }) {
-  return db.select({ schedule: s, name: assets.name, uniqueTag: assets.uniqueTag }).from(s)
+export function dueSchedulesQuery(
+  db: TenantDb,
+  p: { today: string; from?: string; to: string; after?: (string | number | null)[]; limit: number },
+) {
+  return db
+    .select({ schedule: s, name: assets.name, uniqueTag: assets.uniqueTag })
+    .from(s)
     .innerJoin(assets, and(eq(assets.id, s.itemId), isNull(assets.deletedAt)))
-    .where(and(
-      activeSchedule,
-      lte(s.nextDueDate, p.to),
-      p.from ? gte(s.nextDueDate, p.from) : undefined,
-      lte(s.remindFrom, p.today),
-      p.after ? sql`(${s.nextDueDate}, ${s.id}) > (${p.after[0]}, ${p.after[1]})` : undefined,
-    ))
-    .orderBy(asc(s.nextDueDate), asc(s.id)).limit(p.limit);
+    .where(
+      and(
+        activeSchedule,
+        lte(s.nextDueDate, p.to),
+        p.from ? gte(s.nextDueDate, p.from) : undefined,
+        lte(s.remindFrom, p.today),
+        p.after ? sql`(${s.nextDueDate}, ${s.id}) > (${p.after[0]}, ${p.after[1]})` : undefined,
+      ),
+    )
+    .orderBy(asc(s.nextDueDate), asc(s.id))
+    .limit(p.limit);
 }
 
 export const toDue = (row: ScheduleRow, item: { id: string; name: string; uniqueTag: string }, today: string) => ({

@@ -5,13 +5,21 @@ import { ScheduleSchema } from "./schemas";
 
 export const LogParams = z.object({ logId: idParam("logId", "mtl_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 
-const logType = z.string().trim().min(1, "must not be empty").max(120, "at most 120 characters").openapi({ example: "battery replacement" });
+const logType = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(120, "at most 120 characters")
+  .openapi({ example: "battery replacement" });
 
 export const LogSchema = z
   .object({
     id: z.string().openapi({ example: "mtl_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     itemId: z.string(),
-    scheduleId: z.string().nullable().openapi({ description: "The schedule this log completed; null for ad-hoc maintenance." }),
+    scheduleId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The schedule this log completed; null for ad-hoc maintenance." }),
     type: z.string(),
     completedDate: z.string().openapi({ example: "2026-11-21T09:30:00.000Z" }),
     notes: z.string().nullable(),
@@ -25,11 +33,14 @@ export const LogSchema = z
 export const CreateLogBody = z
   .strictObject({
     itemId: z.string().trim().min(1, "must not be empty").max(64).openapi({ description: "A live inventory item." }),
-    type: logType.optional().openapi({ description: "Required for ad-hoc maintenance; defaults to the schedule's type." }),
+    type: logType
+      .optional()
+      .openapi({ description: "Required for ad-hoc maintenance; defaults to the schedule's type." }),
     completedDate: isoDateTime.openapi({ description: "When the work was done; not in the future." }),
     notes: textField.nullable().optional(),
     scheduleId: z.string().trim().min(1, "must not be empty").max(64).optional().openapi({
-      description: "Completes this schedule of the same item: its nextDueDate advances by the recurrence (a one-off schedule becomes `completed`).",
+      description:
+        "Completes this schedule of the same item: its nextDueDate advances by the recurrence (a one-off schedule becomes `completed`).",
     }),
   })
   .openapi("CreateMaintenanceLog", { description: "SPEC 2.8 ad-hoc completion body, plus an optional scheduleId." });
@@ -41,7 +52,9 @@ export const UpdateLogBody = z
   .openapi("UpdateMaintenanceLog");
 
 export const CompletionSchema = LogSchema.extend({
-  schedule: ScheduleSchema.nullable().openapi({ description: "The completed schedule after the completion (null for ad-hoc maintenance)." }),
+  schedule: ScheduleSchema.nullable().openapi({
+    description: "The completed schedule after the completion (null for ad-hoc maintenance).",
+  }),
 }).openapi("MaintenanceCompletion");
 
 export const LogPage = pageOf(LogSchema, "MaintenanceLogPage");

@@ -19,9 +19,13 @@ export async function getLog({ db }: ServiceCtx, id: string): Promise<LogRow> {
 /** Logs matching `scope`, latest completion first. */
 async function listLogs(ctx: ServiceCtx, scope: SQL, input: { limit: number; cursor?: string }) {
   const after = decodeCursor(input.cursor, 2);
-  const rows = await ctx.db.select().from(l)
+  const rows = await ctx.db
+    .select()
+    .from(l)
     .where(and(scope, after ? sql`(${l.completedDate}, ${l.id}) < (${after[0]}, ${after[1]})` : undefined))
-    .orderBy(desc(l.completedDate), desc(l.id)).limit(input.limit + 1).all();
+    .orderBy(desc(l.completedDate), desc(l.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.completedDate, r.id], toLog);
 }
 
@@ -46,13 +50,21 @@ export async function updateLog(ctx: ServiceCtx, id: string, patch: UpdateLogInp
   if (patch.notes !== undefined) next.notes = patch.notes;
   if (patch.completedDate !== undefined) {
     const at = new Date(patch.completedDate);
-    if (at.getTime() > now.getTime() + 5 * 60_000) throw invalidField("body.completedDate", "must not be in the future");
+    if (at.getTime() > now.getTime() + 5 * 60_000)
+      throw invalidField("body.completedDate", "must not be in the future");
     next.completedDate = at.toISOString();
   }
   const [res] = await ctx.db.batch([
-    ctx.db.update(l).set({ type: next.type, notes: next.notes, completedDate: next.completedDate, updatedAt: next.updatedAt })
+    ctx.db
+      .update(l)
+      .set({ type: next.type, notes: next.notes, completedDate: next.completedDate, updatedAt: next.updatedAt })
       .where(and(eq(l.id, id), eq(l.updatedAt, current.updatedAt))),
-    recordEventIfChanged(ctx.db, { type: "maintenance_log.updated", subjectId: id, payload: { ...toLog(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "maintenance_log.updated",
+      subjectId: id,
+      payload: { ...toLog(next), changes: Object.keys(patch) },
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 0) {
     await getLog(ctx, id);
@@ -66,7 +78,12 @@ export async function deleteLog(ctx: ServiceCtx, id: string): Promise<void> {
   const current = await getLog(ctx, id);
   const [res] = await ctx.db.batch([
     ctx.db.delete(l).where(eq(l.id, id)),
-    recordEventIfChanged(ctx.db, { type: "maintenance_log.deleted", subjectId: id, payload: toLog(current), actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "maintenance_log.deleted",
+      subjectId: id,
+      payload: toLog(current),
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 0) throw notFound("Maintenance log");
 }

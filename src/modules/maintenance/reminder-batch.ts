@@ -23,13 +23,30 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export function reminderNotification(d: DueSchedule, userId: string, day: string, at: string): NotificationRow {
   const s = d.schedule;
   const { dueStatus, daysUntilDue } = classify(s.nextDueDate, day);
-  const when = dueStatus === "overdue" ? `overdue by ${plural(-daysUntilDue, "day")}` : dueStatus === "due_today" ? "due today" : `due in ${plural(daysUntilDue, "day")}`;
+  const when =
+    dueStatus === "overdue"
+      ? `overdue by ${plural(-daysUntilDue, "day")}`
+      : dueStatus === "due_today"
+        ? "due today"
+        : `due in ${plural(daysUntilDue, "day")}`;
   return {
-    id: newId("notification"), userId, type: dueStatus === "overdue" ? "maintenance.overdue" : "maintenance.due",
+    id: newId("notification"),
+    userId,
+    type: dueStatus === "overdue" ? "maintenance.overdue" : "maintenance.due",
     title: `Maintenance ${when}: ${s.title}`,
     message: `${d.itemName} (${d.uniqueTag}): ${s.type} due ${s.nextDueDate}.`,
-    data: { scheduleId: s.id, itemId: s.itemId, itemName: d.itemName, nextDueDate: s.nextDueDate, dueStatus, daysUntilDue, day },
-    readAt: null, createdAt: at, updatedAt: at,
+    data: {
+      scheduleId: s.id,
+      itemId: s.itemId,
+      itemName: d.itemName,
+      nextDueDate: s.nextDueDate,
+      dueStatus,
+      daysUntilDue,
+      day,
+    },
+    readAt: null,
+    createdAt: at,
+    updatedAt: at,
   };
 }
 
@@ -49,8 +66,21 @@ export function reminderStatements(db: TenantDb, d: DueSchedule, recipients: str
     db.insert(maintenanceReminders).values({ scheduleId: s.id, day, kind, createdAt: at }).onConflictDoNothing(),
     ...rows.map((row) => insertWhere(db, notifications, row, sql`changes() > 0`)),
     recordEventIfChanged(db, {
-      type: `maintenance.${kind}`, subjectId: s.id, actor: REMINDER_ACTOR,
-      payload: { scheduleId: s.id, itemId: s.itemId, title: s.title, type: s.type, nextDueDate: s.nextDueDate, dueStatus, daysUntilDue, day, recipients, notificationIds: rows.map((r) => r.id) },
+      type: `maintenance.${kind}`,
+      subjectId: s.id,
+      actor: REMINDER_ACTOR,
+      payload: {
+        scheduleId: s.id,
+        itemId: s.itemId,
+        title: s.title,
+        type: s.type,
+        nextDueDate: s.nextDueDate,
+        dueStatus,
+        daysUntilDue,
+        day,
+        recipients,
+        notificationIds: rows.map((r) => r.id),
+      },
     }),
   ];
   return { statements, notifications: rows };

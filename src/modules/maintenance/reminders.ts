@@ -1,6 +1,10 @@
 import { and, asc, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
-import { maintenanceReminderRuns as runs, maintenanceReminders, maintenanceSchedules as s } from "../../db/tenant/maintenance";
+import {
+  maintenanceReminderRuns as runs,
+  maintenanceReminders,
+  maintenanceSchedules as s,
+} from "../../db/tenant/maintenance";
 import { users } from "../../db/tenant/users";
 import type { Bindings, TenantDb } from "../../env";
 import { realtimeSink } from "../notifications";
@@ -32,7 +36,12 @@ const LEDGER_RETENTION_DAYS = 35;
  * read. The (schedule, day) ledger makes every reminder exactly-once even if runs overlap or the
  * progress row is lost. Notifications are then pushed to their owners' realtime channels.
  */
-export async function runMaintenanceReminders(env: Bindings, tenant: TenantRecord, now = new Date(), opts: ReminderOptions = {}) {
+export async function runMaintenanceReminders(
+  env: Bindings,
+  tenant: TenantRecord,
+  now = new Date(),
+  opts: ReminderOptions = {},
+) {
   const chunkSize = opts.chunkSize ?? 50;
   const maxChunks = opts.maxChunks ?? 40;
   const deadline = Date.now() + (opts.budgetMs ?? 5_000);
@@ -50,14 +59,33 @@ export async function runMaintenanceReminders(env: Bindings, tenant: TenantRecor
     const done = due.length < chunkSize;
     const at = new Date().toISOString();
     owners ??= await activeOwners(db);
-    const assignees = await activeUsers(db, due.map((d) => d.schedule.assigneeUserId));
-    const planned = due.map((d) => reminderStatements(db, d, d.schedule.assigneeUserId && assignees.has(d.schedule.assigneeUserId) ? [d.schedule.assigneeUserId] : owners!, day, at));
+    const assignees = await activeUsers(
+      db,
+      due.map((d) => d.schedule.assigneeUserId),
+    );
+    const planned = due.map((d) =>
+      reminderStatements(
+        db,
+        d,
+        d.schedule.assigneeUserId && assignees.has(d.schedule.assigneeUserId) ? [d.schedule.assigneeUserId] : owners!,
+        day,
+        at,
+      ),
+    );
     const last = due[due.length - 1];
     if (last) cursor = [last.schedule.remindFrom, last.schedule.id];
     const progress = { cursor, completedAt: done ? at : null, updatedAt: at };
     const results = await db.batch([
-      db.insert(runs).values({ day, ...progress }).onConflictDoUpdate({ target: runs.day, set: progress }),
-      ...(done ? [db.delete(maintenanceReminders).where(lt(maintenanceReminders.day, addDays(day, -LEDGER_RETENTION_DAYS))), db.delete(runs).where(lt(runs.day, addDays(day, -LEDGER_RETENTION_DAYS)))] : []),
+      db
+        .insert(runs)
+        .values({ day, ...progress })
+        .onConflictDoUpdate({ target: runs.day, set: progress }),
+      ...(done
+        ? [
+            db.delete(maintenanceReminders).where(lt(maintenanceReminders.day, addDays(day, -LEDGER_RETENTION_DAYS))),
+            db.delete(runs).where(lt(runs.day, addDays(day, -LEDGER_RETENTION_DAYS))),
+          ]
+        : []),
       ...planned.flatMap((p) => p.statements),
     ]);
     // The ledger insert of each schedule says whether its notifications were written by this run.
@@ -78,26 +106,47 @@ export async function runMaintenanceReminders(env: Bindings, tenant: TenantRecor
 
 /** The next due schedules after `cursor`, by (remind_from, id): an index range scan of remind_from <= day (exported for its plan test). */
 export function dueChunkQuery(db: TenantDb, day: string, cursor: [string, string] | null, limit: number) {
-  return db.select({ schedule: s, itemName: assets.name, uniqueTag: assets.uniqueTag }).from(s)
+  return db
+    .select({ schedule: s, itemName: assets.name, uniqueTag: assets.uniqueTag })
+    .from(s)
     .innerJoin(assets, and(eq(assets.id, s.itemId), isNull(assets.deletedAt)))
-    .where(and(activeSchedule, lte(s.remindFrom, day), cursor ? sql`(${s.remindFrom}, ${s.id}) > (${cursor[0]}, ${cursor[1]})` : undefined))
-    .orderBy(asc(s.remindFrom), asc(s.id)).limit(limit);
+    .where(
+      and(
+        activeSchedule,
+        lte(s.remindFrom, day),
+        cursor ? sql`(${s.remindFrom}, ${s.id}) > (${cursor[0]}, ${cursor[1]})` : undefined,
+      ),
+    )
+    .orderBy(asc(s.remindFrom), asc(s.id))
+    .limit(limit);
 }
 
 async function activeOwners(db: TenantDb): Promise<string[]> {
-  const rows = await db.select({ id: users.id }).from(users).where(and(eq(users.role, "owner"), eq(users.status, "active"))).all();
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, "owner"), eq(users.status, "active")))
+    .all();
   return rows.map((r) => r.id);
 }
 
 async function activeUsers(db: TenantDb, ids: (string | null)[]): Promise<Set<string>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
   if (wanted.length === 0) return new Set();
-  const rows = await db.select({ id: users.id }).from(users).where(and(inArray(users.id, wanted), eq(users.status, "active"))).all();
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.id, wanted), eq(users.status, "active")))
+    .all();
   return new Set(rows.map((r) => r.id));
 }
 
 async function emitCreated(sink: ReturnType<typeof realtimeSink>, created: NotificationRow[]): Promise<void> {
   const byUser = new Map<string, NotificationRow[]>();
   for (const n of created) byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n]);
-  for (const [userId, rows] of byUser) await sink.send(userId, rows.map((r) => notificationEvent("created", r)));
+  for (const [userId, rows] of byUser)
+    await sink.send(
+      userId,
+      rows.map((r) => notificationEvent("created", r)),
+    );
 }

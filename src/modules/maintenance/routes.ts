@@ -1,7 +1,17 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { listDueSchedules } from "./due";
-import { CreateScheduleBody, DuePage, DueQuery, ItemParams, ListQuery, ScheduleParams, SchedulePage, ScheduleSchema, UpdateScheduleBody } from "./schemas";
+import {
+  CreateScheduleBody,
+  DuePage,
+  DueQuery,
+  ItemParams,
+  ListQuery,
+  ScheduleParams,
+  SchedulePage,
+  ScheduleSchema,
+  UpdateScheduleBody,
+} from "./schemas";
 import * as svc from "./schedules";
 import { maintenanceCtx, toSchedule } from "./view";
 
@@ -11,33 +21,89 @@ const tags = ["Maintenance"];
 export const maintenanceSchedulesRouter = createRouter()
   .openapi(
     defineRoute({
-      method: "get", path: "/maintenance/schedules/due/all", operationId: "listDueMaintenanceSchedules", tags, summary: "Due maintenance: overdue, due today, upcoming",
+      method: "get",
+      path: "/maintenance/schedules/due/all",
+      operationId: "listDueMaintenanceSchedules",
+      tags,
+      summary: "Due maintenance: overdue, due today, upcoming",
       description:
-        "Active schedules of live items, classified per SPEC 2.9 with \"today\" in the workspace's time zone (settings.timezone, default UTC): " +
+        'Active schedules of live items, classified per SPEC 2.9 with "today" in the workspace\'s time zone (settings.timezone, default UTC): ' +
         "`overdue` (nextDueDate before today), `due_today`, `upcoming` (after today, within `lookaheadDays` and within the schedule's own reminderDays). " +
         "Ordered by nextDueDate (most overdue first), then id. `lookaheadDays` 1..60 (default 7); `reminderDays` is an alias.",
-      request: { query: DueQuery }, responses: { 200: json(DuePage, "A page of due schedules") },
+      request: { query: DueQuery },
+      responses: { 200: json(DuePage, "A page of due schedules") },
     }),
     async (c) => c.json(await listDueSchedules(maintenanceCtx(c), c.req.valid("query")), 200),
   )
   .openapi(
-    defineRoute({ method: "get", path: "/maintenance/schedules/item/{itemId}", operationId: "listItemMaintenanceSchedules", tags, summary: "Maintenance schedules of an item", description: "Soonest due first; includes paused and completed schedules.", request: { params: ItemParams, query: ListQuery }, responses: { 200: json(SchedulePage, "A page of schedules") } }),
-    async (c) => c.json(await svc.listItemSchedules(serviceCtx(c), c.req.valid("param").itemId, c.req.valid("query")), 200),
+    defineRoute({
+      method: "get",
+      path: "/maintenance/schedules/item/{itemId}",
+      operationId: "listItemMaintenanceSchedules",
+      tags,
+      summary: "Maintenance schedules of an item",
+      description: "Soonest due first; includes paused and completed schedules.",
+      request: { params: ItemParams, query: ListQuery },
+      responses: { 200: json(SchedulePage, "A page of schedules") },
+    }),
+    async (c) =>
+      c.json(await svc.listItemSchedules(serviceCtx(c), c.req.valid("param").itemId, c.req.valid("query")), 200),
   )
   .openapi(
-    defineRoute({ method: "post", path: "/maintenance/schedules", operationId: "createMaintenanceSchedule", tags, summary: "Create a maintenance schedule", description: "`itemId` must be a live item and `assigneeUserId` an active workspace user (400 naming the field otherwise).", request: body(CreateScheduleBody), responses: { 201: json(ScheduleSchema, "Created") } }),
+    defineRoute({
+      method: "post",
+      path: "/maintenance/schedules",
+      operationId: "createMaintenanceSchedule",
+      tags,
+      summary: "Create a maintenance schedule",
+      description:
+        "`itemId` must be a live item and `assigneeUserId` an active workspace user (400 naming the field otherwise).",
+      request: body(CreateScheduleBody),
+      responses: { 201: json(ScheduleSchema, "Created") },
+    }),
     async (c) => c.json(toSchedule(await svc.createSchedule(serviceCtx(c), c.req.valid("json"))), 201),
   )
   .openapi(
-    defineRoute({ method: "get", path: "/maintenance/schedules/{scheduleId}", operationId: "getMaintenanceSchedule", tags, summary: "Get a maintenance schedule", request: { params: ScheduleParams }, responses: { 200: json(ScheduleSchema, "The schedule") } }),
+    defineRoute({
+      method: "get",
+      path: "/maintenance/schedules/{scheduleId}",
+      operationId: "getMaintenanceSchedule",
+      tags,
+      summary: "Get a maintenance schedule",
+      request: { params: ScheduleParams },
+      responses: { 200: json(ScheduleSchema, "The schedule") },
+    }),
     async (c) => c.json(toSchedule(await svc.getSchedule(serviceCtx(c), c.req.valid("param").scheduleId)), 200),
   )
   .openapi(
-    defineRoute({ method: "patch", path: "/maintenance/schedules/{scheduleId}", operationId: "updateMaintenanceSchedule", tags, summary: "Update a maintenance schedule", description: "The item cannot change. Setting nextDueDate (or a new recurrence) restarts the rhythm from that day. Completing is done with POST /maintenance/logs.", request: { params: ScheduleParams, ...body(UpdateScheduleBody) }, responses: { 200: json(ScheduleSchema, "Updated"), ...errorResponses(409) } }),
-    async (c) => c.json(toSchedule(await svc.updateSchedule(serviceCtx(c), c.req.valid("param").scheduleId, c.req.valid("json"))), 200),
+    defineRoute({
+      method: "patch",
+      path: "/maintenance/schedules/{scheduleId}",
+      operationId: "updateMaintenanceSchedule",
+      tags,
+      summary: "Update a maintenance schedule",
+      description:
+        "The item cannot change. Setting nextDueDate (or a new recurrence) restarts the rhythm from that day. Completing is done with POST /maintenance/logs.",
+      request: { params: ScheduleParams, ...body(UpdateScheduleBody) },
+      responses: { 200: json(ScheduleSchema, "Updated"), ...errorResponses(409) },
+    }),
+    async (c) =>
+      c.json(
+        toSchedule(await svc.updateSchedule(serviceCtx(c), c.req.valid("param").scheduleId, c.req.valid("json"))),
+        200,
+      ),
   )
   .openapi(
-    defineRoute({ method: "delete", path: "/maintenance/schedules/{scheduleId}", operationId: "deleteMaintenanceSchedule", tags, summary: "Delete a maintenance schedule", description: "Permanent. Its logs stay in the item's history.", request: { params: ScheduleParams }, responses: { 204: { description: "Deleted" } } }),
+    defineRoute({
+      method: "delete",
+      path: "/maintenance/schedules/{scheduleId}",
+      operationId: "deleteMaintenanceSchedule",
+      tags,
+      summary: "Delete a maintenance schedule",
+      description: "Permanent. Its logs stay in the item's history.",
+      request: { params: ScheduleParams },
+      responses: { 204: { description: "Deleted" } },
+    }),
     async (c) => {
       await svc.deleteSchedule(serviceCtx(c), c.req.valid("param").scheduleId);
       return c.body(null, 204);

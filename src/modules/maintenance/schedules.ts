@@ -29,9 +29,13 @@ export async function listItemSchedules(ctx: ServiceCtx, itemId: string, input: 
   await requireAsset(ctx.db, itemId);
   const after = decodeCursor(input.cursor, 2);
   const s = maintenanceSchedules;
-  const rows = await ctx.db.select().from(s)
+  const rows = await ctx.db
+    .select()
+    .from(s)
     .where(and(eq(s.itemId, itemId), after ? sql`(${s.nextDueDate}, ${s.id}) > (${after[0]}, ${after[1]})` : undefined))
-    .orderBy(asc(s.nextDueDate), asc(s.id)).limit(input.limit + 1).all();
+    .orderBy(asc(s.nextDueDate), asc(s.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.nextDueDate, r.id], toSchedule);
 }
 
@@ -41,24 +45,47 @@ export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput
   const now = nowIso();
   const reminderDays = input.reminderDays ?? DEFAULT_REMINDER_DAYS;
   const row: ScheduleRow = {
-    id: newId("maintenanceSchedule"), itemId: input.itemId, title: input.title, type: input.type,
-    every: input.recurrence?.every ?? null, unit: input.recurrence?.unit ?? null, anchorDate: input.nextDueDate,
-    nextDueDate: input.nextDueDate, reminderDays, remindFrom: remindFrom(input.nextDueDate, reminderDays),
-    assigneeUserId: input.assigneeUserId ?? null, notes: input.notes ?? null, status: "active", lastCompletedAt: null,
-    createdBy: ctx.actor, createdAt: now, updatedAt: now,
+    id: newId("maintenanceSchedule"),
+    itemId: input.itemId,
+    title: input.title,
+    type: input.type,
+    every: input.recurrence?.every ?? null,
+    unit: input.recurrence?.unit ?? null,
+    anchorDate: input.nextDueDate,
+    nextDueDate: input.nextDueDate,
+    reminderDays,
+    remindFrom: remindFrom(input.nextDueDate, reminderDays),
+    assigneeUserId: input.assigneeUserId ?? null,
+    notes: input.notes ?? null,
+    status: "active",
+    lastCompletedAt: null,
+    createdBy: ctx.actor,
+    createdAt: now,
+    updatedAt: now,
   };
   // Conditional on the item still being live, so a concurrent delete of the item leaves nothing behind.
   const [res] = await ctx.db.batch([
     insertWhere(ctx.db, maintenanceSchedules, row, liveItem(input.itemId)),
-    recordEventIfChanged(ctx.db, { type: "maintenance_schedule.created", subjectId: row.id, payload: toSchedule(row), actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "maintenance_schedule.created",
+      subjectId: row.id,
+      payload: toSchedule(row),
+      actor: ctx.actor,
+    }),
     ...healthStale(ctx.db, [row.itemId], now), // last: the statements above read changes() of their predecessor
   ]);
-  if (res.meta.changes === 0) throw invalidField("body.itemId", `no live inventory item '${input.itemId}' in this workspace`);
+  if (res.meta.changes === 0)
+    throw invalidField("body.itemId", `no live inventory item '${input.itemId}' in this workspace`);
   await settleHealth(ctx, [row.itemId]);
   return row;
 }
 
-export async function updateSchedule(ctx: ServiceCtx, id: string, patch: UpdateScheduleInput, attempt = 1): Promise<ScheduleRow> {
+export async function updateSchedule(
+  ctx: ServiceCtx,
+  id: string,
+  patch: UpdateScheduleInput,
+  attempt = 1,
+): Promise<ScheduleRow> {
   const current = await getSchedule(ctx, id);
   if (patch.assigneeUserId) await requireAssigneeRef(ctx.db, patch.assigneeUserId);
   const next: ScheduleRow = { ...current, updatedAt: nowIso() };
@@ -78,11 +105,29 @@ export async function updateSchedule(ctx: ServiceCtx, id: string, patch: UpdateS
   const s = maintenanceSchedules;
   // Optimistic: applies only to the version read, so a concurrent completion is not overwritten.
   const [res] = await ctx.db.batch([
-    ctx.db.update(s).set({
-      title: next.title, type: next.type, every: next.every, unit: next.unit, anchorDate: next.anchorDate, nextDueDate: next.nextDueDate,
-      reminderDays: next.reminderDays, remindFrom: next.remindFrom, assigneeUserId: next.assigneeUserId, notes: next.notes, status: next.status, updatedAt: next.updatedAt,
-    }).where(and(eq(s.id, id), eq(s.updatedAt, current.updatedAt))),
-    recordEventIfChanged(ctx.db, { type: "maintenance_schedule.updated", subjectId: id, payload: { ...toSchedule(next), changes: Object.keys(patch) }, actor: ctx.actor }),
+    ctx.db
+      .update(s)
+      .set({
+        title: next.title,
+        type: next.type,
+        every: next.every,
+        unit: next.unit,
+        anchorDate: next.anchorDate,
+        nextDueDate: next.nextDueDate,
+        reminderDays: next.reminderDays,
+        remindFrom: next.remindFrom,
+        assigneeUserId: next.assigneeUserId,
+        notes: next.notes,
+        status: next.status,
+        updatedAt: next.updatedAt,
+      })
+      .where(and(eq(s.id, id), eq(s.updatedAt, current.updatedAt))),
+    recordEventIfChanged(ctx.db, {
+      type: "maintenance_schedule.updated",
+      subjectId: id,
+      payload: { ...toSchedule(next), changes: Object.keys(patch) },
+      actor: ctx.actor,
+    }),
     ...healthStale(ctx.db, [current.itemId], next.updatedAt),
   ]);
   if (res.meta.changes === 0) {
@@ -99,7 +144,12 @@ export async function deleteSchedule(ctx: ServiceCtx, id: string): Promise<void>
   const current = await getSchedule(ctx, id);
   const [res] = await ctx.db.batch([
     ctx.db.delete(maintenanceSchedules).where(eq(maintenanceSchedules.id, id)),
-    recordEventIfChanged(ctx.db, { type: "maintenance_schedule.deleted", subjectId: id, payload: toSchedule(current), actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "maintenance_schedule.deleted",
+      subjectId: id,
+      payload: toSchedule(current),
+      actor: ctx.actor,
+    }),
     ...healthStale(ctx.db, [current.itemId], nowIso()),
   ]);
   if (res.meta.changes === 0) throw notFound("Maintenance schedule");

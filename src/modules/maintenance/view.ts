@@ -11,7 +11,10 @@ export interface MaintenanceCtx extends ServiceCtx {
   timezone: string;
 }
 
-export const maintenanceCtx = (c: AppContext): MaintenanceCtx => ({ ...serviceCtx(c), timezone: settingsOf(c.var.tenant).timezone });
+export const maintenanceCtx = (c: AppContext): MaintenanceCtx => ({
+  ...serviceCtx(c),
+  timezone: settingsOf(c.var.tenant).timezone,
+});
 
 export const toSchedule = (r: ScheduleRow) => ({
   id: r.id,

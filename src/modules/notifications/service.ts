@@ -7,20 +7,33 @@ import type { NotificationCtx } from "./context";
 import { notificationEvent, toNotification, type NotificationRow } from "./view";
 
 /** The caller's notifications, newest first; `unread` "true" only unread, "false" only read. */
-export async function listNotifications(ctx: NotificationCtx, input: { limit: number; cursor?: string; unread?: "true" | "false" }) {
+export async function listNotifications(
+  ctx: NotificationCtx,
+  input: { limit: number; cursor?: string; unread?: "true" | "false" },
+) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await ctx.db.select().from(n)
-    .where(and(
-      eq(n.userId, ctx.userId),
-      input.unread === "true" ? isNull(n.readAt) : input.unread === "false" ? isNotNull(n.readAt) : undefined,
-      after ? lt(n.id, String(after[0])) : undefined,
-    ))
-    .orderBy(desc(n.id)).limit(input.limit + 1).all();
+  const rows = await ctx.db
+    .select()
+    .from(n)
+    .where(
+      and(
+        eq(n.userId, ctx.userId),
+        input.unread === "true" ? isNull(n.readAt) : input.unread === "false" ? isNotNull(n.readAt) : undefined,
+        after ? lt(n.id, String(after[0])) : undefined,
+      ),
+    )
+    .orderBy(desc(n.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toNotification);
 }
 
 export async function unreadCount(ctx: NotificationCtx): Promise<number> {
-  const row = await ctx.db.select({ count: count() }).from(n).where(and(eq(n.userId, ctx.userId), isNull(n.readAt))).get();
+  const row = await ctx.db
+    .select({ count: count() })
+    .from(n)
+    .where(and(eq(n.userId, ctx.userId), isNull(n.readAt)))
+    .get();
   return row?.count ?? 0;
 }
 
@@ -30,10 +43,12 @@ export async function unreadCount(ctx: NotificationCtx): Promise<number> {
  */
 export async function setRead(ctx: NotificationCtx, id: string, read: boolean): Promise<NotificationRow> {
   const now = nowIso();
-  const row = await ctx.db.update(n)
+  const row = await ctx.db
+    .update(n)
     .set({ readAt: read ? sql`coalesce(${n.readAt}, ${now})` : null, updatedAt: now })
     .where(and(eq(n.id, id), eq(n.userId, ctx.userId)))
-    .returning().get();
+    .returning()
+    .get();
   if (!row) throw notFound("Notification");
   await ctx.realtime.send(ctx.userId, [notificationEvent("updated", row)]);
   return row;
@@ -42,9 +57,15 @@ export async function setRead(ctx: NotificationCtx, id: string, read: boolean): 
 /** Marks all the caller's unread notifications read; each changed record is emitted. */
 export async function markAllRead(ctx: NotificationCtx): Promise<number> {
   const now = nowIso();
-  const rows = await ctx.db.update(n).set({ readAt: now, updatedAt: now })
+  const rows = await ctx.db
+    .update(n)
+    .set({ readAt: now, updatedAt: now })
     .where(and(eq(n.userId, ctx.userId), isNull(n.readAt)))
-    .returning().all();
-  await ctx.realtime.send(ctx.userId, rows.map((r) => notificationEvent("updated", r)));
+    .returning()
+    .all();
+  await ctx.realtime.send(
+    ctx.userId,
+    rows.map((r) => notificationEvent("updated", r)),
+  );
   return rows.length;
 }

@@ -16,12 +16,19 @@ export type FileType = keyof typeof FILE_TYPES;
 export const isFileType = (value: string): value is FileType => Object.hasOwn(FILE_TYPES, value);
 
 export const FEEDBACK_TYPES = ["image/png", "image/jpeg", "image/gif"] as const satisfies readonly FileType[];
-export const OBJECT_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "application/pdf"] as const satisfies readonly FileType[];
+export const OBJECT_TYPES = [
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "application/pdf",
+] as const satisfies readonly FileType[];
 
 /** Bytes `sniff` needs to decide (the longest signature: RIFF....WEBP). */
 export const SNIFF_BYTES = 12;
 
-const startsWith = (head: Uint8Array, sig: readonly number[], at = 0) => head.byteLength >= at + sig.length && sig.every((b, i) => head[at + i] === b);
+const startsWith = (head: Uint8Array, sig: readonly number[], at = 0) =>
+  head.byteLength >= at + sig.length && sig.every((b, i) => head[at + i] === b);
 const ascii = (s: string) => [...s].map((ch) => ch.charCodeAt(0));
 
 const SIGNATURES: { type: FileType; test: (h: Uint8Array) => boolean }[] = [
@@ -38,4 +45,5 @@ export function sniff(head: Uint8Array): FileType | null {
 }
 
 /** Human list for error messages: "PNG, JPEG, GIF". */
-export const describeTypes = (types: readonly FileType[]) => types.map((t) => FILE_TYPES[t].ext.toUpperCase().replace("JPG", "JPEG")).join(", ");
+export const describeTypes = (types: readonly FileType[]) =>
+  types.map((t) => FILE_TYPES[t].ext.toUpperCase().replace("JPG", "JPEG")).join(", ");

@@ -1,12 +1,25 @@
 import type { AppContext } from "../../env";
 import { createRouter, defineRoute, jsonBody as body, jsonContent as json, errorResponses } from "../../http/router";
 import { OBJECT_TYPES } from "./file-types";
-import { CreateObjectBody, ObjectKeyParams, ObjectUploadSchema, UploadedSchema, UploadQuery, ViewQuery, ViewUrlSchema } from "./schemas";
+import {
+  CreateObjectBody,
+  ObjectKeyParams,
+  ObjectUploadSchema,
+  UploadedSchema,
+  UploadQuery,
+  ViewQuery,
+  ViewUrlSchema,
+} from "./schemas";
 import * as svc from "./service";
 
 const tags = ["Objects"];
 
-const objectsCtx = (c: AppContext): svc.ObjectsCtx => ({ tenantId: c.var.tenant.id, files: c.env.FILES, secret: c.env.FILES_SIGNING_SECRET, origin: new URL(c.req.url).origin });
+const objectsCtx = (c: AppContext): svc.ObjectsCtx => ({
+  tenantId: c.var.tenant.id,
+  files: c.env.FILES,
+  secret: c.env.FILES_SIGNING_SECRET,
+  origin: new URL(c.req.url).origin,
+});
 
 const binary = { schema: { type: "string" as const, format: "binary" } };
 const fileContent = Object.fromEntries(OBJECT_TYPES.map((t) => [t, binary]));
@@ -14,8 +27,13 @@ const fileContent = Object.fromEntries(OBJECT_TYPES.map((t) => [t, binary]));
 export const objectsRouter = createRouter()
   .openapi(
     defineRoute({
-      method: "post", path: "/objects", operationId: "createObjectUpload", tags, summary: "Get a signed upload URL",
-      description: "Issues a tenant-scoped object key and a signed, single-use upload URL (15 minutes) for a file of the declared type and exact size (at most 10 MiB). PUT the bytes to `uploadUrl`; then reference `objectKey` (e.g. an asset's `imageKey`).",
+      method: "post",
+      path: "/objects",
+      operationId: "createObjectUpload",
+      tags,
+      summary: "Get a signed upload URL",
+      description:
+        "Issues a tenant-scoped object key and a signed, single-use upload URL (15 minutes) for a file of the declared type and exact size (at most 10 MiB). PUT the bytes to `uploadUrl`; then reference `objectKey` (e.g. an asset's `imageKey`).",
       request: body(CreateObjectBody),
       responses: { 201: json(ObjectUploadSchema, "Upload URL issued") },
     }),
@@ -23,8 +41,13 @@ export const objectsRouter = createRouter()
   )
   .openapi(
     defineRoute({
-      method: "get", path: "/objects/{objectKey}/view-url", operationId: "getObjectViewUrl", tags, summary: "Get a signed view URL",
-      description: "A signed URL (15 minutes) that serves the object. 404 for a key of another workspace or one not uploaded (yet).",
+      method: "get",
+      path: "/objects/{objectKey}/view-url",
+      operationId: "getObjectViewUrl",
+      tags,
+      summary: "Get a signed view URL",
+      description:
+        "A signed URL (15 minutes) that serves the object. 404 for a key of another workspace or one not uploaded (yet).",
       request: { params: ObjectKeyParams },
       responses: { 200: json(ViewUrlSchema, "View URL issued") },
     }),
@@ -32,7 +55,11 @@ export const objectsRouter = createRouter()
   )
   .openapi(
     defineRoute({
-      method: "put", path: "/objects/upload", operationId: "uploadObject", tags, summary: "Upload a file (signed URL)",
+      method: "put",
+      path: "/objects/upload",
+      operationId: "uploadObject",
+      tags,
+      summary: "Upload a file (signed URL)",
       description:
         "The `uploadUrl` of POST /objects; send the raw bytes, no Authorization header (the signature is the credential). " +
         "Expired or altered URL: 403 (`details.reason`: `expired` or `invalid_signature`). More bytes than declared: 413 (cut off while streaming); fewer: 400; " +
@@ -40,14 +67,27 @@ export const objectsRouter = createRouter()
       request: { query: UploadQuery, body: { required: true, content: fileContent } },
       responses: { 201: json(UploadedSchema, "Stored"), ...errorResponses(403, 409, 413, 415) },
     }),
-    async (c) => c.json(await svc.receiveUpload(objectsCtx(c), c.req.valid("query"), c.req.raw.body, c.req.header("content-length")), 201),
+    async (c) =>
+      c.json(
+        await svc.receiveUpload(objectsCtx(c), c.req.valid("query"), c.req.raw.body, c.req.header("content-length")),
+        201,
+      ),
   )
   .openapi(
     defineRoute({
-      method: "get", path: "/objects/view", operationId: "viewObject", tags, summary: "Read a file (signed URL)",
-      description: "The `url` of GET /objects/{objectKey}/view-url; no Authorization header. Expired or altered URL: 403. Supports If-None-Match (304).",
+      method: "get",
+      path: "/objects/view",
+      operationId: "viewObject",
+      tags,
+      summary: "Read a file (signed URL)",
+      description:
+        "The `url` of GET /objects/{objectKey}/view-url; no Authorization header. Expired or altered URL: 403. Supports If-None-Match (304).",
       request: { query: ViewQuery },
-      responses: { 200: { description: "The file, with its stored content type", content: fileContent }, 304: { description: "Not modified" }, ...errorResponses(403) },
+      responses: {
+        200: { description: "The file, with its stored content type", content: fileContent },
+        304: { description: "Not modified" },
+        ...errorResponses(403),
+      },
     }),
     async (c) => {
       const { obj, exp } = await svc.openView(objectsCtx(c), c.req.valid("query"), c.req.raw.headers);

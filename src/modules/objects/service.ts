@@ -27,7 +27,14 @@ const missing = () => notFound("Object");
 export async function createUpload(ctx: ObjectsCtx, input: { contentType: FileType; size: number; purpose?: string }) {
   const key = newUploadKey(ctx.tenantId);
   const exp = expiryIn(UPLOAD_TTL_SECONDS);
-  const fields = { method: "PUT" as const, key, exp, contentType: input.contentType, size: input.size, purpose: input.purpose };
+  const fields = {
+    method: "PUT" as const,
+    key,
+    exp,
+    contentType: input.contentType,
+    size: input.size,
+    purpose: input.purpose,
+  };
   const sig = await signFields(ctx.secret, fields);
   const q = new URLSearchParams({ key, type: input.contentType, size: String(input.size), exp: String(exp) });
   if (input.purpose) q.set("purpose", input.purpose);
@@ -52,12 +59,29 @@ export interface UploadQuery {
   sig?: string;
 }
 
-export async function receiveUpload(ctx: ObjectsCtx, q: UploadQuery, body: ReadableStream<Uint8Array> | null, contentLength: string | undefined) {
-  const fields = { method: "PUT" as const, key: q.key ?? "", exp: Number(q.exp), contentType: q.type ?? "", size: Number(q.size), purpose: q.purpose };
+export async function receiveUpload(
+  ctx: ObjectsCtx,
+  q: UploadQuery,
+  body: ReadableStream<Uint8Array> | null,
+  contentLength: string | undefined,
+) {
+  const fields = {
+    method: "PUT" as const,
+    key: q.key ?? "",
+    exp: Number(q.exp),
+    contentType: q.type ?? "",
+    size: Number(q.size),
+    purpose: q.purpose,
+  };
   await assertSignedUrl(ctx.secret, fields, q.sig);
   // A genuine URL of another workspace, presented on this host: it names nothing here.
   if (!isTenantUploadKey(ctx.tenantId, fields.key) || !isFileType(fields.contentType)) throw missing();
-  return streamUpload(ctx.files, { key: fields.key, contentType: fields.contentType, size: fields.size, purpose: q.purpose }, body, contentLength);
+  return streamUpload(
+    ctx.files,
+    { key: fields.key, contentType: fields.contentType, size: fields.size, purpose: q.purpose },
+    body,
+    contentLength,
+  );
 }
 
 /** 404 unless `key` is one of this tenant's uploads and exists. */
@@ -73,7 +97,12 @@ export async function createViewUrl(ctx: ObjectsCtx, key: string) {
   const exp = expiryIn(VIEW_TTL_SECONDS);
   const sig = await signFields(ctx.secret, { method: "GET", key, exp });
   const q = new URLSearchParams({ key, exp: String(exp), sig });
-  return { url: `${ctx.origin}${VIEW_PATH}?${q}`, expiresAt: iso(exp), contentType: head.httpMetadata?.contentType ?? "application/octet-stream", size: head.size };
+  return {
+    url: `${ctx.origin}${VIEW_PATH}?${q}`,
+    expiresAt: iso(exp),
+    contentType: head.httpMetadata?.contentType ?? "application/octet-stream",
+    size: head.size,
+  };
 }
 
 /** The object of a presented view URL, or null for a conditional GET that matched (304). */
@@ -95,10 +124,19 @@ export async function openView(ctx: ObjectsCtx, q: { key?: string; exp?: string;
  *
  * @example await assertTenantObject(c.env, tenantId, body.imageKey, { field: "imageKey", imageOnly: true });
  */
-export async function assertTenantObject(env: Pick<Bindings, "FILES">, tenantId: string, key: string, opts: { field?: string; imageOnly?: boolean } = {}) {
+export async function assertTenantObject(
+  env: Pick<Bindings, "FILES">,
+  tenantId: string,
+  key: string,
+  opts: { field?: string; imageOnly?: boolean } = {},
+) {
   const field = opts.field ?? "objectKey";
   const head = isTenantUploadKey(tenantId, key) ? await env.FILES.head(key) : null;
-  if (!head) throw invalidField(field, "no uploaded object with this key in this workspace (upload it through POST /objects first)");
+  if (!head)
+    throw invalidField(
+      field,
+      "no uploaded object with this key in this workspace (upload it through POST /objects first)",
+    );
   const contentType = head.httpMetadata?.contentType ?? "";
   if (opts.imageOnly && !(isFileType(contentType) && FILE_TYPES[contentType].image)) {
     throw invalidField(field, `the object is ${contentType || "not an image"}; an image is required`);

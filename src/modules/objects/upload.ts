@@ -9,8 +9,12 @@ export interface UploadTarget {
   purpose?: string;
 }
 
-const tooLarge = (size: number) => new ApiError("payload_too_large", `The body is larger than the ${size} bytes this upload URL was issued for`);
-const tooShort = (got: number, size: number) => badRequest(`The body has ${got} bytes; this upload URL was issued for exactly ${size} bytes`, [{ path: "body", message: `expected ${size} bytes, got ${got}` }]);
+const tooLarge = (size: number) =>
+  new ApiError("payload_too_large", `The body is larger than the ${size} bytes this upload URL was issued for`);
+const tooShort = (got: number, size: number) =>
+  badRequest(`The body has ${got} bytes; this upload URL was issued for exactly ${size} bytes`, [
+    { path: "body", message: `expected ${size} bytes, got ${got}` },
+  ]);
 
 /**
  * Streams a signed upload into R2 without buffering it: Content-Length (when sent) is checked
@@ -19,7 +23,12 @@ const tooShort = (got: number, size: number) => badRequest(`The body has ${got} 
  * runs past the size is cut off at once (413); one that ends short fails the put (400). R2 puts
  * are atomic, so a refused upload leaves no object behind.
  */
-export async function streamUpload(bucket: R2Bucket, target: UploadTarget, body: ReadableStream<Uint8Array> | null, contentLength: string | undefined) {
+export async function streamUpload(
+  bucket: R2Bucket,
+  target: UploadTarget,
+  body: ReadableStream<Uint8Array> | null,
+  contentLength: string | undefined,
+) {
   if (contentLength !== undefined) {
     const declared = Number(contentLength);
     if (Number.isSafeInteger(declared) && declared > target.size) throw tooLarge(target.size);
@@ -44,7 +53,13 @@ export async function streamUpload(bucket: R2Bucket, target: UploadTarget, body:
   if (count > target.size) throw abort(reader, tooLarge(target.size));
   const first = concat(head);
   if (sniff(first) !== target.contentType) {
-    throw abort(reader, new ApiError("unsupported_media_type", `The file's content is not ${describeTypes([target.contentType])} (checked by its first bytes); the URL was issued for ${target.contentType}`));
+    throw abort(
+      reader,
+      new ApiError(
+        "unsupported_media_type",
+        `The file's content is not ${describeTypes([target.contentType])} (checked by its first bytes); the URL was issued for ${target.contentType}`,
+      ),
+    );
   }
 
   const fixed = new FixedLengthStream(target.size);
@@ -71,7 +86,10 @@ export async function streamUpload(bucket: R2Bucket, target: UploadTarget, body:
     }
     if (!refusal && count < target.size) refusal = tooShort(count, target.size);
   } catch (err) {
-    refusal = new ApiError("validation_failed", `The upload could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    refusal = new ApiError(
+      "validation_failed",
+      `The upload could not be read: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   if (refusal) {
     await writer.abort(refusal).catch(() => undefined);

@@ -5,7 +5,11 @@ import type { ServiceCtx } from "../../http/service-context";
 import { getPerson } from "./service";
 
 /** Every checkout of the person, newest first, with the asset's current name and tag (null once permanently deleted). */
-export async function personAssignmentHistory(ctx: ServiceCtx, personId: string, input: { limit: number; cursor?: string }) {
+export async function personAssignmentHistory(
+  ctx: ServiceCtx,
+  personId: string,
+  input: { limit: number; cursor?: string },
+) {
   await getPerson(ctx, personId);
   const after = decodeCursor(input.cursor, 1);
   const rows = await ctx.db
@@ -14,10 +18,25 @@ export async function personAssignmentHistory(ctx: ServiceCtx, personId: string,
     .leftJoin(assets, eq(assets.id, assignments.assetId))
     .where(and(eq(assignments.personId, personId), after ? lt(assignments.id, String(after[0])) : undefined))
     .orderBy(desc(assignments.id))
-    .limit(input.limit + 1).all();
-  return toPage(rows, input.limit, (r) => [r.a.id], (r) => ({
-    id: r.a.id, assetId: r.a.assetId, assetName: r.assetName, assetUniqueTag: r.assetUniqueTag, personId: r.a.personId, personName: r.a.personName,
-    checkedOutAt: r.a.checkedOutAt, checkedOutBy: r.a.checkedOutBy, dueBackAt: r.a.dueBackAt, checkedInAt: r.a.checkedInAt, checkedInBy: r.a.checkedInBy,
-    checkinReason: r.a.checkinReason,
-  }));
+    .limit(input.limit + 1)
+    .all();
+  return toPage(
+    rows,
+    input.limit,
+    (r) => [r.a.id],
+    (r) => ({
+      id: r.a.id,
+      assetId: r.a.assetId,
+      assetName: r.assetName,
+      assetUniqueTag: r.assetUniqueTag,
+      personId: r.a.personId,
+      personName: r.a.personName,
+      checkedOutAt: r.a.checkedOutAt,
+      checkedOutBy: r.a.checkedOutBy,
+      dueBackAt: r.a.dueBackAt,
+      checkedInAt: r.a.checkedInAt,
+      checkedInBy: r.a.checkedInBy,
+      checkinReason: r.a.checkinReason,
+    }),
+  );
 }

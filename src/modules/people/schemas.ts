@@ -14,28 +14,54 @@ export const PersonSchema = z
     phone: z.string().nullable(),
     locationId: z.string().nullable(),
     notes: z.string().nullable(),
-    status: z.enum(PERSON_STATUSES).openapi({ description: "`active` (default) or `deactivated` (hidden from the default list)." }),
-    customFields: z.record(z.string(), z.unknown()).openapi({ description: "Values of the live person custom fields, by key." }),
+    status: z
+      .enum(PERSON_STATUSES)
+      .openapi({ description: "`active` (default) or `deactivated` (hidden from the default list)." }),
+    customFields: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "Values of the live person custom fields, by key." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
   .openapi("Person");
 
 const short = z.string().trim().max(120, "at most 120 characters");
-const email = z.string().trim().max(254).pipe(z.email("must be an email address")).openapi({ example: "ada@example.com" });
+const email = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email("must be an email address"))
+  .openapi({ example: "ada@example.com" });
 
 export const CreatePersonBody = z
   .strictObject({
     name: nameField,
-    email: email.nullable().optional().openapi({ description: "Unique among the workspace's people (case-insensitive; 409)." }),
+    email: email
+      .nullable()
+      .optional()
+      .openapi({ description: "Unique among the workspace's people (case-insensitive; 409)." }),
     employeeNumber: short.nullable().optional(),
     department: short.nullable().optional(),
     title: short.nullable().optional(),
     phone: z.string().trim().max(40, "at most 40 characters").nullable().optional(),
-    locationId: z.string().min(1).max(64).nullable().optional().openapi({ description: "A live location (400 otherwise)." }),
+    locationId: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional()
+      .openapi({ description: "A live location (400 otherwise)." }),
     notes: textField.nullable().optional(),
-    status: z.enum(PERSON_STATUSES).optional().openapi({ description: "Defaults to `active`. Setting `deactivated` on update checks the person's assets back in first." }),
-    customFields: z.record(z.string(), z.unknown()).optional().openapi({ description: "Values by custom field key; null removes a value (on update)." }),
+    status: z
+      .enum(PERSON_STATUSES)
+      .optional()
+      .openapi({
+        description: "Defaults to `active`. Setting `deactivated` on update checks the person's assets back in first.",
+      }),
+    customFields: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "Values by custom field key; null removes a value (on update)." }),
   })
   .openapi("CreatePerson");
 
@@ -45,8 +71,17 @@ export const UpdatePersonBody = CreatePersonBody.partial()
 
 export const ListPeopleQuery = z.object({
   ...pageQuery,
-  q: z.string().trim().min(1).max(120).optional().openapi({ description: "Case-insensitive prefix of the name, email or employee number." }),
-  status: z.enum(["active", "deactivated", "all"]).default("active").openapi({ description: "`active` (default), `deactivated`, or `all` (both; never deleted people)." }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(120)
+    .optional()
+    .openapi({ description: "Case-insensitive prefix of the name, email or employee number." }),
+  status: z
+    .enum(["active", "deactivated", "all"])
+    .default("active")
+    .openapi({ description: "`active` (default), `deactivated`, or `all` (both; never deleted people)." }),
 });
 
 export const PersonPage = pageOf(PersonSchema, "PersonPage");

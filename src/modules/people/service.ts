@@ -18,11 +18,33 @@ import type { CreatePersonInput, ListPeopleInput } from "./schemas";
 type Ctx = ServiceCtx;
 export type PersonRow = typeof people.$inferSelect;
 
-export const AUDITED_FIELDS = ["name", "email", "employeeNumber", "department", "title", "phone", "locationId", "notes", "status", "customFields"] as const;
+export const AUDITED_FIELDS = [
+  "name",
+  "email",
+  "employeeNumber",
+  "department",
+  "title",
+  "phone",
+  "locationId",
+  "notes",
+  "status",
+  "customFields",
+] as const;
 
 export const toPerson = (r: PersonRow, defs: readonly FieldDef[]) => ({
-  id: r.id, name: r.name, email: r.email, employeeNumber: r.employeeNumber, department: r.department, title: r.title, phone: r.phone,
-  locationId: r.locationId, notes: r.notes, status: r.status, customFields: visibleValues(r.customFields, defs), createdAt: r.createdAt, updatedAt: r.updatedAt,
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  employeeNumber: r.employeeNumber,
+  department: r.department,
+  title: r.title,
+  phone: r.phone,
+  locationId: r.locationId,
+  notes: r.notes,
+  status: r.status,
+  customFields: visibleValues(r.customFields, defs),
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 /** Person response with values of deleted custom fields hidden (one definitions read per request). */
@@ -31,16 +53,27 @@ export async function presentPerson(db: TenantDb, r: PersonRow) {
 }
 
 export const live = isNull(people.deletedAt);
-export const emailTaken = (email: string | null | undefined) => conflict(`A person with the email '${email}' already exists`);
+export const emailTaken = (email: string | null | undefined) =>
+  conflict(`A person with the email '${email}' already exists`);
 /** SQLite's lower() folds ASCII only; the cursor and prefix bounds must fold the same way. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** 400 unless the location exists and is live; the returned guard re-checks it inside the write's batch. */
 export async function locationGuard(db: TenantDb, locationId: string | null | undefined) {
   if (!locationId) return [];
-  const row = await db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, locationId), isNull(locations.deletedAt))).get();
+  const row = await db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), isNull(locations.deletedAt)))
+    .get();
   if (!row) throw invalidField("body.locationId", `unknown location '${locationId}'`);
-  return [batchGuard(db, "person_location", sql`EXISTS (SELECT 1 FROM ${locations} WHERE ${locations.id} = ${locationId} AND ${locations.deletedAt} IS NULL)`)];
+  return [
+    batchGuard(
+      db,
+      "person_location",
+      sql`EXISTS (SELECT 1 FROM ${locations} WHERE ${locations.id} = ${locationId} AND ${locations.deletedAt} IS NULL)`,
+    ),
+  ];
 }
 
 /** Live people by name. `q` is a prefix of name, email or employee number: three index range scans, no table scan. */
@@ -56,13 +89,17 @@ export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
       UNION SELECT id FROM people WHERE lower(email) >= ${lo} AND lower(email) < ${hi}
       UNION SELECT id FROM people WHERE lower(employee_number) >= ${lo} AND lower(employee_number) < ${hi})`;
   }
-  return db.select().from(people)
-    .where(and(
-      live,
-      inArray(people.status, [...statuses]),
-      match,
-      after ? sql`(lower(${people.name}), ${people.id}) > (${after[0]}, ${after[1]})` : undefined,
-    ))
+  return db
+    .select()
+    .from(people)
+    .where(
+      and(
+        live,
+        inArray(people.status, [...statuses]),
+        match,
+        after ? sql`(lower(${people.name}), ${people.id}) > (${after[0]}, ${after[1]})` : undefined,
+      ),
+    )
     .orderBy(asc(sql`lower(${people.name})`), asc(people.id))
     .limit(input.limit + 1);
 }
@@ -70,12 +107,21 @@ export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
 export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
   const rows = await listPeopleQuery(db, input).all();
   const defs = await liveDefinitions(db, "person");
-  return toPage(rows, input.limit, (r) => [asciiLower(r.name), r.id], (r) => toPerson(r, defs));
+  return toPage(
+    rows,
+    input.limit,
+    (r) => [asciiLower(r.name), r.id],
+    (r) => toPerson(r, defs),
+  );
 }
 
 /** A live (non-deleted) person, active or deactivated. */
 export async function getPerson({ db }: Ctx, id: string): Promise<PersonRow> {
-  const row = await db.select().from(people).where(and(eq(people.id, id), live)).get();
+  const row = await db
+    .select()
+    .from(people)
+    .where(and(eq(people.id, id), live))
+    .get();
   if (!row) throw notFound("Person");
   return row;
 }
@@ -85,17 +131,42 @@ export async function createPerson(ctx: Ctx, input: CreatePersonInput) {
   const guards = await locationGuard(ctx.db, input.locationId);
   const now = nowIso();
   const row: PersonRow = {
-    id: newId("person"), name: input.name, email: input.email ?? null, employeeNumber: input.employeeNumber ?? null, department: input.department ?? null,
-    title: input.title ?? null, phone: input.phone ?? null, locationId: input.locationId ?? null, notes: input.notes ?? null, status: input.status ?? "active",
-    customFields, createdAt: now, updatedAt: now, deletedAt: null, deletedBy: null,
+    id: newId("person"),
+    name: input.name,
+    email: input.email ?? null,
+    employeeNumber: input.employeeNumber ?? null,
+    department: input.department ?? null,
+    title: input.title ?? null,
+    phone: input.phone ?? null,
+    locationId: input.locationId ?? null,
+    notes: input.notes ?? null,
+    status: input.status ?? "active",
+    customFields,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+    deletedBy: null,
   };
   const out = await presentPerson(ctx.db, row);
-  await onUniqueViolation(ctx.db.batch([
-    ctx.db.insert(people).values(row),
-    ...guards,
-    recordEvent(ctx.db, { type: "person.created", subjectId: row.id, payload: out, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "person", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: { ...row }, fields: AUDITED_FIELDS }),
-  ]).catch(rethrowGuard), () => emailTaken(input.email));
+  await onUniqueViolation(
+    ctx.db
+      .batch([
+        ctx.db.insert(people).values(row),
+        ...guards,
+        recordEvent(ctx.db, { type: "person.created", subjectId: row.id, payload: out, actor: ctx.actor }),
+        ...auditStatements(ctx.db, {
+          entityType: "person",
+          entityId: row.id,
+          action: "create",
+          actor: ctx.actor,
+          at: now,
+          after: { ...row },
+          fields: AUDITED_FIELDS,
+        }),
+      ])
+      .catch(rethrowGuard),
+    () => emailTaken(input.email),
+  );
   return out;
 }
 

@@ -10,10 +10,14 @@ import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { getPerson, live, presentPerson, type PersonRow } from "./service";
 
-const holdsAssets = (personId: string) => sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.assigneeId} = ${personId} AND ${assets.deletedAt} IS NULL)`;
+const holdsAssets = (personId: string) =>
+  sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.assigneeId} = ${personId} AND ${assets.deletedAt} IS NULL)`;
 
 const stillHolding = (assetIds: string[]) =>
-  conflict("The person still holds assets; check them in (or deactivate the person, which checks them in) before deleting", { assetIds });
+  conflict(
+    "The person still holds assets; check them in (or deactivate the person, which checks them in) before deleting",
+    { assetIds },
+  );
 
 /**
  * Soft delete. Refused (409, listing the assets) while the person holds assets, so deletion never
@@ -21,33 +25,76 @@ const stillHolding = (assetIds: string[]) =>
  */
 export async function deletePerson(ctx: ServiceCtx, id: string) {
   const cur = await getPerson(ctx, id);
-  const held = await ctx.db.select({ id: assets.id }).from(assets).where(and(eq(assets.assigneeId, id), isNull(assets.deletedAt))).limit(20).all();
+  const held = await ctx.db
+    .select({ id: assets.id })
+    .from(assets)
+    .where(and(eq(assets.assigneeId, id), isNull(assets.deletedAt)))
+    .limit(20)
+    .all();
   if (held.length > 0) throw stillHolding(held.map((a) => a.id));
   const now = nowIso();
-  await ctx.db.batch([
-    batchGuard(ctx.db, "person_gone", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL)`),
-    batchGuard(ctx.db, "person_holds_assets", sql`NOT ${holdsAssets(id)}`),
-    ctx.db.update(people).set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now }).where(and(eq(people.id, id), live)),
-    recordEvent(ctx.db, { type: "person.deleted", subjectId: id, payload: { ...(await presentPerson(ctx.db, cur)), deletedAt: now }, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "person", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }),
-  ]).catch((err: unknown) => {
-    if (guardFailed(err, "person_holds_assets")) throw stillHolding([]);
-    if (guardFailed(err, "person_gone")) throw notFound("Person");
-    throw err;
-  });
+  await ctx.db
+    .batch([
+      batchGuard(
+        ctx.db,
+        "person_gone",
+        sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL)`,
+      ),
+      batchGuard(ctx.db, "person_holds_assets", sql`NOT ${holdsAssets(id)}`),
+      ctx.db
+        .update(people)
+        .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+        .where(and(eq(people.id, id), live)),
+      recordEvent(ctx.db, {
+        type: "person.deleted",
+        subjectId: id,
+        payload: { ...(await presentPerson(ctx.db, cur)), deletedAt: now },
+        actor: ctx.actor,
+      }),
+      ...auditStatements(ctx.db, {
+        entityType: "person",
+        entityId: id,
+        action: "delete",
+        actor: ctx.actor,
+        at: now,
+        fields: [],
+      }),
+    ])
+    .catch((err: unknown) => {
+      if (guardFailed(err, "person_holds_assets")) throw stillHolding([]);
+      if (guardFailed(err, "person_gone")) throw notFound("Person");
+      throw err;
+    });
 }
 
 /** Restores a deleted person as they were (status included); 409 when a live person has taken the email meanwhile. */
 export async function restorePerson(ctx: ServiceCtx, id: string) {
-  const row = await ctx.db.select().from(people).where(and(eq(people.id, id), isNotNull(people.deletedAt))).get();
+  const row = await ctx.db
+    .select()
+    .from(people)
+    .where(and(eq(people.id, id), isNotNull(people.deletedAt)))
+    .get();
   if (!row) throw notFound("Deleted person");
   const now = nowIso();
   const restored: PersonRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
   const out = await presentPerson(ctx.db, restored);
-  await onUniqueViolation(ctx.db.batch([
-    ctx.db.update(people).set({ deletedAt: null, deletedBy: null, updatedAt: now }).where(and(eq(people.id, id), isNotNull(people.deletedAt))),
-    recordEvent(ctx.db, { type: "person.restored", subjectId: id, payload: out, actor: ctx.actor }),
-    ...auditStatements(ctx.db, { entityType: "person", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }),
-  ]), () => conflict(`Cannot restore: another person already uses the email '${row.email}'`));
+  await onUniqueViolation(
+    ctx.db.batch([
+      ctx.db
+        .update(people)
+        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+        .where(and(eq(people.id, id), isNotNull(people.deletedAt))),
+      recordEvent(ctx.db, { type: "person.restored", subjectId: id, payload: out, actor: ctx.actor }),
+      ...auditStatements(ctx.db, {
+        entityType: "person",
+        entityId: id,
+        action: "restore",
+        actor: ctx.actor,
+        at: now,
+        fields: [],
+      }),
+    ]),
+    () => conflict(`Cannot restore: another person already uses the email '${row.email}'`),
+  );
   return out;
 }

@@ -11,7 +11,16 @@ import { afterAssetWrite, assetWriteStatements, checkinAllForPerson } from "../a
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { checkCustomFieldValues } from "../custom-fields";
 import type { UpdatePersonInput } from "./schemas";
-import { AUDITED_FIELDS, emailTaken, getPerson, live, locationGuard, presentPerson, rethrowGuard, type PersonRow } from "./service";
+import {
+  AUDITED_FIELDS,
+  emailTaken,
+  getPerson,
+  live,
+  locationGuard,
+  presentPerson,
+  rethrowGuard,
+  type PersonRow,
+} from "./service";
 
 /** Why the assignments closed by a deactivation ended (assignments.checkin_reason, timeline data). */
 export const DEACTIVATION_REASON = "person_deactivated";
@@ -26,37 +35,81 @@ const concurrent = () => conflict("The person or their assets changed while this
  */
 export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePersonInput) {
   const cur = await getPerson(ctx, id);
-  const guards = patch.locationId !== undefined && patch.locationId !== cur.locationId ? await locationGuard(ctx.db, patch.locationId) : [];
-  const customFields = patch.customFields !== undefined ? await checkCustomFieldValues(ctx.db, "person", patch.customFields, cur.customFields) : cur.customFields;
+  const guards =
+    patch.locationId !== undefined && patch.locationId !== cur.locationId
+      ? await locationGuard(ctx.db, patch.locationId)
+      : [];
+  const customFields =
+    patch.customFields !== undefined
+      ? await checkCustomFieldValues(ctx.db, "person", patch.customFields, cur.customFields)
+      : cur.customFields;
   const now = nowIso();
   const { status: _status, customFields: _cf, ...plain } = patch;
   const next: PersonRow = { ...cur, ...plain, customFields, status: patch.status ?? cur.status, updatedAt: now };
   const statusChange = next.status !== cur.status ? next.status : null;
   // Nothing to write (e.g. deactivating someone already deactivated): no event, no audit row.
-  if (AUDITED_FIELDS.every((f) => JSON.stringify(cur[f]) === JSON.stringify(next[f]))) return presentPerson(ctx.db, cur);
+  if (AUDITED_FIELDS.every((f) => JSON.stringify(cur[f]) === JSON.stringify(next[f])))
+    return presentPerson(ctx.db, cur);
   const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : null;
   const checkedInAssetIds = checkin?.changes.map((c) => c.after.id) ?? [];
 
   const out = await presentPerson(ctx.db, next);
-  const fieldChanges = AUDITED_FIELDS.filter((f) => f !== "status" && JSON.stringify(cur[f]) !== JSON.stringify(next[f]));
+  const fieldChanges = AUDITED_FIELDS.filter(
+    (f) => f !== "status" && JSON.stringify(cur[f]) !== JSON.stringify(next[f]),
+  );
   const events: BatchItem<"sqlite">[] = [];
-  if (fieldChanges.length > 0) events.push(recordEvent(ctx.db, { type: "person.updated", subjectId: id, payload: { ...out, changes: fieldChanges }, actor: ctx.actor }));
-  if (statusChange === "deactivated") events.push(recordEvent(ctx.db, { type: "person.deactivated", subjectId: id, payload: { ...out, checkedInAssetIds }, actor: ctx.actor }));
-  if (statusChange === "active") events.push(recordEvent(ctx.db, { type: "person.activated", subjectId: id, payload: out, actor: ctx.actor }));
+  if (fieldChanges.length > 0)
+    events.push(
+      recordEvent(ctx.db, {
+        type: "person.updated",
+        subjectId: id,
+        payload: { ...out, changes: fieldChanges },
+        actor: ctx.actor,
+      }),
+    );
+  if (statusChange === "deactivated")
+    events.push(
+      recordEvent(ctx.db, {
+        type: "person.deactivated",
+        subjectId: id,
+        payload: { ...out, checkedInAssetIds },
+        actor: ctx.actor,
+      }),
+    );
+  if (statusChange === "active")
+    events.push(recordEvent(ctx.db, { type: "person.activated", subjectId: id, payload: out, actor: ctx.actor }));
 
   const { deletedAt: _d, deletedBy: _b, id: _id, createdAt: _c, ...set } = next;
-  const batch = ctx.db.batch([
-    // The person is still live and in the status this update was computed from.
-    batchGuard(ctx.db, "person_state", sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`),
-    ...guards,
-    ...(checkin ? assetWriteStatements(ctx, checkin) : []),
-    ctx.db.update(people).set(set).where(and(eq(people.id, id), live)),
-    ...events,
-    ...auditStatements(ctx.db, { entityType: "person", entityId: id, action: statusChange ? "status" : "update", actor: ctx.actor, at: now, before: { ...cur }, after: { ...next }, fields: AUDITED_FIELDS }),
-  ]).catch((err: unknown) => {
-    if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed")) throw concurrent();
-    return rethrowGuard(err);
-  });
+  const batch = ctx.db
+    .batch([
+      // The person is still live and in the status this update was computed from.
+      batchGuard(
+        ctx.db,
+        "person_state",
+        sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`,
+      ),
+      ...guards,
+      ...(checkin ? assetWriteStatements(ctx, checkin) : []),
+      ctx.db
+        .update(people)
+        .set(set)
+        .where(and(eq(people.id, id), live)),
+      ...events,
+      ...auditStatements(ctx.db, {
+        entityType: "person",
+        entityId: id,
+        action: statusChange ? "status" : "update",
+        actor: ctx.actor,
+        at: now,
+        before: { ...cur },
+        after: { ...next },
+        fields: AUDITED_FIELDS,
+      }),
+    ])
+    .catch((err: unknown) => {
+      if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed")) throw concurrent();
+      return rethrowGuard(err);
+    });
   await onUniqueViolation(batch, () => emailTaken(next.email));
   if (checkin) await afterAssetWrite(ctx, checkin);
   return out;

@@ -16,7 +16,8 @@ export const scanEventsRouter = createRouter().openapi(
     operationId: "getItemScanHistory",
     tags,
     summary: "Scan history of an asset",
-    description: "Scan records across sessions, newest first: session, result, condition, comment, photos, location and scanner. Accepted scans and the first not-in-session / wrong-location answer per session are recorded; repeats are not.",
+    description:
+      "Scan records across sessions, newest first: session, result, condition, comment, photos, location and scanner. Accepted scans and the first not-in-session / wrong-location answer per session are recorded; repeats are not.",
     request: { params: Params, query: z.object(pageQuery) },
     responses: { 200: json(ScanRecordPage, "A page of scan records") },
   }),

@@ -11,18 +11,33 @@ export const ScanRecordSchema = z
     reason: z.string().nullable(),
     scannedAt: z.string(),
     receivedAt: z.string(),
-    session: z.object({ id: z.string(), name: z.string(), status: z.enum(SESSION_STATUSES).nullable().openapi({ description: "Null once the session was deleted." }) }),
+    session: z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.enum(SESSION_STATUSES).nullable().openapi({ description: "Null once the session was deleted." }),
+    }),
     condition: z.string().nullable(),
     comment: z.string().nullable(),
-    photos: z.array(z.object({ key: z.string().openapi({ description: "Object key; GET /objects/{objectKey}/view-url signs a view URL." }) })),
-    location: Place.openapi({ description: "Where it was scanned: the session's location (null for an unscoped session)." }),
+    photos: z.array(
+      z.object({
+        key: z.string().openapi({ description: "Object key; GET /objects/{objectKey}/view-url signs a view URL." }),
+      }),
+    ),
+    location: Place.openapi({
+      description: "Where it was scanned: the session's location (null for an unscoped session).",
+    }),
     expectedLocation: Place.openapi({ description: "Where the asset was recorded when scanned." }),
     wrongLocation: z.boolean(),
     markedAnyway: z.boolean(),
     rescan: z.boolean(),
     unscannedAt: z.string().nullable(),
     supersededBy: z.string().nullable(),
-    scanner: z.object({ id: z.string(), kind: z.enum(["user", "apiKey", "other"]), name: z.string().nullable(), email: z.string().nullable() }),
+    scanner: z.object({
+      id: z.string(),
+      kind: z.enum(["user", "apiKey", "other"]),
+      name: z.string().nullable(),
+      email: z.string().nullable(),
+    }),
   })
   .openapi("ScanRecord");
 

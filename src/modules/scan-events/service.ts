@@ -35,32 +35,44 @@ export async function itemScanHistory({ db }: ServiceCtx, assetId: string, input
     .leftJoin(expectedLocations, eq(expectedLocations.id, scanEvents.expectedLocationId))
     .leftJoin(users, eq(users.id, scanEvents.scannedBy))
     .leftJoin(apiKeys, eq(apiKeys.id, scanEvents.scannedBy))
-    .where(and(eq(scanEvents.assetId, assetId), after ? sql`(${scanEvents.scannedAt}, ${scanEvents.id}) < (${after[0]}, ${after[1]})` : undefined))
+    .where(
+      and(
+        eq(scanEvents.assetId, assetId),
+        after ? sql`(${scanEvents.scannedAt}, ${scanEvents.id}) < (${after[0]}, ${after[1]})` : undefined,
+      ),
+    )
     .orderBy(desc(scanEvents.scannedAt), desc(scanEvents.id))
     .limit(input.limit + 1)
     .all();
-  return toPage(rows, input.limit, (r) => [r.e.scannedAt, r.e.id], (r) => ({
-    id: r.e.id,
-    result: r.e.result,
-    reason: r.e.reason,
-    scannedAt: r.e.scannedAt,
-    receivedAt: r.e.receivedAt,
-    session: { id: r.e.sessionId, name: r.e.sessionName, status: r.sessionStatus ?? null },
-    condition: r.e.condition,
-    comment: r.e.comment,
-    photos: r.e.photoKeys.map((key) => ({ key })),
-    location: r.e.locationId ? { id: r.e.locationId, name: r.locationName ?? null } : null,
-    expectedLocation: r.e.expectedLocationId ? { id: r.e.expectedLocationId, name: r.expectedLocationName ?? null } : null,
-    wrongLocation: r.e.wrongLocation,
-    markedAnyway: r.e.markedAnyway,
-    rescan: r.e.rescan,
-    unscannedAt: r.e.unscannedAt,
-    supersededBy: r.e.supersededBy,
-    scanner: {
-      id: r.e.scannedBy,
-      kind: r.keyName !== null ? ("apiKey" as const) : r.userEmail !== null ? ("user" as const) : ("other" as const),
-      name: r.userName ?? r.keyName ?? null,
-      email: r.userEmail ?? null,
-    },
-  }));
+  return toPage(
+    rows,
+    input.limit,
+    (r) => [r.e.scannedAt, r.e.id],
+    (r) => ({
+      id: r.e.id,
+      result: r.e.result,
+      reason: r.e.reason,
+      scannedAt: r.e.scannedAt,
+      receivedAt: r.e.receivedAt,
+      session: { id: r.e.sessionId, name: r.e.sessionName, status: r.sessionStatus ?? null },
+      condition: r.e.condition,
+      comment: r.e.comment,
+      photos: r.e.photoKeys.map((key) => ({ key })),
+      location: r.e.locationId ? { id: r.e.locationId, name: r.locationName ?? null } : null,
+      expectedLocation: r.e.expectedLocationId
+        ? { id: r.e.expectedLocationId, name: r.expectedLocationName ?? null }
+        : null,
+      wrongLocation: r.e.wrongLocation,
+      markedAnyway: r.e.markedAnyway,
+      rescan: r.e.rescan,
+      unscannedAt: r.e.unscannedAt,
+      supersededBy: r.e.supersededBy,
+      scanner: {
+        id: r.e.scannedBy,
+        kind: r.keyName !== null ? ("apiKey" as const) : r.userEmail !== null ? ("user" as const) : ("other" as const),
+        name: r.userName ?? r.keyName ?? null,
+        email: r.userEmail ?? null,
+      },
+    }),
+  );
 }

@@ -7,7 +7,11 @@ const tags = ["Search"];
 
 export const searchRouter = createRouter().openapi(
   defineRoute({
-    method: "get", path: "/search", operationId: "search", tags, summary: "Quick search",
+    method: "get",
+    path: "/search",
+    operationId: "search",
+    tags,
+    summary: "Quick search",
     description:
       "Grouped results across assets (name, unique tag, serial number, model), people (name, email, employee number) and sessions (name), " +
       "each group ranked by relevance (bm25) with prefix matching. An asset whose unique tag or serial number equals `q` comes first " +

@@ -10,9 +10,16 @@ export const SEARCH_LIMIT_MAX = 25;
 export const SearchQuery = z.object({
   q: z.string().trim().min(1, "must not be empty").max(Q_MAX, `at most ${Q_MAX} characters`).openapi({
     example: "dell lat",
-    description: "Words to find; each matches as a prefix (`lat` finds `Latitude`), all must match. Operators and punctuation are plain text.",
+    description:
+      "Words to find; each matches as a prefix (`lat` finds `Latitude`), all must match. Operators and punctuation are plain text.",
   }),
-  limit: z.coerce.number().int().min(1).max(SEARCH_LIMIT_MAX).default(SEARCH_LIMIT_DEFAULT).openapi({ description: `Results per group (default ${SEARCH_LIMIT_DEFAULT}, max ${SEARCH_LIMIT_MAX}).` }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMIT_MAX)
+    .default(SEARCH_LIMIT_DEFAULT)
+    .openapi({ description: `Results per group (default ${SEARCH_LIMIT_DEFAULT}, max ${SEARCH_LIMIT_MAX}).` }),
 });
 
 const AssetHit = z.object({
@@ -22,9 +29,17 @@ const AssetHit = z.object({
   serialNumber: z.string().nullable(),
   model: z.string().nullable(),
   status: z.enum(ASSET_STATUSES),
-  exactMatch: z.boolean().openapi({ description: "`q` equals the unique tag or serial number (case-insensitive); such hits come first." }),
+  exactMatch: z
+    .boolean()
+    .openapi({ description: "`q` equals the unique tag or serial number (case-insensitive); such hits come first." }),
 });
-const PersonHit = z.object({ id: z.string(), name: z.string(), email: z.string().nullable(), employeeNumber: z.string().nullable(), status: z.enum(PERSON_STATUSES) });
+const PersonHit = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  employeeNumber: z.string().nullable(),
+  status: z.enum(PERSON_STATUSES),
+});
 const SessionHit = z.object({ id: z.string(), name: z.string(), status: z.enum(SESSION_STATUSES) });
 
 export const SearchResults = z

@@ -9,9 +9,26 @@ import { ftsQuery } from "./query";
  * The join checks the id as well as the rowid, so an index row that ever went stale (a rowid
  * reused after a write that bypassed the triggers) can never show another row.
  */
-interface AssetRow { id: string; name: string; unique_tag: string; serial_number: string | null; model: string | null; status: (typeof ASSET_STATUSES)[number] }
-interface PersonRow { id: string; name: string; email: string | null; employee_number: string | null; status: (typeof PERSON_STATUSES)[number] }
-interface SessionRow { id: string; name: string; status: (typeof SESSION_STATUSES)[number] }
+interface AssetRow {
+  id: string;
+  name: string;
+  unique_tag: string;
+  serial_number: string | null;
+  model: string | null;
+  status: (typeof ASSET_STATUSES)[number];
+}
+interface PersonRow {
+  id: string;
+  name: string;
+  email: string | null;
+  employee_number: string | null;
+  status: (typeof PERSON_STATUSES)[number];
+}
+interface SessionRow {
+  id: string;
+  name: string;
+  status: (typeof SESSION_STATUSES)[number];
+}
 
 // Weights follow the columns (id is unindexed): a name hit counts most; tags and serials are
 // rarer tokens, which bm25's IDF already favours. Ranking and LIMIT happen inside the FTS
@@ -37,7 +54,15 @@ const SESSIONS_SQL = `SELECT s.id, s.name, s.status
   JOIN sessions s ON s.rowid = f.rowid AND s.id = f.id
   ORDER BY f.score`;
 
-const toAsset = (r: AssetRow, exactMatch: boolean) => ({ id: r.id, name: r.name, uniqueTag: r.unique_tag, serialNumber: r.serial_number, model: r.model, status: r.status, exactMatch });
+const toAsset = (r: AssetRow, exactMatch: boolean) => ({
+  id: r.id,
+  name: r.name,
+  uniqueTag: r.unique_tag,
+  serialNumber: r.serial_number,
+  model: r.model,
+  status: r.status,
+  exactMatch,
+});
 
 export async function search(raw: D1Database, input: { q: string; limit: number }) {
   const match = ftsQuery(input.q);
@@ -54,8 +79,17 @@ export async function search(raw: D1Database, input: { q: string; limit: number 
   ]);
   const exactRows = exactRes!.results as AssetRow[];
   const seen = new Set(exactRows.map((r) => r.id));
-  const assets = [...exactRows.map((r) => toAsset(r, true)), ...(assetsRes!.results as AssetRow[]).filter((r) => !seen.has(r.id)).map((r) => toAsset(r, false))].slice(0, input.limit);
-  const people = (peopleRes!.results as PersonRow[]).map((r) => ({ id: r.id, name: r.name, email: r.email, employeeNumber: r.employee_number, status: r.status }));
+  const assets = [
+    ...exactRows.map((r) => toAsset(r, true)),
+    ...(assetsRes!.results as AssetRow[]).filter((r) => !seen.has(r.id)).map((r) => toAsset(r, false)),
+  ].slice(0, input.limit);
+  const people = (peopleRes!.results as PersonRow[]).map((r) => ({
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    employeeNumber: r.employee_number,
+    status: r.status,
+  }));
   const sessions = (sessionsRes!.results as SessionRow[]).map((r) => ({ id: r.id, name: r.name, status: r.status }));
   return { assets, people, sessions };
 }

@@ -12,14 +12,30 @@ export function occurrence(anchorAt: string, every: number, unit: RecurrenceUnit
   if (unit !== "month") return new Date(a.getTime() + n * every * AVG_STEP_MS[unit]).toISOString();
   const months = a.getUTCMonth() + n * every;
   const lastDay = new Date(Date.UTC(a.getUTCFullYear(), months + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(a.getUTCFullYear(), months, Math.min(a.getUTCDate(), lastDay), a.getUTCHours(), a.getUTCMinutes(), a.getUTCSeconds(), a.getUTCMilliseconds())).toISOString();
+  return new Date(
+    Date.UTC(
+      a.getUTCFullYear(),
+      months,
+      Math.min(a.getUTCDate(), lastDay),
+      a.getUTCHours(),
+      a.getUTCMinutes(),
+      a.getUTCSeconds(),
+      a.getUTCMilliseconds(),
+    ),
+  ).toISOString();
 }
 
 /**
  * The first occurrence after `afterIndex` that lies in the future. Runs missed while the service
  * was down are skipped (one session per cron catch-up, not a burst of stale ones).
  */
-export function nextOccurrence(anchorAt: string, every: number, unit: RecurrenceUnit, afterIndex: number, now: Date): { index: number; at: string } {
+export function nextOccurrence(
+  anchorAt: string,
+  every: number,
+  unit: RecurrenceUnit,
+  afterIndex: number,
+  now: Date,
+): { index: number; at: string } {
   const elapsed = now.getTime() - Date.parse(anchorAt);
   let n = Math.max(afterIndex + 1, Math.floor(elapsed / (every * AVG_STEP_MS[unit])));
   // The estimate is within a step or two; both loops are bounded by that.

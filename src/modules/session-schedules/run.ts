@@ -24,9 +24,13 @@ const MAX_PER_RUN = 25;
  */
 export async function runDueSchedules(env: Bindings, tenant: TenantRecord, now = new Date()): Promise<number> {
   const db = tenantDb(env, tenant.dbBinding);
-  const due = await db.select().from(sessionSchedules)
+  const due = await db
+    .select()
+    .from(sessionSchedules)
     .where(and(eq(sessionSchedules.active, true), lte(sessionSchedules.nextRunAt, now.toISOString())))
-    .orderBy(asc(sessionSchedules.nextRunAt)).limit(MAX_PER_RUN).all();
+    .orderBy(asc(sessionSchedules.nextRunAt))
+    .limit(MAX_PER_RUN)
+    .all();
   let created = 0;
   for (const schedule of due) {
     const ctx: SessionCtx = { db, actor: `schedule:${schedule.id}`, tenantId: tenant.id, env, tenant };
@@ -47,14 +51,38 @@ async function createScheduledSession(ctx: SessionCtx, s: ScheduleRow, now: Date
   const next = nextOccurrence(s.anchorAt, s.every, s.unit, s.runIndex, now);
   const dueAt = s.dueInDays ? new Date(Date.parse(s.nextRunAt) + s.dueInDays * 86_400_000).toISOString() : null;
   const row: SessionRow = {
-    id: newId("session"), name: `${s.name} · ${s.nextRunAt.slice(0, 10)}`, status: "draft", locationId: s.locationId, includeSubLocations: s.includeSubLocations,
-    categoryId: s.categoryId, dueAt, assigneeIds: s.assigneeIds, scheduleId: s.id, scheduledFor: s.nextRunAt, expectedCount: 0, scannedCount: 0,
-    startedAt: null, completedAt: null, cancelledAt: null, report: null, createdBy: ctx.actor, createdAt: at, updatedAt: at,
+    id: newId("session"),
+    name: `${s.name} · ${s.nextRunAt.slice(0, 10)}`,
+    status: "draft",
+    locationId: s.locationId,
+    includeSubLocations: s.includeSubLocations,
+    categoryId: s.categoryId,
+    dueAt,
+    assigneeIds: s.assigneeIds,
+    scheduleId: s.id,
+    scheduledFor: s.nextRunAt,
+    expectedCount: 0,
+    scannedCount: 0,
+    startedAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    report: null,
+    createdBy: ctx.actor,
+    createdAt: at,
+    updatedAt: at,
   };
   const { db } = ctx;
   const [advanced] = await db.batch([
-    db.update(sessionSchedules).set({ runIndex: next.index, nextRunAt: next.at, lastRunAt: at, lastSessionId: row.id, updatedAt: at })
-      .where(and(eq(sessionSchedules.id, s.id), eq(sessionSchedules.nextRunAt, s.nextRunAt), eq(sessionSchedules.active, true))),
+    db
+      .update(sessionSchedules)
+      .set({ runIndex: next.index, nextRunAt: next.at, lastRunAt: at, lastSessionId: row.id, updatedAt: at })
+      .where(
+        and(
+          eq(sessionSchedules.id, s.id),
+          eq(sessionSchedules.nextRunAt, s.nextRunAt),
+          eq(sessionSchedules.active, true),
+        ),
+      ),
     insertWhere(db, sessions, row, sql`changes() > 0`),
     recordEventIfChanged(db, { type: "session.created", subjectId: row.id, payload: toSession(row), actor: ctx.actor }),
   ]);

@@ -16,13 +16,19 @@ const Scope = z
 
 const Recurrence = z
   .strictObject({ every: z.number().int().min(1).max(365), unit: z.enum(RECURRENCE_UNITS) })
-  .openapi("Recurrence", { description: "Every N days, weeks or months (UTC; monthly keeps the day of month, clamped to short months)." });
+  .openapi("Recurrence", {
+    description: "Every N days, weeks or months (UTC; monthly keeps the day of month, clamped to short months).",
+  });
 
 export const ScheduleSchema = z
   .object({
     id: z.string().openapi({ example: "ssc_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string(),
-    scope: z.object({ locationId: z.string().nullable(), includeSubLocations: z.boolean(), categoryId: z.string().nullable() }),
+    scope: z.object({
+      locationId: z.string().nullable(),
+      includeSubLocations: z.boolean(),
+      categoryId: z.string().nullable(),
+    }),
     assigneeIds: z.array(z.string()),
     recurrence: z.object({ every: z.number().int(), unit: z.enum(RECURRENCE_UNITS) }),
     nextRunAt: z.string(),
@@ -45,8 +51,18 @@ export const CreateScheduleBody = z
     recurrence: Recurrence,
     nextRunAt: isoDateTime.openapi({ description: "The first run; later runs follow the recurrence from it." }),
     active: z.boolean().optional(),
-    autoStart: z.boolean().optional().openapi({ description: "Start created sessions at once (default true); false leaves drafts." }),
-    dueInDays: z.number().int().min(1).max(365).nullable().optional().openapi({ description: "Created sessions are due this many days after their run." }),
+    autoStart: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Start created sessions at once (default true); false leaves drafts." }),
+    dueInDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .nullable()
+      .optional()
+      .openapi({ description: "Created sessions are due this many days after their run." }),
   })
   .openapi("CreateSessionSchedule");
 

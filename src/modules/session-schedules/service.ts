@@ -12,23 +12,48 @@ import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";
 export type ScheduleRow = typeof sessionSchedules.$inferSelect;
 
 export const toSchedule = (r: ScheduleRow) => ({
-  id: r.id, name: r.name, scope: { locationId: r.locationId, includeSubLocations: r.includeSubLocations, categoryId: r.categoryId },
-  assigneeIds: r.assigneeIds, recurrence: { every: r.every, unit: r.unit }, nextRunAt: r.nextRunAt, active: r.active, autoStart: r.autoStart,
-  dueInDays: r.dueInDays, lastRunAt: r.lastRunAt, lastSessionId: r.lastSessionId, createdBy: r.createdBy, createdAt: r.createdAt, updatedAt: r.updatedAt,
+  id: r.id,
+  name: r.name,
+  scope: { locationId: r.locationId, includeSubLocations: r.includeSubLocations, categoryId: r.categoryId },
+  assigneeIds: r.assigneeIds,
+  recurrence: { every: r.every, unit: r.unit },
+  nextRunAt: r.nextRunAt,
+  active: r.active,
+  autoStart: r.autoStart,
+  dueInDays: r.dueInDays,
+  lastRunAt: r.lastRunAt,
+  lastSessionId: r.lastSessionId,
+  createdBy: r.createdBy,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 const normalize = (iso: string) => new Date(iso).toISOString();
 
-export async function listSchedules({ db }: ServiceCtx, input: { limit: number; cursor?: string; active?: "true" | "false" }) {
+export async function listSchedules(
+  { db }: ServiceCtx,
+  input: { limit: number; cursor?: string; active?: "true" | "false" },
+) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await db.select().from(sessionSchedules)
-    .where(and(input.active ? eq(sessionSchedules.active, input.active === "true") : undefined, after ? sql`${sessionSchedules.id} > ${after[0]}` : undefined))
-    .orderBy(asc(sessionSchedules.id)).limit(input.limit + 1).all();
+  const rows = await db
+    .select()
+    .from(sessionSchedules)
+    .where(
+      and(
+        input.active ? eq(sessionSchedules.active, input.active === "true") : undefined,
+        after ? sql`${sessionSchedules.id} > ${after[0]}` : undefined,
+      ),
+    )
+    .orderBy(asc(sessionSchedules.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toSchedule);
 }
 
 export async function getSchedule({ db }: ServiceCtx, id: string): Promise<ScheduleRow> {
-  const row = isId("sessionSchedule", id) ? await db.select().from(sessionSchedules).where(eq(sessionSchedules.id, id)).get() : undefined;
+  const row = isId("sessionSchedule", id)
+    ? await db.select().from(sessionSchedules).where(eq(sessionSchedules.id, id)).get()
+    : undefined;
   if (!row) throw notFound("Session schedule");
   return row;
 }
@@ -38,14 +63,34 @@ export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput
   const now = nowIso();
   const first = normalize(input.nextRunAt);
   const row: ScheduleRow = {
-    id: newId("sessionSchedule"), name: input.name, locationId: input.scope?.locationId ?? null, includeSubLocations: input.scope?.includeSubLocations ?? true,
-    categoryId: input.scope?.categoryId ?? null, assigneeIds: [...new Set(input.assigneeIds ?? [])], every: input.recurrence.every, unit: input.recurrence.unit,
-    anchorAt: first, runIndex: 0, nextRunAt: first, active: input.active ?? true, autoStart: input.autoStart ?? true, dueInDays: input.dueInDays ?? null,
-    lastRunAt: null, lastSessionId: null, createdBy: ctx.actor, createdAt: now, updatedAt: now,
+    id: newId("sessionSchedule"),
+    name: input.name,
+    locationId: input.scope?.locationId ?? null,
+    includeSubLocations: input.scope?.includeSubLocations ?? true,
+    categoryId: input.scope?.categoryId ?? null,
+    assigneeIds: [...new Set(input.assigneeIds ?? [])],
+    every: input.recurrence.every,
+    unit: input.recurrence.unit,
+    anchorAt: first,
+    runIndex: 0,
+    nextRunAt: first,
+    active: input.active ?? true,
+    autoStart: input.autoStart ?? true,
+    dueInDays: input.dueInDays ?? null,
+    lastRunAt: null,
+    lastSessionId: null,
+    createdBy: ctx.actor,
+    createdAt: now,
+    updatedAt: now,
   };
   await ctx.db.batch([
     ctx.db.insert(sessionSchedules).values(row),
-    recordEvent(ctx.db, { type: "session_schedule.created", subjectId: row.id, payload: toSchedule(row), actor: ctx.actor }),
+    recordEvent(ctx.db, {
+      type: "session_schedule.created",
+      subjectId: row.id,
+      payload: toSchedule(row),
+      actor: ctx.actor,
+    }),
   ]);
   return row;
 }
@@ -53,7 +98,8 @@ export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput
 /** A new nextRunAt or recurrence restarts the series from nextRunAt (the anchor of later runs). */
 export async function updateSchedule(ctx: ServiceCtx, id: string, input: UpdateScheduleInput): Promise<ScheduleRow> {
   const current = await getSchedule(ctx, id);
-  if (input.scope || input.assigneeIds) await checkRefs(ctx.db, { ...input.scope, assigneeIds: input.assigneeIds }, "body.scope");
+  if (input.scope || input.assigneeIds)
+    await checkRefs(ctx.db, { ...input.scope, assigneeIds: input.assigneeIds }, "body.scope");
   const reanchor = input.nextRunAt !== undefined || input.recurrence !== undefined;
   const nextRunAt = input.nextRunAt ? normalize(input.nextRunAt) : current.nextRunAt;
   const next: ScheduleRow = {
@@ -76,8 +122,16 @@ export async function updateSchedule(ctx: ServiceCtx, id: string, input: UpdateS
   const { id: _id, createdAt: _c, createdBy: _b, ...set } = next;
   // Conditional on the run state read above: a cron run in between wins, and this edit asks for a retry.
   const [res] = await ctx.db.batch([
-    ctx.db.update(sessionSchedules).set(set).where(and(eq(sessionSchedules.id, id), eq(sessionSchedules.nextRunAt, current.nextRunAt))),
-    recordEventIfChanged(ctx.db, { type: "session_schedule.updated", subjectId: id, payload: { ...toSchedule(next), changes: Object.keys(input) }, actor: ctx.actor }),
+    ctx.db
+      .update(sessionSchedules)
+      .set(set)
+      .where(and(eq(sessionSchedules.id, id), eq(sessionSchedules.nextRunAt, current.nextRunAt))),
+    recordEventIfChanged(ctx.db, {
+      type: "session_schedule.updated",
+      subjectId: id,
+      payload: { ...toSchedule(next), changes: Object.keys(input) },
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 0) throw conflict("The schedule ran or changed meanwhile; reload and retry");
   return next;
@@ -88,6 +142,11 @@ export async function deleteSchedule(ctx: ServiceCtx, id: string): Promise<void>
   const current = await getSchedule(ctx, id);
   await ctx.db.batch([
     ctx.db.delete(sessionSchedules).where(eq(sessionSchedules.id, id)),
-    recordEventIfChanged(ctx.db, { type: "session_schedule.deleted", subjectId: id, payload: toSchedule(current), actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "session_schedule.deleted",
+      subjectId: id,
+      payload: toSchedule(current),
+      actor: ctx.actor,
+    }),
   ]);
 }

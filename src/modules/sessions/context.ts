@@ -35,27 +35,36 @@ export type SessionStub = SessionObjectApi;
 
 const isError = (v: unknown): v is ObjectError => typeof v === "object" && v !== null && "error" in v;
 
-export const closedConflict = (status: string) => conflict(`The session is ${status}: it no longer accepts scans or changes`, { status });
+export const closedConflict = (status: string) =>
+  conflict(`The session is ${status}: it no longer accepts scans or changes`, { status });
 
 /**
  * Calls the session's object. An object that was never loaded (the start's load failed, or the
  * session runs on a fresh deployment) is loaded from D1 and the call repeated; a session that does
  * not exist here is a 404 and a draft a 409. `closed` (completed or cancelled) becomes a 409.
  */
-export async function callObject<T>(ctx: SessionCtx, sessionId: string, call: (stub: SessionStub) => Promise<T>): Promise<Exclude<T, ObjectError>> {
+export async function callObject<T>(
+  ctx: SessionCtx,
+  sessionId: string,
+  call: (stub: SessionStub) => Promise<T>,
+): Promise<Exclude<T, ObjectError>> {
   if (!isId("session", sessionId)) throw notFound("Session");
   const stub = sessionObject(ctx, sessionId);
   let res = await call(stub);
   if (isError(res) && res.error === "uninitialized") {
     const row = await requireSession(ctx, sessionId);
-    if (row.status === "draft") throw conflict("The session has not started yet: start it with PATCH {\"status\": \"active\"}", { status: row.status });
+    if (row.status === "draft")
+      throw conflict('The session has not started yet: start it with PATCH {"status": "active"}', {
+        status: row.status,
+      });
     if (row.status === "cancelled" && !row.startedAt) throw closedConflict(row.status);
     await stub.init(await buildInit(ctx, row));
     res = await call(stub);
   }
   if (isError(res)) {
     if (res.error === "closed") throw closedConflict(res.status);
-    if (res.error === "uninitialized") throw new ApiError("service_unavailable", "The session could not be loaded; retry shortly");
+    if (res.error === "uninitialized")
+      throw new ApiError("service_unavailable", "The session could not be loaded; retry shortly");
   }
   return res as Exclude<T, ObjectError>;
 }

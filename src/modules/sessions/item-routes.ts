@@ -9,75 +9,192 @@ import { SessionParams } from "./schemas";
 const tags = ["Inventory sessions"];
 const ItemParams = SessionParams.extend({ itemId: idParam("itemId", "ast_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 
-const Bucket = z.object({ id: z.string(), name: z.string().nullable(), expected: z.number().int(), scanned: z.number().int(), missing: z.number().int() });
+const Bucket = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  expected: z.number().int(),
+  scanned: z.number().int(),
+  missing: z.number().int(),
+});
 
 const SessionItemSchema = z
   .object({
-    itemId: z.string(), name: z.string(), uniqueTag: z.string(), locationId: z.string(), categoryId: z.string(),
-    source: z.enum(["scope", "manual", "found"]).openapi({ description: "`scope`: taken at start; `manual`: included by hand; `found`: outside the scope, marked anyway." }),
+    itemId: z.string(),
+    name: z.string(),
+    uniqueTag: z.string(),
+    locationId: z.string(),
+    categoryId: z.string(),
+    source: z
+      .enum(["scope", "manual", "found"])
+      .openapi({
+        description: "`scope`: taken at start; `manual`: included by hand; `found`: outside the scope, marked anyway.",
+      }),
     state: z.enum(["scanned", "missing", "excluded", "found"]),
     wrongLocation: z.boolean(),
-    scan: z.object({ scanId: z.string(), scannedAt: z.string().nullable(), scannedBy: z.string().nullable(), condition: z.string().nullable() }).nullable(),
+    scan: z
+      .object({
+        scanId: z.string(),
+        scannedAt: z.string().nullable(),
+        scannedBy: z.string().nullable(),
+        condition: z.string().nullable(),
+      })
+      .nullable(),
   })
   .openapi("SessionItem");
 
 const SessionItemDetail = SessionItemSchema.extend({
-  scans: z.array(z.object({
-    scanId: z.string(), result: z.string(), scannedAt: z.string(), scannedBy: z.string(), condition: z.string().nullable(), comment: z.string().nullable(),
-    rescan: z.boolean(), unscannedAt: z.string().nullable(), supersededBy: z.string().nullable(),
-  })),
+  scans: z.array(
+    z.object({
+      scanId: z.string(),
+      result: z.string(),
+      scannedAt: z.string(),
+      scannedBy: z.string(),
+      condition: z.string().nullable(),
+      comment: z.string().nullable(),
+      rescan: z.boolean(),
+      unscannedAt: z.string().nullable(),
+      supersededBy: z.string().nullable(),
+    }),
+  ),
 }).openapi("SessionItemDetail");
 
 const ItemPage = pageOf(SessionItemSchema, "SessionItemPage");
-const ItemsQuery = z.object({ ...pageQuery, state: z.enum(["all", "scanned", "missing", "excluded", "found"]).optional().openapi({ description: "Default `all` (everything except unscanned `found` rows)." }) });
+const ItemsQuery = z.object({
+  ...pageQuery,
+  state: z
+    .enum(["all", "scanned", "missing", "excluded", "found"])
+    .optional()
+    .openapi({ description: "Default `all` (everything except unscanned `found` rows)." }),
+});
 
 export const ReportSchema = z
   .object({
-    sessionId: z.string(), status: z.string(),
-    expected: z.number().int(), scanned: z.number().int(), missing: z.number().int(), found: z.number().int(), excluded: z.number().int(),
+    sessionId: z.string(),
+    status: z.string(),
+    expected: z.number().int(),
+    scanned: z.number().int(),
+    missing: z.number().int(),
+    found: z.number().int(),
+    excluded: z.number().int(),
     unexpected: z.number().int().openapi({ description: "Known assets scanned that were not expected (distinct)." }),
-    wrongLocation: z.number().int().openapi({ description: "Assets found outside a location scope: answered wrong_location or marked anyway (distinct)." }),
+    wrongLocation: z
+      .number()
+      .int()
+      .openapi({
+        description: "Assets found outside a location scope: answered wrong_location or marked anyway (distinct).",
+      }),
     unknownCodes: z.number().int().openapi({ description: "Distinct codes that matched no asset." }),
-    byLocation: z.array(Bucket), byCategory: z.array(Bucket),
-    byScanner: z.array(z.object({ scannerId: z.string(), kind: z.string(), name: z.string().nullable(), accepted: z.number().int() })),
-    duration: z.object({ startedAt: z.string().nullable(), endedAt: z.string().nullable(), seconds: z.number().int().nullable(), firstScanAt: z.string().nullable(), lastScanAt: z.string().nullable() }),
+    byLocation: z.array(Bucket),
+    byCategory: z.array(Bucket),
+    byScanner: z.array(
+      z.object({ scannerId: z.string(), kind: z.string(), name: z.string().nullable(), accepted: z.number().int() }),
+    ),
+    duration: z.object({
+      startedAt: z.string().nullable(),
+      endedAt: z.string().nullable(),
+      seconds: z.number().int().nullable(),
+      firstScanAt: z.string().nullable(),
+      lastScanAt: z.string().nullable(),
+    }),
     generatedAt: z.string(),
   })
   .openapi("SessionReport");
 
-const MEMBERSHIP = "A draft records it for the start; an active session changes its expected set at once; completed or cancelled: 409. Unknown or deleted asset: 404.";
+const MEMBERSHIP =
+  "A draft records it for the start; an active session changes its expected set at once; completed or cancelled: 409. Unknown or deleted asset: 404.";
 
 export const sessionItemsRouter = createRouter()
   .openapi(
-    defineRoute({ method: "get", path: "/sessions/{sessionId}/items", operationId: "listSessionItems", tags, summary: "Items of a session with their scan state", description: "By asset id. A draft has only its manual includes/exclusions: the expected set is taken at start.", request: { params: SessionParams, query: ItemsQuery }, responses: { 200: json(ItemPage, "A page of items") } }),
-    async (c) => c.json(await items.listItems(sessionCtx(c), c.req.valid("param").sessionId, c.req.valid("query")), 200),
+    defineRoute({
+      method: "get",
+      path: "/sessions/{sessionId}/items",
+      operationId: "listSessionItems",
+      tags,
+      summary: "Items of a session with their scan state",
+      description: "By asset id. A draft has only its manual includes/exclusions: the expected set is taken at start.",
+      request: { params: SessionParams, query: ItemsQuery },
+      responses: { 200: json(ItemPage, "A page of items") },
+    }),
+    async (c) =>
+      c.json(await items.listItems(sessionCtx(c), c.req.valid("param").sessionId, c.req.valid("query")), 200),
   )
   .openapi(
-    defineRoute({ method: "get", path: "/sessions/{sessionId}/items/{itemId}", operationId: "getSessionItem", tags, summary: "One item of a session", description: "With its scan records in this session (latest 20).", request: { params: ItemParams }, responses: { 200: json(SessionItemDetail, "The item") } }),
+    defineRoute({
+      method: "get",
+      path: "/sessions/{sessionId}/items/{itemId}",
+      operationId: "getSessionItem",
+      tags,
+      summary: "One item of a session",
+      description: "With its scan records in this session (latest 20).",
+      request: { params: ItemParams },
+      responses: { 200: json(SessionItemDetail, "The item") },
+    }),
     async (c) => {
       const p = c.req.valid("param");
       return c.json(await items.getItem(sessionCtx(c), p.sessionId, p.itemId), 200);
     },
   )
   .openapi(
-    defineRoute({ method: "post", path: "/sessions/{sessionId}/items/{itemId}/include", operationId: "includeSessionItem", tags, summary: "Include an asset in the expected set", description: MEMBERSHIP, request: { params: ItemParams }, responses: { 200: json(SessionItemDetail, "The item"), ...errorResponses(409) } }),
+    defineRoute({
+      method: "post",
+      path: "/sessions/{sessionId}/items/{itemId}/include",
+      operationId: "includeSessionItem",
+      tags,
+      summary: "Include an asset in the expected set",
+      description: MEMBERSHIP,
+      request: { params: ItemParams },
+      responses: { 200: json(SessionItemDetail, "The item"), ...errorResponses(409) },
+    }),
     async (c) => {
       const p = c.req.valid("param");
       return c.json(await items.setMembership(sessionCtx(c), p.sessionId, p.itemId, false), 200);
     },
   )
   .openapi(
-    defineRoute({ method: "post", path: "/sessions/{sessionId}/items/{itemId}/exclude", operationId: "excludeSessionItem", tags, summary: "Exclude an asset from the expected set", description: `${MEMBERSHIP} A scan it already has stays recorded but no longer counts.`, request: { params: ItemParams }, responses: { 200: json(SessionItemDetail, "The item"), ...errorResponses(409) } }),
+    defineRoute({
+      method: "post",
+      path: "/sessions/{sessionId}/items/{itemId}/exclude",
+      operationId: "excludeSessionItem",
+      tags,
+      summary: "Exclude an asset from the expected set",
+      description: `${MEMBERSHIP} A scan it already has stays recorded but no longer counts.`,
+      request: { params: ItemParams },
+      responses: { 200: json(SessionItemDetail, "The item"), ...errorResponses(409) },
+    }),
     async (c) => {
       const p = c.req.valid("param");
       return c.json(await items.setMembership(sessionCtx(c), p.sessionId, p.itemId, true), 200);
     },
   )
   .openapi(
-    defineRoute({ method: "get", path: "/sessions/{sessionId}/missing", operationId: "listMissingSessionItems", tags, summary: "Expected items not scanned yet", request: { params: SessionParams, query: z.object(pageQuery) }, responses: { 200: json(ItemPage, "A page of missing items") } }),
-    async (c) => c.json(await items.listItems(sessionCtx(c), c.req.valid("param").sessionId, { ...c.req.valid("query"), state: "missing" }), 200),
+    defineRoute({
+      method: "get",
+      path: "/sessions/{sessionId}/missing",
+      operationId: "listMissingSessionItems",
+      tags,
+      summary: "Expected items not scanned yet",
+      request: { params: SessionParams, query: z.object(pageQuery) },
+      responses: { 200: json(ItemPage, "A page of missing items") },
+    }),
+    async (c) =>
+      c.json(
+        await items.listItems(sessionCtx(c), c.req.valid("param").sessionId, {
+          ...c.req.valid("query"),
+          state: "missing",
+        }),
+        200,
+      ),
   )
   .openapi(
-    defineRoute({ method: "get", path: "/sessions/{sessionId}/report", operationId: "getSessionReport", tags, summary: "Session report", description: "Live while active; the stored final report once completed or cancelled.", request: { params: SessionParams }, responses: { 200: json(ReportSchema, "The report") } }),
+    defineRoute({
+      method: "get",
+      path: "/sessions/{sessionId}/report",
+      operationId: "getSessionReport",
+      tags,
+      summary: "Session report",
+      description: "Live while active; the stored final report once completed or cancelled.",
+      request: { params: SessionParams },
+      responses: { 200: json(ReportSchema, "The report") },
+    }),
     async (c) => c.json(await items.getReport(sessionCtx(c), c.req.valid("param").sessionId), 200),
   );

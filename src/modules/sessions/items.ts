@@ -11,11 +11,18 @@ import { buildReport } from "./report";
 type ItemRow = typeof sessionItems.$inferSelect;
 export type ItemState = "scanned" | "missing" | "excluded" | "found";
 
-const stateOf = (r: ItemRow): ItemState => (r.excluded ? "excluded" : r.source === "found" ? "found" : r.scanId ? "scanned" : "missing");
+const stateOf = (r: ItemRow): ItemState =>
+  r.excluded ? "excluded" : r.source === "found" ? "found" : r.scanId ? "scanned" : "missing";
 
 export const toSessionItem = (r: ItemRow) => ({
-  itemId: r.assetId, name: r.name, uniqueTag: r.uniqueTag, locationId: r.locationId, categoryId: r.categoryId, source: r.source,
-  state: stateOf(r), wrongLocation: r.wrongLocation,
+  itemId: r.assetId,
+  name: r.name,
+  uniqueTag: r.uniqueTag,
+  locationId: r.locationId,
+  categoryId: r.categoryId,
+  source: r.source,
+  state: stateOf(r),
+  wrongLocation: r.wrongLocation,
   scan: r.scanId ? { scanId: r.scanId, scannedAt: r.scannedAt, scannedBy: r.scannedBy, condition: r.condition } : null,
 });
 
@@ -24,7 +31,8 @@ async function freshSession(ctx: SessionCtx, id: string): Promise<SessionRow> {
   const row = await requireSession(ctx, id);
   if (row.status === "active") {
     const res = await sessionObject(ctx, id).flush();
-    if (!res.ok) throw new ApiError("service_unavailable", "The session's latest scans could not be read yet; retry shortly");
+    if (!res.ok)
+      throw new ApiError("service_unavailable", "The session's latest scans could not be read yet; retry shortly");
   }
   return row;
 }
@@ -38,37 +46,80 @@ const STATE_FILTER: Record<ItemState | "all", ReturnType<typeof sql> | undefined
 };
 
 /** Items by asset id (creation order). A draft lists only its manual includes and exclusions: the set is taken at start. */
-export async function listItems(ctx: SessionCtx, id: string, input: { limit: number; cursor?: string; state?: ItemState | "all" }) {
+export async function listItems(
+  ctx: SessionCtx,
+  id: string,
+  input: { limit: number; cursor?: string; state?: ItemState | "all" },
+) {
   await freshSession(ctx, id);
   const after = decodeCursor(input.cursor, 1);
-  const rows = await ctx.db.select().from(sessionItems)
-    .where(and(eq(sessionItems.sessionId, id), STATE_FILTER[input.state ?? "all"], after ? sql`${sessionItems.assetId} > ${after[0]}` : undefined))
-    .orderBy(asc(sessionItems.assetId)).limit(input.limit + 1).all();
+  const rows = await ctx.db
+    .select()
+    .from(sessionItems)
+    .where(
+      and(
+        eq(sessionItems.sessionId, id),
+        STATE_FILTER[input.state ?? "all"],
+        after ? sql`${sessionItems.assetId} > ${after[0]}` : undefined,
+      ),
+    )
+    .orderBy(asc(sessionItems.assetId))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.assetId], toSessionItem);
 }
 
 export async function getItem(ctx: SessionCtx, id: string, itemId: string) {
   await freshSession(ctx, id);
-  const row = await ctx.db.select().from(sessionItems).where(and(eq(sessionItems.sessionId, id), eq(sessionItems.assetId, itemId))).get();
+  const row = await ctx.db
+    .select()
+    .from(sessionItems)
+    .where(and(eq(sessionItems.sessionId, id), eq(sessionItems.assetId, itemId)))
+    .get();
   if (!row) throw notFound("Session item");
-  const scans = await ctx.db.select().from(scanEvents).where(and(eq(scanEvents.sessionId, id), eq(scanEvents.assetId, itemId)))
-    .orderBy(desc(scanEvents.scannedAt), desc(scanEvents.id)).limit(20).all();
+  const scans = await ctx.db
+    .select()
+    .from(scanEvents)
+    .where(and(eq(scanEvents.sessionId, id), eq(scanEvents.assetId, itemId)))
+    .orderBy(desc(scanEvents.scannedAt), desc(scanEvents.id))
+    .limit(20)
+    .all();
   return {
     ...toSessionItem(row),
-    scans: scans.map((e) => ({ scanId: e.id, result: e.result, scannedAt: e.scannedAt, scannedBy: e.scannedBy, condition: e.condition, comment: e.comment, rescan: e.rescan, unscannedAt: e.unscannedAt, supersededBy: e.supersededBy })),
+    scans: scans.map((e) => ({
+      scanId: e.id,
+      result: e.result,
+      scannedAt: e.scannedAt,
+      scannedBy: e.scannedBy,
+      condition: e.condition,
+      comment: e.comment,
+      rescan: e.rescan,
+      unscannedAt: e.unscannedAt,
+      supersededBy: e.supersededBy,
+    })),
   };
 }
 
 /** The report: live for an active session (after a write-through), stored for an ended one. */
 export async function getReport(ctx: SessionCtx, id: string) {
   const row = await freshSession(ctx, id);
-  if (row.report && (row.status === "completed" || row.status === "cancelled")) return row.report as Awaited<ReturnType<typeof buildReport>>;
+  if (row.report && (row.status === "completed" || row.status === "cancelled"))
+    return row.report as Awaited<ReturnType<typeof buildReport>>;
   return buildReport(ctx, row);
 }
 
 async function requireAssetInfo(ctx: SessionCtx, assetId: string): Promise<ItemInfo> {
-  const a = await ctx.db.select({ assetId: assets.id, name: assets.name, uniqueTag: assets.uniqueTag, locationId: assets.locationId, categoryId: assets.categoryId })
-    .from(assets).where(and(eq(assets.id, assetId), sql`${assets.deletedAt} IS NULL`)).get();
+  const a = await ctx.db
+    .select({
+      assetId: assets.id,
+      name: assets.name,
+      uniqueTag: assets.uniqueTag,
+      locationId: assets.locationId,
+      categoryId: assets.categoryId,
+    })
+    .from(assets)
+    .where(and(eq(assets.id, assetId), sql`${assets.deletedAt} IS NULL`))
+    .get();
   if (!a) throw notFound("Inventory item");
   return a;
 }
@@ -83,8 +134,11 @@ export async function setMembership(ctx: SessionCtx, id: string, itemId: string,
   const info = await requireAssetInfo(ctx, itemId);
   if (session.status === "draft") {
     const now = nowIso();
-    await ctx.db.insert(sessionItems).values({ sessionId: id, ...info, source: "manual", excluded, updatedAt: now })
-      .onConflictDoUpdate({ target: [sessionItems.sessionId, sessionItems.assetId], set: { excluded, updatedAt: now } }).run();
+    await ctx.db
+      .insert(sessionItems)
+      .values({ sessionId: id, ...info, source: "manual", excluded, updatedAt: now })
+      .onConflictDoUpdate({ target: [sessionItems.sessionId, sessionItems.assetId], set: { excluded, updatedAt: now } })
+      .run();
   } else {
     await callObject(ctx, id, (o) => (excluded ? o.exclude(info) : o.include(info)));
   }

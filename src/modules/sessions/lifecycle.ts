@@ -34,7 +34,10 @@ export const TRANSITIONS: Record<SessionStatus, readonly SessionStatus[]> = {
 export async function transition(ctx: SessionCtx, row: SessionRow, to: SessionStatus): Promise<SessionRow> {
   if (row.status === to) return row;
   if (!TRANSITIONS[row.status].includes(to)) {
-    throw conflict(`A ${row.status} session cannot become ${to}`, { status: row.status, allowed: TRANSITIONS[row.status] });
+    throw conflict(`A ${row.status} session cannot become ${to}`, {
+      status: row.status,
+      allowed: TRANSITIONS[row.status],
+    });
   }
   if (to === "active") return startSession(ctx, row);
   if (row.status === "draft") return cancelDraft(ctx, row);
@@ -45,16 +48,25 @@ async function startSession(ctx: SessionCtx, row: SessionRow): Promise<SessionRo
   const live = await ctx.db.get<{ loc: number; cat: number }>(sql`SELECT
     ${row.locationId ? sql`EXISTS (SELECT 1 FROM locations WHERE id = ${row.locationId} AND deleted_at IS NULL)` : sql`1`} AS loc,
     ${row.categoryId ? sql`EXISTS (SELECT 1 FROM categories WHERE id = ${row.categoryId} AND deleted_at IS NULL)` : sql`1`} AS cat`);
-  if (!live?.loc || !live.cat) throw conflict("The session's location or category was deleted; change the scope before starting");
+  if (!live?.loc || !live.cat)
+    throw conflict("The session's location or category was deleted; change the scope before starting");
   const now = nowIso();
   const next: SessionRow = { ...row, status: "active", startedAt: now, updatedAt: now };
   const results = await ctx.db.batch([
     ...snapshotStatements(ctx.db, row.id, row, now),
-    ctx.db.update(sessions).set({ status: "active", startedAt: now, updatedAt: now, expectedCount: expectedCountSql(row.id) })
+    ctx.db
+      .update(sessions)
+      .set({ status: "active", startedAt: now, updatedAt: now, expectedCount: expectedCountSql(row.id) })
       .where(and(eq(sessions.id, row.id), eq(sessions.status, "draft"))),
-    recordEventIfChanged(ctx.db, { type: "session.started", subjectId: row.id, payload: toSession(next), actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: "session.started",
+      subjectId: row.id,
+      payload: toSession(next),
+      actor: ctx.actor,
+    }),
   ]);
-  if (results[3].meta.changes === 0) throw conflict("The session is no longer a draft (started or cancelled meanwhile)");
+  if (results[3].meta.changes === 0)
+    throw conflict("The session is no longer a draft (started or cancelled meanwhile)");
   const fresh = await requireSession(ctx, row.id);
   try {
     await sessionObject(ctx, row.id).init(await buildInit(ctx, fresh));
@@ -69,8 +81,16 @@ async function cancelDraft(ctx: SessionCtx, row: SessionRow): Promise<SessionRow
   const now = nowIso();
   const next: SessionRow = { ...row, status: "cancelled", cancelledAt: now, updatedAt: now };
   const [res] = await ctx.db.batch([
-    ctx.db.update(sessions).set({ status: "cancelled", cancelledAt: now, updatedAt: now }).where(and(eq(sessions.id, row.id), eq(sessions.status, "draft"))),
-    recordEventIfChanged(ctx.db, { type: "session.cancelled", subjectId: row.id, payload: toSession(next), actor: ctx.actor }),
+    ctx.db
+      .update(sessions)
+      .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+      .where(and(eq(sessions.id, row.id), eq(sessions.status, "draft"))),
+    recordEventIfChanged(ctx.db, {
+      type: "session.cancelled",
+      subjectId: row.id,
+      payload: toSession(next),
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 0) throw conflict("The session is no longer a draft (started or cancelled meanwhile)");
   return next;
@@ -83,15 +103,38 @@ async function cancelDraft(ctx: SessionCtx, row: SessionRow): Promise<SessionRow
  */
 async function closeActive(ctx: SessionCtx, row: SessionRow, to: "completed" | "cancelled"): Promise<SessionRow> {
   const closed = await callObject(ctx, row.id, (o) => o.close(to));
-  if ("error" in closed) throw new ApiError("service_unavailable", "The session's scans could not be written through yet; retry shortly");
+  if ("error" in closed)
+    throw new ApiError("service_unavailable", "The session's scans could not be written through yet; retry shortly");
   const now = nowIso();
   const stamp = to === "completed" ? { completedAt: now } : { cancelledAt: now };
   const report = await buildReport(ctx, { ...row, status: to, ...stamp });
-  const next: SessionRow = { ...row, status: to, ...stamp, updatedAt: now, report, expectedCount: report.expected, scannedCount: report.scanned };
+  const next: SessionRow = {
+    ...row,
+    status: to,
+    ...stamp,
+    updatedAt: now,
+    report,
+    expectedCount: report.expected,
+    scannedCount: report.scanned,
+  };
   const [res] = await ctx.db.batch([
-    ctx.db.update(sessions).set({ status: to, ...stamp, updatedAt: now, report, expectedCount: report.expected, scannedCount: report.scanned })
+    ctx.db
+      .update(sessions)
+      .set({
+        status: to,
+        ...stamp,
+        updatedAt: now,
+        report,
+        expectedCount: report.expected,
+        scannedCount: report.scanned,
+      })
       .where(and(eq(sessions.id, row.id), eq(sessions.status, "active"))),
-    recordEventIfChanged(ctx.db, { type: `session.${to}`, subjectId: row.id, payload: { session: toSession(next), report }, actor: ctx.actor }),
+    recordEventIfChanged(ctx.db, {
+      type: `session.${to}`,
+      subjectId: row.id,
+      payload: { session: toSession(next), report },
+      actor: ctx.actor,
+    }),
     // Health: who was found or missing, and those assets' scores stale (each statement checks the completion took effect).
     ...(to === "completed" ? sessionCompletedStatements(ctx.db, row, now) : []),
   ]);

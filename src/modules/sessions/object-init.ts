@@ -12,11 +12,20 @@ import { listScopeLocationIds } from "./scope";
  * expected set with the scan state D1 has. At start D1 holds no scans yet; for an object loaded
  * later (a cold start after a failed load) D1's written-through state is the best there is.
  */
-export async function buildInit(ctx: ServiceCtx & { env: Bindings; tenant: TenantRecord }, row: typeof sessions.$inferSelect): Promise<InitInput> {
+export async function buildInit(
+  ctx: ServiceCtx & { env: Bindings; tenant: TenantRecord },
+  row: typeof sessions.$inferSelect,
+): Promise<InitInput> {
   const [items, scopeIds, location] = await Promise.all([
     ctx.db.select().from(sessionItems).where(eq(sessionItems.sessionId, row.id)).all(),
     listScopeLocationIds(ctx.db, row),
-    row.locationId ? ctx.db.select({ id: locations.id, name: locations.name }).from(locations).where(eq(locations.id, row.locationId)).get() : undefined,
+    row.locationId
+      ? ctx.db
+          .select({ id: locations.id, name: locations.name })
+          .from(locations)
+          .where(eq(locations.id, row.locationId))
+          .get()
+      : undefined,
   ]);
   return {
     tenantId: ctx.tenantId,
@@ -31,8 +40,18 @@ export async function buildInit(ctx: ServiceCtx & { env: Bindings; tenant: Tenan
     scopeLocationIds: scopeIds,
     startedAt: row.startedAt,
     items: items.map((i) => ({
-      assetId: i.assetId, name: i.name, uniqueTag: i.uniqueTag, locationId: i.locationId, categoryId: i.categoryId, source: i.source,
-      excluded: i.excluded, wrongLocation: i.wrongLocation, scanId: i.scanId, scannedAt: i.scannedAt, scannedBy: i.scannedBy, condition: i.condition,
+      assetId: i.assetId,
+      name: i.name,
+      uniqueTag: i.uniqueTag,
+      locationId: i.locationId,
+      categoryId: i.categoryId,
+      source: i.source,
+      excluded: i.excluded,
+      wrongLocation: i.wrongLocation,
+      scanId: i.scanId,
+      scannedAt: i.scannedAt,
+      scannedBy: i.scannedBy,
+      condition: i.condition,
     })),
   };
 }

@@ -14,7 +14,10 @@ type Bucket = { id: string; name: string | null; expected: number; scanned: numb
  * - wrongLocation: assets answered `wrong_location` or marked anyway;
  * - byScanner: standing accepted scans per scanner (user or API key).
  */
-export async function buildReport(ctx: ServiceCtx, s: Pick<SessionRow, "id" | "status" | "startedAt" | "completedAt" | "cancelledAt">) {
+export async function buildReport(
+  ctx: ServiceCtx,
+  s: Pick<SessionRow, "id" | "status" | "startedAt" | "completedAt" | "cancelledAt">,
+) {
   const { db } = ctx;
   const [totals, events, byLocation, byCategory, byScanner] = await Promise.all([
     db.get<{ expected: number; scanned: number; found: number; excluded: number }>(sql`SELECT
@@ -36,7 +39,13 @@ export async function buildReport(ctx: ServiceCtx, s: Pick<SessionRow, "id" | "s
     db.all<Bucket>(sql`SELECT i.category_id AS id, c.name AS name, count(*) AS expected, coalesce(sum(i.scan_id IS NOT NULL), 0) AS scanned
       FROM session_items i LEFT JOIN categories c ON c.id = i.category_id
       WHERE i.session_id = ${s.id} AND i.source <> 'found' AND i.excluded = 0 GROUP BY i.category_id ORDER BY lower(c.name), i.category_id`),
-    db.all<{ id: string; accepted: number; email: string | null; userName: string | null; keyName: string | null }>(sql`SELECT e.scanned_by AS id, count(*) AS accepted,
+    db.all<{
+      id: string;
+      accepted: number;
+      email: string | null;
+      userName: string | null;
+      keyName: string | null;
+    }>(sql`SELECT e.scanned_by AS id, count(*) AS accepted,
         u.email AS email, u.name AS userName, k.name AS keyName
       FROM scan_events e LEFT JOIN users u ON u.id = e.scanned_by LEFT JOIN api_keys k ON k.id = e.scanned_by
       WHERE e.session_id = ${s.id} AND e.result = 'accepted' AND e.unscanned_at IS NULL AND e.superseded_by IS NULL
@@ -45,7 +54,13 @@ export async function buildReport(ctx: ServiceCtx, s: Pick<SessionRow, "id" | "s
   const expected = totals?.expected ?? 0;
   const scanned = totals?.scanned ?? 0;
   const endedAt = s.completedAt ?? s.cancelledAt ?? null;
-  const bucket = (b: Bucket) => ({ id: b.id, name: b.name, expected: b.expected, scanned: b.scanned, missing: b.expected - b.scanned });
+  const bucket = (b: Bucket) => ({
+    id: b.id,
+    name: b.name,
+    expected: b.expected,
+    scanned: b.scanned,
+    missing: b.expected - b.scanned,
+  });
   return {
     sessionId: s.id,
     status: s.status,
@@ -59,11 +74,18 @@ export async function buildReport(ctx: ServiceCtx, s: Pick<SessionRow, "id" | "s
     unknownCodes: events?.unknown ?? 0,
     byLocation: byLocation.map(bucket),
     byCategory: byCategory.map(bucket),
-    byScanner: byScanner.map((r) => ({ scannerId: r.id, kind: r.id.startsWith("key_") ? "apiKey" : "user", name: r.userName ?? r.keyName ?? r.email, accepted: r.accepted })),
+    byScanner: byScanner.map((r) => ({
+      scannerId: r.id,
+      kind: r.id.startsWith("key_") ? "apiKey" : "user",
+      name: r.userName ?? r.keyName ?? r.email,
+      accepted: r.accepted,
+    })),
     duration: {
       startedAt: s.startedAt,
       endedAt,
-      seconds: s.startedAt ? Math.max(0, Math.round((Date.parse(endedAt ?? new Date().toISOString()) - Date.parse(s.startedAt)) / 1000)) : null,
+      seconds: s.startedAt
+        ? Math.max(0, Math.round((Date.parse(endedAt ?? new Date().toISOString()) - Date.parse(s.startedAt)) / 1000))
+        : null,
       firstScanAt: events?.first ?? null,
       lastScanAt: events?.last ?? null,
     },

@@ -16,7 +16,8 @@ function toCommand(ctx: SessionCtx, b: ScanInput, receivedAt: string, path: stri
     throw invalidField(`${path}.scannedAt`, "is in the future");
   }
   const prefix = `tenants/${ctx.tenantId}/`;
-  if (b.photoKeys?.some((k) => !k.startsWith(prefix) || k.includes(".."))) throw invalidField(`${path}.photoKeys`, `must be this workspace's object keys (${prefix}...)`);
+  if (b.photoKeys?.some((k) => !k.startsWith(prefix) || k.includes("..")))
+    throw invalidField(`${path}.photoKeys`, `must be this workspace's object keys (${prefix}...)`);
   return {
     key: keyOf(ctx, b),
     code: b.code ?? null,
@@ -48,7 +49,8 @@ export async function scanBatch(ctx: SessionCtx, sessionId: string, scans: ScanI
 
 export async function unscan(ctx: SessionCtx, sessionId: string, body: { itemId?: string; code?: string }) {
   const res = await callObject(ctx, sessionId, (o) => o.unscan(keyOf(ctx, body), ctx.actor, new Date().toISOString()));
-  if ("error" in res) throw invalidField(body.itemId !== undefined ? "body.itemId" : "body.code", "names no item of this session");
+  if ("error" in res)
+    throw invalidField(body.itemId !== undefined ? "body.itemId" : "body.code", "names no item of this session");
   return { itemId: res.item.assetId, removed: res.removed, progress: res.progress };
 }
 

@@ -6,20 +6,29 @@ import { idParam, isoDateTime, nameField } from "../../platform/schemas";
 export const SessionParams = z.object({ sessionId: idParam("sessionId", "ses_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 
 const id = (example: string) => z.string().min(1).max(64).openapi({ example });
-export const assigneeIdsField = z.array(id("usr_01jd3k4m5n6p7q8r9s0t1v2w3x")).max(50).openapi({ description: "Users who do the scanning (user ids)." });
+export const assigneeIdsField = z
+  .array(id("usr_01jd3k4m5n6p7q8r9s0t1v2w3x"))
+  .max(50)
+  .openapi({ description: "Users who do the scanning (user ids)." });
 
 export const SessionSchema = z
   .object({
     id: z.string().openapi({ example: "ses_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string(),
-    status: z.enum(SESSION_STATUSES).openapi({ description: "draft → active → completed; draft or active → cancelled." }),
+    status: z
+      .enum(SESSION_STATUSES)
+      .openapi({ description: "draft → active → completed; draft or active → cancelled." }),
     locationId: z.string().nullable().openapi({ description: "Location scope; null covers every location." }),
     includeSubLocations: z.boolean(),
     categoryId: z.string().nullable(),
     dueAt: z.string().nullable(),
     assigneeIds: z.array(z.string()),
     scheduleId: z.string().nullable().openapi({ description: "The recurring schedule that created it, if any." }),
-    progress: z.object({ expected: z.number().int(), scanned: z.number().int() }).openapi({ description: "As last written through by the session's object (seconds behind at most while scanning)." }),
+    progress: z
+      .object({ expected: z.number().int(), scanned: z.number().int() })
+      .openapi({
+        description: "As last written through by the session's object (seconds behind at most while scanning).",
+      }),
     startedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
     cancelledAt: z.string().nullable(),
@@ -30,9 +39,18 @@ export const SessionSchema = z
   .openapi("Session");
 
 const scopeFields = {
-  locationId: id("loc_01jd3k4m5n6p7q8r9s0t1v2w3x").nullable().optional().openapi({ description: "Only assets at this location (see includeSubLocations)." }),
-  includeSubLocations: z.boolean().optional().openapi({ description: "Include the location's sub-locations (default true)." }),
-  categoryId: id("cat_01jd3k4m5n6p7q8r9s0t1v2w3x").nullable().optional().openapi({ description: "Only assets of this category." }),
+  locationId: id("loc_01jd3k4m5n6p7q8r9s0t1v2w3x")
+    .nullable()
+    .optional()
+    .openapi({ description: "Only assets at this location (see includeSubLocations)." }),
+  includeSubLocations: z
+    .boolean()
+    .optional()
+    .openapi({ description: "Include the location's sub-locations (default true)." }),
+  categoryId: id("cat_01jd3k4m5n6p7q8r9s0t1v2w3x")
+    .nullable()
+    .optional()
+    .openapi({ description: "Only assets of this category." }),
 };
 
 export const CreateSessionBody = z
@@ -41,7 +59,10 @@ export const CreateSessionBody = z
     ...scopeFields,
     dueAt: isoDateTime.nullable().optional(),
     assigneeIds: assigneeIdsField.optional(),
-    status: z.enum(["draft", "active"]).optional().openapi({ description: "`active` starts the session at once (takes the expected set). Default `draft`." }),
+    status: z
+      .enum(["draft", "active"])
+      .optional()
+      .openapi({ description: "`active` starts the session at once (takes the expected set). Default `draft`." }),
   })
   .openapi("CreateSession");
 
@@ -51,7 +72,13 @@ export const UpdateSessionBody = z
     ...scopeFields,
     dueAt: isoDateTime.nullable().optional(),
     assigneeIds: assigneeIdsField.optional(),
-    status: z.enum(SESSION_STATUSES).optional().openapi({ description: "A transition: `active` starts a draft, `completed` completes an active session, `cancelled` cancels a draft or active one." }),
+    status: z
+      .enum(SESSION_STATUSES)
+      .optional()
+      .openapi({
+        description:
+          "A transition: `active` starts a draft, `completed` completes an active session, `cancelled` cancels a draft or active one.",
+      }),
   })
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")
   .openapi("UpdateSession");

@@ -30,7 +30,8 @@ export async function listScopeLocationIds(db: TenantDb, scope: Scope): Promise<
 /** Assets a scope expects: live, not retired, in the scope's locations and category. */
 function scopeFilter(scope: Scope): SQL {
   const parts = [sql`a.deleted_at IS NULL AND a.status <> 'retired'`];
-  if (scope.locationId) parts.push(sql`a.location_id IN (${scopeLocationIds(scope.locationId, scope.includeSubLocations)})`);
+  if (scope.locationId)
+    parts.push(sql`a.location_id IN (${scopeLocationIds(scope.locationId, scope.includeSubLocations)})`);
   if (scope.categoryId) parts.push(sql`a.category_id = ${scope.categoryId}`);
   return sql.join(parts, sql` AND `);
 }
@@ -45,15 +46,24 @@ function scopeFilter(scope: Scope): SQL {
 export function snapshotStatements(db: TenantDb, sessionId: string, scope: Scope, now: string) {
   const stillDraft = sql`EXISTS (SELECT 1 FROM sessions s WHERE s.id = ${sessionId} AND s.status = 'draft')`;
   return [
-    batchable(db, db.run(sql`INSERT INTO session_items (session_id, asset_id, name, unique_tag, location_id, category_id, source, excluded, wrong_location, updated_at)
+    batchable(
+      db,
+      db.run(sql`INSERT INTO session_items (session_id, asset_id, name, unique_tag, location_id, category_id, source, excluded, wrong_location, updated_at)
       SELECT ${sessionId}, a.id, a.name, a.unique_tag, a.location_id, a.category_id, 'scope', 0, 0, ${now}
       FROM assets a WHERE ${scopeFilter(scope)} AND ${stillDraft}
       ON CONFLICT (session_id, asset_id) DO UPDATE SET name = excluded.name, unique_tag = excluded.unique_tag,
-        location_id = excluded.location_id, category_id = excluded.category_id, updated_at = excluded.updated_at`)),
-    batchable(db, db.run(sql`UPDATE session_items SET name = a.name, unique_tag = a.unique_tag, location_id = a.location_id, category_id = a.category_id, updated_at = ${now}
-      FROM assets a WHERE session_items.asset_id = a.id AND session_items.session_id = ${sessionId} AND session_items.source = 'manual' AND ${stillDraft}`)),
-    batchable(db, db.run(sql`DELETE FROM session_items WHERE session_id = ${sessionId} AND source = 'manual' AND ${stillDraft}
-      AND asset_id NOT IN (SELECT id FROM assets WHERE deleted_at IS NULL)`)),
+        location_id = excluded.location_id, category_id = excluded.category_id, updated_at = excluded.updated_at`),
+    ),
+    batchable(
+      db,
+      db.run(sql`UPDATE session_items SET name = a.name, unique_tag = a.unique_tag, location_id = a.location_id, category_id = a.category_id, updated_at = ${now}
+      FROM assets a WHERE session_items.asset_id = a.id AND session_items.session_id = ${sessionId} AND session_items.source = 'manual' AND ${stillDraft}`),
+    ),
+    batchable(
+      db,
+      db.run(sql`DELETE FROM session_items WHERE session_id = ${sessionId} AND source = 'manual' AND ${stillDraft}
+      AND asset_id NOT IN (SELECT id FROM assets WHERE deleted_at IS NULL)`),
+    ),
   ] as const;
 }
 

@@ -14,17 +14,27 @@ import { toSession } from "./view";
 export { toSession };
 
 /** Newest first; `status`, `locationId` and `assigneeId` narrow the list. */
-export async function listSessions({ db }: SessionCtx, input: { limit: number; cursor?: string; status?: SessionRow["status"]; locationId?: string; assigneeId?: string }) {
+export async function listSessions(
+  { db }: SessionCtx,
+  input: { limit: number; cursor?: string; status?: SessionRow["status"]; locationId?: string; assigneeId?: string },
+) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await db.select().from(sessions)
-    .where(and(
-      input.status ? eq(sessions.status, input.status) : undefined,
-      input.locationId ? eq(sessions.locationId, input.locationId) : undefined,
-      input.assigneeId ? sql`EXISTS (SELECT 1 FROM json_each(${sessions.assigneeIds}) WHERE value = ${input.assigneeId})` : undefined,
-      after ? sql`${sessions.id} < ${after[0]}` : undefined,
-    ))
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(
+      and(
+        input.status ? eq(sessions.status, input.status) : undefined,
+        input.locationId ? eq(sessions.locationId, input.locationId) : undefined,
+        input.assigneeId
+          ? sql`EXISTS (SELECT 1 FROM json_each(${sessions.assigneeIds}) WHERE value = ${input.assigneeId})`
+          : undefined,
+        after ? sql`${sessions.id} < ${after[0]}` : undefined,
+      ),
+    )
     .orderBy(desc(sessions.id))
-    .limit(input.limit + 1).all();
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toSession);
 }
 
@@ -34,9 +44,25 @@ export async function createSession(ctx: SessionCtx, input: CreateSessionInput):
   await checkRefs(ctx.db, input);
   const now = nowIso();
   const row: SessionRow = {
-    id: newId("session"), name: input.name, status: "draft", locationId: input.locationId ?? null, includeSubLocations: input.includeSubLocations ?? true,
-    categoryId: input.categoryId ?? null, dueAt: isoOrNull(input.dueAt), assigneeIds: [...new Set(input.assigneeIds ?? [])], scheduleId: null, scheduledFor: null,
-    expectedCount: 0, scannedCount: 0, startedAt: null, completedAt: null, cancelledAt: null, report: null, createdBy: ctx.actor, createdAt: now, updatedAt: now,
+    id: newId("session"),
+    name: input.name,
+    status: "draft",
+    locationId: input.locationId ?? null,
+    includeSubLocations: input.includeSubLocations ?? true,
+    categoryId: input.categoryId ?? null,
+    dueAt: isoOrNull(input.dueAt),
+    assigneeIds: [...new Set(input.assigneeIds ?? [])],
+    scheduleId: null,
+    scheduledFor: null,
+    expectedCount: 0,
+    scannedCount: 0,
+    startedAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    report: null,
+    createdBy: ctx.actor,
+    createdAt: now,
+    updatedAt: now,
   };
   await ctx.db.batch([
     ctx.db.insert(sessions).values(row),
@@ -59,17 +85,41 @@ export async function updateSession(ctx: SessionCtx, id: string, input: UpdateSe
   const { status, ...fields } = input;
   const changed = Object.keys(fields) as (keyof typeof fields)[];
   if (changed.length > 0) {
-    if (current.status === "completed" || current.status === "cancelled") throw conflict(`A ${current.status} session cannot be edited`, { status: current.status });
+    if (current.status === "completed" || current.status === "cancelled")
+      throw conflict(`A ${current.status} session cannot be edited`, { status: current.status });
     if (current.status !== "draft" && changed.some((k) => (SCOPE_KEYS as readonly string[]).includes(k))) {
-      throw conflict("The scope (locationId, includeSubLocations, categoryId) can only change while the session is a draft; include or exclude items instead", { status: current.status });
+      throw conflict(
+        "The scope (locationId, includeSubLocations, categoryId) can only change while the session is a draft; include or exclude items instead",
+        { status: current.status },
+      );
     }
     await checkRefs(ctx.db, fields);
-    const next: SessionRow = { ...current, ...fields, dueAt: fields.dueAt === undefined ? current.dueAt : isoOrNull(fields.dueAt), assigneeIds: fields.assigneeIds ? [...new Set(fields.assigneeIds)] : current.assigneeIds, updatedAt: nowIso() };
+    const next: SessionRow = {
+      ...current,
+      ...fields,
+      dueAt: fields.dueAt === undefined ? current.dueAt : isoOrNull(fields.dueAt),
+      assigneeIds: fields.assigneeIds ? [...new Set(fields.assigneeIds)] : current.assigneeIds,
+      updatedAt: nowIso(),
+    };
     const [res] = await ctx.db.batch([
-      ctx.db.update(sessions)
-        .set({ name: next.name, locationId: next.locationId, includeSubLocations: next.includeSubLocations, categoryId: next.categoryId, dueAt: next.dueAt, assigneeIds: next.assigneeIds, updatedAt: next.updatedAt })
+      ctx.db
+        .update(sessions)
+        .set({
+          name: next.name,
+          locationId: next.locationId,
+          includeSubLocations: next.includeSubLocations,
+          categoryId: next.categoryId,
+          dueAt: next.dueAt,
+          assigneeIds: next.assigneeIds,
+          updatedAt: next.updatedAt,
+        })
         .where(and(eq(sessions.id, id), eq(sessions.status, current.status))),
-      recordEventIfChanged(ctx.db, { type: "session.updated", subjectId: id, payload: { ...toSession(next), changes: changed }, actor: ctx.actor }),
+      recordEventIfChanged(ctx.db, {
+        type: "session.updated",
+        subjectId: id,
+        payload: { ...toSession(next), changes: changed },
+        actor: ctx.actor,
+      }),
     ]);
     if (res.meta.changes === 0) throw conflict("The session changed meanwhile; reload and retry");
     if (next.status === "active" && (fields.name !== undefined || fields.dueAt !== undefined)) {
@@ -87,13 +137,22 @@ export async function updateSession(ctx: SessionCtx, id: string, input: UpdateSe
 export async function deleteSession(ctx: SessionCtx, id: string): Promise<void> {
   const current = await requireSession(ctx, id);
   if (current.status !== "draft" && current.status !== "cancelled") {
-    throw conflict(`Only draft or cancelled sessions can be deleted; this one is ${current.status}`, { status: current.status });
+    throw conflict(`Only draft or cancelled sessions can be deleted; this one is ${current.status}`, {
+      status: current.status,
+    });
   }
   if (current.startedAt) await sessionObject(ctx, id).destroy();
   const [res] = await ctx.db.batch([
     ctx.db.delete(sessions).where(and(eq(sessions.id, id), inArray(sessions.status, ["draft", "cancelled"]))),
-    recordEventIfChanged(ctx.db, { type: "session.deleted", subjectId: id, payload: { ...toSession(current), deletedAt: nowIso() }, actor: ctx.actor }),
-    ctx.db.delete(sessionItems).where(and(eq(sessionItems.sessionId, id), sql`NOT EXISTS (SELECT 1 FROM sessions WHERE id = ${id})`)),
+    recordEventIfChanged(ctx.db, {
+      type: "session.deleted",
+      subjectId: id,
+      payload: { ...toSession(current), deletedAt: nowIso() },
+      actor: ctx.actor,
+    }),
+    ctx.db
+      .delete(sessionItems)
+      .where(and(eq(sessionItems.sessionId, id), sql`NOT EXISTS (SELECT 1 FROM sessions WHERE id = ${id})`)),
   ]);
   if (res.meta.changes === 0) throw conflict("The session changed meanwhile; reload and retry");
 }

@@ -7,8 +7,15 @@ const tags = ["Settings"];
 
 const SettingsSchema = z
   .object({
-    timezone: z.string().openapi({ example: "Europe/Oslo", description: "IANA zone for day boundaries: maintenance \"due today\", daily reminders." }),
-    healthSensitivity: z.enum(SENSITIVITIES).openapi({ description: "Change it with PUT /settings/health (re-scores assets)." }),
+    timezone: z
+      .string()
+      .openapi({
+        example: "Europe/Oslo",
+        description: 'IANA zone for day boundaries: maintenance "due today", daily reminders.',
+      }),
+    healthSensitivity: z
+      .enum(SENSITIVITIES)
+      .openapi({ description: "Change it with PUT /settings/health (re-scores assets)." }),
   })
   .openapi("WorkspaceSettings");
 
@@ -16,10 +23,26 @@ const UpdateSettingsBody = z.strictObject({ timezone: z.string().min(1).max(64) 
 
 export const settingsRouter = createRouter()
   .openapi(
-    defineRoute({ method: "get", path: "/settings", operationId: "getSettings", tags, summary: "Workspace settings", responses: { 200: jsonContent(SettingsSchema, "The settings") } }),
+    defineRoute({
+      method: "get",
+      path: "/settings",
+      operationId: "getSettings",
+      tags,
+      summary: "Workspace settings",
+      responses: { 200: jsonContent(SettingsSchema, "The settings") },
+    }),
     async (c) => c.json(svc.toSettings(c.var.tenant), 200),
   )
   .openapi(
-    defineRoute({ method: "patch", path: "/settings", operationId: "updateSettings", tags, summary: "Change workspace settings", description: "Only the time zone is set here; an unknown IANA zone is a 400.", request: jsonBody(UpdateSettingsBody), responses: { 200: jsonContent(SettingsSchema, "Updated") } }),
+    defineRoute({
+      method: "patch",
+      path: "/settings",
+      operationId: "updateSettings",
+      tags,
+      summary: "Change workspace settings",
+      description: "Only the time zone is set here; an unknown IANA zone is a 400.",
+      request: jsonBody(UpdateSettingsBody),
+      responses: { 200: jsonContent(SettingsSchema, "Updated") },
+    }),
     async (c) => c.json(await svc.updateGeneralSettings(c.env, c.var.tenant, c.req.valid("json")), 200),
   );

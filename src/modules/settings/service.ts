@@ -23,8 +23,10 @@ export const toSettings = (t: TenantRecord) => {
 export async function updateGeneralSettings(env: Bindings, tenant: TenantRecord, patch: { timezone: string }) {
   const timezone = checkTimezone(patch.timezone);
   const updatedAt = nowIso();
-  await controlDb(env).update(tenants)
+  await controlDb(env)
+    .update(tenants)
     .set({ settings: sql`json_set(${tenants.settings}, '$.timezone', ${timezone})`, updatedAt })
-    .where(eq(tenants.id, tenant.id)).run();
+    .where(eq(tenants.id, tenant.id))
+    .run();
   return toSettings({ ...tenant, settings: { ...tenant.settings, timezone }, updatedAt });
 }

@@ -33,5 +33,10 @@ export async function listTrash({ db }: ServiceCtx, input: { limit: number; curs
   const rows = await db.all<EntryRow>(
     sql`${sql.join(branches, sql` UNION ALL `)} ORDER BY deletedAt DESC, id DESC LIMIT ${input.limit + 1}`,
   );
-  return toPage(rows, input.limit, (r) => [r.deletedAt, r.id], (r) => ({ ...r }));
+  return toPage(
+    rows,
+    input.limit,
+    (r) => [r.deletedAt, r.id],
+    (r) => ({ ...r }),
+  );
 }

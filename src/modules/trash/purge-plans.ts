@@ -35,12 +35,19 @@ const count = (table: string, column: string, id: string): SQL =>
 /** Inventory sessions still to run on this scope: recurring schedules and draft or active sessions. */
 const sessionBlockers = (column: string, id: string): Blocker[] => [
   { count: count("session_schedules", column, id), noun: "recurring session schedule(s) scoped to it" },
-  { count: sql`(SELECT count(*) FROM sessions r WHERE ${sql.raw(`r."${column}"`)} = ${id} AND r.status IN ('draft', 'active'))`, noun: "open inventory session(s) scoped to it" },
+  {
+    count: sql`(SELECT count(*) FROM sessions r WHERE ${sql.raw(`r."${column}"`)} = ${id} AND r.status IN ('draft', 'active'))`,
+    noun: "open inventory session(s) scoped to it",
+  },
 ];
 
 /** Field-level history of the row (audit_log), which nothing else reads once the row is gone. */
-const auditRows = (type: TrashType, id: string): OwnedStatement => (db, guard) =>
-  db.delete(auditLog).where(and(eq(auditLog.entityType, TRASH_TABLES[type].auditType), eq(auditLog.entityId, id), guard));
+const auditRows =
+  (type: TrashType, id: string): OwnedStatement =>
+  (db, guard) =>
+    db
+      .delete(auditLog)
+      .where(and(eq(auditLog.entityType, TRASH_TABLES[type].auditType), eq(auditLog.entityId, id), guard));
 
 /**
  * Removes a custom field's values and layout entries, but only when no other definition (live or
@@ -54,16 +61,30 @@ function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedSt
   const path = `$.${JSON.stringify(key)}`;
   const sole = sql`NOT EXISTS (SELECT 1 FROM custom_fields o WHERE o.entity = ${entity} AND lower(o.key) = lower(${key}) AND o.id <> ${id})`;
   return [
-    (db, guard) => db.update(table).set({ customFields: sql`json_remove(custom_fields, ${path})` })
-      .where(and(sql`json_type(custom_fields, ${path}) IS NOT NULL`, guard, sole)),
+    (db, guard) =>
+      db
+        .update(table)
+        .set({ customFields: sql`json_remove(custom_fields, ${path})` })
+        .where(and(sql`json_type(custom_fields, ${path}) IS NOT NULL`, guard, sole)),
     // Rebuilds each section's `fields` without the key, keeping section and field order.
-    (db, guard) => db.update(layouts).set({
-      sections: sql`(SELECT json_group_array(json_set(json(s.value), '$.fields', json(coalesce((
+    (db, guard) =>
+      db
+        .update(layouts)
+        .set({
+          sections: sql`(SELECT json_group_array(json_set(json(s.value), '$.fields', json(coalesce((
           SELECT json_group_array(json(f.value) ORDER BY f.key) FROM json_each(s.value, '$.fields') f
           WHERE json_extract(f.value, '$.key') IS NOT ${key}), '[]'))) ORDER BY s.key)
         FROM json_each(layouts.sections) s)`,
-    }).where(and(eq(layouts.entity, entity === "person" ? "person" : "asset"), guard, sole, sql`EXISTS (
-        SELECT 1 FROM json_each(layouts.sections) s, json_each(s.value, '$.fields') f WHERE json_extract(f.value, '$.key') = ${key})`)),
+        })
+        .where(
+          and(
+            eq(layouts.entity, entity === "person" ? "person" : "asset"),
+            guard,
+            sole,
+            sql`EXISTS (
+        SELECT 1 FROM json_each(layouts.sections) s, json_each(s.value, '$.fields') f WHERE json_extract(f.value, '$.key') = ${key})`,
+          ),
+        ),
   ];
 }
 
@@ -89,19 +110,32 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
       (db, guard) => db.delete(assetHealth).where(and(eq(assetHealth.assetId, id), guard)),
       (db, guard) => db.delete(assetLastAudit).where(and(eq(assetLastAudit.assetId, id), guard)),
       // Reminders hang off the asset's schedules, so they go before the schedules.
-      (db, guard) => db.delete(maintenanceReminders).where(and(sql`${maintenanceReminders.scheduleId} IN (SELECT ms.id FROM maintenance_schedules ms WHERE ms.item_id = ${id})`, guard)),
+      (db, guard) =>
+        db
+          .delete(maintenanceReminders)
+          .where(
+            and(
+              sql`${maintenanceReminders.scheduleId} IN (SELECT ms.id FROM maintenance_schedules ms WHERE ms.item_id = ${id})`,
+              guard,
+            ),
+          ),
       (db, guard) => db.delete(maintenanceLogs).where(and(eq(maintenanceLogs.itemId, id), guard)),
       (db, guard) => db.delete(maintenanceSchedules).where(and(eq(maintenanceSchedules.itemId, id), guard)),
       auditRows("asset", id),
     ],
   },
   person: {
-    blockers: (id) => [{ count: count("assets", "assignee_id", id), noun: "asset(s) still assigned to them; check them in first" }],
+    blockers: (id) => [
+      { count: count("assets", "assignee_id", id), noun: "asset(s) still assigned to them; check them in first" },
+    ],
     owned: (id) => [auditRows("person", id)],
   },
   category: {
     blockers: (id) => [
-      { count: count("assets", "category_id", id), noun: "asset(s), live or in the trash, in this category; move or permanently delete them first" },
+      {
+        count: count("assets", "category_id", id),
+        noun: "asset(s), live or in the trash, in this category; move or permanently delete them first",
+      },
       ...sessionBlockers("category_id", id),
     ],
     owned: (id) => [auditRows("category", id)],

@@ -19,10 +19,18 @@ async function checkPurgeable({ db }: ServiceCtx, ref: TrashRef): Promise<Row> {
   if (row.deleted_at === null) throw conflict(`${label} is not in the trash; move it to the trash first`);
   const blockers = PURGE_PLANS[ref.type].blockers(ref.id);
   if (blockers.length > 0) {
-    const counts = await db.get<Record<string, number>>(sql`SELECT ${sql.join(blockers.map((b, i) => sql`${b.count} AS ${sql.raw(`b${i}`)}`), sql`, `)}`);
+    const counts = await db.get<Record<string, number>>(
+      sql`SELECT ${sql.join(
+        blockers.map((b, i) => sql`${b.count} AS ${sql.raw(`b${i}`)}`),
+        sql`, `,
+      )}`,
+    );
     const found = blockers.map((b, i) => ({ n: counts?.[`b${i}`] ?? 0, noun: b.noun })).filter((b) => b.n > 0);
     if (found.length > 0) {
-      throw conflict(`${label} is still referenced by ${found.map((b) => `${b.n} ${b.noun}`).join("; ")}`, found.map((b) => ({ count: b.n, reason: b.noun })));
+      throw conflict(
+        `${label} is still referenced by ${found.map((b) => `${b.n} ${b.noun}`).join("; ")}`,
+        found.map((b) => ({ count: b.n, reason: b.noun })),
+      );
     }
   }
   return row;
@@ -37,13 +45,29 @@ async function purgeOne(ctx: ServiceCtx, ref: TrashRef, files?: R2Bucket): Promi
   const row = await checkPurgeable(ctx, ref);
   const plan = PURGE_PLANS[ref.type];
   const blockers = plan.blockers(ref.id);
-  const guard: SQL = blockers.length > 0
-    ? sql`${stillTrashed(ref.type, ref.id)} AND (${sql.join(blockers.map((b) => b.count), sql` + `)}) = 0`
-    : stillTrashed(ref.type, ref.id);
+  const guard: SQL =
+    blockers.length > 0
+      ? sql`${stillTrashed(ref.type, ref.id)} AND (${sql.join(
+          blockers.map((b) => b.count),
+          sql` + `,
+        )}) = 0`
+      : stillTrashed(ref.type, ref.id);
   const owned = plan.owned(ref.id, row).map((stmt) => stmt(ctx.db, guard));
-  const payload = { id: ref.id, type: ref.type, name: String(row[TRASH_TABLES[ref.type].name]), deletedAt: row.deleted_at, deletedBy: row.deleted_by, purgedAt: nowIso() };
+  const payload = {
+    id: ref.id,
+    type: ref.type,
+    name: String(row[TRASH_TABLES[ref.type].name]),
+    deletedAt: row.deleted_at,
+    deletedBy: row.deleted_by,
+    purgedAt: nowIso(),
+  };
   const del = ctx.db.delete(tableOf(ref.type)).where(sql`id = ${ref.id} AND ${guard}`);
-  const event = recordEventIfChanged(ctx.db, { type: `${ref.type}.purged`, subjectId: ref.id, payload, actor: ctx.actor });
+  const event = recordEventIfChanged(ctx.db, {
+    type: `${ref.type}.purged`,
+    subjectId: ref.id,
+    payload,
+    actor: ctx.actor,
+  });
   // Owned rows go first: their guard reads the row, which the DELETE then removes.
   const statements: BatchItem<"sqlite">[] = [...owned, del, event];
   const results = await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

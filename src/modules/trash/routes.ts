@@ -9,8 +9,7 @@ const tags = ["Trash"];
 
 // SPEC 5 does not say whether /trash takes API keys. It holds exactly the data of the groups that
 // do (categories, locations, assets, people, custom fields), so it is open to the same credentials.
-const ACCESS_NOTE =
-  "The trash holds the deleted items of groups that accept API keys, so it accepts them too.";
+const ACCESS_NOTE = "The trash holds the deleted items of groups that accept API keys, so it accepts them too.";
 const PER_ITEM =
   `Takes 1..${MAX_TRASH_ITEMS} distinct \`{type, id}\` (types: ${TRASH_TYPES.join(", ")}); a repeated item is a 400. ` +
   "Items run in request order and each gets its own result, so the answer is 200 even when items fail: " +
@@ -19,7 +18,11 @@ const PER_ITEM =
 export const trashRouter = createRouter()
   .openapi(
     defineRoute({
-      method: "get", path: "/trash", operationId: "listTrash", tags, summary: "List deleted items",
+      method: "get",
+      path: "/trash",
+      operationId: "listTrash",
+      tags,
+      summary: "List deleted items",
       description: `Deleted categories, locations, assets, people and custom fields, most recently deleted first. ${ACCESS_NOTE}`,
       request: { query: ListTrashQuery },
       responses: { 200: json(TrashPage, "A page of the trash") },
@@ -28,7 +31,11 @@ export const trashRouter = createRouter()
   )
   .openapi(
     defineRoute({
-      method: "post", path: "/trash/restore", operationId: "restoreTrashItems", tags, summary: "Restore deleted items",
+      method: "post",
+      path: "/trash/restore",
+      operationId: "restoreTrashItems",
+      tags,
+      summary: "Restore deleted items",
       description: `${PER_ITEM} A restore that would break a uniqueness rule (a live row took the name, tag, email or key meanwhile) fails with \`conflict\` and the reason. Each restore emits its \`<type>.restored\` event. ${ACCESS_NOTE}`,
       request: body(TrashItemsBody),
       responses: { 200: json(TrashResultsSchema, "One result per item, in request order"), ...errorResponses(415) },
@@ -37,13 +44,18 @@ export const trashRouter = createRouter()
   )
   .openapi(
     defineRoute({
-      method: "post", path: "/trash/permanent-delete", operationId: "permanentlyDeleteTrashItems", tags, summary: "Permanently delete items in the trash",
+      method: "post",
+      path: "/trash/permanent-delete",
+      operationId: "permanentlyDeleteTrashItems",
+      tags,
+      summary: "Permanently delete items in the trash",
       description:
         `${PER_ITEM} Only items already in the trash can be deleted: a live one fails with \`conflict\` (move it to the trash first). ` +
         "Deletes the row and what only it owned: an asset's assignments, status events, timeline, audit entries and image; a person's audit entries " +
         "(their assignment rows stay in the assets' history, which keeps the person's name); a custom field's values and layout entries. " +
         "Refused (`conflict`) while something still references the item, trashed or not: assets using a category or location, people or child " +
-        "locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. " + ACCESS_NOTE,
+        "locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. " +
+        ACCESS_NOTE,
       request: body(TrashItemsBody),
       responses: { 200: json(TrashResultsSchema, "One result per item, in request order"), ...errorResponses(415) },
     }),

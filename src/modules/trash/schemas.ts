@@ -16,7 +16,13 @@ export const TrashEntrySchema = z
     id: z.string().openapi({ example: "ast_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ description: "The item's name (a custom field's label).", example: "MacBook Pro 14" }),
     deletedAt: z.string().openapi({ example: "2026-11-21T09:30:00.000Z" }),
-    deletedBy: z.string().nullable().openapi({ description: "Who deleted it: a user id (`usr_…`) or an API key id (`key_…`).", example: "usr_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    deletedBy: z
+      .string()
+      .nullable()
+      .openapi({
+        description: "Who deleted it: a user id (`usr_…`) or an API key id (`key_…`).",
+        example: "usr_01jd3k4m5n6p7q8r9s0t1v2w3x",
+      }),
   })
   .openapi("TrashEntry");
 
@@ -27,15 +33,30 @@ const typeFilter = z
   .optional()
   .transform((raw, ctx) => {
     if (raw === undefined) return undefined;
-    const parts = [...new Set(raw.split(",").map((s) => s.trim()).filter(Boolean))];
+    const parts = [
+      ...new Set(
+        raw
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = parts.filter((p) => !(TRASH_TYPES as readonly string[]).includes(p));
     if (parts.length === 0 || unknown.length > 0) {
-      ctx.addIssue({ code: "custom", message: `unknown type '${unknown.join(",") || raw}'; expected one or more of ${TRASH_TYPES.join(", ")}`, input: raw });
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown type '${unknown.join(",") || raw}'; expected one or more of ${TRASH_TYPES.join(", ")}`,
+        input: raw,
+      });
       return z.NEVER;
     }
     return parts as TrashType[];
   })
-  .openapi({ param: { name: "type", in: "query" }, description: `Only these types, comma-separated: ${TRASH_TYPES.join(", ")}.`, example: "asset,person" });
+  .openapi({
+    param: { name: "type", in: "query" },
+    description: `Only these types, comma-separated: ${TRASH_TYPES.join(", ")}.`,
+    example: "asset,person",
+  });
 
 export const ListTrashQuery = z.object({ ...pageQuery, type: typeFilter });
 
@@ -50,7 +71,12 @@ export const TrashItemsBody = z
     const seen = new Set<string>();
     body.items.forEach((item, i) => {
       const key = `${item.type}:${item.id}`;
-      if (seen.has(key)) ctx.addIssue({ code: "custom", path: ["items", i], message: `duplicate of an earlier item (${item.type} ${item.id})` });
+      if (seen.has(key))
+        ctx.addIssue({
+          code: "custom",
+          path: ["items", i],
+          message: `duplicate of an earlier item (${item.type} ${item.id})`,
+        });
       seen.add(key);
     });
   })
@@ -62,10 +88,18 @@ export const TrashResultSchema = z
   .object({
     type: TypeSchema,
     id: z.string(),
-    status: z.enum(["restored", "deleted", "failed"]).openapi({ description: "`restored` (restore), `deleted` (permanent delete) or `failed` (see `error`)." }),
+    status: z
+      .enum(["restored", "deleted", "failed"])
+      .openapi({ description: "`restored` (restore), `deleted` (permanent delete) or `failed` (see `error`)." }),
     error: z
       .object({
-        code: z.string().openapi({ example: "conflict", description: "`not_found` (unknown, not in the trash, or another workspace's), `conflict` (see message), or another error code." }),
+        code: z
+          .string()
+          .openapi({
+            example: "conflict",
+            description:
+              "`not_found` (unknown, not in the trash, or another workspace's), `conflict` (see message), or another error code.",
+          }),
         message: z.string(),
       })
       .optional(),

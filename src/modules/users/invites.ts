@@ -15,16 +15,27 @@ import type { Acting } from "./service";
 export type InviteRow = typeof invites.$inferSelect;
 export const INVITE_TTL_DAYS = 7;
 
-export const toInvite = (r: InviteRow) => ({ id: r.id, email: r.email, role: r.role, invitedBy: r.invitedBy, expiresAt: r.expiresAt, createdAt: r.createdAt });
+export const toInvite = (r: InviteRow) => ({
+  id: r.id,
+  email: r.email,
+  role: r.role,
+  invitedBy: r.invitedBy,
+  expiresAt: r.expiresAt,
+  createdAt: r.createdAt,
+});
 
 const openAt = (now: string) => and(isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now));
 const userWithEmail = (email: string) => sql`(SELECT 1 FROM users WHERE lower(email) = ${email})`;
 
 export async function listInvites({ db }: ServiceCtx, input: { limit: number; cursor?: string }) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await db.select().from(invites)
+  const rows = await db
+    .select()
+    .from(invites)
     .where(and(openAt(nowIso()), after ? gt(invites.id, String(after[0])) : undefined))
-    .orderBy(asc(invites.id)).limit(input.limit + 1).all();
+    .orderBy(asc(invites.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toInvite);
 }
 
@@ -43,25 +54,50 @@ async function checkInvite(ctx: ServiceCtx, acting: Acting, email: string, role:
  * closed in the same batch so the one-open-invite-per-email index lets the new one in.
  */
 export async function createInvite(ctx: ServiceCtx, acting: Acting, input: { email: string; role: Role }) {
-  if (input.role === "owner" && acting.role !== "owner") throw new ApiError("forbidden", "Only an owner can invite an owner");
+  if (input.role === "owner" && acting.role !== "owner")
+    throw new ApiError("forbidden", "Only an owner can invite an owner");
   const email = input.email.toLowerCase();
   const now = nowIso();
   await checkInvite(ctx, acting, email, input.role, now);
 
   const token = randomToken(32);
   const row: InviteRow = {
-    id: newId("invite"), email, role: input.role, tokenHash: await sha256Hex(token), invitedBy: ctx.actor,
-    expiresAt: new Date(Date.parse(now) + INVITE_TTL_DAYS * 86_400_000).toISOString(), acceptedAt: null, revokedAt: null, createdAt: now,
+    id: newId("invite"),
+    email,
+    role: input.role,
+    tokenHash: await sha256Hex(token),
+    invitedBy: ctx.actor,
+    expiresAt: new Date(Date.parse(now) + INVITE_TTL_DAYS * 86_400_000).toISOString(),
+    acceptedAt: null,
+    revokedAt: null,
+    createdAt: now,
   };
-  const guards = allOf([sql`NOT EXISTS ${userWithEmail(email)}`, ...planRoomGuard(acting.plan, { seats: true, admins: isManagerRole(input.role) }, now)]);
+  const guards = allOf([
+    sql`NOT EXISTS ${userWithEmail(email)}`,
+    ...planRoomGuard(acting.plan, { seats: true, admins: isManagerRole(input.role) }, now),
+  ]);
   let inserted = 0;
   try {
     const [, res] = await ctx.db.batch([
-      ctx.db.update(invites).set({ revokedAt: now })
-        .where(and(sql`lower(${invites.email}) = ${email}`, isNull(invites.acceptedAt), isNull(invites.revokedAt), sql`${invites.expiresAt} <= ${now}`)),
+      ctx.db
+        .update(invites)
+        .set({ revokedAt: now })
+        .where(
+          and(
+            sql`lower(${invites.email}) = ${email}`,
+            isNull(invites.acceptedAt),
+            isNull(invites.revokedAt),
+            sql`${invites.expiresAt} <= ${now}`,
+          ),
+        ),
       // The checks above, repeated atomically with the write.
       insertWhere(ctx.db, invites, row, guards),
-      recordEventIfChanged(ctx.db, { type: "user.invited", subjectId: row.id, payload: toInvite(row), actor: ctx.actor }),
+      recordEventIfChanged(ctx.db, {
+        type: "user.invited",
+        subjectId: row.id,
+        payload: toInvite(row),
+        actor: ctx.actor,
+      }),
     ]);
     inserted = res.meta.changes;
   } catch (err) {
@@ -79,8 +115,16 @@ export async function createInvite(ctx: ServiceCtx, acting: Acting, input: { ema
 export async function revokeInvite(ctx: ServiceCtx, id: string): Promise<void> {
   const now = nowIso();
   const [res] = await ctx.db.batch([
-    ctx.db.update(invites).set({ revokedAt: now }).where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt))),
-    recordEventIfChanged(ctx.db, { type: "invite.revoked", subjectId: id, payload: { id, revokedAt: now }, actor: ctx.actor }),
+    ctx.db
+      .update(invites)
+      .set({ revokedAt: now })
+      .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt))),
+    recordEventIfChanged(ctx.db, {
+      type: "invite.revoked",
+      subjectId: id,
+      payload: { id, revokedAt: now },
+      actor: ctx.actor,
+    }),
   ]);
   if (res.meta.changes === 1) return;
   const row = await ctx.db.select().from(invites).where(eq(invites.id, id)).get();

@@ -24,14 +24,20 @@ export interface Growth {
 }
 
 export async function usage(db: TenantDb, now: string): Promise<{ seats: number; admins: number }> {
-  const rows = await db.all<{ seats: number; admins: number }>(sql`SELECT ${seatCount(now)} AS seats, ${adminCount(now)} AS admins`);
+  const rows = await db.all<{ seats: number; admins: number }>(
+    sql`SELECT ${seatCount(now)} AS seats, ${adminCount(now)} AS admins`,
+  );
   return { seats: Number(rows[0]?.seats ?? 0), admins: Number(rows[0]?.admins ?? 0) };
 }
 
 const limitReached = (what: "seats" | "admins", plan: Plan, limit: number, current: number) =>
-  new ApiError("plan_required", `The ${plan} plan allows ${limit} ${what === "seats" ? "seats (active users and open invites)" : "owners and admins"}; upgrade the plan or free one first`, {
-    details: { limit, current, resource: what, plan },
-  });
+  new ApiError(
+    "plan_required",
+    `The ${plan} plan allows ${limit} ${what === "seats" ? "seats (active users and open invites)" : "owners and admins"}; upgrade the plan or free one first`,
+    {
+      details: { limit, current, resource: what, plan },
+    },
+  );
 
 /** Throws 403 `plan_required` with `{ limit, current }` when the change would exceed the plan. */
 export async function assertPlanRoom(db: TenantDb, plan: Plan, growth: Growth, now: string): Promise<void> {

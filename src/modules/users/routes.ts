@@ -4,7 +4,16 @@ import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonConten
 import { idParam } from "../../platform/schemas";
 import { serviceCtx } from "../../http/service-context";
 import { createInvite, listInvites, revokeInvite, toInvite } from "./invites";
-import { CreatedInviteSchema, CreateInviteBody, InvitePage, ListInvitesQuery, ListUsersQuery, UpdateUserBody, UserPage, UserSchema } from "./schemas";
+import {
+  CreatedInviteSchema,
+  CreateInviteBody,
+  InvitePage,
+  ListInvitesQuery,
+  ListUsersQuery,
+  UpdateUserBody,
+  UserPage,
+  UserSchema,
+} from "./schemas";
 import { listUsers, toUser, updateUser, type Acting } from "./service";
 
 const tags = ["Users"];
@@ -16,29 +25,56 @@ function acting(c: AppContext): Acting {
   return { role: p.kind === "platformAdmin" ? "owner" : p.role, plan: c.var.tenant.plan };
 }
 
-const LIMITS_NOTE = "Plan limits: seats (active users + open invites) and admins (owners + admins, incl. open invites for those roles); exceeding one answers 403 `plan_required` with details `{ limit, current, resource }`.";
+const LIMITS_NOTE =
+  "Plan limits: seats (active users + open invites) and admins (owners + admins, incl. open invites for those roles); exceeding one answers 403 `plan_required` with details `{ limit, current, resource }`.";
 
 export const usersRouter = createRouter()
   .openapi(
-    defineRoute({ method: "get", path: "/users", operationId: "listUsers", tags, summary: "List the workspace's users", request: { query: ListUsersQuery }, responses: { 200: json(UserPage, "A page of users, oldest first") } }),
+    defineRoute({
+      method: "get",
+      path: "/users",
+      operationId: "listUsers",
+      tags,
+      summary: "List the workspace's users",
+      request: { query: ListUsersQuery },
+      responses: { 200: json(UserPage, "A page of users, oldest first") },
+    }),
     async (c) => c.json(await listUsers(serviceCtx(c), c.req.valid("query")), 200),
   )
   .openapi(
     defineRoute({
-      method: "patch", path: "/users/{userId}", operationId: "updateUser", tags, summary: "Change a user's role, status or name",
+      method: "patch",
+      path: "/users/{userId}",
+      operationId: "updateUser",
+      tags,
+      summary: "Change a user's role, status or name",
       description: `Only an owner may change an owner or grant the owner role (403). The last active owner cannot be demoted or deactivated (409). Deactivation signs the user out everywhere (refresh tokens revoked, access tokens refused). ${LIMITS_NOTE}`,
       request: { params: UserParams, ...body(UpdateUserBody) },
       responses: { 200: json(UserSchema, "Updated"), ...errorResponses(409, 415) },
     }),
-    async (c) => c.json(toUser(await updateUser(serviceCtx(c), acting(c), c.req.valid("param").userId, c.req.valid("json"))), 200),
+    async (c) =>
+      c.json(toUser(await updateUser(serviceCtx(c), acting(c), c.req.valid("param").userId, c.req.valid("json"))), 200),
   )
   .openapi(
-    defineRoute({ method: "get", path: "/users/invites", operationId: "listInvites", tags, summary: "List open invites", description: "Invites not yet accepted, revoked or expired.", request: { query: ListInvitesQuery }, responses: { 200: json(InvitePage, "A page of open invites") } }),
+    defineRoute({
+      method: "get",
+      path: "/users/invites",
+      operationId: "listInvites",
+      tags,
+      summary: "List open invites",
+      description: "Invites not yet accepted, revoked or expired.",
+      request: { query: ListInvitesQuery },
+      responses: { 200: json(InvitePage, "A page of open invites") },
+    }),
     async (c) => c.json(await listInvites(serviceCtx(c), c.req.valid("query")), 200),
   )
   .openapi(
     defineRoute({
-      method: "post", path: "/users/invites", operationId: "createInvite", tags, summary: "Invite a user",
+      method: "post",
+      path: "/users/invites",
+      operationId: "createInvite",
+      tags,
+      summary: "Invite a user",
       description: `No email is sent: the response carries the invite \`token\` (shown once, stored hashed) for the caller to pass on. The invitee accepts with POST /auth/invites/accept. Invites expire after 7 days. 409 when a user or an open invite with that email exists; only an owner may invite an owner. ${LIMITS_NOTE}`,
       request: body(CreateInviteBody),
       responses: { 201: json(CreatedInviteSchema, "Created; the token is shown once"), ...errorResponses(409, 415) },
@@ -52,7 +88,16 @@ export const usersRouter = createRouter()
     },
   )
   .openapi(
-    defineRoute({ method: "delete", path: "/users/invites/{inviteId}", operationId: "revokeInvite", tags, summary: "Revoke an invite", description: "Idempotent for revoked invites; 409 for an accepted one.", request: { params: InviteParams }, responses: { 204: { description: "Revoked" }, ...errorResponses(409) } }),
+    defineRoute({
+      method: "delete",
+      path: "/users/invites/{inviteId}",
+      operationId: "revokeInvite",
+      tags,
+      summary: "Revoke an invite",
+      description: "Idempotent for revoked invites; 409 for an accepted one.",
+      request: { params: InviteParams },
+      responses: { 204: { description: "Revoked" }, ...errorResponses(409) },
+    }),
     async (c) => {
       await revokeInvite(serviceCtx(c), c.req.valid("param").inviteId);
       return c.body(null, 204);

@@ -21,7 +21,10 @@ export const UserSchema = z
 
 export const ListUsersQuery = z.object({
   ...pageQuery,
-  status: z.enum(USER_STATUSES).optional().openapi({ description: "Only users in this status; all users when absent." }),
+  status: z
+    .enum(USER_STATUSES)
+    .optional()
+    .openapi({ description: "Only users in this status; all users when absent." }),
 });
 export const UserPage = pageOf(UserSchema, "UserPage");
 
@@ -47,7 +50,11 @@ export const InviteSchema = z
 
 export const CreatedInviteSchema = InviteSchema.extend({
   token: z.string().openapi({ description: "The invite token, shown once. No email is sent: hand it to the invitee." }),
-  acceptUrl: z.string().openapi({ description: "Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept)." }),
+  acceptUrl: z
+    .string()
+    .openapi({
+      description: "Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept).",
+    }),
 }).openapi("CreatedInvite");
 
 export const CreateInviteBody = z.strictObject({ email: emailField, role: z.enum(ROLES) }).openapi("CreateInvite");

@@ -25,9 +25,18 @@ export const toUser = (r: UserRow) => ({
 
 export async function listUsers({ db }: ServiceCtx, input: { limit: number; cursor?: string; status?: Status }) {
   const after = decodeCursor(input.cursor, 1);
-  const rows = await db.select().from(users)
-    .where(and(input.status ? eq(users.status, input.status) : undefined, after ? gt(users.id, String(after[0])) : undefined))
-    .orderBy(asc(users.id)).limit(input.limit + 1).all();
+  const rows = await db
+    .select()
+    .from(users)
+    .where(
+      and(
+        input.status ? eq(users.status, input.status) : undefined,
+        after ? gt(users.id, String(after[0])) : undefined,
+      ),
+    )
+    .orderBy(asc(users.id))
+    .limit(input.limit + 1)
+    .all();
   return toPage(rows, input.limit, (r) => [r.id], toUser);
 }
 
@@ -61,12 +70,14 @@ function changeOf(cur: UserRow, next: { role: Role; status: Status }): Change {
   };
 }
 
-const otherActiveOwners = (id: string) => sql`(SELECT count(*) FROM users WHERE role = 'owner' AND status = 'active' AND id <> ${id})`;
+const otherActiveOwners = (id: string) =>
+  sql`(SELECT count(*) FROM users WHERE role = 'owner' AND status = 'active' AND id <> ${id})`;
 
 async function checkChange(ctx: ServiceCtx, acting: Acting, cur: UserRow, change: Change, now: string): Promise<void> {
   if (change.removesOwner) {
     const [row] = await ctx.db.all<{ n: number }>(sql`SELECT ${otherActiveOwners(cur.id)} AS n`);
-    if (Number(row?.n ?? 0) < 1) throw conflict("The last active owner cannot be demoted or deactivated; make another user owner first");
+    if (Number(row?.n ?? 0) < 1)
+      throw conflict("The last active owner cannot be demoted or deactivated; make another user owner first");
   }
   await assertPlanRoom(ctx.db, acting.plan, change.growth, now);
 }
@@ -77,9 +88,20 @@ async function checkChange(ctx: ServiceCtx, acting: Acting, cur: UserRow, change
  * seat and admin limits (403 plan_required). The UPDATE repeats every check as a condition, so a
  * concurrent change cannot slip past them; deactivation revokes the user's refresh tokens in the same batch.
  */
-export async function updateUser(ctx: ServiceCtx, acting: Acting, id: string, patch: { role?: Role; status?: Status; name?: string | null }) {
+export async function updateUser(
+  ctx: ServiceCtx,
+  acting: Acting,
+  id: string,
+  patch: { role?: Role; status?: Status; name?: string | null },
+) {
   const cur = await getUser(ctx, id);
-  const next: UserRow = { ...cur, role: patch.role ?? cur.role, status: patch.status ?? cur.status, name: patch.name === undefined ? cur.name : patch.name, updatedAt: nowIso() };
+  const next: UserRow = {
+    ...cur,
+    role: patch.role ?? cur.role,
+    status: patch.status ?? cur.status,
+    name: patch.name === undefined ? cur.name : patch.name,
+    updatedAt: nowIso(),
+  };
   if (acting.role !== "owner" && (cur.role === "owner" || next.role === "owner")) {
     throw new ApiError("forbidden", "Only an owner can change an owner or grant the owner role");
   }
@@ -97,11 +119,27 @@ export async function updateUser(ctx: ServiceCtx, acting: Acting, id: string, pa
   ];
   const changes = Object.keys(patch).sort();
   const [res] = await ctx.db.batch([
-    ctx.db.update(users).set({ role: next.role, status: next.status, name: next.name, updatedAt: now }).where(allOf(guards)),
-    recordEventIfChanged(ctx.db, { type: "user.updated", subjectId: id, payload: { ...toUser(next), changes }, actor: ctx.actor }),
+    ctx.db
+      .update(users)
+      .set({ role: next.role, status: next.status, name: next.name, updatedAt: now })
+      .where(allOf(guards)),
+    recordEventIfChanged(ctx.db, {
+      type: "user.updated",
+      subjectId: id,
+      payload: { ...toUser(next), changes },
+      actor: ctx.actor,
+    }),
     // Runs after the update: only revokes when the user is (now) deactivated.
-    ctx.db.update(refreshTokens).set({ revokedAt: now })
-      .where(and(eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt), sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`)),
+    ctx.db
+      .update(refreshTokens)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(refreshTokens.userId, id),
+          isNull(refreshTokens.revokedAt),
+          sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`,
+        ),
+      ),
   ]);
   if (res.meta.changes === 0) {
     // Something changed between the read and the write: answer with the rule that now fails, if any.
