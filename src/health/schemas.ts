@@ -22,13 +22,10 @@ export const HealthReasonSchema = z
     code: ReasonCodeSchema,
     severity: z.enum(SEVERITIES).openapi({ description: "`critical` (hard fail), `warning` or `info`." }),
     message: z.string().openapi({ example: "Maintenance 'Filter change' was due on 2026-11-01" }),
-    penalty: z
-      .number()
-      .int()
-      .openapi({
-        description: "Points this reason took off the score (per the workspace preset); 0 for LOST and RETIRED.",
-        example: 35,
-      }),
+    penalty: z.number().int().openapi({
+      description: "Points this reason took off the score (per the workspace preset); 0 for LOST and RETIRED.",
+      example: 35,
+    }),
     links: z
       .array(
         z.object({
@@ -48,11 +45,9 @@ export const HealthSchema = z
   .object({
     score: z.number().int().min(0).max(100).openapi({ example: 65 }),
     badge: BadgeSchema,
-    reasons: z
-      .array(HealthReasonSchema)
-      .openapi({
-        description: "Largest penalty first (LOST and RETIRED lead when present); empty when nothing applies.",
-      }),
+    reasons: z.array(HealthReasonSchema).openapi({
+      description: "Largest penalty first (LOST and RETIRED lead when present); empty when nothing applies.",
+    }),
     computedAt: z.string().openapi({ description: "When this result was computed." }),
   })
   .openapi("AssetHealth");
@@ -79,12 +74,10 @@ export const HealthBatchBody = z
 export const HealthBatchResponse = z
   .object({
     items: z.array(ItemHealthSchema).openapi({ description: "In request order." }),
-    notFound: z
-      .array(z.string())
-      .openapi({
-        description:
-          "Requested ids that are not live inventory items of this workspace (unknown, deleted or another workspace's).",
-      }),
+    notFound: z.array(z.string()).openapi({
+      description:
+        "Requested ids that are not live inventory items of this workspace (unknown, deleted or another workspace's).",
+    }),
   })
   .openapi("InventoryItemHealthBatch");
 
@@ -98,13 +91,10 @@ const PresetSchema = z
       .number()
       .int()
       .openapi({ description: "Maintenance counts as due soon from this many days before its due date." }),
-    verificationStaleDays: z
-      .number()
-      .int()
-      .openapi({
-        description:
-          "A verification older than this is stale; never verified this long after being added is flagged (when the workspace runs sessions).",
-      }),
+    verificationStaleDays: z.number().int().openapi({
+      description:
+        "A verification older than this is stale; never verified this long after being added is flagged (when the workspace runs sessions).",
+    }),
     warrantyExpiringDays: z
       .number()
       .int()
@@ -132,13 +122,9 @@ export const HealthSettingsSchema = z
       )
       .openapi({ description: "What every preset means.", example: PRESETS }),
     rescore: z.object({
-      pending: z
-        .number()
-        .int()
-        .openapi({
-          description:
-            "Assets still waiting to be re-scored (after a change of preset, time zone or a fan-out change).",
-        }),
+      pending: z.number().int().openapi({
+        description: "Assets still waiting to be re-scored (after a change of preset, time zone or a fan-out change).",
+      }),
     }),
   })
   .openapi("HealthSettings");

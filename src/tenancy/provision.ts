@@ -85,34 +85,28 @@ export async function provisionTenant(env: Bindings, input: ProvisionInput): Pro
     const key = await mintApiKey();
     await db.batch([
       db.insert(users).values(owner),
-      db
-        .insert(apiKeys)
-        .values({
-          id: newId("apiKey"),
-          name: "Initial key",
-          prefix: key.prefix,
-          keyHash: key.hash,
-          createdBy: owner.id,
-          createdAt: now,
-        }),
-      db
-        .insert(categories)
-        .values({
-          id: newId("category"),
-          name: DEFAULT_CATEGORY_NAME,
-          isDefault: true,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      db
-        .insert(locations)
-        .values({
-          id: newId("location"),
-          name: DEFAULT_LOCATION_NAME,
-          isDefault: true,
-          createdAt: now,
-          updatedAt: now,
-        }),
+      db.insert(apiKeys).values({
+        id: newId("apiKey"),
+        name: "Initial key",
+        prefix: key.prefix,
+        keyHash: key.hash,
+        createdBy: owner.id,
+        createdAt: now,
+      }),
+      db.insert(categories).values({
+        id: newId("category"),
+        name: DEFAULT_CATEGORY_NAME,
+        isDefault: true,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(locations).values({
+        id: newId("location"),
+        name: DEFAULT_LOCATION_NAME,
+        isDefault: true,
+        createdAt: now,
+        updatedAt: now,
+      }),
     ]);
     const active = { ...tenant, status: "active" as const, updatedAt: nowIso() };
     await control

@@ -54,16 +54,14 @@ export async function assignDirectly(
       .update(assets)
       .set({ status: "assigned", assigneeId: person.id, assignedAt: at, updatedAt: at })
       .where(eq(assets.id, assetId)),
-    db
-      .insert(assignments)
-      .values({
-        id,
-        assetId,
-        personId: person.id,
-        personName: person.name,
-        checkedOutAt: at,
-        checkedOutBy: "usr_test",
-      }),
+    db.insert(assignments).values({
+      id,
+      assetId,
+      personId: person.id,
+      personName: person.name,
+      checkedOutAt: at,
+      checkedOutBy: "usr_test",
+    }),
   ]);
   return id;
 }

@@ -112,32 +112,28 @@ export async function insertAssetHistory(t: TestTenant, assetId: string, person:
   const now = nowIso();
   const db = await dbOf(t);
   await db.batch([
-    db
-      .insert(assignments)
-      .values({
-        id: newId("assignment"),
-        assetId,
-        personId: person.id,
-        personName: person.name,
-        checkedOutAt: now,
-        checkedOutBy: "usr_test",
-        dueBackAt: null,
-        checkedInAt: now,
-        checkedInBy: "usr_test",
-        checkinReason: "checkin",
-      }),
-    db
-      .insert(assetStatusEvents)
-      .values({
-        id: newId("statusEvent"),
-        assetId,
-        fromStatus: "available",
-        toStatus: "maintenance",
-        reason: null,
-        meta: null,
-        actor: "usr_test",
-        at: now,
-      }),
+    db.insert(assignments).values({
+      id: newId("assignment"),
+      assetId,
+      personId: person.id,
+      personName: person.name,
+      checkedOutAt: now,
+      checkedOutBy: "usr_test",
+      dueBackAt: null,
+      checkedInAt: now,
+      checkedInBy: "usr_test",
+      checkinReason: "checkin",
+    }),
+    db.insert(assetStatusEvents).values({
+      id: newId("statusEvent"),
+      assetId,
+      fromStatus: "available",
+      toStatus: "maintenance",
+      reason: null,
+      meta: null,
+      actor: "usr_test",
+      at: now,
+    }),
     db
       .insert(assetTimeline)
       .values({ id: newId("timeline"), assetId, type: "CREATED", at: now, actor: "usr_test", data: {} }),
@@ -156,34 +152,30 @@ export async function insertAssetUpkeep(t: TestTenant, assetId: string) {
     db
       .insert(assetLastAudit)
       .values({ assetId, sessionId: newId("session"), sessionName: "Audit", completedAt: now, found: true }),
-    db
-      .insert(maintenanceSchedules)
-      .values({
-        id: scheduleId,
-        itemId: assetId,
-        title: "Service",
-        type: "service",
-        anchorDate: day,
-        nextDueDate: day,
-        reminderDays: 3,
-        remindFrom: day,
-        createdBy: "usr_test",
-        createdAt: now,
-        updatedAt: now,
-      }),
+    db.insert(maintenanceSchedules).values({
+      id: scheduleId,
+      itemId: assetId,
+      title: "Service",
+      type: "service",
+      anchorDate: day,
+      nextDueDate: day,
+      reminderDays: 3,
+      remindFrom: day,
+      createdBy: "usr_test",
+      createdAt: now,
+      updatedAt: now,
+    }),
     db.insert(maintenanceReminders).values({ scheduleId, day, kind: "due", createdAt: now }),
-    db
-      .insert(maintenanceLogs)
-      .values({
-        id: newId("maintenanceLog"),
-        itemId: assetId,
-        scheduleId,
-        type: "service",
-        completedDate: now,
-        performedBy: "usr_test",
-        createdAt: now,
-        updatedAt: now,
-      }),
+    db.insert(maintenanceLogs).values({
+      id: newId("maintenanceLog"),
+      itemId: assetId,
+      scheduleId,
+      type: "service",
+      completedDate: now,
+      performedBy: "usr_test",
+      createdAt: now,
+      updatedAt: now,
+    }),
   ]);
 }
 
@@ -207,19 +199,17 @@ export async function insertSessionSchedule(t: TestTenant, fields: Partial<typeo
 }
 
 export function insertAudit(db: Awaited<ReturnType<typeof dbOf>>, entityType: string, entityId: string) {
-  return db
-    .insert(auditLog)
-    .values({
-      id: newId("audit"),
-      entityType,
-      entityId,
-      action: "update",
-      field: "name",
-      oldValue: "a",
-      newValue: "b",
-      actor: "usr_test",
-      at: nowIso(),
-    });
+  return db.insert(auditLog).values({
+    id: newId("audit"),
+    entityType,
+    entityId,
+    action: "update",
+    field: "name",
+    oldValue: "a",
+    newValue: "b",
+    actor: "usr_test",
+    at: nowIso(),
+  });
 }
 
 /** Counts of the rows an asset owns (reminders: those of its schedules; count them before the schedules go), for asserting a purge removed them (or left them alone). */

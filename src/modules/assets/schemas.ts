@@ -18,12 +18,10 @@ export const AssetSchema = z
   .object({
     id: z.string().openapi({ example: "ast_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string(),
-    uniqueTag: z
-      .string()
-      .openapi({
-        example: "AST-7K2M9Q",
-        description: "Printed in the QR code; unique per workspace among live assets (case-insensitive).",
-      }),
+    uniqueTag: z.string().openapi({
+      example: "AST-7K2M9Q",
+      description: "Printed in the QR code; unique per workspace among live assets (case-insensitive).",
+    }),
     serialNumber: z.string().nullable(),
     model: z.string().nullable(),
     manufacturer: z.string().nullable(),
@@ -85,13 +83,10 @@ const assetFields = {
     .optional(),
   warrantyExpiresAt: isoDate.nullable().optional(),
   notes: textField.nullable().optional(),
-  customFields: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .openapi({
-      description:
-        "Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value.",
-    }),
+  customFields: z.record(z.string(), z.unknown()).optional().openapi({
+    description:
+      "Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value.",
+  }),
   imageKey: z
     .string()
     .max(512)
@@ -131,17 +126,13 @@ export const ListAssetsQuery = z.object({
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),
   assigneeId: z.string().max(64).optional(),
-  updatedSince: isoDateTime
-    .optional()
-    .openapi({
-      description:
-        "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order).",
-    }),
-  overdue: bool
-    .optional()
-    .openapi({
-      description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter.",
-    }),
+  updatedSince: isoDateTime.optional().openapi({
+    description:
+      "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order).",
+  }),
+  overdue: bool.optional().openapi({
+    description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter.",
+  }),
   ...healthListQuery,
 });
 

@@ -7,11 +7,9 @@ const entity = z.enum(CUSTOM_FIELD_ENTITIES);
 
 const LayoutFieldOut = z.object({
   key: z.string().openapi({ example: "serialNumber" }),
-  required: z
-    .boolean()
-    .openapi({
-      description: "Whether the form asks for it (a form hint; the API enforces the custom field's own `required`).",
-    }),
+  required: z.boolean().openapi({
+    description: "Whether the form asks for it (a form hint; the API enforces the custom field's own `required`).",
+  }),
   builtIn: z.boolean().openapi({ description: "True for a built-in field, false for a custom field key." }),
 });
 
@@ -51,13 +49,10 @@ export const CreateLayoutBody = z
   .strictObject({
     entity,
     name: nameField,
-    isDefault: z
-      .boolean()
-      .optional()
-      .openapi({
-        description:
-          "Make it the entity's default (the previous default stops being one). The first layout of an entity is always the default.",
-      }),
+    isDefault: z.boolean().optional().openapi({
+      description:
+        "Make it the entity's default (the previous default stops being one). The first layout of an entity is always the default.",
+    }),
     sections,
   })
   .openapi("CreateLayout");
@@ -65,13 +60,10 @@ export const CreateLayoutBody = z
 export const UpdateLayoutBody = z
   .strictObject({
     name: nameField.optional(),
-    isDefault: z
-      .boolean()
-      .optional()
-      .openapi({
-        description:
-          "`true` makes it the default. The default cannot be unset (409): make another layout the default instead.",
-      }),
+    isDefault: z.boolean().optional().openapi({
+      description:
+        "`true` makes it the default. The default cannot be unset (409): make another layout the default instead.",
+    }),
     sections: sections.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")

@@ -7,13 +7,10 @@ export const LocationSchema = z
     id: z.string().openapi({ example: "loc_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ example: "Warehouse A" }),
     description: z.string().nullable(),
-    parentId: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "The enclosing location; null at the top of the tree.",
-        example: "loc_01jd3k4m5n6p7q8r9s0t1v2w3y",
-      }),
+    parentId: z.string().nullable().openapi({
+      description: "The enclosing location; null at the top of the tree.",
+      example: "loc_01jd3k4m5n6p7q8r9s0t1v2w3y",
+    }),
     isDefault: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -41,12 +41,10 @@ export const ScheduleSchema = z
       .nullable()
       .openapi({ description: "Workspace user who receives the reminders; null: the workspace owners do." }),
     notes: z.string().nullable(),
-    status: z
-      .enum(SCHEDULE_STATUSES)
-      .openapi({
-        description:
-          "`completed`: a one-off schedule that a maintenance log completed. Only `active` schedules are due and reminded.",
-      }),
+    status: z.enum(SCHEDULE_STATUSES).openapi({
+      description:
+        "`completed`: a one-off schedule that a maintenance log completed. Only `active` schedules are due and reminded.",
+    }),
     lastCompletedAt: z.string().nullable(),
     createdBy: z.string(),
     createdAt: z.string(),
@@ -111,12 +109,10 @@ export const DueScheduleSchema = ScheduleSchema.extend({
 
 export const DuePage = z
   .object({
-    today: z
-      .string()
-      .openapi({
-        example: "2026-11-21",
-        description: "Today in the workspace's time zone (settings.timezone, default UTC).",
-      }),
+    today: z.string().openapi({
+      example: "2026-11-21",
+      description: "Today in the workspace's time zone (settings.timezone, default UTC).",
+    }),
     timezone: z.string().openapi({ example: "Europe/Berlin" }),
     lookaheadDays: z.number().int(),
     items: z.array(DueScheduleSchema),

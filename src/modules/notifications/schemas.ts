@@ -9,12 +9,10 @@ export const NotificationParams = z.object({
 export const NotificationSchema = z
   .object({
     id: z.string().openapi({ example: "ntf_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
-    type: z
-      .string()
-      .openapi({
-        example: "maintenance.overdue",
-        description: "`maintenance.due` or `maintenance.overdue` (reminders).",
-      }),
+    type: z.string().openapi({
+      example: "maintenance.overdue",
+      description: "`maintenance.due` or `maintenance.overdue` (reminders).",
+    }),
     title: z.string().openapi({ example: "Maintenance overdue: Annual safety inspection" }),
     message: z.string(),
     data: z
@@ -50,12 +48,10 @@ export const UpdateNotificationBody = z
 export const RealtimeTicket = z
   .object({
     ticket: z.string().openapi({ description: "Single use." }),
-    url: z
-      .string()
-      .openapi({
-        example: "wss://acme.example.com/api/v1/notifications/realtime?ticket=rtt_...",
-        description: "Open a WebSocket to this URL.",
-      }),
+    url: z.string().openapi({
+      example: "wss://acme.example.com/api/v1/notifications/realtime?ticket=rtt_...",
+      description: "Open a WebSocket to this URL.",
+    }),
     expiresIn: z
       .number()
       .int()

@@ -21,15 +21,13 @@ export async function issueTicket(
   const at = now.toISOString();
   await db.batch([
     db.delete(rt).where(lt(rt.expiresAt, at)),
-    db
-      .insert(rt)
-      .values({
-        tokenHash: await sha256Hex(ticket),
-        userId,
-        expiresAt: new Date(now.getTime() + TICKET_TTL_SECONDS * 1000).toISOString(),
-        usedAt: null,
-        createdAt: at,
-      }),
+    db.insert(rt).values({
+      tokenHash: await sha256Hex(ticket),
+      userId,
+      expiresAt: new Date(now.getTime() + TICKET_TTL_SECONDS * 1000).toISOString(),
+      usedAt: null,
+      createdAt: at,
+    }),
   ]);
   return { ticket, expiresIn: TICKET_TTL_SECONDS };
 }

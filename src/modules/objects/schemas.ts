@@ -7,20 +7,13 @@ export const OBJECT_PURPOSES = ["asset-image", "scan-photo", "attachment"] as co
 
 export const CreateObjectBody = z
   .strictObject({
-    contentType: z
-      .enum(OBJECT_TYPES)
-      .openapi({
-        description: "The file's type. The upload is refused (415) unless its first bytes are of this type.",
-      }),
-    size: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_OBJECT_SIZE, `at most ${MAX_OBJECT_SIZE} bytes (10 MiB)`)
-      .openapi({
-        example: 245_812,
-        description: "Exact size in bytes; the upload must have exactly this many (more: 413, fewer: 400).",
-      }),
+    contentType: z.enum(OBJECT_TYPES).openapi({
+      description: "The file's type. The upload is refused (415) unless its first bytes are of this type.",
+    }),
+    size: z.number().int().min(1).max(MAX_OBJECT_SIZE, `at most ${MAX_OBJECT_SIZE} bytes (10 MiB)`).openapi({
+      example: 245_812,
+      description: "Exact size in bytes; the upload must have exactly this many (more: 413, fewer: 400).",
+    }),
     purpose: z
       .enum(OBJECT_PURPOSES)
       .optional()
@@ -34,13 +27,11 @@ export const CreateObjectBody = z
 
 export const ObjectUploadSchema = z
   .object({
-    objectKey: z
-      .string()
-      .openapi({
-        example: "tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/uploads/obj_01jd3k4m5n6p7q8r9s0t1v2w3y",
-        description:
-          "Tenant-scoped key; store it (e.g. an asset's `imageKey`). In paths, percent-encode it (`encodeURIComponent`).",
-      }),
+    objectKey: z.string().openapi({
+      example: "tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/uploads/obj_01jd3k4m5n6p7q8r9s0t1v2w3y",
+      description:
+        "Tenant-scoped key; store it (e.g. an asset's `imageKey`). In paths, percent-encode it (`encodeURIComponent`).",
+    }),
     uploadUrl: z
       .string()
       .openapi({ description: "PUT the file's bytes here (no Authorization header: the URL is the credential)." }),

@@ -52,12 +52,9 @@ export const CreatePersonBody = z
       .optional()
       .openapi({ description: "A live location (400 otherwise)." }),
     notes: textField.nullable().optional(),
-    status: z
-      .enum(PERSON_STATUSES)
-      .optional()
-      .openapi({
-        description: "Defaults to `active`. Setting `deactivated` on update checks the person's assets back in first.",
-      }),
+    status: z.enum(PERSON_STATUSES).optional().openapi({
+      description: "Defaults to `active`. Setting `deactivated` on update checks the person's assets back in first.",
+    }),
     customFields: z
       .record(z.string(), z.unknown())
       .optional()

@@ -24,11 +24,9 @@ const SessionItemSchema = z
     uniqueTag: z.string(),
     locationId: z.string(),
     categoryId: z.string(),
-    source: z
-      .enum(["scope", "manual", "found"])
-      .openapi({
-        description: "`scope`: taken at start; `manual`: included by hand; `found`: outside the scope, marked anyway.",
-      }),
+    source: z.enum(["scope", "manual", "found"]).openapi({
+      description: "`scope`: taken at start; `manual`: included by hand; `found`: outside the scope, marked anyway.",
+    }),
     state: z.enum(["scanned", "missing", "excluded", "found"]),
     wrongLocation: z.boolean(),
     scan: z
@@ -77,12 +75,9 @@ export const ReportSchema = z
     found: z.number().int(),
     excluded: z.number().int(),
     unexpected: z.number().int().openapi({ description: "Known assets scanned that were not expected (distinct)." }),
-    wrongLocation: z
-      .number()
-      .int()
-      .openapi({
-        description: "Assets found outside a location scope: answered wrong_location or marked anyway (distinct).",
-      }),
+    wrongLocation: z.number().int().openapi({
+      description: "Assets found outside a location scope: answered wrong_location or marked anyway (distinct).",
+    }),
     unknownCodes: z.number().int().openapi({ description: "Distinct codes that matched no asset." }),
     byLocation: z.array(Bucket),
     byCategory: z.array(Bucket),

@@ -23,19 +23,12 @@ const oneTargetMessage = { message: "give exactly one of itemId or code", path: 
 
 const scanFields = {
   ...target,
-  allowMarkAnyway: z
-    .boolean()
-    .optional()
-    .openapi({
-      description: "Accept an asset recorded outside a location-scoped session's scope (else `wrong_location`).",
-    }),
-  allowRescan: z
-    .boolean()
-    .optional()
-    .openapi({
-      description:
-        "Re-record an already scanned item (the previous record is superseded) instead of `already_scanned`.",
-    }),
+  allowMarkAnyway: z.boolean().optional().openapi({
+    description: "Accept an asset recorded outside a location-scoped session's scope (else `wrong_location`).",
+  }),
+  allowRescan: z.boolean().optional().openapi({
+    description: "Re-record an already scanned item (the previous record is superseded) instead of `already_scanned`.",
+  }),
   scanId: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,100}$/, "1-100 letters, digits, '.', '_', ':' or '-'")
@@ -45,12 +38,10 @@ const scanFields = {
         "Client-generated id of this scan. A scan sent again with the same scanId (an offline replay, a retry) gets the first answer back and changes nothing.",
       example: "phone-7f3a:000123",
     }),
-  scannedAt: isoDateTime
-    .optional()
-    .openapi({
-      description:
-        "When the scan happened on the device (offline scans); default: when it arrives. At most 5 minutes ahead of the server clock.",
-    }),
+  scannedAt: isoDateTime.optional().openapi({
+    description:
+      "When the scan happened on the device (offline scans); default: when it arrives. At most 5 minutes ahead of the server clock.",
+  }),
   condition: z.enum(SCAN_CONDITIONS).optional(),
   comment: z.string().trim().max(1000).optional(),
   photoKeys: z

@@ -24,11 +24,9 @@ export const SessionSchema = z
     dueAt: z.string().nullable(),
     assigneeIds: z.array(z.string()),
     scheduleId: z.string().nullable().openapi({ description: "The recurring schedule that created it, if any." }),
-    progress: z
-      .object({ expected: z.number().int(), scanned: z.number().int() })
-      .openapi({
-        description: "As last written through by the session's object (seconds behind at most while scanning).",
-      }),
+    progress: z.object({ expected: z.number().int(), scanned: z.number().int() }).openapi({
+      description: "As last written through by the session's object (seconds behind at most while scanning).",
+    }),
     startedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
     cancelledAt: z.string().nullable(),
@@ -72,13 +70,10 @@ export const UpdateSessionBody = z
     ...scopeFields,
     dueAt: isoDateTime.nullable().optional(),
     assigneeIds: assigneeIdsField.optional(),
-    status: z
-      .enum(SESSION_STATUSES)
-      .optional()
-      .openapi({
-        description:
-          "A transition: `active` starts a draft, `completed` completes an active session, `cancelled` cancels a draft or active one.",
-      }),
+    status: z.enum(SESSION_STATUSES).optional().openapi({
+      description:
+        "A transition: `active` starts a draft, `completed` completes an active session, `cancelled` cancels a draft or active one.",
+    }),
   })
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")
   .openapi("UpdateSession");

@@ -7,12 +7,10 @@ const tags = ["Settings"];
 
 const SettingsSchema = z
   .object({
-    timezone: z
-      .string()
-      .openapi({
-        example: "Europe/Oslo",
-        description: 'IANA zone for day boundaries: maintenance "due today", daily reminders.',
-      }),
+    timezone: z.string().openapi({
+      example: "Europe/Oslo",
+      description: 'IANA zone for day boundaries: maintenance "due today", daily reminders.',
+    }),
     healthSensitivity: z
       .enum(SENSITIVITIES)
       .openapi({ description: "Change it with PUT /settings/health (re-scores assets)." }),

@@ -16,13 +16,10 @@ export const TrashEntrySchema = z
     id: z.string().openapi({ example: "ast_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ description: "The item's name (a custom field's label).", example: "MacBook Pro 14" }),
     deletedAt: z.string().openapi({ example: "2026-11-21T09:30:00.000Z" }),
-    deletedBy: z
-      .string()
-      .nullable()
-      .openapi({
-        description: "Who deleted it: a user id (`usr_…`) or an API key id (`key_…`).",
-        example: "usr_01jd3k4m5n6p7q8r9s0t1v2w3x",
-      }),
+    deletedBy: z.string().nullable().openapi({
+      description: "Who deleted it: a user id (`usr_…`) or an API key id (`key_…`).",
+      example: "usr_01jd3k4m5n6p7q8r9s0t1v2w3x",
+    }),
   })
   .openapi("TrashEntry");
 
@@ -93,13 +90,11 @@ export const TrashResultSchema = z
       .openapi({ description: "`restored` (restore), `deleted` (permanent delete) or `failed` (see `error`)." }),
     error: z
       .object({
-        code: z
-          .string()
-          .openapi({
-            example: "conflict",
-            description:
-              "`not_found` (unknown, not in the trash, or another workspace's), `conflict` (see message), or another error code.",
-          }),
+        code: z.string().openapi({
+          example: "conflict",
+          description:
+            "`not_found` (unknown, not in the trash, or another workspace's), `conflict` (see message), or another error code.",
+        }),
         message: z.string(),
       })
       .optional(),

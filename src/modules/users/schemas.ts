@@ -50,11 +50,9 @@ export const InviteSchema = z
 
 export const CreatedInviteSchema = InviteSchema.extend({
   token: z.string().openapi({ description: "The invite token, shown once. No email is sent: hand it to the invitee." }),
-  acceptUrl: z
-    .string()
-    .openapi({
-      description: "Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept).",
-    }),
+  acceptUrl: z.string().openapi({
+    description: "Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept).",
+  }),
 }).openapi("CreatedInvite");
 
 export const CreateInviteBody = z.strictObject({ email: emailField, role: z.enum(ROLES) }).openapi("CreateInvite");
