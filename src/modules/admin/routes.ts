@@ -1,3 +1,4 @@
+import { toTenant } from "./view";
 import { z } from "@hono/zod-openapi";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { ADMIN_COOKIE } from "../../auth/authenticate";
@@ -111,7 +112,7 @@ export const adminRouter = createRouter()
       request: { params: Params },
       responses: { 200: jsonContent(TenantSchema, "The workspace") },
     }),
-    async (c) => c.json(svc.toTenant(await svc.getTenant(c.env, c.req.valid("param").tenantId)), 200),
+    async (c) => c.json(toTenant(await svc.getTenant(c.env, c.req.valid("param").tenantId)), 200),
   )
   .openapi(
     defineRoute({
@@ -125,5 +126,5 @@ export const adminRouter = createRouter()
       responses: { 200: jsonContent(TenantSchema, "Updated"), ...errorResponses(415) },
     }),
     async (c) =>
-      c.json(svc.toTenant(await svc.updateTenant(c.env, c.req.valid("param").tenantId, c.req.valid("json"))), 200),
+      c.json(toTenant(await svc.updateTenant(c.env, c.req.valid("param").tenantId, c.req.valid("json"))), 200),
   );

@@ -7,16 +7,7 @@ import { ApiError, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { Plan } from "../../tenancy/plans";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
-
-export const toTenant = (t: TenantRecord) => ({
-  tenantId: t.id,
-  slug: t.slug,
-  plan: t.plan,
-  status: t.status,
-  settings: t.settings,
-  createdAt: t.createdAt,
-  updatedAt: t.updatedAt,
-});
+import { toTenant } from "./view";
 
 /** Platform admins are the operator's secrets ADMIN_EMAIL / ADMIN_PASSWORD; both compared in constant time. */
 export function checkAdminCredentials(env: Bindings, email: string, password: string): void {

@@ -8,19 +8,7 @@ import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { recordEventIfChanged } from "../../events/outbox";
-
-type Row = typeof apiKeys.$inferSelect;
-
-/** Never the token or its hash. */
-export const toApiKey = (r: Row) => ({
-  id: r.id,
-  name: r.name,
-  prefix: r.prefix,
-  createdBy: r.createdBy,
-  createdAt: r.createdAt,
-  lastUsedAt: r.lastUsedAt,
-  revokedAt: r.revokedAt,
-});
+import { type ApiKeyRow, toApiKey } from "./view";
 
 /** Newest first, revoked keys included (with `revokedAt`) so the history stays visible. */
 export async function listApiKeys({ db }: ServiceCtx, input: { limit: number; cursor?: string }) {
@@ -37,7 +25,7 @@ export async function listApiKeys({ db }: ServiceCtx, input: { limit: number; cu
 
 export async function createApiKey(ctx: ServiceCtx, input: { name: string }) {
   const key = await mintApiKey();
-  const row: Row = {
+  const row: ApiKeyRow = {
     id: newId("apiKey"),
     name: input.name,
     prefix: key.prefix,

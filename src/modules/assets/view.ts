@@ -10,6 +10,7 @@ export function currencyDigits(currency: string): number {
 }
 
 export const toMinor = (cost: number, currency: string) => Math.round(cost * 10 ** currencyDigits(currency));
+
 export const fromMinor = (minor: number, currency: string) => minor / 10 ** currencyDigits(currency);
 
 /**

@@ -1,3 +1,4 @@
+import { toCategory } from "./view";
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
@@ -30,7 +31,7 @@ export const categoriesRouter = createRouter()
       summary: "The workspace's default category",
       responses: { 200: json(CategorySchema, "The default category") },
     }),
-    async (c) => c.json(svc.toCategory(await svc.getDefaultCategory(serviceCtx(c))), 200),
+    async (c) => c.json(toCategory(await svc.getDefaultCategory(serviceCtx(c))), 200),
   )
   .openapi(
     defineRoute({
@@ -42,7 +43,7 @@ export const categoriesRouter = createRouter()
       request: { params: Params },
       responses: { 200: json(CategorySchema, "The category") },
     }),
-    async (c) => c.json(svc.toCategory(await svc.getCategory(serviceCtx(c), c.req.valid("param").categoryId)), 200),
+    async (c) => c.json(toCategory(await svc.getCategory(serviceCtx(c), c.req.valid("param").categoryId)), 200),
   )
   .openapi(
     defineRoute({
@@ -54,7 +55,7 @@ export const categoriesRouter = createRouter()
       request: body(CreateCategoryBody),
       responses: { 201: json(CategorySchema, "Created"), ...errorResponses(409, 415) },
     }),
-    async (c) => c.json(svc.toCategory(await svc.createCategory(serviceCtx(c), c.req.valid("json"))), 201),
+    async (c) => c.json(toCategory(await svc.createCategory(serviceCtx(c), c.req.valid("json"))), 201),
   )
   .openapi(
     defineRoute({
@@ -68,7 +69,7 @@ export const categoriesRouter = createRouter()
     }),
     async (c) =>
       c.json(
-        svc.toCategory(await svc.updateCategory(serviceCtx(c), c.req.valid("param").categoryId, c.req.valid("json"))),
+        toCategory(await svc.updateCategory(serviceCtx(c), c.req.valid("param").categoryId, c.req.valid("json"))),
         200,
       ),
   )
@@ -99,5 +100,5 @@ export const categoriesRouter = createRouter()
       request: { params: Params },
       responses: { 200: json(CategorySchema, "Restored"), ...errorResponses(409) },
     }),
-    async (c) => c.json(svc.toCategory(await svc.restoreCategory(serviceCtx(c), c.req.valid("param").categoryId)), 200),
+    async (c) => c.json(toCategory(await svc.restoreCategory(serviceCtx(c), c.req.valid("param").categoryId)), 200),
   );

@@ -10,19 +10,9 @@ import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../http/service-context";
 import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
 import { healthStaleWhere, settleHealthBacklog } from "../../health";
+import { type CategoryRow, toCategory } from "./view";
 
-type Row = typeof categories.$inferSelect;
 type Ctx = ServiceCtx;
-
-export const toCategory = (r: Row) => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  expectedLifeMonths: r.expectedLifeMonths,
-  isDefault: r.isDefault,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
 
 const live = isNull(categories.deletedAt);
 const nameTaken = (name: string) => conflict(`A category named '${name}' already exists`);
@@ -45,7 +35,7 @@ export async function listCategories({ db }: Ctx, input: { limit: number; cursor
   return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toCategory);
 }
 
-export async function getCategory({ db }: Ctx, id: string): Promise<Row> {
+export async function getCategory({ db }: Ctx, id: string): Promise<CategoryRow> {
   const row = await db
     .select()
     .from(categories)
@@ -55,7 +45,7 @@ export async function getCategory({ db }: Ctx, id: string): Promise<Row> {
   return row;
 }
 
-export async function getDefaultCategory({ db }: Ctx): Promise<Row> {
+export async function getDefaultCategory({ db }: Ctx): Promise<CategoryRow> {
   const row = await db
     .select()
     .from(categories)
@@ -70,7 +60,7 @@ export async function createCategory(
   input: { name: string; description?: string | null; expectedLifeMonths?: number | null },
 ) {
   const now = nowIso();
-  const row: Row = {
+  const row: CategoryRow = {
     id: newId("category"),
     name: input.name,
     description: input.description ?? null,
@@ -97,7 +87,7 @@ export async function updateCategory(
   patch: { name?: string; description?: string | null; expectedLifeMonths?: number | null },
 ) {
   const current = await getCategory(ctx, id);
-  const next: Row = { ...current, ...patch, updatedAt: nowIso() };
+  const next: CategoryRow = { ...current, ...patch, updatedAt: nowIso() };
   const lifeChanged = next.expectedLifeMonths !== current.expectedLifeMonths;
   // Conditional on still being live, so a concurrent delete wins cleanly (and leaves no event).
   const [res] = await onUniqueViolation(
@@ -167,7 +157,7 @@ export async function restoreCategory(ctx: Ctx, id: string) {
     .get();
   if (!row) throw notFound("Deleted category");
   const now = nowIso();
-  const restored: Row = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
+  const restored: CategoryRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
   const [res] = await onUniqueViolation(
     ctx.db.batch([
       ctx.db

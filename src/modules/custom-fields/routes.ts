@@ -1,3 +1,4 @@
+import { toCustomField } from "./view";
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
@@ -40,7 +41,7 @@ export const customFieldsRouter = createRouter()
       responses: { 200: json(CustomFieldSchema, "The definition") },
     }),
     async (c) =>
-      c.json(svc.toCustomField(await svc.getCustomField(serviceCtx(c), c.req.valid("param").customFieldId)), 200),
+      c.json(toCustomField(await svc.getCustomField(serviceCtx(c), c.req.valid("param").customFieldId)), 200),
   )
   .openapi(
     defineRoute({
@@ -54,7 +55,7 @@ export const customFieldsRouter = createRouter()
       request: body(CreateCustomFieldBody),
       responses: { 201: json(CustomFieldSchema, "Created"), ...errorResponses(409, 415) },
     }),
-    async (c) => c.json(svc.toCustomField(await svc.createCustomField(serviceCtx(c), c.req.valid("json"))), 201),
+    async (c) => c.json(toCustomField(await svc.createCustomField(serviceCtx(c), c.req.valid("json"))), 201),
   )
   .openapi(
     defineRoute({
@@ -70,9 +71,7 @@ export const customFieldsRouter = createRouter()
     }),
     async (c) =>
       c.json(
-        svc.toCustomField(
-          await updateCustomField(serviceCtx(c), c.req.valid("param").customFieldId, c.req.valid("json")),
-        ),
+        toCustomField(await updateCustomField(serviceCtx(c), c.req.valid("param").customFieldId, c.req.valid("json"))),
         200,
       ),
   )
@@ -104,5 +103,5 @@ export const customFieldsRouter = createRouter()
       responses: { 200: json(CustomFieldSchema, "Restored"), ...errorResponses(409) },
     }),
     async (c) =>
-      c.json(svc.toCustomField(await svc.restoreCustomField(serviceCtx(c), c.req.valid("param").customFieldId)), 200),
+      c.json(toCustomField(await svc.restoreCustomField(serviceCtx(c), c.req.valid("param").customFieldId)), 200),
   );

@@ -1,6 +1,6 @@
+import { auditStatements } from "../../events/audit";
 import { and, asc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { customFields, type CustomFieldEntity } from "../../db/tenant/custom-fields";
-import { auditStatements } from "../../events/audit";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
@@ -12,23 +12,11 @@ import type { FieldDef } from "./definitions";
 import { assertKeyAllowed, normalizeOptions } from "./rules";
 import type { CreateCustomFieldInput } from "./schemas";
 import { hasValues } from "./usage";
+import { toCustomField } from "./view";
 
 type Ctx = ServiceCtx;
 
 export const AUDITED_FIELDS = ["entity", "key", "label", "type", "options", "required", "helpText"] as const;
-
-export const toCustomField = (r: FieldDef) => ({
-  id: r.id,
-  entity: r.entity,
-  key: r.key,
-  label: r.label,
-  type: r.type,
-  options: r.options ?? null,
-  required: r.required,
-  helpText: r.helpText,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
 
 const live = isNull(customFields.deletedAt);
 export const keyTaken = (entity: string, key: string) =>

@@ -1,3 +1,4 @@
+import { toCustomField } from "./view";
 import { and, eq, isNull } from "drizzle-orm";
 import { customFields, layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
@@ -10,7 +11,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import type { FieldDef } from "./definitions";
 import { assertKeyAllowed, normalizeOptions } from "./rules";
 import type { UpdateCustomFieldInput } from "./schemas";
-import { assertNoOrphanValues, AUDITED_FIELDS, getCustomField, keyTaken, toCustomField } from "./service";
+import { assertNoOrphanValues, AUDITED_FIELDS, getCustomField, keyTaken } from "./service";
 import { hasValues, optionsInUse, renameValuesStatement } from "./usage";
 
 /** The options after a patch: kept, replaced, or dropped when the field stops being a dropdown. */

@@ -1,10 +1,11 @@
+import { toFeedback } from "./view";
 import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { zodDetails } from "../../http/router";
 import { ApiError } from "../../platform/errors";
 import { serviceCtx } from "../../http/service-context";
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_FEEDBACK_REQUEST_BYTES, readFeedbackForm } from "./form";
 import { feedbackBody, FeedbackFields, FeedbackSchema } from "./schemas";
-import { submitFeedback, toFeedback } from "./service";
+import { submitFeedback } from "./service";
 
 const tags = ["Feedback"];
 

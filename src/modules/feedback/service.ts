@@ -5,17 +5,7 @@ import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../http/service-context";
 import { tenantPrefix } from "../objects";
 import { extensionOf, type ReceivedFile } from "./form";
-
-type Row = typeof feedback.$inferSelect;
-
-export const toFeedback = (r: Row) => ({
-  id: r.id,
-  title: r.title,
-  message: r.message,
-  userId: r.userId,
-  attachments: r.attachments,
-  createdAt: r.createdAt,
-});
+import { type FeedbackRow, toFeedback } from "./view";
 
 const attachmentKey = (tenantId: string, feedbackId: string, n: number, file: ReceivedFile) =>
   `${tenantPrefix(tenantId)}feedback/${feedbackId}/${n}.${extensionOf(file.contentType)}`;
@@ -36,7 +26,7 @@ export async function submitFeedback(
     size: f.size,
     fileName: f.fileName,
   }));
-  const row: Row = {
+  const row: FeedbackRow = {
     id,
     title: input.title,
     message: input.message,

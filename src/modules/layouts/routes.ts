@@ -1,3 +1,4 @@
+import { present } from "./view";
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
@@ -42,7 +43,7 @@ export const layoutsRouter = createRouter()
     }),
     async (c) => {
       const ctx = serviceCtx(c);
-      return c.json(await svc.present(ctx.db, await svc.getDefaultLayout(ctx, c.req.valid("query").entity)), 200);
+      return c.json(await present(ctx.db, await svc.getDefaultLayout(ctx, c.req.valid("query").entity)), 200);
     },
   )
   .openapi(
@@ -57,7 +58,7 @@ export const layoutsRouter = createRouter()
     }),
     async (c) => {
       const ctx = serviceCtx(c);
-      return c.json(await svc.present(ctx.db, await svc.getLayout(ctx, c.req.valid("param").layoutId)), 200);
+      return c.json(await present(ctx.db, await svc.getLayout(ctx, c.req.valid("param").layoutId)), 200);
     },
   )
   .openapi(

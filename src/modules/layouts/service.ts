@@ -11,36 +11,15 @@ import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { liveDefinitions } from "../custom-fields";
-import { assertLayoutFields, visibleSections } from "./fields";
+import { assertLayoutFields } from "./fields";
 import type { CreateLayoutInput, UpdateLayoutInput } from "./schemas";
+import { type LayoutRow, toLayout, present } from "./view";
+import { liveKeysFor } from "./view";
 
 type Ctx = ServiceCtx;
-type Row = typeof layouts.$inferSelect;
 /** `db.batch` wants a non-empty tuple; these lists always hold the write itself. */
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 const AUDITED = ["entity", "name", "isDefault", "sections"] as const;
-
-/** Live custom field keys per entity, loaded once per request, for hiding deleted fields. */
-export async function liveKeysFor(db: TenantDb, entities: Iterable<CustomFieldEntity>) {
-  const out = new Map<CustomFieldEntity, Set<string>>();
-  for (const e of new Set(entities)) out.set(e, new Set((await liveDefinitions(db, e)).map((d) => d.key)));
-  return out;
-}
-
-export const toLayout = (r: Row, live: ReadonlySet<string>) => ({
-  id: r.id,
-  entity: r.entity,
-  name: r.name,
-  isDefault: r.isDefault,
-  sections: visibleSections(r.entity, r.sections, live),
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
-
-export async function present(db: TenantDb, r: Row) {
-  const keys = await liveKeysFor(db, [r.entity]);
-  return toLayout(r, keys.get(r.entity) ?? new Set());
-}
 
 const nameTaken = (name: string) => conflict(`A layout named '${name}' already exists for this entity`);
 
@@ -80,13 +59,13 @@ export async function listLayouts({ db }: Ctx, input: { limit: number; cursor?: 
   );
 }
 
-export async function getLayout({ db }: Ctx, id: string): Promise<Row> {
+export async function getLayout({ db }: Ctx, id: string): Promise<LayoutRow> {
   const row = await db.select().from(layouts).where(eq(layouts.id, id)).get();
   if (!row) throw notFound("Layout");
   return row;
 }
 
-export async function getDefaultLayout({ db }: Ctx, entity: CustomFieldEntity): Promise<Row> {
+export async function getDefaultLayout({ db }: Ctx, entity: CustomFieldEntity): Promise<LayoutRow> {
   const row = await db
     .select()
     .from(layouts)
@@ -132,7 +111,7 @@ export async function createLayout(ctx: Ctx, input: CreateLayoutInput) {
     .limit(1)
     .get();
   const now = nowIso();
-  const row: Row = {
+  const row: LayoutRow = {
     id: newId("layout"),
     entity: input.entity,
     name: input.name,
@@ -166,7 +145,7 @@ export async function updateLayout(ctx: Ctx, id: string, patch: UpdateLayoutInpu
     throw conflict("The default layout cannot be unset; make another layout of this entity the default instead");
   if (patch.sections) await checkSections(ctx.db, cur.entity, patch.sections);
   const now = nowIso();
-  const next: Row = {
+  const next: LayoutRow = {
     ...cur,
     name: patch.name ?? cur.name,
     sections: patch.sections ?? cur.sections,

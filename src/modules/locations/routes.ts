@@ -1,3 +1,4 @@
+import { toLocation } from "./view";
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
@@ -33,7 +34,7 @@ export const locationsRouter = createRouter()
       summary: "The workspace's default location",
       responses: { 200: json(LocationSchema, "The default location") },
     }),
-    async (c) => c.json(svc.toLocation(await svc.getDefaultLocation(serviceCtx(c))), 200),
+    async (c) => c.json(toLocation(await svc.getDefaultLocation(serviceCtx(c))), 200),
   )
   .openapi(
     defineRoute({
@@ -45,7 +46,7 @@ export const locationsRouter = createRouter()
       request: { params: Params },
       responses: { 200: json(LocationSchema, "The location") },
     }),
-    async (c) => c.json(svc.toLocation(await svc.getLocation(serviceCtx(c), c.req.valid("param").locationId)), 200),
+    async (c) => c.json(toLocation(await svc.getLocation(serviceCtx(c), c.req.valid("param").locationId)), 200),
   )
   .openapi(
     defineRoute({
@@ -58,7 +59,7 @@ export const locationsRouter = createRouter()
       request: body(CreateLocationBody),
       responses: { 201: json(LocationSchema, "Created"), ...errorResponses(409, 415) },
     }),
-    async (c) => c.json(svc.toLocation(await svc.createLocation(serviceCtx(c), c.req.valid("json"))), 201),
+    async (c) => c.json(toLocation(await svc.createLocation(serviceCtx(c), c.req.valid("json"))), 201),
   )
   .openapi(
     defineRoute({
@@ -73,7 +74,7 @@ export const locationsRouter = createRouter()
     }),
     async (c) =>
       c.json(
-        svc.toLocation(await svc.updateLocation(serviceCtx(c), c.req.valid("param").locationId, c.req.valid("json"))),
+        toLocation(await svc.updateLocation(serviceCtx(c), c.req.valid("param").locationId, c.req.valid("json"))),
         200,
       ),
   )
@@ -106,5 +107,5 @@ export const locationsRouter = createRouter()
       request: { params: Params },
       responses: { 200: json(LocationSchema, "Restored"), ...errorResponses(409) },
     }),
-    async (c) => c.json(svc.toLocation(await svc.restoreLocation(serviceCtx(c), c.req.valid("param").locationId)), 200),
+    async (c) => c.json(toLocation(await svc.restoreLocation(serviceCtx(c), c.req.valid("param").locationId)), 200),
   );

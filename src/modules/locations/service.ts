@@ -11,19 +11,9 @@ import { likeContains } from "../../platform/sql";
 import { insertWhere } from "../../platform/d1-write";
 import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
 import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
+import { type LocationRow, toLocation } from "./view";
 
-type Row = typeof locations.$inferSelect;
 type Ctx = ServiceCtx;
-
-export const toLocation = (r: Row) => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  parentId: r.parentId,
-  isDefault: r.isDefault,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
 
 const live = isNull(locations.deletedAt);
 const nameTaken = (name: string) => conflict(`A location named '${name}' already exists`);
@@ -51,7 +41,7 @@ export async function listLocations(
   return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toLocation);
 }
 
-export async function getLocation({ db }: Ctx, id: string): Promise<Row> {
+export async function getLocation({ db }: Ctx, id: string): Promise<LocationRow> {
   const row = await db
     .select()
     .from(locations)
@@ -61,7 +51,7 @@ export async function getLocation({ db }: Ctx, id: string): Promise<Row> {
   return row;
 }
 
-export async function getDefaultLocation({ db }: Ctx): Promise<Row> {
+export async function getDefaultLocation({ db }: Ctx): Promise<LocationRow> {
   const row = await db
     .select()
     .from(locations)
@@ -76,7 +66,7 @@ export async function createLocation(
   input: { name: string; description?: string | null; parentId?: string | null },
 ) {
   const now = nowIso();
-  const row: Row = {
+  const row: LocationRow = {
     id: newId("location"),
     name: input.name,
     description: input.description ?? null,
@@ -114,7 +104,7 @@ export async function updateLocation(
 ) {
   const current = await getLocation(ctx, id);
   const moveTo = patch.parentId;
-  const next: Row = { ...current, ...patch, updatedAt: nowIso() };
+  const next: LocationRow = { ...current, ...patch, updatedAt: nowIso() };
   // The tree rules are the UPDATE's own guard, so a concurrent move or delete cannot slip in between a
   // check and the write; only when nothing changed is the reason looked up, for a precise error.
   const guard = typeof moveTo === "string" ? and(parentIsLive(moveTo), not(wouldCycle(id, moveTo))) : undefined;
@@ -142,7 +132,7 @@ export async function updateLocation(
 }
 
 /** Why `row` cannot be deleted, if anything: it is the default, has live children, or is in use. */
-async function checkDeletable(ctx: Ctx, row: Row): Promise<void> {
+async function checkDeletable(ctx: Ctx, row: LocationRow): Promise<void> {
   if (row.isDefault) throw conflict("The default location cannot be deleted");
   const children = await countLiveChildren(ctx.db, row.id);
   if (children > 0)
@@ -186,7 +176,7 @@ export async function deleteLocation(ctx: Ctx, id: string) {
 const restoreBlocked = (parentId: string) =>
   conflict("Cannot restore: its parent location is deleted; restore the parent first", { parentId });
 
-async function getDeletedLocation({ db }: Ctx, id: string): Promise<Row> {
+async function getDeletedLocation({ db }: Ctx, id: string): Promise<LocationRow> {
   const row = await db
     .select()
     .from(locations)
@@ -200,7 +190,7 @@ async function getDeletedLocation({ db }: Ctx, id: string): Promise<Row> {
 export async function restoreLocation(ctx: Ctx, id: string) {
   const row = await getDeletedLocation(ctx, id);
   const now = nowIso();
-  const restored: Row = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
+  const restored: LocationRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
   const [res] = await onUniqueViolation(
     ctx.db.batch([
       ctx.db

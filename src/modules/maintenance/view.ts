@@ -4,6 +4,7 @@ import { serviceCtx, type ServiceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";
 
 export type ScheduleRow = typeof maintenanceSchedules.$inferSelect;
+
 export type LogRow = typeof maintenanceLogs.$inferSelect;
 
 /** A service context plus the workspace time zone, in which maintenance days are counted. */

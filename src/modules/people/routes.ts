@@ -1,3 +1,4 @@
+import { presentPerson } from "./view";
 import { z } from "@hono/zod-openapi";
 import { pageQuery } from "../../platform/pagination";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
@@ -60,7 +61,7 @@ export const peopleRouter = createRouter()
     }),
     async (c) => {
       const ctx = serviceCtx(c);
-      return c.json(await svc.presentPerson(ctx.db, await svc.getPerson(ctx, c.req.valid("param").personId)), 200);
+      return c.json(await presentPerson(ctx.db, await svc.getPerson(ctx, c.req.valid("param").personId)), 200);
     },
   )
   .openapi(

@@ -1,7 +1,7 @@
+import { auditStatements } from "../../events/audit";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
-import { auditStatements } from "../../events/audit";
 import { recordEvent } from "../../events/outbox";
 import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
@@ -11,13 +11,12 @@ import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
-import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
+import { liveDefinitions } from "../custom-fields";
 import { checkCustomFieldValues } from "../custom-fields";
 import type { CreatePersonInput, ListPeopleInput } from "./schemas";
+import { type PersonRow, toPerson, presentPerson } from "./view";
 
 type Ctx = ServiceCtx;
-export type PersonRow = typeof people.$inferSelect;
-
 export const AUDITED_FIELDS = [
   "name",
   "email",
@@ -30,27 +29,6 @@ export const AUDITED_FIELDS = [
   "status",
   "customFields",
 ] as const;
-
-export const toPerson = (r: PersonRow, defs: readonly FieldDef[]) => ({
-  id: r.id,
-  name: r.name,
-  email: r.email,
-  employeeNumber: r.employeeNumber,
-  department: r.department,
-  title: r.title,
-  phone: r.phone,
-  locationId: r.locationId,
-  notes: r.notes,
-  status: r.status,
-  customFields: visibleValues(r.customFields, defs),
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
-
-/** Person response with values of deleted custom fields hidden (one definitions read per request). */
-export async function presentPerson(db: TenantDb, r: PersonRow) {
-  return toPerson(r, await liveDefinitions(db, "person"));
-}
 
 export const live = isNull(people.deletedAt);
 export const emailTaken = (email: string | null | undefined) =>

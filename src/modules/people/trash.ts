@@ -1,3 +1,4 @@
+import { presentPerson, type PersonRow } from "./view";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
@@ -8,7 +9,7 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
-import { getPerson, live, presentPerson, type PersonRow } from "./service";
+import { getPerson, live } from "./service";
 
 const holdsAssets = (personId: string) =>
   sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.assigneeId} = ${personId} AND ${assets.deletedAt} IS NULL)`;

@@ -1,3 +1,4 @@
+import { presentPerson, type PersonRow } from "./view";
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { people } from "../../db/tenant/people";
@@ -11,16 +12,7 @@ import { afterAssetWrite, assetWriteStatements, checkinAllForPerson } from "../a
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { checkCustomFieldValues } from "../custom-fields";
 import type { UpdatePersonInput } from "./schemas";
-import {
-  AUDITED_FIELDS,
-  emailTaken,
-  getPerson,
-  live,
-  locationGuard,
-  presentPerson,
-  rethrowGuard,
-  type PersonRow,
-} from "./service";
+import { AUDITED_FIELDS, emailTaken, getPerson, live, locationGuard, rethrowGuard } from "./service";
 
 /** Why the assignments closed by a deactivation ended (assignments.checkin_reason, timeline data). */
 export const DEACTIVATION_REASON = "person_deactivated";

@@ -1,3 +1,4 @@
+import { toSchedule } from "./view";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import {
@@ -38,7 +39,7 @@ export const sessionSchedulesRouter = createRouter()
       request: { params: Params },
       responses: { 200: json(ScheduleSchema, "The schedule") },
     }),
-    async (c) => c.json(svc.toSchedule(await svc.getSchedule(serviceCtx(c), c.req.valid("param").scheduleId)), 200),
+    async (c) => c.json(toSchedule(await svc.getSchedule(serviceCtx(c), c.req.valid("param").scheduleId)), 200),
   )
   .openapi(
     defineRoute({
@@ -51,7 +52,7 @@ export const sessionSchedulesRouter = createRouter()
       request: body(CreateScheduleBody),
       responses: { 201: json(ScheduleSchema, "Created"), ...errorResponses(415) },
     }),
-    async (c) => c.json(svc.toSchedule(await svc.createSchedule(serviceCtx(c), c.req.valid("json"))), 201),
+    async (c) => c.json(toSchedule(await svc.createSchedule(serviceCtx(c), c.req.valid("json"))), 201),
   )
   .openapi(
     defineRoute({
@@ -66,7 +67,7 @@ export const sessionSchedulesRouter = createRouter()
     }),
     async (c) =>
       c.json(
-        svc.toSchedule(await svc.updateSchedule(serviceCtx(c), c.req.valid("param").scheduleId, c.req.valid("json"))),
+        toSchedule(await svc.updateSchedule(serviceCtx(c), c.req.valid("param").scheduleId, c.req.valid("json"))),
         200,
       ),
   )

@@ -10,7 +10,7 @@ import type { SessionCtx, SessionRow } from "../sessions";
 import { transition } from "../sessions";
 import { toSession } from "../sessions";
 import { nextOccurrence } from "./recurrence";
-import type { ScheduleRow } from "./service";
+import type { ScheduleRow } from "./view";
 
 /** Due schedules handled per tenant per cron run; the rest wait for the next run. */
 const MAX_PER_RUN = 25;

@@ -1,3 +1,4 @@
+import { toSession } from "./view";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { sessionCtx } from "./context";
 import {
@@ -53,7 +54,7 @@ export const sessionsRouter = createRouter()
       request: { params: Params },
       responses: { 200: json(SessionSchema, "The session") },
     }),
-    async (c) => c.json(svc.toSession(await svc.getSession(sessionCtx(c), c.req.valid("param").sessionId)), 200),
+    async (c) => c.json(toSession(await svc.getSession(sessionCtx(c), c.req.valid("param").sessionId)), 200),
   )
   .openapi(
     defineRoute({
@@ -66,7 +67,7 @@ export const sessionsRouter = createRouter()
       request: body(CreateSessionBody),
       responses: { 201: json(SessionSchema, "Created"), ...errorResponses(409, 415) },
     }),
-    async (c) => c.json(svc.toSession(await svc.createSession(sessionCtx(c), c.req.valid("json"))), 201),
+    async (c) => c.json(toSession(await svc.createSession(sessionCtx(c), c.req.valid("json"))), 201),
   )
   .openapi(
     defineRoute({
@@ -81,7 +82,7 @@ export const sessionsRouter = createRouter()
     }),
     async (c) =>
       c.json(
-        svc.toSession(await svc.updateSession(sessionCtx(c), c.req.valid("param").sessionId, c.req.valid("json"))),
+        toSession(await svc.updateSession(sessionCtx(c), c.req.valid("param").sessionId, c.req.valid("json"))),
         200,
       ),
   )

@@ -1,3 +1,4 @@
+import { toSettings } from "./view";
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, jsonBody, jsonContent } from "../../http/router";
 import { SENSITIVITIES } from "../../health";
@@ -29,7 +30,7 @@ export const settingsRouter = createRouter()
       summary: "Workspace settings",
       responses: { 200: jsonContent(SettingsSchema, "The settings") },
     }),
-    async (c) => c.json(svc.toSettings(c.var.tenant), 200),
+    async (c) => c.json(toSettings(c.var.tenant), 200),
   )
   .openapi(
     defineRoute({

@@ -3,7 +3,8 @@ import { tenants } from "../../db/control/schema";
 import type { Bindings } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
-import { controlDb, settingsOf, type TenantRecord } from "../../tenancy/registry";
+import { controlDb, type TenantRecord } from "../../tenancy/registry";
+import { toSettings } from "./view";
 
 /** An IANA zone name the runtime knows, e.g. `Europe/Oslo`; `Intl` is the authority. */
 export function checkTimezone(zone: string): string {
@@ -13,11 +14,6 @@ export function checkTimezone(zone: string): string {
     throw invalidField("body.timezone", `unknown IANA time zone '${zone}'`);
   }
 }
-
-export const toSettings = (t: TenantRecord) => {
-  const s = settingsOf(t);
-  return { timezone: s.timezone, healthSensitivity: s.healthSensitivity };
-};
 
 /** Sets the time zone with json_set, so other settings written concurrently are kept. */
 export async function updateGeneralSettings(env: Bindings, tenant: TenantRecord, patch: { timezone: string }) {

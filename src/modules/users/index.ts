@@ -4,5 +4,6 @@
  */
 export { usersRouter } from "./routes";
 export { UserSchema, emailField } from "./schemas";
-export { getUser, toUser } from "./service";
-export type { UserRow } from "./service";
+export { getUser } from "./service";
+export { toUser } from "./view";
+export type { UserRow } from "./view";

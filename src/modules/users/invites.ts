@@ -11,18 +11,9 @@ import { recordEventIfChanged } from "../../events/outbox";
 import { allOf, insertWhere } from "../../platform/d1-write";
 import { assertPlanRoom, isManagerRole, planRoomGuard } from "./limits";
 import type { Acting } from "./service";
+import { type InviteRow, toInvite } from "./view";
 
-export type InviteRow = typeof invites.$inferSelect;
 export const INVITE_TTL_DAYS = 7;
-
-export const toInvite = (r: InviteRow) => ({
-  id: r.id,
-  email: r.email,
-  role: r.role,
-  invitedBy: r.invitedBy,
-  expiresAt: r.expiresAt,
-  createdAt: r.createdAt,
-});
 
 const openAt = (now: string) => and(isNull(invites.acceptedAt), isNull(invites.revokedAt), gt(invites.expiresAt, now));
 const userWithEmail = (email: string) => sql`(SELECT 1 FROM users WHERE lower(email) = ${email})`;

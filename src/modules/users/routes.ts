@@ -1,9 +1,11 @@
+import { toUser } from "./view";
 import { z } from "@hono/zod-openapi";
 import type { AppContext } from "../../env";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { serviceCtx } from "../../http/service-context";
-import { createInvite, listInvites, revokeInvite, toInvite } from "./invites";
+import { createInvite, listInvites, revokeInvite } from "./invites";
+import { toInvite } from "./view";
 import {
   CreatedInviteSchema,
   CreateInviteBody,
@@ -14,7 +16,7 @@ import {
   UserPage,
   UserSchema,
 } from "./schemas";
-import { listUsers, toUser, updateUser, type Acting } from "./service";
+import { listUsers, updateUser, type Acting } from "./service";
 
 const tags = ["Users"];
 const UserParams = z.object({ userId: idParam("userId", "usr_01jd3k4m5n6p7q8r9s0t1v2w3x") });

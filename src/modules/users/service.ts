@@ -7,21 +7,10 @@ import type { ServiceCtx } from "../../http/service-context";
 import type { Plan } from "../../tenancy/plans";
 import { recordEventIfChanged } from "../../events/outbox";
 import { allOf } from "../../platform/d1-write";
-import { assertPlanRoom, isManagerRole, planRoomGuard, type Growth } from "./limits";
+import { assertPlanRoom, isManagerRole, type Growth, planRoomGuard } from "./limits";
+import { type UserRow, toUser } from "./view";
 
-export type UserRow = typeof users.$inferSelect;
 type Status = UserRow["status"];
-
-export const toUser = (r: UserRow) => ({
-  id: r.id,
-  email: r.email,
-  name: r.name,
-  role: r.role,
-  status: r.status,
-  lastLoginAt: r.lastLoginAt,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
-});
 
 export async function listUsers({ db }: ServiceCtx, input: { limit: number; cursor?: string; status?: Status }) {
   const after = decodeCursor(input.cursor, 1);
