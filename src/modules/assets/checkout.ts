@@ -54,9 +54,9 @@ export async function checkout(
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
   const { asset, personName } = await refuseCheckout(ctx, id, input.personId);
-  const next: AssetRow = {
-    ...asset,
-    status: "assigned",
+  // Checking out ends a reservation.
+  const set = {
+    status: "assigned" as const,
     assigneeId: input.personId,
     assignedAt: now,
     dueBackAt,
@@ -64,6 +64,7 @@ export async function checkout(
     reservationReason: null,
     updatedAt: now,
   };
+  const next: AssetRow = { ...asset, ...set };
   const assignment = {
     id: orderedId("assignment"),
     assetId: id,
@@ -93,21 +94,7 @@ export async function checkout(
       AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
         ),
       ],
-      writes: [
-        db
-          .update(assets)
-          .set({
-            status: "assigned",
-            assigneeId: input.personId,
-            assignedAt: now,
-            dueBackAt,
-            reservedUntil: null,
-            reservationReason: null,
-            updatedAt: now,
-          })
-          .where(free),
-        db.insert(assignments).values(assignment),
-      ],
+      writes: [db.update(assets).set(set).where(free), db.insert(assignments).values(assignment)],
       changes: [
         {
           before: toAsset(asset, defs),
