@@ -15,7 +15,7 @@ const FLOORS = [
   ["domain", "^src/(health|inventory-session|webhooks)/"],
   ["modules", "^src/modules/"],
   ["jobs", "^src/jobs/"],
-  ["app", "^src/(app|index)\\.ts$"],
+  ["app", "^src/(app|index|event-handlers)\\.ts$"],
 ];
 
 const upward = FLOORS.slice(0, -1).map(([name, path], i) => ({

@@ -194,6 +194,8 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
       if (!binding) throw new Error(`could not read the workspace's database binding: ${text.slice(0, 500)}`);
       return binding;
     },
+    /** Process group of the running wrangler dev (wrangler and its workerd), for memory sampling; null when stopped. */
+    pgid: () => (child && ended === null ? child.pid : null),
     /** The last of wrangler's output (up to 4,000 characters), for a failure report. */
     recentOutput: () =>
       Buffer.concat(output.map((c) => Buffer.from(c)))

@@ -27,6 +27,9 @@ import { d1QueryCounter } from "./http/d1-counter";
 import { ApiError } from "./platform/errors";
 import { requestId } from "./http/request-id";
 import { settingsRouter } from "./modules/settings";
+import { analyticsRouter, tt10Router } from "./modules/analytics";
+import { quickAddRouter } from "./modules/quick-add";
+import { exportRouter, importRouter } from "./modules/data-transfer";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
@@ -39,6 +42,7 @@ export const MODULES = [
   adminRouter,
   categoriesRouter,
   locationsRouter,
+  quickAddRouter,
   assetsRouter,
   healthRouter,
   trashRouter,
@@ -58,10 +62,19 @@ export const MODULES = [
   objectsRouter,
   searchRouter,
   settingsRouter,
+  analyticsRouter,
+  tt10Router,
+  exportRouter,
+  importRouter,
 ];
 
 /** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
-const OWN_BODY_LIMIT = new Set([`${API_PREFIX}/feedback`, `${API_PREFIX}/objects/upload`]);
+const OWN_BODY_LIMIT = new Set([
+  `${API_PREFIX}/feedback`,
+  `${API_PREFIX}/objects/upload`,
+  `${API_PREFIX}/imports/inventory-items`,
+  `${API_PREFIX}/imports/people`,
+]);
 
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();

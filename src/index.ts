@@ -1,7 +1,7 @@
 import { buildApp } from "./app";
 import type { Bindings } from "./env";
 import { consumeEvents } from "./events/consumer";
-import { EVENT_HANDLERS } from "./events/handlers";
+import { EVENT_HANDLERS } from "./event-handlers";
 import type { EventMessage } from "./events/types";
 import { runScheduled } from "./jobs/scheduled";
 

@@ -180,6 +180,27 @@ export const ROUTE_POLICY = {
   updateNotification: { access: "jwt" },
   createRealtimeTicket: { access: "jwt" },
   openRealtimeChannel: { access: "tenantPublic" },
+
+  // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.
+  getAnalyticsOverview: { access: "data" },
+  getAnalyticsSessions: { access: "data" },
+  getAnalyticsLifecycle: { access: "data" },
+  getAnalyticsMaintenance: { access: "data" },
+  getAnalyticsDepreciation: { access: "data" },
+  getAnalyticsReplacementLoss: { access: "data" },
+  listAnalyticsReports: { access: "data" },
+  // CSV exports and imports (SPEC 4.14 leaves them open): the data they move is the "data" groups'.
+  exportInventoryItems: { access: "data" },
+  exportPeople: { access: "data" },
+  exportSessionReport: { access: "data" },
+  importInventoryItems: { access: "data" },
+  importPeople: { access: "data" },
+  getImport: { access: "data" },
+  listImportRows: { access: "data" },
+  // Quick-add events (SPEC 2.7, 5): JWT only, stored per user.
+  recordQuickAddEvent: { access: "jwt" },
+  // TT10 report (SPEC 2.12, 4.13): platform-admin cookie.
+  adminGetTt10Report: { access: "admin" },
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

@@ -198,5 +198,27 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "-- Backfill (hand-written): existing live assets get a stale placeholder row, which the first cron run re-scores.\nINSERT INTO `asset_health` (`asset_id`, `score`, `badge`, `reasons`, `basis`, `computed_at`, `valid_until`, `dirty`, `version`)\nSELECT `id`, 100, 'HEALTHY', '[]', '', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), NULL, 1, 1 FROM `assets` WHERE `deleted_at` IS NULL;",
       "INSERT INTO `asset_last_audit` (`asset_id`, `session_id`, `session_name`, `started_at`, `completed_at`, `found`)\nSELECT si.`asset_id`, s.`id`, s.`name`, s.`started_at`, s.`completed_at`, si.`scanned_at` IS NOT NULL\nFROM `session_items` si JOIN `sessions` s ON s.`id` = si.`session_id`\nWHERE s.`status` = 'completed' AND s.`completed_at` IS NOT NULL AND si.`excluded` = 0\nON CONFLICT (`asset_id`) DO UPDATE SET `session_id` = excluded.`session_id`, `session_name` = excluded.`session_name`,\n  `started_at` = excluded.`started_at`, `completed_at` = excluded.`completed_at`, `found` = excluded.`found`\nWHERE excluded.`completed_at` > `asset_last_audit`.`completed_at`;"
     ]
+  },
+  {
+    "name": "0010_complete_agent_brand.sql",
+    "queries": [
+      "CREATE TABLE `quick_add_events` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`flow_id` text NOT NULL,\n\t`event` text NOT NULL,\n\t`item_id` text,\n\t`meta` text,\n\t`created_at` text NOT NULL\n);",
+      "CREATE INDEX `quick_add_events_flow_idx` ON `quick_add_events` (`user_id`,`flow_id`,`id`);",
+      "CREATE TABLE `import_jobs` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`entity` text NOT NULL,\n\t`status` text NOT NULL,\n\t`total` integer NOT NULL,\n\t`processed` integer DEFAULT 0 NOT NULL,\n\t`created` integer DEFAULT 0 NOT NULL,\n\t`updated` integer DEFAULT 0 NOT NULL,\n\t`refused` integer DEFAULT 0 NOT NULL,\n\t`created_by` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`completed_at` text\n);",
+      "CREATE INDEX `import_jobs_running_idx` ON `import_jobs` (`status`,`updated_at`);",
+      "CREATE TABLE `import_rows` (\n\t`job_id` text NOT NULL,\n\t`row_number` integer NOT NULL,\n\t`action` text,\n\t`target_id` text,\n\t`match_key` text,\n\t`input` text,\n\t`status` text NOT NULL,\n\t`claim` text,\n\t`errors` text,\n\t`updated_at` text NOT NULL,\n\tPRIMARY KEY(`job_id`, `row_number`)\n);",
+      "CREATE INDEX `import_rows_status_idx` ON `import_rows` (`job_id`,`status`,`row_number`);",
+      "CREATE INDEX `asset_status_events_to_idx` ON `asset_status_events` (`to_status`,`at`);",
+      "CREATE INDEX `asset_status_events_from_idx` ON `asset_status_events` (`from_status`,`at`);",
+      "CREATE INDEX `asset_timeline_created_by_idx` ON `asset_timeline` (`actor`,`at`) WHERE type = 'CREATED';",
+      "CREATE INDEX `assets_analytics_idx` ON `assets` (`category_id`,`location_id`,`status`,`purchase_date`,`created_at`,`currency`,`purchase_cost_minor`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `assets_purchase_idx` ON `assets` (`purchase_date`,`id`) WHERE purchase_date IS NOT NULL AND deleted_at IS NULL;",
+      "CREATE INDEX `assets_warranty_idx` ON `assets` (`warranty_expires_at`,`id`) WHERE warranty_expires_at IS NOT NULL AND deleted_at IS NULL;",
+      "CREATE INDEX `assets_assigned_at_idx` ON `assets` (`assigned_at`,`id`) WHERE assigned_at IS NOT NULL AND deleted_at IS NULL;",
+      "CREATE INDEX `assets_created_idx` ON `assets` (`created_at`);",
+      "CREATE INDEX `assignments_by_idx` ON `assignments` (`checked_out_by`,`checked_out_at`);",
+      "CREATE INDEX `session_items_missed_idx` ON `session_items` (`session_id`,`asset_id`) WHERE scan_id IS NULL AND excluded = 0 AND source <> 'found';",
+      "CREATE INDEX `maintenance_logs_completed_idx` ON `maintenance_logs` (`completed_date`,`type`,`item_id`);"
+    ]
   }
 ];

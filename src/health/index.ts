@@ -1,14 +1,15 @@
 /**
- * Front door of the health domain package. The asset health routes (single, batch, workspace settings); the engine is the src/health domain package.
+ * Front door of the health domain package. Asset health: the engine, presets and reasons, the stored scores, and the write
+ * contract (hooks.ts) that modules and the session object follow.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export {
   HEALTH_STALE_JSON_SQL,
-  INLINE_ROWS,
   healthCtxFromD1,
   healthRemove,
   healthStale,
   healthStaleWhere,
+  INLINE_ROWS,
   sessionCompletedStatements,
   settleHealth,
   settleHealthBacklog,
@@ -16,7 +17,7 @@ export {
 export { runHealthJob } from "./job";
 export { attachHealth, healthListQuery } from "./list";
 export type { HealthListInput } from "./list";
-export { PRESETS, SENSITIVITIES, basisOf } from "./presets";
+export { basisOf, PRESETS, SENSITIVITIES } from "./presets";
 export type { HealthBasis, Sensitivity } from "./presets";
 export { drainHealth, healthOf } from "./recompute";
 export {

@@ -3,6 +3,7 @@ import { dispatchOutbox } from "../events/dispatch";
 import { runHealthJob } from "../health";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runDueSchedules } from "../modules/session-schedules";
+import { resumeImports } from "../modules/data-transfer";
 import type { TenantRecord } from "../tenancy/registry";
 import { sweepTenants } from "./tenant-sweep";
 
@@ -19,10 +20,12 @@ export const CRON_JOBS: readonly CronJob[] = [
   // Maintenance reminders: once per workspace day (its time zone); later runs of the day resume or skip.
   { job: "maintenance-reminders", run: runMaintenanceReminders },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
-  // settle, another preset; plus a daily full pass (src/modules/health/job.ts).
+  // settle, another preset; plus a daily full pass (src/health/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },
   // Outbox sweep: sends what the after-response dispatch could not (Queue outage, isolate eviction).
   { job: "outbox-sweep", run: (env, tenant) => dispatchOutbox(env, tenant) },
+  // CSV imports whose Queue chain stalled: stale claims released, a few chunks written (chain restarted).
+  { job: "imports", run: (env, tenant) => resumeImports(env, tenant) },
 ];
 
 /** Cron entry point. A job that fails as a whole is logged and does not keep the others from running. */

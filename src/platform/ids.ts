@@ -31,6 +31,8 @@ export const ID_PREFIXES = {
   assignment: "asg",
   statusEvent: "ase",
   audit: "aud",
+  quickAddEvent: "qae",
+  importJob: "imp",
   request: "req",
 } as const;
 

@@ -1,3 +1,4 @@
+import { importJob } from "./data-transfer-fixtures";
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
@@ -95,6 +96,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   objectKey: uploadedObjectKey,
   // Maintenance and notifications: /maintenance/{schedules,logs}/..., /notifications/{notificationId}.
   ...MAINTENANCE_FIXTURES,
+  // CSV imports: /imports/{importId}, /imports/{importId}/rows.
+  importId: importJob,
 };
 
 /**

@@ -58,6 +58,19 @@ export const assets = sqliteTable(
     index("assets_tag_idx").on(sql`lower(${t.uniqueTag})`),
     index("assets_serial_idx").on(sql`lower(${t.serialNumber})`),
     index("assets_name_idx").on(sql`lower(${t.name})`),
+    // Analytics (src/modules/analytics): one covering index for the counts and sums by category,
+    // location, status, age and cost, so aggregates read index entries only, never asset rows.
+    index("assets_analytics_idx")
+      .on(t.categoryId, t.locationId, t.status, t.purchaseDate, t.createdAt, t.currency, t.purchaseCostMinor)
+      .where(sql`deleted_at IS NULL`),
+    // The oldest assets (age from the purchase date; without one, assets_created_idx gives the creation day), read in order.
+    index("assets_purchase_idx").on(t.purchaseDate, t.id).where(sql`purchase_date IS NOT NULL AND deleted_at IS NULL`),
+    index("assets_warranty_idx")
+      .on(t.warrantyExpiresAt, t.id)
+      .where(sql`warranty_expires_at IS NOT NULL AND deleted_at IS NULL`),
+    index("assets_assigned_at_idx").on(t.assignedAt, t.id).where(sql`assigned_at IS NOT NULL AND deleted_at IS NULL`),
+    // Assets created per period: every asset ever created, deleted ones included.
+    index("assets_created_idx").on(t.createdAt),
   ],
 );
 
@@ -83,6 +96,8 @@ export const assignments = sqliteTable(
     uniqueIndex("assignments_open_uq").on(t.assetId).where(sql`checked_in_at IS NULL`),
     index("assignments_asset_idx").on(t.assetId, t.id),
     index("assignments_person_idx").on(t.personId, t.id),
+    // TT10 report: a user's checkouts in time order.
+    index("assignments_by_idx").on(t.checkedOutBy, t.checkedOutAt),
   ],
 );
 
@@ -98,7 +113,12 @@ export const assetStatusEvents = sqliteTable(
     actor: text("actor").notNull(),
     at: text("at").notNull(),
   },
-  (t) => [index("asset_status_events_asset_idx").on(t.assetId, t.id)],
+  (t) => [
+    index("asset_status_events_asset_idx").on(t.assetId, t.id),
+    // Analytics: retired/lost (to) and found (from lost) per period.
+    index("asset_status_events_to_idx").on(t.toStatus, t.at),
+    index("asset_status_events_from_idx").on(t.fromStatus, t.at),
+  ],
 );
 
 /** SPEC 2.4 timeline event types. */
@@ -127,5 +147,7 @@ export const assetTimeline = sqliteTable(
   (t) => [
     index("asset_timeline_asset_idx").on(t.assetId, t.id),
     index("asset_timeline_type_idx").on(t.assetId, t.type, t.id),
+    // TT10 report: the first asset a user created.
+    index("asset_timeline_created_by_idx").on(t.actor, t.at).where(sql`type = 'CREATED'`),
   ],
 );

@@ -75,6 +75,8 @@ export const maintenanceLogs = sqliteTable(
   (t) => [
     index("maintenance_logs_item_idx").on(t.itemId, t.completedDate, t.id),
     index("maintenance_logs_schedule_idx").on(t.scheduleId, t.completedDate, t.id),
+    // Analytics: completions per period and type, and the gaps between an item's completions.
+    index("maintenance_logs_completed_idx").on(t.completedDate, t.type, t.itemId),
   ],
 );
 

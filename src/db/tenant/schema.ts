@@ -11,3 +11,5 @@ export * from "./maintenance";
 export * from "./notifications";
 export * from "./feedback";
 export * from "./health";
+export * from "./quick-add";
+export * from "./data-transfer";

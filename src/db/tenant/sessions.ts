@@ -72,6 +72,10 @@ export const sessionItems = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.sessionId, t.assetId] }),
     index("session_items_location_idx").on(t.sessionId, t.locationId),
+    // Analytics: the expected items a session did not scan (small), for "unscanned several times in a row".
+    index("session_items_missed_idx")
+      .on(t.sessionId, t.assetId)
+      .where(sql`scan_id IS NULL AND excluded = 0 AND source <> 'found'`),
   ],
 );
 

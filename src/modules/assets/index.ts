@@ -3,11 +3,13 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { checkinAllForPerson } from "./checkout";
-export { afterAssetWrite, assetWriteStatements, commitAssetWrite } from "./write";
-export type { AssetChange, AssetWrite } from "./write";
-export { requireAsset } from "./lookup";
-export { ItemParams } from "./schemas";
+export type { AssetInput } from "./input";
+export { listAssets } from "./list";
+export type { ListAssetsInput } from "./list";
+export { countLiveAssetsUsing, generateTag, noLiveAssetUses, requireAsset } from "./lookup";
 export { assetsRouter } from "./routes";
-export { restoreAsset } from "./service";
-export { timelineRow } from "./write";
-export { countLiveAssetsUsing, noLiveAssetUses } from "./lookup";
+export { CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
+export { createAsset, restoreAsset, updateAsset } from "./service";
+export { currencyDigits } from "./view";
+export { afterAssetWrite, assetWriteStatements, commitAssetWrite, timelineRow } from "./write";
+export type { AssetChange, AssetWrite } from "./write";

@@ -7,4 +7,4 @@ export { liveDefinitions, visibleValues } from "./definitions";
 export type { FieldDef } from "./definitions";
 export { customFieldsRouter } from "./routes";
 export { restoreCustomField } from "./service";
-export { checkCustomFieldValues } from "./values";
+export { checkCustomFieldValues, validateCustomFieldValues } from "./values";

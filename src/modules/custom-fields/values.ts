@@ -58,8 +58,27 @@ export async function checkCustomFieldValues(
   input: Record<string, unknown> | undefined,
   existing: Record<string, unknown> = {},
 ): Promise<Record<string, unknown>> {
+  const { values, problems } = validateCustomFieldValues(await liveDefinitions(db, entity), input, existing);
+  if (problems.length > 0) {
+    throw new ApiError(
+      "validation_failed",
+      problems.map((p) => `${p.path.slice("body.".length)}: ${p.message}`).join("; "),
+      { details: problems },
+    );
+  }
+  return values;
+}
+
+/**
+ * The rules of `checkCustomFieldValues` against definitions the caller has read (a CSV import
+ * checks thousands of rows against one read): the merged values, or the problems found.
+ */
+export function validateCustomFieldValues(
+  defs: readonly FieldDef[],
+  input: Record<string, unknown> | undefined,
+  existing: Record<string, unknown> = {},
+): { values: Record<string, unknown>; problems: ErrorDetail[] } {
   const merged: Record<string, unknown> = { ...existing };
-  const defs = await liveDefinitions(db, entity);
   const byKey = new Map(defs.map((d) => [d.key, d]));
   const problems: ErrorDetail[] = [];
   const fail = (key: string, message: string) => problems.push({ path: `body.customFields.${key}`, message });
@@ -88,12 +107,5 @@ export async function checkCustomFieldValues(
     )
       fail(def.key, "is required");
   }
-  if (problems.length > 0) {
-    throw new ApiError(
-      "validation_failed",
-      problems.map((p) => `${p.path.slice("body.".length)}: ${p.message}`).join("; "),
-      { details: problems },
-    );
-  }
-  return merged;
+  return { values: merged, problems };
 }

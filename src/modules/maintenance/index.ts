@@ -2,6 +2,7 @@
  * Front door of the maintenance module. Maintenance schedules, logs and the daily reminders.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
+export { addDays, localDate } from "./dates";
 export { maintenanceLogsRouter } from "./log-routes";
 export { runMaintenanceReminders } from "./reminders";
 export { maintenanceSchedulesRouter } from "./routes";

@@ -2,6 +2,7 @@
  * Front door of the sessions module. Inventory sessions: lifecycle, items, scans (through the InventorySession object), reports.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
+export { requireSession, sessionCtx, sessionObject } from "./context";
 export type { SessionCtx, SessionRow } from "./context";
 export { sessionItemsRouter } from "./item-routes";
 export { transition } from "./lifecycle";

@@ -1,0 +1,303 @@
+// Analytics, export and import benchmark: `node bench/analytics.mjs` (see bench/README.md, "Analytics").
+//
+// Starts the Worker locally (`wrangler dev`, ENVIRONMENT=development so responses carry the D1
+// counters `x-d1-queries` / `x-d1-round-trips`, fresh local state), creates two workspaces through
+// the admin API (a small and a large one, SIZES), stops the Worker and bulk-loads each workspace's D1
+// with assets and their history (status events, maintenance schedules and logs, completed sessions
+// with items and stored reports, stored health rows). Then, in the same run, for each workspace:
+//  1. every analytics route beside a trivial route (GET /categories/default): p50/p99 and the D1
+//     statements per request;
+//  2. the full asset CSV export: time, bytes, D1 statements, and the Worker's peak memory (resident
+//     set of the wrangler/workerd process group, sampled every 20 ms, above its level just before);
+// and last, a 10,000-row asset import (dry run, then the real run until its job completes).
+//
+// Options (environment): SIZES ("1000,100000"), REQUESTS (200 per route), CONCURRENCY (4),
+// IMPORT_ROWS (10000; 0 skips the import), PORT.
+import { execFileSync } from "node:child_process";
+import http from "node:http";
+import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench, sleep } from "./lib.mjs";
+import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
+import { localUrl } from "../scripts/lib/http.mjs";
+
+const SIZES = (process.env.SIZES ?? "1000,100000").split(",").map(Number);
+const REQUESTS = Number(process.env.REQUESTS ?? 200);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
+const IMPORT_ROWS = Number(process.env.IMPORT_ROWS ?? 10_000);
+
+const ROUTES = [
+  ["overview", "/stats/analytics/overview"],
+  ["overview ?categoryId", "/stats/analytics/overview?categoryId={cat}"],
+  ["sessions (12 months)", "/stats/analytics/sessions"],
+  ["lifecycle (12 months)", "/stats/analytics/lifecycle"],
+  ["lifecycle ?locationId, by week", "/stats/analytics/lifecycle?period=week&locationId={loc}"],
+  ["maintenance (12 months)", "/stats/analytics/maintenance"],
+  ["depreciation (page of 50)", "/stats/analytics/depreciation?salvagePercent=10"],
+  ["replacement-loss", "/stats/analytics/replacement-loss"],
+  ["replacement-loss ?categoryId", "/stats/analytics/replacement-loss?categoryId={cat}"],
+  ["reports", "/stats/analytics/reports"],
+];
+
+/** Assets and their history for one workspace, straight into its pool database (the Worker stopped). */
+async function bulkLoad(worker, slug, n, personId) {
+  const binding = await worker.tenantBinding(slug);
+  log(`bulk-loading ${n} assets with history into ${binding} (${slug})`);
+  const seq = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
+  const ts = (expr) => `strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${expr})`;
+  const sessionSize = Math.min(n, 20_000);
+  const statements = [
+    `INSERT INTO assets (id, name, unique_tag, category_id, location_id, status, assignee_id, assigned_at, due_back_at, purchase_date, purchase_cost_minor, currency, warranty_expires_at, last_verified_at, created_at, updated_at)
+     ${seq}, cats AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM categories WHERE deleted_at IS NULL), cc AS (SELECT count(*) AS c FROM cats),
+       locs AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM locations WHERE deleted_at IS NULL), lc AS (SELECT count(*) AS c FROM locs)
+     SELECT 'ast_' || printf('%026d', i), 'Bench asset ' || i, 'AN-' || i, cats.id, locs.id,
+       CASE WHEN i % 50 = 0 THEN 'lost' WHEN i % 40 = 1 THEN 'retired' WHEN i % 10 = 2 THEN 'assigned' ELSE 'available' END,
+       CASE WHEN i % 10 = 2 AND i % 40 <> 1 THEN '${personId}' END,
+       CASE WHEN i % 10 = 2 AND i % 40 <> 1 THEN ${ts("'-' || (i % 400) || ' days'")} END,
+       CASE WHEN i % 10 = 2 AND i % 40 <> 1 THEN ${ts("((i * 31) % 40 - 20) || ' days'")} END,
+       CASE WHEN i % 10 < 7 THEN date('now', '-' || ((i * 37) % 2200) || ' days') END,
+       CASE WHEN i % 10 < 7 THEN 10000 + (i * 7919) % 200000 END,
+       CASE WHEN i % 10 < 7 THEN CASE WHEN i % 3 = 0 THEN 'USD' ELSE 'EUR' END END,
+       CASE WHEN i % 2 = 0 THEN date('now', ((i * 13) % 1000 - 300) || ' days') END,
+       CASE WHEN i % 5 < 3 THEN ${ts("'-' || ((i * 7) % 400) || ' days'")} END,
+       ${ts("'-' || ((i * 13) % 700) || ' days'")}, ${ts("'-1 days'")}
+     FROM n JOIN cc JOIN cats ON cats.k = n.i % cc.c JOIN lc JOIN locs ON locs.k = (n.i / 7) % lc.c`,
+    `INSERT INTO asset_health (asset_id, score, badge, reasons, basis, computed_at, valid_until, dirty, version)
+     SELECT id, (rowid * 37) % 101, CASE WHEN (rowid * 37) % 101 < 40 THEN 'AT_RISK' WHEN (rowid * 37) % 101 < 70 THEN 'ATTENTION' ELSE 'HEALTHY' END, '[]', 'balanced|UTC', ${ts("'-1 hours'")}, NULL, 0, 1
+     FROM assets WHERE deleted_at IS NULL`,
+    `INSERT INTO asset_status_events (id, asset_id, from_status, to_status, reason, actor, at)
+     SELECT 'ase_' || printf('%026d', rowid), id, 'available', status, CASE WHEN status = 'retired' THEN 'end of life' END, 'bench', ${ts("'-' || (rowid % 360) || ' days'")}
+     FROM assets WHERE status IN ('lost', 'retired')`,
+    `INSERT INTO asset_status_events (id, asset_id, from_status, to_status, actor, at)
+     SELECT 'asf_' || printf('%026d', rowid), id, 'lost', 'available', 'bench', ${ts("'-' || (rowid % 300) || ' days'")} FROM assets WHERE rowid % 97 = 0`,
+    `INSERT INTO maintenance_schedules (id, item_id, title, type, every, unit, anchor_date, next_due_date, reminder_days, remind_from, status, created_by, created_at, updated_at)
+     SELECT 'mts_' || printf('%026d', rowid), id, 'Service', 'service', 3, 'month', due, due, 7, date(due, '-7 days'), 'active', 'bench', ${ts("'-1 days'")}, ${ts("'-1 days'")}
+     FROM (SELECT rowid, id, date('now', ((rowid * 7919) % 120 - 60) || ' days') AS due FROM assets WHERE rowid % 5 = 0)`,
+    `INSERT INTO maintenance_logs (id, item_id, type, completed_date, performed_by, created_at, updated_at)
+     SELECT 'mtl_' || printf('%026d', a.rowid * 4 + k.k), a.id, CASE k.k WHEN 0 THEN 'service' WHEN 1 THEN 'inspection' WHEN 2 THEN 'repair' ELSE 'cleaning' END,
+       ${ts("'-' || ((a.rowid * 17 + k.k * 90) % 365) || ' days'")}, 'bench', ${ts("'-1 days'")}, ${ts("'-1 days'")}
+     FROM assets a, (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) k WHERE a.rowid % 3 = 0`,
+  ];
+  // Twelve completed sessions, one a month, each over the first `sessionSize` assets; one in seven missed.
+  for (let s = 0; s < 12; s++) {
+    const id = `ses_bench${String(s).padStart(21, "0")}`;
+    const completed = ts(`'-${s * 30 + 1} days'`);
+    statements.push(
+      `INSERT INTO session_items (session_id, asset_id, name, unique_tag, location_id, category_id, source, excluded, wrong_location, scan_id, scanned_at, scanned_by, updated_at)
+       SELECT '${id}', id, name, unique_tag, location_id, category_id, 'scope', 0, rowid % 53 = 0, CASE WHEN (rowid + ${s}) % 7 <> 0 THEN 'scn_' || rowid END, ${completed}, 'bench', ${completed}
+       FROM assets WHERE rowid <= ${sessionSize}`,
+      `INSERT INTO sessions (id, name, status, include_sub_locations, expected_count, scanned_count, started_at, completed_at, report, created_by, created_at, updated_at)
+       SELECT '${id}', 'Bench audit ${s}', 'completed', 1, expected, scanned, ${ts(`'-${s * 30 + 2} days'`)}, ${completed},
+         json_object('expected', expected, 'scanned', scanned, 'wrongLocation', wrong,
+           'byLocation', (SELECT json_group_array(json_object('id', location_id, 'name', NULL, 'expected', e, 'scanned', sc)) FROM (SELECT location_id, count(*) AS e, count(scan_id) AS sc FROM session_items WHERE session_id = '${id}' GROUP BY location_id)),
+           'byCategory', (SELECT json_group_array(json_object('id', category_id, 'name', NULL, 'expected', e, 'scanned', sc)) FROM (SELECT category_id, count(*) AS e, count(scan_id) AS sc FROM session_items WHERE session_id = '${id}' GROUP BY category_id))),
+         'bench', ${completed}, ${completed}
+       FROM (SELECT count(*) AS expected, count(scan_id) AS scanned, sum(wrong_location) AS wrong FROM session_items WHERE session_id = '${id}')`,
+    );
+  }
+  for (const sql of statements) await worker.execute(binding, ["--command", sql.replace(/\s+/g, " ")]);
+}
+
+/** Sum of the resident set (KiB) of every process in the group. */
+function groupRssKiB(pgid) {
+  try {
+    return execFileSync("ps", ["-o", "rss=", "-g", String(pgid)], { encoding: "utf8" })
+      .split("\n")
+      .reduce((n, l) => n + (Number(l.trim()) || 0), 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Streams the whole export (client reads as fast as it can), sampling the Worker's memory meanwhile. */
+function timedExport(port, slug, auth, pgid) {
+  return new Promise((resolve, reject) => {
+    const base = groupRssKiB(pgid);
+    let peak = base;
+    const timer = setInterval(() => (peak = Math.max(peak, groupRssKiB(pgid))), 20);
+    const t0 = process.hrtime.bigint();
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/api/v1/exports/inventory-items",
+        headers: { host: new URL(localUrl(slug, port)).host, ...auth },
+      },
+      (res) => {
+        let bytes = 0;
+        let lines = 0;
+        res.on("data", (c) => {
+          bytes += c.length;
+          for (const b of c) if (b === 10) lines++;
+        });
+        res.on("end", () => {
+          clearInterval(timer);
+          resolve({
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - t0) / 1e6,
+            bytes,
+            records: lines - 1,
+            baseMiB: base / 1024,
+            peakMiB: peak / 1024,
+            queries: Number(res.headers["x-d1-queries"]),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function postCsv(port, slug, auth, path, csv) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: `/api/v1${path}`,
+        method: "POST",
+        headers: { host: new URL(localUrl(slug, port)).host, "content-type": "text/csv", ...auth },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
+            ms: Number(process.hrtime.bigint() - t0) / 1e6,
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(csv);
+  });
+}
+
+async function measure(call, name, slug, auth, path) {
+  const { stats, first } = await measureLoad(REQUESTS, CONCURRENCY, () =>
+    expectStatus(call(slug, "GET", path, { headers: auth }), 200, name),
+  );
+  return {
+    route: name,
+    p50: stats.p50,
+    p99: stats.p99,
+    rps: stats.rps,
+    "d1 queries": Number(first.headers["x-d1-queries"]),
+    "d1 round trips": Number(first.headers["x-d1-round-trips"]),
+  };
+}
+
+const SETUP = {
+  statePrefix: "inventory-bench-analytics-",
+  bundle: true,
+  devArgs: ["--var", "ENVIRONMENT:development"],
+  maxSockets: CONCURRENCY + 4,
+  timeoutMs: 600_000,
+};
+
+async function main() {
+  await runBench(SETUP, async ({ port, vars, call, worker }) => {
+    const spaces = [];
+    for (const size of SIZES) {
+      const ws = await createWorkspace(port, vars);
+      for (const [name, expectedLifeMonths] of [
+        ["Phones", 24],
+        ["Laptops", 36],
+        ["Monitors", 60],
+        ["Furniture", null],
+      ]) {
+        await expectStatus(
+          call(ws.slug, "POST", "/categories", {
+            body: { name, ...(expectedLifeMonths ? { expectedLifeMonths } : {}) },
+            headers: ws.auth,
+          }),
+          201,
+          "category",
+        );
+      }
+      for (const name of ["HQ", "Warehouse", "Lab", "Remote"])
+        await expectStatus(call(ws.slug, "POST", "/locations", { body: { name }, headers: ws.auth }), 201, "location");
+      const person = await expectStatus(
+        call(ws.slug, "POST", "/people", { body: { name: "Bench Holder" }, headers: ws.auth }),
+        201,
+        "person",
+      );
+      spaces.push({ size, ...ws, personId: person.body.id });
+    }
+    await worker.stop();
+    for (const s of spaces) await bulkLoad(worker, s.slug, s.size, s.personId);
+    await worker.start();
+
+    const tables = [];
+    for (const s of spaces) {
+      const cats = (await expectStatus(call(s.slug, "GET", "/categories", { headers: s.auth }), 200, "categories")).body
+        .items;
+      const locs = (await expectStatus(call(s.slug, "GET", "/locations", { headers: s.auth }), 200, "locations")).body
+        .items;
+      const fill = (p) =>
+        p
+          .replace("{cat}", cats.find((c) => c.name === "Laptops").id)
+          .replace("{loc}", locs.find((l) => l.name === "Lab").id);
+      for (const [, path] of ROUTES)
+        await expectStatus(call(s.slug, "GET", fill(path), { headers: s.auth }), 200, `warm-up ${path}`);
+      const rows = [await measure(call, "GET /categories/default (trivial)", s.slug, s.auth, "/categories/default")];
+      for (const [name, path] of ROUTES) rows.push(await measure(call, name, s.slug, s.auth, fill(path)));
+      rows.push(await measure(call, "GET /categories/default (again)", s.slug, s.auth, "/categories/default"));
+      await sleep(1000);
+      const exp = await timedExport(port, s.slug, s.auth, worker.pgid());
+      if (exp.status !== 200 || exp.records !== s.size)
+        throw new Error(`export answered ${exp.status} with ${exp.records} records, expected ${s.size}`);
+      tables.push({ size: s.size, rows, exp });
+      log(
+        `${s.size} assets: export of ${exp.records} records, ${(exp.bytes / 1e6).toFixed(1)} MB in ${(exp.ms / 1000).toFixed(2)} s; Worker RSS ${exp.baseMiB.toFixed(0)} MiB before, peak ${exp.peakMiB.toFixed(0)} MiB`,
+      );
+    }
+    for (const t of tables) {
+      printTable([`${t.size} assets: ${REQUESTS} requests per route, ${CONCURRENCY} in flight; ms`], t.rows);
+      console.log(
+        `export: ${t.exp.records} records, ${(t.exp.bytes / 1e6).toFixed(1)} MB, ${(t.exp.ms / 1000).toFixed(2)} s, ${t.exp.queries || "?"} d1 queries (header counted before streaming), Worker RSS ${t.exp.baseMiB.toFixed(0)} -> peak ${t.exp.peakMiB.toFixed(0)} MiB`,
+      );
+    }
+
+    if (IMPORT_ROWS > 0) {
+      const s = spaces[0];
+      const csv = `name,uniqueTag,category,location,purchaseCost,currency,purchaseDate\r\n${Array.from({ length: IMPORT_ROWS }, (_, i) => `Imported ${i},IMP-${i},Laptops,Lab,${(i % 900) + 100}.5,EUR,2025-0${(i % 9) + 1}-15`).join("\r\n")}`;
+      const dry = await postCsv(port, s.slug, s.auth, "/imports/inventory-items?dryRun=true", csv);
+      if (dry.status !== 200 || dry.body.refused !== 0)
+        throw new Error(`dry run: ${dry.status} ${JSON.stringify(dry.body).slice(0, 300)}`);
+      log(
+        `import dry run of ${IMPORT_ROWS} rows: ${(dry.ms / 1000).toFixed(2)} s (${dry.body.create} create, ${dry.body.update} update)`,
+      );
+      const t0 = Date.now();
+      const started = await postCsv(port, s.slug, s.auth, "/imports/inventory-items", csv);
+      if (started.status !== 202)
+        throw new Error(`import: ${started.status} ${JSON.stringify(started.body).slice(0, 300)}`);
+      log(
+        `import started: 202 in ${(started.ms / 1000).toFixed(2)} s, ${started.body.processed} rows written before answering`,
+      );
+      let job = started.body;
+      let crons = 0;
+      let last = job.processed;
+      let idleSince = Date.now();
+      while (job.status !== "completed") {
+        await sleep(5000);
+        job = (await expectStatus(call(s.slug, "GET", `/imports/${job.id}`, { headers: s.auth }), 200, "import status"))
+          .body;
+        log(
+          `  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${job.processed}/${job.total} (${job.created} created, ${job.refused} refused)`,
+        );
+        if (job.processed !== last) (last = job.processed), (idleSince = Date.now());
+        if (Date.now() - idleSince > 180_000) throw new Error("the import made no progress for 3 minutes");
+      }
+      const seconds = (Date.now() - t0) / 1000;
+      console.log(
+        `\nimport of ${IMPORT_ROWS} rows: dry run ${(dry.ms / 1000).toFixed(2)} s; real run completed in ${seconds.toFixed(1)} s (${Math.round(IMPORT_ROWS / seconds)} rows/s), ${job.created} created, ${job.updated} updated, ${job.refused} refused${crons ? `, ${crons} cron runs` : ""}`,
+      );
+    }
+  });
+}
+
+if (!reexecUnderNode22IfNeeded()) await main();

@@ -1,0 +1,5 @@
+// Analytics module (SPEC 4.7) and the platform admin's TT10 report (SPEC 2.12, 4.13): read-only
+// aggregates over indexes. Front door.
+export { resolveRange, resolveScope, type Range, type Scope } from "./filters";
+export { analyticsRouter } from "./routes";
+export { tt10Router } from "./tt10-routes";

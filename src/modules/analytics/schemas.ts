@@ -1,0 +1,339 @@
+import { z } from "@hono/zod-openapi";
+import { pageQuery } from "../../platform/pagination";
+import { PERIODS, rangeQuery, scopeQuery } from "./filters";
+
+export const ScopeQuery = z.object({ ...scopeQuery });
+export const RangeScopeQuery = z.object({ ...rangeQuery, ...scopeQuery });
+
+const Filters = z
+  .object({ categoryId: z.string().optional(), locationId: z.string().optional() })
+  .openapi("AnalyticsFilters");
+const Named = z.object({ id: z.string(), name: z.string().nullable(), count: z.number().int() });
+const rangeFields = {
+  from: z.string().openapi({ description: "Start of the range (inclusive), ISO 8601 UTC." }),
+  to: z.string().openapi({ description: "End of the range (exclusive)." }),
+  period: z.enum(PERIODS),
+  filters: Filters,
+};
+const rate = z
+  .number()
+  .nullable()
+  .openapi({ description: "missing / expected, 0..1 (4 decimals); null when nothing was expected." });
+
+export const OverviewSchema = z
+  .object({
+    generatedAt: z.string(),
+    today: z
+      .string()
+      .openapi({ description: "The workspace's calendar day (its time zone), for the maintenance classes." }),
+    filters: Filters,
+    assets: z.object({
+      total: z.number().int(),
+      byStatus: z
+        .record(z.string(), z.number().int())
+        .openapi({ example: { available: 120, assigned: 40, reserved: 2, maintenance: 3, lost: 1, retired: 9 } }),
+      byCategory: z.array(Named),
+      byLocation: z.array(Named),
+    }),
+    assignments: z.object({
+      assigned: z.number().int(),
+      overdueReturns: z.number().int().openapi({ description: "Checked out with dueBackAt in the past." }),
+    }),
+    health: z.object({ HEALTHY: z.number().int(), ATTENTION: z.number().int(), AT_RISK: z.number().int() }),
+    sessions: z.object({ inProgress: z.number().int(), draft: z.number().int() }),
+    maintenance: z.object({
+      overdue: z.number().int(),
+      dueToday: z.number().int(),
+      upcoming: z
+        .number()
+        .int()
+        .openapi({ description: "SPEC 2.9: after today and inside the schedule's reminderDays." }),
+    }),
+  })
+  .openapi("AnalyticsOverview");
+
+export const SessionsAnalyticsSchema = z
+  .object({
+    ...rangeFields,
+    inProgress: z.number().int(),
+    totals: z.object({
+      completed: z.number().int(),
+      expected: z.number().int(),
+      scanned: z.number().int(),
+      missing: z.number().int(),
+      missingRate: rate,
+      wrongLocation: z.number().int(),
+    }),
+    periods: z.array(
+      z.object({
+        period: z
+          .string()
+          .openapi({ example: "2026-03", description: "`YYYY-MM-DD` (day, or the Monday of a week) or `YYYY-MM`." }),
+        completed: z.number().int(),
+        expected: z.number().int(),
+        scanned: z.number().int(),
+        missing: z.number().int(),
+        missingRate: rate,
+        wrongLocation: z.number().int(),
+        medianSecondsToComplete: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: "Median of completedAt − startedAt of the period's sessions." }),
+      }),
+    ),
+  })
+  .openapi("SessionsAnalytics");
+
+const AgeBucket = z.object({
+  bucket: z.enum(["under_1y", "1_2y", "2_3y", "3_5y", "5y_plus"]),
+  maxDays: z.number().int().nullable(),
+  count: z.number().int(),
+});
+
+export const LifecycleAnalyticsSchema = z
+  .object({
+    ...rangeFields,
+    periods: z.array(
+      z.object({
+        period: z.string(),
+        created: z.number().int(),
+        retired: z.number().int(),
+        lost: z.number().int(),
+        found: z.number().int().openapi({ description: "Status changes out of `lost`." }),
+      }),
+    ),
+    ageDistribution: z
+      .array(AgeBucket)
+      .openapi({ description: "Live assets by age: from the purchase date, else the day they were created." }),
+  })
+  .openapi("LifecycleAnalytics");
+
+export const MaintenanceAnalyticsSchema = z
+  .object({
+    ...rangeFields,
+    today: z.string(),
+    periods: z.array(
+      z.object({ period: z.string(), completed: z.number().int(), byType: z.record(z.string(), z.number().int()) }),
+    ),
+    overdueBacklog: z.object({
+      total: z.number().int(),
+      upTo7Days: z.number().int(),
+      from8To30Days: z.number().int(),
+      over30Days: z.number().int(),
+    }),
+    meanDaysBetweenMaintenance: z.object({
+      overall: z.number().nullable().openapi({
+        description:
+          "Mean over items with two or more completions in the range of (last − first) / (completions − 1), in days.",
+      }),
+      itemsMeasured: z.number().int(),
+      byType: z.array(z.object({ type: z.string(), meanDays: z.number().nullable(), itemsMeasured: z.number().int() })),
+    }),
+  })
+  .openapi("MaintenanceAnalytics");
+
+export const DepreciationQuery = z.object({
+  ...scopeQuery,
+  ...pageQuery,
+  asOf: z.iso
+    .date()
+    .optional()
+    .openapi({ description: "Day the book values are computed for (YYYY-MM-DD). Default: today (UTC)." }),
+  salvagePercent: z.coerce
+    .number()
+    .min(0)
+    .max(100)
+    .default(0)
+    .openapi({ description: "Salvage value as a percentage of the cost (0..100, default 0)." }),
+  defaultLifeMonths: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(600)
+    .default(60)
+    .openapi({ description: "Useful life for categories without an expected life (months, default 60)." }),
+});
+
+const Book = z.object({
+  bookValue: z.number(),
+  accumulated: z.number().optional().openapi({ description: "cost − bookValue" }),
+});
+
+export const DepreciationSchema = z
+  .object({
+    asOf: z.string(),
+    salvagePercent: z.number(),
+    defaultLifeMonths: z.number().int(),
+    filters: Filters,
+    byCategory: z
+      .array(
+        z.object({
+          categoryId: z.string(),
+          name: z.string().nullable(),
+          lifeMonths: z.number().int(),
+          lifeSource: z.enum(["category", "default"]),
+          currency: z.string(),
+          assets: z.number().int(),
+          cost: z.number(),
+          straightLine: Book,
+          decliningBalance: Book,
+        }),
+      )
+      .openapi({
+        description: "One entry per category and currency: amounts in different currencies are never added together.",
+      }),
+    totalsByCurrency: z.array(
+      z.object({
+        currency: z.string(),
+        assets: z.number().int(),
+        cost: z.number(),
+        straightLine: Book,
+        decliningBalance: Book,
+      }),
+    ),
+    items: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          uniqueTag: z.string(),
+          categoryId: z.string(),
+          purchaseDate: z.string(),
+          currency: z.string(),
+          cost: z.number(),
+          lifeMonths: z.number().int(),
+          monthsHeld: z.number(),
+          salvageValue: z.number(),
+          straightLine: Book,
+          decliningBalance: Book,
+        }),
+      )
+      .openapi({
+        description:
+          "Book value per asset (assets with a purchase date, cost and currency), by id; paginated with `limit` / `cursor`.",
+      }),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi("DepreciationAnalytics");
+
+export const ReplacementLossQuery = z.object({
+  ...rangeQuery,
+  ...scopeQuery,
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .openapi({ description: "Entries per list (oldest, warranty, long-assigned, unscanned), 1..100." }),
+  inARow: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(10)
+    .default(2)
+    .openapi({ description: "Unscanned in this many consecutive completed sessions that expected the asset (2..10)." }),
+});
+
+const Brief = {
+  id: z.string(),
+  name: z.string(),
+  uniqueTag: z.string(),
+  categoryId: z.string(),
+  locationId: z.string(),
+  status: z.string(),
+};
+const TrendRow = z.object({
+  period: z.string(),
+  id: z.string(),
+  name: z.string().nullable(),
+  expected: z.number().int(),
+  scanned: z.number().int(),
+  missing: z.number().int(),
+  missingRate: rate,
+});
+
+export const ReplacementLossSchema = z
+  .object({
+    ...rangeFields,
+    generatedAt: z.string(),
+    age: z.object({
+      buckets: z.array(AgeBucket),
+      byCategory: z.array(
+        z.object({
+          categoryId: z.string(),
+          name: z.string().nullable(),
+          assets: z.number().int(),
+          averageAgeDays: z.number().int(),
+          oldestSince: z.string(),
+        }),
+      ),
+      oldest: z.array(
+        z.object({
+          ...Brief,
+          since: z.string().openapi({ description: "Purchase date, else the creation day." }),
+          ageDays: z.number().int(),
+        }),
+      ),
+    }),
+    warranty: z
+      .array(
+        z.object({
+          withinDays: z.number().int(),
+          count: z.number().int(),
+          items: z.array(z.object({ ...Brief, warrantyExpiresAt: z.string() })),
+        }),
+      )
+      .openapi({
+        description:
+          "Warranties ending from today to today + 30, 60 and 90 days (counts exact, lists capped at `limit`).",
+      }),
+    longAssigned: z.object({
+      thresholds: z.array(z.object({ overDays: z.number().int(), count: z.number().int() })),
+      items: z
+        .array(
+          z.object({
+            ...Brief,
+            assigneeId: z.string(),
+            assigneeName: z.string().nullable(),
+            assignedAt: z.string(),
+            daysAssigned: z.number().int(),
+          }),
+        )
+        .openapi({ description: "Held longest first, over the first threshold." }),
+    }),
+    missingRateTrends: z
+      .object({ byLocation: z.array(TrendRow), byCategory: z.array(TrendRow) })
+      .openapi({ description: "From the final reports of sessions completed in the range, per period." }),
+    repeatedlyUnscanned: z.object({
+      inARow: z.number().int(),
+      sessionsConsidered: z.number().int(),
+      count: z.number().int(),
+      items: z.array(z.object(Brief)),
+    }),
+  })
+  .openapi("ReplacementLossAnalytics");
+
+export const ReportsSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(["analytics", "export", "import"]),
+        method: z.enum(["GET", "POST"]),
+        path: z.string(),
+        format: z.enum(["json", "csv"]),
+        summary: z.string(),
+        parameters: z.array(
+          z.object({
+            name: z.string(),
+            in: z.enum(["query", "path", "body"]),
+            required: z.boolean(),
+            description: z.string(),
+          }),
+        ),
+      }),
+    ),
+  })
+  .openapi("AnalyticsReports");

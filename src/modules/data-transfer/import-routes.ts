@@ -1,0 +1,101 @@
+import { z } from "@hono/zod-openapi";
+import type { ImportEntity } from "../../db/tenant/data-transfer";
+import type { AppContext } from "../../env";
+import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { idParam } from "../../platform/schemas";
+import { serviceCtx } from "../../http/service-context";
+import { planAssets } from "./import-assets";
+import { parseCsv, readCsvBody } from "./import-csv";
+import { getImport, listImportRows, startImport } from "./import-jobs";
+import { planPeople } from "./import-people";
+import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, ImportRowsQuery } from "./import-schemas";
+
+const tags = ["Imports"];
+const Params = z.object({ importId: idParam("importId", "imp_01jd3k4m5n6p7q8r9s0t1v2w3x") });
+const RULES =
+  "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of 20 through the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
+
+async function runImport(c: AppContext, entity: ImportEntity, dryRun: boolean) {
+  const ctx = serviceCtx(c);
+  const csv = parseCsv(await readCsvBody(c.req.raw));
+  const planned = entity === "asset" ? await planAssets(ctx.db, csv) : await planPeople(ctx.db, csv);
+  if (dryRun) {
+    const count = (a: string | null) => planned.filter((r) => r.action === a).length;
+    return {
+      dry: {
+        dryRun: true as const,
+        entity,
+        total: planned.length,
+        create: count("create"),
+        update: count("update"),
+        refused: count(null),
+        rows: planned.map((r) => ({
+          row: r.rowNumber,
+          action: r.action,
+          matchKey: r.matchKey,
+          id: r.targetId,
+          errors: r.errors,
+        })),
+      },
+    };
+  }
+  return { job: await startImport(ctx, entity, planned) };
+}
+
+const importRoute = (path: string, operationId: "importInventoryItems" | "importPeople", what: string, match: string) =>
+  defineRoute({
+    method: "post",
+    path,
+    operationId,
+    tags,
+    summary: `Import ${what} from CSV`,
+    description: `Creates ${what}, or updates the live one with the same ${match}. ${RULES}`,
+    request: { query: ImportQuery, ...csvBody },
+    responses: {
+      200: json(DryRunSchema, "Dry run: what each row would do"),
+      202: json(ImportJobSchema, "Started (or already completed); `Location` is the job"),
+      ...errorResponses(413, 415),
+    },
+  });
+
+async function handle(c: AppContext, entity: ImportEntity, dryRun: boolean) {
+  const res = await runImport(c, entity, dryRun);
+  if (res.dry) return c.json(res.dry, 200);
+  c.header("location", `/api/v1/imports/${res.job.id}`);
+  return c.json(res.job, 202);
+}
+
+export const importRouter = createRouter()
+  .openapi(importRoute("/imports/inventory-items", "importInventoryItems", "inventory items", "unique tag"), (c) =>
+    handle(c, "asset", c.req.valid("query").dryRun),
+  )
+  .openapi(importRoute("/imports/people", "importPeople", "people", "email"), (c) =>
+    handle(c, "person", c.req.valid("query").dryRun),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/imports/{importId}",
+      operationId: "getImport",
+      tags,
+      summary: "Import status",
+      description: "Progress and counts of an import started with dryRun=false.",
+      request: { params: Params },
+      responses: { 200: json(ImportJobSchema, "The import") },
+    }),
+    async (c) => c.json(await getImport(serviceCtx(c), c.req.valid("param").importId), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/imports/{importId}/rows",
+      operationId: "listImportRows",
+      tags,
+      summary: "Per-row results of an import",
+      description:
+        "Each data row (1 = first after the header): created, updated (with the record's id) or refused (with the errors by column); pending while the import runs.",
+      request: { params: Params, query: ImportRowsQuery },
+      responses: { 200: json(ImportRowPage, "A page of rows") },
+    }),
+    async (c) => c.json(await listImportRows(serviceCtx(c), c.req.valid("param").importId, c.req.valid("query")), 200),
+  );

@@ -1,0 +1,6 @@
+// Data transfer: CSV exports (assets, people, a session's report) and CSV imports (assets, people),
+// imports worked off in the background (Queue chain, cron catch-up). Front door.
+export { exportRouter } from "./export-routes";
+export { continueImport, resumeImports } from "./import-background";
+export { MAX_IMPORT_BYTES } from "./import-csv";
+export { importRouter } from "./import-routes";
