@@ -30,6 +30,7 @@ import { settingsRouter } from "./modules/settings";
 import { analyticsRouter, tt10Router } from "./modules/analytics";
 import { quickAddRouter } from "./modules/quick-add";
 import { exportRouter, importRouter } from "./modules/data-transfer";
+import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } from "./modules/webhooks";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
@@ -66,6 +67,8 @@ export const MODULES = [
   tt10Router,
   exportRouter,
   importRouter,
+  webhookEndpointsRouter,
+  webhookDeliveriesRouter,
 ];
 
 /** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
@@ -109,6 +112,7 @@ export function buildApp() {
     name: "admin_session",
     description: "Platform-admin session cookie set by POST /admin/auth/login on the admin host.",
   });
+  registerWebhookDocs(app);
   app.doc31(`${API_PREFIX}/openapi.json`, (c) => ({
     openapi: "3.1.0",
     info: {

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as tenantSchema from "./db/tenant/schema";
 import type { EventMessage } from "./events/types";
+import type { WebhookMessage } from "./webhooks";
 import type { Principal } from "./auth/principal";
 import type { InventorySession } from "./inventory-session";
 import type { UserRealtime } from "./events/user-realtime";
@@ -12,6 +13,10 @@ export interface Bindings {
   CONTROL_DB: D1Database;
   FILES: R2Bucket;
   EVENTS: Queue<EventMessage>;
+  /** Webhook deliveries (src/webhooks/): one message per delivery attempt that is due. */
+  WEBHOOKS: Queue<WebhookMessage>;
+  /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
+  WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;
   JWT_SECRET: string;
   ADMIN_EMAIL: string;

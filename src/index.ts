@@ -4,6 +4,11 @@ import { consumeEvents } from "./events/consumer";
 import { EVENT_HANDLERS } from "./event-handlers";
 import type { EventMessage } from "./events/types";
 import { runScheduled } from "./jobs/scheduled";
+import { consumeWebhookMessages } from "./webhooks";
+import type { WebhookMessage } from "./webhooks";
+
+/** The webhook delivery queue's name (wrangler.toml); every other batch is domain events. */
+const WEBHOOK_QUEUE = "inventory-webhooks";
 
 export { InventorySession } from "./inventory-session";
 export { UserRealtime } from "./events/user-realtime";
@@ -12,10 +17,11 @@ const app = buildApp();
 
 export default {
   fetch: app.fetch,
-  async queue(batch: MessageBatch<EventMessage>, env: Bindings): Promise<void> {
-    await consumeEvents(env, batch, EVENT_HANDLERS);
+  async queue(batch: MessageBatch<EventMessage | WebhookMessage>, env: Bindings): Promise<void> {
+    if (batch.queue === WEBHOOK_QUEUE) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
+    await consumeEvents(env, batch as MessageBatch<EventMessage>, EVENT_HANDLERS);
   },
   async scheduled(controller: ScheduledController, env: Bindings, ctx: ExecutionContext): Promise<void> {
     ctx.waitUntil(runScheduled(env, controller));
   },
-} satisfies ExportedHandler<Bindings, EventMessage>;
+} satisfies ExportedHandler<Bindings, EventMessage | WebhookMessage>;

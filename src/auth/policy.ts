@@ -22,6 +22,7 @@ export interface RouteRule {
 }
 
 const MANAGERS = ["owner", "admin"] as const;
+const WEBHOOKS = { access: "jwt", roles: MANAGERS, feature: "webhooks" } as const;
 
 /**
  * The route-policy table: for every operation (by operationId), which credentials it accepts,
@@ -201,6 +202,20 @@ export const ROUTE_POLICY = {
   recordQuickAddEvent: { access: "jwt" },
   // TT10 report (SPEC 2.12, 4.13): platform-admin cookie.
   adminGetTt10Report: { access: "admin" },
+  // Webhooks (SPEC 4.11, 5): JWT only even with API access, owners and admins, Pro plan feature.
+  listWebhookEndpoints: WEBHOOKS,
+  createWebhookEndpoint: WEBHOOKS,
+  getWebhookEndpoint: WEBHOOKS,
+  updateWebhookEndpoint: WEBHOOKS,
+  deleteWebhookEndpoint: WEBHOOKS,
+  rotateWebhookEndpointSecret: WEBHOOKS,
+  verifyWebhookEndpoint: WEBHOOKS,
+  listWebhookEventTypes: WEBHOOKS,
+  listWebhookDeliveries: WEBHOOKS,
+  getWebhookDelivery: WEBHOOKS,
+  replayWebhookDelivery: WEBHOOKS,
+  replayWebhookEvent: WEBHOOKS,
+  getWebhookHealth: WEBHOOKS,
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

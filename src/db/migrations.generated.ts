@@ -220,5 +220,20 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE INDEX `session_items_missed_idx` ON `session_items` (`session_id`,`asset_id`) WHERE scan_id IS NULL AND excluded = 0 AND source <> 'found';",
       "CREATE INDEX `maintenance_logs_completed_idx` ON `maintenance_logs` (`completed_date`,`type`,`item_id`);"
     ]
+  },
+  {
+    "name": "0011_shallow_karma.sql",
+    "queries": [
+      "CREATE TABLE `webhook_attempts` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`delivery_id` text NOT NULL,\n\t`endpoint_id` text NOT NULL,\n\t`at` text NOT NULL,\n\t`ok` integer NOT NULL,\n\t`status_code` integer,\n\t`latency_ms` integer NOT NULL,\n\t`error` text,\n\t`response_body` text,\n\t`trigger` text NOT NULL\n);",
+      "CREATE INDEX `webhook_attempts_delivery_idx` ON `webhook_attempts` (`delivery_id`,`at`);",
+      "CREATE INDEX `webhook_attempts_window_idx` ON `webhook_attempts` (`at`,`endpoint_id`);",
+      "CREATE TABLE `webhook_deliveries` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`event_id` text NOT NULL,\n\t`event_type` text NOT NULL,\n\t`endpoint_id` text NOT NULL,\n\t`source` text NOT NULL,\n\t`status` text NOT NULL,\n\t`payload` text NOT NULL,\n\t`attempt_count` integer DEFAULT 0 NOT NULL,\n\t`next_attempt_at` text,\n\t`lease_until` text,\n\t`last_status_code` integer,\n\t`last_error` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `webhook_deliveries_fanout_idx` ON `webhook_deliveries` (`event_id`,`endpoint_id`) WHERE source = 'event';",
+      "CREATE INDEX `webhook_deliveries_due_idx` ON `webhook_deliveries` (`next_attempt_at`) WHERE status IN ('pending', 'retrying');",
+      "CREATE INDEX `webhook_deliveries_endpoint_idx` ON `webhook_deliveries` (`endpoint_id`,`id`);",
+      "CREATE INDEX `webhook_deliveries_event_idx` ON `webhook_deliveries` (`event_id`);",
+      "CREATE TABLE `webhook_endpoints` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`url` text NOT NULL,\n\t`description` text,\n\t`event_types` text,\n\t`enabled` integer DEFAULT true NOT NULL,\n\t`disabled_reason` text,\n\t`disabled_at` text,\n\t`secret` text NOT NULL,\n\t`previous_secret` text,\n\t`previous_secret_expires_at` text,\n\t`last_verified_at` text,\n\t`last_success_at` text,\n\t`failing_since` text,\n\t`consecutive_failures` integer DEFAULT 0 NOT NULL,\n\t`last_error` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `outbox_unconsumed_idx` ON `outbox` (`dispatched_at`) WHERE consumed_at IS NULL;"
+    ]
   }
 ];

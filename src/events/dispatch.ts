@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull } from "drizzle-orm";
+import { and, asc, inArray, isNotNull, isNull, lte } from "drizzle-orm";
 import { outbox } from "../db/tenant/outbox";
 import type { AppContext, Bindings, TenantDb } from "../env";
 import { nowIso } from "../platform/clock";
@@ -50,6 +50,57 @@ export async function dispatchOutbox(
       .run();
     sent += pending.length;
     if (pending.length < BATCH) break;
+  }
+  return sent;
+}
+
+/**
+ * A dispatched row not consumed this long after its send is sent again: its Queue message was
+ * lost (seen after a crash of the local runtime) or is stuck in retries. Consumers are idempotent
+ * by event id, so a message that was merely slow costs one skipped duplicate.
+ */
+export const CONSUME_LEASE_MS = 15 * 60_000;
+
+/**
+ * The sweep's second half: re-sends rows dispatched at least `leaseMs` ago and still not consumed,
+ * and restarts their lease. With `dispatchOutbox` this means an event is sent until consumed.
+ */
+export async function redispatchUnconsumed(
+  env: Bindings,
+  tenant: TenantRecord,
+  db: TenantDb = tenantDb(env, tenant.dbBinding),
+  leaseMs = CONSUME_LEASE_MS,
+  maxRounds = 10,
+): Promise<number> {
+  let sent = 0;
+  for (let round = 0; round < maxRounds; round++) {
+    const cutoff = new Date(Date.now() - leaseMs).toISOString();
+    const stale = await db
+      .select({ id: outbox.id, type: outbox.type })
+      .from(outbox)
+      .where(and(isNull(outbox.consumedAt), isNotNull(outbox.dispatchedAt), lte(outbox.dispatchedAt, cutoff)))
+      .orderBy(asc(outbox.dispatchedAt))
+      .limit(BATCH)
+      .all();
+    if (stale.length === 0) break;
+    await env.EVENTS.sendBatch(
+      stale.map((e) => ({ body: { tenantId: tenant.id, eventId: e.id, type: e.type }, contentType: "json" as const })),
+    );
+    await db
+      .update(outbox)
+      .set({ dispatchedAt: nowIso() })
+      .where(
+        and(
+          inArray(
+            outbox.id,
+            stale.map((e) => e.id),
+          ),
+          isNull(outbox.consumedAt),
+        ),
+      )
+      .run();
+    sent += stale.length;
+    if (stale.length < BATCH) break;
   }
   return sent;
 }

@@ -1,11 +1,12 @@
 import type { Bindings } from "../env";
-import { dispatchOutbox } from "../events/dispatch";
+import { dispatchOutbox, redispatchUnconsumed } from "../events/dispatch";
 import { runHealthJob } from "../health";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runDueSchedules } from "../modules/session-schedules";
 import { resumeImports } from "../modules/data-transfer";
 import type { TenantRecord } from "../tenancy/registry";
 import { sweepTenants } from "./tenant-sweep";
+import { runWebhookSweep } from "../webhooks";
 
 /** A per-tenant cron job; `job` names its resume cursor in job_cursors. */
 interface CronJob {
@@ -23,7 +24,14 @@ export const CRON_JOBS: readonly CronJob[] = [
   // settle, another preset; plus a daily full pass (src/health/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },
   // Outbox sweep: sends what the after-response dispatch could not (Queue outage, isolate eviction).
-  { job: "outbox-sweep", run: (env, tenant) => dispatchOutbox(env, tenant) },
+  // Then re-sends rows dispatched but never consumed within a lease (a lost Queue message), so no
+  // event is lost whatever crashes where.
+  {
+    job: "outbox-sweep",
+    run: async (env, tenant) => [await dispatchOutbox(env, tenant), await redispatchUnconsumed(env, tenant)],
+  },
+  // Webhook deliveries due but not run: waits beyond the Queue's 12 h delay cap, lost messages.
+  { job: "webhook-deliveries", run: (env, tenant) => runWebhookSweep(env, tenant) },
   // CSV imports whose Queue chain stalled: stale claims released, a few chunks written (chain restarted).
   { job: "imports", run: (env, tenant) => resumeImports(env, tenant) },
 ];

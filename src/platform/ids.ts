@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   object: "obj",
   webhookEndpoint: "whe",
   webhookDelivery: "whd",
+  webhookAttempt: "wha",
   timeline: "tle",
   assignment: "asg",
   statusEvent: "ase",

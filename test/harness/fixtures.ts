@@ -5,6 +5,7 @@ import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { call, createTenant, type CallOptions, type TestTenant } from "./tenant";
+import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 
 /**
  * Fixtures of the shared security suite (test/security/routes.test.ts), which walks every
@@ -98,6 +99,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   ...MAINTENANCE_FIXTURES,
   // CSV imports: /imports/{importId}, /imports/{importId}/rows.
   importId: importJob,
+  // Webhooks: /webhooks/endpoints/{id}, /webhooks/deliveries/{id}, /webhooks/events/{id}.
+  ...WEBHOOK_FIXTURES,
 };
 
 /**

@@ -1,6 +1,13 @@
 import { env } from "cloudflare:workers";
+import { setOutboundTransport } from "../../src/platform/outbound";
 import { CONTROL_MIGRATIONS } from "../../src/db/migrations.generated";
 import { applyMigrations } from "../../src/db/migrate";
 
 // Storage is fresh per test file; the control database is migrated like `wrangler d1 migrations apply`.
 await applyMigrations(env.CONTROL_DB, CONTROL_MIGRATIONS);
+
+// No test reaches the network: outbound sends (webhooks, IdP calls) fail unless a test installs
+// its own transport with setOutboundTransport (the Worker's modules are the tests' modules).
+setOutboundTransport(async (req) => {
+  throw new Error(`outbound network disabled in tests (${new URL(req.url).host})`);
+});

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
@@ -19,5 +20,10 @@ export const outbox = sqliteTable(
     consumedAt: text("consumed_at"),
     attempts: integer("attempts").notNull().default(0),
   },
-  (t) => [index("outbox_pending_idx").on(t.dispatchedAt, t.id), index("outbox_type_idx").on(t.type, t.createdAt)],
+  (t) => [
+    index("outbox_pending_idx").on(t.dispatchedAt, t.id),
+    index("outbox_type_idx").on(t.type, t.createdAt),
+    // The sweep's "dispatched but never consumed" re-send reads only unconsumed rows.
+    index("outbox_unconsumed_idx").on(t.dispatchedAt).where(sql`consumed_at IS NULL`),
+  ],
 );

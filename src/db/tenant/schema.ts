@@ -13,3 +13,4 @@ export * from "./feedback";
 export * from "./health";
 export * from "./quick-add";
 export * from "./data-transfer";
+export * from "./webhooks";

@@ -8,7 +8,7 @@ export { listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
 export { countLiveAssetsUsing, generateTag, noLiveAssetUses, requireAsset } from "./lookup";
 export { assetsRouter } from "./routes";
-export { CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
+export { AssetSchema, CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
 export { createAsset, restoreAsset, updateAsset } from "./service";
 export { currencyDigits } from "./view";
 export { afterAssetWrite, assetWriteStatements, commitAssetWrite, timelineRow } from "./write";

@@ -3,4 +3,5 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { categoriesRouter } from "./routes";
+export { CategorySchema } from "./schemas";
 export { restoreCategory } from "./service";

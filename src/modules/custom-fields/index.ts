@@ -6,5 +6,6 @@ export { isBuiltinFormField } from "./builtins";
 export { liveDefinitions, visibleValues } from "./definitions";
 export type { FieldDef } from "./definitions";
 export { customFieldsRouter } from "./routes";
+export { CustomFieldSchema } from "./schemas";
 export { restoreCustomField } from "./service";
 export { checkCustomFieldValues, validateCustomFieldValues } from "./values";

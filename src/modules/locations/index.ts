@@ -3,4 +3,5 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { locationsRouter } from "./routes";
+export { LocationSchema } from "./schemas";
 export { restoreLocation } from "./service";

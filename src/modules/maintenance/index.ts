@@ -4,5 +4,7 @@
  */
 export { addDays, localDate } from "./dates";
 export { maintenanceLogsRouter } from "./log-routes";
+export { LogSchema } from "./log-schemas";
 export { runMaintenanceReminders } from "./reminders";
 export { maintenanceSchedulesRouter } from "./routes";
+export { ScheduleSchema } from "./schemas";

@@ -3,7 +3,7 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { peopleRouter } from "./routes";
-export { CreatePersonBody, ListPeopleQuery, UpdatePersonBody } from "./schemas";
+export { CreatePersonBody, ListPeopleQuery, PersonSchema, UpdatePersonBody } from "./schemas";
 export type { CreatePersonInput, ListPeopleInput, UpdatePersonInput } from "./schemas";
 export { createPerson, listPeopleQuery } from "./service";
 export { restorePerson } from "./trash";

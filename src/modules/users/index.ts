@@ -3,7 +3,7 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { usersRouter } from "./routes";
-export { emailField, UserSchema } from "./schemas";
+export { emailField, InviteSchema, UserSchema } from "./schemas";
 export { getUser } from "./service";
 export { toUser } from "./view";
 export type { UserRow } from "./view";

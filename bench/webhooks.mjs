@@ -1,0 +1,199 @@
+// Webhook fan-out benchmark: `node bench/webhooks.mjs` (see bench/README.md, "Webhook fan-out").
+//
+// Starts the Worker locally (`wrangler dev` on a free loopback port, fresh local state, ENVIRONMENT=
+// development so endpoints may be loopback http, and WEBHOOK_RETRY_SCALE shrinking the retry schedule
+// 1000x: 5 s → 5 ms ... 24 h → 86 s; the Queue's 1 s delay granularity then dominates). Five receivers
+// listen on 127.0.0.1 in this process and verify every delivery with `standardwebhooks`; one answers
+// 500 to a random half of the requests (at most 3 times per message, then it recovers). A pro
+// workspace gets 5 endpoints subscribed to everything; EVENTS categories are created through the API
+// (one `category.created` event each, names carry the index; a light write, so the figures are about
+// the fan-out rather than the asset write path). Reported, beside a trivial route of the
+// same Worker (GET /categories/default, idle and during the fan-out):
+//   deliveries/s (successful deliveries over the time from the first write to the last delivery),
+//   p50/p99 delay from a write's response to its successful delivery, lost (event × endpoint pairs
+//   never delivered: must be 0), delivered twice with a different webhook-id (must be 0), plus
+//   redeliveries with the same webhook-id (at-least-once; receivers drop them by webhook-id),
+//   failed attempts answered by the flaky endpoint, and signatures that did not verify (must be 0).
+// Options (environment): EVENTS (10000), CONCURRENCY (16 writes in flight), SETTLE_S (180: give up
+// when no delivery arrives for this long), PORT.
+import http from "node:http";
+import { Webhook } from "standardwebhooks";
+import {
+  createWorkspace,
+  expectStatus,
+  log,
+  measureLoad,
+  percentile,
+  pool,
+  printTable,
+  runBench,
+  sleep,
+} from "./lib.mjs";
+import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
+
+const EVENTS = Number(process.env.EVENTS ?? 10_000);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
+const SETTLE_MS = Number(process.env.SETTLE_S ?? 180) * 1000;
+const ENDPOINTS = 5;
+const FLAKY = 4; // index of the endpoint failing half the time
+
+/** A receiver on a free loopback port: verifies, records the first success per webhook-id, counts the rest. */
+function receiver(index, flaky) {
+  const state = {
+    index,
+    verifier: null,
+    ok: new Map(),
+    idsByName: new Map(),
+    redeliveries: 0,
+    failuresServed: 0,
+    badSignatures: 0,
+    failsById: new Map(),
+    lastArrival: 0,
+  };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const at = Date.now();
+      const body = Buffer.concat(chunks).toString("utf8");
+      let payload;
+      try {
+        payload = state.verifier.verify(body, req.headers);
+      } catch {
+        state.badSignatures++;
+        return res.writeHead(400).end();
+      }
+      const id = req.headers["webhook-id"];
+      const fails = state.failsById.get(id) ?? 0;
+      if (flaky && fails < 3 && Math.random() < 0.5) {
+        state.failsById.set(id, fails + 1);
+        state.failuresServed++;
+        return res.writeHead(500).end("flaky");
+      }
+      const name = payload.data?.name;
+      if (name) {
+        const ids = state.idsByName.get(name) ?? new Set();
+        ids.add(id);
+        state.idsByName.set(name, ids);
+      }
+      if (state.ok.has(id)) state.redeliveries++;
+      else state.ok.set(id, { at, name });
+      state.lastArrival = at;
+      res.writeHead(204).end();
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ state, server, url: `http://127.0.0.1:${server.address().port}/hooks/${index}` }),
+    ),
+  );
+}
+
+async function main() {
+  await runBench(
+    {
+      statePrefix: "bench-webhooks-",
+      devArgs: ["--var", "ENVIRONMENT:development", "--var", "WEBHOOK_RETRY_SCALE:0.001"],
+      maxSockets: CONCURRENCY + 4,
+    },
+    async ({ port, vars, call }) => {
+      const receivers = await Promise.all(Array.from({ length: ENDPOINTS }, (_, i) => receiver(i, i === FLAKY)));
+      try {
+        const ws = await createWorkspace(port, vars, { ownerPassword: "bench-owner-password-1" });
+        const login = await expectStatus(call(ws.slug, "POST", "/auth/login", { body: ws.owner }), 200, "login");
+        const jwt = { authorization: `Bearer ${login.body.accessToken}` };
+        for (const r of receivers) {
+          const ep = await expectStatus(
+            call(ws.slug, "POST", "/webhooks/endpoints", { body: { url: r.url }, headers: jwt }),
+            201,
+            "create endpoint",
+          );
+          r.state.verifier = new Webhook(ep.body.secret);
+        }
+        const trivial = (n) =>
+          measureLoad(n, 4, () =>
+            expectStatus(call(ws.slug, "GET", "/categories/default", { headers: ws.auth }), 200, "trivial"),
+          );
+        const idle = await trivial(200);
+
+        log(`writing ${EVENTS} categories (${CONCURRENCY} in flight); each fans out to ${ENDPOINTS} endpoints`);
+        const wroteAt = new Map();
+        const t0 = Date.now();
+        const during = trivial(200); // the trivial route while the writes and deliveries run
+        await pool(
+          CONCURRENCY,
+          Array.from({ length: EVENTS }, (_, i) => async () => {
+            const name = `bench-${i}`;
+            await expectStatus(
+              call(ws.slug, "POST", "/categories", { body: { name }, headers: ws.auth }),
+              201,
+              "create category",
+            );
+            wroteAt.set(name, Date.now());
+            if (wroteAt.size % 1000 === 0)
+              log(`${wroteAt.size}/${EVENTS} written, ${receivers.reduce((n, r) => n + r.state.ok.size, 0)} delivered`);
+          }),
+        );
+        const writeS = (Date.now() - t0) / 1000;
+        log(`writes done in ${writeS.toFixed(1)} s; waiting for deliveries`);
+        const expected = EVENTS * ENDPOINTS;
+        const delivered = () => receivers.reduce((n, r) => n + r.state.ok.size, 0);
+        let last = delivered();
+        let lastChange = Date.now();
+        while (delivered() < expected && Date.now() - lastChange < SETTLE_MS) {
+          await sleep(1000);
+          if (delivered() !== last) {
+            last = delivered();
+            lastChange = Date.now();
+            if (last % 5000 < 200) log(`${last}/${expected} delivered`);
+          }
+        }
+        const duringStats = (await during).stats;
+        const end = Math.max(...receivers.map((r) => r.state.lastArrival));
+        const delays = [];
+        for (const r of receivers)
+          for (const { at, name } of r.state.ok.values()) if (wroteAt.has(name)) delays.push(at - wroteAt.get(name));
+        delays.sort((a, b) => a - b);
+        const lost = expected - delays.length;
+        const differentIds = receivers.reduce(
+          (n, r) => n + [...r.state.idsByName.values()].filter((ids) => ids.size > 1).length,
+          0,
+        );
+        const sum = (f) => receivers.reduce((n, r) => n + f(r.state), 0);
+        const result = {
+          events: EVENTS,
+          endpoints: ENDPOINTS,
+          "deliveries ok": delays.length,
+          "deliveries/s": Math.round(delays.length / ((end - t0) / 1000)),
+          "delay p50 ms": percentile(delays, 50),
+          "delay p99 ms": percentile(delays, 99),
+          lost,
+          "dup (other webhook-id)": differentIds,
+          "redelivered (same id)": sum((s) => s.redeliveries),
+          "flaky 500s served": sum((s) => s.failuresServed),
+          "bad signatures": sum((s) => s.badSignatures),
+          "writes/s": Math.round(EVENTS / writeS),
+        };
+        printTable(
+          [`Webhook fan-out: ${EVENTS} events × ${ENDPOINTS} endpoints (endpoint ${FLAKY} fails half the time)`],
+          [result],
+        );
+        printTable(
+          ["Trivial route GET /categories/default (client ms)"],
+          [
+            { when: "idle, before", ...idle.stats },
+            { when: "during the fan-out", ...duringStats },
+          ],
+        );
+        if (lost !== 0 || differentIds !== 0 || result["bad signatures"] !== 0)
+          throw new Error(
+            `lost ${lost}, duplicated with another webhook-id ${differentIds}, bad signatures ${result["bad signatures"]}`,
+          );
+      } finally {
+        for (const r of receivers) r.server.close();
+      }
+    },
+  );
+}
+
+if (!reexecUnderNode22IfNeeded()) await main();

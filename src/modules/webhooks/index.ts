@@ -1,0 +1,5 @@
+// The webhooks module (SPEC 4.11): endpoints, verification, the event catalogue, deliveries,
+// replays and health. Delivery itself lives in src/webhooks/ (fan-out, signing, retries, sweep).
+export { webhookDeliveriesRouter } from "./delivery-routes";
+export { registerWebhookDocs } from "./openapi";
+export { webhookEndpointsRouter } from "./routes";

@@ -1,0 +1,200 @@
+import type { DomainEvent } from "../events/types";
+
+/**
+ * The webhook event catalogue: every event type the modules record in the outbox, under the name
+ * integrators subscribe to. `resource` names the object `data` carries (the resource after the
+ * change); `extra` documents what is added to it. Update events add `changes`, the changed fields.
+ */
+export interface CatalogueEntry {
+  type: string;
+  description: string;
+  resource: Resource;
+  extra?: string;
+}
+
+export type Resource =
+  | "asset"
+  | "person"
+  | "category"
+  | "location"
+  | "customField"
+  | "layout"
+  | "session"
+  | "sessionSchedule"
+  | "maintenanceSchedule"
+  | "maintenanceLog"
+  | "maintenanceReminder"
+  | "purged"
+  | "feedback"
+  | "apiKey"
+  | "user"
+  | "invite"
+  | "verification";
+
+const CHANGES = "`changes`: the names of the fields that changed.";
+const crud = (
+  prefix: string,
+  resource: Resource,
+  noun: string,
+  opts: { restore?: boolean; purge?: boolean } = {},
+): CatalogueEntry[] => [
+  { type: `${prefix}.created`, description: `A ${noun} was created.`, resource },
+  { type: `${prefix}.updated`, description: `A ${noun} was updated.`, resource, extra: CHANGES },
+  {
+    type: `${prefix}.deleted`,
+    description: `A ${noun} was deleted${opts.restore ? " (moved to the trash)" : ""}.`,
+    resource,
+    extra: opts.restore ? "`deletedAt`." : undefined,
+  },
+  ...(opts.restore
+    ? [{ type: `${prefix}.restored`, description: `A ${noun} was restored from the trash.`, resource }]
+    : []),
+  ...(opts.purge
+    ? [
+        {
+          type: `${prefix}.purged`,
+          description: `A trashed ${noun} was permanently deleted.`,
+          resource: "purged" as const,
+        },
+      ]
+    : []),
+];
+
+export const CATALOGUE: readonly CatalogueEntry[] = [
+  ...crud("asset", "asset", "asset", { restore: true, purge: true }),
+  {
+    type: "asset.checked_out",
+    description: "An asset was checked out to a person.",
+    resource: "asset",
+    extra: "`assignment`: the new assignment.",
+  },
+  {
+    type: "asset.checked_in",
+    description: "An asset was checked in.",
+    resource: "asset",
+    extra: "`assignment`: the closed assignment.",
+  },
+  {
+    type: "asset.status_changed",
+    description: "An asset moved to another status.",
+    resource: "asset",
+    extra: '`changes` (`["status"]`), `fromStatus`, `toStatus`, `reason`, `meta`.',
+  },
+  ...crud("person", "person", "person", { restore: true, purge: true }),
+  {
+    type: "person.deactivated",
+    description: "A person was deactivated (their assets were checked in first).",
+    resource: "person",
+    extra: "`checkedInAssetIds`.",
+  },
+  { type: "person.activated", description: "A deactivated person was activated again.", resource: "person" },
+  ...crud("category", "category", "category", { restore: true, purge: true }),
+  ...crud("location", "location", "location", { restore: true, purge: true }),
+  ...crud("custom_field", "customField", "custom field definition", { restore: true, purge: true }),
+  ...crud("layout", "layout", "layout"),
+  ...crud("session", "session", "inventory session"),
+  { type: "session.started", description: "An inventory session started.", resource: "session" },
+  {
+    type: "session.completed",
+    description: "An inventory session was completed.",
+    resource: "session",
+    extra: "`report`: the session report.",
+  },
+  {
+    type: "session.cancelled",
+    description: "An inventory session was cancelled.",
+    resource: "session",
+    extra: "`report`: the session report at cancellation.",
+  },
+  ...crud("session_schedule", "sessionSchedule", "recurring session schedule"),
+  ...crud("maintenance_schedule", "maintenanceSchedule", "maintenance schedule"),
+  {
+    type: "maintenance.completed",
+    description: "Maintenance was completed (a maintenance log was recorded).",
+    resource: "maintenanceLog",
+    extra: "`schedule`: the schedule it completes, or null.",
+  },
+  {
+    type: "maintenance.due",
+    description: "A maintenance schedule is due soon or today (once per workspace day).",
+    resource: "maintenanceReminder",
+  },
+  {
+    type: "maintenance.overdue",
+    description: "A maintenance schedule is overdue (once per workspace day).",
+    resource: "maintenanceReminder",
+  },
+  {
+    type: "maintenance_log.updated",
+    description: "A maintenance log was updated.",
+    resource: "maintenanceLog",
+    extra: CHANGES,
+  },
+  { type: "maintenance_log.deleted", description: "A maintenance log was deleted.", resource: "maintenanceLog" },
+  { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
+  {
+    type: "api_key.created",
+    description: "An API key was created (its secret is never included).",
+    resource: "apiKey",
+  },
+  {
+    type: "api_key.revoked",
+    description: "An API key was revoked.",
+    resource: "apiKey",
+    extra: "Only `id` and `revokedAt`.",
+  },
+  { type: "user.invited", description: "A user was invited to the workspace.", resource: "invite" },
+  {
+    type: "invite.revoked",
+    description: "An invitation was revoked.",
+    resource: "invite",
+    extra: "Only `id` and `revokedAt`.",
+  },
+  {
+    type: "user.joined",
+    description: "An invited user accepted and joined the workspace.",
+    resource: "user",
+    extra: "`inviteId`.",
+  },
+  { type: "user.updated", description: "A user's role or status changed.", resource: "user", extra: CHANGES },
+  {
+    type: "webhook.verification",
+    description: "Sent by POST /webhooks/endpoints/{id}/verify only; never subscribed to.",
+    resource: "verification",
+  },
+];
+
+const BY_TYPE = new Map(CATALOGUE.map((e) => [e.type, e]));
+export const catalogueEntry = (type: string) => BY_TYPE.get(type);
+/** Types an endpoint can subscribe to (all but the verification ping). */
+export const SUBSCRIBABLE_TYPES: readonly string[] = CATALOGUE.filter((e) => e.resource !== "verification").map(
+  (e) => e.type,
+);
+export const isDeliverable = (type: string) => type !== "webhook.verification" && BY_TYPE.has(type);
+
+/** The body of every delivery (Standard Webhooks: `type`, `timestamp`, `data`), plus the event and workspace ids. */
+export interface WebhookPayload {
+  id: string;
+  type: string;
+  timestamp: string;
+  tenantId: string;
+  data: Record<string, unknown>;
+}
+
+/** The payload of an outbox event: its row's payload is the resource after the change (session reports are folded in). */
+export function payloadOf(
+  event: Pick<DomainEvent, "id" | "type" | "payload" | "createdAt">,
+  tenantId: string,
+): WebhookPayload {
+  const p = event.payload;
+  const session = p.session;
+  const data =
+    session && typeof session === "object" && "report" in p
+      ? { ...(session as Record<string, unknown>), report: p.report }
+      : p;
+  return { id: event.id, type: event.type, timestamp: event.createdAt, tenantId, data };
+}
+
+/** Whether an endpoint subscribed to `eventTypes` (null = all) receives `type`. */
+export const subscribes = (eventTypes: readonly string[] | null, type: string) =>
+  eventTypes === null || eventTypes.includes(type);
