@@ -1,7 +1,7 @@
 // `npm start`: one command from a fresh clone to a running local API with a demo workspace.
 //   1. .dev.vars from .dev.vars.example when missing (local secrets, admin credentials)
 //   2. pending migrations applied to the local control database and used pool databases
-//   3. `wrangler dev` with local D1, Durable Objects, R2, Queues and cron (--test-scheduled)
+//   3. `wrangler dev` (BASE_URL http://localhost:$PORT: hosts <slug>.localhost) with local D1, Durable Objects, R2, Queues and cron (--test-scheduled)
 //   4. once it answers: the demo workspace seeded through the admin API, credentials printed
 // Extra arguments go to `wrangler dev` (`npm start -- --inspector-port 9230`).
 import { createServer } from "node:net";
@@ -9,6 +9,7 @@ import { ensureDemo, banner } from "./lib/demo.mjs";
 import { adminCredentials, ensureDevVars } from "./lib/dev-vars.mjs";
 import { request } from "./lib/http.mjs";
 import { migrateLocalDatabases } from "./lib/local-migrations.mjs";
+import { recordLocalPort } from "./lib/local-port.mjs";
 import { reexecUnderNode22IfNeeded, spawnWrangler } from "./lib/wrangler.mjs";
 
 const log = (msg) => console.log(`[start] ${msg}`);
@@ -34,10 +35,18 @@ async function main() {
   // Otherwise it runs in its own process group and a signal to us goes to that whole group
   // (wrangler, esbuild, workerd), as Ctrl-C in a terminal would.
   const interactive = process.stdin.isTTY === true;
-  wrangler = spawnWrangler(["dev", "--port", String(port), "--test-scheduled", ...process.argv.slice(2)], {
-    interactive,
-    detached: !interactive,
-  });
+  wrangler = spawnWrangler(
+    [
+      "dev",
+      "--port",
+      String(port),
+      "--test-scheduled",
+      "--var",
+      `BASE_URL:http://localhost:${port}`,
+      ...process.argv.slice(2),
+    ],
+    { interactive, detached: !interactive },
+  );
   let stopping = false;
   const exited = new Promise((resolve) => wrangler.on("exit", (code, signal) => resolve({ code, signal })));
   stopWrangler = (sig) => {
@@ -59,6 +68,7 @@ async function main() {
   });
 
   await Promise.race([waitUntilReady(port), exited.then(() => new Promise(() => {}))]);
+  recordLocalPort(port);
   try {
     const creds = await ensureDemo({ port, admin, log });
     console.log(banner(creds, port, admin.email));

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { adminLogin, createTenant } from "./lib/admin-client.mjs";
 import { adminCredentials } from "./lib/dev-vars.mjs";
 import { isConnectionRefused, localUrl } from "./lib/http.mjs";
+import { localPort } from "./lib/local-port.mjs";
 
 const USAGE = `Usage: npm run tenant:create -- <slug> [--plan free|pro|enterprise] [--owner email] [--password pw] [--url adminUrl] [--json]
 
@@ -14,7 +15,7 @@ const USAGE = `Usage: npm run tenant:create -- <slug> [--plan free|pro|enterpris
   --plan        free (default), pro or enterprise
   --owner       owner's email (default owner@<slug>.local)
   --password    owner's password, at least 10 characters (default: generated and printed once)
-  --url         admin base URL (default ADMIN_URL, else http://admin.localhost:$PORT, PORT defaulting to 8787)
+  --url         admin base URL (default ADMIN_URL, else http://admin.localhost:<port of the running npm start, or PORT>)
   --json        print the API's JSON answer only
 
 Admin credentials come from ADMIN_EMAIL / ADMIN_PASSWORD in the environment, else from .dev.vars.`;
@@ -36,10 +37,7 @@ async function main() {
   const slug = positionals[0];
   // Same rule as the API (src/tenancy/provision.ts), checked first so the default owner email is valid.
   if (!/^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$/.test(slug)) throw new UsageError(`invalid slug '${slug}'`);
-  const adminUrl = (values.url ?? process.env.ADMIN_URL ?? localUrl("admin", process.env.PORT ?? 8787)).replace(
-    /\/+$/,
-    "",
-  );
+  const adminUrl = (values.url ?? process.env.ADMIN_URL ?? localUrl("admin", localPort())).replace(/\/+$/, "");
   const input = {
     slug,
     plan: values.plan,

@@ -31,10 +31,13 @@ import { analyticsRouter, tt10Router } from "./modules/analytics";
 import { quickAddRouter } from "./modules/quick-add";
 import { exportRouter, importRouter } from "./modules/data-transfer";
 import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } from "./modules/webhooks";
+import { hostOrigin } from "./tenancy/host";
+import { cors } from "./modules/settings";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
+const SCALAR_SCRIPT = `${API_PREFIX}/docs/scalar.js`;
 
 export const MODULES = [
   authRouter,
@@ -82,6 +85,7 @@ const OWN_BODY_LIMIT = new Set([
 export function buildApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId);
+  app.use(`${API_PREFIX}/*`, cors);
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: () => {
@@ -125,7 +129,33 @@ export function buildApp() {
     },
     servers: [{ url: new URL(c.req.url).origin }],
   }));
-  app.get(`${API_PREFIX}/docs`, Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Inventory Tracking API" }));
+  // The page's script comes from this Worker (the pinned npm package), not a CDN: docs work offline.
+  app.get(
+    `${API_PREFIX}/docs`,
+    Scalar({
+      url: `${API_PREFIX}/openapi.json`,
+      pageTitle: "Inventory Tracking API",
+      cdn: SCALAR_SCRIPT,
+      withDefaultFonts: false,
+    }),
+  );
+  app.get(SCALAR_SCRIPT, async (c) => {
+    const res = await c.env.ASSETS.fetch(new Request(new URL("/standalone.js", c.req.url)));
+    if (!res.ok) throw new ApiError("not_found", "Route not found");
+    return new Response(res.body, {
+      headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" },
+    });
+  });
+
+  // The bare URL wrangler prints answers with where to go instead of "Route not found".
+  app.get("/", (c) =>
+    c.json({
+      message: `This is the Inventory Tracking API. Workspaces are reached on their own host: ${hostOrigin(c.env, "<slug>")}${API_PREFIX}/...; the platform admin on ${hostOrigin(c.env, "admin")}${API_PREFIX}/admin/...`,
+      example: `${hostOrigin(c.env, "demo")}${API_PREFIX}/categories`,
+      docs: `${hostOrigin(c.env, "demo")}${API_PREFIX}/docs`,
+      openapi: `${hostOrigin(c.env, "demo")}${API_PREFIX}/openapi.json`,
+    }),
+  );
 
   app.notFound(onNotFound);
   app.onError(onError);

@@ -12,12 +12,16 @@ import type { TenantRecord } from "./tenancy/registry";
 export interface Bindings {
   CONTROL_DB: D1Database;
   FILES: R2Bucket;
+  /** Static files of the API reference page (wrangler.toml [assets]). */
+  ASSETS: Fetcher;
   EVENTS: Queue<EventMessage>;
   /** Webhook deliveries (src/webhooks/): one message per delivery attempt that is due. */
   WEBHOOKS: Queue<WebhookMessage>;
   /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;
+  /** Public base URL (`https://example.com`); workspaces are `<slug>.<its host>`. Default http://localhost:8787. */
+  BASE_URL?: string;
   JWT_SECRET: string;
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD: string;

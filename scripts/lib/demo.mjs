@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { adminLogin, createTenant } from "./admin-client.mjs";
+import { seedDemoCompany } from "./demo-seed.mjs";
 import { HttpError, localUrl, request } from "./http.mjs";
 import { DEMO_CREDENTIALS, ROOT } from "./paths.mjs";
 
@@ -94,10 +95,14 @@ export async function ensureDemo({ port, admin, log = console.log }) {
       saveCredentials(creds);
     }
   }
-  if (!creds.samplesSeeded && creds.apiKey) {
+  if ((!creds.samplesSeeded || !creds.companySeeded) && creds.apiKey) {
     try {
-      await seedSamples(tenantUrl, creds.apiKey, log);
+      if (!creds.samplesSeeded) await seedSamples(tenantUrl, creds.apiKey, log);
       creds.samplesSeeded = true;
+      saveCredentials(creds);
+      log("Seeding the demo company (about 200 assets; once)...");
+      await seedDemoCompany(tenantUrl, creds.apiKey, log);
+      creds.companySeeded = true;
       saveCredentials(creds);
     } catch (err) {
       // the workspace and its key are fine: report, print them anyway, retry on the next start
@@ -182,9 +187,10 @@ export function banner(creds, port, adminEmail) {
     "",
     " Try:",
     `   curl ${t}/api/v1/categories -H "Authorization: ApiKey ${key}"`,
-    `   curl ${t}/api/v1/locations -H "Authorization: ApiKey ${key}"`,
+    `   curl "${t}/api/v1/inventory-items?limit=5" -H "Authorization: ApiKey ${key}"`,
     "",
-    ` New workspace:   npm run tenant:create -- acme --plan pro --owner you@acme.test${port === 8787 ? "" : ` --url ${localUrl("admin", port)}`}`,
+    ` A user's JWT (for /auth/me, /users, /api-keys, notifications): ${port === 8787 ? "" : `PORT=${port} `}npm run -s token`,
+    ` New workspace:   ${port === 8787 ? "" : `PORT=${port} `}npm run tenant:create -- acme --plan pro --owner you@acme.test`,
     " Ctrl-C stops the server.",
     "──────────────────────────────────────────────────────────────────────────",
     "",

@@ -28,7 +28,11 @@ export async function request(url, { method = "GET", body, headers = {}, okStatu
   const u = new URL(url);
   const h = { accept: "application/json", ...headers };
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  if (payload !== undefined) h["content-type"] = "application/json";
+  if (payload !== undefined) {
+    h["content-type"] = "application/json";
+    // Explicit length: without it Node sends DELETE bodies chunked, and wrangler dev drops them.
+    h["content-length"] = String(Buffer.byteLength(payload));
+  }
   const res = isLocalHost(u.hostname)
     ? await viaNodeHttp(u, method, h, payload)
     : await viaFetch(u, method, h, payload);

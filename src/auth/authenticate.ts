@@ -6,7 +6,8 @@ import { nowIso } from "../platform/clock";
 import { sha256Hex } from "../platform/crypto";
 import { ApiError } from "../platform/errors";
 import { looksLikeApiKey } from "../platform/api-key-token";
-import { verifyAccessToken, verifyAdminToken } from "./jwt";
+import { adminSessionEmail } from "./admin-sessions";
+import { verifyAccessToken } from "./jwt";
 import type { Principal } from "./principal";
 import type { Access } from "./policy";
 
@@ -29,12 +30,15 @@ export async function authenticateTenantCaller(
   if (!value) throw unauthenticated("Malformed Authorization header");
 
   if (scheme === "apikey") {
+    // The credential first: an invalid key (or another workspace's) is a 401 on every route; only a
+    // valid key on a JWT-only route is the 403.
+    const principal = await verifyApiKey(c, value);
     if (access === "jwt")
       throw new ApiError(
         "forbidden",
         "API keys are not accepted here: this route needs a user's JWT (Authorization: Bearer <JWT>)",
       );
-    return verifyApiKey(c, value);
+    return principal;
   }
   if (scheme === "bearer") {
     if (looksLikeApiKey(value))
@@ -73,17 +77,20 @@ async function verifyUserToken(c: AppContext, token: string): Promise<Principal>
   if (!claims) throw unauthenticated("Invalid or expired token for this workspace");
   // Role and status are read fresh so a role change or deactivation applies at once.
   const user = await c.var.db
-    .select({ role: users.role, status: users.status, email: users.email })
+    .select({ role: users.role, status: users.status, email: users.email, validAfter: users.tokensValidAfter })
     .from(users)
     .where(eq(users.id, claims.sub))
     .get();
   if (!user || user.status !== "active") throw unauthenticated("The user of this token is not active");
+  // A token from before the user's last deactivation stays dead after a reactivation.
+  if (user.validAfter && (claims.issuedAtMs ?? 0) < Date.parse(user.validAfter))
+    throw unauthenticated("This token was issued before the user was deactivated; sign in again");
   return { kind: "user", userId: claims.sub, email: user.email, role: user.role };
 }
 
 export async function authenticatePlatformAdmin(c: AppContext): Promise<Principal> {
   const token = getCookie(c, ADMIN_COOKIE);
-  const email = token ? await verifyAdminToken(c.env.JWT_SECRET, token) : null;
+  const email = token ? await adminSessionEmail(c.env, token) : null;
   if (!email) throw unauthenticated("Platform admin sign-in required");
   return { kind: "platformAdmin", email };
 }

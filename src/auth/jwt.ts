@@ -9,6 +9,8 @@ const key = (secret: string) => new TextEncoder().encode(secret);
 
 export interface AccessClaims {
   sub: string;
+  /** Issued at, milliseconds (claim `ims`; `iat` has whole seconds only). */
+  issuedAtMs?: number;
   tid: string;
   role: Role;
   email: string;
@@ -18,7 +20,7 @@ export interface AccessClaims {
 export const tenantAudience = (tenantId: string) => `tenant:${tenantId}`;
 
 export async function signAccessToken(secret: string, claims: AccessClaims): Promise<string> {
-  return new SignJWT({ tid: claims.tid, role: claims.role, email: claims.email })
+  return new SignJWT({ tid: claims.tid, role: claims.role, email: claims.email, ims: Date.now() })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(claims.sub)
     .setIssuer(ISSUER)
@@ -37,7 +39,8 @@ export async function verifyAccessToken(secret: string, token: string, tenantId:
       algorithms: ["HS256"],
     });
     if (typeof payload.sub !== "string" || payload.tid !== tenantId) return null;
-    return { sub: payload.sub, tid: tenantId, role: payload.role as Role, email: String(payload.email) };
+    const issuedAtMs = typeof payload.ims === "number" ? payload.ims : (payload.iat ?? 0) * 1000;
+    return { sub: payload.sub, issuedAtMs, tid: tenantId, role: payload.role as Role, email: String(payload.email) };
   } catch {
     return null;
   }
@@ -45,8 +48,9 @@ export async function verifyAccessToken(secret: string, token: string, tenantId:
 
 const ADMIN_AUDIENCE = "platform-admin";
 
-export async function signAdminToken(secret: string, email: string): Promise<string> {
-  return new SignJWT({ email })
+/** `sid` names the server-side session row (src/auth/admin-sessions.ts) that must still be live. */
+export async function signAdminToken(secret: string, email: string, sid: string): Promise<string> {
+  return new SignJWT({ email, sid })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(email)
     .setIssuer(ISSUER)
@@ -56,14 +60,19 @@ export async function signAdminToken(secret: string, email: string): Promise<str
     .sign(key(secret));
 }
 
-export async function verifyAdminToken(secret: string, token: string): Promise<string | null> {
+export async function verifyAdminToken(
+  secret: string,
+  token: string,
+): Promise<{ email: string; sid: string | null } | null> {
   try {
     const { payload } = await jwtVerify(token, key(secret), {
       issuer: ISSUER,
       audience: ADMIN_AUDIENCE,
       algorithms: ["HS256"],
     });
-    return typeof payload.sub === "string" ? payload.sub : null;
+    return typeof payload.sub === "string"
+      ? { email: payload.sub, sid: typeof payload.sid === "string" ? payload.sid : null }
+      : null;
   } catch {
     return null;
   }

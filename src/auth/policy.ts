@@ -53,6 +53,8 @@ export const ROUTE_POLICY = {
   adminCreateTenant: { access: "admin" },
   adminGetTenant: { access: "admin" },
   adminUpdateTenant: { access: "admin" },
+  adminExportTenant: { access: "admin" },
+  adminDeleteTenant: { access: "admin" },
 
   // Categories and locations (SPEC 4.3)
   listCategories: { access: "data" },
@@ -93,6 +95,7 @@ export const ROUTE_POLICY = {
   getHealthSettings: { access: "data" },
   getSettings: { access: "data" },
   updateSettings: { access: "jwt", roles: MANAGERS },
+  updateCorsOrigins: { access: "jwt", roles: ["owner"] },
   updateHealthSettings: { access: "jwt", roles: MANAGERS },
 
   // People (SPEC 4.5)

@@ -12,7 +12,7 @@ export const THROTTLE_PERIOD_SECONDS = 60;
 export async function throttle(c: AppContext, operationId: string): Promise<void> {
   const address = c.req.header("cf-connecting-ip") ?? "unknown";
   const { success } = await c.env.AUTH_LIMITER.limit({
-    key: `${hostLabel(c.req.url) ?? "-"}:${operationId}:${address}`,
+    key: `${hostLabel(c.req.url, c.env) ?? "-"}:${operationId}:${address}`,
   });
   if (!success) {
     throw new ApiError("rate_limited", "Too many attempts; try again later", {

@@ -11,6 +11,13 @@ export const CONTROL_MIGRATIONS: Migration[] = [
       "CREATE UNIQUE INDEX `tenants_db_binding_uq` ON `tenants` (`db_binding`);",
       "CREATE INDEX `tenants_created_idx` ON `tenants` (`created_at`,`id`);"
     ]
+  },
+  {
+    "name": "0001_hard_anthem.sql",
+    "queries": [
+      "CREATE TABLE `admin_sessions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`email` text NOT NULL,\n\t`password_tag` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\t`revoked_at` text\n);",
+      "CREATE INDEX `admin_sessions_expires_idx` ON `admin_sessions` (`expires_at`);"
+    ]
   }
 ];
 
@@ -234,6 +241,12 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE INDEX `webhook_deliveries_event_idx` ON `webhook_deliveries` (`event_id`);",
       "CREATE TABLE `webhook_endpoints` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`url` text NOT NULL,\n\t`description` text,\n\t`event_types` text,\n\t`enabled` integer DEFAULT true NOT NULL,\n\t`disabled_reason` text,\n\t`disabled_at` text,\n\t`secret` text NOT NULL,\n\t`previous_secret` text,\n\t`previous_secret_expires_at` text,\n\t`last_verified_at` text,\n\t`last_success_at` text,\n\t`failing_since` text,\n\t`consecutive_failures` integer DEFAULT 0 NOT NULL,\n\t`last_error` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
       "CREATE INDEX `outbox_unconsumed_idx` ON `outbox` (`dispatched_at`) WHERE consumed_at IS NULL;"
+    ]
+  },
+  {
+    "name": "0012_living_joshua_kane.sql",
+    "queries": [
+      "ALTER TABLE `users` ADD `tokens_valid_after` text;"
     ]
   }
 ];

@@ -15,12 +15,31 @@ const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   429: "rate_limited",
 };
 
+/** Error bodies stay small whatever the input: at most this many details, each message cut short. */
+export const MAX_DETAILS = 20;
+const MAX_MESSAGE = 500;
+const cut = (s: string) => (s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE)}…` : s);
+
+/** The first MAX_DETAILS entries, then one entry counting the rest. */
+function boundedDetails(details: unknown): unknown {
+  if (!Array.isArray(details)) return details;
+  const shown = details
+    .slice(0, MAX_DETAILS)
+    .map((d: unknown) =>
+      d && typeof d === "object" && "message" in d && typeof d.message === "string"
+        ? { ...d, message: cut(d.message) }
+        : d,
+    );
+  const rest = details.length - shown.length;
+  return rest > 0 ? [...shown, { path: "(more)", message: `${rest} more not shown` }] : shown;
+}
+
 function envelope(c: Context<AppEnv>, err: ApiError) {
   const requestId = c.get("requestId") ?? "";
   const body = {
-    message: err.message,
+    message: cut(err.message),
     code: err.code,
-    ...(err.details !== undefined ? { details: err.details } : {}),
+    ...(err.details !== undefined ? { details: boundedDetails(err.details) } : {}),
     requestId,
   };
   const res = c.json(body, err.status);
@@ -35,7 +54,11 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof HTTPException) {
     const code = CODE_FOR_STATUS[err.status] ?? (err.status >= 500 ? "internal_error" : "bad_request");
     const message =
-      err.status === 400 && /JSON/i.test(err.message) ? "Request body is not valid JSON" : err.message || code;
+      err.status === 400 && /JSON/i.test(err.message)
+        ? "Request body is not valid JSON"
+        : err.status === 415
+          ? "Unsupported Media Type: send the body with the Content-Type the route documents (`Content-Type: application/json` for JSON bodies)"
+          : err.message || code;
     return envelope(c, new ApiError(code, message));
   }
   console.error("unhandled error", c.get("requestId"), err);

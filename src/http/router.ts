@@ -1,16 +1,23 @@
 import { createRoute, OpenAPIHono, type RouteConfig, type z } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import type { ZodError } from "zod";
 import { guard } from "../auth/guard";
 import { ROUTE_POLICY, type OperationId, type RouteRule } from "../auth/policy";
 import type { AppEnv } from "../env";
 import { ApiError, ERROR_STATUS, type ErrorDetail } from "../platform/errors";
+import { withCursorScope } from "../platform/pagination";
 import { ErrorSchema } from "../platform/schemas";
+import { bodyShape } from "./body-shape";
 import { outboxDrain } from "./outbox-drain";
+
+/** A missing field reads "required", not zod's "expected string, received undefined". */
+const issueMessage = (issue: ZodError["issues"][number]) =>
+  issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "required" : issue.message;
 
 export function zodDetails(error: ZodError, target?: string): ErrorDetail[] {
   return error.issues.map((issue) => ({
     path: [target, ...issue.path].filter((p) => p !== undefined).join(".") || "(root)",
-    message: issue.message,
+    message: issueMessage(issue),
   }));
 }
 
@@ -23,7 +30,14 @@ export function createRouter() {
           result.error as unknown as ZodError,
           result.target === "json" ? "body" : result.target,
         );
-        throw new ApiError("validation_failed", details.map((d) => `${d.path}: ${d.message}`).join("; "), { details });
+        throw new ApiError(
+          "validation_failed",
+          details
+            .slice(0, 20)
+            .map((d) => `${d.path}: ${d.message}`)
+            .join("; "),
+          { details },
+        );
       }
     },
   });
@@ -99,6 +113,14 @@ function ruleDescription(rule: RouteRule): string {
   return `${who}${roles}${plan}`;
 }
 
+/** Binds the cursors this request hands out and accepts to its list (src/platform/pagination.ts). */
+const listScope =
+  (operationId: string): MiddlewareHandler<AppEnv> =>
+  (c, next) =>
+    withCursorScope({ list: `${operationId} ${new URL(c.req.url).host}${c.req.path}`, secret: c.env.JWT_SECRET }, next);
+
+const hasJsonBody = (config: DefinedRoute) => Boolean(config.request?.body?.content?.["application/json"]);
+
 type DefinedRoute = Omit<RouteConfig, "security" | "middleware" | "operationId"> & { operationId: OperationId };
 
 /**
@@ -123,7 +145,12 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
     description,
     security: securityFor(rule) as { [scheme: string]: string[] }[],
     // The outbox drain wraps the guard so it sees the tenant database the guard sets.
-    middleware: [outboxDrain, guard(rule, config.operationId)],
+    middleware: [
+      outboxDrain,
+      listScope(config.operationId),
+      guard(rule, config.operationId),
+      ...(hasJsonBody(config) ? [bodyShape] : []),
+    ],
     responses: { ...errorResponses(...standard), ...config.responses },
   });
   return route as unknown as R;

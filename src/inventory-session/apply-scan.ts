@@ -11,6 +11,8 @@ import type { CodeKey, ScanCommand, ScanItemView, ScanOutcome, ScanReason, ScanR
  *   expected item, excluded        → not_in_session (excluded)
  *   expected item, already scanned → already_scanned, or accepted again with allowRescan (the
  *                                    previous record is superseded)
+ *   explicitly included item outside a location-scoped session's scope
+ *                                  → wrong_location, or accepted (marked anyway) with allowMarkAnyway
  *   expected item                  → accepted
  *   no asset matches               → not_in_session (unknown_code)
  *   location-scoped session, asset outside the scope (but matching the category scope)
@@ -87,6 +89,13 @@ export class ScanEngine {
       return cmd.allowRescan
         ? this.accept(cmd, item, receivedAt, { rescan: true })
         : this.duplicate(cmd, item, receivedAt);
+    // An explicitly included item recorded outside a location-scoped session's scope is expected,
+    // yet still at the wrong location (SPEC 4.6): wrong_location unless allowMarkAnyway.
+    if (item?.source === "manual" && meta.location && !this.store.inScope(item.location_id)) {
+      if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", item, receivedAt);
+      this.sql.exec(`UPDATE items SET wrong_location = 1 WHERE asset_id = ?`, item.asset_id);
+      return this.accept(cmd, { ...item, wrong_location: 1 }, receivedAt, { markedAnyway: true });
+    }
     if (item && item.source !== "found") return this.accept(cmd, item, receivedAt, {});
 
     const key = lookupKey(cmd.key);

@@ -1,4 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { ApiError } from "./errors";
 import { base64url, fromBase64url } from "./crypto";
 
@@ -33,15 +36,48 @@ export function pageOf<T extends z.ZodType>(item: T, name: string) {
     .openapi(name);
 }
 
-/** Cursors are the sort key of the last row, JSON then base64url: opaque to clients, cheap to seek. */
+/**
+ * The list a request pages through: the router sets it per request (operation, host and path, so
+ * one asset's timeline is not another's) with the key cursors are signed with. Cursors are bound to
+ * it here, once, so no list can forget: a cursor from another list, or an edited one, is a 400.
+ */
+export interface CursorScope {
+  list: string;
+  secret: string;
+}
+const cursorScope = new AsyncLocalStorage<CursorScope>();
+
+/** Runs `fn` (the rest of a request) with its list scope. */
+export const withCursorScope = <T>(scope: CursorScope, fn: () => T): T => cursorScope.run(scope, fn);
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+// 128 bits of HMAC-SHA256 over the list and the payload; synchronous, so every list's code stays as it is.
+const macOf = (scope: CursorScope, payload: string) =>
+  base64url(hmac(sha256, utf8(`cursor:${scope.secret}`), utf8(`${scope.list}\n${payload}`)).slice(0, 16));
+
+const invalidCursor = () =>
+  new ApiError("validation_failed", "cursor is not valid", {
+    details: [{ path: "query.cursor", message: "not a cursor from this list" }],
+  });
+
+/**
+ * Cursors are the sort key of the last row (lists whose order varies put the order in the key), JSON
+ * then base64url, signed for their list: `<payload>.<mac>`. Outside a request (jobs, unit tests of
+ * services) there is no scope and the payload travels alone.
+ */
 export function encodeCursor(key: readonly (string | number | null)[]): string {
-  return base64url(new TextEncoder().encode(JSON.stringify(key)));
+  const payload = base64url(utf8(JSON.stringify(key)));
+  const scope = cursorScope.getStore();
+  return scope ? `${payload}.${macOf(scope, payload)}` : payload;
 }
 
 export function decodeCursor(cursor: string | undefined, arity: number): (string | number | null)[] | undefined {
   if (cursor === undefined) return undefined;
+  const scope = cursorScope.getStore();
+  const [payload = "", mac, ...rest] = cursor.split(".");
+  if (rest.length > 0 || (scope ? mac !== macOf(scope, payload) : mac !== undefined)) throw invalidCursor();
   try {
-    const key: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(cursor)));
+    const key: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(payload)));
     if (
       Array.isArray(key) &&
       key.length === arity &&
@@ -52,9 +88,7 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
   } catch {
     // fall through to the 400 below
   }
-  throw new ApiError("validation_failed", "cursor is not valid", {
-    details: [{ path: "query.cursor", message: "not a cursor from this list" }],
-  });
+  throw invalidCursor();
 }
 
 /** Given `limit + 1` rows, the page and the cursor of its last row. */

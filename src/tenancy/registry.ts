@@ -12,9 +12,11 @@ export interface TenantSettings {
   timezone: string;
   /** Asset health sensitivity preset (src/modules/health/presets.ts). */
   healthSensitivity: "relaxed" | "balanced" | "strict";
+  /** Browser origins allowed to call the workspace's API (CORS), e.g. `https://app.example.com`. */
+  corsOrigins: string[];
 }
 
-export const DEFAULT_SETTINGS: TenantSettings = { timezone: "UTC", healthSensitivity: "balanced" };
+export const DEFAULT_SETTINGS: TenantSettings = { timezone: "UTC", healthSensitivity: "balanced", corsOrigins: [] };
 
 export const controlDb = (env: Bindings) => drizzle(env.CONTROL_DB);
 

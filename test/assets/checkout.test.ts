@@ -51,6 +51,11 @@ describe("checkout and check-in", () => {
         checkinNotes: "Scratched lid",
       }),
     ]);
+    // The person's side carries the same check-in notes (issue 14 item 11).
+    const personSide = await api(t, `/people/${p.id}/assignment-history`);
+    expect(personSide.body.items).toEqual([
+      expect.objectContaining({ assetId: a.id, checkinReason: "checkin", checkinNotes: "Scratched lid" }),
+    ]);
     const timeline = await api(t, `/inventory-items/${a.id}/timeline`);
     expect(timeline.body.items.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "CREATED"]);
     expect(timeline.body.items[1].data).toMatchObject({ personId: p.id, personName: "Grace Hopper", dueBackAt: due });

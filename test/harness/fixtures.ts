@@ -92,7 +92,12 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   "items.itemId": sessionItem,
   scheduleId: sessionSchedule,
   // Admin routes: any workspace is the platform admin's to see; there is no "other tenant".
-  tenantId: () => serially(async () => (await createTenant()).id),
+  tenantId: () =>
+    serially(async () => {
+      const t = await createTenant();
+      fixtureSlugs.set(t.id, t.slug);
+      return t.id;
+    }),
   // Objects (SPEC 4.9): the path carries the full tenant-scoped key, percent-encoded.
   objectKey: uploadedObjectKey,
   // Maintenance and notifications: /maintenance/{schedules,logs}/..., /notifications/{notificationId}.
@@ -113,7 +118,11 @@ export const NON_RESOURCE_PARAMS: Record<string, string> = {};
  * Valid request bodies for operations whose body the schema-driven sampler cannot guess
  * (test/security/samples.ts). Keyed by operationId. The suite checks each sample is accepted.
  */
+/** Slugs of the workspaces made by the tenantId fixture (deletion repeats the slug as confirmation). */
+const fixtureSlugs = new Map<string, string>();
+
 export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
+  adminDeleteTenant: (ctx) => ({ slug: fixtureSlugs.get(ctx.params.tenantId ?? "") ?? "unknown-slug" }),
   adminUpdateTenant: () => ({ plan: "enterprise" }),
   unscanSessionItem: unscanBody,
   checkoutInventoryItem: checkoutBody,

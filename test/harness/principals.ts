@@ -1,7 +1,8 @@
 import { dbOf } from "./tenant-db";
 import { env } from "cloudflare:workers";
 import { ADMIN_COOKIE } from "../../src/auth/authenticate";
-import { signAccessToken, signAdminToken } from "../../src/auth/jwt";
+import { startAdminSession } from "../../src/auth/admin-sessions";
+import { signAccessToken } from "../../src/auth/jwt";
 import { hashPassword } from "../../src/platform/passwords";
 import { users, type Role } from "../../src/db/tenant/users";
 import { nowIso } from "../../src/platform/clock";
@@ -57,7 +58,7 @@ export async function createUser(t: TestTenant, role: Role = "member"): Promise<
 
 /** `Cookie` header value of a signed-in platform admin. */
 export async function adminCookie(): Promise<string> {
-  return `${ADMIN_COOKIE}=${await signAdminToken(env.JWT_SECRET, env.ADMIN_EMAIL)}`;
+  return `${ADMIN_COOKIE}=${await startAdminSession(env, env.ADMIN_EMAIL.toLowerCase())}`;
 }
 
 export const ADMIN_BASE = "https://admin.inventory.test/api/v1";

@@ -176,4 +176,29 @@ describe("maintenance reminders (cron)", () => {
       [t.owner.id, "maintenance.overdue", s.id, day(0)],
     ]);
   });
+
+  it("pauses the schedules of retired and lost assets (reminders and the due list) and resumes them with the asset", async () => {
+    const t = await createTenant();
+    const retired = await insertAsset(t, { status: "retired" });
+    const lost = await insertAsset(t, { status: "lost" });
+    const inService = await insertAsset(t);
+    const [a, b, c] = [
+      await createSchedule(t, { itemId: retired.id, nextDueDate: "2026-03-01" }),
+      await createSchedule(t, { itemId: lost.id, nextDueDate: "2026-03-01" }),
+      await createSchedule(t, { itemId: inService.id, nextDueDate: "2026-03-01" }),
+    ];
+    expect(await run(t, NOW)).toMatchObject({ reminded: 1 });
+    expect((await inbox(t)).map((r) => r.data.scheduleId)).toEqual([c.id]);
+    const due = await api(t, "/maintenance/schedules/due/all");
+    expect(due.status, JSON.stringify(due.body)).toBe(200);
+    expect(due.body.items.map((i: { id: string }) => i.id)).toContain(c.id);
+    expect(due.body.items.map((i: { id: string }) => i.id)).not.toContain(a.id);
+
+    // Back in service: the next day's run reminds it again.
+    await (await dbOf(t)).update(assets).set({ status: "available" }).where(eq(assets.id, retired.id)).run();
+    expect(await run(t, new Date("2026-03-11T12:00:00Z"))).toMatchObject({ reminded: 2 });
+    const ids = (await inbox(t)).map((r) => r.data.scheduleId);
+    expect(ids.filter((id) => id === a.id)).toHaveLength(1);
+    expect(ids).not.toContain(b.id);
+  });
 });

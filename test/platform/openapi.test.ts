@@ -9,7 +9,7 @@ const doc = await fetchOpenApi();
 const operations = operationsOf(doc);
 const ERROR_REF = "#/components/schemas/Error";
 /** Served by the app itself, not API operations. */
-const NOT_OPERATIONS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
+const NOT_OPERATIONS = new Set(["/", "/api/v1/openapi.json", "/api/v1/docs", "/api/v1/docs/scalar.js"]);
 
 describe("GET /api/v1/openapi.json", () => {
   it("is a valid OpenAPI 3.1 document (@readme/openapi-parser)", async () => {
@@ -101,5 +101,16 @@ describe("GET /api/v1/docs", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     expect(res.body).toEqual(expect.stringContaining("/api/v1/openapi.json"));
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("loads its script from this Worker (the pinned npm package), never from a CDN, so it works offline", async () => {
+    const page = await call("https://docs.inventory.test/api/v1/docs");
+    const scripts = [...String(page.body).matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual(["/api/v1/docs/scalar.js"]);
+    expect(String(page.body)).not.toMatch(/https?:\/\/(cdn|unpkg|fonts)\./);
+    const script = await call("https://docs.inventory.test/api/v1/docs/scalar.js");
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toMatch(/javascript/);
+    expect(String(script.body).length).toBeGreaterThan(100_000);
   });
 });

@@ -111,6 +111,36 @@ describe("POST /sessions/:id/scan", () => {
     expect((await scan(t, narrow.id, { itemId: onShelf!.id })).body.result).toBe("wrong_location");
   });
 
+  it("answers wrong_location for an explicitly included asset recorded at another location (SPEC 4.6); allowMarkAnyway accepts it", async () => {
+    const t = await createTenant();
+    const hall = await createLocation(t, "Hall");
+    const lab = await createLocation(t, "Lab");
+    const [inHall] = await seedAssets(t, 1, { locationId: hall });
+    const [inLab] = await seedAssets(t, 1, { locationId: lab });
+    const s = await startSession(t, { locationId: hall });
+    const inc = await api(t, `/sessions/${s.id}/items/${inLab!.id}/include`, { method: "POST" });
+    expect(inc.body).toMatchObject({ source: "manual", state: "missing" });
+    expect((await scan(t, s.id, { itemId: inHall!.id })).body.result).toBe("accepted");
+
+    const wrong = await scan(t, s.id, { code: inLab!.uniqueTag });
+    expect(wrong.body).toMatchObject({
+      result: "wrong_location",
+      reason: "outside_scope",
+      item: { id: inLab!.id, locationId: lab },
+      progress: { scanned: 1, total: 2, missing: 1 },
+    });
+    const marked = await scan(t, s.id, { code: inLab!.uniqueTag, allowMarkAnyway: true });
+    expect(marked.body).toMatchObject({ result: "accepted", progress: { scanned: 2, total: 2, missing: 0 } });
+    const items = await api(t, `/sessions/${s.id}/items?state=scanned`);
+    expect(items.body.items).toContainEqual(
+      expect.objectContaining({ itemId: inLab!.id, source: "manual", wrongLocation: true }),
+    );
+    // A session without a location scope has no wrong location: included items are simply accepted.
+    const open = await startSession(t);
+    await api(t, `/sessions/${open.id}/items/${inLab!.id}/include`, { method: "POST" });
+    expect((await scan(t, open.id, { itemId: inLab!.id })).body.result).toBe("accepted");
+  });
+
   it("unscans: the item is missing again; unscanning twice removes nothing", async () => {
     const t = await createTenant();
     const [a] = await seedAssets(t, 2);

@@ -6,7 +6,11 @@ describe("workspace settings", () => {
   it("reads the defaults, sets the time zone (owner/admin, JWT) and refuses unknown zones", async () => {
     const t = await createTenant();
     const owner = await loginOwner(t);
-    expect((await api(t, "/settings")).body).toEqual({ timezone: "UTC", healthSensitivity: "balanced" });
+    expect((await api(t, "/settings")).body).toEqual({
+      timezone: "UTC",
+      healthSensitivity: "balanced",
+      corsOrigins: [],
+    });
 
     const set = await api(t, "/settings", {
       method: "PATCH",

@@ -8,7 +8,7 @@ export const tenants = sqliteTable(
     id: text("id").primaryKey(),
     slug: text("slug").notNull(),
     plan: text("plan", { enum: ["free", "pro", "enterprise"] }).notNull(),
-    status: text("status", { enum: ["provisioning", "active", "suspended"] })
+    status: text("status", { enum: ["provisioning", "active", "suspended", "deleting"] })
       .notNull()
       .default("active"),
     dbBinding: text("db_binding").notNull(),
@@ -31,3 +31,4 @@ export const jobCursors = sqliteTable("job_cursors", {
   cursor: text("cursor").notNull(),
   updatedAt: text("updated_at").notNull(),
 });
+export * from "./admin-sessions";

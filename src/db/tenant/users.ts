@@ -17,6 +17,8 @@ export const users = sqliteTable(
     /** PBKDF2 hash, `pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>`; null for SSO-only users. */
     passwordHash: text("password_hash"),
     lastLoginAt: text("last_login_at"),
+    /** Set on deactivation: access tokens issued before it stay dead after a reactivation. */
+    tokensValidAfter: text("tokens_valid_after"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -1,14 +1,17 @@
 import { toTenant } from "./view";
 import { z } from "@hono/zod-openapi";
-import { deleteCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { endAdminSession, startAdminSession } from "../../auth/admin-sessions";
 import { ADMIN_COOKIE } from "../../auth/authenticate";
-import { ADMIN_TTL_SECONDS, signAdminToken } from "../../auth/jwt";
+import { ADMIN_TTL_SECONDS } from "../../auth/jwt";
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { provisionTenant } from "../../tenancy/provision";
+import { exportWorkspace } from "./export";
 import {
   AdminLoginBody,
   CreatedTenantSchema,
+  DeleteTenantBody,
   CreateTenantBody,
   ListTenantsQuery,
   TenantPage,
@@ -39,7 +42,7 @@ export const adminRouter = createRouter()
     async (c) => {
       const { email, password } = c.req.valid("json");
       svc.checkAdminCredentials(c.env, email, password);
-      setCookie(c, ADMIN_COOKIE, await signAdminToken(c.env.JWT_SECRET, email.toLowerCase()), {
+      setCookie(c, ADMIN_COOKIE, await startAdminSession(c.env, email.toLowerCase()), {
         ...COOKIE_OPTIONS,
         maxAge: ADMIN_TTL_SECONDS,
       });
@@ -53,9 +56,11 @@ export const adminRouter = createRouter()
       operationId: "adminLogout",
       tags,
       summary: "Platform admin sign-out",
-      responses: { 204: { description: "Cookie cleared" } },
+      description: "Ends the session server-side (a copy of the cookie stops working) and clears the cookie.",
+      responses: { 204: { description: "Signed out" } },
     }),
     async (c) => {
+      await endAdminSession(c.env, getCookie(c, ADMIN_COOKIE));
       deleteCookie(c, ADMIN_COOKIE, COOKIE_OPTIONS);
       return c.body(null, 204);
     },
@@ -127,4 +132,49 @@ export const adminRouter = createRouter()
     }),
     async (c) =>
       c.json(toTenant(await svc.updateTenant(c.env, c.req.valid("param").tenantId, c.req.valid("json"))), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/admin/tenants/{tenantId}/export",
+      operationId: "adminExportTenant",
+      tags,
+      summary: "Export a workspace's data (JSON)",
+      description:
+        "Every table of the workspace as `{ workspace, exportedAt, tables: { <table>: [rows] } }`, streamed. Credentials (password, key and token hashes, refresh tokens) are left out; files stay in R2 under `tenants/<tenantId>/`.",
+      request: { params: Params },
+      responses: {
+        200: {
+          description:
+            "The export: an `application/json` attachment `{ workspace, exportedAt, tables: { <table>: [rows] } }`",
+        },
+      },
+    }),
+    async (c) => {
+      const tenant = await svc.getTenant(c.env, c.req.valid("param").tenantId);
+      // Streamed, not built in memory: a plain Response (the typed c.json would buffer it).
+      return new Response(exportWorkspace(c.env, tenant), {
+        headers: {
+          "content-type": "application/json",
+          "content-disposition": `attachment; filename="${tenant.slug}-export-${new Date().toISOString().slice(0, 10)}.json"`,
+        },
+      });
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "delete",
+      path: "/admin/tenants/{tenantId}",
+      operationId: "adminDeleteTenant",
+      tags,
+      summary: "Delete a workspace for good",
+      description:
+        "Repeat the workspace's slug in the body. The workspace stops answering at once; its files are deleted, its database is wiped and returned to the pool, and the slug is free again. Export it first if its data matters. 400 when the slug does not match.",
+      request: { params: Params, ...jsonBody(DeleteTenantBody) },
+      responses: { 204: { description: "Deleted" }, ...errorResponses(415) },
+    }),
+    async (c) => {
+      await svc.deleteTenant(c.env, c.req.valid("param").tenantId, c.req.valid("json").slug);
+      return c.body(null, 204);
+    },
   );

@@ -11,7 +11,7 @@ export const TenantSchema = z
     tenantId: z.string().openapi({ example: "ten_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     slug: z.string().openapi({ example: "acme" }),
     plan: z.enum(PLANS),
-    status: z.enum(["provisioning", "active", "suspended"]),
+    status: z.enum(["provisioning", "active", "suspended", "deleting"]),
     settings: z.record(z.string(), z.unknown()),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -56,3 +56,9 @@ export const UpdateTenantBody = z
 
 export const ListTenantsQuery = z.object({ ...pageQuery });
 export const TenantPage = pageOf(TenantSchema, "TenantPage");
+
+export const DeleteTenantBody = z
+  .strictObject({
+    slug: z.string().openapi({ example: "acme", description: "The workspace's slug, repeated as confirmation." }),
+  })
+  .openapi("DeleteTenant");

@@ -3,11 +3,12 @@ import { tenants } from "../../db/control/schema";
 import type { Bindings } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { safeEqual } from "../../platform/crypto";
-import { ApiError, notFound } from "../../platform/errors";
+import { ApiError, invalidField, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { Plan } from "../../tenancy/plans";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
 import { toTenant } from "./view";
+import { deleteWorkspace } from "../../tenancy/retire";
 
 /** Platform admins are the operator's secrets ADMIN_EMAIL / ADMIN_PASSWORD; both compared in constant time. */
 export function checkAdminCredentials(env: Bindings, email: string, password: string): void {
@@ -49,4 +50,12 @@ export async function updateTenant(
     .where(eq(tenants.id, id))
     .run();
   return next;
+}
+
+/** Deletion needs the slug repeated; a workspace half-deleted before (status `deleting`) can be finished. */
+export async function deleteTenant(env: Bindings, id: string, confirmation: string): Promise<void> {
+  const tenant = await getTenant(env, id);
+  if (confirmation !== tenant.slug)
+    throw invalidField("body.slug", `does not match the workspace's slug; repeat it to confirm the deletion`);
+  await deleteWorkspace(env, tenant);
 }

@@ -2,7 +2,9 @@ import { and, eq, isNull } from "drizzle-orm";
 import { ACCESS_TTL_SECONDS, signAccessToken } from "../../auth/jwt";
 import { refreshTokens } from "../../db/tenant/users";
 import type { TenantDb } from "../../env";
-import { randomToken, sha256Hex } from "../../platform/crypto";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { base64url, randomToken, sha256Hex } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { toUser, type UserRow } from "../users";
@@ -15,11 +17,16 @@ export interface AuthCtx {
 }
 
 export const REFRESH_TTL_DAYS = 30;
+/** A rotated refresh token used again this soon (two tabs at once) gets the same successor. */
+export const REFRESH_GRACE_SECONDS = 30;
 type RefreshRow = typeof refreshTokens.$inferSelect;
 
-/** A new refresh token: the caller gets `token`, the database only `token_hash`. */
-export async function mintRefreshToken(userId: string, now: string) {
-  const token = randomToken(32);
+/** The successor of a refresh token on rotation: HMAC of it, so concurrent rotations agree on it. */
+export const successorToken = (secret: string, token: string) =>
+  base64url(hmac(sha256, new TextEncoder().encode(`refresh-successor:${secret}`), new TextEncoder().encode(token)));
+
+/** A new refresh token (random, or the given successor): the caller gets `token`, the database only `token_hash`. */
+export async function mintRefreshToken(userId: string, now: string, token = randomToken(32)) {
   const row: RefreshRow = {
     id: newId("refreshToken"),
     userId,

@@ -14,8 +14,10 @@ import {
   invalidCredentials,
   invalidRefreshToken,
   mintRefreshToken,
+  REFRESH_GRACE_SECONDS,
   revokeAllRefreshTokens,
   sessionBody,
+  successorToken,
 } from "./refresh-tokens";
 
 /** Wrong email, wrong password, no password (SSO-only) and deactivated users all get the same 401. */
@@ -33,9 +35,11 @@ export async function login(ctx: AuthCtx, input: { email: string; password: stri
 }
 
 /**
- * Rotation: the presented token is revoked and a new one issued in one batch, the insert
- * conditional on the revocation (so two concurrent uses cannot both succeed). Presenting a token
- * that is already revoked means it leaked or was replayed: all of the user's tokens are revoked.
+ * Rotation: the presented token is revoked and its successor issued in one batch, the insert
+ * conditional on the revocation (so two concurrent uses cannot both rotate). The successor is
+ * derived from the presented token (HMAC), so a second use within REFRESH_GRACE_SECONDS (two tabs
+ * refreshing at once) gets the same new refresh token instead of signing the user out. Presenting a
+ * revoked token after that means it leaked or was replayed: all of the user's tokens are revoked.
  */
 export async function refresh(ctx: AuthCtx, token: string) {
   const now = nowIso();
@@ -45,15 +49,13 @@ export async function refresh(ctx: AuthCtx, token: string) {
     .where(eq(refreshTokens.tokenHash, await sha256Hex(token)))
     .get();
   if (!row) throw invalidRefreshToken();
-  if (row.revokedAt) {
-    await revokeAllRefreshTokens(ctx.db, row.userId, now).run();
-    throw invalidRefreshToken();
-  }
+  const successor = successorToken(ctx.secret, token);
+  if (row.revokedAt) return rotatedMomentsAgo(ctx, row, successor, now);
   if (row.expiresAt <= now) throw invalidRefreshToken();
   const user = await ctx.db.select().from(users).where(eq(users.id, row.userId)).get();
   if (!user || user.status !== "active") throw invalidRefreshToken();
 
-  const next = await mintRefreshToken(user.id, now);
+  const next = await mintRefreshToken(user.id, now, successor);
   const [revoked] = await ctx.db.batch([
     ctx.db
       .update(refreshTokens)
@@ -61,12 +63,33 @@ export async function refresh(ctx: AuthCtx, token: string) {
       .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now))),
     insertIfChanged(ctx.db, refreshTokens, next.row),
   ]);
-  if (revoked.meta.changes === 0) {
-    // Lost a race with another use of the same token: treat it as reuse.
-    await revokeAllRefreshTokens(ctx.db, row.userId, now).run();
-    throw invalidRefreshToken();
-  }
+  // Lost a race with another use of the same token: the winner's successor, if it is one.
+  if (revoked.meta.changes === 0) return rotatedMomentsAgo(ctx, { ...row, revokedAt: now }, successor, now);
   return sessionBody(ctx, user, next.token);
+}
+
+/** A revoked token used again: within the grace window, its live successor; otherwise reuse, so sign out everywhere. */
+async function rotatedMomentsAgo(ctx: AuthCtx, row: typeof refreshTokens.$inferSelect, successor: string, now: string) {
+  const recent = row.revokedAt !== null && Date.parse(now) - Date.parse(row.revokedAt) <= REFRESH_GRACE_SECONDS * 1000;
+  if (recent) {
+    const [next, user] = await Promise.all([
+      ctx.db
+        .select({ id: refreshTokens.id })
+        .from(refreshTokens)
+        .where(
+          and(
+            eq(refreshTokens.tokenHash, await sha256Hex(successor)),
+            isNull(refreshTokens.revokedAt),
+            gt(refreshTokens.expiresAt, now),
+          ),
+        )
+        .get(),
+      ctx.db.select().from(users).where(eq(users.id, row.userId)).get(),
+    ]);
+    if (next && user?.status === "active") return sessionBody(ctx, user, successor);
+  }
+  await revokeAllRefreshTokens(ctx.db, row.userId, now).run();
+  throw invalidRefreshToken();
 }
 
 /** Idempotent: unknown or already revoked tokens also succeed, so logout never leaks token state. */
@@ -102,6 +125,7 @@ export async function acceptInvite(ctx: AuthCtx, input: { token: string; passwor
     status: "active",
     passwordHash: await hashPassword(input.password),
     lastLoginAt: now,
+    tokensValidAfter: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -13,6 +13,16 @@ export const DEFAULT_LOOKAHEAD_DAYS = 7;
 /** `status = 'active'` as a literal: SQLite uses a partial index only when the query repeats its WHERE verbatim (no bound parameter). */
 export const activeSchedule = sql`${s.status} = 'active'`;
 
+/**
+ * The item side of "due": live (not deleted) and in service. Schedules of retired and lost items
+ * are paused, not changed, so they resume with their item. Literals, like activeSchedule.
+ */
+export const itemInService = and(
+  eq(assets.id, s.itemId),
+  isNull(assets.deletedAt),
+  sql`${assets.status} NOT IN ('retired', 'lost')`,
+);
+
 /** SPEC 2.9 on calendar days: before today overdue, today due today, later upcoming. */
 export function classify(nextDueDate: string, today: string): { dueStatus: DueStatus; daysUntilDue: number } {
   const daysUntilDue = daysBetween(today, nextDueDate);
@@ -70,7 +80,7 @@ export function dueSchedulesQuery(
   return db
     .select({ schedule: s, name: assets.name, uniqueTag: assets.uniqueTag })
     .from(s)
-    .innerJoin(assets, and(eq(assets.id, s.itemId), isNull(assets.deletedAt)))
+    .innerJoin(assets, itemInService)
     .where(
       and(
         activeSchedule,

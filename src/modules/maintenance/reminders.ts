@@ -12,7 +12,7 @@ import { notificationEvent, type NotificationRow } from "../notifications";
 import { tenantDb } from "../../tenancy/pool";
 import { settingsOf, type TenantRecord } from "../../tenancy/registry";
 import { addDays, localDate } from "./dates";
-import { activeSchedule } from "./due";
+import { activeSchedule, itemInService } from "./due";
 import { reminderStatements, type DueSchedule } from "./reminder-batch";
 
 export interface ReminderOptions {
@@ -109,7 +109,7 @@ export function dueChunkQuery(db: TenantDb, day: string, cursor: [string, string
   return db
     .select({ schedule: s, itemName: assets.name, uniqueTag: assets.uniqueTag })
     .from(s)
-    .innerJoin(assets, and(eq(assets.id, s.itemId), isNull(assets.deletedAt)))
+    .innerJoin(assets, itemInService)
     .where(
       and(
         activeSchedule,

@@ -4,6 +4,7 @@ import { notificationCtx } from "./context";
 import { userRealtime } from "./realtime";
 import { RealtimeQuery, RealtimeTicket } from "./schemas";
 import { consumeTicket, issueTicket } from "./tickets";
+import { workspaceApiUrl } from "../../tenancy/host";
 
 const tags = ["Notifications"];
 
@@ -27,9 +28,8 @@ export const realtimeRouter = createRouter()
     async (c) => {
       const ctx = notificationCtx(c);
       const { ticket, expiresIn } = await issueTicket(ctx.db, ctx.userId);
-      const url = new URL(c.req.url); // this route's sibling: .../notifications/realtime
-      url.pathname = url.pathname.replace(/realtime-ticket\/?$/, "realtime");
-      url.search = "";
+      // This route's sibling on the configured workspace host, never the request's Host header.
+      const url = new URL(workspaceApiUrl(c.env, c.var.tenant.slug, "/notifications/realtime"));
       url.protocol = url.protocol === "http:" ? "ws:" : "wss:";
       url.searchParams.set("ticket", ticket);
       return c.json({ ticket, url: url.toString(), expiresIn }, 201);

@@ -11,6 +11,7 @@ import {
   ViewUrlSchema,
 } from "./schemas";
 import * as svc from "./service";
+import { hostOrigin } from "../../tenancy/host";
 
 const tags = ["Objects"];
 
@@ -18,7 +19,7 @@ const objectsCtx = (c: AppContext): svc.ObjectsCtx => ({
   tenantId: c.var.tenant.id,
   files: c.env.FILES,
   secret: c.env.FILES_SIGNING_SECRET,
-  origin: new URL(c.req.url).origin,
+  origin: hostOrigin(c.env, c.var.tenant.slug),
 });
 
 const binary = { schema: { type: "string" as const, format: "binary" } };

@@ -37,6 +37,7 @@ export async function personAssignmentHistory(
       checkedInAt: r.a.checkedInAt,
       checkedInBy: r.a.checkedInBy,
       checkinReason: r.a.checkinReason,
+      checkinNotes: r.a.checkinNotes,
     }),
   );
 }

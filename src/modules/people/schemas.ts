@@ -97,6 +97,7 @@ export const AssignmentSchema = z
     checkedInAt: z.string().nullable().openapi({ description: "Null while the asset is still held." }),
     checkedInBy: z.string().nullable(),
     checkinReason: z.string().nullable().openapi({ description: "`checkin`, `person_deactivated`, ..." }),
+    checkinNotes: z.string().nullable().openapi({ description: "Notes given at check-in." }),
   })
   .openapi("PersonAssignment");
 

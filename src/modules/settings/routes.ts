@@ -2,6 +2,7 @@ import { toSettings } from "./view";
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, jsonBody, jsonContent } from "../../http/router";
 import { SENSITIVITIES } from "../../health";
+import { MAX_CORS_ORIGINS } from "./cors";
 import * as svc from "./service";
 
 const tags = ["Settings"];
@@ -15,8 +16,23 @@ const SettingsSchema = z
     healthSensitivity: z
       .enum(SENSITIVITIES)
       .openapi({ description: "Change it with PUT /settings/health (re-scores assets)." }),
+    corsOrigins: z.array(z.string()).openapi({
+      description: "Browser origins allowed to call this workspace's API (CORS); set with PUT /settings/cors.",
+    }),
   })
   .openapi("WorkspaceSettings");
+
+const CorsBody = z
+  .strictObject({
+    origins: z
+      .array(z.string().max(200))
+      .max(MAX_CORS_ORIGINS)
+      .openapi({
+        example: ["https://app.example.com"],
+        description: `At most ${MAX_CORS_ORIGINS} origins (scheme, host, optional port); [] turns CORS off.`,
+      }),
+  })
+  .openapi("UpdateCorsOrigins");
 
 const UpdateSettingsBody = z.strictObject({ timezone: z.string().min(1).max(64) }).openapi("UpdateWorkspaceSettings");
 
@@ -44,4 +60,18 @@ export const settingsRouter = createRouter()
       responses: { 200: jsonContent(SettingsSchema, "Updated") },
     }),
     async (c) => c.json(await svc.updateGeneralSettings(c.env, c.var.tenant, c.req.valid("json")), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "put",
+      path: "/settings/cors",
+      operationId: "updateCorsOrigins",
+      tags,
+      summary: "Set the browser origins allowed to call the API (CORS)",
+      description:
+        "Replaces the allowlist. A request with an allowed `Origin` gets it back in `Access-Control-Allow-Origin` (never `*`; no cookies are involved: send Authorization); preflights (OPTIONS) are answered 204 for allowed origins and 403 otherwise.",
+      request: jsonBody(CorsBody),
+      responses: { 200: jsonContent(SettingsSchema, "Updated") },
+    }),
+    async (c) => c.json(await svc.updateCorsOrigins(c.env, c.var.tenant, c.req.valid("json")), 200),
   );

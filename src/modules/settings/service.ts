@@ -5,6 +5,7 @@ import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
 import { toSettings } from "./view";
+import { normalizeOrigin } from "./cors";
 
 /** An IANA zone name the runtime knows, e.g. `Europe/Oslo`; `Intl` is the authority. */
 export function checkTimezone(zone: string): string {
@@ -26,3 +27,22 @@ export async function updateGeneralSettings(env: Bindings, tenant: TenantRecord,
     .run();
   return toSettings({ ...tenant, settings: { ...tenant.settings, timezone }, updatedAt });
 }
+
+/** Replaces the CORS allowlist (json_set keeps other settings written concurrently). */
+export async function updateCorsOrigins(env: Bindings, tenant: TenantRecord, input: { origins: string[] }) {
+  const origins = [...new Set(input.origins.map((o, i) => normalizeOrigin(o) ?? invalidOrigin(i, o)))];
+  const updatedAt = nowIso();
+  await controlDb(env)
+    .update(tenants)
+    .set({ settings: sql`json_set(${tenants.settings}, '$.corsOrigins', json(${JSON.stringify(origins)}))`, updatedAt })
+    .where(eq(tenants.id, tenant.id))
+    .run();
+  return toSettings({ ...tenant, settings: { ...tenant.settings, corsOrigins: origins }, updatedAt });
+}
+
+const invalidOrigin = (i: number, value: string): never => {
+  throw invalidField(
+    `body.origins.${i}`,
+    `'${value}' is not an origin: scheme, host and optional port, e.g. https://app.example.com (no path, no '*')`,
+  );
+};

@@ -17,6 +17,7 @@ import {
   UserSchema,
 } from "./schemas";
 import { listUsers, updateUser, type Acting } from "./service";
+import { workspaceApiUrl } from "../../tenancy/host";
 
 const tags = ["Users"];
 const UserParams = z.object({ userId: idParam("userId", "usr_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -83,9 +84,8 @@ export const usersRouter = createRouter()
     }),
     async (c) => {
       const { invite, token } = await createInvite(serviceCtx(c), acting(c), c.req.valid("json"));
-      // Derived from this request's URL so it names the same workspace host and API version.
-      const url = new URL(c.req.url);
-      const acceptUrl = `${url.origin}${url.pathname.replace(/\/users\/invites\/?$/, "/auth/invites/accept")}`;
+      // Built from the configured base URL, never from the request's Host header.
+      const acceptUrl = workspaceApiUrl(c.env, c.var.tenant.slug, "/auth/invites/accept");
       return c.json({ ...toInvite(invite), token, acceptUrl }, 201);
     },
   )

@@ -110,7 +110,13 @@ export async function updateUser(
   const [res] = await ctx.db.batch([
     ctx.db
       .update(users)
-      .set({ role: next.role, status: next.status, name: next.name, updatedAt: now })
+      .set({
+        role: next.role,
+        status: next.status,
+        name: next.name,
+        updatedAt: now,
+        ...(next.status === "deactivated" && cur.status !== "deactivated" ? { tokensValidAfter: now } : {}),
+      })
       .where(allOf(guards)),
     recordEventIfChanged(ctx.db, {
       type: "user.updated",

@@ -1,0 +1,19 @@
+// Which port the local server runs on: PORT if set, else what `npm start` recorded, else 8787.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { LOCAL_SERVER } from "./paths.mjs";
+
+export function localPort() {
+  if (process.env.PORT) return Number(process.env.PORT);
+  try {
+    if (existsSync(LOCAL_SERVER)) return Number(JSON.parse(readFileSync(LOCAL_SERVER, "utf8")).port) || 8787;
+  } catch {
+    // unreadable: fall back
+  }
+  return 8787;
+}
+
+export function recordLocalPort(port) {
+  mkdirSync(dirname(LOCAL_SERVER), { recursive: true });
+  writeFileSync(LOCAL_SERVER, `${JSON.stringify({ port, startedAt: new Date().toISOString() })}\n`);
+}

@@ -1,0 +1,126 @@
+// `npm run walkthroughs`: runs every walk-through of the README and docs/ against a local server, so
+// the documentation stays true. A walk-through is a ```sh block preceded by `<!-- walk-through -->`.
+// Each runs in bash with `set -eo pipefail` from the project directory (the blocks read the demo
+// credentials from .wrangler/), with the port of the running server substituted for 8787.
+//
+//   npm run walkthroughs                # against the server `npm start` runs (PORT or the recorded one)
+//   npm run walkthroughs -- --start     # CI: starts `npm start` itself on a free port, runs, stops it
+//   npm run walkthroughs -- docs/sessions.md   # only the walk-throughs of these files
+//
+// A block fails when bash exits non-zero (a failed `curl -f`, a reply that is not the JSON a helper
+// expects), when any reply is a 5xx envelope, or when it leaves files in the project directory.
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { request } from "./lib/http.mjs";
+import { localPort } from "./lib/local-port.mjs";
+import { ROOT } from "./lib/paths.mjs";
+
+const MARK = "<!-- walk-through -->";
+const args = process.argv.slice(2);
+const startOwn = args.includes("--start");
+const only = args.filter((a) => !a.startsWith("--"));
+
+/** The marked blocks of a Markdown file: `{file, line, code}`. */
+function blocksOf(file) {
+  const lines = readFileSync(file, "utf8").split("\n");
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== MARK) continue;
+    const open = lines.findIndex((l, j) => j > i && l.startsWith("```"));
+    const close = lines.findIndex((l, j) => j > open && l.startsWith("```"));
+    blocks.push({ file: relative(ROOT, file), line: open + 1, code: lines.slice(open + 1, close).join("\n") });
+  }
+  return blocks;
+}
+
+const files =
+  only.length > 0
+    ? only.map((f) => join(ROOT, f))
+    : [
+        join(ROOT, "README.md"),
+        ...readdirSync(join(ROOT, "docs"))
+          .filter((f) => f.endsWith(".md"))
+          .sort()
+          .map((f) => join(ROOT, "docs", f)),
+      ];
+const blocks = files.flatMap(blocksOf);
+
+async function waitFor(port, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const res = await request(`http://demo.localhost:${port}/api/v1/auth/login`, {
+        method: "POST",
+        body: { email: "owner@demo.local", password: "demo-owner-password" },
+        okStatuses: [401, 404],
+      });
+      if (
+        res.status === 200 &&
+        readFileSync(join(ROOT, ".wrangler/demo-credentials.json"), "utf8").includes('"companySeeded": true')
+      )
+        return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`the demo workspace was not ready on port ${port} within ${ms / 1000}s`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+const untracked = () =>
+  spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: ROOT, encoding: "utf8" }).stdout;
+
+async function main() {
+  const port = startOwn ? Number(process.env.PORT ?? 8797) : localPort();
+  let server = null;
+  if (startOwn) {
+    console.log(`[walkthroughs] starting npm start on port ${port}...`);
+    server = spawn("npm", ["start"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port) },
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+    });
+  }
+  let failed = 0;
+  try {
+    await waitFor(port, startOwn ? 600_000 : 10_000);
+    const before = untracked();
+    for (const b of blocks) {
+      const code = b.code.replaceAll("localhost:8787", `localhost:${port}`);
+      const started = Date.now();
+      const res = spawnSync("bash", ["-c", `set -eo pipefail\n${code}`], {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 300_000,
+      });
+      const output = `${res.stdout}${res.stderr}`;
+      const serverError = /"code":"(internal_error|service_unavailable)"/.test(output);
+      const leftovers = untracked() !== before;
+      const ok = res.status === 0 && !serverError && !leftovers;
+      console.log(`${ok ? "ok  " : "FAIL"} ${b.file}:${b.line} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      if (!ok) {
+        failed++;
+        console.log(
+          output
+            .split("\n")
+            .slice(-25)
+            .map((l) => `     | ${l}`)
+            .join("\n"),
+        );
+        if (serverError) console.log("     a reply was a 5xx envelope");
+        if (leftovers) console.log(`     the walk-through left files behind:\n${untracked()}`);
+      }
+    }
+  } finally {
+    if (server) process.kill(-server.pid, "SIGINT");
+  }
+  console.log(`[walkthroughs] ${blocks.length - failed}/${blocks.length} passed`);
+  process.exit(failed === 0 && blocks.length > 0 ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(`[walkthroughs] ${err.message}`);
+  process.exit(1);
+});
