@@ -56,3 +56,7 @@ export const UpdateTenantBody = z
 
 export const ListTenantsQuery = z.object({ ...pageQuery });
 export const TenantPage = pageOf(TenantSchema, "TenantPage");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Tenant = z.infer<typeof TenantSchema>;
+export type CreatedTenant = z.infer<typeof CreatedTenantSchema>;

@@ -11,3 +11,12 @@ export { assetsRouter } from "./routes";
 export { restoreAsset } from "./service";
 export { timelineRow } from "./write";
 export { countLiveAssetsUsing, noLiveAssetUses } from "./lookup";
+export type {
+  InventoryItem,
+  InventoryItemListItem,
+  AllowedStatusTransitions,
+  AssetStatusEvent,
+  Assignment,
+  AuditEntry,
+  TimelineEntry,
+} from "./schemas";

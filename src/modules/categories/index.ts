@@ -4,3 +4,4 @@
  */
 export { categoriesRouter } from "./routes";
 export { restoreCategory } from "./service";
+export type { Category } from "./schemas";

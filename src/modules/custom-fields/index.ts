@@ -8,3 +8,4 @@ export type { FieldDef } from "./definitions";
 export { customFieldsRouter } from "./routes";
 export { restoreCustomField } from "./service";
 export { checkCustomFieldValues } from "./values";
+export type { CustomField } from "./schemas";

@@ -4,3 +4,4 @@
  */
 export { locationsRouter } from "./routes";
 export { restoreLocation } from "./service";
+export type { Location } from "./schemas";

@@ -5,3 +5,5 @@
 export { maintenanceLogsRouter } from "./log-routes";
 export { runMaintenanceReminders } from "./reminders";
 export { maintenanceSchedulesRouter } from "./routes";
+export type { MaintenanceSchedule, DueMaintenanceSchedule, DueMaintenancePage } from "./schemas";
+export type { MaintenanceLog, MaintenanceCompletion } from "./log-schemas";

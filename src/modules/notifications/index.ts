@@ -7,3 +7,4 @@ export { realtimeRouter } from "./realtime-routes";
 export { notificationsRouter } from "./routes";
 export { notificationEvent } from "./view";
 export type { NotificationRow } from "./view";
+export type { Notification, UnreadNotificationCount, ReadAllNotificationsResult, RealtimeTicket } from "./schemas";

@@ -8,3 +8,4 @@ export { tenantPrefix } from "./keys";
 export { objectsRouter } from "./routes";
 export { assertTenantObject } from "./service";
 export { concat } from "./upload";
+export type { ObjectUpload, ObjectViewUrl, UploadedObject } from "./schemas";

@@ -4,3 +4,4 @@
  */
 export { peopleRouter } from "./routes";
 export { restorePerson } from "./trash";
+export type { Person, PersonAssignment } from "./schemas";

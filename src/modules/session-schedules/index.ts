@@ -4,3 +4,4 @@
  */
 export { sessionSchedulesRouter } from "./routes";
 export { runDueSchedules } from "./run";
+export type { SessionSchedule } from "./schemas";

@@ -10,3 +10,6 @@ export { sessionsRouter } from "./routes";
 export { sessionScanRouter } from "./scan-routes";
 export { assigneeIdsField } from "./schemas";
 export { toSession } from "./view";
+export type { Session } from "./schemas";
+export type { ScanOutcome, ScanBatchResult, UnscanResult, SessionMobile } from "./scan-schemas";
+export type { SessionItem, SessionItemDetail, SessionReport } from "./item-routes";

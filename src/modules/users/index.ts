@@ -6,3 +6,4 @@ export { usersRouter } from "./routes";
 export { UserSchema, emailField } from "./schemas";
 export { getUser, toUser } from "./service";
 export type { UserRow } from "./service";
+export type { User, Invite, CreatedInvite } from "./schemas";
