@@ -1,20 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { seedPerson } from "../harness/people";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
 import { createAsset } from "./helpers";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
+import type { Location } from "../../src/modules/locations";
 
 describe("asset history", () => {
   it("timeline: newest first, limit/cursor paging, types filter, unknown type 400", async () => {
     const t = await createTenant();
     const p = await seedPerson(t);
     const a = await createAsset(t);
-    const loc = (await api(t, "/locations", { body: { name: "Lab" } })).body.id;
+    const loc = (await api<Location>(t, "/locations", { body: { name: "Lab" } })).body.id;
     await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body: { locationId: loc } });
     await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
     await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
     await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "maintenance" } });
 
-    const full = await api(t, `/inventory-items/${a.id}/timeline`);
+    const full = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
     expect(full.status).toBe(200);
     expect(full.body.items.map((e: any) => e.type)).toEqual([
       "STATUS_CHANGED",
@@ -42,9 +46,9 @@ describe("asset history", () => {
     } while (cursor);
     expect(seen).toEqual(full.body.items.map((e: any) => e.type));
 
-    const filtered = await api(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,UNASSIGNED`);
+    const filtered = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,UNASSIGNED`);
     expect(filtered.body.items.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED"]);
-    const bad = await api(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,EXPLODED`);
+    const bad = await api<Failure>(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,EXPLODED`);
     expect(bad.status).toBe(400);
     expect(bad.body.details[0]).toMatchObject({ path: "query.types", message: expect.stringContaining("EXPLODED") });
     expect((await api(t, `/inventory-items/${a.id}/timeline?limit=101`)).status).toBe(400);
@@ -57,10 +61,12 @@ describe("asset history", () => {
     const a = await createAsset(t);
     for (let i = 0; i < 55; i++)
       await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: i % 2 ? "available" : "maintenance" } });
-    const page = await api(t, `/inventory-items/${a.id}/timeline`);
+    const page = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
     expect(page.body.items).toHaveLength(50);
     expect(page.body.nextCursor).toEqual(expect.any(String));
-    expect((await api(t, `/inventory-items/${a.id}/timeline?limit=100`)).body.items).toHaveLength(56);
+    expect((await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline?limit=100`)).body.items).toHaveLength(
+      56,
+    );
   });
 
   it("assignment history, status events and audit are paginated newest first", async () => {
@@ -71,17 +77,23 @@ describe("asset history", () => {
       expect((await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
       expect((await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" })).status).toBe(200);
     }
-    const h1 = await api(t, `/inventory-items/${a.id}/assignment-history?limit=1`);
+    const h1 = await api<Page<Assignment>>(t, `/inventory-items/${a.id}/assignment-history?limit=1`);
     expect(h1.body.items.map((x: any) => x.personName)).toEqual(["Second"]);
-    const h2 = await api(t, `/inventory-items/${a.id}/assignment-history?limit=1&cursor=${h1.body.nextCursor}`);
+    const h2 = await api<Page<Assignment>>(
+      t,
+      `/inventory-items/${a.id}/assignment-history?limit=1&cursor=${h1.body.nextCursor}`,
+    );
     expect(h2.body.items.map((x: any) => x.personName)).toEqual(["First"]);
     expect(h2.body.nextCursor).toBeNull();
 
     await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "lost" } });
     await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "available" } });
-    const s1 = await api(t, `/inventory-items/${a.id}/status-events?limit=1`);
+    const s1 = await api<Page<AssetStatusEvent>>(t, `/inventory-items/${a.id}/status-events?limit=1`);
     expect(s1.body.items[0]).toMatchObject({ fromStatus: "lost", toStatus: "available" });
-    const s2 = await api(t, `/inventory-items/${a.id}/status-events?cursor=${s1.body.nextCursor}`);
+    const s2 = await api<Page<AssetStatusEvent>>(
+      t,
+      `/inventory-items/${a.id}/status-events?cursor=${s1.body.nextCursor}`,
+    );
     // Checkouts and check-ins are status changes too (reason checkout/checkin).
     expect(s2.body.items.map((e: any) => [e.toStatus, e.reason])).toEqual([
       ["lost", null],
@@ -91,7 +103,7 @@ describe("asset history", () => {
       ["assigned", "checkout"],
     ]);
 
-    const audit = await api(t, `/inventory-items/${a.id}/audit?limit=100`);
+    const audit = await api<Page<AuditEntry>>(t, `/inventory-items/${a.id}/audit?limit=100`);
     expect(audit.status).toBe(200);
     expect(new Set(audit.body.items.map((e: any) => e.action))).toEqual(
       new Set(["create", "checkout", "checkin", "status"]),

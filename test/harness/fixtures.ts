@@ -3,7 +3,7 @@ import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
-import { call, createTenant, type CallOptions, type TestTenant } from "./tenant";
+import { createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
 
 /**
  * Fixtures of the shared security suite (test/security/routes.test.ts), which walks every
@@ -21,9 +21,9 @@ export interface FixtureContext {
   /** The workspace the resource is created in (an enterprise-plan workspace). */
   tenant: TestTenant;
   /** Calls the workspace's API as its owner (Bearer JWT: accepted by data and JWT routes). */
-  api: (path: string, opts?: CallOptions) => ReturnType<typeof call>;
+  api: <T = unknown>(path: string, opts?: CallOptions) => Promise<CallResult<T>>;
   /** Calls the admin host with the platform-admin cookie. */
-  admin: (path: string, opts?: CallOptions) => ReturnType<typeof call>;
+  admin: <T = unknown>(path: string, opts?: CallOptions) => Promise<CallResult<T>>;
   /** Values of the path's earlier parameters, for nested resources (`/sessions/{sessionId}/scans/{scanId}`). */
   params: Readonly<Record<string, string>>;
   /** A name no other fixture uses (names are unique per workspace). */
@@ -39,11 +39,12 @@ export function fixtureFor(path: string, name: string): Fixture | undefined {
 }
 
 /** The `id` of a 201 response, or an error that says what the fixture's create call answered. */
-export function created(res: { status: number; body: any }, field = "id"): string {
-  if (res.status !== 201 || typeof res.body?.[field] !== "string") {
+export function created(res: { status: number; body: unknown }, field = "id"): string {
+  const value = (res.body as Record<string, unknown> | null)?.[field];
+  if (res.status !== 201 || typeof value !== "string") {
     throw new Error(`fixture create call answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
-  return res.body[field];
+  return value;
 }
 
 let queue: Promise<unknown> = Promise.resolve();

@@ -6,7 +6,8 @@ import { dueChunkQuery } from "../../src/modules/maintenance/reminders";
 import { createSchedule, day, setTimezone } from "../harness/maintenance";
 import { insertAsset, trashed } from "../harness/rows";
 import { dbOf, rawDbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
+import type { DueMaintenancePage } from "../../src/modules/maintenance";
 
 const ids = (res: { body: any }) => res.body.items.map((i: any) => i.id);
 
@@ -27,7 +28,7 @@ describe("GET /maintenance/schedules/due/all", () => {
     const db = await dbOf(t);
     await db.update(assets).set(trashed()).where(eq(assets.id, gone.itemId)).run();
 
-    const res = await api(t, "/maintenance/schedules/due/all");
+    const res = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ today: day(0), timezone: "UTC", lookaheadDays: 7, nextCursor: null });
     expect(res.body.items.map((i: any) => [i.id, i.dueStatus, i.daysUntilDue])).toEqual([
@@ -76,13 +77,13 @@ describe("GET /maintenance/schedules/due/all", () => {
       "dueStatus=late",
       "cursor=nope",
     ]) {
-      const res = await api(t, `/maintenance/schedules/due/all?${q}`);
+      const res = await api<Failure>(t, `/maintenance/schedules/due/all?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.details.length, q).toBeGreaterThan(0);
     }
     for (const q of ["lookaheadDays=1", "lookaheadDays=60", "reminderDays=60", "lookaheadDays=9&reminderDays=9"]) {
-      const res = await api(t, `/maintenance/schedules/due/all?${q}`);
+      const res = await api<DueMaintenancePage>(t, `/maintenance/schedules/due/all?${q}`);
       expect(res.status, q).toBe(200);
       expect(res.body.lookaheadDays).toBe(Number(q.split("=")[1]!.split("&")[0]));
     }
@@ -97,10 +98,10 @@ describe("GET /maintenance/schedules/due/all", () => {
     const due = day(0, "Pacific/Kiritimati");
     const a = await createSchedule(ahead, { nextDueDate: due, reminderDays: 0 });
     const b = await createSchedule(behind, { nextDueDate: due, reminderDays: 3 });
-    const resA = await api(ahead, "/maintenance/schedules/due/all");
+    const resA = await api<DueMaintenancePage>(ahead, "/maintenance/schedules/due/all");
     expect(resA.body).toMatchObject({ today: due, timezone: "Pacific/Kiritimati" });
     expect(resA.body.items.map((i: any) => [i.id, i.dueStatus])).toEqual([[a.id, "due_today"]]);
-    const resB = await api(behind, "/maintenance/schedules/due/all");
+    const resB = await api<DueMaintenancePage>(behind, "/maintenance/schedules/due/all");
     expect(resB.body.today).toBe(day(0, "Pacific/Pago_Pago"));
     expect(resB.body.today < due).toBe(true);
     expect(resB.body.items.map((i: any) => [i.id, i.dueStatus])).toEqual([[b.id, "upcoming"]]);

@@ -7,6 +7,8 @@ import { createSchedule, day, insertNotification, tenantRecord } from "../harnes
 import { createUser, userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { Notification } from "../../src/modules/notifications";
+import type { Page } from "../../src/platform/pagination";
 
 /** A client socket opened through the Worker, collecting the JSON messages it receives. */
 interface Client {
@@ -72,7 +74,7 @@ describe("realtime notification channel", () => {
       readAt: null,
       data: { scheduleId: s.id },
     });
-    const listed = await api(t, "/notifications", { auth: { jwt } });
+    const listed = await api<Page<Notification>>(t, "/notifications", { auth: { jwt } });
     expect(created.notification).toEqual(listed.body.items[0]);
 
     // Updated: the full record after the change, as the PATCH answers it.

@@ -8,6 +8,8 @@ import { onError, onNotFound } from "../../src/http/error-handler";
 import { requestId } from "../../src/http/request-id";
 import { createTenant, TEST_DOMAIN } from "../harness/tenant";
 import { expectError, req } from "../security/harness";
+import type { Category } from "../../src/modules/categories";
+import type { Page } from "../../src/platform/pagination";
 
 /** Raw fetch for bodies `call()` would JSON-encode; the response parsed like `call()` does. */
 async function raw(url: string, init: RequestInit) {
@@ -34,7 +36,7 @@ describe("error envelope", () => {
     for (const body of ["null", "[]", '"Laptops"', "42"]) {
       expectError(await raw(`${t.base}/categories`, { method: "POST", headers, body }), 400, "validation_failed");
     }
-    const list = await req(`${t.base}/categories`, { auth: { apiKey: t.apiKey } });
+    const list = await req<Page<Category>>(`${t.base}/categories`, { auth: { apiKey: t.apiKey } });
     expect(list.body.items.map((c: { name: string }) => c.name)).toEqual(["General"]);
   });
 
