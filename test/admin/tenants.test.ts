@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { adminApi, adminSignIn, asTestTenant, uniqueSlug } from "../harness/admin";
-import { api, call } from "../harness/tenant";
+import { api, call, type CallResult } from "../harness/tenant";
 import type { Tenant, CreatedTenant } from "../../src/modules/admin";
 import type { Location } from "../../src/modules/locations";
 import type { Category } from "../../src/modules/categories";
@@ -101,7 +101,7 @@ describe("platform admin: workspaces", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: any } = await adminApi(
+      const page: CallResult<Page<Tenant>> = await adminApi(
         cookie,
         `/admin/tenants?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
       );

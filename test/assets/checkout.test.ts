@@ -57,16 +57,16 @@ describe("checkout and check-in", () => {
       }),
     ]);
     const timeline = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
-    expect(timeline.body.items.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "CREATED"]);
+    expect(timeline.body.items.map((e) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "CREATED"]);
     expect(timeline.body.items[1]!.data).toMatchObject({ personId: p.id, personName: "Grace Hopper", dueBackAt: due });
     const audit = (await api<Page<AuditEntry>>(t, `/inventory-items/${a.id}/audit`)).body.items;
     expect(
       audit
-        .filter((e: any) => e.action === "checkout")
-        .map((e: any) => e.field)
+        .filter((e) => e.action === "checkout")
+        .map((e) => e.field)
         .sort(),
     ).toEqual(["assignedAt", "assigneeId", "dueBackAt", "status"]);
-    expect(audit.find((e: any) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({
+    expect(audit.find((e) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({
       oldValue: p.id,
       newValue: null,
     });
@@ -117,7 +117,7 @@ describe("checkout and check-in", () => {
       expect.objectContaining({ fromStatus: "available", toStatus: "reserved" }),
     ]);
     const timeline = (await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`)).body.items;
-    expect(timeline.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "STATUS_CHANGED", "CREATED"]);
+    expect(timeline.map((e) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "STATUS_CHANGED", "CREATED"]);
   });
 
   it("concurrent checkouts of one asset: exactly one 200, the rest 409, one open assignment", async () => {
@@ -172,7 +172,7 @@ describe("checkout and check-in", () => {
     for (const [body, status, path] of tries) {
       const res = await api<Failure>(t, `/inventory-items/${a.id}/checkout`, { body });
       expect(res.status, JSON.stringify(body)).toBe(status);
-      if (path) expect(res.body.details.map((d: any) => d.path)).toContain(path);
+      if (path) expect(res.body.details.map((d) => d.path)).toContain(path);
     }
     expect(await writeCounts(t)).toEqual(before);
     expect((await assetRow(t, a.id))?.status).toBe("available");

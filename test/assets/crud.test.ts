@@ -120,9 +120,9 @@ describe("inventory items CRUD", () => {
     expect(res.body.updatedAt > a.updatedAt).toBe(true);
 
     const audit = await api<Page<AuditEntry>>(t, `/inventory-items/${a.id}/audit`);
-    const updates = audit.body.items.filter((e: any) => e.action === "update");
-    expect(updates.map((e: any) => e.field).sort()).toEqual(["locationId", "name", "purchaseCost"]);
-    expect(updates.find((e: any) => e.field === "name")).toMatchObject({
+    const updates = audit.body.items.filter((e) => e.action === "update");
+    expect(updates.map((e) => e.field).sort()).toEqual(["locationId", "name", "purchaseCost"]);
+    expect(updates.find((e) => e.field === "name")).toMatchObject({
       oldValue: "MacBook Pro 14",
       newValue: "MBP 14",
       actor: expect.any(String),
@@ -130,7 +130,7 @@ describe("inventory items CRUD", () => {
     });
 
     const timeline = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
-    expect(timeline.body.items.map((e: any) => e.type)).toEqual(["MOVED", "CREATED"]);
+    expect(timeline.body.items.map((e) => e.type)).toEqual(["MOVED", "CREATED"]);
     expect(timeline.body.items[0]!.data).toEqual({ fromLocationId: a.locationId, toLocationId: loc.body.id });
     const updated = await outboxRows(t, { type: "asset.updated" });
     expect(updated).toHaveLength(1);

@@ -29,7 +29,7 @@ describe("asset custom fields of deleted definitions", () => {
     expect((await api<InventoryItem>(t, `/inventory-items/${a.id}`)).body.customFields).toEqual(LIVE);
     expect((await api<InventoryItem>(t, `/inventory-items/unique-tag/${a.uniqueTag}`)).body.customFields).toEqual(LIVE);
     const list = (await api<Page<InventoryItemListItem>>(t, "/inventory-items")).body.items;
-    expect(list.map((x: any) => x.customFields)).toEqual([LIVE, LIVE]);
+    expect(list.map((x) => x.customFields)).toEqual([LIVE, LIVE]);
 
     const p = await seedPerson(t);
     const responses = [
@@ -60,7 +60,7 @@ describe("asset custom fields of deleted definitions", () => {
     expect((await api(t, `/custom-fields/${legacy}/restore`, { method: "POST" })).status).toBe(200);
     expect((await api<InventoryItem>(t, `/inventory-items/${a.id}`)).body.customFields).toEqual(ALL);
     expect(
-      (await api<Page<InventoryItemListItem>>(t, "/inventory-items")).body.items.map((x: any) => x.customFields),
+      (await api<Page<InventoryItemListItem>>(t, "/inventory-items")).body.items.map((x) => x.customFields),
     ).toEqual([ALL, ALL]);
   });
 });

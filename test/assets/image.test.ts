@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { loginOwner } from "../harness/auth";
 import { fileBytes } from "../harness/files";
 import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { ObjectUpload } from "../../src/modules/objects";
 

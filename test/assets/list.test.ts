@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
 import { seedPerson } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type CallResult } from "../harness/tenant";
 import { createAsset } from "./helpers";
 import type { InventoryItemListItem } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
@@ -16,7 +16,10 @@ async function all(t: TestTenant, query: string, limit = 2) {
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await api(t, `/inventory-items?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+    const res: CallResult<Page<InventoryItemListItem>> = await api(
+      t,
+      `/inventory-items?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     out.push(...ids(res));
     cursor = res.body.nextCursor;

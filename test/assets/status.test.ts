@@ -93,7 +93,7 @@ describe("status lifecycle", () => {
     const retired = await move(t, a.id, { toStatus: "retired", reason: "Battery swollen" });
     expect(retired.status).toBe(200);
     const timeline = (await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`)).body.items;
-    expect(timeline.map((e: any) => e.type)).toEqual(["RETIRED", "STATUS_CHANGED", "CREATED"]);
+    expect(timeline.map((e) => e.type)).toEqual(["RETIRED", "STATUS_CHANGED", "CREATED"]);
     expect(timeline[1]!.data).toMatchObject({
       fromStatus: "available",
       toStatus: "retired",
@@ -164,6 +164,6 @@ describe("status lifecycle", () => {
     const winner = (x.status === 200 ? x : y).body.status;
     expect((await assetRow(t, a.id))?.status).toBe(winner);
     const events = (await api<Page<AssetStatusEvent>>(t, `/inventory-items/${a.id}/status-events`)).body.items;
-    expect(events.map((e: any) => e.toStatus)).toEqual([winner]);
+    expect(events.map((e) => e.toStatus)).toEqual([winner]);
   });
 });

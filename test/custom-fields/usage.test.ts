@@ -66,9 +66,10 @@ describe("custom field guards on stored values", () => {
     expect(rows.get(a3)).toEqual({ floor: 1 });
     const stored = await db.select().from(layouts).where(eq(layouts.id, layout.body.id)).get();
     expect(stored?.sections[0]?.fields).toEqual([{ key: "name" }, { key: "isInsured", required: true }]);
-    expect(
-      (await api<Layout>(t, `/layouts/${layout.body.id}`)).body.sections[0]!.fields.map((f: any) => f.key),
-    ).toEqual(["name", "isInsured"]);
+    expect((await api<Layout>(t, `/layouts/${layout.body.id}`)).body.sections[0]!.fields.map((f) => f.key)).toEqual([
+      "name",
+      "isInsured",
+    ]);
     // No value is left under the old key, so it is free for a new field.
     expect(
       (await api(t, "/custom-fields", { body: { entity: "asset", key: "insured", label: "x", type: "text" } })).status,

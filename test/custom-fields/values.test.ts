@@ -61,7 +61,7 @@ describe("custom field values", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("validation_failed");
-    const byPath = Object.fromEntries(res.body.details.map((d: any) => [d.path, d.message]));
+    const byPath = Object.fromEntries(res.body.details.map((d) => [d.path, d.message]));
     expect(Object.keys(byPath).sort()).toEqual([
       "body.customFields.floor",
       "body.customFields.ghost",
@@ -119,7 +119,7 @@ describe("custom field values", () => {
     expect((await api(t, `/people/${id}`, { method: "PATCH", body: { title: "Boss" } })).status).toBe(200);
     // A field made required later: rows without it keep working until their custom fields are edited.
     const shirt = (await api<Page<CustomField>>(t, "/custom-fields?entity=person")).body.items.find(
-      (f: any) => f.key === "shirt",
+      (f) => f.key === "shirt",
     );
     expect((await api(t, `/custom-fields/${shirt!.id}`, { method: "PATCH", body: { required: true } })).status).toBe(
       200,
@@ -137,7 +137,7 @@ describe("custom field values", () => {
     const t = await setup();
     const p = await person(t, { badge: "B", nickname: "Nick" });
     const nick = (await api<Page<CustomField>>(t, "/custom-fields?entity=person")).body.items.find(
-      (f: any) => f.key === "nickname",
+      (f) => f.key === "nickname",
     );
     await api(t, `/custom-fields/${nick!.id}`, { method: "DELETE" });
     expect((await api<Person>(t, `/people/${p.body.id}`)).body.customFields).toEqual({ badge: "B" });

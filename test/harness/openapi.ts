@@ -8,6 +8,8 @@ export type JsonSchema = {
   required?: string[];
   items?: JsonSchema;
   enum?: unknown[];
+  description?: string;
+  "x-enumDescriptions"?: Record<string, string>;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];

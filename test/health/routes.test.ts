@@ -163,20 +163,20 @@ describe("route ordering next to the assets module", () => {
 
 describe("OpenAPI document", () => {
   it("lists every reason code with its description, and the list's health parameters and field", async () => {
-    const doc = (await fetchOpenApi()) as any;
-    const codes = doc.components.schemas.HealthReasonCode;
+    const doc = await fetchOpenApi();
+    const codes = doc.components.schemas!.HealthReasonCode!;
     expect(codes.enum).toEqual(REASON_CODE_LIST);
     for (const code of REASON_CODE_LIST) expect(codes.description).toContain(`\`${code}\`: ${REASON_CODES[code]}`);
     expect(codes["x-enumDescriptions"]).toEqual(REASON_CODES);
-    const list = doc.paths["/api/v1/inventory-items"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+    const list = doc.paths["/api/v1/inventory-items"]!.get!;
+    expect(list.parameters!.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(["healthBadge", "healthSort"]),
     );
-    expect(doc.components.schemas.InventoryItemListItem.allOf[1]).toMatchObject({
+    expect(doc.components.schemas!.InventoryItemListItem!.allOf![1]).toMatchObject({
       properties: { health: { $ref: "#/components/schemas/AssetHealth" } },
       required: ["health"],
     });
-    expect(doc.paths["/api/v1/inventory-items/health/batch"].post.operationId).toBe("getInventoryItemsHealthBatch");
-    expect(doc.paths["/api/v1/settings/health"].put.security).toEqual([{ Bearer: [] }]);
+    expect(doc.paths["/api/v1/inventory-items/health/batch"]!.post!.operationId).toBe("getInventoryItemsHealthBatch");
+    expect(doc.paths["/api/v1/settings/health"]!.put!.security).toEqual([{ Bearer: [] }]);
   });
 });

@@ -57,9 +57,9 @@ describe("layouts", () => {
     expect((await api(t, "/layouts/default")).status).toBe(400);
 
     const list = await api<Page<Layout>>(t, "/layouts?entity=asset&limit=1");
-    expect(list.body.items.map((l: any) => l.name)).toEqual(["Standard"]);
+    expect(list.body.items.map((l) => l.name)).toEqual(["Standard"]);
     const next = await api<Page<Layout>>(t, `/layouts?entity=asset&limit=1&cursor=${list.body.nextCursor}`);
-    expect(next.body.items.map((l: any) => l.name)).toEqual(["Quick"]);
+    expect(next.body.items.map((l) => l.name)).toEqual(["Quick"]);
     expect(next.body.nextCursor).toBeNull();
     expect((await api<Page<Layout>>(t, "/layouts")).body.items).toHaveLength(3);
     expect(await outboxRows(t, { type: "layout.created" })).toHaveLength(3);
@@ -148,13 +148,12 @@ describe("layouts", () => {
       name: "P",
       sections: [section("S", "name", { key: "badge", required: true }, "email")],
     });
-    const keys = async () =>
-      (await api<Layout>(t, `/layouts/${l.body.id}`)).body.sections[0]!.fields.map((x: any) => x.key);
+    const keys = async () => (await api<Layout>(t, `/layouts/${l.body.id}`)).body.sections[0]!.fields.map((x) => x.key);
     expect(await keys()).toEqual(["name", "badge", "email"]);
     await api(t, `/custom-fields/${f.body.id}`, { method: "DELETE" });
     expect(await keys()).toEqual(["name", "email"]);
     expect(
-      (await api<Page<Layout>>(t, "/layouts?entity=person")).body.items[0]!.sections[0]!.fields.map((x: any) => x.key),
+      (await api<Page<Layout>>(t, "/layouts?entity=person")).body.items[0]!.sections[0]!.fields.map((x) => x.key),
     ).toEqual(["name", "email"]);
     // A rename of the layout keeps the hidden entry stored.
     await api(t, `/layouts/${l.body.id}`, { method: "PATCH", body: { name: "People form" } });

@@ -94,7 +94,7 @@ describe("maintenance logs", () => {
     });
     expect(oneOff.body.schedule).toMatchObject({ status: "completed", nextDueDate: day(1) });
     const due = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
-    expect(due.body.items.map((i: any) => i.id)).not.toContain(once.id);
+    expect(due.body.items.map((i) => i.id)).not.toContain(once.id);
     const again = await api(t, "/maintenance/logs", {
       body: { itemId: asset.id, scheduleId: once.id, completedDate: noon(day(0)) },
     });
@@ -144,11 +144,11 @@ describe("maintenance logs", () => {
     const b = await log({ scheduleId: s.id, completedDate: noon(day(-1)) });
     const c = await log({ scheduleId: s.id, completedDate: noon(day(0)) });
     const byItem = await api<Page<MaintenanceLog>>(t, `/maintenance/logs/item/${asset.id}?limit=2`);
-    expect(byItem.body.items.map((l: any) => l.id)).toEqual([c.id, b.id]);
+    expect(byItem.body.items.map((l) => l.id)).toEqual([c.id, b.id]);
     const rest = await api(t, `/maintenance/logs/item/${asset.id}?limit=2&cursor=${byItem.body.nextCursor}`);
     expect(rest.body).toMatchObject({ items: [{ id: a.id }], nextCursor: null });
     expect(
-      (await api<Page<MaintenanceLog>>(t, `/maintenance/logs/schedule/${s.id}`)).body.items.map((l: any) => l.id),
+      (await api<Page<MaintenanceLog>>(t, `/maintenance/logs/schedule/${s.id}`)).body.items.map((l) => l.id),
     ).toEqual([c.id, b.id]);
 
     const schedule = (await api(t, `/maintenance/schedules/${s.id}`)).body;

@@ -54,7 +54,7 @@ describe("maintenance schedules", () => {
     expect(oneOff).toMatchObject({ recurrence: null, reminderDays: 7, assigneeUserId: null, notes: null });
     const list = await api<Page<MaintenanceSchedule>>(t, `/maintenance/schedules/item/${asset.id}?limit=1`);
     expect(list.status).toBe(200);
-    expect(list.body.items.map((s: any) => s.id)).toEqual([oneOff.id]); // soonest due first
+    expect(list.body.items.map((s) => s.id)).toEqual([oneOff.id]); // soonest due first
     const page2 = await api(t, `/maintenance/schedules/item/${asset.id}?limit=1&cursor=${list.body.nextCursor}`);
     expect(page2.body).toEqual({ items: [created.body], nextCursor: null });
 
@@ -164,9 +164,9 @@ describe("maintenance schedules", () => {
     const s = await createSchedule(t, { nextDueDate: day(0) });
     const due = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
     expect(due.status).toBe(200);
-    expect(due.body.items.map((i: any) => i.id)).toEqual([s.id]);
+    expect(due.body.items.map((i) => i.id)).toEqual([s.id]);
     const item = await api<Page<MaintenanceSchedule>>(t, `/maintenance/schedules/item/${s.itemId}`);
-    expect(item.body.items.map((i: any) => i.id)).toEqual([s.id]);
+    expect(item.body.items.map((i) => i.id)).toEqual([s.id]);
     expect((await api(t, "/maintenance/schedules/due")).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeLocation as make } from "../harness/locations";
 import { outboxRows } from "../harness/outbox";
-import { api, createTenant } from "../harness/tenant";
+import { api, type CallResult, createTenant } from "../harness/tenant";
 import type { ErrorBody } from "../../src/platform/schemas";
 import type { Location } from "../../src/modules/locations";
 import type { Page } from "../../src/platform/pagination";
@@ -56,10 +56,7 @@ describe("locations", () => {
     const names: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: any } = await api(
-        t,
-        `/locations?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
-      );
+      const page: CallResult<Page<Location>> = await api(t, `/locations?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
       expect(page.status).toBe(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       names.push(...page.body.items.map((l: { name: string }) => l.name));

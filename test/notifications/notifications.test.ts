@@ -34,7 +34,7 @@ describe("notifications", () => {
 
     const page1 = await api<Page<Notification>>(t, "/notifications?limit=2", as(jwt));
     expect(page1.status).toBe(200);
-    expect(page1.body.items.map((n: any) => n.id)).toEqual([n2!.id, n1!.id]);
+    expect(page1.body.items.map((n) => n.id)).toEqual([n2!.id, n1!.id]);
     expect(page1.body.items[1]).toEqual({
       id: n1!.id,
       type: "maintenance.due",
@@ -49,16 +49,16 @@ describe("notifications", () => {
     const page2 = await api(t, `/notifications?limit=2&cursor=${page1.body.nextCursor}`, as(jwt));
     expect(page2.body).toMatchObject({ items: [{ id: n0!.id }], nextCursor: null });
     expect(
-      (await api<Page<Notification>>(t, "/notifications?unread=true", as(jwt))).body.items.map((n: any) => n.id),
+      (await api<Page<Notification>>(t, "/notifications?unread=true", as(jwt))).body.items.map((n) => n.id),
     ).toEqual([n2!.id, n0!.id]);
     expect(
-      (await api<Page<Notification>>(t, "/notifications?unread=false", as(jwt))).body.items.map((n: any) => n.id),
+      (await api<Page<Notification>>(t, "/notifications?unread=false", as(jwt))).body.items.map((n) => n.id),
     ).toEqual([n1!.id]);
     expect((await api(t, "/notifications/unread-count", as(jwt))).body).toEqual({ count: 2 });
     expect((await api(t, "/notifications?unread=yes", as(jwt))).status).toBe(400);
-    expect(
-      (await api<Page<Notification>>(t, "/notifications", as(member.jwt))).body.items.map((n: any) => n.title),
-    ).toEqual(["Not yours"]);
+    expect((await api<Page<Notification>>(t, "/notifications", as(member.jwt))).body.items.map((n) => n.title)).toEqual(
+      ["Not yours"],
+    );
   });
 
   it("marks one read and unread again, keeping the first readAt; another user's is a 404", async () => {

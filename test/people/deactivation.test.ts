@@ -88,12 +88,12 @@ describe("person deactivation and activation", () => {
       t,
       `/people/${id}/assignment-history?limit=1&cursor=${history.body.nextCursor}`,
     );
-    expect(page2.body.items.map((a: any) => a.id)).toEqual([assignmentIds[0]]);
+    expect(page2.body.items.map((a) => a.id)).toEqual([assignmentIds[0]]);
     expect(page2.body.nextCursor).toBeNull();
 
     // Hidden from the default list, shown with status=all, still readable.
-    expect((await api<Page<Person>>(t, "/people")).body.items.map((p: any) => p.id)).toEqual([other.id]);
-    expect((await api<Page<Person>>(t, "/people?status=all")).body.items.map((p: any) => p.id).sort()).toEqual(
+    expect((await api<Page<Person>>(t, "/people")).body.items.map((p) => p.id)).toEqual([other.id]);
+    expect((await api<Page<Person>>(t, "/people?status=all")).body.items.map((p) => p.id).sort()).toEqual(
       [id, other.id].sort(),
     );
     expect((await api<Person>(t, `/people/${id}`)).body.status).toBe("deactivated");

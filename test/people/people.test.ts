@@ -12,7 +12,7 @@ import type { Person } from "../../src/modules/people";
 import type { Location } from "../../src/modules/locations";
 
 const create = <T = Person>(t: TestTenant, body: Record<string, unknown>) => api<T>(t, "/people", { body });
-const names = (res: { body: any }) => res.body.items.map((p: any) => p.name);
+const names = (res: { body: Page<Person> }) => res.body.items.map((p) => p.name);
 
 describe("people", () => {
   it("creates, reads, updates, deletes and restores a person, with events and audit", async () => {
@@ -109,7 +109,7 @@ describe("people", () => {
       const res = await create<Failure>(t, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe("validation_failed");
-      expect(res.body.details.map((d: any) => d.path).join(), JSON.stringify(body)).toContain(path);
+      expect(res.body.details.map((d) => d.path).join(), JSON.stringify(body)).toContain(path);
     }
     expect(await (await dbOf(t)).select().from(people).all()).toEqual([]);
     const p = await create(t, { name: "Ok" });
@@ -139,17 +139,17 @@ describe("people", () => {
     const p2 = await api<Page<Person>>(t, `/people?limit=2&cursor=${p1.body.nextCursor}`);
     expect(names(p2)).toEqual(["charlie"]);
     expect(p2.body.nextCursor).toBeNull();
-    expect(names(await api(t, "/people?status=all"))).toEqual(["alice", "Bob", "charlie", "Dave"]);
-    expect(names(await api(t, "/people?status=deactivated"))).toEqual(["Dave"]);
+    expect(names(await api<Page<Person>>(t, "/people?status=all"))).toEqual(["alice", "Bob", "charlie", "Dave"]);
+    expect(names(await api<Page<Person>>(t, "/people?status=deactivated"))).toEqual(["Dave"]);
     expect((await api(t, "/people?status=deleted")).status).toBe(400);
     expect((await api(t, "/people?cursor=garbage")).status).toBe(400);
 
-    expect(names(await api(t, "/people?q=AL"))).toEqual(["alice"]);
-    expect(names(await api(t, "/people?q=c%40corp"))).toEqual(["charlie"]);
-    expect(names(await api(t, "/people?q=emp-7"))).toEqual(["Bob"]);
-    expect(names(await api(t, "/people?q=corp"))).toEqual([]);
-    expect(names(await api(t, "/people?q=d&status=all"))).toEqual(["Dave"]);
-    expect(names(await api(t, "/people?q=d"))).toEqual([]);
+    expect(names(await api<Page<Person>>(t, "/people?q=AL"))).toEqual(["alice"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=c%40corp"))).toEqual(["charlie"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=emp-7"))).toEqual(["Bob"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=corp"))).toEqual([]);
+    expect(names(await api<Page<Person>>(t, "/people?q=d&status=all"))).toEqual(["Dave"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=d"))).toEqual([]);
     expect((await api<Page<Person>>(t, "/people?q=er&status=all")).body.items).toEqual([]);
     expect(bob).toMatch(/^per_/);
   });

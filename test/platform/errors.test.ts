@@ -10,19 +10,20 @@ import { createTenant, TEST_DOMAIN } from "../harness/tenant";
 import { expectError, req } from "../security/harness";
 import type { Category } from "../../src/modules/categories";
 import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 /** Raw fetch for bodies `call()` would JSON-encode; the response parsed like `call()` does. */
-async function raw(url: string, init: RequestInit) {
+async function raw<T = ErrorBody>(url: string, init: RequestInit) {
   const res = await exports.default.fetch(new Request(url, init));
   const text = await res.text();
-  let body: any = text;
+  let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     // keep text
   }
   expect(res.status, `${init.method} ${url} answered ${res.status}: ${text.slice(0, 300)}`).toBeLessThan(500);
-  return { status: res.status, body, headers: res.headers };
+  return { status: res.status, body: body as T, headers: res.headers };
 }
 
 describe("error envelope", () => {

@@ -10,7 +10,6 @@ import { findTenantById } from "../../src/tenancy/registry";
 import { createLocation, seedAssets } from "../harness/sessions";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { Page } from "../../src/platform/pagination";
 import type { SessionSchedule } from "../../src/modules/session-schedules";
 

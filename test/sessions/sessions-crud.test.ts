@@ -7,7 +7,6 @@ import { createLocation, scan, seedAssets, sessionStub, startSession } from "../
 import { api, createTenant, type Failure } from "../harness/tenant";
 import type { Category } from "../../src/modules/categories";
 import type { Page } from "../../src/platform/pagination";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { Session, SessionItem, SessionMobile } from "../../src/modules/sessions";
 
 describe("/sessions", () => {

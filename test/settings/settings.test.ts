@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { createUser, loginOwner } from "../harness/auth";
 import { api, createTenant, type Failure } from "../harness/tenant";
 import type { DueMaintenancePage } from "../../src/modules/maintenance";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { WorkspaceSettings } from "../../src/modules/settings";
 
 describe("workspace settings", () => {

@@ -60,17 +60,17 @@ describe("GET /trash", () => {
     // The three deleted through the API just now come first (in deletion order, ties by id), then the older two.
     expect(
       items
-        .map((i: any) => i.id)
+        .map((i) => i.id)
         .slice(0, 3)
         .sort(),
     ).toEqual([field, location, category].sort());
-    expect(items.map((i: any) => [i.type, i.id]).slice(3)).toEqual([
+    expect(items.map((i) => [i.type, i.id]).slice(3)).toEqual([
       ["person", person.id],
       ["asset", asset.id],
     ]);
-    const keys = items.map((i: any) => `${i.deletedAt}|${i.id}`);
+    const keys = items.map((i) => `${i.deletedAt}|${i.id}`);
     expect(keys).toEqual([...keys].sort().reverse());
-    const fieldItem = items.find((i: any) => i.id === field);
+    const fieldItem = items.find((i) => i.id === field);
     expect(fieldItem).toEqual({
       type: "custom_field",
       id: field,
@@ -95,10 +95,10 @@ describe("GET /trash", () => {
     const category = await createAndDelete(t, "/categories", { name: "Gone" });
 
     const assetsOnly = await api<Page<TrashEntry>>(t, "/trash?type=asset");
-    expect(assetsOnly.body.items.map((i: any) => i.id)).toEqual([asset.id]);
+    expect(assetsOnly.body.items.map((i) => i.id)).toEqual([asset.id]);
     const two = await api<Page<TrashEntry>>(t, "/trash?type=person,%20category");
     expect(two.status).toBe(200);
-    expect(two.body.items.map((i: any) => i.id).sort()).toEqual([person.id, category].sort());
+    expect(two.body.items.map((i) => i.id).sort()).toEqual([person.id, category].sort());
 
     for (const bad of ["bogus", "asset,bogus", ",", "assets"]) {
       const res = await api<ErrorBody>(t, `/trash?type=${bad}`);

@@ -31,7 +31,7 @@ const purge = (t: TestTenant, items: unknown, auth?: { jwt: string }) =>
   api<TrashResults>(t, "/trash/permanent-delete", { body: { items }, ...(auth ? { auth } : {}) });
 
 async function createAndDelete(t: TestTenant, path: string, body: unknown): Promise<string> {
-  const res = await api<{ id: string }>(t, path, { body }); // any created resource: only its id matters here
+  const res = await api<{ id: string }>(t, path, { body }); // whatever resource was created: only its id matters here
   expect(res.status).toBe(201);
   expect((await api(t, `${path}/${res.body.id}`, { method: "DELETE" })).status).toBe(204);
   return res.body.id;
@@ -162,7 +162,7 @@ describe("POST /trash/permanent-delete", () => {
       { type: "category", id: unused },
       { type: "category", id: scheduled },
     ]);
-    expect(first.body.results.map((r: any) => [r.status, r.error?.code])).toEqual([
+    expect(first.body.results.map((r) => [r.status, r.error?.code])).toEqual([
       ["failed", "conflict"],
       ["failed", "conflict"],
       ["deleted", undefined],
@@ -180,7 +180,7 @@ describe("POST /trash/permanent-delete", () => {
       { type: "person", id: resident.id },
       { type: "location", id: location },
     ]);
-    expect(second.body.results.map((r: any) => r.status)).toEqual(["deleted", "deleted", "deleted", "deleted"]);
+    expect(second.body.results.map((r) => r.status)).toEqual(["deleted", "deleted", "deleted", "deleted"]);
     expect(await db.select().from(categories).where(eq(categories.id, category)).get()).toBeUndefined();
     expect(await db.select().from(locations).where(eq(locations.id, location)).get()).toBeUndefined();
     expect(await outboxRows(t, { type: "location.purged", subjectId: location })).toHaveLength(1);
@@ -240,7 +240,7 @@ describe("POST /trash/permanent-delete", () => {
       { type: "custom_field", id: color },
       { type: "custom_field", id: size },
     ]);
-    expect(res.body.results.map((r: any) => r.status)).toEqual(["deleted", "deleted"]);
+    expect(res.body.results.map((r) => r.status)).toEqual(["deleted", "deleted"]);
 
     const values = async (id: string) => (await db.select().from(assets).where(eq(assets.id, id)).get())?.customFields;
     expect(await values(a1.id)).toEqual({ other: 1 });

@@ -12,7 +12,7 @@ import type { TrashEntry, TrashResults } from "../../src/modules/trash";
 import type { Page } from "../../src/platform/pagination";
 
 async function createAndDelete(t: TestTenant, path: string, body: unknown): Promise<string> {
-  const res = await api<{ id: string }>(t, path, { body }); // any created resource: only its id matters here
+  const res = await api<{ id: string }>(t, path, { body }); // whatever resource was created: only its id matters here
   expect(res.status).toBe(201);
   expect((await api(t, `${path}/${res.body.id}`, { method: "DELETE" })).status).toBe(204);
   return res.body.id;
@@ -123,7 +123,7 @@ describe("POST /trash/restore", () => {
     expect(ok).toEqual({ type: "asset", id: fine.id, status: "restored" });
 
     // The refused ones are still in the trash.
-    const left = (await api<Page<TrashEntry>>(t, "/trash")).body.items.map((i: any) => i.id).sort();
+    const left = (await api<Page<TrashEntry>>(t, "/trash")).body.items.map((i) => i.id).sort();
     expect(left).toEqual([category, asset.id, person.id, field].sort());
   });
 
@@ -135,7 +135,7 @@ describe("POST /trash/restore", () => {
       { type: "category", id: second },
       { type: "category", id: first },
     ]);
-    expect(res.body.results.map((r: any) => [r.id, r.status, r.error?.code])).toEqual([
+    expect(res.body.results.map((r) => [r.id, r.status, r.error?.code])).toEqual([
       [second, "restored", undefined],
       [first, "failed", "conflict"],
     ]);
@@ -151,7 +151,7 @@ describe("POST /trash/restore", () => {
       { type: "category", id: theirCategory },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body.results.map((r: any) => r.error?.code)).toEqual(["not_found", "not_found"]);
+    expect(res.body.results.map((r) => r.error?.code)).toEqual(["not_found", "not_found"]);
     const db = await dbOf(other);
     expect((await db.select().from(people).where(eq(people.id, theirs.id)).get())?.deletedAt).not.toBeNull();
     expect(
