@@ -12,9 +12,9 @@ import type { CustomField } from "../../src/modules/custom-fields";
 import type { ErrorBody } from "../../src/platform/schemas";
 
 const field = async (t: TestTenant, body: Record<string, unknown>) => {
-  const res = await api(t, "/custom-fields", { body: { label: "Field", ...body } });
+  const res = await api<CustomField>(t, "/custom-fields", { body: { label: "Field", ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; key: string };
+  return res.body;
 };
 const patch = <T = CustomField>(t: TestTenant, id: string, body: Record<string, unknown>) =>
   api<T>(t, `/custom-fields/${id}`, { method: "PATCH", body });

@@ -17,9 +17,9 @@ let counter = 0;
 
 /** Signs in as `email` and returns the session body; fails the test on anything but 200. */
 export async function login(t: TestTenant, email: string, password: string) {
-  const res = await api(t, "/auth/login", { body: { email, password }, auth: null });
+  const res = await api<AuthSession>(t, "/auth/login", { body: { email, password }, auth: null });
   if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as { accessToken: string; refreshToken: string; expiresIn: number; user: { id: string; role: Role } };
+  return res.body;
 }
 
 /** The tenant owner's access token. */

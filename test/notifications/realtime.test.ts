@@ -7,7 +7,7 @@ import { createSchedule, day, insertNotification, tenantRecord } from "../harnes
 import { createUser, userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { Notification } from "../../src/modules/notifications";
+import type { Notification, RealtimeTicket } from "../../src/modules/notifications";
 import type { Page } from "../../src/platform/pagination";
 
 /** A client socket opened through the Worker, collecting the JSON messages it receives. */
@@ -25,9 +25,9 @@ interface Message {
 }
 
 async function ticket(t: TestTenant, jwt: string) {
-  const res = await api(t, "/notifications/realtime-ticket", { method: "POST", auth: { jwt } });
+  const res = await api<RealtimeTicket>(t, "/notifications/realtime-ticket", { method: "POST", auth: { jwt } });
   expect(res.status).toBe(201);
-  return res.body as { ticket: string; url: string; expiresIn: number };
+  return res.body;
 }
 
 function open(t: TestTenant, query: string, headers: Record<string, string> = { upgrade: "websocket" }) {

@@ -6,16 +6,16 @@ import { fileBytes, send } from "../harness/files";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import type { ErrorBody } from "../../src/platform/schemas";
-import type { ObjectViewUrl, UploadedObject } from "../../src/modules/objects";
+import type { ObjectUpload, ObjectViewUrl, UploadedObject } from "../../src/modules/objects";
 
-async function issue(t: TestTenant, body: Record<string, unknown>) {
-  return api(t, "/objects", { body, auth: { jwt: await userJwt(t) } });
+async function issue<T = ObjectUpload>(t: TestTenant, body: Record<string, unknown>) {
+  return api<T>(t, "/objects", { body, auth: { jwt: await userJwt(t) } });
 }
 
 async function issued(t: TestTenant, contentType: string, size: number, purpose?: string) {
   const res = await issue(t, { contentType, size, ...(purpose ? { purpose } : {}) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { objectKey: string; uploadUrl: string; expiresAt: string; method: "PUT" };
+  return res.body;
 }
 
 const put = <T = UploadedObject>(url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>

@@ -4,6 +4,8 @@ import { api, createTenant, type TestTenant } from "../harness/tenant";
 import type { ErrorBody } from "../../src/platform/schemas";
 import type { Session } from "../../src/modules/sessions";
 import type { SearchResults } from "../../src/modules/search";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { Person } from "../../src/modules/people";
 
 /** GET /search as the owner (search is JWT only). */
 async function search<T = SearchResults>(t: TestTenant, q: string, extra = "") {
@@ -11,15 +13,15 @@ async function search<T = SearchResults>(t: TestTenant, q: string, extra = "") {
 }
 
 async function asset(t: TestTenant, body: Record<string, unknown>) {
-  const res = await api(t, "/inventory-items", { body });
+  const res = await api<InventoryItem>(t, "/inventory-items", { body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; name: string; uniqueTag: string };
+  return res.body;
 }
 
 async function person(t: TestTenant, body: Record<string, unknown>) {
-  const res = await api(t, "/people", { body });
+  const res = await api<Person>(t, "/people", { body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string };
+  return res.body;
 }
 
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
