@@ -29,3 +29,4 @@ export {
 } from "./schemas";
 export { pendingCount } from "./store";
 export type { StoredHealth } from "./store";
+export type { AssetHealth, InventoryItemHealthBatch, HealthSettings } from "./schemas";

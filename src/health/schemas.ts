@@ -132,3 +132,8 @@ export const HealthSettingsSchema = z
 export const UpdateHealthSettingsBody = z
   .strictObject({ sensitivity: SensitivitySchema })
   .openapi("UpdateHealthSettings");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type AssetHealth = z.infer<typeof HealthSchema>;
+export type InventoryItemHealthBatch = z.infer<typeof HealthBatchResponse>;
+export type HealthSettings = z.infer<typeof HealthSettingsSchema>;

@@ -103,3 +103,9 @@ export function toPage<R, O>(
   const last = page[page.length - 1];
   return { items: page.map(map), nextCursor: more && last ? encodeCursor(keyOf(last)) : null };
 }
+
+/** The body of every list response (`pageOf`): a typed client's view of a page. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}

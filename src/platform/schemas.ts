@@ -25,3 +25,6 @@ export const TEXT_MAX = 2000;
 export const nameField = z.string().trim().min(1, "must not be empty").max(NAME_MAX, `at most ${NAME_MAX} characters`);
 export const textField = z.string().trim().max(TEXT_MAX, `at most ${TEXT_MAX} characters`);
 export const isoDateTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-21T09:30:00Z" });
+
+/** The error envelope's body, for typed clients (and the tests). */
+export type ErrorBody = z.infer<typeof ErrorSchema>;

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ADMIN_URL, adminApi, adminSignIn } from "../harness/admin";
 import { call, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 describe("platform admin sign-in", () => {
   it("sets an HttpOnly, Secure, SameSite=Strict session cookie that opens the admin routes", async () => {
@@ -47,7 +48,7 @@ describe("platform admin sign-in", () => {
     ];
     for (const cookie of [null, "admin_session=garbage", "other_cookie=1"]) {
       for (const [method, path, body] of cases) {
-        const res = await adminApi(cookie, path, { method, body });
+        const res = await adminApi<ErrorBody>(cookie, path, { method, body });
         expect(res.status, `${method} ${path} with ${cookie}`).toBe(401);
         expect(res.body.code).toBe("unauthenticated");
       }
@@ -80,7 +81,7 @@ describe("platform admin sign-in", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toMatchObject({ code: "not_found", requestId: expect.any(String) });
     }
-    const onAdmin = await adminApi(cookie, "/categories", { auth: { apiKey: t.apiKey } });
+    const onAdmin = await adminApi<ErrorBody>(cookie, "/categories", { auth: { apiKey: t.apiKey } });
     expect(onAdmin.status).toBe(404);
     expect(onAdmin.body.code).toBe("not_found");
   });
@@ -88,7 +89,9 @@ describe("platform admin sign-in", () => {
   it("answers 404 with the envelope for an unknown or reserved workspace host", async () => {
     const t = await createTenant();
     for (const host of ["no-such-workspace", "www", "api", "app"]) {
-      const res = await call(`https://${host}.inventory.test/api/v1/categories`, { auth: { apiKey: t.apiKey } });
+      const res = await call<ErrorBody>(`https://${host}.inventory.test/api/v1/categories`, {
+        auth: { apiKey: t.apiKey },
+      });
       expect(res.status, host).toBe(404);
       expect(res.body).toMatchObject({
         code: "not_found",

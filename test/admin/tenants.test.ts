@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { adminApi, adminSignIn, asTestTenant, uniqueSlug } from "../harness/admin";
-import { api, call } from "../harness/tenant";
+import { api, call, type CallResult } from "../harness/tenant";
+import type { Tenant, CreatedTenant } from "../../src/modules/admin";
+import type { Location } from "../../src/modules/locations";
+import type { Category } from "../../src/modules/categories";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 
-const create = async (cookie: string, body: Record<string, unknown>) => adminApi(cookie, "/admin/tenants", { body });
+const create = async <T = CreatedTenant>(cookie: string, body: Record<string, unknown>) =>
+  adminApi<T>(cookie, "/admin/tenants", { body });
 
 describe("platform admin: workspaces", () => {
   it("creates a workspace whose API key works and which has exactly one default category and location", async () => {
@@ -17,15 +23,15 @@ describe("platform admin: workspaces", () => {
       owner: { email: `owner@${slug}.example.com`, password: expect.any(String) },
       apiKey: expect.any(String),
     });
-    const t = asTestTenant(res.body, res.body.owner.password);
+    const t = asTestTenant(res.body, res.body.owner.password!);
 
-    const cats = await api(t, "/categories");
+    const cats = await api<Page<Category>>(t, "/categories");
     expect(cats.status).toBe(200);
     expect(cats.body.items).toEqual([expect.objectContaining({ name: "General", isDefault: true })]);
-    const locs = await api(t, "/locations");
+    const locs = await api<Page<Location>>(t, "/locations");
     expect(locs.body.items).toEqual([expect.objectContaining({ name: "Main", isDefault: true, parentId: null })]);
-    expect((await api(t, "/categories/default")).body.id).toBe(cats.body.items[0].id);
-    expect((await api(t, "/locations/default")).body.id).toBe(locs.body.items[0].id);
+    expect((await api<Category>(t, "/categories/default")).body.id).toBe(cats.body.items[0]!.id);
+    expect((await api<Location>(t, "/locations/default")).body.id).toBe(locs.body.items[0]!.id);
 
     // The generated owner password signs in.
     const login = await api(t, "/auth/login", {
@@ -63,17 +69,17 @@ describe("platform admin: workspaces", () => {
     const cookie = await adminSignIn();
     const slug = uniqueSlug();
     expect((await create(cookie, { slug, ownerEmail: "a@example.com" })).status).toBe(201);
-    const dup = await create(cookie, { slug, ownerEmail: "b@example.com" });
+    const dup = await create<ErrorBody>(cookie, { slug, ownerEmail: "b@example.com" });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
 
     for (const reserved of ["admin", "www", "api", "app"]) {
-      const res = await create(cookie, { slug: reserved, ownerEmail: "a@example.com" });
+      const res = await create<ErrorBody>(cookie, { slug: reserved, ownerEmail: "a@example.com" });
       expect(res.status, reserved).toBe(400);
       expect(res.body.details, reserved).toEqual([{ path: "body.slug", message: "reserved" }]);
     }
     for (const bad of ["ab", "-abc", "abc-", "Upper", "has space", "dots.in.it", "x".repeat(33), "ünï"]) {
-      const res = await create(cookie, { slug: bad, ownerEmail: "a@example.com" });
+      const res = await create<ErrorBody>(cookie, { slug: bad, ownerEmail: "a@example.com" });
       expect(res.status, bad).toBe(400);
       expect(res.body.code, bad).toBe("validation_failed");
     }
@@ -95,7 +101,7 @@ describe("platform admin: workspaces", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: any } = await adminApi(
+      const page: CallResult<Page<Tenant>> = await adminApi(
         cookie,
         `/admin/tenants?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
       );
@@ -114,8 +120,8 @@ describe("platform admin: workspaces", () => {
   it("suspends and reactivates a workspace, and changes its plan", async () => {
     const cookie = await adminSignIn();
     const res = await create(cookie, { slug: uniqueSlug(), plan: "free", ownerEmail: "a@example.com" });
-    const t = asTestTenant(res.body, res.body.owner.password);
-    const patch = (body: unknown) => adminApi(cookie, `/admin/tenants/${t.id}`, { method: "PATCH", body });
+    const t = asTestTenant(res.body, res.body.owner.password!);
+    const patch = (body: unknown) => adminApi<Tenant>(cookie, `/admin/tenants/${t.id}`, { method: "PATCH", body });
 
     const suspended = await patch({ status: "suspended" });
     expect(suspended.status).toBe(200);
@@ -135,7 +141,7 @@ describe("platform admin: workspaces", () => {
     const upgraded = await patch({ plan: "enterprise" });
     expect(upgraded.status).toBe(200);
     expect(upgraded.body).toMatchObject({ plan: "enterprise", status: "active" });
-    expect((await adminApi(cookie, `/admin/tenants/${t.id}`)).body.plan).toBe("enterprise");
+    expect((await adminApi<Tenant>(cookie, `/admin/tenants/${t.id}`)).body.plan).toBe("enterprise");
 
     for (const body of [{}, { status: "provisioning" }, { plan: "gold" }, { status: "active", extra: true }]) {
       expect((await patch(body)).status, JSON.stringify(body)).toBe(400);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
 import { createAsset, writeCounts } from "./helpers";
+import type { Category } from "../../src/modules/categories";
 
 const paths = (res: { body: { details?: { path: string }[] } }) => (res.body.details ?? []).map((d) => d.path);
 
 describe("asset bad input: 400 with details, nothing written", () => {
   it("refuses bad create bodies", async () => {
     const t = await createTenant();
-    const deletedCat = (await api(t, "/categories", { body: { name: "Old" } })).body.id;
+    const deletedCat = (await api<Category>(t, "/categories", { body: { name: "Old" } })).body.id;
     expect((await api(t, `/categories/${deletedCat}`, { method: "DELETE" })).status).toBe(204);
     const field = await api(t, "/custom-fields", {
       body: { entity: "asset", key: "floor", label: "Floor", type: "number" },
@@ -34,7 +35,7 @@ describe("asset bad input: 400 with details, nothing written", () => {
       [{ name: "x", imageKey: "tenants/ten_other/img.png" }, "body.imageKey"],
     ];
     for (const [body, path] of cases) {
-      const res = await api(t, "/inventory-items", { body });
+      const res = await api<Failure>(t, "/inventory-items", { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe("validation_failed");
       expect(paths(res), JSON.stringify(body)).toContain(path);
@@ -59,7 +60,7 @@ describe("asset bad input: 400 with details, nothing written", () => {
       [{}, "body"],
     ];
     for (const [body, path] of cases) {
-      const res = await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body });
+      const res = await api<Failure>(t, `/inventory-items/${a.id}`, { method: "PATCH", body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(paths(res), JSON.stringify(body)).toContain(path);
     }
@@ -81,7 +82,7 @@ describe("asset bad input: 400 with details, nothing written", () => {
       ["checkout", { personId: "per_nobody", dueBackAt: "31/12/2030" }, "body.dueBackAt"],
     ];
     for (const [verb, body, path] of cases) {
-      const res = await api(t, `/inventory-items/${a.id}/${verb}`, { body });
+      const res = await api<Failure>(t, `/inventory-items/${a.id}/${verb}`, { body });
       expect(res.status, `${verb} ${JSON.stringify(body)}`).toBe(400);
       expect(paths(res), `${verb} ${JSON.stringify(body)}`).toContain(path);
     }

@@ -6,8 +6,11 @@ import { assetWriteStatements } from "../../src/modules/assets/write";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson, setPerson } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
-import { assetRow, createAsset, writeCounts } from "./helpers";
+import { api, createTenant, type Failure } from "../harness/tenant";
+import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "./helpers";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { AssetStatusEvent, Assignment, AuditEntry, InventoryItem, TimelineEntry } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
 
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 
@@ -17,7 +20,9 @@ describe("checkout and check-in", () => {
     const p = await seedPerson(t, { name: "Grace Hopper" });
     const a = await createAsset(t);
     const due = inDays(7);
-    const out = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id, dueBackAt: due } });
+    const out = await api<InventoryItem>(t, `/inventory-items/${a.id}/checkout`, {
+      body: { personId: p.id, dueBackAt: due },
+    });
     expect(out.status).toBe(200);
     expect(out.body).toMatchObject({
       status: "assigned",
@@ -27,7 +32,7 @@ describe("checkout and check-in", () => {
       locationId: a.locationId,
     });
 
-    const back = await api(t, `/inventory-items/${a.id}/checkin`, { body: { notes: "Scratched lid" } });
+    const back = await api<InventoryItem>(t, `/inventory-items/${a.id}/checkin`, { body: { notes: "Scratched lid" } });
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({
       status: "available",
@@ -37,7 +42,7 @@ describe("checkout and check-in", () => {
       locationId: a.locationId,
     });
 
-    const history = await api(t, `/inventory-items/${a.id}/assignment-history`);
+    const history = await api<Page<Assignment>>(t, `/inventory-items/${a.id}/assignment-history`);
     expect(history.body.items).toEqual([
       expect.objectContaining({
         personId: p.id,
@@ -52,21 +57,21 @@ describe("checkout and check-in", () => {
       }),
     ]);
     // The person's side carries the same check-in notes (issue 14 item 11).
-    const personSide = await api(t, `/people/${p.id}/assignment-history`);
+    const personSide = await api<Page<Assignment>>(t, `/people/${p.id}/assignment-history`);
     expect(personSide.body.items).toEqual([
       expect.objectContaining({ assetId: a.id, checkinReason: "checkin", checkinNotes: "Scratched lid" }),
     ]);
-    const timeline = await api(t, `/inventory-items/${a.id}/timeline`);
-    expect(timeline.body.items.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "CREATED"]);
-    expect(timeline.body.items[1].data).toMatchObject({ personId: p.id, personName: "Grace Hopper", dueBackAt: due });
-    const audit = (await api(t, `/inventory-items/${a.id}/audit`)).body.items;
+    const timeline = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
+    expect(timeline.body.items.map((e) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "CREATED"]);
+    expect(timeline.body.items[1]!.data).toMatchObject({ personId: p.id, personName: "Grace Hopper", dueBackAt: due });
+    const audit = (await api<Page<AuditEntry>>(t, `/inventory-items/${a.id}/audit`)).body.items;
     expect(
       audit
-        .filter((e: any) => e.action === "checkout")
-        .map((e: any) => e.field)
+        .filter((e) => e.action === "checkout")
+        .map((e) => e.field)
         .sort(),
     ).toEqual(["assignedAt", "assigneeId", "dueBackAt", "status"]);
-    expect(audit.find((e: any) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({
+    expect(audit.find((e) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({
       oldValue: p.id,
       newValue: null,
     });
@@ -75,7 +80,7 @@ describe("checkout and check-in", () => {
     expect(events[1]!.payload).toMatchObject({ assigneeId: p.id, assignment: { personId: p.id } });
 
     // Checking in something not checked out: 409 with the allowed moves.
-    const again = await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
+    const again = await api<ForbiddenMove>(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
     expect(again.status).toBe(409);
     expect(again.body.details.allowed).toEqual(
       expect.arrayContaining([expect.objectContaining({ toStatus: "assigned", via: "checkout" })]),
@@ -87,13 +92,14 @@ describe("checkout and check-in", () => {
     const p = await seedPerson(t);
     const a = await createAsset(t);
     expect((await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "reserved" } })).status).toBe(200);
-    const out = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
+    const out = await api<InventoryItem>(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
     expect(out.status).toBe(200);
-    const back = await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
+    const back = await api<InventoryItem>(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
     expect(back.status).toBe(200);
-    const assignmentId = (await api(t, `/inventory-items/${a.id}/assignment-history`)).body.items[0].id;
+    const assignmentId = (await api<Page<Assignment>>(t, `/inventory-items/${a.id}/assignment-history`)).body.items[0]!
+      .id;
 
-    const events = (await api(t, `/inventory-items/${a.id}/status-events`)).body.items;
+    const events = (await api<Page<AssetStatusEvent>>(t, `/inventory-items/${a.id}/status-events`)).body.items;
     expect(events).toEqual([
       {
         id: expect.any(String),
@@ -115,8 +121,8 @@ describe("checkout and check-in", () => {
       },
       expect.objectContaining({ fromStatus: "available", toStatus: "reserved" }),
     ]);
-    const timeline = (await api(t, `/inventory-items/${a.id}/timeline`)).body.items;
-    expect(timeline.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "STATUS_CHANGED", "CREATED"]);
+    const timeline = (await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`)).body.items;
+    expect(timeline.map((e) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED", "STATUS_CHANGED", "CREATED"]);
   });
 
   it("concurrent checkouts of one asset: exactly one 200, the rest 409, one open assignment", async () => {
@@ -124,10 +130,12 @@ describe("checkout and check-in", () => {
     const [p1, p2] = [await seedPerson(t, { name: "One" }), await seedPerson(t, { name: "Two" })];
     const a = await createAsset(t);
     const pair = await Promise.all(
-      [p1, p2].map((p) => api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })),
+      [p1, p2].map((p) =>
+        api<InventoryItem | ErrorBody>(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } }),
+      ),
     );
     expect(pair.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(pair.find((r) => r.status === 409)!.body.code).toBe("conflict");
+    expect((pair.find((r) => r.status === 409)!.body as ErrorBody).code).toBe("conflict");
     // And with more contenders on a fresh asset.
     const b = await createAsset(t);
     const crowd = await Promise.all(
@@ -137,7 +145,7 @@ describe("checkout and check-in", () => {
     );
     expect(crowd.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const results = pair;
-    const winner = results.find((r) => r.status === 200)!.body.assigneeId;
+    const winner = (results.find((r) => r.status === 200)!.body as InventoryItem).assigneeId;
     expect((await assetRow(t, a.id))?.assigneeId).toBe(winner);
     const open = await (await dbOf(t))
       .select()
@@ -146,7 +154,9 @@ describe("checkout and check-in", () => {
       .all();
     expect(open.map((o) => o.personId)).toEqual([winner]);
     expect(await outboxRows(t, { type: "asset.checked_out" })).toHaveLength(2);
-    expect((await api(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED`)).body.items).toHaveLength(1);
+    expect(
+      (await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED`)).body.items,
+    ).toHaveLength(1);
   });
 
   it("refuses deactivated and deleted people (409), unknown people (400) and past due dates (400), writing nothing", async () => {
@@ -165,9 +175,9 @@ describe("checkout and check-in", () => {
       [{}, 400, "body.personId"],
     ] as const;
     for (const [body, status, path] of tries) {
-      const res = await api(t, `/inventory-items/${a.id}/checkout`, { body });
+      const res = await api<Failure>(t, `/inventory-items/${a.id}/checkout`, { body });
       expect(res.status, JSON.stringify(body)).toBe(status);
-      if (path) expect(res.body.details.map((d: any) => d.path)).toContain(path);
+      if (path) expect(res.body.details.map((d) => d.path)).toContain(path);
     }
     expect(await writeCounts(t)).toEqual(before);
     expect((await assetRow(t, a.id))?.status).toBe("available");
@@ -183,7 +193,7 @@ describe("checkout and check-in", () => {
     ] as const) {
       const a = await createAsset(t);
       expect((await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus, ...extra } })).status).toBe(200);
-      const res = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
+      const res = await api<ErrorBody>(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
       expect(res.status, toStatus).toBe(409);
       expect(res.body.details).toMatchObject({
         fromStatus: toStatus,
@@ -241,13 +251,15 @@ describe("checkout and check-in", () => {
         assigneeId: null,
         locationId: a.locationId,
       });
-      const hist = (await api(t, `/inventory-items/${a.id}/assignment-history`)).body.items;
+      const hist = (await api<Page<Assignment>>(t, `/inventory-items/${a.id}/assignment-history`)).body.items;
       expect(hist[0]).toMatchObject({
         checkinReason: "person_deactivated",
         checkedInBy: "usr_test",
         checkedInAt: expect.any(String),
       });
-      expect((await api(t, `/inventory-items/${a.id}/timeline?types=UNASSIGNED`)).body.items[0].data).toMatchObject({
+      expect(
+        (await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline?types=UNASSIGNED`)).body.items[0]!.data,
+      ).toMatchObject({
         personId: p.id,
         reason: "person_deactivated",
       });
@@ -272,7 +284,7 @@ describe("checkout and check-in", () => {
     const p = await seedPerson(t);
     await setPerson(t, p.id, { status: "deactivated" });
     const a = await createAsset(t);
-    const res = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
+    const res = await api<ErrorBody>(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
     expect(res.status).toBe(409);
     expect(res.body.message).toContain("deactivated");
   });

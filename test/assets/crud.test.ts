@@ -6,12 +6,17 @@ import { outboxRows } from "../harness/outbox";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 import { assetRow, createAsset, writeCounts } from "./helpers";
+import type { Page } from "../../src/platform/pagination";
+import type { AuditEntry, InventoryItem, InventoryItemListItem, TimelineEntry } from "../../src/modules/assets";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Location } from "../../src/modules/locations";
+import type { Category } from "../../src/modules/categories";
 
 describe("inventory items CRUD", () => {
   it("creates with a generated tag and the workspace defaults, with timeline, audit and event", async () => {
     const t = await createTenant();
-    const cat = (await api(t, "/categories/default")).body;
-    const loc = (await api(t, "/locations/default")).body;
+    const cat = (await api<Category>(t, "/categories/default")).body;
+    const loc = (await api<Location>(t, "/locations/default")).body;
     const a = await createAsset(t, {
       serialNumber: "C02XK",
       model: "A2442",
@@ -68,7 +73,9 @@ describe("inventory items CRUD", () => {
     const t = await createTenant();
     expect((await createAsset(t, { purchaseCost: 150000, currency: "JPY" })).purchaseCost).toBe(150000);
     expect((await createAsset(t, { purchaseCost: 12.345, currency: "KWD" })).purchaseCost).toBe(12.345);
-    const res = await api(t, "/inventory-items", { body: { name: "x", purchaseCost: 1.5, currency: "JPY" } });
+    const res = await api<ErrorBody>(t, "/inventory-items", {
+      body: { name: "x", purchaseCost: 1.5, currency: "JPY" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ path: "body.purchaseCost", message: expect.stringContaining("JPY") }]);
   });
@@ -77,12 +84,12 @@ describe("inventory items CRUD", () => {
     const t = await createTenant();
     const a = await createAsset(t, { uniqueTag: "LAP-001" });
     const before = await writeCounts(t);
-    const dup = await api(t, "/inventory-items", { body: { name: "Other", uniqueTag: "lap-001" } });
+    const dup = await api<ErrorBody>(t, "/inventory-items", { body: { name: "Other", uniqueTag: "lap-001" } });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
     expect(await writeCounts(t)).toEqual(before);
 
-    const byTag = await api(t, "/inventory-items/unique-tag/Lap-001");
+    const byTag = await api<InventoryItem>(t, "/inventory-items/unique-tag/Lap-001");
     expect(byTag.status).toBe(200);
     expect(byTag.body.id).toBe(a.id);
     expect((await api(t, "/inventory-items/unique-tag/NOPE-1")).status).toBe(404);
@@ -96,9 +103,9 @@ describe("inventory items CRUD", () => {
   it("updates fields with a field-level audit, a MOVED timeline entry on location change and asset.updated", async () => {
     const t = await createTenant();
     const a = await createAsset(t, { purchaseCost: 10, currency: "USD" });
-    const loc = await api(t, "/locations", { body: { name: "Warehouse" } });
+    const loc = await api<Location>(t, "/locations", { body: { name: "Warehouse" } });
     expect(loc.status).toBe(201);
-    const res = await api(t, `/inventory-items/${a.id}`, {
+    const res = await api<InventoryItem>(t, `/inventory-items/${a.id}`, {
       method: "PATCH",
       body: { name: "MBP 14", locationId: loc.body.id, purchaseCost: 12.5, notes: "" },
     });
@@ -112,19 +119,19 @@ describe("inventory items CRUD", () => {
     });
     expect(res.body.updatedAt > a.updatedAt).toBe(true);
 
-    const audit = await api(t, `/inventory-items/${a.id}/audit`);
-    const updates = audit.body.items.filter((e: any) => e.action === "update");
-    expect(updates.map((e: any) => e.field).sort()).toEqual(["locationId", "name", "purchaseCost"]);
-    expect(updates.find((e: any) => e.field === "name")).toMatchObject({
+    const audit = await api<Page<AuditEntry>>(t, `/inventory-items/${a.id}/audit`);
+    const updates = audit.body.items.filter((e) => e.action === "update");
+    expect(updates.map((e) => e.field).sort()).toEqual(["locationId", "name", "purchaseCost"]);
+    expect(updates.find((e) => e.field === "name")).toMatchObject({
       oldValue: "MacBook Pro 14",
       newValue: "MBP 14",
       actor: expect.any(String),
       at: res.body.updatedAt,
     });
 
-    const timeline = await api(t, `/inventory-items/${a.id}/timeline`);
-    expect(timeline.body.items.map((e: any) => e.type)).toEqual(["MOVED", "CREATED"]);
-    expect(timeline.body.items[0].data).toEqual({ fromLocationId: a.locationId, toLocationId: loc.body.id });
+    const timeline = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
+    expect(timeline.body.items.map((e) => e.type)).toEqual(["MOVED", "CREATED"]);
+    expect(timeline.body.items[0]!.data).toEqual({ fromLocationId: a.locationId, toLocationId: loc.body.id });
     const updated = await outboxRows(t, { type: "asset.updated" });
     expect(updated).toHaveLength(1);
     expect(updated[0]!.payload).toMatchObject({
@@ -147,7 +154,7 @@ describe("inventory items CRUD", () => {
     expect((await api(t, `/inventory-items/${a.id}`)).status).toBe(404);
     expect((await api(t, `/inventory-items/${a.id}`, { method: "DELETE" })).status).toBe(404);
     expect((await assetRow(t, a.id))?.deletedAt).toEqual(expect.any(String));
-    expect((await api(t, "/inventory-items")).body.items).toEqual([]);
+    expect((await api<Page<InventoryItemListItem>>(t, "/inventory-items")).body.items).toEqual([]);
 
     const restored = await api(t, `/inventory-items/${a.id}/restore`, { method: "POST" });
     expect(restored.status).toBe(200);
@@ -156,7 +163,7 @@ describe("inventory items CRUD", () => {
 
     expect((await api(t, `/inventory-items/${a.id}`, { method: "DELETE" })).status).toBe(204);
     await createAsset(t, { uniqueTag: "tag-1" });
-    const refused = await api(t, `/inventory-items/${a.id}/restore`, { method: "POST" });
+    const refused = await api<ErrorBody>(t, `/inventory-items/${a.id}/restore`, { method: "POST" });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain("TAG-1");
     expect((await assetRow(t, a.id))?.deletedAt).toEqual(expect.any(String));
@@ -170,11 +177,11 @@ describe("inventory items CRUD", () => {
 
   it("refuses to restore an asset whose category was deleted meanwhile (no dangling reference)", async () => {
     const t = await createTenant();
-    const cat = (await api(t, "/categories", { body: { name: "Temporary" } })).body.id;
+    const cat = (await api<Category>(t, "/categories", { body: { name: "Temporary" } })).body.id;
     const a = await createAsset(t, { categoryId: cat });
     expect((await api(t, `/inventory-items/${a.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/categories/${cat}`, { method: "DELETE" })).status).toBe(204);
-    const res = await api(t, `/inventory-items/${a.id}/restore`, { method: "POST" });
+    const res = await api<ErrorBody>(t, `/inventory-items/${a.id}/restore`, { method: "POST" });
     expect(res.status).toBe(409);
     expect(res.body.details).toMatchObject({ categoryId: cat });
     expect((await api(t, `/categories/${cat}/restore`, { method: "POST" })).status).toBe(200);

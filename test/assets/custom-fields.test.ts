@@ -3,9 +3,12 @@ import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { assetRow, createAsset } from "./helpers";
+import type { Page } from "../../src/platform/pagination";
+import type { InventoryItem, InventoryItemListItem } from "../../src/modules/assets";
+import type { CustomField } from "../../src/modules/custom-fields";
 
 async function defineField(t: TestTenant, key: string) {
-  const res = await api(t, "/custom-fields", { body: { entity: "asset", key, label: key, type: "text" } });
+  const res = await api<CustomField>(t, "/custom-fields", { body: { entity: "asset", key, label: key, type: "text" } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
 }
@@ -23,10 +26,10 @@ describe("asset custom fields of deleted definitions", () => {
     expect(a.customFields).toEqual(ALL);
     expect((await api(t, `/custom-fields/${legacy}`, { method: "DELETE" })).status).toBe(204);
 
-    expect((await api(t, `/inventory-items/${a.id}`)).body.customFields).toEqual(LIVE);
-    expect((await api(t, `/inventory-items/unique-tag/${a.uniqueTag}`)).body.customFields).toEqual(LIVE);
-    const list = (await api(t, "/inventory-items")).body.items;
-    expect(list.map((x: any) => x.customFields)).toEqual([LIVE, LIVE]);
+    expect((await api<InventoryItem>(t, `/inventory-items/${a.id}`)).body.customFields).toEqual(LIVE);
+    expect((await api<InventoryItem>(t, `/inventory-items/unique-tag/${a.uniqueTag}`)).body.customFields).toEqual(LIVE);
+    const list = (await api<Page<InventoryItemListItem>>(t, "/inventory-items")).body.items;
+    expect(list.map((x) => x.customFields)).toEqual([LIVE, LIVE]);
 
     const p = await seedPerson(t);
     const responses = [
@@ -38,7 +41,8 @@ describe("asset custom fields of deleted definitions", () => {
       await api(t, `/inventory-items/${b.id}/restore`, { method: "POST" }),
     ];
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 204, 200]);
-    for (const r of responses.filter((x) => x.status === 200)) expect(r.body.customFields).toEqual(LIVE);
+    for (const r of responses.filter((x) => x.status === 200))
+      expect((r.body as InventoryItem).customFields).toEqual(LIVE);
 
     const events = (await outboxRows(t)).filter((e) => e.type.startsWith("asset.") && e.type !== "asset.created");
     expect(events.map((e) => e.type)).toEqual([
@@ -54,7 +58,9 @@ describe("asset custom fields of deleted definitions", () => {
     // The stored values are untouched; restoring the definition shows them again.
     expect((await assetRow(t, a.id))?.customFields).toEqual(ALL);
     expect((await api(t, `/custom-fields/${legacy}/restore`, { method: "POST" })).status).toBe(200);
-    expect((await api(t, `/inventory-items/${a.id}`)).body.customFields).toEqual(ALL);
-    expect((await api(t, "/inventory-items")).body.items.map((x: any) => x.customFields)).toEqual([ALL, ALL]);
+    expect((await api<InventoryItem>(t, `/inventory-items/${a.id}`)).body.customFields).toEqual(ALL);
+    expect(
+      (await api<Page<InventoryItemListItem>>(t, "/inventory-items")).body.items.map((x) => x.customFields),
+    ).toEqual([ALL, ALL]);
   });
 });

@@ -7,6 +7,8 @@ import { countLiveAssetsUsing } from "../../src/modules/assets/lookup";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 import { createAsset } from "./helpers";
+import type { Location } from "../../src/modules/locations";
+import type { Category } from "../../src/modules/categories";
 
 describe("batch guard", () => {
   it("rolls the whole batch back when its condition is false, and names itself", async () => {
@@ -31,8 +33,8 @@ describe("countLiveAssetsUsing", () => {
   it("counts live assets of a category or location, not deleted ones", async () => {
     const t = await createTenant();
     const db = await dbOf(t);
-    const cat = (await api(t, "/categories", { body: { name: "Tablets" } })).body.id;
-    const loc = (await api(t, "/locations", { body: { name: "Depot" } })).body.id;
+    const cat = (await api<Category>(t, "/categories", { body: { name: "Tablets" } })).body.id;
+    const loc = (await api<Location>(t, "/locations", { body: { name: "Depot" } })).body.id;
     await createAsset(t, { categoryId: cat });
     await createAsset(t, { categoryId: cat, locationId: loc });
     const gone = await createAsset(t, { locationId: loc });

@@ -4,11 +4,19 @@ import { assets, assetStatusEvents, assetTimeline, assignments } from "../../src
 import { auditLog } from "../../src/db/tenant/audit";
 import { outbox } from "../../src/db/tenant/outbox";
 import { dbOf } from "../harness/tenant-db";
-import { api, type TestTenant } from "../harness/tenant";
+import { api, type Failure, type TestTenant } from "../harness/tenant";
+import type { AllowedStatusTransitions, InventoryItem } from "../../src/modules/assets";
+
+/** The 409 of a move the lifecycle table does not allow: its details list the moves that are. */
+export type ForbiddenMove = Failure<{
+  fromStatus: string;
+  toStatus: string;
+  allowed: AllowedStatusTransitions["allowed"];
+}>;
 
 /** Creates an asset through the API and returns its body. */
 export async function createAsset(t: TestTenant, body: Record<string, unknown> = {}) {
-  const res = await api(t, "/inventory-items", { body: { name: "MacBook Pro 14", ...body } });
+  const res = await api<InventoryItem>(t, "/inventory-items", { body: { name: "MacBook Pro 14", ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }

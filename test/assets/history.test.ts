@@ -1,22 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { seedPerson } from "../harness/people";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure, type CallResult } from "../harness/tenant";
 import { createAsset } from "./helpers";
+import type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
+import type { Location } from "../../src/modules/locations";
 
 describe("asset history", () => {
   it("timeline: newest first, limit/cursor paging, types filter, unknown type 400", async () => {
     const t = await createTenant();
     const p = await seedPerson(t);
     const a = await createAsset(t);
-    const loc = (await api(t, "/locations", { body: { name: "Lab" } })).body.id;
+    const loc = (await api<Location>(t, "/locations", { body: { name: "Lab" } })).body.id;
     await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body: { locationId: loc } });
     await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
     await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" });
     await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "maintenance" } });
 
-    const full = await api(t, `/inventory-items/${a.id}/timeline`);
+    const full = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
     expect(full.status).toBe(200);
-    expect(full.body.items.map((e: any) => e.type)).toEqual([
+    expect(full.body.items.map((e) => e.type)).toEqual([
       "STATUS_CHANGED",
       "UNASSIGNED",
       "ASSIGNED",
@@ -35,16 +38,19 @@ describe("asset history", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await api(t, `/inventory-items/${a.id}/timeline?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      const page: CallResult<Page<TimelineEntry>> = await api(
+        t,
+        `/inventory-items/${a.id}/timeline?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(page.body.items.length).toBeLessThanOrEqual(2);
-      seen.push(...page.body.items.map((e: any) => e.type));
+      seen.push(...page.body.items.map((e) => e.type));
       cursor = page.body.nextCursor;
     } while (cursor);
-    expect(seen).toEqual(full.body.items.map((e: any) => e.type));
+    expect(seen).toEqual(full.body.items.map((e) => e.type));
 
-    const filtered = await api(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,UNASSIGNED`);
-    expect(filtered.body.items.map((e: any) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED"]);
-    const bad = await api(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,EXPLODED`);
+    const filtered = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,UNASSIGNED`);
+    expect(filtered.body.items.map((e) => e.type)).toEqual(["UNASSIGNED", "ASSIGNED"]);
+    const bad = await api<Failure>(t, `/inventory-items/${a.id}/timeline?types=ASSIGNED,EXPLODED`);
     expect(bad.status).toBe(400);
     expect(bad.body.details[0]).toMatchObject({ path: "query.types", message: expect.stringContaining("EXPLODED") });
     expect((await api(t, `/inventory-items/${a.id}/timeline?limit=101`)).status).toBe(400);
@@ -57,10 +63,12 @@ describe("asset history", () => {
     const a = await createAsset(t);
     for (let i = 0; i < 55; i++)
       await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: i % 2 ? "available" : "maintenance" } });
-    const page = await api(t, `/inventory-items/${a.id}/timeline`);
+    const page = await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`);
     expect(page.body.items).toHaveLength(50);
     expect(page.body.nextCursor).toEqual(expect.any(String));
-    expect((await api(t, `/inventory-items/${a.id}/timeline?limit=100`)).body.items).toHaveLength(56);
+    expect((await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline?limit=100`)).body.items).toHaveLength(
+      56,
+    );
   });
 
   it("assignment history, status events and audit are paginated newest first", async () => {
@@ -71,19 +79,25 @@ describe("asset history", () => {
       expect((await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
       expect((await api(t, `/inventory-items/${a.id}/checkin`, { method: "POST" })).status).toBe(200);
     }
-    const h1 = await api(t, `/inventory-items/${a.id}/assignment-history?limit=1`);
-    expect(h1.body.items.map((x: any) => x.personName)).toEqual(["Second"]);
-    const h2 = await api(t, `/inventory-items/${a.id}/assignment-history?limit=1&cursor=${h1.body.nextCursor}`);
-    expect(h2.body.items.map((x: any) => x.personName)).toEqual(["First"]);
+    const h1 = await api<Page<Assignment>>(t, `/inventory-items/${a.id}/assignment-history?limit=1`);
+    expect(h1.body.items.map((x) => x.personName)).toEqual(["Second"]);
+    const h2 = await api<Page<Assignment>>(
+      t,
+      `/inventory-items/${a.id}/assignment-history?limit=1&cursor=${h1.body.nextCursor}`,
+    );
+    expect(h2.body.items.map((x) => x.personName)).toEqual(["First"]);
     expect(h2.body.nextCursor).toBeNull();
 
     await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "lost" } });
     await api(t, `/inventory-items/${a.id}/status`, { body: { toStatus: "available" } });
-    const s1 = await api(t, `/inventory-items/${a.id}/status-events?limit=1`);
+    const s1 = await api<Page<AssetStatusEvent>>(t, `/inventory-items/${a.id}/status-events?limit=1`);
     expect(s1.body.items[0]).toMatchObject({ fromStatus: "lost", toStatus: "available" });
-    const s2 = await api(t, `/inventory-items/${a.id}/status-events?cursor=${s1.body.nextCursor}`);
+    const s2 = await api<Page<AssetStatusEvent>>(
+      t,
+      `/inventory-items/${a.id}/status-events?cursor=${s1.body.nextCursor}`,
+    );
     // Checkouts and check-ins are status changes too (reason checkout/checkin).
-    expect(s2.body.items.map((e: any) => [e.toStatus, e.reason])).toEqual([
+    expect(s2.body.items.map((e) => [e.toStatus, e.reason])).toEqual([
       ["lost", null],
       ["available", "checkin"],
       ["assigned", "checkout"],
@@ -91,19 +105,19 @@ describe("asset history", () => {
       ["assigned", "checkout"],
     ]);
 
-    const audit = await api(t, `/inventory-items/${a.id}/audit?limit=100`);
+    const audit = await api<Page<AuditEntry>>(t, `/inventory-items/${a.id}/audit?limit=100`);
     expect(audit.status).toBe(200);
-    expect(new Set(audit.body.items.map((e: any) => e.action))).toEqual(
+    expect(new Set(audit.body.items.map((e) => e.action))).toEqual(
       new Set(["create", "checkout", "checkin", "status"]),
     );
     for (const e of audit.body.items)
       expect(Object.keys(e).sort()).toEqual(["action", "actor", "at", "field", "id", "newValue", "oldValue"]);
-    const outs = audit.body.items.filter((e: any) => e.action === "checkout" && e.field === "assigneeId");
-    expect(outs.map((e: any) => [e.oldValue, e.newValue])).toEqual([
+    const outs = audit.body.items.filter((e) => e.action === "checkout" && e.field === "assigneeId");
+    expect(outs.map((e) => [e.oldValue, e.newValue])).toEqual([
       [null, p2.id],
       [null, p1.id],
     ]);
-    expect(audit.body.items.find((e: any) => e.action === "status" && e.field === "status")).toMatchObject({
+    expect(audit.body.items.find((e) => e.action === "status" && e.field === "status")).toMatchObject({
       oldValue: "lost",
       newValue: "available",
     });

@@ -3,8 +3,12 @@ import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
 import { seedPerson } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type CallResult } from "../harness/tenant";
 import { createAsset } from "./helpers";
+import type { InventoryItemListItem } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
+import type { Location } from "../../src/modules/locations";
+import type { Category } from "../../src/modules/categories";
 
 const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((i) => i.id);
 
@@ -12,7 +16,10 @@ async function all(t: TestTenant, query: string, limit = 2) {
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await api(t, `/inventory-items?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+    const res: CallResult<Page<InventoryItemListItem>> = await api(
+      t,
+      `/inventory-items?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     out.push(...ids(res));
     cursor = res.body.nextCursor;
@@ -45,8 +52,8 @@ describe("inventory item list", () => {
 
   it("filters by status, category, location, assignee and updatedSince (sync order)", async () => {
     const t = await createTenant();
-    const cat = (await api(t, "/categories", { body: { name: "Phones" } })).body.id;
-    const loc = (await api(t, "/locations", { body: { name: "Berlin" } })).body.id;
+    const cat = (await api<Category>(t, "/categories", { body: { name: "Phones" } })).body.id;
+    const loc = (await api<Location>(t, "/locations", { body: { name: "Berlin" } })).body.id;
     const p = await seedPerson(t);
     const a = await createAsset(t, { categoryId: cat });
     const b = await createAsset(t, { locationId: loc });
@@ -68,14 +75,14 @@ describe("inventory item list", () => {
     await new Promise((r) => setTimeout(r, 5));
     await api(t, `/inventory-items/${a.id}`, { method: "PATCH", body: { notes: "second" } });
     expect(await all(t, `updatedSince=${encodeURIComponent(since)}`, 1)).toEqual([c.id, a.id]);
-    const updated = await api(
+    const updated = await api<Page<InventoryItemListItem>>(
       t,
       `/inventory-items?updatedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
     );
     expect(updated.body.items).toEqual([]);
     expect((await api(t, "/inventory-items?updatedSince=yesterday")).status).toBe(400);
     // A cursor belongs to its ordering.
-    const page = await api(t, "/inventory-items?limit=1");
+    const page = await api<Page<InventoryItemListItem>>(t, "/inventory-items?limit=1");
     expect(
       (await api(t, `/inventory-items?updatedSince=${encodeURIComponent(since)}&cursor=${page.body.nextCursor}`))
         .status,

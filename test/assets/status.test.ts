@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import { STATUS_TRANSITIONS } from "../../src/modules/assets/status";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { assetRow, createAsset, writeCounts } from "./helpers";
+import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
+import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "./helpers";
+import type { AssetStatusEvent, TimelineEntry, InventoryItem } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 
-const move = (t: TestTenant, id: string, body: Record<string, unknown>) =>
-  api(t, `/inventory-items/${id}/status`, { body });
+const move = <T = InventoryItem>(t: TestTenant, id: string, body: Record<string, unknown>) =>
+  api<T>(t, `/inventory-items/${id}/status`, { body });
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 
 describe("status lifecycle", () => {
@@ -42,15 +45,15 @@ describe("status lifecycle", () => {
       for (const to of Object.keys(STATUS_TRANSITIONS) as (keyof typeof STATUS_TRANSITIONS)[]) {
         const a = await createAsset(t);
         if (from !== "available") expect((await move(t, a.id, { toStatus: from, reason: "setup" })).status).toBe(200);
-        const res = await move(t, a.id, { toStatus: to, reason: "because" });
+        const res = await move<InventoryItem | ForbiddenMove>(t, a.id, { toStatus: to, reason: "because" });
         const allowed = STATUS_TRANSITIONS[from].includes(to);
         expect(res.status, `${from} -> ${to}`).toBe(allowed ? 200 : 409);
-        if (allowed) expect(res.body.status).toBe(to);
+        if (allowed) expect((res.body as InventoryItem).status).toBe(to);
         else {
-          expect(res.body.details.fromStatus).toBe(from);
-          expect(res.body.details.allowed.filter((m: any) => m.via === "status").map((m: any) => m.toStatus)).toEqual(
-            STATUS_TRANSITIONS[from],
-          );
+          expect((res.body as ForbiddenMove).details.fromStatus).toBe(from);
+          expect(
+            (res.body as ForbiddenMove).details.allowed.filter((m) => m.via === "status").map((m) => m.toStatus),
+          ).toEqual(STATUS_TRANSITIONS[from]);
           expect((await assetRow(t, a.id))?.status).toBe(from);
         }
       }
@@ -60,12 +63,12 @@ describe("status lifecycle", () => {
   it("assigned is entered only by checkout and left only by check-in", async () => {
     const t = await createTenant();
     const a = await createAsset(t);
-    const toAssigned = await move(t, a.id, { toStatus: "assigned" });
+    const toAssigned = await move<ErrorBody>(t, a.id, { toStatus: "assigned" });
     expect(toAssigned.status).toBe(409);
     expect(toAssigned.body.message).toContain("checkout");
     const p = await seedPerson(t);
     await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
-    const fromAssigned = await move(t, a.id, { toStatus: "lost" });
+    const fromAssigned = await move<ForbiddenMove>(t, a.id, { toStatus: "lost" });
     expect(fromAssigned.status).toBe(409);
     expect(fromAssigned.body.message).toContain("checkin");
     expect(fromAssigned.body.details.allowed).toEqual([
@@ -78,24 +81,28 @@ describe("status lifecycle", () => {
     const a = await createAsset(t);
     const before = await writeCounts(t);
     for (const body of [{ toStatus: "retired" }, { toStatus: "retired", reason: "   " }]) {
-      const res = await move(t, a.id, body);
+      const res = await move<ErrorBody>(t, a.id, body);
       expect(res.status).toBe(400);
       expect(res.body.details).toEqual([{ path: "body.reason", message: expect.stringContaining("required") }]);
     }
-    const unknown = await move(t, a.id, { toStatus: "stolen" });
+    const unknown = await move<Failure>(t, a.id, { toStatus: "stolen" });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.details[0].path).toBe("body.toStatus");
+    expect(unknown.body.details[0]!.path).toBe("body.toStatus");
     expect(await writeCounts(t)).toEqual(before);
 
     const retired = await move(t, a.id, { toStatus: "retired", reason: "Battery swollen" });
     expect(retired.status).toBe(200);
-    const timeline = (await api(t, `/inventory-items/${a.id}/timeline`)).body.items;
-    expect(timeline.map((e: any) => e.type)).toEqual(["RETIRED", "STATUS_CHANGED", "CREATED"]);
-    expect(timeline[1].data).toMatchObject({ fromStatus: "available", toStatus: "retired", reason: "Battery swollen" });
+    const timeline = (await api<Page<TimelineEntry>>(t, `/inventory-items/${a.id}/timeline`)).body.items;
+    expect(timeline.map((e) => e.type)).toEqual(["RETIRED", "STATUS_CHANGED", "CREATED"]);
+    expect(timeline[1]!.data).toMatchObject({
+      fromStatus: "available",
+      toStatus: "retired",
+      reason: "Battery swollen",
+    });
     const back = await move(t, a.id, { toStatus: "available", reason: "Repaired after all" });
     expect(back.status).toBe(200);
 
-    const events = (await api(t, `/inventory-items/${a.id}/status-events`)).body.items;
+    const events = (await api<Page<AssetStatusEvent>>(t, `/inventory-items/${a.id}/status-events`)).body.items;
     expect(events).toEqual([
       expect.objectContaining({
         fromStatus: "retired",
@@ -126,7 +133,9 @@ describe("status lifecycle", () => {
       meta: { reservedUntil: until, reservationReason: "Trade show" },
     });
     expect(res.body).toMatchObject({ status: "reserved", reservedUntil: until, reservationReason: "Trade show" });
-    expect((await api(t, `/inventory-items/${a.id}/status-events?limit=1`)).body.items[0].meta).toEqual({
+    expect(
+      (await api<Page<AssetStatusEvent>>(t, `/inventory-items/${a.id}/status-events?limit=1`)).body.items[0]!.meta,
+    ).toEqual({
       reservedUntil: until,
       reservationReason: "Trade show",
     });
@@ -138,9 +147,9 @@ describe("status lifecycle", () => {
       [{ toStatus: "reserved", meta: { reservedUntil: "soon" } }, "body.meta.reservedUntil"],
       [{ toStatus: "reserved", meta: { colour: "red" } }, "body.meta"],
     ] as const) {
-      const r = await move(t, a.id, body);
+      const r = await move<Failure>(t, a.id, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(r.body.details[0].path).toBe(path);
+      expect(r.body.details[0]!.path).toBe(path);
     }
     expect(await writeCounts(t)).toEqual(before);
     const left = await move(t, a.id, { toStatus: "maintenance" });
@@ -154,7 +163,7 @@ describe("status lifecycle", () => {
     expect([x.status, y.status].sort()).toEqual([200, 409]);
     const winner = (x.status === 200 ? x : y).body.status;
     expect((await assetRow(t, a.id))?.status).toBe(winner);
-    const events = (await api(t, `/inventory-items/${a.id}/status-events`)).body.items;
-    expect(events.map((e: any) => e.toStatus)).toEqual([winner]);
+    const events = (await api<Page<AssetStatusEvent>>(t, `/inventory-items/${a.id}/status-events`)).body.items;
+    expect(events.map((e) => e.toStatus)).toEqual([winner]);
   });
 });

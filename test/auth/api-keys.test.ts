@@ -5,12 +5,14 @@ import { sha256Hex } from "../../src/platform/crypto";
 import { createUser, loginOwner } from "../harness/auth";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
+import type { Page } from "../../src/platform/pagination";
+import type { ApiKey, CreatedApiKey } from "../../src/modules/api-keys";
 
 describe("API keys", () => {
   it("creates a key shown once, stores only its hash, lists it without secrets and revokes it at once", async () => {
     const t = await createTenant();
     const jwt = await loginOwner(t);
-    const created = await api(t, "/api-keys", { body: { name: "Scanner" }, auth: { jwt } });
+    const created = await api<CreatedApiKey>(t, "/api-keys", { body: { name: "Scanner" }, auth: { jwt } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^key_/),
@@ -33,7 +35,7 @@ describe("API keys", () => {
       .poll(async () => (await db.select().from(apiKeys).where(eq(apiKeys.id, created.body.id)).get())?.lastUsedAt)
       .toEqual(expect.any(String));
 
-    const list = await api(t, "/api-keys", { auth: { jwt } });
+    const list = await api<Page<ApiKey>>(t, "/api-keys", { auth: { jwt } });
     expect(list.status).toBe(200);
     expect(list.body.items.map((k: { id: string }) => k.id)).toContain(created.body.id);
     const text = JSON.stringify(list.body);
@@ -53,8 +55,8 @@ describe("API keys", () => {
     expect((await api(t, `/api-keys/${created.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
     expect((await api(t, "/categories", { auth: { apiKey: token } })).status).toBe(401);
     expect((await api(t, `/api-keys/${created.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
-    const after = await api(t, "/api-keys", { auth: { jwt } });
-    expect(after.body.items.find((k: { id: string }) => k.id === created.body.id).revokedAt).toEqual(
+    const after = await api<Page<ApiKey>>(t, "/api-keys", { auth: { jwt } });
+    expect(after.body.items.find((k: { id: string }) => k.id === created.body.id)!.revokedAt).toEqual(
       expect.any(String),
     );
     // Other keys are untouched.
@@ -67,13 +69,14 @@ describe("API keys", () => {
     const jwt = await loginOwner(t);
     for (const name of ["a", "b"])
       expect((await api(t, "/api-keys", { body: { name }, auth: { jwt } })).status).toBe(201);
-    const page1 = await api(t, "/api-keys?limit=2", { auth: { jwt } });
+    const page1 = await api<Page<ApiKey>>(t, "/api-keys?limit=2", { auth: { jwt } });
     expect(page1.body.items.map((k: { name: string }) => k.name)).toEqual(["b", "a"]);
-    const page2 = await api(t, `/api-keys?limit=2&cursor=${page1.body.nextCursor}`, { auth: { jwt } });
+    const page2 = await api<Page<ApiKey>>(t, `/api-keys?limit=2&cursor=${page1.body.nextCursor}`, { auth: { jwt } });
     expect(page2.body.items.map((k: { name: string }) => k.name)).toEqual(["Initial key"]);
     expect(page2.body.nextCursor).toBeNull();
 
-    const foreign = (await api(other, "/api-keys", { auth: { jwt: await loginOwner(other) } })).body.items[0].id;
+    const foreign = (await api<Page<ApiKey>>(other, "/api-keys", { auth: { jwt: await loginOwner(other) } })).body
+      .items[0]!.id;
     expect((await api(t, `/api-keys/${foreign}`, { method: "DELETE", auth: { jwt } })).status).toBe(404);
     expect((await api(t, "/api-keys/key_nope", { method: "DELETE", auth: { jwt } })).status).toBe(404);
     expect((await api(other, "/categories", { auth: { apiKey: other.apiKey } })).status).toBe(200);

@@ -3,6 +3,7 @@ import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { createUser, loginOwner } from "../harness/auth";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 /** SPEC 5's header rules, exactly. */
 describe("credential header rules", () => {
@@ -24,7 +25,7 @@ describe("credential header rules", () => {
   it("refuses API keys with 403 on JWT-only routes", async () => {
     const t = await createTenant();
     for (const path of ["/auth/me", "/api-keys", "/users"]) {
-      const res = await api(t, path, { auth: { apiKey: t.apiKey } });
+      const res = await api<ErrorBody>(t, path, { auth: { apiKey: t.apiKey } });
       expect(res.status, path).toBe(403);
       expect(res.body.code).toBe("forbidden");
     }
@@ -69,7 +70,7 @@ describe("credential header rules", () => {
     for (const [name, header] of Object.entries(cases)) {
       // Any ApiKey on a JWT-only route is a 403 (wrong kind), so the unknown key is checked on data routes only.
       if (name === "unknown api key") continue;
-      const res = await api(t, "/auth/me", { auth: header ? { header } : null });
+      const res = await api<ErrorBody>(t, "/auth/me", { auth: header ? { header } : null });
       expect(res.status, name).toBe(401);
       expect(res.body.code, name).toBe("unauthenticated");
     }

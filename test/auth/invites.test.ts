@@ -5,15 +5,20 @@ import { sha256Hex } from "../../src/platform/crypto";
 import { createUser, loginOwner } from "../harness/auth";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Page } from "../../src/platform/pagination";
+import type { CreatedInvite, Invite, User } from "../../src/modules/users";
+import type { AuthSession } from "../../src/modules/auth";
 
-const accept = (t: Parameters<typeof api>[0], body: unknown) => api(t, "/auth/invites/accept", { body, auth: null });
+const accept = <T = AuthSession>(t: Parameters<typeof api>[0], body: unknown) =>
+  api<T>(t, "/auth/invites/accept", { body, auth: null });
 
 describe("invites", () => {
   it("runs end to end: invite, list, accept, sign in; the token works once", async () => {
     const t = await createTenant();
     const jwt = await loginOwner(t);
     const email = `Ana@${t.slug}.example.com`;
-    const created = await api(t, "/users/invites", { body: { email, role: "admin" }, auth: { jwt } });
+    const created = await api<CreatedInvite>(t, "/users/invites", { body: { email, role: "admin" }, auth: { jwt } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^inv_/),
@@ -29,7 +34,7 @@ describe("invites", () => {
     const stored = await db.select().from(invites).where(eq(invites.id, created.body.id)).get();
     expect(stored?.tokenHash).toBe(await sha256Hex(created.body.token));
 
-    const list = await api(t, "/users/invites", { auth: { jwt } });
+    const list = await api<Page<Invite>>(t, "/users/invites", { auth: { jwt } });
     expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([created.body.id]);
     expect(JSON.stringify(list.body)).not.toContain(created.body.token);
 
@@ -41,14 +46,14 @@ describe("invites", () => {
       expiresIn: 900,
     });
     expect(res.body.user).toMatchObject({ email: email.toLowerCase(), role: "admin", name: "Ana", status: "active" });
-    expect((await api(t, "/auth/me", { auth: { jwt: res.body.accessToken } })).body.id).toBe(res.body.user.id);
+    expect((await api<User>(t, "/auth/me", { auth: { jwt: res.body.accessToken } })).body.id).toBe(res.body.user.id);
     expect((await api(t, "/auth/login", { body: { email, password: "a-long-password" }, auth: null })).status).toBe(
       200,
     );
     expect((await db.select().from(invites).where(eq(invites.id, created.body.id)).get())?.acceptedAt).toEqual(
       expect.any(String),
     );
-    expect((await api(t, "/users/invites", { auth: { jwt } })).body.items).toEqual([]);
+    expect((await api<Page<Invite>>(t, "/users/invites", { auth: { jwt } })).body.items).toEqual([]);
 
     const again = await accept(t, { token: created.body.token, password: "another-password" });
     expect(again.status).toBe(400);
@@ -61,7 +66,7 @@ describe("invites", () => {
     const t = await createTenant();
     const jwt = await loginOwner(t);
     const email = `twice@${t.slug}.example.com`;
-    const { body } = await api(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
+    const { body } = await api<CreatedInvite>(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
     const results = await Promise.all(
       [1, 2, 3].map(() => accept(t, { token: body.token, password: "a-long-password" })),
     );
@@ -75,27 +80,27 @@ describe("invites", () => {
     const t = await createTenant();
     const jwt = await loginOwner(t);
     const email = `bob@${t.slug}.example.com`;
-    const first = await api(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
+    const first = await api<CreatedInvite>(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
     expect((await api(t, `/users/invites/${first.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
     expect((await api(t, `/users/invites/${first.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
-    const revoked = await accept(t, { token: first.body.token, password: "a-long-password" });
+    const revoked = await accept<ErrorBody>(t, { token: first.body.token, password: "a-long-password" });
     expect(revoked.status).toBe(400);
 
-    const second = await api(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
+    const second = await api<CreatedInvite>(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
     expect(second.status).toBe(201);
     const db = await dbOf(t);
     await db.update(invites).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(invites.id, second.body.id)).run();
-    const expired = await accept(t, { token: second.body.token, password: "a-long-password" });
+    const expired = await accept<ErrorBody>(t, { token: second.body.token, password: "a-long-password" });
     expect(expired.status).toBe(400);
     expect(expired.body.message).toBe(revoked.body.message);
-    expect((await api(t, "/users/invites", { auth: { jwt } })).body.items).toEqual([]);
+    expect((await api<Page<Invite>>(t, "/users/invites", { auth: { jwt } })).body.items).toEqual([]);
 
     // An expired invite does not block a new one for the same email.
-    const third = await api(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
+    const third = await api<CreatedInvite>(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } });
     expect(third.status).toBe(201);
     expect((await accept(t, { token: third.body.token, password: "a-long-password" })).status).toBe(201);
 
-    const unknown = await accept(t, { token: "not-a-token", password: "a-long-password" });
+    const unknown = await accept<ErrorBody>(t, { token: "not-a-token", password: "a-long-password" });
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toBe(revoked.body.message);
     expect((await api(t, "/users/invites/inv_unknown", { method: "DELETE", auth: { jwt } })).status).toBe(404);
@@ -111,7 +116,10 @@ describe("invites", () => {
     expect(owner.status).toBe(409);
     const email = `carol@${t.slug}.example.com`;
     expect((await api(t, "/users/invites", { body: { email, role: "member" }, auth: { jwt } })).status).toBe(201);
-    const dup = await api(t, "/users/invites", { body: { email: email.toUpperCase(), role: "admin" }, auth: { jwt } });
+    const dup = await api<ErrorBody>(t, "/users/invites", {
+      body: { email: email.toUpperCase(), role: "admin" },
+      auth: { jwt },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
   });
@@ -124,7 +132,7 @@ describe("invites", () => {
       auth: { jwt: admin.jwt },
     });
     expect(res.status).toBe(403);
-    const ok = await api(t, "/users/invites", {
+    const ok = await api<CreatedInvite>(t, "/users/invites", {
       body: { email: `m@${t.slug}.example.com`, role: "member" },
       auth: { jwt: admin.jwt },
     });
@@ -138,7 +146,7 @@ describe("invites", () => {
         400,
       );
     }
-    const short = await accept(t, { token: ok.body.token, password: "short" });
+    const short = await accept<ErrorBody>(t, { token: ok.body.token, password: "short" });
     expect(short.status).toBe(400);
     expect(short.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: "body.password" })]));
     // The failed attempt did not consume the invite.

@@ -6,11 +6,13 @@ import { sha256Hex } from "../../src/platform/crypto";
 import { createUser, login } from "../harness/auth";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { AuthSession } from "../../src/modules/auth";
 
 describe("login", () => {
   it("returns tokens and the user, stores only the refresh token's hash and records lastLoginAt", async () => {
     const t = await createTenant();
-    const res = await api(t, "/auth/login", {
+    const res = await api<AuthSession>(t, "/auth/login", {
       body: { email: t.owner.email.toUpperCase(), password: t.owner.password },
       auth: null,
     });
@@ -27,7 +29,7 @@ describe("login", () => {
       status: "active",
       lastLoginAt: expect.any(String),
     });
-    expect(res.body.user.passwordHash).toBeUndefined();
+    expect((res.body.user as Record<string, unknown>).passwordHash).toBeUndefined();
 
     const db = await dbOf(t);
     const stored = await db.select().from(refreshTokens).where(eq(refreshTokens.userId, t.owner.id)).all();
@@ -62,7 +64,7 @@ describe("login", () => {
     ];
     const messages = new Set<string>();
     for (const body of attempts) {
-      const res = await api(t, "/auth/login", { body, auth: null });
+      const res = await api<ErrorBody>(t, "/auth/login", { body, auth: null });
       expect(res.status).toBe(401);
       expect(res.body.code).toBe("unauthenticated");
       messages.add(res.body.message);
@@ -95,7 +97,7 @@ describe("refresh and logout", () => {
   it("rotates the refresh token and revokes the used one", async () => {
     const t = await createTenant();
     const first = await login(t, t.owner.email, t.owner.password);
-    const res = await api(t, "/auth/refresh", { body: { refreshToken: first.refreshToken }, auth: null });
+    const res = await api<AuthSession>(t, "/auth/refresh", { body: { refreshToken: first.refreshToken }, auth: null });
     expect(res.status).toBe(200);
     expect(res.body.refreshToken).not.toBe(first.refreshToken);
     expect(res.body.user.id).toBe(t.owner.id);
@@ -117,7 +119,7 @@ describe("refresh and logout", () => {
     const t = await createTenant();
     const a = await login(t, t.owner.email, t.owner.password);
     const b = await login(t, t.owner.email, t.owner.password); // another device
-    const rotated = await api(t, "/auth/refresh", { body: { refreshToken: a.refreshToken }, auth: null });
+    const rotated = await api<AuthSession>(t, "/auth/refresh", { body: { refreshToken: a.refreshToken }, auth: null });
     expect(rotated.status).toBe(200);
     // Past the grace window that two tabs refreshing at once get.
     const past = new Date(Date.now() - (REFRESH_GRACE_SECONDS + 1) * 1000).toISOString();
@@ -127,7 +129,7 @@ describe("refresh and logout", () => {
       .where(eq(refreshTokens.tokenHash, await sha256Hex(a.refreshToken)))
       .run();
 
-    const replay = await api(t, "/auth/refresh", { body: { refreshToken: a.refreshToken }, auth: null });
+    const replay = await api<ErrorBody>(t, "/auth/refresh", { body: { refreshToken: a.refreshToken }, auth: null });
     expect(replay.status).toBe(401);
     expect(replay.body.code).toBe("unauthenticated");
     // Both the rotated token and the other device's token are now dead.

@@ -5,9 +5,12 @@ import { refreshTokens } from "../../src/db/tenant/users";
 import { createUser, login, loginOwner } from "../harness/auth";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { CreatedInvite, Invite, User } from "../../src/modules/users";
+import type { Page } from "../../src/platform/pagination";
 
-const patch = (t: Parameters<typeof api>[0], jwt: string, id: string, body: unknown) =>
-  api(t, `/users/${id}`, { method: "PATCH", body, auth: { jwt } });
+const patch = <T = User>(t: Parameters<typeof api>[0], jwt: string, id: string, body: unknown) =>
+  api<T>(t, `/users/${id}`, { method: "PATCH", body, auth: { jwt } });
 
 describe("users", () => {
   it("lists users with pagination and a status filter", async () => {
@@ -15,15 +18,15 @@ describe("users", () => {
     const jwt = await loginOwner(t);
     const member = await createUser(t, { ownerJwt: jwt });
     const admin = await createUser(t, { role: "admin", ownerJwt: jwt });
-    const page1 = await api(t, "/users?limit=2", { auth: { jwt } });
+    const page1 = await api<Page<User>>(t, "/users?limit=2", { auth: { jwt } });
     expect(page1.status).toBe(200);
     expect(page1.body.items.map((u: { id: string }) => u.id)).toEqual([t.owner.id, member.id]);
-    expect(page1.body.items[0].passwordHash).toBeUndefined();
+    expect((page1.body.items[0]! as Record<string, unknown>).passwordHash).toBeUndefined();
     const page2 = await api(t, `/users?limit=2&cursor=${page1.body.nextCursor}`, { auth: { jwt: admin.jwt } });
     expect(page2.body).toMatchObject({ items: [{ id: admin.id, role: "admin" }], nextCursor: null });
 
     expect((await patch(t, jwt, member.id, { status: "deactivated" })).status).toBe(200);
-    const deactivated = await api(t, "/users?status=deactivated", { auth: { jwt } });
+    const deactivated = await api<Page<User>>(t, "/users?status=deactivated", { auth: { jwt } });
     expect(deactivated.body.items.map((u: { id: string }) => u.id)).toEqual([member.id]);
     expect((await api(t, "/users?status=gone", { auth: { jwt } })).status).toBe(400);
   });
@@ -35,7 +38,7 @@ describe("users", () => {
     const res = await patch(t, jwt, member.id, { name: "Ana", role: "admin" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: member.id, name: "Ana", role: "admin", status: "active" });
-    expect((await api(t, "/auth/me", { auth: { jwt: member.jwt } })).body.role).toBe("admin");
+    expect((await api<User>(t, "/auth/me", { auth: { jwt: member.jwt } })).body.role).toBe("admin");
     const db = await dbOf(t);
     const events = await db
       .select()
@@ -57,7 +60,7 @@ describe("users", () => {
     const t = await createTenant();
     const jwt = await loginOwner(t);
     for (const body of [{ role: "admin" }, { role: "member" }, { status: "deactivated" }]) {
-      const res = await patch(t, jwt, t.owner.id, body);
+      const res = await patch<ErrorBody>(t, jwt, t.owner.id, body);
       expect(res.status, JSON.stringify(body)).toBe(409);
       expect(res.body.code).toBe("conflict");
     }
@@ -111,7 +114,7 @@ describe("plan limits (free: 5 seats, 2 owners/admins)", () => {
     const jwt = await loginOwner(t);
     const members = [];
     for (let i = 0; i < 3; i++) members.push(await createUser(t, { ownerJwt: jwt }));
-    const open = await api(t, "/users/invites", {
+    const open = await api<CreatedInvite>(t, "/users/invites", {
       body: { email: `pending@${t.slug}.example.com`, role: "member" },
       auth: { jwt },
     });
@@ -143,7 +146,7 @@ describe("plan limits (free: 5 seats, 2 owners/admins)", () => {
     const t = await createTenant({ plan: "free" });
     const jwt = await loginOwner(t);
     const member = await createUser(t, { ownerJwt: jwt });
-    const invite = await api(t, "/users/invites", {
+    const invite = await api<CreatedInvite>(t, "/users/invites", {
       body: { email: `boss@${t.slug}.example.com`, role: "admin" },
       auth: { jwt },
     });
@@ -152,7 +155,7 @@ describe("plan limits (free: 5 seats, 2 owners/admins)", () => {
     const promote = await patch(t, jwt, member.id, { role: "admin" });
     expect(promote.status).toBe(403);
     expect(promote.body).toMatchObject({ code: "plan_required", details: { limit: 2, current: 2 } });
-    const another = await api(t, "/users/invites", {
+    const another = await api<ErrorBody>(t, "/users/invites", {
       body: { email: `boss2@${t.slug}.example.com`, role: "owner" },
       auth: { jwt },
     });
@@ -181,7 +184,7 @@ describe("plan limits (free: 5 seats, 2 owners/admins)", () => {
       ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    const list = await api(t, "/users/invites", { auth: { jwt } });
+    const list = await api<Page<Invite>>(t, "/users/invites", { auth: { jwt } });
     expect(list.body.items).toHaveLength(1);
   });
 });

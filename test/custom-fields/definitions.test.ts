@@ -4,10 +4,13 @@ import { auditLog } from "../../src/db/tenant/audit";
 import { customFields } from "../../src/db/tenant/custom-fields";
 import { outboxRows } from "../harness/outbox";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
+import type { CustomField } from "../../src/modules/custom-fields";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 
-const create = (t: TestTenant, body: Record<string, unknown>) => api(t, "/custom-fields", { body });
-const paths = (res: { body: any }) => (res.body.details ?? []).map((d: { path: string }) => d.path);
+const create = <T = CustomField>(t: TestTenant, body: Record<string, unknown>) => api<T>(t, "/custom-fields", { body });
+const paths = (res: { body: { details?: { path: string }[] } }) => (res.body.details ?? []).map((d) => d.path);
 
 describe("custom field definitions", () => {
   it("creates, lists by entity, gets, updates, deletes and restores, with events and audit", async () => {
@@ -32,16 +35,16 @@ describe("custom field definitions", () => {
     const p = await create(t, { entity: "person", key: "badge", label: "Badge", type: "number", required: true });
     expect(p.status).toBe(201);
 
-    const all = await api(t, "/custom-fields?limit=1");
-    expect(all.body.items.map((f: any) => f.key)).toEqual(["costCenter"]);
-    const page2 = await api(t, `/custom-fields?limit=1&cursor=${all.body.nextCursor}`);
-    expect(page2.body.items.map((f: any) => f.key)).toEqual(["badge"]);
+    const all = await api<Page<CustomField>>(t, "/custom-fields?limit=1");
+    expect(all.body.items.map((f) => f.key)).toEqual(["costCenter"]);
+    const page2 = await api<Page<CustomField>>(t, `/custom-fields?limit=1&cursor=${all.body.nextCursor}`);
+    expect(page2.body.items.map((f) => f.key)).toEqual(["badge"]);
     expect(page2.body.nextCursor).toBeNull();
-    const persons = await api(t, "/custom-fields?entity=person");
-    expect(persons.body.items.map((f: any) => f.key)).toEqual(["badge"]);
+    const persons = await api<Page<CustomField>>(t, "/custom-fields?entity=person");
+    expect(persons.body.items.map((f) => f.key)).toEqual(["badge"]);
     expect((await api(t, "/custom-fields?entity=room")).status).toBe(400);
 
-    expect((await api(t, `/custom-fields/${a.body.id}`)).body.label).toBe("Cost center");
+    expect((await api<CustomField>(t, `/custom-fields/${a.body.id}`)).body.label).toBe("Cost center");
     const upd = await api(t, `/custom-fields/${a.body.id}`, {
       method: "PATCH",
       body: { label: "Cost centre", required: true },
@@ -51,9 +54,9 @@ describe("custom field definitions", () => {
 
     expect((await api(t, `/custom-fields/${a.body.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/custom-fields/${a.body.id}`)).status).toBe(404);
-    expect((await api(t, "/custom-fields?entity=asset")).body.items).toEqual([]);
+    expect((await api<Page<CustomField>>(t, "/custom-fields?entity=asset")).body.items).toEqual([]);
     expect((await api(t, `/custom-fields/${a.body.id}`, { method: "DELETE" })).status).toBe(404);
-    const restored = await api(t, `/custom-fields/${a.body.id}/restore`, { method: "POST" });
+    const restored = await api<CustomField>(t, `/custom-fields/${a.body.id}/restore`, { method: "POST" });
     expect(restored.status).toBe(200);
     expect(restored.body.key).toBe("costCenter");
     expect((await api(t, `/custom-fields/${a.body.id}/restore`, { method: "POST" })).status).toBe(404);
@@ -87,7 +90,7 @@ describe("custom field definitions", () => {
     expect(ok.status).toBe(201);
     expect(ok.body.options).toEqual(["Red", "Blue"]);
 
-    const blank = await create(t, {
+    const blank = await create<Failure>(t, {
       entity: "asset",
       key: "size",
       label: "Size",
@@ -96,7 +99,7 @@ describe("custom field definitions", () => {
     });
     expect(blank.status).toBe(400);
     expect(paths(blank)).toEqual(["body.options.1"]);
-    const dup = await create(t, {
+    const dup = await create<Failure>(t, {
       entity: "asset",
       key: "size",
       label: "Size",
@@ -107,11 +110,17 @@ describe("custom field definitions", () => {
     expect(paths(dup)).toEqual(["body.options.1"]);
     expect(dup.body.message).toMatch(/case-insensitive/);
     for (const options of [[], undefined, null]) {
-      const none = await create(t, { entity: "asset", key: "size", label: "Size", type: "dropdown", options });
+      const none = await create<Failure>(t, { entity: "asset", key: "size", label: "Size", type: "dropdown", options });
       expect(none.status).toBe(400);
       expect(paths(none)).toEqual(["body.options"]);
     }
-    const notDropdown = await create(t, { entity: "asset", key: "size", label: "Size", type: "text", options: ["a"] });
+    const notDropdown = await create<Failure>(t, {
+      entity: "asset",
+      key: "size",
+      label: "Size",
+      type: "text",
+      options: ["a"],
+    });
     expect(notDropdown.status).toBe(400);
     expect(paths(notDropdown)).toEqual(["body.options"]);
     // Same rules on update.
@@ -132,7 +141,7 @@ describe("custom field definitions", () => {
       ["person", "email"],
       ["person", "Department"],
     ] as const) {
-      const res = await create(t, { entity, key, label: "X", type: "text" });
+      const res = await create<Failure>(t, { entity, key, label: "X", type: "text" });
       expect(res.status, `${entity}.${key}`).toBe(400);
       expect(paths(res)).toEqual(["body.key"]);
     }
@@ -142,21 +151,25 @@ describe("custom field definitions", () => {
       expect((await create(t, { entity: "asset", key, label: "X", type: "text" })).status, key).toBe(400);
     }
     expect((await create(t, { entity: "asset", key: "room", label: "Room", type: "text" })).status).toBe(201);
-    const dup = await create(t, { entity: "asset", key: "ROOM", label: "Room 2", type: "number" });
+    const dup = await create<ErrorBody>(t, { entity: "asset", key: "ROOM", label: "Room 2", type: "number" });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
     // The same key on the other entity is fine.
     expect((await create(t, { entity: "person", key: "room", label: "Room", type: "text" })).status).toBe(201);
     // A reserved key via rename or entity change.
-    const room = (await api(t, "/custom-fields?entity=asset")).body.items.find((f: any) => f.key === "room");
-    expect((await api(t, `/custom-fields/${room.id}`, { method: "PATCH", body: { key: "model" } })).status).toBe(400);
-    const email = (await api(t, "/custom-fields?entity=asset")).body.items.find((f: any) => f.key === "email");
-    const moved = await api(t, `/custom-fields/${email.id}`, { method: "PATCH", body: { entity: "person" } });
+    const room = (await api<Page<CustomField>>(t, "/custom-fields?entity=asset")).body.items.find(
+      (f) => f.key === "room",
+    );
+    expect((await api(t, `/custom-fields/${room!.id}`, { method: "PATCH", body: { key: "model" } })).status).toBe(400);
+    const email = (await api<Page<CustomField>>(t, "/custom-fields?entity=asset")).body.items.find(
+      (f) => f.key === "email",
+    );
+    const moved = await api<Failure>(t, `/custom-fields/${email!.id}`, { method: "PATCH", body: { entity: "person" } });
     expect(moved.status).toBe(400);
     expect(paths(moved)).toEqual(["body.key"]);
     // Unknown fields and empty patches.
     expect((await create(t, { entity: "asset", key: "x1", label: "X", type: "text", extra: true })).status).toBe(400);
-    expect((await api(t, `/custom-fields/${room.id}`, { method: "PATCH", body: {} })).status).toBe(400);
+    expect((await api(t, `/custom-fields/${room!.id}`, { method: "PATCH", body: {} })).status).toBe(400);
     expect((await create(t, { entity: "asset", key: "x1", label: "X", type: "color" })).status).toBe(400);
   });
 

@@ -5,15 +5,19 @@ import { layouts } from "../../src/db/tenant/custom-fields";
 import { people } from "../../src/db/tenant/people";
 import { insertAsset } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
+import type { Person } from "../../src/modules/people";
+import type { Layout } from "../../src/modules/layouts";
+import type { CustomField } from "../../src/modules/custom-fields";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 const field = async (t: TestTenant, body: Record<string, unknown>) => {
-  const res = await api(t, "/custom-fields", { body: { label: "Field", ...body } });
+  const res = await api<CustomField>(t, "/custom-fields", { body: { label: "Field", ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; key: string };
+  return res.body;
 };
-const patch = (t: TestTenant, id: string, body: Record<string, unknown>) =>
-  api(t, `/custom-fields/${id}`, { method: "PATCH", body });
+const patch = <T = CustomField>(t: TestTenant, id: string, body: Record<string, unknown>) =>
+  api<T>(t, `/custom-fields/${id}`, { method: "PATCH", body });
 
 describe("custom field guards on stored values", () => {
   it("refuses to change entity or type once a value exists, allows it before", async () => {
@@ -25,10 +29,10 @@ describe("custom field guards on stored values", () => {
 
     const res = await api(t, "/people", { body: { name: "Ada", customFields: { level: 3 } } });
     expect(res.status).toBe(201);
-    const typeChange = await patch(t, free.id, { type: "text" });
+    const typeChange = await patch<ErrorBody>(t, free.id, { type: "text" });
     expect(typeChange.status).toBe(409);
     expect(typeChange.body.message).toMatch(/type/);
-    const entityChange = await patch(t, free.id, { entity: "asset" });
+    const entityChange = await patch<ErrorBody>(t, free.id, { entity: "asset" });
     expect(entityChange.status).toBe(409);
     expect(entityChange.body.message).toMatch(/entity/);
     expect((await api(t, `/custom-fields/${free.id}`)).body).toMatchObject({ entity: "person", type: "number" });
@@ -44,7 +48,7 @@ describe("custom field guards on stored values", () => {
     const a1 = await insertAsset(t, { customFields: { insured: true, floor: 2 } });
     const a2 = await insertAsset(t, { customFields: { insured: false } });
     const a3 = await insertAsset(t, { customFields: { floor: 1 } });
-    const layout = await api(t, "/layouts", {
+    const layout = await api<Layout>(t, "/layouts", {
       body: {
         entity: "asset",
         name: "Main",
@@ -62,7 +66,7 @@ describe("custom field guards on stored values", () => {
     expect(rows.get(a3)).toEqual({ floor: 1 });
     const stored = await db.select().from(layouts).where(eq(layouts.id, layout.body.id)).get();
     expect(stored?.sections[0]?.fields).toEqual([{ key: "name" }, { key: "isInsured", required: true }]);
-    expect((await api(t, `/layouts/${layout.body.id}`)).body.sections[0].fields.map((f: any) => f.key)).toEqual([
+    expect((await api<Layout>(t, `/layouts/${layout.body.id}`)).body.sections[0]!.fields.map((f) => f.key)).toEqual([
       "name",
       "isInsured",
     ]);
@@ -75,9 +79,9 @@ describe("custom field guards on stored values", () => {
   it("renames person values too, and a case-only rename", async () => {
     const t = await createTenant();
     const f = await field(t, { entity: "person", key: "shirtsize", type: "dropdown", options: ["S", "M"] });
-    const person = await api(t, "/people", { body: { name: "Bo", customFields: { shirtsize: "M" } } });
+    const person = await api<Person>(t, "/people", { body: { name: "Bo", customFields: { shirtsize: "M" } } });
     expect((await patch(t, f.id, { key: "shirtSize" })).status).toBe(200);
-    const got = await api(t, `/people/${person.body.id}`);
+    const got = await api<Person>(t, `/people/${person.body.id}`);
     expect(got.body.customFields).toEqual({ shirtSize: "M" });
     const row = await (await dbOf(t)).select().from(people).where(eq(people.id, person.body.id)).get();
     expect(row?.customFields).toEqual({ shirtSize: "M" });
@@ -87,7 +91,7 @@ describe("custom field guards on stored values", () => {
     const t = await createTenant();
     const f = await field(t, { entity: "asset", key: "color", type: "dropdown", options: ["Red", "Blue", "Green"] });
     await insertAsset(t, { customFields: { color: "Blue" } });
-    const res = await patch(t, f.id, { options: ["Red", "Green"] });
+    const res = await patch<ErrorBody>(t, f.id, { options: ["Red", "Green"] });
     expect(res.status).toBe(409);
     expect(res.body.details).toEqual({ optionsInUse: ["Blue"] });
     const ok = await patch(t, f.id, { options: ["Blue", " Yellow "] });
@@ -112,7 +116,7 @@ describe("custom field guards on stored values", () => {
     const old = await field(t, { entity: "asset", key: "bin", type: "text" });
     await insertAsset(t, { customFields: { bin: "A-12" } });
     expect((await api(t, `/custom-fields/${old.id}`, { method: "DELETE" })).status).toBe(204);
-    const reuse = await api(t, "/custom-fields", {
+    const reuse = await api<Failure<{ deletedFieldIds: string[] }>>(t, "/custom-fields", {
       body: { entity: "asset", key: "bin", label: "Bin", type: "number" },
     });
     expect(reuse.status).toBe(409);

@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { eventually, outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
 import { failingQueue, fetchAndSettle } from "../harness/worker";
+import type { Category } from "../../src/modules/categories";
 
 describe("outbox", () => {
   it("records exactly one event per write, with the resource as payload", async () => {
     const t = await createTenant();
     const before = await outboxRows(t);
-    const created = await api(t, "/categories", { body: { name: "Laptops", expectedLifeMonths: 36 } });
+    const created = await api<Category>(t, "/categories", { body: { name: "Laptops", expectedLifeMonths: 36 } });
     expect(created.status).toBe(201);
 
     const rows = (await outboxRows(t)).filter((r) => !before.some((b) => b.id === r.id));
@@ -21,7 +22,7 @@ describe("outbox", () => {
     expect(rows[0]!.payload).toEqual(created.body);
     expect(rows[0]!.payload).toEqual((await api(t, `/categories/${created.body.id}`)).body);
 
-    const updated = await api(t, `/categories/${created.body.id}`, {
+    const updated = await api<Category>(t, `/categories/${created.body.id}`, {
       method: "PATCH",
       body: { description: "Work laptops" },
     });
@@ -31,7 +32,7 @@ describe("outbox", () => {
 
   it("writes no event when the write fails or changes nothing", async () => {
     const t = await createTenant();
-    const cat = (await api(t, "/categories", { body: { name: "Cables" } })).body;
+    const cat = (await api<Category>(t, "/categories", { body: { name: "Cables" } })).body;
     const count = (await outboxRows(t)).length;
     expect((await api(t, "/categories", { body: { name: "CABLES" } })).status).toBe(409); // unique index aborts the whole batch
     expect((await api(t, "/categories", { body: { name: "" } })).status).toBe(400);

@@ -7,12 +7,18 @@ import { fileBytes, postForm, r2Keys, tenantFilesPrefix } from "../harness/files
 import { outboxRows } from "../harness/outbox";
 import { userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
+import type { Feedback } from "../../src/modules/feedback";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 const fields = { title: "Scanner does not focus", message: "The camera keeps refocusing on label LBL-1." };
 
-async function submit(t: TestTenant, f: Record<string, string>, files: Parameters<typeof postForm>[3] = []) {
-  return postForm(`${t.base}/feedback`, await userJwt(t), f, files);
+async function submit<T = Feedback>(
+  t: TestTenant,
+  f: Record<string, string>,
+  files: Parameters<typeof postForm>[3] = [],
+) {
+  return postForm<T>(`${t.base}/feedback`, await userJwt(t), f, files);
 }
 
 /** Nothing of a refused submission may remain: no R2 object under the tenant's feedback prefix, no row. */
@@ -64,11 +70,13 @@ describe("POST /feedback", () => {
 
   it("refuses a file that is not PNG, JPEG or GIF by content with 415, storing nothing", async () => {
     const t = await createTenant();
-    const text = await submit(t, fields, [{ bytes: fileBytes("text", 500), name: "image.png", type: "image/png" }]);
+    const text = await submit<ErrorBody>(t, fields, [
+      { bytes: fileBytes("text", 500), name: "image.png", type: "image/png" },
+    ]);
     expect(text.status).toBe(415);
     expect(text.body.code).toBe("unsupported_media_type");
     // A valid attachment before the bad one is not stored either.
-    const mixed = await submit(t, fields, [
+    const mixed = await submit<ErrorBody>(t, fields, [
       { bytes: fileBytes("png", 500), name: "ok.png", type: "image/png" },
       { bytes: fileBytes("pdf", 500), name: "doc.gif", type: "image/gif" },
     ]);
@@ -83,7 +91,7 @@ describe("POST /feedback", () => {
 
   it("takes 5 MB exactly and refuses 5 MB + 1 byte with 413, storing nothing", async () => {
     const t = await createTenant();
-    const over = await submit(t, fields, [
+    const over = await submit<ErrorBody>(t, fields, [
       { bytes: fileBytes("png", 1000), name: "small.png" },
       { bytes: fileBytes("jpeg", MAX_ATTACHMENT_BYTES + 1), name: "big.jpg" },
     ]);
@@ -92,13 +100,13 @@ describe("POST /feedback", () => {
     await expectNothingStored(t);
     const exact = await submit(t, fields, [{ bytes: fileBytes("jpeg", MAX_ATTACHMENT_BYTES), name: "max.jpg" }]);
     expect(exact.status, JSON.stringify(exact.body)).toBe(201);
-    expect(exact.body.attachments[0].size).toBe(5 * 1024 * 1024);
+    expect(exact.body.attachments[0]!.size).toBe(5 * 1024 * 1024);
   });
 
   it("accepts at most 5 attachments (400 beyond), storing nothing", async () => {
     const t = await createTenant();
     const six = Array.from({ length: 6 }, (_, i) => ({ bytes: fileBytes("gif", 100), name: `${i}.gif` }));
-    const res = await submit(t, fields, six);
+    const res = await submit<ErrorBody>(t, fields, six);
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ path: "body.attachments", message: "at most 5 attachments" }]);
     await expectNothingStored(t);
@@ -169,7 +177,7 @@ describe("POST /feedback", () => {
       [{ title: "t", message: "m", rating: "5" }, "body.rating"],
     ];
     for (const [f, path] of cases) {
-      const res = await submit(t, f, png);
+      const res = await submit<Failure>(t, f, png);
       expect(res.status, JSON.stringify(f)).toBe(400);
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);

@@ -1,3 +1,4 @@
+import type { Untyped } from "./tenant";
 import { env } from "cloudflare:workers";
 import { call, TEST_DOMAIN, type CallOptions, type TestTenant } from "./tenant";
 
@@ -15,8 +16,8 @@ export async function adminSignIn(): Promise<string> {
 }
 
 /** Calls an admin route with the given session cookie (none when `cookie` is null). */
-export function adminApi(cookie: string | null, path: string, opts: CallOptions = {}) {
-  return call(`${ADMIN_URL}${path}`, { ...opts, headers: { ...opts.headers, ...(cookie ? { cookie } : {}) } });
+export function adminApi<T = Untyped>(cookie: string | null, path: string, opts: CallOptions = {}) {
+  return call<T>(`${ADMIN_URL}${path}`, { ...opts, headers: { ...opts.headers, ...(cookie ? { cookie } : {}) } });
 }
 
 /** A tenant as created through POST /admin/tenants, shaped like the harness's own tenants. */

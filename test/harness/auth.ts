@@ -1,5 +1,7 @@
 import type { Role } from "../../src/db/tenant/users";
 import { api, type TestTenant } from "./tenant";
+import type { AuthSession } from "../../src/modules/auth";
+import type { CreatedInvite } from "../../src/modules/users";
 
 export interface TestUser {
   id: string;
@@ -15,9 +17,9 @@ let counter = 0;
 
 /** Signs in as `email` and returns the session body; fails the test on anything but 200. */
 export async function login(t: TestTenant, email: string, password: string) {
-  const res = await api(t, "/auth/login", { body: { email, password }, auth: null });
+  const res = await api<AuthSession>(t, "/auth/login", { body: { email, password }, auth: null });
   if (res.status !== 200) throw new Error(`login ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body as { accessToken: string; refreshToken: string; expiresIn: number; user: { id: string; role: Role } };
+  return res.body;
 }
 
 /** The tenant owner's access token. */
@@ -37,9 +39,12 @@ export async function createUser(
   const email = opts.email ?? `user${++counter}-${Math.random().toString(36).slice(2, 6)}@${t.slug}.example.com`;
   const password = `pw-${email}`.padEnd(12, "x");
   const ownerJwt = opts.ownerJwt ?? (await loginOwner(t));
-  const invite = await api(t, "/users/invites", { body: { email, role }, auth: { jwt: ownerJwt } });
+  const invite = await api<CreatedInvite>(t, "/users/invites", { body: { email, role }, auth: { jwt: ownerJwt } });
   if (invite.status !== 201) throw new Error(`invite failed: ${invite.status} ${JSON.stringify(invite.body)}`);
-  const accepted = await api(t, "/auth/invites/accept", { body: { token: invite.body.token, password }, auth: null });
+  const accepted = await api<AuthSession>(t, "/auth/invites/accept", {
+    body: { token: invite.body.token, password },
+    auth: null,
+  });
   if (accepted.status !== 201) throw new Error(`accept failed: ${accepted.status} ${JSON.stringify(accepted.body)}`);
   return {
     id: accepted.body.user.id,

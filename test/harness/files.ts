@@ -1,3 +1,4 @@
+import type { Untyped } from "./tenant";
 import { env, exports } from "cloudflare:workers";
 import type { TestTenant } from "./tenant";
 
@@ -28,7 +29,7 @@ export interface FilePart {
 }
 
 /** POSTs multipart/form-data (built by the runtime's FormData, as a browser would). */
-export async function postForm(
+export async function postForm<T = Untyped>(
   url: string,
   jwt: string | null,
   fields: Record<string, string>,
@@ -42,19 +43,20 @@ export async function postForm(
     form.append(fileField, new File([f.bytes], f.name, { type: f.type ?? "application/octet-stream" }));
   const h = new Headers(headers);
   if (jwt) h.set("authorization", `Bearer ${jwt}`);
-  return parse(await exports.default.fetch(new Request(url, { method: "POST", headers: h, body: form })));
+  return parse<T>(await exports.default.fetch(new Request(url, { method: "POST", headers: h, body: form })));
 }
 
 /** Any request to the Worker with a raw body; JSON answers parsed. */
-export async function send(url: string, init: RequestInit = {}) {
-  return parse(await exports.default.fetch(new Request(url, init)));
+export async function send<T = Untyped>(url: string, init: RequestInit = {}) {
+  return parse<T>(await exports.default.fetch(new Request(url, init)));
 }
 
-async function parse(res: Response): Promise<{ status: number; body: any; headers: Headers; bytes: Uint8Array }> {
+async function parse<T>(res: Response): Promise<{ status: number; body: T; headers: Headers; bytes: Uint8Array }> {
   const bytes = new Uint8Array(await res.arrayBuffer());
   let body: unknown = null;
   if (res.headers.get("content-type")?.includes("json")) body = JSON.parse(new TextDecoder().decode(bytes));
-  return { status: res.status, body, headers: res.headers, bytes };
+  // The body is JSON from the Worker; the caller names the type it expects (the route's response type).
+  return { status: res.status, body: body as T, headers: res.headers, bytes };
 }
 
 /** Keys stored in R2 under `prefix`. */

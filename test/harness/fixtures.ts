@@ -1,10 +1,11 @@
+import type { Untyped } from "./tenant";
 import { importJob } from "./data-transfer-fixtures";
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
-import { call, createTenant, type CallOptions, type TestTenant } from "./tenant";
+import { call, createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
 import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 
 /**
@@ -23,9 +24,9 @@ export interface FixtureContext {
   /** The workspace the resource is created in (an enterprise-plan workspace). */
   tenant: TestTenant;
   /** Calls the workspace's API as its owner (Bearer JWT: accepted by data and JWT routes). */
-  api: (path: string, opts?: CallOptions) => ReturnType<typeof call>;
+  api: <T = Untyped>(path: string, opts?: CallOptions) => Promise<CallResult<T>>;
   /** Calls the admin host with the platform-admin cookie. */
-  admin: (path: string, opts?: CallOptions) => ReturnType<typeof call>;
+  admin: <T = Untyped>(path: string, opts?: CallOptions) => Promise<CallResult<T>>;
   /** Values of the path's earlier parameters, for nested resources (`/sessions/{sessionId}/scans/{scanId}`). */
   params: Readonly<Record<string, string>>;
   /** A name no other fixture uses (names are unique per workspace). */
@@ -41,11 +42,12 @@ export function fixtureFor(path: string, name: string): Fixture | undefined {
 }
 
 /** The `id` of a 201 response, or an error that says what the fixture's create call answered. */
-export function created(res: { status: number; body: any }, field = "id"): string {
-  if (res.status !== 201 || typeof res.body?.[field] !== "string") {
+export function created(res: { status: number; body: unknown }, field = "id"): string {
+  const value = (res.body as Record<string, unknown> | null)?.[field];
+  if (res.status !== 201 || typeof value !== "string") {
     throw new Error(`fixture create call answered ${res.status}: ${JSON.stringify(res.body)}`);
   }
-  return res.body[field];
+  return value;
 }
 
 let queue: Promise<unknown> = Promise.resolve();

@@ -1,3 +1,4 @@
+import type { Untyped } from "./tenant";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
@@ -16,7 +17,7 @@ import type { TestTenant } from "./tenant";
  * Calls the Worker as `wrangler dev` would run it (ENVIRONMENT=development), so the response
  * carries the D1 counters `x-d1-queries` and `x-d1-round-trips`; waits for after-response work.
  */
-export async function devCall(
+export async function devCall<T = Untyped>(
   t: TestTenant,
   path: string,
   init: { method?: string; body?: unknown; authorization?: string } = {},
@@ -28,7 +29,7 @@ export async function devCall(
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const res = await worker.fetch(req, { ...env, ENVIRONMENT: "development" }, ctx);
-  const body = (await res.json()) as any;
+  const body = (await res.json()) as T; // the route's response type, named by the caller
   await waitOnExecutionContext(ctx);
   return {
     status: res.status,

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { tenants } from "../../src/db/control/schema";
 import { notifications } from "../../src/db/tenant/notifications";
+import type { MaintenanceSchedule } from "../../src/modules/maintenance";
 import { localDate } from "../../src/modules/maintenance/dates";
 import type { NotificationRow } from "../../src/modules/notifications/view";
 import { nowIso } from "../../src/platform/clock";
@@ -28,9 +29,9 @@ export async function tenantRecord(t: TestTenant): Promise<TenantRecord> {
 }
 
 /** A maintenance schedule created through the API (on a new asset unless `itemId` is given); fails the test on anything but 201. */
-export async function createSchedule(t: TestTenant, body: Record<string, unknown> = {}): Promise<any> {
+export async function createSchedule(t: TestTenant, body: Record<string, unknown> = {}): Promise<MaintenanceSchedule> {
   const itemId = body.itemId ?? (await insertAsset(t)).id;
-  const res = await api(t, "/maintenance/schedules", {
+  const res = await api<MaintenanceSchedule>(t, "/maintenance/schedules", {
     body: { itemId, title: "Safety inspection", type: "inspection", nextDueDate: day(30), ...body },
   });
   if (res.status !== 201) throw new Error(`create schedule failed: ${res.status} ${JSON.stringify(res.body)}`);

@@ -1,10 +1,11 @@
 import { exports } from "cloudflare:workers";
 import { fileBytes } from "./files";
 import type { FixtureContext } from "./fixtures";
+import type { ObjectUpload } from "../../src/modules/objects";
 
 /** `objectKey` of the security suite: an uploaded object (POST /objects, then PUT to its signed URL). */
 export async function uploadedObjectKey(ctx: FixtureContext): Promise<string> {
-  const res = await ctx.api("/objects", { body: { contentType: "image/png", size: 64 } });
+  const res = await ctx.api<ObjectUpload>("/objects", { body: { contentType: "image/png", size: 64 } });
   const key: unknown = res.body?.objectKey;
   if (res.status !== 201 || typeof key !== "string")
     throw new Error(`fixture POST /objects answered ${res.status}: ${JSON.stringify(res.body)}`);

@@ -8,6 +8,8 @@ export type JsonSchema = {
   required?: string[];
   items?: JsonSchema;
   enum?: unknown[];
+  description?: string;
+  "x-enumDescriptions"?: Record<string, string>;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
@@ -63,9 +65,9 @@ const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "tr
 
 /** The document as a client gets it (any host serves it; it is public). */
 export async function fetchOpenApi(): Promise<OpenApiDoc> {
-  const res = await call(`https://docs.${TEST_DOMAIN}/api/v1/openapi.json`);
+  const res = await call<OpenApiDoc>(`https://docs.${TEST_DOMAIN}/api/v1/openapi.json`);
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body as OpenApiDoc;
+  return res.body;
 }
 
 /** Follows local `$ref`s (`#/components/schemas/X`) until a concrete schema. */

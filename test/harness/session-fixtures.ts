@@ -8,10 +8,11 @@ import { insertAsset } from "./rows";
 
 const sessionAssets = new Map<string, string>();
 
-function id(res: { status: number; body: any }, expected = 201): string {
-  if (res.status !== expected || typeof res.body?.id !== "string")
+function id(res: { status: number; body: unknown }, expected = 201): string {
+  const value = (res.body as { id?: unknown } | null)?.id;
+  if (res.status !== expected || typeof value !== "string")
     throw new Error(`fixture call answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body.id;
+  return value;
 }
 
 /** An active session; the asset inserted just before the start is in its expected set. */

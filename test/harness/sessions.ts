@@ -5,6 +5,8 @@ import type { SessionObjectApi } from "../../src/inventory-session/types";
 import { defaults } from "./rows";
 import { rawDbOf } from "./tenant-db";
 import { api, type TestTenant } from "./tenant";
+import type { Location } from "../../src/modules/locations";
+import type { ScanOutcome, Session } from "../../src/modules/sessions";
 
 export interface SeededAsset {
   id: string;
@@ -59,7 +61,7 @@ function stripUndefined(o: { locationId?: string; categoryId?: string }) {
 
 /** A location (optionally under a parent) through the API. */
 export async function createLocation(t: TestTenant, name: string, parentId?: string): Promise<string> {
-  const res = await api(t, "/locations", { body: { name, ...(parentId ? { parentId } : {}) } });
+  const res = await api<Location>(t, "/locations", { body: { name, ...(parentId ? { parentId } : {}) } });
   if (res.status !== 201) throw new Error(`location: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
 }
@@ -69,13 +71,13 @@ export async function startSession(
   t: TestTenant,
   body: Record<string, unknown> = {},
 ): Promise<{ id: string; [k: string]: unknown }> {
-  const res = await api(t, "/sessions", { body: { name: `Audit ${++batch}`, status: "active", ...body } });
+  const res = await api<Session>(t, "/sessions", { body: { name: `Audit ${++batch}`, status: "active", ...body } });
   if (res.status !== 201) throw new Error(`session: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-export const scan = (t: TestTenant, sessionId: string, body: Record<string, unknown>) =>
-  api(t, `/sessions/${sessionId}/scan`, { body });
+export const scan = <T = ScanOutcome>(t: TestTenant, sessionId: string, body: Record<string, unknown>) =>
+  api<T>(t, `/sessions/${sessionId}/scan`, { body });
 
 /** The session's Durable Object stub, named as the Worker names it. */
 export function sessionStub(t: TestTenant, sessionId: string) {

@@ -9,7 +9,11 @@ import { basisOfTenant, storedHealth, storedVsFresh } from "../harness/health";
 import { insertPerson } from "../harness/rows";
 import { scan, sessionApi, startSession } from "../harness/sessions";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type CallResult } from "../harness/tenant";
+import type { Person } from "../../src/modules/people";
+import type { Category } from "../../src/modules/categories";
+import type { MaintenanceSchedule } from "../../src/modules/maintenance";
+import type { InventoryItem } from "../../src/modules/assets";
 
 /**
  * After every kind of write that changes a signal, the stored health (what lists sort and filter
@@ -23,7 +27,7 @@ async function expectCurrent(t: TestTenant, id: string, expected?: { score?: num
 }
 
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-const ok = async (p: Promise<{ status: number; body: any }>, status = 200) => {
+const ok = async <T>(p: Promise<CallResult<T>>, status = 200) => {
   const res = await p;
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   return res.body;
@@ -33,7 +37,7 @@ describe("stored health equals a fresh computation after each kind of change", (
   it("asset create, update, status, checkout, check-in, delete and restore", async () => {
     const t = await createTenant();
     const { id } = await ok(
-      api(t, "/inventory-items", { body: { name: "Laptop", warrantyExpiresAt: "2020-01-01" } }),
+      api<InventoryItem>(t, "/inventory-items", { body: { name: "Laptop", warrantyExpiresAt: "2020-01-01" } }),
       201,
     );
     await expectCurrent(t, id, { score: 95, codes: ["WARRANTY_EXPIRED"] });
@@ -61,9 +65,9 @@ describe("stored health equals a fresh computation after each kind of change", (
 
   it("maintenance schedule create, update, completion by a log, delete", async () => {
     const t = await createTenant();
-    const { id } = await ok(api(t, "/inventory-items", { body: { name: "Pump" } }), 201);
+    const { id } = await ok(api<InventoryItem>(t, "/inventory-items", { body: { name: "Pump" } }), 201);
     const sched = await ok(
-      api(t, "/maintenance/schedules", {
+      api<MaintenanceSchedule>(t, "/maintenance/schedules", {
         body: {
           itemId: id,
           title: "Filter",
@@ -92,13 +96,15 @@ describe("stored health equals a fresh computation after each kind of change", (
 
   it("a category's expected life re-scores every asset in it", async () => {
     const t = await createTenant();
-    const cat = await ok(api(t, "/categories", { body: { name: "Phones" } }), 201);
+    const cat = await ok(api<Category>(t, "/categories", { body: { name: "Phones" } }), 201);
     const ids: string[] = [];
     for (const purchaseDate of ["2020-01-01", inDays(-340), inDays(-30)])
       ids.push(
         (
           await ok(
-            api(t, "/inventory-items", { body: { name: `Phone ${purchaseDate}`, categoryId: cat.id, purchaseDate } }),
+            api<InventoryItem>(t, "/inventory-items", {
+              body: { name: `Phone ${purchaseDate}`, categoryId: cat.id, purchaseDate },
+            }),
             201,
           )
         ).id,
@@ -112,8 +118,8 @@ describe("stored health equals a fresh computation after each kind of change", (
 
   it("session scans (write-through) and completion", async () => {
     const t = await createTenant();
-    const a = (await ok(api(t, "/inventory-items", { body: { name: "Seen" } }), 201)).id as string;
-    const b = (await ok(api(t, "/inventory-items", { body: { name: "Missing" } }), 201)).id as string;
+    const a = (await ok(api<InventoryItem>(t, "/inventory-items", { body: { name: "Seen" } }), 201)).id as string;
+    const b = (await ok(api<InventoryItem>(t, "/inventory-items", { body: { name: "Missing" } }), 201)).id as string;
     // `a` was last verified long ago.
     const db = await dbOf(t);
     await db.update(assets).set({ lastVerifiedAt: "2024-01-01T00:00:00.000Z" }).where(eq(assets.id, a)).run();
@@ -135,8 +141,8 @@ describe("stored health equals a fresh computation after each kind of change", (
 
   it("person deactivation checks assets in and re-scores them", async () => {
     const t = await createTenant();
-    const { id } = await ok(api(t, "/inventory-items", { body: { name: "Radio" } }), 201);
-    const person = await ok(api(t, "/people", { body: { name: "Leaver" } }), 201);
+    const { id } = await ok(api<InventoryItem>(t, "/inventory-items", { body: { name: "Radio" } }), 201);
+    const person = await ok(api<Person>(t, "/people", { body: { name: "Leaver" } }), 201);
     await ok(
       api(t, `/inventory-items/${id}/checkout`, {
         body: { personId: person.id, dueBackAt: new Date(Date.now() + 60_000).toISOString() },
@@ -154,7 +160,7 @@ describe("stored health equals a fresh computation after each kind of change", (
 describe("compare-and-set", () => {
   it("a result computed from a snapshot older than the latest mark is not stored", async () => {
     const t = await createTenant();
-    const { id } = await ok(api(t, "/inventory-items", { body: { name: "Race" } }), 201);
+    const { id } = await ok(api<InventoryItem>(t, "/inventory-items", { body: { name: "Race" } }), 201);
     const db = await dbOf(t);
     const basis = await basisOfTenant(t);
     const [old] = await loadSignals(db, idsIn(assets.id, [id]));

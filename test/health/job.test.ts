@@ -13,19 +13,21 @@ import { insertPerson } from "../harness/rows";
 import { seedAssets } from "../harness/sessions";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { AssetHealth } from "../../src/health";
+import type { InventoryItem } from "../../src/modules/assets";
 
 const record = async (t: TestTenant) => (await findTenantById(env, t.id))!;
 
 describe("health cron", () => {
   it("re-scores a result whose time-based state expired (a dueBackAt passing), exactly as a fresh computation then", async () => {
     const t = await createTenant();
-    const id = (await api(t, "/inventory-items", { body: { name: "Drill" } })).body.id as string;
+    const id = (await api<InventoryItem>(t, "/inventory-items", { body: { name: "Drill" } })).body.id as string;
     const person = await insertPerson(t);
     const dueBackAt = new Date(Date.now() + 3_600_000).toISOString();
     expect((await api(t, `/inventory-items/${id}/checkout`, { body: { personId: person.id, dueBackAt } })).status).toBe(
       200,
     );
-    expect((await api(t, `/inventory-items/${id}/health`)).body.reasons).toEqual([]);
+    expect((await api<AssetHealth>(t, `/inventory-items/${id}/health`)).body.reasons).toEqual([]);
     expect((await storedHealth(t, id))?.validUntil).toBe(dueBackAt);
 
     const later = new Date(Date.parse(dueBackAt) + 1000);

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
+import type { Page } from "../../src/platform/pagination";
+import type { InventoryItem, InventoryItemListItem } from "../../src/modules/assets";
 
 /** Six assets with distinct health: scores 100, 95 (warranty expired), 90 (due soon), 65, 0 (lost), 100 (retired). */
 async function fixture(t: TestTenant) {
   const mk = async (name: string, body: Record<string, unknown> = {}) => {
-    const res = await api(t, "/inventory-items", { body: { name, ...body } });
+    const res = await api<InventoryItem>(t, "/inventory-items", { body: { name, ...body } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.id as string;
   };
@@ -37,7 +39,10 @@ async function walk(t: TestTenant, query: string, limit = 2) {
   const seen: { id: string; score: number; badge: string }[] = [];
   let cursor: string | null = null;
   do {
-    const res = await api(t, `/inventory-items?limit=${limit}&${query}${cursor ? `&cursor=${cursor}` : ""}`);
+    const res: CallResult<Page<InventoryItemListItem>> = await api(
+      t,
+      `/inventory-items?limit=${limit}&${query}${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     seen.push(
       ...res.body.items.map((i: { id: string; health: { score: number; badge: string } }) => ({
@@ -55,7 +60,7 @@ describe("asset list with health", () => {
   it("every item carries its health; healthSort orders by stored score through every page", async () => {
     const t = await createTenant();
     const ids = await fixture(t);
-    const page = await api(t, "/inventory-items");
+    const page = await api<Page<InventoryItemListItem>>(t, "/inventory-items");
     expect(page.status).toBe(200);
     for (const item of page.body.items)
       expect(item.health).toMatchObject({
@@ -102,7 +107,7 @@ describe("asset list with health", () => {
     await fixture(t);
     expect((await api(t, "/inventory-items?healthBadge=GREEN")).status).toBe(400);
     expect((await api(t, "/inventory-items?healthSort=worst")).status).toBe(400);
-    const first = await api(t, "/inventory-items?limit=1&healthSort=risk_first");
+    const first = await api<Page<InventoryItemListItem>>(t, "/inventory-items?limit=1&healthSort=risk_first");
     expect(first.body.nextCursor).toEqual(expect.any(String));
     expect((await api(t, `/inventory-items?limit=1&cursor=${first.body.nextCursor}`)).status).toBe(400);
     expect(

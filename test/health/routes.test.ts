@@ -10,9 +10,12 @@ import { rawDbOf } from "../harness/tenant-db";
 import { basisOfTenant, devCall } from "../harness/health";
 import { seedAssets } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { AssetHealth, InventoryItemHealthBatch } from "../../src/health";
+import type { InventoryItem } from "../../src/modules/assets";
 
 const createAsset = async (t: Awaited<ReturnType<typeof createTenant>>, body: Record<string, unknown> = {}) => {
-  const res = await api(t, "/inventory-items", {
+  const res = await api<InventoryItem>(t, "/inventory-items", {
     body: { name: `Asset ${Math.random().toString(36).slice(2, 8)}`, ...body },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -25,7 +28,7 @@ describe("GET /inventory-items/{id}/health", () => {
     const other = await createTenant();
     const healthy = await createAsset(t);
     const expired = await createAsset(t, { warrantyExpiresAt: "2020-01-01" });
-    const res = await api(t, `/inventory-items/${healthy}/health`);
+    const res = await api<AssetHealth>(t, `/inventory-items/${healthy}/health`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ score: 100, badge: "HEALTHY", reasons: [] });
     expect(typeof res.body.computedAt).toBe("string");
@@ -39,7 +42,7 @@ describe("GET /inventory-items/{id}/health", () => {
     expect((await api(t, "/inventory-items/ast_00000000000000000000000000/health")).status).toBe(404);
     expect((await api(other, `/inventory-items/${healthy}/health`)).status).toBe(404);
     expect((await api(t, `/inventory-items/${expired}`, { method: "DELETE" })).status).toBe(204);
-    const gone = await api(t, `/inventory-items/${expired}/health`);
+    const gone = await api<ErrorBody>(t, `/inventory-items/${expired}/health`);
     expect(gone.status).toBe(404);
     expect(gone.body.code).toBe("not_found");
   });
@@ -64,7 +67,7 @@ describe("POST /inventory-items/health/batch", () => {
       { ids: "ast_1" },
       { ids: ids(1), extra: true },
     ]) {
-      const res = await api(t, "/inventory-items/health/batch", { body });
+      const res = await api<ErrorBody>(t, "/inventory-items/health/batch", { body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.code).toBe("validation_failed");
     }
@@ -81,7 +84,9 @@ describe("POST /inventory-items/health/batch", () => {
     ];
     const foreign = await createAsset(other);
     expect((await api(t, `/inventory-items/${deleted}`, { method: "DELETE" })).status).toBe(204);
-    const res = await api(t, "/inventory-items/health/batch", { body: { ids: [b, "nope", foreign, a, b, deleted] } });
+    const res = await api<InventoryItemHealthBatch>(t, "/inventory-items/health/batch", {
+      body: { ids: [b, "nope", foreign, a, b, deleted] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.items.map((i: { id: string }) => i.id)).toEqual([b, a]);
     expect(res.body.items[0]).toMatchObject({
@@ -92,7 +97,9 @@ describe("POST /inventory-items/health/batch", () => {
     });
     expect(res.body.notFound).toEqual(["nope", foreign, deleted]);
     // The other workspace learns nothing either way.
-    const mirror = await api(other, "/inventory-items/health/batch", { body: { ids: [a, foreign] } });
+    const mirror = await api<InventoryItemHealthBatch>(other, "/inventory-items/health/batch", {
+      body: { ids: [a, foreign] },
+    });
     expect(mirror.body.notFound).toEqual([a]);
   });
 
@@ -102,13 +109,17 @@ describe("POST /inventory-items/health/batch", () => {
     const baseline = await devCall(t, "/categories/default"); // also settles the key's once-a-while last-used write
     expect(baseline.status).toBe(200);
     // Seeded straight into D1: no stored rows yet, so the first read re-scores all 200 (read repair)...
-    const first = await devCall(t, "/inventory-items/health/batch", { body: { ids: seeded } });
+    const first = await devCall<InventoryItemHealthBatch>(t, "/inventory-items/health/batch", {
+      body: { ids: seeded },
+    });
     expect(first.status).toBe(200);
     expect(first.body.items).toHaveLength(200);
     // ...and the next reads answer from the stored rows.
     const counts = [];
     for (const n of [1, 20, 200]) {
-      const res = await devCall(t, "/inventory-items/health/batch", { body: { ids: seeded.slice(0, n) } });
+      const res = await devCall<InventoryItemHealthBatch>(t, "/inventory-items/health/batch", {
+        body: { ids: seeded.slice(0, n) },
+      });
       expect(res.body.items).toHaveLength(n);
       counts.push({ queries: res.queries, roundTrips: res.roundTrips });
     }
@@ -139,30 +150,33 @@ describe("route ordering next to the assets module", () => {
   it("POST /inventory-items/health/batch and the item routes do not shadow each other", async () => {
     const t = await createTenant();
     const id = await createAsset(t);
-    expect((await api(t, "/inventory-items/health/batch", { body: { ids: [id] } })).body.items[0].id).toBe(id);
+    expect(
+      (await api<InventoryItemHealthBatch>(t, "/inventory-items/health/batch", { body: { ids: [id] } })).body.items[0]!
+        .id,
+    ).toBe(id);
     expect((await api(t, `/inventory-items/${id}/health`)).status).toBe(200);
     expect((await api(t, "/inventory-items/health")).status).toBe(404); // an item id "health" that does not exist
     expect((await api(t, `/inventory-items/${id}/checkin`, { method: "POST", body: {} })).status).toBe(409);
-    expect((await api(t, `/inventory-items/${id}`)).body.id).toBe(id);
+    expect((await api<InventoryItem>(t, `/inventory-items/${id}`)).body.id).toBe(id);
   });
 });
 
 describe("OpenAPI document", () => {
   it("lists every reason code with its description, and the list's health parameters and field", async () => {
-    const doc = (await fetchOpenApi()) as any;
-    const codes = doc.components.schemas.HealthReasonCode;
+    const doc = await fetchOpenApi();
+    const codes = doc.components.schemas!.HealthReasonCode!;
     expect(codes.enum).toEqual(REASON_CODE_LIST);
     for (const code of REASON_CODE_LIST) expect(codes.description).toContain(`\`${code}\`: ${REASON_CODES[code]}`);
     expect(codes["x-enumDescriptions"]).toEqual(REASON_CODES);
-    const list = doc.paths["/api/v1/inventory-items"].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+    const list = doc.paths["/api/v1/inventory-items"]!.get!;
+    expect(list.parameters!.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(["healthBadge", "healthSort"]),
     );
-    expect(doc.components.schemas.InventoryItemListItem.allOf[1]).toMatchObject({
+    expect(doc.components.schemas!.InventoryItemListItem!.allOf![1]).toMatchObject({
       properties: { health: { $ref: "#/components/schemas/AssetHealth" } },
       required: ["health"],
     });
-    expect(doc.paths["/api/v1/inventory-items/health/batch"].post.operationId).toBe("getInventoryItemsHealthBatch");
-    expect(doc.paths["/api/v1/settings/health"].put.security).toEqual([{ Bearer: [] }]);
+    expect(doc.paths["/api/v1/inventory-items/health/batch"]!.post!.operationId).toBe("getInventoryItemsHealthBatch");
+    expect(doc.paths["/api/v1/settings/health"]!.put!.security).toEqual([{ Bearer: [] }]);
   });
 });

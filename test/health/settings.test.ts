@@ -7,6 +7,8 @@ import { createUser, userJwt } from "../harness/principals";
 import { seedAssets } from "../harness/sessions";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { AssetHealth, HealthSettings } from "../../src/health";
 
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -30,26 +32,26 @@ describe("GET/PUT /settings/health", () => {
     for (const body of [{ sensitivity: "paranoid" }, {}, { sensitivity: "strict", extra: 1 }]) {
       expect((await api(t, "/settings/health", { method: "PUT", body, auth: { jwt: admin.jwt } })).status).toBe(400);
     }
-    const ok = await api(t, "/settings/health", {
+    const ok = await api<HealthSettings>(t, "/settings/health", {
       method: "PUT",
       body: { sensitivity: "relaxed" },
       auth: { jwt: admin.jwt },
     });
     expect(ok.status).toBe(200);
     expect(ok.body.sensitivity).toBe("relaxed");
-    expect((await api(t, "/settings/health")).body.sensitivity).toBe("relaxed");
+    expect((await api<HealthSettings>(t, "/settings/health")).body.sensitivity).toBe("relaxed");
   });
 
   it("changing it re-scores the workspace's assets", async () => {
     const t = await createTenant();
-    const created = await api(t, "/inventory-items", { body: { name: "Pump" } });
+    const created = await api<InventoryItem>(t, "/inventory-items", { body: { name: "Pump" } });
     const id = created.body.id as string;
     const sched = await api(t, "/maintenance/schedules", {
       body: { itemId: id, title: "Filter change", type: "service", nextDueDate: inDays(10) },
     });
     expect(sched.status, JSON.stringify(sched.body)).toBe(201);
-    expect((await api(t, `/inventory-items/${id}/health`)).body.reasons).toEqual([]);
-    const res = await api(t, "/settings/health", {
+    expect((await api<AssetHealth>(t, `/inventory-items/${id}/health`)).body.reasons).toEqual([]);
+    const res = await api<HealthSettings>(t, "/settings/health", {
       method: "PUT",
       body: { sensitivity: "strict" },
       auth: { jwt: await userJwt(t) },
@@ -67,14 +69,14 @@ describe("GET/PUT /settings/health", () => {
     const t = await createTenant();
     const ids = (await seedAssets(t, INLINE_ROWS + 300)).map((a) => a.id);
     await refreshHealth(await dbOf(t), ids, await basisOfTenant(t));
-    const res = await devCall(t, "/settings/health", {
+    const res = await devCall<HealthSettings>(t, "/settings/health", {
       method: "PUT",
       body: { sensitivity: "strict" },
       authorization: `Bearer ${await userJwt(t)}`,
     });
     expect(res.status).toBe(200);
     expect(res.body.rescore.pending).toBe(300); // answered after the inline chunk; devCall then waits for the background drain
-    expect((await api(t, "/settings/health")).body.rescore.pending).toBe(0);
+    expect((await api<HealthSettings>(t, "/settings/health")).body.rescore.pending).toBe(0);
     for (const id of [ids[0]!, ids[ids.length - 1]!]) expect((await storedHealth(t, id))?.basis).toBe("strict|UTC");
   });
 });

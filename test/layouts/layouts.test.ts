@@ -3,14 +3,19 @@ import { describe, expect, it } from "vitest";
 import { layouts } from "../../src/db/tenant/custom-fields";
 import { outboxRows } from "../harness/outbox";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { CustomField } from "../../src/modules/custom-fields";
+import type { Layout } from "../../src/modules/layouts";
+import type { Page } from "../../src/platform/pagination";
 
-const create = (t: TestTenant, body: Record<string, unknown>) => api(t, "/layouts", { body });
+const create = <T = Layout>(t: TestTenant, body: Record<string, unknown>) => api<T>(t, "/layouts", { body });
 const section = (title: string, ...keys: (string | { key: string; required?: boolean })[]) => ({
   title,
   fields: keys.map((k) => (typeof k === "string" ? { key: k } : k)),
 });
-const defaultOf = async (t: TestTenant, entity: string) => (await api(t, `/layouts/default?entity=${entity}`)).body;
+const defaultOf = async (t: TestTenant, entity: string) =>
+  (await api<Layout>(t, `/layouts/default?entity=${entity}`)).body;
 
 describe("layouts", () => {
   it("creates a layout of built-in and custom fields; the first per entity is the default", async () => {
@@ -51,24 +56,24 @@ describe("layouts", () => {
     expect((await defaultOf(t, "person")).id).toBe(person.body.id);
     expect((await api(t, "/layouts/default")).status).toBe(400);
 
-    const list = await api(t, "/layouts?entity=asset&limit=1");
-    expect(list.body.items.map((l: any) => l.name)).toEqual(["Standard"]);
-    const next = await api(t, `/layouts?entity=asset&limit=1&cursor=${list.body.nextCursor}`);
-    expect(next.body.items.map((l: any) => l.name)).toEqual(["Quick"]);
+    const list = await api<Page<Layout>>(t, "/layouts?entity=asset&limit=1");
+    expect(list.body.items.map((l) => l.name)).toEqual(["Standard"]);
+    const next = await api<Page<Layout>>(t, `/layouts?entity=asset&limit=1&cursor=${list.body.nextCursor}`);
+    expect(next.body.items.map((l) => l.name)).toEqual(["Quick"]);
     expect(next.body.nextCursor).toBeNull();
-    expect((await api(t, "/layouts")).body.items).toHaveLength(3);
+    expect((await api<Page<Layout>>(t, "/layouts")).body.items).toHaveLength(3);
     expect(await outboxRows(t, { type: "layout.created" })).toHaveLength(3);
   });
 
   it("refuses unknown, deleted, other-entity and duplicate keys, naming the entry; nothing is written", async () => {
     const t = await createTenant();
-    const gone = await api(t, "/custom-fields", {
+    const gone = await api<CustomField>(t, "/custom-fields", {
       body: { entity: "asset", key: "oldField", label: "Old", type: "text" },
     });
     await api(t, `/custom-fields/${gone.body.id}`, { method: "DELETE" });
     await api(t, "/custom-fields", { body: { entity: "person", key: "badge", label: "Badge", type: "text" } });
 
-    const res = await create(t, {
+    const res = await create<ErrorBody>(t, {
       entity: "asset",
       name: "Bad",
       sections: [section("A", "name", "nope", "oldField"), section("B", "badge", "email", "name")],
@@ -92,12 +97,12 @@ describe("layouts", () => {
     expect(await (await dbOf(t)).select().from(layouts).all()).toEqual([]);
 
     const ok = await create(t, { entity: "asset", name: "Good", sections: [section("A", "name")] });
-    const patch = await api(t, `/layouts/${ok.body.id}`, {
+    const patch = await api<Failure>(t, `/layouts/${ok.body.id}`, {
       method: "PATCH",
       body: { sections: [section("A", "name", "nope")] },
     });
     expect(patch.status).toBe(400);
-    expect(patch.body.details[0].path).toBe("body.sections.0.fields.1.key");
+    expect(patch.body.details[0]!.path).toBe("body.sections.0.fields.1.key");
     expect((await api(t, `/layouts/${ok.body.id}`, { method: "PATCH", body: { entity: "person" } })).status).toBe(400);
     const dupName = await create(t, { entity: "asset", name: "GOOD", sections: [section("A", "name")] });
     expect(dupName.status).toBe(409);
@@ -109,7 +114,7 @@ describe("layouts", () => {
     const b = await create(t, { entity: "asset", name: "B", sections: [section("S", "name")] });
     const c = await create(t, { entity: "asset", name: "C", isDefault: true, sections: [section("S", "name")] });
     expect(c.body.isDefault).toBe(true);
-    expect((await api(t, `/layouts/${a.body.id}`)).body.isDefault).toBe(false);
+    expect((await api<Layout>(t, `/layouts/${a.body.id}`)).body.isDefault).toBe(false);
 
     const moved = await api(t, `/layouts/${b.body.id}`, { method: "PATCH", body: { isDefault: true, name: "B2" } });
     expect(moved.status).toBe(200);
@@ -121,7 +126,7 @@ describe("layouts", () => {
     expect(unset.status).toBe(409);
     // Unsetting on a non-default is a no-op.
     expect(
-      (await api(t, `/layouts/${a.body.id}`, { method: "PATCH", body: { isDefault: false } })).body.isDefault,
+      (await api<Layout>(t, `/layouts/${a.body.id}`, { method: "PATCH", body: { isDefault: false } })).body.isDefault,
     ).toBe(false);
 
     expect((await api(t, `/layouts/${b.body.id}`, { method: "DELETE" })).status).toBe(204);
@@ -135,7 +140,7 @@ describe("layouts", () => {
 
   it("hides a deleted custom field's entries and shows them again when it is restored", async () => {
     const t = await createTenant();
-    const f = await api(t, "/custom-fields", {
+    const f = await api<CustomField>(t, "/custom-fields", {
       body: { entity: "person", key: "badge", label: "Badge", type: "text" },
     });
     const l = await create(t, {
@@ -143,18 +148,17 @@ describe("layouts", () => {
       name: "P",
       sections: [section("S", "name", { key: "badge", required: true }, "email")],
     });
-    const keys = async () => (await api(t, `/layouts/${l.body.id}`)).body.sections[0].fields.map((x: any) => x.key);
+    const keys = async () => (await api<Layout>(t, `/layouts/${l.body.id}`)).body.sections[0]!.fields.map((x) => x.key);
     expect(await keys()).toEqual(["name", "badge", "email"]);
     await api(t, `/custom-fields/${f.body.id}`, { method: "DELETE" });
     expect(await keys()).toEqual(["name", "email"]);
-    expect((await api(t, "/layouts?entity=person")).body.items[0].sections[0].fields.map((x: any) => x.key)).toEqual([
-      "name",
-      "email",
-    ]);
+    expect(
+      (await api<Page<Layout>>(t, "/layouts?entity=person")).body.items[0]!.sections[0]!.fields.map((x) => x.key),
+    ).toEqual(["name", "email"]);
     // A rename of the layout keeps the hidden entry stored.
     await api(t, `/layouts/${l.body.id}`, { method: "PATCH", body: { name: "People form" } });
     await api(t, `/custom-fields/${f.body.id}/restore`, { method: "POST" });
-    const back = (await api(t, `/layouts/${l.body.id}`)).body.sections[0].fields;
+    const back = (await api<Layout>(t, `/layouts/${l.body.id}`)).body.sections[0]!.fields;
     expect(back).toEqual([
       { key: "name", required: false, builtIn: true },
       { key: "badge", required: true, builtIn: false },

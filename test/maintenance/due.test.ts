@@ -6,9 +6,10 @@ import { dueChunkQuery } from "../../src/modules/maintenance/reminders";
 import { createSchedule, day, setTimezone } from "../harness/maintenance";
 import { insertAsset, trashed } from "../harness/rows";
 import { dbOf, rawDbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type Failure, type CallResult } from "../harness/tenant";
+import type { DueMaintenancePage } from "../../src/modules/maintenance";
 
-const ids = (res: { body: any }) => res.body.items.map((i: any) => i.id);
+const ids = (res: { body: DueMaintenancePage }) => res.body.items.map((i) => i.id);
 
 describe("GET /maintenance/schedules/due/all", () => {
   it("classifies overdue, due today and upcoming (SPEC 2.9), soonest first, leaving out what is not due", async () => {
@@ -27,10 +28,10 @@ describe("GET /maintenance/schedules/due/all", () => {
     const db = await dbOf(t);
     await db.update(assets).set(trashed()).where(eq(assets.id, gone.itemId)).run();
 
-    const res = await api(t, "/maintenance/schedules/due/all");
+    const res = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ today: day(0), timezone: "UTC", lookaheadDays: 7, nextCursor: null });
-    expect(res.body.items.map((i: any) => [i.id, i.dueStatus, i.daysUntilDue])).toEqual([
+    expect(res.body.items.map((i) => [i.id, i.dueStatus, i.daysUntilDue])).toEqual([
       [overdue.id, "overdue", -3],
       [today.id, "due_today", 0],
       [soon.id, "upcoming", 3],
@@ -42,25 +43,31 @@ describe("GET /maintenance/schedules/due/all", () => {
       item: { id: asset.id, name: asset.name, uniqueTag: asset.uniqueTag },
     });
 
-    expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=14"))).toEqual([
+    expect(ids(await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all?lookaheadDays=14"))).toEqual([
       overdue.id,
       today.id,
       soon.id,
       far.id,
     ]);
-    expect(ids(await api(t, "/maintenance/schedules/due/all?reminderDays=14"))).toEqual([
+    expect(ids(await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all?reminderDays=14"))).toEqual([
       overdue.id,
       today.id,
       soon.id,
       far.id,
     ]);
-    expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=2"))).toEqual([overdue.id, today.id]);
-    expect(ids(await api(t, "/maintenance/schedules/due/all?lookaheadDays=14&dueStatus=upcoming"))).toEqual([
-      soon.id,
-      far.id,
+    expect(ids(await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all?lookaheadDays=2"))).toEqual([
+      overdue.id,
+      today.id,
     ]);
-    expect(ids(await api(t, "/maintenance/schedules/due/all?dueStatus=overdue"))).toEqual([overdue.id]);
-    expect(ids(await api(t, "/maintenance/schedules/due/all?dueStatus=due_today"))).toEqual([today.id]);
+    expect(
+      ids(await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all?lookaheadDays=14&dueStatus=upcoming")),
+    ).toEqual([soon.id, far.id]);
+    expect(ids(await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all?dueStatus=overdue"))).toEqual([
+      overdue.id,
+    ]);
+    expect(ids(await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all?dueStatus=due_today"))).toEqual([
+      today.id,
+    ]);
   });
 
   it("validates lookaheadDays and its reminderDays alias (1..60; both must agree)", async () => {
@@ -76,13 +83,13 @@ describe("GET /maintenance/schedules/due/all", () => {
       "dueStatus=late",
       "cursor=nope",
     ]) {
-      const res = await api(t, `/maintenance/schedules/due/all?${q}`);
+      const res = await api<Failure>(t, `/maintenance/schedules/due/all?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.details.length, q).toBeGreaterThan(0);
     }
     for (const q of ["lookaheadDays=1", "lookaheadDays=60", "reminderDays=60", "lookaheadDays=9&reminderDays=9"]) {
-      const res = await api(t, `/maintenance/schedules/due/all?${q}`);
+      const res = await api<DueMaintenancePage>(t, `/maintenance/schedules/due/all?${q}`);
       expect(res.status, q).toBe(200);
       expect(res.body.lookaheadDays).toBe(Number(q.split("=")[1]!.split("&")[0]));
     }
@@ -97,13 +104,13 @@ describe("GET /maintenance/schedules/due/all", () => {
     const due = day(0, "Pacific/Kiritimati");
     const a = await createSchedule(ahead, { nextDueDate: due, reminderDays: 0 });
     const b = await createSchedule(behind, { nextDueDate: due, reminderDays: 3 });
-    const resA = await api(ahead, "/maintenance/schedules/due/all");
+    const resA = await api<DueMaintenancePage>(ahead, "/maintenance/schedules/due/all");
     expect(resA.body).toMatchObject({ today: due, timezone: "Pacific/Kiritimati" });
-    expect(resA.body.items.map((i: any) => [i.id, i.dueStatus])).toEqual([[a.id, "due_today"]]);
-    const resB = await api(behind, "/maintenance/schedules/due/all");
+    expect(resA.body.items.map((i) => [i.id, i.dueStatus])).toEqual([[a.id, "due_today"]]);
+    const resB = await api<DueMaintenancePage>(behind, "/maintenance/schedules/due/all");
     expect(resB.body.today).toBe(day(0, "Pacific/Pago_Pago"));
     expect(resB.body.today < due).toBe(true);
-    expect(resB.body.items.map((i: any) => [i.id, i.dueStatus])).toEqual([[b.id, "upcoming"]]);
+    expect(resB.body.items.map((i) => [i.id, i.dueStatus])).toEqual([[b.id, "upcoming"]]);
   });
 
   it("pages through the due list with a stable cursor", async () => {
@@ -115,7 +122,10 @@ describe("GET /maintenance/schedules/due/all", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: any = await api(t, `/maintenance/schedules/due/all?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      const res: CallResult<DueMaintenancePage> = await api(
+        t,
+        `/maintenance/schedules/due/all?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+      );
       expect(res.status).toBe(200);
       expect(res.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...ids(res));

@@ -8,6 +8,14 @@ import { outboxRows } from "../harness/outbox";
 import { insertAsset, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type {
+  DueMaintenancePage,
+  MaintenanceCompletion,
+  MaintenanceLog,
+  MaintenanceSchedule,
+} from "../../src/modules/maintenance";
 
 const timeline = async (t: TestTenant, assetId: string) =>
   (await dbOf(t))
@@ -22,7 +30,7 @@ describe("maintenance logs", () => {
   it("records ad-hoc maintenance (SPEC 2.8) with a timeline entry and a maintenance.completed event, leaving the asset's status alone", async () => {
     const t = await createTenant();
     const asset = await insertAsset(t, { status: "maintenance" });
-    const res = await api(t, "/maintenance/logs", {
+    const res = await api<MaintenanceCompletion>(t, "/maintenance/logs", {
       body: {
         itemId: asset.id,
         type: "battery replacement",
@@ -65,12 +73,12 @@ describe("maintenance logs", () => {
       nextDueDate: day(-40),
       reminderDays: 3,
     });
-    const done = await api(t, "/maintenance/logs", {
+    const done = await api<MaintenanceCompletion>(t, "/maintenance/logs", {
       body: { itemId: asset.id, scheduleId: monthly.id, completedDate: noon(day(0)) },
     });
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ scheduleId: monthly.id, type: "service", dueDate: day(-40) });
-    const after = done.body.schedule;
+    const after = done.body.schedule!;
     // Late by 40 days: the missed occurrence is skipped, the next is the first one after today.
     expect(after.nextDueDate).toBe(occurrenceAfter(day(-40), 1, "month", day(0)));
     expect(after.nextDueDate > day(0) && after.nextDueDate <= day(31)).toBe(true);
@@ -81,12 +89,12 @@ describe("maintenance logs", () => {
     expect((await outboxRows(t, { type: "maintenance.completed" }))[0]!.payload).toEqual(done.body);
 
     const once = await createSchedule(t, { itemId: asset.id, nextDueDate: day(1) });
-    const oneOff = await api(t, "/maintenance/logs", {
+    const oneOff = await api<MaintenanceCompletion>(t, "/maintenance/logs", {
       body: { itemId: asset.id, scheduleId: once.id, type: "inspection", completedDate: noon(day(-1)) },
     });
     expect(oneOff.body.schedule).toMatchObject({ status: "completed", nextDueDate: day(1) });
-    const due = await api(t, "/maintenance/schedules/due/all");
-    expect(due.body.items.map((i: any) => i.id)).not.toContain(once.id);
+    const due = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
+    expect(due.body.items.map((i) => i.id)).not.toContain(once.id);
     const again = await api(t, "/maintenance/logs", {
       body: { itemId: asset.id, scheduleId: once.id, completedDate: noon(day(0)) },
     });
@@ -112,7 +120,7 @@ describe("maintenance logs", () => {
       [{ ...ok, performedBy: "me" }, "body"],
     ];
     for (const [body, path] of bad) {
-      const res = await api(t, "/maintenance/logs", { body });
+      const res = await api<ErrorBody>(t, "/maintenance/logs", { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(JSON.stringify(res.body.details), JSON.stringify(body)).toContain(path);
     }
@@ -131,15 +139,17 @@ describe("maintenance logs", () => {
       nextDueDate: day(-1),
     });
     const log = async (body: Record<string, unknown>) =>
-      (await api(t, "/maintenance/logs", { body: { itemId: asset.id, ...body } })).body;
+      (await api<MaintenanceCompletion>(t, "/maintenance/logs", { body: { itemId: asset.id, ...body } })).body;
     const a = await log({ type: "repair", completedDate: noon(day(-5)) });
     const b = await log({ scheduleId: s.id, completedDate: noon(day(-1)) });
     const c = await log({ scheduleId: s.id, completedDate: noon(day(0)) });
-    const byItem = await api(t, `/maintenance/logs/item/${asset.id}?limit=2`);
-    expect(byItem.body.items.map((l: any) => l.id)).toEqual([c.id, b.id]);
+    const byItem = await api<Page<MaintenanceLog>>(t, `/maintenance/logs/item/${asset.id}?limit=2`);
+    expect(byItem.body.items.map((l) => l.id)).toEqual([c.id, b.id]);
     const rest = await api(t, `/maintenance/logs/item/${asset.id}?limit=2&cursor=${byItem.body.nextCursor}`);
     expect(rest.body).toMatchObject({ items: [{ id: a.id }], nextCursor: null });
-    expect((await api(t, `/maintenance/logs/schedule/${s.id}`)).body.items.map((l: any) => l.id)).toEqual([c.id, b.id]);
+    expect(
+      (await api<Page<MaintenanceLog>>(t, `/maintenance/logs/schedule/${s.id}`)).body.items.map((l) => l.id),
+    ).toEqual([c.id, b.id]);
 
     const schedule = (await api(t, `/maintenance/schedules/${s.id}`)).body;
     const fixed = await api(t, `/maintenance/logs/${b.id}`, {
@@ -177,10 +187,13 @@ describe("maintenance logs", () => {
     const asset = await insertAsset(t);
     const s = await createSchedule(t, { itemId: asset.id, recurrence: { every: 7, unit: "day" }, nextDueDate: day(0) });
     const body = { itemId: asset.id, scheduleId: s.id, completedDate: noon(day(0)) };
-    const results = await Promise.all([api(t, "/maintenance/logs", { body }), api(t, "/maintenance/logs", { body })]);
+    const results = await Promise.all([
+      api<MaintenanceCompletion>(t, "/maintenance/logs", { body }),
+      api<MaintenanceCompletion>(t, "/maintenance/logs", { body }),
+    ]);
     expect(results.map((r) => r.status)).toEqual([201, 201]);
     expect(new Set(results.map((r) => r.body.dueDate))).toEqual(new Set([day(0), day(7)]));
-    expect((await api(t, `/maintenance/schedules/${s.id}`)).body.nextDueDate).toBe(day(14));
+    expect((await api<MaintenanceSchedule>(t, `/maintenance/schedules/${s.id}`)).body.nextDueDate).toBe(day(14));
     expect(await logCount(t)).toBe(2);
   });
 });

@@ -8,6 +8,9 @@ import { outboxRows } from "../harness/outbox";
 import { insertAsset, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Page } from "../../src/platform/pagination";
+import type { DueMaintenancePage, MaintenanceSchedule } from "../../src/modules/maintenance";
 
 const scheduleCount = async (t: Awaited<ReturnType<typeof createTenant>>) =>
   (await (await dbOf(t)).select().from(maintenanceSchedules).all()).length;
@@ -17,7 +20,7 @@ describe("maintenance schedules", () => {
     const t = await createTenant();
     const asset = await insertAsset(t);
     const user = await createUser(t, "member");
-    const created = await api(t, "/maintenance/schedules", {
+    const created = await api<MaintenanceSchedule>(t, "/maintenance/schedules", {
       body: {
         itemId: asset.id,
         title: "Calibrate scale",
@@ -49,9 +52,9 @@ describe("maintenance schedules", () => {
 
     const oneOff = await createSchedule(t, { itemId: asset.id, nextDueDate: day(2) });
     expect(oneOff).toMatchObject({ recurrence: null, reminderDays: 7, assigneeUserId: null, notes: null });
-    const list = await api(t, `/maintenance/schedules/item/${asset.id}?limit=1`);
+    const list = await api<Page<MaintenanceSchedule>>(t, `/maintenance/schedules/item/${asset.id}?limit=1`);
     expect(list.status).toBe(200);
-    expect(list.body.items.map((s: any) => s.id)).toEqual([oneOff.id]); // soonest due first
+    expect(list.body.items.map((s) => s.id)).toEqual([oneOff.id]); // soonest due first
     const page2 = await api(t, `/maintenance/schedules/item/${asset.id}?limit=1&cursor=${list.body.nextCursor}`);
     expect(page2.body).toEqual({ items: [created.body], nextCursor: null });
 
@@ -89,7 +92,7 @@ describe("maintenance schedules", () => {
     const foreign = await insertAsset(other);
     const deleted = await insertAsset(t, trashed());
     for (const itemId of ["ast_00000000000000000000000000", deleted.id, foreign.id]) {
-      const res = await api(t, "/maintenance/schedules", {
+      const res = await api<ErrorBody>(t, "/maintenance/schedules", {
         body: { itemId, title: "X", type: "service", nextDueDate: day(1) },
       });
       expect(res.status).toBe(400);
@@ -117,7 +120,7 @@ describe("maintenance schedules", () => {
       [{ ...base, status: "active" }, "body"],
     ];
     for (const [body, path] of bad) {
-      const res = await api(t, "/maintenance/schedules", { body });
+      const res = await api<ErrorBody>(t, "/maintenance/schedules", { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(JSON.stringify(res.body.details), JSON.stringify(body)).toContain(path);
     }
@@ -134,7 +137,7 @@ describe("maintenance schedules", () => {
       [{ itemId: (await insertAsset(t)).id }, "body"],
       [{}, "body"],
     ] as const) {
-      const res = await api(t, `/maintenance/schedules/${s.id}`, { method: "PATCH", body });
+      const res = await api<ErrorBody>(t, `/maintenance/schedules/${s.id}`, { method: "PATCH", body });
       expect(res.status).toBe(400);
       expect(JSON.stringify(res.body.details)).toContain(path);
     }
@@ -159,11 +162,11 @@ describe("maintenance schedules", () => {
   it("routes /schedules/due/all and /schedules/item/{itemId} before /schedules/{scheduleId}", async () => {
     const t = await createTenant();
     const s = await createSchedule(t, { nextDueDate: day(0) });
-    const due = await api(t, "/maintenance/schedules/due/all");
+    const due = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
     expect(due.status).toBe(200);
-    expect(due.body.items.map((i: any) => i.id)).toEqual([s.id]);
-    const item = await api(t, `/maintenance/schedules/item/${s.itemId}`);
-    expect(item.body.items.map((i: any) => i.id)).toEqual([s.id]);
+    expect(due.body.items.map((i) => i.id)).toEqual([s.id]);
+    const item = await api<Page<MaintenanceSchedule>>(t, `/maintenance/schedules/item/${s.itemId}`);
+    expect(item.body.items.map((i) => i.id)).toEqual([s.id]);
     expect((await api(t, "/maintenance/schedules/due")).status).toBe(404);
   });
 });

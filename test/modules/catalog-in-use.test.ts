@@ -1,25 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { Location } from "../../src/modules/locations";
+import type { Category } from "../../src/modules/categories";
 
 describe("categories and locations in use", () => {
   it("refuses to delete a category or location that live assets use, until the assets move", async () => {
     const t = await createTenant();
-    const cat = (await api(t, "/categories", { body: { name: "Phones" } })).body;
-    const loc = (await api(t, "/locations", { body: { name: "Lab" } })).body;
+    const cat = (await api<Category>(t, "/categories", { body: { name: "Phones" } })).body;
+    const loc = (await api<Location>(t, "/locations", { body: { name: "Lab" } })).body;
     const asset = (
-      await api(t, "/inventory-items", { body: { name: "Pixel", categoryId: cat.id, locationId: loc.id } })
+      await api<InventoryItem>(t, "/inventory-items", {
+        body: { name: "Pixel", categoryId: cat.id, locationId: loc.id },
+      })
     ).body;
     expect(asset.id).toMatch(/^ast_/);
 
-    const delCat = await api(t, `/categories/${cat.id}`, { method: "DELETE" });
+    const delCat = await api<ErrorBody>(t, `/categories/${cat.id}`, { method: "DELETE" });
     expect(delCat.status).toBe(409);
     expect(delCat.body.details).toMatchObject({ assets: 1 });
-    const delLoc = await api(t, `/locations/${loc.id}`, { method: "DELETE" });
+    const delLoc = await api<ErrorBody>(t, `/locations/${loc.id}`, { method: "DELETE" });
     expect(delLoc.status).toBe(409);
     expect(delLoc.body.details).toMatchObject({ assets: 1 });
 
-    const def = (await api(t, "/categories/default")).body;
-    const defLoc = (await api(t, "/locations/default")).body;
+    const def = (await api<Category>(t, "/categories/default")).body;
+    const defLoc = (await api<Location>(t, "/locations/default")).body;
     expect(
       (
         await api(t, `/inventory-items/${asset.id}`, {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Page } from "../../src/platform/pagination";
+import type { Category } from "../../src/modules/categories";
 
 const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((c) => c.name);
 
@@ -11,7 +14,7 @@ describe("categories", () => {
     expect(def.status).toBe(200);
     expect(def.body).toMatchObject({ name: "General", isDefault: true });
 
-    const created = await api(t, "/categories", { body: { name: "Laptops", expectedLifeMonths: 36 } });
+    const created = await api<Category>(t, "/categories", { body: { name: "Laptops", expectedLifeMonths: 36 } });
     expect(created.status).toBe(201);
     expect(created.body.id).toMatch(/^cat_/);
 
@@ -19,12 +22,12 @@ describe("categories", () => {
     expect(dup.status).toBe(409);
     expect(dup.body).toMatchObject({ code: "conflict", requestId: expect.stringMatching(/^req_/) });
 
-    const list = await api(t, "/categories?limit=1");
+    const list = await api<Page<Category>>(t, "/categories?limit=1");
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(1);
     expect(list.body.nextCursor).toEqual(expect.any(String));
-    const next = await api(t, `/categories?limit=1&cursor=${list.body.nextCursor}`);
-    expect(next.body.items[0].name).toBe("Laptops");
+    const next = await api<Page<Category>>(t, `/categories?limit=1&cursor=${list.body.nextCursor}`);
+    expect(next.body.items[0]!.name).toBe("Laptops");
     expect(next.body.nextCursor).toBeNull();
 
     const del = await api(t, `/categories/${created.body.id}`, { method: "DELETE" });
@@ -36,7 +39,7 @@ describe("categories", () => {
 
   it("validates input with the error envelope", async () => {
     const t = await createTenant();
-    const res = await api(t, "/categories", { body: { name: "", extra: 1 } });
+    const res = await api<ErrorBody>(t, "/categories", { body: { name: "", extra: 1 } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("validation_failed");
     expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: "body.name" })]));
@@ -46,14 +49,14 @@ describe("categories", () => {
 
   it("bounds names at 120 characters and rejects unknown fields", async () => {
     const t = await createTenant();
-    const long = await api(t, "/categories", { body: { name: "x".repeat(121) } });
+    const long = await api<ErrorBody>(t, "/categories", { body: { name: "x".repeat(121) } });
     expect(long.status).toBe(400);
     expect(long.body.details).toEqual([expect.objectContaining({ path: "body.name" })]);
     expect((await api(t, "/categories", { body: { name: "x".repeat(120) } })).status).toBe(201);
-    const unknown = await api(t, "/categories", { body: { name: "Phones", colour: "red" } });
+    const unknown = await api<ErrorBody>(t, "/categories", { body: { name: "Phones", colour: "red" } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe("validation_failed");
-    const cat = (await api(t, "/categories", { body: { name: "Phones" } })).body;
+    const cat = (await api<Category>(t, "/categories", { body: { name: "Phones" } })).body;
     expect((await api(t, `/categories/${cat.id}`, { method: "PATCH", body: { nam: "typo" } })).status).toBe(400);
     expect((await api(t, `/categories/${cat.id}`, { method: "PATCH", body: {} })).status).toBe(400);
     expect((await api(t, "/categories", { body: { name: "Tablets", expectedLifeMonths: 0 } })).status).toBe(400);
@@ -63,7 +66,7 @@ describe("categories", () => {
 
   it("refuses to delete the default category", async () => {
     const t = await createTenant();
-    const def = await api(t, "/categories/default");
+    const def = await api<Category>(t, "/categories/default");
     const res = await api(t, `/categories/${def.body.id}`, { method: "DELETE" });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: "conflict", message: expect.stringMatching(/default/) });
@@ -90,7 +93,7 @@ describe("categories", () => {
   it("validates paging parameters", async () => {
     const t = await createTenant();
     for (const query of ["cursor=garbage", `cursor=${btoa("[1]")}`, "limit=101", "limit=0", "limit=abc"]) {
-      const res = await api(t, `/categories?${query}`);
+      const res = await api<ErrorBody>(t, `/categories?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.code, query).toBe("validation_failed");
     }
@@ -99,7 +102,7 @@ describe("categories", () => {
 
   it("hides deleted rows from lists and reads, and restores only while the name is free", async () => {
     const t = await createTenant();
-    const old = (await api(t, "/categories", { body: { name: "Monitors" } })).body;
+    const old = (await api<Category>(t, "/categories", { body: { name: "Monitors" } })).body;
     expect((await api(t, `/categories/${old.id}`, { method: "DELETE" })).status).toBe(204);
     expect(names(await api(t, "/categories"))).toEqual(["General"]);
     expect(names(await api(t, "/categories?q=mon"))).toEqual([]);
@@ -107,9 +110,9 @@ describe("categories", () => {
     expect((await api(t, `/categories/${old.id}`, { method: "PATCH", body: { name: "Screens" } })).status).toBe(404);
     expect((await api(t, `/categories/${old.id}`, { method: "DELETE" })).status).toBe(404);
 
-    const replacement = await api(t, "/categories", { body: { name: "MONITORS" } });
+    const replacement = await api<Category>(t, "/categories", { body: { name: "MONITORS" } });
     expect(replacement.status).toBe(201);
-    const restore = await api(t, `/categories/${old.id}/restore`, { method: "POST" });
+    const restore = await api<ErrorBody>(t, `/categories/${old.id}/restore`, { method: "POST" });
     expect(restore.status).toBe(409);
     expect(restore.body.message).toMatch(/already named/);
     expect((await api(t, `/categories/${old.id}`)).status).toBe(404);
@@ -126,7 +129,7 @@ describe("categories", () => {
   it("answers 404 for unknown ids and other workspaces' categories", async () => {
     const t = await createTenant();
     const other = await createTenant();
-    const mine = (await api(t, "/categories", { body: { name: "Mine" } })).body;
+    const mine = (await api<Category>(t, "/categories", { body: { name: "Mine" } })).body;
     expect((await api(t, "/categories/cat_00000000000000000000000000")).status).toBe(404);
     expect((await api(t, "/categories/whatever")).status).toBe(404);
     expect((await api(other, `/categories/${mine.id}`)).status).toBe(404);

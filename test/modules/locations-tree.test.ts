@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { locationRowCount, makeLocation, moveLocation, parentOf } from "../harness/locations";
 import { outboxRows } from "../harness/outbox";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Location } from "../../src/modules/locations";
 
 /* The location tree: parents must be live, no cycles, no dangling children on delete or restore. */
 describe("location tree", () => {
@@ -16,9 +19,9 @@ describe("location tree", () => {
       expect(res.body).toMatchObject({ code: "validation_failed", details: [{ path: "body.parentId" }] });
     }
     const keep = await makeLocation(t, "Keep");
-    const moved = await moveLocation(t, keep.id, gone.id);
+    const moved = await moveLocation<Failure>(t, keep.id, gone.id);
     expect(moved.status).toBe(400);
-    expect(moved.body.details[0].path).toBe("body.parentId");
+    expect(moved.body.details[0]!.path).toBe("body.parentId");
     expect(await locationRowCount(t)).toBe(before + 1);
     expect(await outboxRows(t, { type: "location.updated" })).toHaveLength(0);
   });
@@ -71,15 +74,15 @@ describe("location tree", () => {
 
   it("refuses to delete the default or a location with live children", async () => {
     const t = await createTenant();
-    const def = await api(t, "/locations/default");
-    const delDefault = await api(t, `/locations/${def.body.id}`, { method: "DELETE" });
+    const def = await api<Location>(t, "/locations/default");
+    const delDefault = await api<ErrorBody>(t, `/locations/${def.body.id}`, { method: "DELETE" });
     expect(delDefault.status).toBe(409);
     expect(delDefault.body.message).toMatch(/default/);
 
     const site = await makeLocation(t, "Site");
     const r1 = await makeLocation(t, "Room 1", site.id);
     await makeLocation(t, "Room 2", site.id);
-    const blocked = await api(t, `/locations/${site.id}`, { method: "DELETE" });
+    const blocked = await api<ErrorBody>(t, `/locations/${site.id}`, { method: "DELETE" });
     expect(blocked.status).toBe(409);
     expect(blocked.body.message).toContain("2 location");
     expect(blocked.body.details).toEqual({ children: 2 });
@@ -87,8 +90,8 @@ describe("location tree", () => {
 
     // Deleted children do not count; a child moved away does not either.
     await api(t, `/locations/${r1.id}`, { method: "DELETE" });
-    const room2 = (await api(t, `/locations?parentId=${site.id}`)).body.items[0];
-    await moveLocation(t, room2.id, null);
+    const room2 = (await api<Page<Location>>(t, `/locations?parentId=${site.id}`)).body.items[0];
+    await moveLocation(t, room2!.id, null);
     expect((await api(t, `/locations/${site.id}`, { method: "DELETE" })).status).toBe(204);
   });
 
@@ -99,13 +102,13 @@ describe("location tree", () => {
     await api(t, `/locations/${room.id}`, { method: "DELETE" });
     await api(t, `/locations/${site.id}`, { method: "DELETE" });
 
-    const early = await api(t, `/locations/${room.id}/restore`, { method: "POST" });
+    const early = await api<ErrorBody>(t, `/locations/${room.id}/restore`, { method: "POST" });
     expect(early.status).toBe(409);
     expect(early.body.details).toEqual({ parentId: site.id });
     expect((await api(t, `/locations/${room.id}`)).status).toBe(404);
 
     expect((await api(t, `/locations/${site.id}/restore`, { method: "POST" })).status).toBe(200);
-    const later = await api(t, `/locations/${room.id}/restore`, { method: "POST" });
+    const later = await api<Location>(t, `/locations/${room.id}/restore`, { method: "POST" });
     expect(later.status).toBe(200);
     expect(later.body.parentId).toBe(site.id);
   });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { makeLocation as make } from "../harness/locations";
 import { outboxRows } from "../harness/outbox";
-import { api, createTenant } from "../harness/tenant";
+import { api, type CallResult, createTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Location } from "../../src/modules/locations";
+import type { Page } from "../../src/platform/pagination";
 
 describe("locations", () => {
   it("has one default location and does the basic lifecycle", async () => {
@@ -32,12 +35,15 @@ describe("locations", () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: "Floor 3", description: "East wing", parentId: hq.id });
 
-    const children = await api(t, `/locations?parentId=${hq.id}`);
+    const children = await api<Page<Location>>(t, `/locations?parentId=${hq.id}`);
     expect(children.body.items.map((l: { id: string }) => l.id)).toEqual([floor.id]);
 
     expect((await api(t, `/locations/${floor.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/locations/${floor.id}`)).status).toBe(404);
-    expect((await api(t, "/locations")).body.items.map((l: { name: string }) => l.name)).toEqual(["HQ", "Main"]);
+    expect((await api<Page<Location>>(t, "/locations")).body.items.map((l: { name: string }) => l.name)).toEqual([
+      "HQ",
+      "Main",
+    ]);
     const restored = await api(t, `/locations/${floor.id}/restore`, { method: "POST" });
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ id: floor.id, parentId: hq.id, name: "Floor 3" });
@@ -50,10 +56,7 @@ describe("locations", () => {
     const names: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { status: number; body: any } = await api(
-        t,
-        `/locations?limit=2${cursor ? `&cursor=${cursor}` : ""}`,
-      );
+      const page: CallResult<Page<Location>> = await api(t, `/locations?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
       expect(page.status).toBe(200);
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       names.push(...page.body.items.map((l: { name: string }) => l.name));
@@ -61,11 +64,11 @@ describe("locations", () => {
     } while (cursor);
     expect(names).toEqual(["100% dock", "A shelf", "b_room", "Bxroom", "Main"]);
 
-    const underscore = await api(t, `/locations?q=${encodeURIComponent("b_")}`);
+    const underscore = await api<Page<Location>>(t, `/locations?q=${encodeURIComponent("b_")}`);
     expect(underscore.body.items.map((l: { name: string }) => l.name)).toEqual(["b_room"]);
-    const percent = await api(t, `/locations?q=${encodeURIComponent("0%")}`);
+    const percent = await api<Page<Location>>(t, `/locations?q=${encodeURIComponent("0%")}`);
     expect(percent.body.items.map((l: { name: string }) => l.name)).toEqual(["100% dock"]);
-    expect((await api(t, "/locations?q=ROOM")).body.items).toHaveLength(2);
+    expect((await api<Page<Location>>(t, "/locations?q=ROOM")).body.items).toHaveLength(2);
     expect((await api(t, "/locations?cursor=not-a-cursor")).status).toBe(400);
     expect((await api(t, "/locations?limit=101")).status).toBe(400);
   });
@@ -78,7 +81,7 @@ describe("locations", () => {
     expect((await api(t, `/locations/${other.id}`, { method: "PATCH", body: { name: "DOCK" } })).status).toBe(409);
     await api(t, `/locations/${old.id}`, { method: "DELETE" });
     await make(t, "DOCK");
-    const restore = await api(t, `/locations/${old.id}/restore`, { method: "POST" });
+    const restore = await api<ErrorBody>(t, `/locations/${old.id}/restore`, { method: "POST" });
     expect(restore.status).toBe(409);
     expect(restore.body.message).toMatch(/already named/);
     expect((await api(t, `/locations/${old.id}`)).status).toBe(404);
@@ -93,7 +96,7 @@ describe("locations", () => {
       ["parentId type", { name: "Ok", parentId: 5 }],
     ];
     for (const [label, body] of cases) {
-      const res = await api(t, "/locations", { body });
+      const res = await api<ErrorBody>(t, "/locations", { body });
       expect(res.status, label).toBe(400);
       expect(res.body.code, label).toBe("validation_failed");
     }
@@ -109,9 +112,12 @@ describe("locations", () => {
     const t = await createTenant();
     const a = await make(t, "A");
     const b = await make(t, "B", a.id);
-    const updated = await api(t, `/locations/${b.id}`, { method: "PATCH", body: { name: "B2", parentId: null } });
+    const updated = await api<Location>(t, `/locations/${b.id}`, {
+      method: "PATCH",
+      body: { name: "B2", parentId: null },
+    });
     await api(t, `/locations/${b.id}`, { method: "DELETE" });
-    const restored = await api(t, `/locations/${b.id}/restore`, { method: "POST" });
+    const restored = await api<Location>(t, `/locations/${b.id}/restore`, { method: "POST" });
 
     const rows = await outboxRows(t, { subjectId: b.id });
     expect(rows.map((r) => r.type).sort()).toEqual([

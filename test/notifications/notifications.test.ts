@@ -8,6 +8,8 @@ import { insertNotification } from "../harness/maintenance";
 import { createUser, userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { Notification } from "../../src/modules/notifications";
+import type { Page } from "../../src/platform/pagination";
 
 const as = (jwt: string) => ({ auth: { jwt } });
 
@@ -30,9 +32,9 @@ describe("notifications", () => {
       .where(eq(notifications.id, n1!.id))
       .run();
 
-    const page1 = await api(t, "/notifications?limit=2", as(jwt));
+    const page1 = await api<Page<Notification>>(t, "/notifications?limit=2", as(jwt));
     expect(page1.status).toBe(200);
-    expect(page1.body.items.map((n: any) => n.id)).toEqual([n2!.id, n1!.id]);
+    expect(page1.body.items.map((n) => n.id)).toEqual([n2!.id, n1!.id]);
     expect(page1.body.items[1]).toEqual({
       id: n1!.id,
       type: "maintenance.due",
@@ -46,24 +48,35 @@ describe("notifications", () => {
     });
     const page2 = await api(t, `/notifications?limit=2&cursor=${page1.body.nextCursor}`, as(jwt));
     expect(page2.body).toMatchObject({ items: [{ id: n0!.id }], nextCursor: null });
-    expect((await api(t, "/notifications?unread=true", as(jwt))).body.items.map((n: any) => n.id)).toEqual([
-      n2!.id,
-      n0!.id,
-    ]);
-    expect((await api(t, "/notifications?unread=false", as(jwt))).body.items.map((n: any) => n.id)).toEqual([n1!.id]);
+    expect(
+      (await api<Page<Notification>>(t, "/notifications?unread=true", as(jwt))).body.items.map((n) => n.id),
+    ).toEqual([n2!.id, n0!.id]);
+    expect(
+      (await api<Page<Notification>>(t, "/notifications?unread=false", as(jwt))).body.items.map((n) => n.id),
+    ).toEqual([n1!.id]);
     expect((await api(t, "/notifications/unread-count", as(jwt))).body).toEqual({ count: 2 });
     expect((await api(t, "/notifications?unread=yes", as(jwt))).status).toBe(400);
-    expect((await api(t, "/notifications", as(member.jwt))).body.items.map((n: any) => n.title)).toEqual(["Not yours"]);
+    expect((await api<Page<Notification>>(t, "/notifications", as(member.jwt))).body.items.map((n) => n.title)).toEqual(
+      ["Not yours"],
+    );
   });
 
   it("marks one read and unread again, keeping the first readAt; another user's is a 404", async () => {
     const t = await createTenant();
     const jwt = await userJwt(t);
     const [n] = await ownerInbox(t, 1);
-    const read = await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: true }, ...as(jwt) });
+    const read = await api<Notification>(t, `/notifications/${n!.id}`, {
+      method: "PATCH",
+      body: { read: true },
+      ...as(jwt),
+    });
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ id: n!.id, read: true, readAt: expect.any(String) });
-    const again = await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: true }, ...as(jwt) });
+    const again = await api<Notification>(t, `/notifications/${n!.id}`, {
+      method: "PATCH",
+      body: { read: true },
+      ...as(jwt),
+    });
     expect(again.body.readAt).toBe(read.body.readAt);
     const unread = await api(t, `/notifications/${n!.id}`, { method: "PATCH", body: { read: false }, ...as(jwt) });
     expect(unread.body).toMatchObject({ read: false, readAt: null });

@@ -7,18 +7,27 @@ import { createSchedule, day, insertNotification, tenantRecord } from "../harnes
 import { createUser, userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { Notification, RealtimeTicket } from "../../src/modules/notifications";
+import type { Page } from "../../src/platform/pagination";
 
 /** A client socket opened through the Worker, collecting the JSON messages it receives. */
 interface Client {
   ws: WebSocket;
-  messages: any[];
-  next: (type: string, timeoutMs?: number) => Promise<any>;
+  messages: Message[];
+  next: (type: string, timeoutMs?: number) => Promise<Message>;
+}
+
+/** A server message: `{ type: "ready" }`, then `notification.created` / `notification.updated` with the record. */
+interface Message {
+  type: string;
+  notification?: Notification;
+  at?: string;
 }
 
 async function ticket(t: TestTenant, jwt: string) {
-  const res = await api(t, "/notifications/realtime-ticket", { method: "POST", auth: { jwt } });
+  const res = await api<RealtimeTicket>(t, "/notifications/realtime-ticket", { method: "POST", auth: { jwt } });
   expect(res.status).toBe(201);
-  return res.body as { ticket: string; url: string; expiresIn: number };
+  return res.body;
 }
 
 function open(t: TestTenant, query: string, headers: Record<string, string> = { upgrade: "websocket" }) {
@@ -30,9 +39,9 @@ async function connect(t: TestTenant, jwt: string): Promise<Client> {
   const res = await open(t, `ticket=${encodeURIComponent(tk)}`);
   expect(res.status).toBe(101);
   const ws = res.webSocket!;
-  const messages: any[] = [];
+  const messages: Message[] = [];
   ws.addEventListener("message", (e) => {
-    messages.push(JSON.parse(String(e.data)));
+    messages.push(JSON.parse(String(e.data)) as Message);
   });
   ws.accept();
   let seen = 0;
@@ -42,7 +51,7 @@ async function connect(t: TestTenant, jwt: string): Promise<Client> {
       const i = messages.findIndex((m, idx) => idx >= seen && m.type === type);
       if (i >= 0) {
         seen = i + 1;
-        return messages[i];
+        return messages[i]!;
       }
       if (Date.now() > deadline)
         throw new Error(`no '${type}' message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`);
@@ -72,17 +81,17 @@ describe("realtime notification channel", () => {
       readAt: null,
       data: { scheduleId: s.id },
     });
-    const listed = await api(t, "/notifications", { auth: { jwt } });
+    const listed = await api<Page<Notification>>(t, "/notifications", { auth: { jwt } });
     expect(created.notification).toEqual(listed.body.items[0]);
 
     // Updated: the full record after the change, as the PATCH answers it.
-    const patched = await api(t, `/notifications/${created.notification.id}`, {
+    const patched = await api(t, `/notifications/${created.notification!.id}`, {
       method: "PATCH",
       body: { read: true },
       auth: { jwt },
     });
     expect((await client.next("notification.updated")).notification).toEqual(patched.body);
-    const unread = await api(t, `/notifications/${created.notification.id}`, {
+    const unread = await api(t, `/notifications/${created.notification!.id}`, {
       method: "PATCH",
       body: { read: false },
       auth: { jwt },
@@ -90,7 +99,7 @@ describe("realtime notification channel", () => {
     expect((await client.next("notification.updated")).notification).toEqual(unread.body);
     await api(t, "/notifications/read-all", { method: "PATCH", auth: { jwt } });
     expect((await client.next("notification.updated")).notification).toMatchObject({
-      id: created.notification.id,
+      id: created.notification!.id,
       read: true,
     });
 

@@ -5,22 +5,24 @@ import { signFields } from "../../src/platform/signed-urls";
 import { fileBytes, send } from "../harness/files";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { ObjectUpload, ObjectViewUrl, UploadedObject } from "../../src/modules/objects";
 
-async function issue(t: TestTenant, body: Record<string, unknown>) {
-  return api(t, "/objects", { body, auth: { jwt: await userJwt(t) } });
+async function issue<T = ObjectUpload>(t: TestTenant, body: Record<string, unknown>) {
+  return api<T>(t, "/objects", { body, auth: { jwt: await userJwt(t) } });
 }
 
 async function issued(t: TestTenant, contentType: string, size: number, purpose?: string) {
   const res = await issue(t, { contentType, size, ...(purpose ? { purpose } : {}) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { objectKey: string; uploadUrl: string; expiresAt: string; method: "PUT" };
+  return res.body;
 }
 
-const put = (url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
-  send(url, { method: "PUT", body: bytes, headers });
+const put = <T = UploadedObject>(url: string, bytes: Uint8Array, headers: Record<string, string> = {}) =>
+  send<T>(url, { method: "PUT", body: bytes, headers });
 
-async function viewUrl(t: TestTenant, key: string, jwt?: string) {
-  return api(t, `/objects/${encodeURIComponent(key)}/view-url`, { auth: { jwt: jwt ?? (await userJwt(t)) } });
+async function viewUrl<T = ObjectViewUrl>(t: TestTenant, key: string, jwt?: string) {
+  return api<T>(t, `/objects/${encodeURIComponent(key)}/view-url`, { auth: { jwt: jwt ?? (await userJwt(t)) } });
 }
 
 /** A signature with its first character changed (always a different one). */
@@ -78,12 +80,12 @@ describe("objects: signed upload and view URLs", () => {
   it("enforces the declared size and type, storing nothing when refused", async () => {
     const t = await createTenant();
     const up = await issued(t, "image/png", 1000);
-    const tooBig = await put(up.uploadUrl, fileBytes("png", 1001));
+    const tooBig = await put<ErrorBody>(up.uploadUrl, fileBytes("png", 1001));
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.code).toBe("payload_too_large");
     const tooSmall = await put(up.uploadUrl, fileBytes("png", 999));
     expect(tooSmall.status).toBe(400);
-    const jpeg = await put(up.uploadUrl, fileBytes("jpeg", 1000));
+    const jpeg = await put<ErrorBody>(up.uploadUrl, fileBytes("jpeg", 1000));
     expect(jpeg.status).toBe(415);
     expect(jpeg.body.code).toBe("unsupported_media_type");
     const text = await put(up.uploadUrl, fileBytes("text", 1000));
@@ -140,7 +142,7 @@ describe("objects: signed upload and view URLs", () => {
       up.uploadUrl.replace(/&sig=[^&]*/, ""),
     ];
     for (const url of tampered) {
-      const res = await put(url, gif);
+      const res = await put<ErrorBody>(url, gif);
       expect(res.status, url).toBe(403);
       expect(res.body.details).toEqual({ reason: "invalid_signature" });
     }
@@ -149,12 +151,12 @@ describe("objects: signed upload and view URLs", () => {
     expect((await put(up.uploadUrl, gif)).status).toBe(201);
     const view = (await viewUrl(t, key)).body.url as string;
     const viewExpiredSig = await signFields(env.FILES_SIGNING_SECRET, { method: "GET", key, exp: past });
-    const viewExpired = await send(withParam(withParam(view, "exp", String(past)), "sig", viewExpiredSig));
+    const viewExpired = await send<ErrorBody>(withParam(withParam(view, "exp", String(past)), "sig", viewExpiredSig));
     expect(viewExpired.status).toBe(403);
     expect(viewExpired.body.details).toEqual({ reason: "expired" });
     expect((await send(withParam(view, "exp", String(Math.floor(Date.now() / 1000) + 86_400)))).status).toBe(403);
     // An upload URL is not a view URL (the method is signed).
-    const asView = await send(up.uploadUrl.replace("/objects/upload?", "/objects/view?"));
+    const asView = await send<ErrorBody>(up.uploadUrl.replace("/objects/upload?", "/objects/view?"));
     expect(asView.status).toBe(403);
     expect(asView.body.details).toEqual({ reason: "invalid_signature" });
   });
@@ -167,7 +169,7 @@ describe("objects: signed upload and view URLs", () => {
     const aView = (await viewUrl(a, up.objectKey)).body.url as string;
 
     const bJwt = await userJwt(b);
-    const other = await viewUrl(b, up.objectKey, bJwt);
+    const other = await viewUrl<ErrorBody>(b, up.objectKey, bJwt);
     expect(other.status).toBe(404);
     expect(other.body.code).toBe("not_found");
     // A's signed URLs presented on B's host name nothing there.

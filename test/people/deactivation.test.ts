@@ -6,9 +6,13 @@ import { outboxRows } from "../harness/outbox";
 import { assignDirectly, insertAsset } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { AssetStatusEvent } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
+import type { Person, PersonAssignment } from "../../src/modules/people";
 
 async function personWithAssets(t: TestTenant, name: string, count: number) {
-  const p = await api(t, "/people", { body: { name } });
+  const p = await api<Person>(t, "/people", { body: { name } });
   expect(p.status).toBe(201);
   const assetIds: string[] = [];
   const assignmentIds: string[] = [];
@@ -71,7 +75,7 @@ describe("person deactivation and activation", () => {
     );
 
     // History says so, newest first.
-    const history = await api(t, `/people/${id}/assignment-history?limit=1`);
+    const history = await api<Page<PersonAssignment>>(t, `/people/${id}/assignment-history?limit=1`);
     expect(history.status).toBe(200);
     expect(history.body.items[0]).toMatchObject({
       id: assignmentIds[1],
@@ -80,20 +84,25 @@ describe("person deactivation and activation", () => {
       checkinReason: "person_deactivated",
       assetName: expect.any(String),
     });
-    const page2 = await api(t, `/people/${id}/assignment-history?limit=1&cursor=${history.body.nextCursor}`);
-    expect(page2.body.items.map((a: any) => a.id)).toEqual([assignmentIds[0]]);
+    const page2 = await api<Page<PersonAssignment>>(
+      t,
+      `/people/${id}/assignment-history?limit=1&cursor=${history.body.nextCursor}`,
+    );
+    expect(page2.body.items.map((a) => a.id)).toEqual([assignmentIds[0]]);
     expect(page2.body.nextCursor).toBeNull();
 
     // Hidden from the default list, shown with status=all, still readable.
-    expect((await api(t, "/people")).body.items.map((p: any) => p.id)).toEqual([other.id]);
-    expect((await api(t, "/people?status=all")).body.items.map((p: any) => p.id).sort()).toEqual([id, other.id].sort());
-    expect((await api(t, `/people/${id}`)).body.status).toBe("deactivated");
+    expect((await api<Page<Person>>(t, "/people")).body.items.map((p) => p.id)).toEqual([other.id]);
+    expect((await api<Page<Person>>(t, "/people?status=all")).body.items.map((p) => p.id).sort()).toEqual(
+      [id, other.id].sort(),
+    );
+    expect((await api<Person>(t, `/people/${id}`)).body.status).toBe("deactivated");
 
     // Activation brings them back; assets stay checked in.
-    const back = await api(t, `/people/${id}`, { method: "PATCH", body: { status: "active" } });
+    const back = await api<Person>(t, `/people/${id}`, { method: "PATCH", body: { status: "active" } });
     expect(back.status).toBe(200);
     expect(back.body.status).toBe("active");
-    expect((await api(t, "/people")).body.items).toHaveLength(2);
+    expect((await api<Page<Person>>(t, "/people")).body.items).toHaveLength(2);
     expect((await outboxRows(t, { type: "person.activated" })).map((r) => r.subjectId)).toEqual([id]);
     expect((await db.select().from(assets).where(eq(assets.id, assetIds[0]!)).get())?.assigneeId).toBeNull();
   });
@@ -105,7 +114,7 @@ describe("person deactivation and activation", () => {
     const res = await api(t, `/people/${id}`, { method: "PATCH", body: { status: "deactivated" } });
     expect(res.status).toBe(200);
     for (const [i, assetId] of assetIds.entries()) {
-      const events = (await api(t, `/inventory-items/${assetId}/status-events`)).body.items;
+      const events = (await api<Page<AssetStatusEvent>>(t, `/inventory-items/${assetId}/status-events`)).body.items;
       expect(events).toEqual([
         {
           id: expect.any(String),
@@ -122,7 +131,7 @@ describe("person deactivation and activation", () => {
 
   it("deactivates a person without assets, and a repeated status is a no-op", async () => {
     const t = await createTenant();
-    const p = await api(t, "/people", { body: { name: "Plain" } });
+    const p = await api<Person>(t, "/people", { body: { name: "Plain" } });
     expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { status: "deactivated" } })).status).toBe(
       200,
     );
@@ -136,7 +145,7 @@ describe("person deactivation and activation", () => {
   it("refuses to delete a person who holds assets (409 naming them); deactivating first makes it possible", async () => {
     const t = await createTenant();
     const { id, assetIds } = await personWithAssets(t, "Keeper", 1);
-    const res = await api(t, `/people/${id}`, { method: "DELETE" });
+    const res = await api<ErrorBody>(t, `/people/${id}`, { method: "DELETE" });
     expect(res.status).toBe(409);
     expect(res.body.details).toEqual({ assetIds });
     const row = await (await dbOf(t)).select().from(people).where(eq(people.id, id)).get();
@@ -147,9 +156,9 @@ describe("person deactivation and activation", () => {
     expect((await api(t, `/people/${id}`, { method: "DELETE" })).status).toBe(204);
     // History of a deleted person is gone with them (404); restore brings it back.
     expect((await api(t, `/people/${id}/assignment-history`)).status).toBe(404);
-    const restored = await api(t, `/people/${id}/restore`, { method: "POST" });
+    const restored = await api<Person>(t, `/people/${id}/restore`, { method: "POST" });
     expect(restored.body.status).toBe("deactivated");
-    expect((await api(t, `/people/${id}/assignment-history`)).body.items).toHaveLength(1);
+    expect((await api<Page<PersonAssignment>>(t, `/people/${id}/assignment-history`)).body.items).toHaveLength(1);
   });
 
   it("two concurrent deactivations check in once: one wins, the other is a no-op or a 409", async () => {

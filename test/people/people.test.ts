@@ -5,15 +5,19 @@ import { people } from "../../src/db/tenant/people";
 import { listPeopleQuery } from "../../src/modules/people/service";
 import { outboxRows } from "../harness/outbox";
 import { dbOf, rawDbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Page } from "../../src/platform/pagination";
+import type { Person } from "../../src/modules/people";
+import type { Location } from "../../src/modules/locations";
 
-const create = (t: TestTenant, body: Record<string, unknown>) => api(t, "/people", { body });
-const names = (res: { body: any }) => res.body.items.map((p: any) => p.name);
+const create = <T = Person>(t: TestTenant, body: Record<string, unknown>) => api<T>(t, "/people", { body });
+const names = (res: { body: Page<Person> }) => res.body.items.map((p) => p.name);
 
 describe("people", () => {
   it("creates, reads, updates, deletes and restores a person, with events and audit", async () => {
     const t = await createTenant();
-    const loc = await api(t, "/locations/default");
+    const loc = await api<Location>(t, "/locations/default");
     const res = await create(t, {
       name: " Ada Lovelace ",
       email: " Ada@Example.com ",
@@ -35,7 +39,7 @@ describe("people", () => {
       customFields: {},
     });
     const id = res.body.id;
-    expect((await api(t, `/people/${id}`)).body.title).toBe("Engineer");
+    expect((await api<Person>(t, `/people/${id}`)).body.title).toBe("Engineer");
 
     const upd = await api(t, `/people/${id}`, { method: "PATCH", body: { title: "Lead", phone: null } });
     expect(upd.status).toBe(200);
@@ -44,8 +48,8 @@ describe("people", () => {
     expect((await api(t, `/people/${id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/people/${id}`)).status).toBe(404);
     expect((await api(t, `/people/${id}`, { method: "PATCH", body: { title: "x" } })).status).toBe(404);
-    expect((await api(t, "/people?status=all")).body.items).toEqual([]);
-    const restored = await api(t, `/people/${id}/restore`, { method: "POST" });
+    expect((await api<Page<Person>>(t, "/people?status=all")).body.items).toEqual([]);
+    const restored = await api<Person>(t, `/people/${id}/restore`, { method: "POST" });
     expect(restored.status).toBe(200);
     expect(restored.body.title).toBe("Lead");
 
@@ -66,7 +70,10 @@ describe("people", () => {
     const a = await create(t, { name: "A", email: "same@example.com" });
     expect((await create(t, { name: "B", email: "SAME@example.com" })).status).toBe(409);
     const b = await create(t, { name: "B", email: "b@example.com" });
-    const clash = await api(t, `/people/${b.body.id}`, { method: "PATCH", body: { email: "Same@Example.com" } });
+    const clash = await api<ErrorBody>(t, `/people/${b.body.id}`, {
+      method: "PATCH",
+      body: { email: "Same@Example.com" },
+    });
     expect(clash.status).toBe(409);
     expect(clash.body.code).toBe("conflict");
     // Several people may have no email.
@@ -76,7 +83,7 @@ describe("people", () => {
     await api(t, `/people/${a.body.id}`, { method: "DELETE" });
     const c = await create(t, { name: "A2", email: "same@example.com" });
     expect(c.status).toBe(201);
-    const restore = await api(t, `/people/${a.body.id}/restore`, { method: "POST" });
+    const restore = await api<ErrorBody>(t, `/people/${a.body.id}/restore`, { method: "POST" });
     expect(restore.status).toBe(409);
     expect(restore.body.message).toMatch(/same@example.com/);
     const row = await (await dbOf(t)).select().from(people).where(eq(people.id, a.body.id)).get();
@@ -85,7 +92,7 @@ describe("people", () => {
 
   it("refuses bad input with details and writes nothing", async () => {
     const t = await createTenant();
-    const loc = await api(t, "/locations", { body: { name: "Annex" } });
+    const loc = await api<Location>(t, "/locations", { body: { name: "Annex" } });
     await api(t, `/locations/${loc.body.id}`, { method: "DELETE" });
     const cases: [Record<string, unknown>, string][] = [
       [{ name: "" }, "body.name"],
@@ -99,18 +106,21 @@ describe("people", () => {
       [{ name: "X", phone: "1".repeat(41) }, "body.phone"],
     ];
     for (const [body, path] of cases) {
-      const res = await create(t, body);
+      const res = await create<Failure>(t, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.code).toBe("validation_failed");
-      expect(res.body.details.map((d: any) => d.path).join(), JSON.stringify(body)).toContain(path);
+      expect(res.body.details.map((d) => d.path).join(), JSON.stringify(body)).toContain(path);
     }
     expect(await (await dbOf(t)).select().from(people).all()).toEqual([]);
     const p = await create(t, { name: "Ok" });
-    const bad = await api(t, `/people/${p.body.id}`, { method: "PATCH", body: { locationId: "loc_missing" } });
+    const bad = await api<ErrorBody>(t, `/people/${p.body.id}`, {
+      method: "PATCH",
+      body: { locationId: "loc_missing" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual([{ path: "body.locationId", message: "unknown location 'loc_missing'" }]);
     expect((await api(t, `/people/${p.body.id}`, { method: "PATCH", body: {} })).status).toBe(400);
-    expect((await api(t, `/people/${p.body.id}`)).body.locationId).toBeNull();
+    expect((await api<Person>(t, `/people/${p.body.id}`)).body.locationId).toBeNull();
   });
 
   it("lists active people by name with cursor pagination, status filters and a prefix q", async () => {
@@ -124,23 +134,23 @@ describe("people", () => {
     const erin = await mk("Erin");
     await api(t, `/people/${erin}`, { method: "DELETE" });
 
-    const p1 = await api(t, "/people?limit=2");
+    const p1 = await api<Page<Person>>(t, "/people?limit=2");
     expect(names(p1)).toEqual(["alice", "Bob"]);
-    const p2 = await api(t, `/people?limit=2&cursor=${p1.body.nextCursor}`);
+    const p2 = await api<Page<Person>>(t, `/people?limit=2&cursor=${p1.body.nextCursor}`);
     expect(names(p2)).toEqual(["charlie"]);
     expect(p2.body.nextCursor).toBeNull();
-    expect(names(await api(t, "/people?status=all"))).toEqual(["alice", "Bob", "charlie", "Dave"]);
-    expect(names(await api(t, "/people?status=deactivated"))).toEqual(["Dave"]);
+    expect(names(await api<Page<Person>>(t, "/people?status=all"))).toEqual(["alice", "Bob", "charlie", "Dave"]);
+    expect(names(await api<Page<Person>>(t, "/people?status=deactivated"))).toEqual(["Dave"]);
     expect((await api(t, "/people?status=deleted")).status).toBe(400);
     expect((await api(t, "/people?cursor=garbage")).status).toBe(400);
 
-    expect(names(await api(t, "/people?q=AL"))).toEqual(["alice"]);
-    expect(names(await api(t, "/people?q=c%40corp"))).toEqual(["charlie"]);
-    expect(names(await api(t, "/people?q=emp-7"))).toEqual(["Bob"]);
-    expect(names(await api(t, "/people?q=corp"))).toEqual([]);
-    expect(names(await api(t, "/people?q=d&status=all"))).toEqual(["Dave"]);
-    expect(names(await api(t, "/people?q=d"))).toEqual([]);
-    expect((await api(t, "/people?q=er&status=all")).body.items).toEqual([]);
+    expect(names(await api<Page<Person>>(t, "/people?q=AL"))).toEqual(["alice"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=c%40corp"))).toEqual(["charlie"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=emp-7"))).toEqual(["Bob"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=corp"))).toEqual([]);
+    expect(names(await api<Page<Person>>(t, "/people?q=d&status=all"))).toEqual(["Dave"]);
+    expect(names(await api<Page<Person>>(t, "/people?q=d"))).toEqual([]);
+    expect((await api<Page<Person>>(t, "/people?q=er&status=all")).body.items).toEqual([]);
     expect(bob).toMatch(/^per_/);
   });
 

@@ -8,19 +8,22 @@ import { onError, onNotFound } from "../../src/http/error-handler";
 import { requestId } from "../../src/http/request-id";
 import { createTenant, TEST_DOMAIN } from "../harness/tenant";
 import { expectError, req } from "../security/harness";
+import type { Category } from "../../src/modules/categories";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 /** Raw fetch for bodies `call()` would JSON-encode; the response parsed like `call()` does. */
-async function raw(url: string, init: RequestInit) {
+async function raw<T = ErrorBody>(url: string, init: RequestInit) {
   const res = await exports.default.fetch(new Request(url, init));
   const text = await res.text();
-  let body: any = text;
+  let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     // keep text
   }
   expect(res.status, `${init.method} ${url} answered ${res.status}: ${text.slice(0, 300)}`).toBeLessThan(500);
-  return { status: res.status, body, headers: res.headers };
+  return { status: res.status, body: body as T, headers: res.headers };
 }
 
 describe("error envelope", () => {
@@ -34,7 +37,7 @@ describe("error envelope", () => {
     for (const body of ["null", "[]", '"Laptops"', "42"]) {
       expectError(await raw(`${t.base}/categories`, { method: "POST", headers, body }), 400, "validation_failed");
     }
-    const list = await req(`${t.base}/categories`, { auth: { apiKey: t.apiKey } });
+    const list = await req<Page<Category>>(`${t.base}/categories`, { auth: { apiKey: t.apiKey } });
     expect(list.body.items.map((c: { name: string }) => c.name)).toEqual(["General"]);
   });
 

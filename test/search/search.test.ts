@@ -1,22 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { Session } from "../../src/modules/sessions";
+import type { SearchResults } from "../../src/modules/search";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { Person } from "../../src/modules/people";
 
 /** GET /search as the owner (search is JWT only). */
-async function search(t: TestTenant, q: string, extra = "") {
-  return api(t, `/search?q=${encodeURIComponent(q)}${extra}`, { auth: { jwt: await userJwt(t) } });
+async function search<T = SearchResults>(t: TestTenant, q: string, extra = "") {
+  return api<T>(t, `/search?q=${encodeURIComponent(q)}${extra}`, { auth: { jwt: await userJwt(t) } });
 }
 
 async function asset(t: TestTenant, body: Record<string, unknown>) {
-  const res = await api(t, "/inventory-items", { body });
+  const res = await api<InventoryItem>(t, "/inventory-items", { body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; name: string; uniqueTag: string };
+  return res.body;
 }
 
 async function person(t: TestTenant, body: Record<string, unknown>) {
-  const res = await api(t, "/people", { body });
+  const res = await api<Person>(t, "/people", { body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string };
+  return res.body;
 }
 
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
@@ -30,7 +35,7 @@ describe("GET /search", () => {
     await asset(t, { name: "Monitor" });
     const dell = await asset(t, { name: "Dell Latitude 5440", serialNumber: "CN-0X1234" });
     const ada = await person(t, { name: "Ada Lovelace", email: "ada@example.com", employeeNumber: "E-1815" });
-    const session = await api(t, "/sessions", { body: { name: "Laptop audit spring" } });
+    const session = await api<Session>(t, "/sessions", { body: { name: "Laptop audit spring" } });
     expect(session.status).toBe(201);
 
     const res = await search(t, "laptop");
@@ -94,7 +99,7 @@ describe("GET /search", () => {
     expect((await api(t, `/people/${p.id}`, { method: "DELETE" })).status).toBe(204);
     expect(ids((await search(t, "grace")).body.people)).toEqual([]);
 
-    const s = (await api(t, "/sessions", { body: { name: "Quarterly count" } })).body;
+    const s = (await api<Session>(t, "/sessions", { body: { name: "Quarterly count" } })).body;
     expect(ids((await search(t, "quarterly")).body.sessions)).toEqual([s.id]);
     expect((await api(t, `/sessions/${s.id}`, { method: "PATCH", body: { name: "Yearly count" } })).status).toBe(200);
     expect(ids((await search(t, "quarterly")).body.sessions)).toEqual([]);
@@ -144,7 +149,7 @@ describe("GET /search", () => {
     expect((await search(t, "chair", "&limit=25")).body.assets).toHaveLength(12);
     for (const extra of ["&limit=26", "&limit=0"]) expect((await search(t, "chair", extra)).status).toBe(400);
     for (const q of ["", "   ", "x".repeat(101)]) {
-      const res = await search(t, q);
+      const res = await search<ErrorBody>(t, q);
       expect(res.status, q).toBe(400);
       expect(res.body.code).toBe("validation_failed");
     }
@@ -155,7 +160,7 @@ describe("GET /search", () => {
 
   it("is JWT only: an API key gets 403, no credentials 401", async () => {
     const t = await createTenant();
-    const key = await api(t, "/search?q=x");
+    const key = await api<ErrorBody>(t, "/search?q=x");
     expect(key.status).toBe(403);
     expect(key.body.code).toBe("forbidden");
     expect((await api(t, "/search?q=x", { auth: null })).status).toBe(401);

@@ -1,20 +1,20 @@
+import type { Untyped } from "../harness/tenant";
 import { expect } from "vitest";
 import type { RouteRule } from "../../src/auth/policy";
-import { call, TEST_DOMAIN, type CallOptions } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { call, TEST_DOMAIN, type CallOptions, type CallResult } from "../harness/tenant";
 
 /** Every request of the security suites goes through here: none of them may ever answer 5xx. */
-export async function req(url: string, opts: CallOptions = {}) {
-  const res = await call(url, opts);
+export async function req<T = Untyped>(url: string, opts: CallOptions = {}) {
+  const res = await call<T>(url, opts);
   expect(res.status, `${opts.method ?? "GET"} ${url} answered ${res.status}: ${JSON.stringify(res.body)}`).toBeLessThan(
     500,
   );
   return res;
 }
 
-type Res = Awaited<ReturnType<typeof call>>;
-
 /** The one error envelope, with the status and (optionally) the code, and requestId = x-request-id. */
-export function expectError(res: Res, status: number, code?: string) {
+export function expectError(res: CallResult<unknown>, status: number, code?: string) {
   const what = `answered ${res.status}: ${JSON.stringify(res.body)}`;
   expect(res.status, what).toBe(status);
   expect(res.body, what).toMatchObject({
@@ -22,7 +22,7 @@ export function expectError(res: Res, status: number, code?: string) {
     code: code ?? expect.any(String),
     requestId: expect.stringMatching(/^req_/),
   });
-  expect(res.headers.get("x-request-id")).toBe(res.body.requestId);
+  expect(res.headers.get("x-request-id")).toBe((res.body as ErrorBody).requestId);
 }
 
 /** What `defineRoute` must have written into the operation's `security` for this rule. */

@@ -9,9 +9,10 @@ import {
 } from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
 import { adminCookie, createUser, userJwt, type TestUser } from "../harness/principals";
-import { createTenant, type Auth, type CallOptions, type TestTenant } from "../harness/tenant";
+import { createTenant, type Auth, type CallOptions, type TestTenant, type Failure } from "../harness/tenant";
 import { expectedSecurity, expectError, hostUrl, req, unique, unknownIdLike } from "./harness";
 import { malformedBody, UNKNOWN_FIELD, validSample } from "./samples";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 /**
  * The shared security suite: walks EVERY operation of the served OpenAPI document and checks it
@@ -242,7 +243,7 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
         () => s.aJwt,
       );
     it("rejects a body with wrong types and an unknown field (400 with details)", async () => {
-      const res = await req(hostUrl(own().host, path), {
+      const res = await req<Failure>(hostUrl(own().host, path), {
         ...own().opts,
         method: o.method,
         body: malformedBody(doc, o.body),
@@ -253,7 +254,7 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
     });
     it("rejects an otherwise valid body with an unknown field (400)", async () => {
       const valid = validSample(doc, o.body) as Record<string, unknown>;
-      const res = await req(hostUrl(own().host, path), {
+      const res = await req<ErrorBody>(hostUrl(own().host, path), {
         ...own().opts,
         method: o.method,
         body: { ...valid, [UNKNOWN_FIELD]: 1 },
@@ -270,7 +271,7 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
         () => s.a,
         () => s.aJwt,
       );
-      const res = await req(hostUrl(own.host, `${path}?limit=100000`), { ...own.opts, method: o.method });
+      const res = await req<ErrorBody>(hostUrl(own.host, `${path}?limit=100000`), { ...own.opts, method: o.method });
       expectError(res, 400, "validation_failed");
       expect(JSON.stringify(res.body.details)).toContain("limit");
     });

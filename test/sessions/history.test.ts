@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { userJwt } from "../harness/principals";
 import { createLocation, seedAssets, startSession } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
+import type { ScanRecord } from "../../src/modules/scan-events";
+import type { Page } from "../../src/platform/pagination";
 
 describe("GET /scan-events/items/:itemId/history", () => {
   it("pages an asset's scan records with session context, condition, comment, photos, location and scanner; JWT only", async () => {
@@ -28,7 +30,7 @@ describe("GET /scan-events/items/:itemId/history", () => {
 
     const url = `/scan-events/items/${a!.id}/history`;
     expect((await api(t, url)).status).toBe(403); // API key refused
-    const p1 = await api(t, `${url}?limit=1`, { auth: { jwt } });
+    const p1 = await api<Page<ScanRecord>>(t, `${url}?limit=1`, { auth: { jwt } });
     expect(p1.status).toBe(200);
     expect(p1.body.items).toHaveLength(1);
     expect(p1.body.items[0]).toMatchObject({
@@ -38,7 +40,7 @@ describe("GET /scan-events/items/:itemId/history", () => {
       location: null,
       scanner: { kind: "apiKey" },
     });
-    const p2 = await api(t, `${url}?limit=1&cursor=${p1.body.nextCursor}`, { auth: { jwt } });
+    const p2 = await api<Page<ScanRecord>>(t, `${url}?limit=1&cursor=${p1.body.nextCursor}`, { auth: { jwt } });
     expect(p2.body.nextCursor).toBeNull();
     expect(p2.body.items[0]).toMatchObject({
       result: "accepted",

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createLocation, scan, seedAssets, startSession } from "../harness/sessions";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
+import type { Session, SessionItem, UnscanResult } from "../../src/modules/sessions";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 
 describe("POST /sessions/:id/scan", () => {
   it("accepts an expected item once, then answers already_scanned; allowRescan re-records it", async () => {
@@ -100,7 +103,7 @@ describe("POST /sessions/:id/scan", () => {
       "already_scanned",
     );
 
-    const found = await api(t, `/sessions/${s.id}/items?state=found`);
+    const found = await api<Page<SessionItem>>(t, `/sessions/${s.id}/items?state=found`);
     expect(found.body.items).toEqual([
       expect.objectContaining({ itemId: inLab!.id, source: "found", state: "found", wrongLocation: true }),
     ]);
@@ -149,8 +152,10 @@ describe("POST /sessions/:id/scan", () => {
     const un = await api(t, `/sessions/${s.id}/unscan`, { body: { code: a!.uniqueTag } });
     expect(un.status).toBe(200);
     expect(un.body).toEqual({ itemId: a!.id, removed: true, progress: { scanned: 0, total: 2, missing: 2, found: 0 } });
-    expect((await api(t, `/sessions/${s.id}/unscan`, { body: { itemId: a!.id } })).body.removed).toBe(false);
-    const missing = await api(t, `/sessions/${s.id}/missing`);
+    expect((await api<UnscanResult>(t, `/sessions/${s.id}/unscan`, { body: { itemId: a!.id } })).body.removed).toBe(
+      false,
+    );
+    const missing = await api<Page<SessionItem>>(t, `/sessions/${s.id}/missing`);
     expect(missing.body.items.map((i: { itemId: string }) => i.itemId)).toContain(a!.id);
     expect((await scan(t, s.id, { itemId: a!.id })).body.result).toBe("accepted");
     expect(
@@ -174,9 +179,9 @@ describe("POST /sessions/:id/scan", () => {
     }
     const future = await scan(t, s.id, { itemId: a!.id, scannedAt: new Date(Date.now() + 3_600_000).toISOString() });
     expect(future.status).toBe(400);
-    const photos = await scan(t, s.id, { itemId: a!.id, photoKeys: ["tenants/ten_other/x.png"] });
+    const photos = await scan<Failure>(t, s.id, { itemId: a!.id, photoKeys: ["tenants/ten_other/x.png"] });
     expect(photos.status).toBe(400);
-    expect(photos.body.details[0].path).toBe("body.photoKeys");
+    expect(photos.body.details[0]!.path).toBe("body.photoKeys");
   });
 
   it("404s an unknown session and another workspace's session; 409s a draft, a completed and a cancelled one", async () => {
@@ -186,12 +191,12 @@ describe("POST /sessions/:id/scan", () => {
     const s = await startSession(t);
     expect((await scan(t, "ses_00000000000000000000000000", { itemId: a!.id })).status).toBe(404);
     expect((await scan(t, "garbage", { itemId: a!.id })).status).toBe(404);
-    const cross = await scan(other, s.id, { itemId: a!.id });
+    const cross = await scan<ErrorBody>(other, s.id, { itemId: a!.id });
     expect(cross.status).toBe(404);
     expect(cross.body.code).toBe("not_found");
     expect((await api(other, `/sessions/${s.id}/mobile`)).status).toBe(404);
 
-    const draft = await api(t, "/sessions", { body: { name: "Draft" } });
+    const draft = await api<Session>(t, "/sessions", { body: { name: "Draft" } });
     expect((await scan(t, draft.body.id, { itemId: a!.id })).status).toBe(409);
 
     expect((await api(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } })).status).toBe(200);

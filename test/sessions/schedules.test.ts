@@ -9,7 +9,9 @@ import { runDueSchedules } from "../../src/modules/session-schedules/run";
 import { findTenantById } from "../../src/tenancy/registry";
 import { createLocation, seedAssets } from "../harness/sessions";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
+import type { Page } from "../../src/platform/pagination";
+import type { SessionSchedule } from "../../src/modules/session-schedules";
 
 describe("/session-schedules", () => {
   it("creates, reads, lists, updates and deletes; validates scope and recurrence", async () => {
@@ -22,7 +24,7 @@ describe("/session-schedules", () => {
       nextRunAt: "2030-01-06T08:00:00Z",
       dueInDays: 2,
     };
-    const created = await api(t, "/session-schedules", { body });
+    const created = await api<SessionSchedule>(t, "/session-schedules", { body });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^ssc_/),
@@ -35,9 +37,9 @@ describe("/session-schedules", () => {
       dueInDays: 2,
     });
     const id = created.body.id;
-    expect((await api(t, `/session-schedules/${id}`)).body.id).toBe(id);
-    expect((await api(t, "/session-schedules?active=true")).body.items).toHaveLength(1);
-    expect((await api(t, "/session-schedules?active=false")).body.items).toHaveLength(0);
+    expect((await api<SessionSchedule>(t, `/session-schedules/${id}`)).body.id).toBe(id);
+    expect((await api<Page<SessionSchedule>>(t, "/session-schedules?active=true")).body.items).toHaveLength(1);
+    expect((await api<Page<SessionSchedule>>(t, "/session-schedules?active=false")).body.items).toHaveLength(0);
     const paused = await api(t, `/session-schedules/${id}`, {
       method: "PATCH",
       body: { active: false, recurrence: { every: 2, unit: "month" } },
@@ -50,11 +52,11 @@ describe("/session-schedules", () => {
     expect(
       (await api(t, "/session-schedules", { body: { ...body, recurrence: { every: 1, unit: "year" } } })).status,
     ).toBe(400);
-    const badLoc = await api(t, "/session-schedules", {
+    const badLoc = await api<Failure>(t, "/session-schedules", {
       body: { ...body, scope: { locationId: "loc_00000000000000000000000000" } },
     });
     expect(badLoc.status).toBe(400);
-    expect(badLoc.body.details[0].path).toBe("body.scope.locationId");
+    expect(badLoc.body.details[0]!.path).toBe("body.scope.locationId");
 
     expect((await api(t, `/session-schedules/${id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/session-schedules/${id}`)).status).toBe(404);
@@ -68,7 +70,7 @@ describe("/session-schedules", () => {
     await seedAssets(t, 3, { locationId: loc });
     const due = new Date(Date.now() - 60_000).toISOString();
     const sched = (
-      await api(t, "/session-schedules", {
+      await api<SessionSchedule>(t, "/session-schedules", {
         body: {
           name: "Daily lab",
           scope: { locationId: loc },
@@ -101,7 +103,7 @@ describe("/session-schedules", () => {
     });
     expect(created[0]!.dueAt).toBe(new Date(Date.parse(due) + 86_400_000).toISOString());
 
-    const after = (await api(t, `/session-schedules/${sched.id}`)).body;
+    const after = (await api<SessionSchedule>(t, `/session-schedules/${sched.id}`)).body;
     expect(after).toMatchObject({
       lastSessionId: created[0]!.id,
       nextRunAt: new Date(Date.parse(due) + 86_400_000).toISOString(),

@@ -9,6 +9,7 @@ import { userJwt } from "../harness/principals";
 import { createLocation, scan, seedAssets, sessionApi, sessionStub, startSession } from "../harness/sessions";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
+import type { Session, SessionMobile, SessionReport } from "../../src/modules/sessions";
 
 const unflushed = (state: DurableObjectState) =>
   state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM scans WHERE dirty > 0`).one().n;
@@ -130,12 +131,12 @@ describe("write-through to D1", () => {
         .one(),
     ]);
     expect(kept).toEqual(recount);
-    const mobile = await api(t, `/sessions/${s.id}/mobile`);
+    const mobile = await api<SessionMobile>(t, `/sessions/${s.id}/mobile`);
     expect(mobile.body.progress).toMatchObject({ scanned: 10, total: 10 });
     expect((await scan(t, s.id, { itemId: seeded[0]!.id })).body.result).toBe("already_scanned");
 
     // Completing writes everything through before the report.
-    const done = await api(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } });
+    const done = await api<Session>(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } });
     expect(done.status).toBe(200);
     expect(done.body.progress).toEqual({ expected: 10, scanned: 10 });
     expect(await (await dbOf(t)).$count(scanEvents, eq(scanEvents.sessionId, s.id))).toBe(10);
@@ -160,7 +161,7 @@ describe("write-through to D1", () => {
     const live = await api(t, `/sessions/${s.id}/report`);
     expect(live.body).toMatchObject({ expected: 3, scanned: 2, missing: 1 });
 
-    const done = await api(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } });
+    const done = await api<Session>(t, `/sessions/${s.id}`, { method: "PATCH", body: { status: "completed" } });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({
       status: "completed",
@@ -168,7 +169,7 @@ describe("write-through to D1", () => {
       progress: { expected: 3, scanned: 2 },
     });
 
-    const report = (await api(t, `/sessions/${s.id}/report`)).body;
+    const report = (await api<SessionReport>(t, `/sessions/${s.id}/report`)).body;
     expect(report).toMatchObject({
       sessionId: s.id,
       status: "completed",
@@ -217,7 +218,7 @@ describe("write-through to D1", () => {
     const s = await startSession(t, { locationId: room, dueAt: "2030-01-01T00:00:00Z" });
     for (const a of seeded.slice(0, 3)) await scan(t, s.id, { itemId: a.id });
     await scan(t, s.id, { itemId: seeded[0]!.id }); // a duplicate: not in the recent list
-    const res = await api(t, `/sessions/${s.id}/mobile`);
+    const res = await api<SessionMobile>(t, `/sessions/${s.id}/mobile`);
     expect(res.status).toBe(200);
     expect(res.body.session).toEqual({
       id: s.id,
@@ -230,11 +231,7 @@ describe("write-through to D1", () => {
       startedAt: s.startedAt,
     });
     expect(res.body.progress).toEqual({ scanned: 3, total: 4, missing: 1, found: 0 });
-    expect(res.body.recentScans.map((r: { itemId: string }) => r.itemId)).toEqual([
-      seeded[2]!.id,
-      seeded[1]!.id,
-      seeded[0]!.id,
-    ]);
+    expect(res.body.recentScans.map((r) => r.itemId)).toEqual([seeded[2]!.id, seeded[1]!.id, seeded[0]!.id]);
     expect(res.body.recentScans[0]).toMatchObject({
       result: "accepted",
       name: seeded[2]!.name,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createUser, loginOwner } from "../harness/auth";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
+import type { DueMaintenancePage } from "../../src/modules/maintenance";
+import type { WorkspaceSettings } from "../../src/modules/settings";
 
 describe("workspace settings", () => {
   it("reads the defaults, sets the time zone (owner/admin, JWT) and refuses unknown zones", async () => {
@@ -12,22 +14,22 @@ describe("workspace settings", () => {
       corsOrigins: [],
     });
 
-    const set = await api(t, "/settings", {
+    const set = await api<WorkspaceSettings>(t, "/settings", {
       method: "PATCH",
       auth: { jwt: owner },
       body: { timezone: "Pacific/Kiritimati" },
     });
     expect(set.status).toBe(200);
     expect(set.body.timezone).toBe("Pacific/Kiritimati");
-    expect((await api(t, "/settings")).body.timezone).toBe("Pacific/Kiritimati");
+    expect((await api<WorkspaceSettings>(t, "/settings")).body.timezone).toBe("Pacific/Kiritimati");
 
-    const bad = await api(t, "/settings", {
+    const bad = await api<Failure>(t, "/settings", {
       method: "PATCH",
       auth: { jwt: owner },
       body: { timezone: "Mars/Olympus" },
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.details[0].path).toBe("body.timezone");
+    expect(bad.body.details[0]!.path).toBe("body.timezone");
     expect((await api(t, "/settings", { method: "PATCH", body: { timezone: "UTC" } })).status).toBe(403); // API key
     const member = await createUser(t, { role: "member" });
     expect(
@@ -39,7 +41,7 @@ describe("workspace settings", () => {
     const t = await createTenant();
     const owner = await loginOwner(t);
     await api(t, "/settings", { method: "PATCH", auth: { jwt: owner }, body: { timezone: "Pacific/Kiritimati" } });
-    const due = await api(t, "/maintenance/schedules/due/all");
+    const due = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
     expect(due.status).toBe(200);
     expect(due.body.timezone).toBe("Pacific/Kiritimati");
     const kiritimatiToday = new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date());

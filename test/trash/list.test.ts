@@ -1,25 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { createUser } from "../harness/principals";
 import { insertAsset, insertPerson, trashed } from "../harness/rows";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { TrashEntry } from "../../src/modules/trash";
+import type { Page } from "../../src/platform/pagination";
 
-const created = (res: { status: number; body: any }) => {
+const created = (res: { status: number; body: { id: string } }) => {
   expect(res.status).toBe(201);
-  return res.body.id as string;
+  return res.body.id;
 };
 
 async function createAndDelete(t: TestTenant, path: string, body: unknown): Promise<string> {
-  const id = created(await api(t, path, { body }));
+  const id = created(await api<{ id: string }>(t, path, { body }));
   expect((await api(t, `${path}/${id}`, { method: "DELETE" })).status).toBe(204);
   return id;
 }
 
 /** Every page of `/trash?<query>` with `limit`, in order. */
 async function walk(t: TestTenant, query: string, limit: number) {
-  const seen: any[] = [];
+  const seen: TrashEntry[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 50; pages++) {
-    const res = await api(t, `/trash?limit=${limit}${query ? `&${query}` : ""}${cursor ? `&cursor=${cursor}` : ""}`);
+    const res: CallResult<Page<TrashEntry>> = await api(
+      t,
+      `/trash?limit=${limit}${query ? `&${query}` : ""}${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.items.length).toBeLessThanOrEqual(limit);
     seen.push(...res.body.items);
@@ -47,24 +53,24 @@ describe("GET /trash", () => {
       type: "text",
     });
 
-    const res = await api(t, "/trash");
+    const res = await api<Page<TrashEntry>>(t, "/trash");
     expect(res.status).toBe(200);
     expect(res.body.nextCursor).toBeNull();
     const items = res.body.items;
     // The three deleted through the API just now come first (in deletion order, ties by id), then the older two.
     expect(
       items
-        .map((i: any) => i.id)
+        .map((i) => i.id)
         .slice(0, 3)
         .sort(),
     ).toEqual([field, location, category].sort());
-    expect(items.map((i: any) => [i.type, i.id]).slice(3)).toEqual([
+    expect(items.map((i) => [i.type, i.id]).slice(3)).toEqual([
       ["person", person.id],
       ["asset", asset.id],
     ]);
-    const keys = items.map((i: any) => `${i.deletedAt}|${i.id}`);
+    const keys = items.map((i) => `${i.deletedAt}|${i.id}`);
     expect(keys).toEqual([...keys].sort().reverse());
-    const fieldItem = items.find((i: any) => i.id === field);
+    const fieldItem = items.find((i) => i.id === field);
     expect(fieldItem).toEqual({
       type: "custom_field",
       id: field,
@@ -88,14 +94,14 @@ describe("GET /trash", () => {
     const person = await insertPerson(t, trashed());
     const category = await createAndDelete(t, "/categories", { name: "Gone" });
 
-    const assetsOnly = await api(t, "/trash?type=asset");
-    expect(assetsOnly.body.items.map((i: any) => i.id)).toEqual([asset.id]);
-    const two = await api(t, "/trash?type=person,%20category");
+    const assetsOnly = await api<Page<TrashEntry>>(t, "/trash?type=asset");
+    expect(assetsOnly.body.items.map((i) => i.id)).toEqual([asset.id]);
+    const two = await api<Page<TrashEntry>>(t, "/trash?type=person,%20category");
     expect(two.status).toBe(200);
-    expect(two.body.items.map((i: any) => i.id).sort()).toEqual([person.id, category].sort());
+    expect(two.body.items.map((i) => i.id).sort()).toEqual([person.id, category].sort());
 
     for (const bad of ["bogus", "asset,bogus", ",", "assets"]) {
-      const res = await api(t, `/trash?type=${bad}`);
+      const res = await api<ErrorBody>(t, `/trash?type=${bad}`);
       expect(res.status, bad).toBe(400);
       expect(res.body.code).toBe("validation_failed");
       expect(res.body.details).toEqual([expect.objectContaining({ path: "query.type" })]);

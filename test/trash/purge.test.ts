@@ -21,12 +21,17 @@ import {
 } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { Layout } from "../../src/modules/layouts";
+import type { Location } from "../../src/modules/locations";
+import type { TrashEntry, TrashResults } from "../../src/modules/trash";
+import type { Page } from "../../src/platform/pagination";
+import type { CustomField } from "../../src/modules/custom-fields";
 
 const purge = (t: TestTenant, items: unknown, auth?: { jwt: string }) =>
-  api(t, "/trash/permanent-delete", { body: { items }, ...(auth ? { auth } : {}) });
+  api<TrashResults>(t, "/trash/permanent-delete", { body: { items }, ...(auth ? { auth } : {}) });
 
 async function createAndDelete(t: TestTenant, path: string, body: unknown): Promise<string> {
-  const res = await api(t, path, { body });
+  const res = await api<{ id: string }>(t, path, { body }); // whatever resource was created: only its id matters here
   expect(res.status).toBe(201);
   expect((await api(t, `${path}/${res.body.id}`, { method: "DELETE" })).status).toBe(204);
   return res.body.id;
@@ -71,7 +76,7 @@ describe("POST /trash/permanent-delete", () => {
     expect(await env.FILES.get(imageKey)).toBeNull();
     const [event] = await outboxRows(t, { type: "asset.purged", subjectId: asset.id });
     expect(event?.payload).toMatchObject({ id: asset.id, type: "asset", name: asset.name, deletedAt: asset.deletedAt });
-    expect((await api(t, "/trash")).body.items).toEqual([]);
+    expect((await api<Page<TrashEntry>>(t, "/trash")).body.items).toEqual([]);
   });
 
   it("refuses live rows, unknown ids and other workspaces' ids, per item", async () => {
@@ -157,15 +162,15 @@ describe("POST /trash/permanent-delete", () => {
       { type: "category", id: unused },
       { type: "category", id: scheduled },
     ]);
-    expect(first.body.results.map((r: any) => [r.status, r.error?.code])).toEqual([
+    expect(first.body.results.map((r) => [r.status, r.error?.code])).toEqual([
       ["failed", "conflict"],
       ["failed", "conflict"],
       ["deleted", undefined],
       ["failed", "conflict"],
     ]);
-    expect(first.body.results[3].error.message).toContain("1 recurring session schedule(s)");
-    expect(first.body.results[0].error.message).toContain("1 asset(s), live or in the trash");
-    expect(first.body.results[1].error.message).toContain("1 person(s)");
+    expect(first.body.results[3]!.error!.message).toContain("1 recurring session schedule(s)");
+    expect(first.body.results[0]!.error!.message).toContain("1 asset(s), live or in the trash");
+    expect(first.body.results[1]!.error!.message).toContain("1 person(s)");
     expect(await db.select().from(categories).where(eq(categories.id, category)).get()).toBeDefined();
 
     // In request order: the asset and the person go first, then nothing references the category or location.
@@ -175,7 +180,7 @@ describe("POST /trash/permanent-delete", () => {
       { type: "person", id: resident.id },
       { type: "location", id: location },
     ]);
-    expect(second.body.results.map((r: any) => r.status)).toEqual(["deleted", "deleted", "deleted", "deleted"]);
+    expect(second.body.results.map((r) => r.status)).toEqual(["deleted", "deleted", "deleted", "deleted"]);
     expect(await db.select().from(categories).where(eq(categories.id, category)).get()).toBeUndefined();
     expect(await db.select().from(locations).where(eq(locations.id, location)).get()).toBeUndefined();
     expect(await outboxRows(t, { type: "location.purged", subjectId: location })).toHaveLength(1);
@@ -183,29 +188,30 @@ describe("POST /trash/permanent-delete", () => {
 
   it("refuses a location with child locations, trashed or not", async () => {
     const t = await createTenant();
-    const parent = await api(t, "/locations", { body: { name: "Campus" } });
-    const child = await api(t, "/locations", { body: { name: "Building 1", parentId: parent.body.id } });
+    const parent = await api<Location>(t, "/locations", { body: { name: "Campus" } });
+    const child = await api<Location>(t, "/locations", { body: { name: "Building 1", parentId: parent.body.id } });
     expect((await api(t, `/locations/${child.body.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/locations/${parent.body.id}`, { method: "DELETE" })).status).toBe(204);
     const res = await purge(t, [
       { type: "location", id: parent.body.id },
       { type: "location", id: child.body.id },
     ]);
-    expect(res.body.results[0].error).toEqual({
+    expect(res.body.results[0]!.error).toEqual({
       code: "conflict",
       message: expect.stringContaining("1 location(s), live or in the trash, nested under it"),
     });
-    expect(res.body.results[1].status).toBe("deleted");
-    expect((await purge(t, [{ type: "location", id: parent.body.id }])).body.results[0].status).toBe("deleted");
+    expect(res.body.results[1]!.status).toBe("deleted");
+    expect((await purge(t, [{ type: "location", id: parent.body.id }])).body.results[0]!.status).toBe("deleted");
   });
 
   it("removes a custom field's values and layout entries, unless another definition shares its key", async () => {
     const t = await createTenant();
     const db = await dbOf(t);
-    const mk = (key: string) => api(t, "/custom-fields", { body: { entity: "asset", key, label: key, type: "text" } });
+    const mk = (key: string) =>
+      api<CustomField>(t, "/custom-fields", { body: { entity: "asset", key, label: key, type: "text" } });
     const color = (await mk("color")).body.id;
     const size = (await mk("size")).body.id;
-    const layout = await api(t, "/layouts", {
+    const layout = await api<Layout>(t, "/layouts", {
       body: {
         entity: "asset",
         name: "Main",
@@ -216,7 +222,7 @@ describe("POST /trash/permanent-delete", () => {
       },
     });
     expect(layout.status, JSON.stringify(layout.body)).toBe(201);
-    const other = await api(t, "/layouts", {
+    const other = await api<Layout>(t, "/layouts", {
       body: { entity: "asset", name: "Colors", sections: [{ title: "C", fields: [{ key: "color" }] }] },
     });
     expect(other.status, JSON.stringify(other.body)).toBe(201);
@@ -234,7 +240,7 @@ describe("POST /trash/permanent-delete", () => {
       { type: "custom_field", id: color },
       { type: "custom_field", id: size },
     ]);
-    expect(res.body.results.map((r: any) => r.status)).toEqual(["deleted", "deleted"]);
+    expect(res.body.results.map((r) => r.status)).toEqual(["deleted", "deleted"]);
 
     const values = async (id: string) => (await db.select().from(assets).where(eq(assets.id, id)).get())?.customFields;
     expect(await values(a1.id)).toEqual({ other: 1 });
@@ -258,7 +264,7 @@ describe("POST /trash/permanent-delete", () => {
     const member = await createUser(t, "member");
     expect((await purge(t, [{ type: "asset", id: asset.id }], { jwt: member.jwt })).status).toBe(403);
     const admin = await createUser(t, "admin");
-    expect((await purge(t, [{ type: "asset", id: asset.id }], { jwt: admin.jwt })).body.results[0].status).toBe(
+    expect((await purge(t, [{ type: "asset", id: asset.id }], { jwt: admin.jwt })).body.results[0]!.status).toBe(
       "deleted",
     );
     expect((await api(t, "/trash/permanent-delete", { body: { items: [] } })).status).toBe(400);

@@ -7,15 +7,18 @@ import { outboxRows } from "../harness/outbox";
 import { insertAsset, insertPerson, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { ErrorBody } from "../../src/platform/schemas";
+import type { TrashEntry, TrashResults } from "../../src/modules/trash";
+import type { Page } from "../../src/platform/pagination";
 
 async function createAndDelete(t: TestTenant, path: string, body: unknown): Promise<string> {
-  const res = await api(t, path, { body });
+  const res = await api<{ id: string }>(t, path, { body }); // whatever resource was created: only its id matters here
   expect(res.status).toBe(201);
   expect((await api(t, `${path}/${res.body.id}`, { method: "DELETE" })).status).toBe(204);
   return res.body.id;
 }
 
-const restore = (t: TestTenant, items: unknown) => api(t, "/trash/restore", { body: { items } });
+const restore = (t: TestTenant, items: unknown) => api<TrashResults>(t, "/trash/restore", { body: { items } });
 
 describe("POST /trash/restore", () => {
   it("restores items of every type through their modules and answers per item, in order", async () => {
@@ -59,7 +62,7 @@ describe("POST /trash/restore", () => {
       { type: "person", id: asset.id, status: "failed", error: { code: "not_found", message: expect.any(String) } },
     ]);
 
-    expect((await api(t, "/trash")).body.items).toEqual([]);
+    expect((await api<Page<TrashEntry>>(t, "/trash")).body.items).toEqual([]);
     expect((await api(t, `/categories/${category}`)).status).toBe(200);
     expect((await api(t, `/people/${person.id}`)).status).toBe(200);
     const db = await dbOf(t);
@@ -114,13 +117,13 @@ describe("POST /trash/restore", () => {
       status: "failed",
       error: { code: "conflict", message: expect.stringContaining("Scanners") },
     });
-    expect(ast.error).toEqual({ code: "conflict", message: expect.stringContaining("QR-0001") });
-    expect(per.error).toEqual({ code: "conflict", message: expect.stringContaining("ada@example.com") });
-    expect(cf.error).toEqual({ code: "conflict", message: expect.stringContaining("costCenter") });
+    expect(ast!.error).toEqual({ code: "conflict", message: expect.stringContaining("QR-0001") });
+    expect(per!.error).toEqual({ code: "conflict", message: expect.stringContaining("ada@example.com") });
+    expect(cf!.error).toEqual({ code: "conflict", message: expect.stringContaining("costCenter") });
     expect(ok).toEqual({ type: "asset", id: fine.id, status: "restored" });
 
     // The refused ones are still in the trash.
-    const left = (await api(t, "/trash")).body.items.map((i: any) => i.id).sort();
+    const left = (await api<Page<TrashEntry>>(t, "/trash")).body.items.map((i) => i.id).sort();
     expect(left).toEqual([category, asset.id, person.id, field].sort());
   });
 
@@ -132,7 +135,7 @@ describe("POST /trash/restore", () => {
       { type: "category", id: second },
       { type: "category", id: first },
     ]);
-    expect(res.body.results.map((r: any) => [r.id, r.status, r.error?.code])).toEqual([
+    expect(res.body.results.map((r) => [r.id, r.status, r.error?.code])).toEqual([
       [second, "restored", undefined],
       [first, "failed", "conflict"],
     ]);
@@ -148,7 +151,7 @@ describe("POST /trash/restore", () => {
       { type: "category", id: theirCategory },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body.results.map((r: any) => r.error?.code)).toEqual(["not_found", "not_found"]);
+    expect(res.body.results.map((r) => r.error?.code)).toEqual(["not_found", "not_found"]);
     const db = await dbOf(other);
     expect((await db.select().from(people).where(eq(people.id, theirs.id)).get())?.deletedAt).not.toBeNull();
     expect(
@@ -169,11 +172,11 @@ describe("POST /trash/restore", () => {
       [{}, "body.items"],
     ];
     for (const [body, path] of cases) {
-      const res = await api(t, "/trash/restore", { body });
+      const res = await api<ErrorBody>(t, "/trash/restore", { body });
       expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
     }
-    const hundred = await api(t, "/trash/restore", {
+    const hundred = await api<TrashResults>(t, "/trash/restore", {
       body: { items: Array.from({ length: 100 }, (_, i) => ({ type: "asset", id: `ast_${i}` })) },
     });
     expect(hundred.status).toBe(200);

@@ -62,3 +62,6 @@ export const DeleteTenantBody = z
     slug: z.string().openapi({ example: "acme", description: "The workspace's slug, repeated as confirmation." }),
   })
   .openapi("DeleteTenant");
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Tenant = z.infer<typeof TenantSchema>;
+export type CreatedTenant = z.infer<typeof CreatedTenantSchema>;

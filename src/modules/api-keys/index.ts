@@ -4,3 +4,4 @@
  */
 export { apiKeysRouter } from "./routes";
 export { ApiKeySchema } from "./schemas";
+export type { ApiKey, CreatedApiKey } from "./schemas";

@@ -23,3 +23,7 @@ export const CreatedApiKeySchema = ApiKeySchema.extend({
 export const CreateApiKeyBody = z.strictObject({ name: nameField }).openapi("CreateApiKey");
 export const ListApiKeysQuery = z.object({ ...pageQuery });
 export const ApiKeyPage = pageOf(ApiKeySchema, "ApiKeyPage");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;

@@ -9,6 +9,15 @@ export type { ListAssetsInput } from "./list";
 export { countLiveAssetsUsing, generateTag, noLiveAssetUses, requireAsset } from "./lookup";
 export { assetsRouter } from "./routes";
 export { AssetSchema, CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
+export type {
+  AllowedStatusTransitions,
+  AssetStatusEvent,
+  Assignment,
+  AuditEntry,
+  InventoryItem,
+  InventoryItemListItem,
+  TimelineEntry,
+} from "./schemas";
 export { createAsset, restoreAsset, updateAsset } from "./service";
 export { currencyDigits } from "./view";
 export { afterAssetWrite, assetWriteStatements, commitAssetWrite, timelineRow } from "./write";

@@ -280,3 +280,12 @@ export const TagParams = z.object({
     .max(64)
     .openapi({ param: { name: "uniqueTag", in: "path" }, example: "AST-7K2M9Q" }),
 });
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type InventoryItem = z.infer<typeof AssetSchema>;
+export type InventoryItemListItem = z.infer<typeof AssetListItemSchema>;
+export type AllowedStatusTransitions = z.infer<typeof AllowedTransitionsSchema>;
+export type AssetStatusEvent = z.infer<typeof StatusEventPage>["items"][number];
+export type Assignment = z.infer<typeof AssignmentSchema>;
+export type AuditEntry = z.infer<typeof AuditPage>["items"][number];
+export type TimelineEntry = z.infer<typeof TimelinePage>["items"][number];

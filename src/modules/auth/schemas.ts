@@ -35,3 +35,6 @@ export const SessionSchema = z
     user: UserSchema,
   })
   .openapi("AuthSession");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type AuthSession = z.infer<typeof SessionSchema>;

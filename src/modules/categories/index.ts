@@ -4,4 +4,5 @@
  */
 export { categoriesRouter } from "./routes";
 export { CategorySchema } from "./schemas";
+export type { Category } from "./schemas";
 export { restoreCategory } from "./service";

@@ -38,3 +38,6 @@ export const ListCategoriesQuery = z.object({
 });
 
 export const CategoryPage = pageOf(CategorySchema, "CategoryPage");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Category = z.infer<typeof CategorySchema>;

@@ -64,3 +64,6 @@ export const CustomFieldPage = pageOf(CustomFieldSchema, "CustomFieldPage");
 
 export type CreateCustomFieldInput = z.infer<typeof CreateCustomFieldBody>;
 export type UpdateCustomFieldInput = z.infer<typeof UpdateCustomFieldBody>;
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type CustomField = z.infer<typeof CustomFieldSchema>;

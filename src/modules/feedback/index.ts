@@ -4,3 +4,4 @@
  */
 export { feedbackRouter } from "./routes";
 export { FeedbackSchema } from "./schemas";
+export type { Feedback } from "./schemas";

@@ -58,3 +58,6 @@ export const FeedbackSchema = z
     createdAt: z.string(),
   })
   .openapi("Feedback");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Feedback = z.infer<typeof FeedbackSchema>;

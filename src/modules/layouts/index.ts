@@ -4,3 +4,4 @@
  */
 export { layoutsRouter } from "./routes";
 export { LayoutSchema } from "./schemas";
+export type { Layout } from "./schemas";

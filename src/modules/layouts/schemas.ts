@@ -75,3 +75,6 @@ export const DefaultLayoutQuery = z.object({ entity });
 export const LayoutPage = pageOf(LayoutSchema, "LayoutPage");
 export type CreateLayoutInput = z.infer<typeof CreateLayoutBody>;
 export type UpdateLayoutInput = z.infer<typeof UpdateLayoutBody>;
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Layout = z.infer<typeof LayoutSchema>;

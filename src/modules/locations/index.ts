@@ -4,4 +4,5 @@
  */
 export { locationsRouter } from "./routes";
 export { LocationSchema } from "./schemas";
+export type { Location } from "./schemas";
 export { restoreLocation } from "./service";

@@ -43,3 +43,6 @@ export const ListLocationsQuery = z.object({
 });
 
 export const LocationPage = pageOf(LocationSchema, "LocationPage");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Location = z.infer<typeof LocationSchema>;

@@ -61,3 +61,7 @@ export const LogPage = pageOf(LogSchema, "MaintenanceLogPage");
 
 export type CreateLogInput = z.infer<typeof CreateLogBody>;
 export type UpdateLogInput = z.infer<typeof UpdateLogBody>;
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type MaintenanceLog = z.infer<typeof LogSchema>;
+export type MaintenanceCompletion = z.infer<typeof CompletionSchema>;

@@ -123,3 +123,8 @@ export const DuePage = z
 export type CreateScheduleInput = z.infer<typeof CreateScheduleBody>;
 export type UpdateScheduleInput = z.infer<typeof UpdateScheduleBody>;
 export type DueQueryInput = z.infer<typeof DueQuery>;
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type MaintenanceSchedule = z.infer<typeof ScheduleSchema>;
+export type DueMaintenanceSchedule = z.infer<typeof DueScheduleSchema>;
+export type DueMaintenancePage = z.infer<typeof DuePage>;

@@ -5,5 +5,6 @@
 export { realtimeSink } from "./realtime";
 export { realtimeRouter } from "./realtime-routes";
 export { notificationsRouter } from "./routes";
+export type { Notification, ReadAllNotificationsResult, RealtimeTicket, UnreadNotificationCount } from "./schemas";
 export { notificationEvent } from "./view";
 export type { NotificationRow } from "./view";

@@ -62,3 +62,9 @@ export const RealtimeTicket = z
 export const RealtimeQuery = z.object({
   ticket: z.string().min(1).max(200).openapi({ description: "From POST /notifications/realtime-ticket." }),
 });
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Notification = z.infer<typeof NotificationSchema>;
+export type UnreadNotificationCount = z.infer<typeof UnreadCount>;
+export type ReadAllNotificationsResult = z.infer<typeof ReadAllResult>;
+export type RealtimeTicket = z.infer<typeof RealtimeTicket>;

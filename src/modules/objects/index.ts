@@ -6,5 +6,6 @@ export { describeTypes, FEEDBACK_TYPES, FILE_TYPES, sniff, SNIFF_BYTES } from ".
 export type { FileType } from "./file-types";
 export { tenantPrefix } from "./keys";
 export { objectsRouter } from "./routes";
+export type { ObjectUpload, ObjectViewUrl, UploadedObject } from "./schemas";
 export { assertTenantObject } from "./service";
 export { concat } from "./upload";

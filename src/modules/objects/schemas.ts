@@ -81,3 +81,8 @@ export const ViewQuery = z.object({ key: q(MAX_KEY_LENGTH), exp: q(20), sig: q(1
 export const UploadedSchema = z
   .object({ objectKey: z.string(), contentType: z.string(), size: z.number().int(), etag: z.string() })
   .openapi("UploadedObject");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type ObjectUpload = z.infer<typeof ObjectUploadSchema>;
+export type ObjectViewUrl = z.infer<typeof ViewUrlSchema>;
+export type UploadedObject = z.infer<typeof UploadedSchema>;

@@ -4,7 +4,7 @@
  */
 export { peopleRouter } from "./routes";
 export { CreatePersonBody, ListPeopleQuery, PersonSchema, UpdatePersonBody } from "./schemas";
-export type { CreatePersonInput, ListPeopleInput, UpdatePersonInput } from "./schemas";
+export type { CreatePersonInput, ListPeopleInput, Person, PersonAssignment, UpdatePersonInput } from "./schemas";
 export { createPerson, listPeopleQuery } from "./service";
 export { restorePerson } from "./trash";
 export { updatePerson } from "./update";

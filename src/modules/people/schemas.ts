@@ -106,3 +106,7 @@ export const AssignmentPage = pageOf(AssignmentSchema, "PersonAssignmentPage");
 export type CreatePersonInput = z.infer<typeof CreatePersonBody>;
 export type UpdatePersonInput = z.infer<typeof UpdatePersonBody>;
 export type ListPeopleInput = z.infer<typeof ListPeopleQuery>;
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Person = z.infer<typeof PersonSchema>;
+export type PersonAssignment = z.infer<typeof AssignmentSchema>;

@@ -42,3 +42,6 @@ export const ScanRecordSchema = z
   .openapi("ScanRecord");
 
 export const ScanRecordPage = pageOf(ScanRecordSchema, "ScanRecordPage");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type ScanRecord = z.infer<typeof ScanRecordSchema>;

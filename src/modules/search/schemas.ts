@@ -49,3 +49,6 @@ export const SearchResults = z
     sessions: z.array(SessionHit),
   })
   .openapi("SearchResults");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type SearchResults = z.infer<typeof SearchResults>;

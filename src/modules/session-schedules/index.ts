@@ -5,3 +5,4 @@
 export { sessionSchedulesRouter } from "./routes";
 export { runDueSchedules } from "./run";
 export { ScheduleSchema } from "./schemas";
+export type { SessionSchedule } from "./schemas";

@@ -75,3 +75,6 @@ export const SchedulePage = pageOf(ScheduleSchema, "SessionSchedulePage");
 
 export type CreateScheduleInput = z.infer<typeof CreateScheduleBody>;
 export type UpdateScheduleInput = z.infer<typeof UpdateScheduleBody>;
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type SessionSchedule = z.infer<typeof ScheduleSchema>;

@@ -193,3 +193,8 @@ export const sessionItemsRouter = createRouter()
     }),
     async (c) => c.json(await items.getReport(sessionCtx(c), c.req.valid("param").sessionId), 200),
   );
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type SessionItem = z.infer<typeof SessionItemSchema>;
+export type SessionItemDetail = z.infer<typeof SessionItemDetail>;
+export type SessionReport = z.infer<typeof ReportSchema>;

@@ -134,3 +134,9 @@ export const MobileSchema = z
     ),
   })
   .openapi("SessionMobile");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type ScanOutcome = z.infer<typeof ScanOutcomeSchema>;
+export type ScanBatchResult = z.infer<typeof ScanBatchResponse>;
+export type UnscanResult = z.infer<typeof UnscanResponse>;
+export type SessionMobile = z.infer<typeof MobileSchema>;

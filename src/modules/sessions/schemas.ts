@@ -89,3 +89,6 @@ export const SessionPage = pageOf(SessionSchema, "SessionPage");
 
 export type CreateSessionInput = z.infer<typeof CreateSessionBody>;
 export type UpdateSessionInput = z.infer<typeof UpdateSessionBody>;
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type Session = z.infer<typeof SessionSchema>;

@@ -4,3 +4,4 @@
  */
 export { cors } from "./cors";
 export { settingsRouter } from "./routes";
+export type { WorkspaceSettings } from "./routes";

@@ -75,3 +75,6 @@ export const settingsRouter = createRouter()
     }),
     async (c) => c.json(await svc.updateCorsOrigins(c.env, c.var.tenant, c.req.valid("json")), 200),
   );
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type WorkspaceSettings = z.infer<typeof SettingsSchema>;

@@ -3,3 +3,4 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { trashRouter } from "./routes";
+export type { TrashEntry, TrashResults } from "./schemas";

@@ -103,3 +103,7 @@ export const TrashResultSchema = z
 export type TrashResult = z.infer<typeof TrashResultSchema>;
 
 export const TrashResultsSchema = z.object({ results: z.array(TrashResultSchema) }).openapi("TrashResults");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type TrashEntry = z.infer<typeof TrashEntrySchema>;
+export type TrashResults = z.infer<typeof TrashResultsSchema>;

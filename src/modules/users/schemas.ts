@@ -58,3 +58,8 @@ export const CreatedInviteSchema = InviteSchema.extend({
 export const CreateInviteBody = z.strictObject({ email: emailField, role: z.enum(ROLES) }).openapi("CreateInvite");
 export const ListInvitesQuery = z.object({ ...pageQuery });
 export const InvitePage = pageOf(InviteSchema, "InvitePage");
+
+// Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
+export type User = z.infer<typeof UserSchema>;
+export type Invite = z.infer<typeof InviteSchema>;
+export type CreatedInvite = z.infer<typeof CreatedInviteSchema>;
