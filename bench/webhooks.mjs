@@ -82,6 +82,10 @@ function receiver(index, flaky) {
       res.writeHead(204).end();
     });
   });
+  // Node closes an idle keep-alive connection after 5 s by default; workerd may reuse it at that very
+  // moment and the attempt fails with "Network connection lost". Receivers should keep them longer.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
       resolve({ state, server, url: `http://127.0.0.1:${server.address().port}/hooks/${index}` }),
