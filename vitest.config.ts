@@ -41,6 +41,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     onConsoleLog: (log) => !PROVOKED.test(log),
     setupFiles: ["./test/harness/setup.ts"],
+    // Test identity providers (samlify, oidc-provider) on 127.0.0.1, started in Node.
+    globalSetup: ["./test/global/idp-servers.mjs"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -33,6 +33,7 @@ import { exportRouter, importRouter } from "./modules/data-transfer";
 import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } from "./modules/webhooks";
 import { hostOrigin } from "./tenancy/host";
 import { cors } from "./modules/settings";
+import { ssoConfigRouter, ssoPages, ssoSigninRouter } from "./modules/sso";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
@@ -72,6 +73,8 @@ export const MODULES = [
   importRouter,
   webhookEndpointsRouter,
   webhookDeliveriesRouter,
+  ssoConfigRouter,
+  ssoSigninRouter,
 ];
 
 /** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
@@ -96,6 +99,8 @@ export function buildApp() {
   // ENVIRONMENT=development only: x-d1-queries / x-d1-round-trips on every response (bench/).
   app.use(`${API_PREFIX}/*`, d1QueryCounter);
   for (const router of MODULES) app.route(API_PREFIX, router);
+  // Browser pages outside the API prefix: /login and the SSO entry point /auth/sso-login.
+  app.route("/", ssoPages);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
     type: "apiKey",

@@ -26,6 +26,14 @@ export interface Bindings {
   ADMIN_EMAIL: string;
   ADMIN_PASSWORD: string;
   FILES_SIGNING_SECRET: string;
+  /** Key material for SSO client secrets at rest (AES-GCM via HKDF); falls back to JWT_SECRET when unset. */
+  SSO_SECRET_KEY?: string;
+  /** The platform's social OIDC provider (SPEC 5 rule 5): issuer, client id and secret. Unset: no social login. */
+  SOCIAL_OIDC_ISSUER?: string;
+  SOCIAL_OIDC_CLIENT_ID?: string;
+  SOCIAL_OIDC_CLIENT_SECRET?: string;
+  /** Button label of the social login, e.g. "Google". */
+  SOCIAL_OIDC_NAME?: string;
   /** Optional PBKDF2 iteration count for new password hashes (default and maximum 100000). */
   PASSWORD_ITERATIONS?: string;
   /** Limits sign-in style routes per client address (wrangler.toml `[[ratelimits]]`). */

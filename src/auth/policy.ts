@@ -219,6 +219,18 @@ export const ROUTE_POLICY = {
   replayWebhookDelivery: WEBHOOKS,
   replayWebhookEvent: WEBHOOKS,
   getWebhookHealth: WEBHOOKS,
+  // Single sign-on (SPEC 4.1, 4.2, 5). Configuration: the owner only, on every plan (the view says
+  // whether the plan includes SSO). The bootstrap is public: an unknown host answers
+  // {"exists": false} instead of 404. Sign-in routes check the plan themselves (403 on the
+  // redirect helper, a page on callbacks), since browsers land on them.
+  getSsoConfig: { access: "jwt", roles: ["owner"] },
+  updateSsoConfig: { access: "jwt", roles: ["owner"] },
+  getAuthBootstrap: { access: "public" },
+  ssoLogin: { access: "tenantPublic", throttled: true },
+  socialLogin: { access: "tenantPublic", throttled: true },
+  getSamlMetadata: { access: "tenantPublic" },
+  samlCallback: { access: "tenantPublic", throttled: true },
+  oidcCallback: { access: "tenantPublic", throttled: true },
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

@@ -18,6 +18,12 @@ export const CONTROL_MIGRATIONS: Migration[] = [
       "CREATE TABLE `admin_sessions` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`email` text NOT NULL,\n\t`password_tag` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\t`revoked_at` text\n);",
       "CREATE INDEX `admin_sessions_expires_idx` ON `admin_sessions` (`expires_at`);"
     ]
+  },
+  {
+    "name": "0002_tired_gorilla_man.sql",
+    "queries": [
+      "CREATE TABLE `sso_configs` (\n\t`tenant_id` text PRIMARY KEY NOT NULL,\n\t`provider` text NOT NULL,\n\t`sso_only_enabled` integer DEFAULT false NOT NULL,\n\t`settings` text NOT NULL,\n\t`client_secret_enc` text,\n\t`metadata` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);"
+    ]
   }
 ];
 
@@ -247,6 +253,15 @@ export const TENANT_MIGRATIONS: Migration[] = [
     "name": "0012_living_joshua_kane.sql",
     "queries": [
       "ALTER TABLE `users` ADD `tokens_valid_after` text;"
+    ]
+  },
+  {
+    "name": "0013_wide_corsair.sql",
+    "queries": [
+      "CREATE TABLE `sso_replays` (\n\t`assertion_id` text PRIMARY KEY NOT NULL,\n\t`expires_at` text NOT NULL\n);",
+      "CREATE INDEX `sso_replays_expires_idx` ON `sso_replays` (`expires_at`);",
+      "CREATE TABLE `sso_requests` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`request_id` text NOT NULL,\n\t`code_verifier` text,\n\t`expires_at` text NOT NULL,\n\t`consumed_at` text,\n\t`created_at` text NOT NULL\n);",
+      "CREATE INDEX `sso_requests_expires_idx` ON `sso_requests` (`expires_at`);"
     ]
   }
 ];

@@ -27,6 +27,6 @@ export {
   HealthSettingsSchema,
   UpdateHealthSettingsBody,
 } from "./schemas";
+export type { AssetHealth, HealthSettings, InventoryItemHealthBatch } from "./schemas";
 export { pendingCount } from "./store";
 export type { StoredHealth } from "./store";
-export type { AssetHealth, InventoryItemHealthBatch, HealthSettings } from "./schemas";

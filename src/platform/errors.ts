@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   forbidden: 403,
   plan_required: 403,
+  /** Password sign-in refused by the workspace's SSO-only gate (SPEC 5 rules 3-4). */
+  sso_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

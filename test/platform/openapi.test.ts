@@ -9,7 +9,16 @@ const doc = await fetchOpenApi();
 const operations = operationsOf(doc);
 const ERROR_REF = "#/components/schemas/Error";
 /** Served by the app itself, not API operations. */
-const NOT_OPERATIONS = new Set(["/", "/api/v1/openapi.json", "/api/v1/docs", "/api/v1/docs/scalar.js"]);
+// Not API operations: the bare URL's pointer, the document and its reference page, and the browser
+// pages outside the API (SPEC 9 UI routes): the sign-in page and the SSO entry point.
+const NOT_OPERATIONS = new Set([
+  "/",
+  "/api/v1/openapi.json",
+  "/api/v1/docs",
+  "/api/v1/docs/scalar.js",
+  "/login",
+  "/auth/sso-login",
+]);
 
 describe("GET /api/v1/openapi.json", () => {
   it("is a valid OpenAPI 3.1 document (@readme/openapi-parser)", async () => {
@@ -79,8 +88,9 @@ describe("GET /api/v1/openapi.json", () => {
 
     it("documents a success response and its error responses with the Error schema", () => {
       const statuses = Object.keys(o.op.responses ?? {});
-      // 101: the WebSocket upgrade of GET /notifications/realtime is its success response.
-      expect(statuses.some((s) => /^(2\d\d|101)$/.test(s))).toBe(true);
+      // 101: the WebSocket upgrade of GET /notifications/realtime is its success response;
+      // 302: the SSO redirect helpers' (SPEC 4.2).
+      expect(statuses.some((s) => /^(2\d\d|101|302)$/.test(s))).toBe(true);
       const errors = statuses.filter((s) => /^[45]\d\d$/.test(s));
       expect(errors).toContain("500");
       if (o.op.requestBody || o.op.parameters?.length) expect(errors).toContain("400");

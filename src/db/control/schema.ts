@@ -32,3 +32,4 @@ export const jobCursors = sqliteTable("job_cursors", {
   updatedAt: text("updated_at").notNull(),
 });
 export * from "./admin-sessions";
+export * from "./sso";

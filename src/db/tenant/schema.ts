@@ -14,3 +14,4 @@ export * from "./health";
 export * from "./quick-add";
 export * from "./data-transfer";
 export * from "./webhooks";
+export * from "./sso";

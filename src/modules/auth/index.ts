@@ -2,5 +2,8 @@
  * Front door of the auth module. Password sign-in, refresh tokens and sign-out on the workspace host.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
+export { mintRefreshToken, sessionBody } from "./refresh-tokens";
+export type { AuthCtx } from "./refresh-tokens";
 export { authRouter } from "./routes";
+export { SessionSchema } from "./schemas";
 export type { AuthSession } from "./schemas";

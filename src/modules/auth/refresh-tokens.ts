@@ -14,6 +14,8 @@ export interface AuthCtx {
   db: TenantDb;
   tenantId: string;
   secret: string;
+  /** The workspace's SSO-only gate is on: passwords only for owners (break-glass). */
+  ssoOnly?: boolean;
 }
 
 export const REFRESH_TTL_DAYS = 30;
@@ -59,3 +61,11 @@ export async function sessionBody(ctx: AuthCtx, user: UserRow, refreshToken: str
 export const invalidCredentials = () => new ApiError("unauthenticated", "Invalid email or password");
 export const invalidRefreshToken = () =>
   new ApiError("unauthenticated", "Invalid, expired or revoked refresh token; sign in again");
+
+/** SPEC 5 rules 3-4: under the SSO-only gate only owners may use a password. */
+export const ssoRequired = () =>
+  new ApiError(
+    "sso_required",
+    "This workspace signs in with single sign-on: continue at /auth/sso-login. Only the workspace owner can sign in with a password.",
+    { details: { ssoLoginUrl: "/auth/sso-login" } },
+  );

@@ -6,9 +6,15 @@ import { serviceCtx } from "../../http/service-context";
 import { AcceptInviteBody, LoginBody, RefreshBody, SessionSchema } from "./schemas";
 import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
+import { ssoGateOn } from "../sso";
 
 const tags = ["Auth"];
 const authCtx = (c: AppContext): AuthCtx => ({ db: c.var.db, tenantId: c.var.tenant.id, secret: c.env.JWT_SECRET });
+/** For password sign-in and invite acceptance: whether the SSO-only gate applies (src/modules/sso). */
+const gatedAuthCtx = async (c: AppContext): Promise<AuthCtx> => ({
+  ...authCtx(c),
+  ssoOnly: await ssoGateOn(c.env, c.var.tenant),
+});
 
 export const authRouter = createRouter()
   .openapi(
@@ -19,11 +25,11 @@ export const authRouter = createRouter()
       tags,
       summary: "Sign in with email and password",
       description:
-        "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401.",
+        "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password).",
       request: body(LoginBody),
-      responses: { 200: json(SessionSchema, "Signed in"), ...errorResponses(401, 415) },
+      responses: { 200: json(SessionSchema, "Signed in"), ...errorResponses(401, 403, 415) },
     }),
-    async (c) => c.json(await svc.login(authCtx(c), c.req.valid("json")), 200),
+    async (c) => c.json(await svc.login(await gatedAuthCtx(c), c.req.valid("json")), 200),
   )
   .openapi(
     defineRoute({
@@ -79,9 +85,9 @@ export const authRouter = createRouter()
       tags,
       summary: "Accept an invite and set a password",
       description:
-        "Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`).",
+        "Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`). Under the SSO-only gate a non-owner invite is consumed by the first SSO sign-in instead (403 `sso_required`).",
       request: body(AcceptInviteBody),
-      responses: { 201: json(SessionSchema, "User created and signed in"), ...errorResponses(409, 415) },
+      responses: { 201: json(SessionSchema, "User created and signed in"), ...errorResponses(403, 409, 415) },
     }),
-    async (c) => c.json(await svc.acceptInvite(authCtx(c), c.req.valid("json")), 201),
+    async (c) => c.json(await svc.acceptInvite(await gatedAuthCtx(c), c.req.valid("json")), 201),
   );

@@ -17,6 +17,7 @@ import {
   REFRESH_GRACE_SECONDS,
   revokeAllRefreshTokens,
   sessionBody,
+  ssoRequired,
   successorToken,
 } from "./refresh-tokens";
 
@@ -25,6 +26,7 @@ export async function login(ctx: AuthCtx, input: { email: string; password: stri
   const user = await ctx.db.select().from(users).where(sql`lower(${users.email}) = ${input.email.toLowerCase()}`).get();
   const ok = await verifyPassword(input.password, user?.passwordHash ?? TIMING_DUMMY_HASH);
   if (!user || !ok || user.status !== "active") throw invalidCredentials();
+  if (ctx.ssoOnly && user.role !== "owner") throw ssoRequired();
   const now = nowIso();
   const refresh = await mintRefreshToken(user.id, now);
   await ctx.db.batch([
@@ -116,6 +118,8 @@ export async function acceptInvite(ctx: AuthCtx, input: { token: string; passwor
     .where(eq(invites.tokenHash, await sha256Hex(input.token)))
     .get();
   if (!invite || invite.acceptedAt || invite.revokedAt || invite.expiresAt <= now) throw invalidInvite();
+  // Under the SSO-only gate an invite is consumed by the first SSO sign-in, not with a password.
+  if (ctx.ssoOnly && invite.role !== "owner") throw ssoRequired();
 
   const user: UserRow = {
     id: newId("user"),

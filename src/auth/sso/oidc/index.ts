@@ -1,0 +1,10 @@
+export { discover, OidcError, type OidcMetadata, type OidcProviderConfig } from "./discovery";
+export {
+  authorizationUrl,
+  checkIssParameter,
+  completeCodeFlow,
+  newNonce,
+  pkcePair,
+  ID_TOKEN_ALGORITHMS,
+  type OidcIdentity,
+} from "./flow";

@@ -1,0 +1,161 @@
+import type { AppContext } from "../../env";
+import { ApiError } from "../../platform/errors";
+import { createRouter, defineRoute, errorResponses, jsonContent } from "../../http/router";
+import { SessionSchema } from "../auth";
+import { bootstrapFor } from "./bootstrap";
+import { newNonce, pageHeaders, refusalPage, sessionHandoffPage } from "./html";
+import { spMetadataXml } from "./saml-flow";
+import { BootstrapSchema, OidcCallbackQuerySchema, SamlCallbackForm } from "./signin-schemas";
+import {
+  oidcCallback,
+  samlCallback,
+  startSocialLogin,
+  startSsoLogin,
+  type SigninCtx,
+  type SigninStart,
+} from "./signin";
+import { bindToBrowser, browserStateOf, releaseBrowser } from "./browser-binding";
+import { spUrls } from "./urls";
+
+const tags = ["Single sign-on"];
+
+export const signinCtx = (c: AppContext): SigninCtx => ({
+  env: c.env,
+  tenant: c.var.tenant,
+  db: c.var.db,
+  urls: spUrls(c.env, c.var.tenant.slug),
+  auth: { db: c.var.db, tenantId: c.var.tenant.id, secret: c.env.JWT_SECRET },
+  browserState: browserStateOf(c),
+});
+
+/** The redirect to the IdP, with the state cookie that binds the sign-in to this browser. */
+export function redirectToIdp(c: AppContext, start: SigninStart) {
+  bindToBrowser(c, start.state);
+  return c.redirect(start.url, 302);
+}
+
+const wantsJson = (c: AppContext) => (c.req.header("accept") ?? "").includes("application/json");
+
+/**
+ * Callbacks are where browsers land: they get a page (the session handed to /login, or the
+ * reason for a refusal); a client that asks for JSON gets the session body or the error envelope.
+ */
+async function finish(c: AppContext, work: () => Promise<unknown>) {
+  // Whatever the outcome, this browser's sign-in attempt is over.
+  releaseBrowser(c);
+  try {
+    const session = await work();
+    if (wantsJson(c)) return c.json(session, 200);
+    const nonce = newNonce();
+    return c.body(sessionHandoffPage(session, nonce), 200, pageHeaders(nonce));
+  } catch (err) {
+    if (!(err instanceof ApiError) || wantsJson(c)) throw err;
+    const nonce = newNonce();
+    return c.body(refusalPage(err.message, nonce), err.status, pageHeaders(nonce));
+  }
+}
+
+const callbackResponses = {
+  ...errorResponses(401, 403),
+  200: {
+    description:
+      "Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login",
+    content: { "text/html": { schema: { type: "string" as const } }, "application/json": { schema: SessionSchema } },
+  },
+};
+
+export const ssoSigninRouter = createRouter()
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/auth/bootstrap",
+      operationId: "getAuthBootstrap",
+      tags,
+      summary: "What the sign-in screen needs to know (SPEC 2.1)",
+      description:
+        'For the host\'s workspace: whether it exists, its SSO protocol and flags, and the social login. An unknown or suspended host answers `{"exists": false}` only.',
+      responses: { 200: jsonContent(BootstrapSchema, "The bootstrap") },
+    }),
+    async (c) => c.json(await bootstrapFor(c.env, c.req.url), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/auth/sso-login",
+      operationId: "ssoLogin",
+      tags,
+      summary: "Redirect to the workspace's identity provider",
+      description:
+        "302 to the SAML IdP (AuthnRequest, HTTP-Redirect binding) or the OIDC authorization endpoint (code + PKCE S256, state, nonce). 403 `plan_required` when the plan lacks SSO; 404 when no SSO is configured; 400 when the config cannot start a sign-in. Browsers use the UI route `/auth/sso-login`.",
+      responses: { 302: { description: "To the identity provider" }, ...errorResponses(400, 403) },
+    }),
+    async (c) => redirectToIdp(c, await startSsoLogin(signinCtx(c))),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/auth/social-login",
+      operationId: "socialLogin",
+      tags,
+      summary: "Redirect to the platform's social identity provider",
+      description:
+        "The operator-configured OIDC provider (SPEC 5 rule 5), on every plan. 404 when the operator configured none.",
+      responses: { 302: { description: "To the social identity provider" }, ...errorResponses(401) },
+    }),
+    async (c) => redirectToIdp(c, await startSocialLogin(signinCtx(c))),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/auth/saml/metadata",
+      operationId: "getSamlMetadata",
+      tags,
+      summary: "Our SAML service-provider metadata",
+      description: "Entity id, ACS URL (HTTP-POST) and NameID format of this workspace, for the IdP admin.",
+      responses: {
+        200: {
+          description: "SAML metadata",
+          content: { "application/samlmetadata+xml": { schema: { type: "string" as const } } },
+        },
+      },
+    }),
+    async (c) =>
+      c.body(spMetadataXml(spUrls(c.env, c.var.tenant.slug)), 200, {
+        "content-type": "application/samlmetadata+xml; charset=utf-8",
+      }),
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/auth/saml/callback",
+      operationId: "samlCallback",
+      tags,
+      summary: "SAML assertion consumer service (HTTP-POST binding)",
+      description:
+        "Form fields `SAMLResponse` and `RelayState`. The workspace is the host's; the request is the stored single-use one RelayState names, and this browser must hold it in the `sso_state` cookie set by the redirect (login CSRF); the response is verified (docs/sso.md) and its assertion id enters the replay cache. Refusals: a page (or the JSON envelope) with the reason, 400/401/403.",
+      request: {
+        body: { required: true, content: { "application/x-www-form-urlencoded": { schema: SamlCallbackForm } } },
+      },
+      responses: callbackResponses,
+    }),
+    (c) =>
+      finish(c, async () => {
+        const form = await c.req.parseBody();
+        const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+        return samlCallback(signinCtx(c), { SAMLResponse: str(form.SAMLResponse), RelayState: str(form.RelayState) });
+      }),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/auth/oidc/callback",
+      operationId: "oidcCallback",
+      tags,
+      summary: "OIDC redirect URI",
+      description:
+        "The authorization response (`code`, `state`, `iss`). The workspace is the host's; `state` names the stored single-use request (workspace OIDC or the social login) and must equal this browser's `sso_state` cookie. Refusals: a page (or the JSON envelope) with the reason.",
+      request: { query: OidcCallbackQuerySchema },
+      responses: callbackResponses,
+    }),
+    (c) => finish(c, () => oidcCallback(signinCtx(c), c.req.valid("query"))),
+  );

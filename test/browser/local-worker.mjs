@@ -1,0 +1,88 @@
+// Runs the Worker under `wrangler dev` on 127.0.0.1 with throwaway local storage, for tests that
+// need a real HTTP server (the headless-browser test of the sign-in page).
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { request } from "../../scripts/lib/http.mjs";
+import { runWrangler, spawnWrangler } from "../../scripts/lib/wrangler.mjs";
+
+export const ADMIN = { email: "admin@example.com", password: "browser-test-admin-password" };
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+// No telemetry or error reports: the test talks to loopback only.
+const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CI: "1" };
+
+/** Starts the Worker; resolves once it answers. `vars` are extra Worker variables. */
+export async function startLocalWorker(vars = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "inventory-browser-"));
+  const persist = join(dir, "state");
+  await runWrangler(["d1", "migrations", "apply", "CONTROL_DB", "--local", "--persist-to", persist], {
+    quiet: true,
+    env: quietEnv,
+  });
+  const [port, inspector] = [await freePort(), await freePort()];
+  const allVars = {
+    ENVIRONMENT: "development",
+    JWT_SECRET: "browser-test-jwt-secret-0123456789abcdef",
+    FILES_SIGNING_SECRET: "browser-test-files-secret-0123456789",
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PASSWORD_ITERATIONS: "1000",
+    ...vars,
+  };
+  const args = [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspector),
+    "--persist-to",
+    persist,
+    "--show-interactive-dev-session=false",
+  ];
+  for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
+  const child = spawnWrangler(args, { quiet: true, detached: true, env: quietEnv });
+  const log = [];
+  child.stdout?.on("data", (c) => log.push(c));
+  child.stderr?.on("data", (c) => log.push(c));
+  const stop = () => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      stop();
+      throw new Error(`wrangler dev exited:\n${Buffer.concat(log).toString("utf8")}`);
+    }
+    try {
+      const res = await request(`http://localhost:${port}/api/v1/openapi.json`, { okStatuses: [404, 500] });
+      if (res.status === 200) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error(`wrangler dev did not answer in time:\n${Buffer.concat(log).toString("utf8")}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { port, url: (label) => `http://${label}.localhost:${port}`, stop };
+}

@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { ssoRequests } from "../../src/db/tenant/sso";
+import { sha256Hex } from "../../src/platform/crypto";
+import { userJwt } from "../harness/principals";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
+import { browser, configureSaml, idpResponse, postAcs, startSaml } from "./flow-helpers";
+import { spOf } from "./helpers";
+
+const invite = async (t: Awaited<ReturnType<typeof createTenant>>, email: string, role = "member") => {
+  const res = await api(t, "/users/invites", { body: { email, role }, auth: { jwt: await userJwt(t) } });
+  expect(res.status).toBe(201);
+};
+
+describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
+  it("redirects with an AuthnRequest for our ACS and entity id", async () => {
+    const t = await createTenant({ plan: "enterprise" });
+    await configureSaml(t);
+    const { location, xml, relayState, setCookie } = await startSaml(t);
+    // The sign-in is bound to this browser (login CSRF): the state cookie for the callbacks.
+    expect(setCookie).toContain(`sso_state=${relayState}`);
+    expect(setCookie).toMatch(/Path=\/api\/v1\/auth\/; .*HttpOnly/);
+    expect(setCookie).toMatch(/Secure/);
+    expect(setCookie).toMatch(/SameSite=None/);
+    expect(location.origin + location.pathname).toBe("https://saml-idp.test/sso");
+    expect(xml).toContain(`AssertionConsumerServiceURL="${spOf(t).acsUrl}"`);
+    expect(xml).toContain(`<saml:Issuer>${spOf(t).spEntityId}</saml:Issuer>`);
+    expect(xml).toContain('Destination="https://saml-idp.test/sso"');
+    expect(relayState.length).toBeGreaterThan(30);
+  });
+
+  it("signs an invited user in (consuming the invite) and refuses the same response posted twice", async () => {
+    const t = await createTenant({ plan: "enterprise" });
+    await configureSaml(t);
+    await invite(t, "New.Person@Example.com", "admin");
+    const { requestId, relayState } = await startSaml(t);
+    // The IdP spells the address differently from the invite: matching is case-insensitive.
+    const response = await idpResponse(t, requestId, "NEW.person@EXAMPLE.com");
+    expect(atob(response)).toContain("rsa-sha256");
+
+    const first = await postAcs(t, response, relayState);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresIn: 900,
+      user: { email: "new.person@example.com", role: "admin" },
+    });
+    const me = await api(t, "/auth/me", { auth: { jwt: first.body.accessToken } });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe("new.person@example.com");
+    const invites = await api(t, "/users/invites", { auth: { jwt: await userJwt(t) } });
+    expect(invites.body.items.filter((i: { email: string }) => i.email === "new.person@example.com")).toHaveLength(0);
+
+    const again = await postAcs(t, response, relayState);
+    expect(again.status).toBe(400);
+    expect(again.body.message).toMatch(/unknown, expired or already used/);
+
+    // Even under a fresh request carrying the same InResponseTo, the assertion id is spent.
+    const db = await dbOf(t);
+    const fresh = "fresh-relay-state-0123456789abcdef0123456789";
+    const now = new Date();
+    await db
+      .insert(ssoRequests)
+      .values({
+        id: await sha256Hex(fresh),
+        kind: "saml",
+        requestId,
+        codeVerifier: null,
+        expiresAt: new Date(now.getTime() + 60_000).toISOString(),
+        consumedAt: null,
+        createdAt: now.toISOString(),
+      })
+      .run();
+    const replay = await postAcs(t, response, fresh);
+    expect(replay.status).toBe(401);
+    expect(replay.body.message).toMatch(/already used \(replay refused\)/);
+    const row = await db
+      .select()
+      .from(ssoRequests)
+      .where(eq(ssoRequests.id, await sha256Hex(fresh)))
+      .get();
+    expect(row?.consumedAt).toBeNull();
+  });
+
+  it("signs an existing user in by email, case-insensitively, with the same token pair as password sign-in; a browser gets the hand-off page", async () => {
+    const t = await createTenant({ plan: "enterprise" });
+    await configureSaml(t);
+    const { requestId, relayState } = await startSaml(t);
+    const res = await postAcs(t, await idpResponse(t, requestId, t.owner.email.toUpperCase()), relayState, "text/html");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'nonce-/);
+    const session = JSON.parse(/<script type="application\/json" id="session">(.*?)<\/script>/s.exec(res.body)![1]!);
+    expect(session.user.id).toBe(t.owner.id);
+    const refreshed = await api(t, "/auth/refresh", { body: { refreshToken: session.refreshToken }, auth: null });
+    expect(refreshed.status).toBe(200);
+  });
+
+  it("refuses unknown and deactivated users with a clear page, and a response to another request", async () => {
+    const t = await createTenant({ plan: "enterprise" });
+    await configureSaml(t);
+    const a = await startSaml(t);
+    const unknown = await postAcs(
+      t,
+      await idpResponse(t, a.requestId, "stranger@example.com"),
+      a.relayState,
+      "text/html",
+    );
+    expect(unknown.status).toBe(403);
+    expect(unknown.body).toMatch(/There is no account for stranger@example.com in this workspace/);
+    expect(unknown.body).toMatch(/role="alert"/);
+
+    await invite(t, "leaver@example.com");
+    const b = await startSaml(t);
+    const joined = await postAcs(t, await idpResponse(t, b.requestId, "leaver@example.com"), b.relayState);
+    expect(joined.status).toBe(200);
+    const off = await api(t, `/users/${joined.body.user.id}`, {
+      method: "PATCH",
+      body: { status: "deactivated" },
+      auth: { jwt: await userJwt(t) },
+    });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const c = await startSaml(t);
+    const refused = await postAcs(t, await idpResponse(t, c.requestId, "leaver@example.com"), c.relayState);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/deactivated/);
+
+    const d = await startSaml(t);
+    const e = await startSaml(t);
+    const crossed = await postAcs(t, await idpResponse(t, d.requestId, t.owner.email), e.relayState);
+    expect(crossed.status).toBe(401);
+    expect(crossed.body.message).toMatch(/InResponseTo/);
+  });
+
+  it("refuses a response delivered to a browser that did not start the sign-in (login CSRF)", async () => {
+    const t = await createTenant({ plan: "enterprise" });
+    await configureSaml(t);
+    const start = await startSaml(t);
+    const response = await idpResponse(t, start.requestId, t.owner.email);
+    for (const cookie of [null, "sso_state=someone-elses-state"]) {
+      const res = await postAcs(t, response, start.relayState, "application/json", cookie);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/not started in this browser/);
+    }
+    // Nothing was consumed: the browser that started it still completes it.
+    expect((await postAcs(t, response, start.relayState)).status).toBe(200);
+  });
+
+  it("takes the workspace from the host: another workspace's ACS refuses the response", async () => {
+    const a = await createTenant({ plan: "enterprise" });
+    const b = await createTenant({ plan: "enterprise" });
+    await configureSaml(a);
+    await configureSaml(b);
+    const start = await startSaml(a);
+    const response = await idpResponse(a, start.requestId, a.owner.email);
+    const elsewhere = await postAcs(b, response, start.relayState);
+    expect(elsewhere.status).toBe(400); // b has no such request
+    expect((await postAcs(a, response, start.relayState)).status).toBe(200);
+  });
+
+  it("sso-login: 403 without the plan, 404 without a config; SP metadata names our ACS", async () => {
+    const pro = await createTenant({ plan: "pro" });
+    const res = await browser(`${spOf(pro).origin}/api/v1/auth/sso-login`);
+    expect(res.status).toBe(403);
+    expect((await res.json<{ code: string }>()).code).toBe("plan_required");
+    const ui = await browser(`${spOf(pro).origin}/auth/sso-login`);
+    expect(ui.status).toBe(403);
+    expect(await ui.text()).toMatch(/not included in the pro plan/);
+    const ent = await createTenant({ plan: "enterprise" });
+    expect((await browser(`${spOf(ent).origin}/api/v1/auth/sso-login`)).status).toBe(404);
+    // A certificate but no sign-in URL (no metadata, no idpSsoUrl): nothing to redirect to.
+    await configureSaml(ent, { idpSsoUrl: undefined });
+    const incomplete = await browser(`${spOf(ent).origin}/api/v1/auth/sso-login`);
+    expect(incomplete.status).toBe(400);
+    expect((await incomplete.json<{ message: string }>()).message).toMatch(/without an IdP sign-in URL/);
+    await configureSaml(ent);
+    const uiOk = await browser(`${spOf(ent).origin}/auth/sso-login`);
+    expect(uiOk.status).toBe(302);
+    expect(uiOk.headers.get("location")).toMatch(/^https:\/\/saml-idp\.test\/sso\?SAMLRequest=/);
+    const md = await (await browser(`${spOf(ent).origin}/api/v1/auth/saml/metadata`)).text();
+    expect(md).toContain(`entityID="${spOf(ent).spEntityId}"`);
+    expect(md).toContain(`Location="${spOf(ent).acsUrl}"`);
+    expect(md).toContain("nameid-format:emailAddress");
+  });
+});
