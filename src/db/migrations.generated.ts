@@ -198,5 +198,14 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "-- Backfill (hand-written): existing live assets get a stale placeholder row, which the first cron run re-scores.\nINSERT INTO `asset_health` (`asset_id`, `score`, `badge`, `reasons`, `basis`, `computed_at`, `valid_until`, `dirty`, `version`)\nSELECT `id`, 100, 'HEALTHY', '[]', '', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), NULL, 1, 1 FROM `assets` WHERE `deleted_at` IS NULL;",
       "INSERT INTO `asset_last_audit` (`asset_id`, `session_id`, `session_name`, `started_at`, `completed_at`, `found`)\nSELECT si.`asset_id`, s.`id`, s.`name`, s.`started_at`, s.`completed_at`, si.`scanned_at` IS NOT NULL\nFROM `session_items` si JOIN `sessions` s ON s.`id` = si.`session_id`\nWHERE s.`status` = 'completed' AND s.`completed_at` IS NOT NULL AND si.`excluded` = 0\nON CONFLICT (`asset_id`) DO UPDATE SET `session_id` = excluded.`session_id`, `session_name` = excluded.`session_name`,\n  `started_at` = excluded.`started_at`, `completed_at` = excluded.`completed_at`, `found` = excluded.`found`\nWHERE excluded.`completed_at` > `asset_last_audit`.`completed_at`;"
     ]
+  },
+  {
+    "name": "0010_keen_caretaker.sql",
+    "queries": [
+      "CREATE TABLE `idempotency_keys` (\n\t`credential` text NOT NULL,\n\t`key` text NOT NULL,\n\t`token` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`state` text NOT NULL,\n\t`status` integer,\n\t`content_type` text,\n\t`body` text,\n\t`created_at` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\tPRIMARY KEY(`credential`, `key`)\n);",
+      "CREATE INDEX `idempotency_keys_expires_idx` ON `idempotency_keys` (`expires_at`);",
+      "ALTER TABLE `api_keys` ADD `scopes` text;",
+      "ALTER TABLE `api_keys` ADD `expires_at` text;"
+    ]
   }
 ];

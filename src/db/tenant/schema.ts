@@ -11,3 +11,4 @@ export * from "./maintenance";
 export * from "./notifications";
 export * from "./feedback";
 export * from "./health";
+export * from "./idempotency";
