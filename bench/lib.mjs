@@ -210,7 +210,8 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
  */
 export async function runBench({ statePrefix, bundle, devArgs, maxSockets, timeoutMs }, body) {
   const port = Number(process.env.PORT ?? (await freePort()));
-  const vars = workerVars();
+  // The per-plan request budgets (docs/api-platform.md) would cut load runs short: off here.
+  const vars = { RATE_LIMITS: "off", ...workerVars() };
   const client = httpClient(port, { maxSockets, timeoutMs });
   const worker = localWorker({ port, statePrefix, vars, call: client.call, bundle, devArgs });
   process.on("SIGINT", async () => {

@@ -22,6 +22,8 @@ export interface Bindings {
   /** Limits sign-in style routes per client address (wrangler.toml `[[ratelimits]]`). */
   AUTH_LIMITER: RateLimit;
   /** Per-plan budgets per credential and per workspace (src/auth/rate-limit.ts, wrangler.toml). */
+  /** `off` turns the per-plan budgets off (benchmarks only; never set in production). */
+  RATE_LIMITS?: string;
   RATE_LIMIT_KEY_FREE: RateLimit;
   RATE_LIMIT_KEY_PRO: RateLimit;
   RATE_LIMIT_KEY_ENTERPRISE: RateLimit;
