@@ -89,6 +89,7 @@ export const ROUTE_POLICY = {
   getAllowedStatusTransitions: { access: "data", scope: "inventory-items:read" },
   checkoutInventoryItem: { access: "data", scope: "inventory-items:write" },
   checkinInventoryItem: { access: "data", scope: "inventory-items:write" },
+  bulkInventoryItems: { access: "data", scope: "inventory-items:write" },
   listInventoryItemStatusEvents: { access: "data", scope: "inventory-items:read" },
   listInventoryItemAssignmentHistory: { access: "data", scope: "inventory-items:read" },
   listInventoryItemAudit: { access: "data", scope: "inventory-items:read" },

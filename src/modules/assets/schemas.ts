@@ -55,7 +55,7 @@ const uniqueTag = z
   .trim()
   .regex(UNIQUE_TAG_PATTERN, "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
-const assetFields = {
+export const assetFields = {
   name: nameField,
   uniqueTag: uniqueTag.optional().openapi({ description: "Generated (AST-XXXXXX) when absent." }),
   serialNumber: nullableText(120),
