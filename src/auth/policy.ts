@@ -110,6 +110,7 @@ export const ROUTE_POLICY = {
   updatePerson: { access: "data", scope: "people:write" },
   deletePerson: { access: "data", scope: "people:write" },
   restorePerson: { access: "data", scope: "people:write" },
+  bulkPeople: { access: "data", scope: "people:write" },
   getPersonAssignmentHistory: { access: "data", scope: "people:read" },
 
   // Custom fields (SPEC 4.8) and layouts (same "custom fields and layouts" group)
