@@ -197,6 +197,8 @@ export type OperationId = keyof typeof ROUTE_POLICY;
 /** POSTs that create or act accept `Idempotency-Key`; a POST that only reads (health batch) does not need it. */
 export const acceptsIdempotencyKey = (method: string, rule: RouteRule): boolean =>
   rule.idempotent ??
-  (method.toLowerCase() === "post" && (rule.access === "data" || rule.access === "jwt") && !rule.scope?.endsWith(":read"));
+  (method.toLowerCase() === "post" &&
+    (rule.access === "data" || rule.access === "jwt") &&
+    !rule.scope?.endsWith(":read"));
 
 export const ruleFor = (operationId: OperationId): RouteRule => ROUTE_POLICY[operationId];

@@ -20,7 +20,6 @@ type LimiterName = `RATE_LIMIT_${"KEY" | "WORKSPACE"}_${Uppercase<Plan>}`;
 const limiter = (env: Bindings, level: "KEY" | "WORKSPACE", plan: Plan): RateLimit | undefined =>
   env[`RATE_LIMIT_${level}_${plan.toUpperCase()}` as LimiterName];
 
-
 /**
  * Counts the request against the caller's credential and its workspace; over either budget is a
  * 429 with `Retry-After` (an upper bound: the binding does not say when its window ends). Every

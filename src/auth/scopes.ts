@@ -44,5 +44,7 @@ export function grants(granted: readonly Scope[] | null, needed: Scope): boolean
 /** A key's scopes, normalised: sorted, de-duplicated, a read dropped when its write is there. */
 export function normaliseScopes(scopes: readonly Scope[]): Scope[] {
   const set = new Set(scopes);
-  return ALL_SCOPES.filter((s) => set.has(s) && !(s.endsWith(":read") && set.has(s.replace(/:read$/, ":write") as Scope)));
+  return ALL_SCOPES.filter(
+    (s) => set.has(s) && !(s.endsWith(":read") && set.has(s.replace(/:read$/, ":write") as Scope)),
+  );
 }

@@ -207,5 +207,12 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "ALTER TABLE `api_keys` ADD `scopes` text;",
       "ALTER TABLE `api_keys` ADD `expires_at` text;"
     ]
+  },
+  {
+    "name": "0011_parallel_may_parker.sql",
+    "queries": [
+      "DROP INDEX `assets_updated_idx`;",
+      "CREATE INDEX `assets_updated_idx` ON `assets` (`updated_at`,`id`);"
+    ]
   }
 ];

@@ -92,7 +92,11 @@ export const inJson = (column: SQL | SQLiteColumn, values: readonly (string | nu
  * statement each instead of one per row (D1 counts statements; its cap is 100 parameters, and a
  * bound value may be up to 2 MB). Columns no row sets take their default, as in `insertWhere`.
  */
-export function insertJsonRows<T extends SQLiteTable>(db: D1Db, table: T, rows: readonly Partial<InferInsertModel<T>>[]) {
+export function insertJsonRows<T extends SQLiteTable>(
+  db: D1Db,
+  table: T,
+  rows: readonly Partial<InferInsertModel<T>>[],
+) {
   const columns = Object.entries(getTableColumns(table)).filter(
     ([, col]) => col.generated === undefined || col.generated.type === "byDefault",
   );

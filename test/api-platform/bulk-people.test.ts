@@ -16,9 +16,13 @@ describe("POST /people/bulk (deactivate)", () => {
       [b, ada],
       [c, grace],
     ] as const)
-      expect((await api(t, `/inventory-items/${asset!.id}/checkout`, { body: { personId: person.id } })).status).toBe(200);
+      expect((await api(t, `/inventory-items/${asset!.id}/checkout`, { body: { personId: person.id } })).status).toBe(
+        200,
+      );
     const unknown = "per_00000000000000000000000000";
-    const res = await api(t, "/people/bulk", { body: { action: "deactivate", ids: [ada.id, unknown, gone.id, grace.id] } });
+    const res = await api(t, "/people/bulk", {
+      body: { action: "deactivate", ids: [ada.id, unknown, gone.id, grace.id] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.items.map((i: any) => [i.id, i.status, i.item?.status ?? i.error.code])).toEqual([
       [ada.id, 200, "deactivated"],

@@ -59,7 +59,10 @@ describe("Idempotency-Key", () => {
       Array.from({ length: 5 }, () => api(t, "/inventory-items", withKey(key, { body: { name: "Race" } }))),
     );
     const statuses = results.map((r) => r.status);
-    expect(statuses.every((s) => s === 201 || s === 409), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 201 || s === 409),
+      JSON.stringify(statuses),
+    ).toBe(true);
     const fresh = results.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") === null);
     expect(fresh).toHaveLength(1);
     for (const r of results.filter((r) => r.status === 201)) expect(r.body.id).toBe(fresh[0]!.body.id);
@@ -72,7 +75,11 @@ describe("Idempotency-Key", () => {
     const key = newKey();
     const before = await assetCount(t);
     const byKey = await api(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
-    const byUser = await api(t, "/inventory-items", withKey(key, { body: { name: "Drill" }, auth: { jwt: await userJwt(t) } }));
+    const byUser = await api(
+      t,
+      "/inventory-items",
+      withKey(key, { body: { name: "Drill" }, auth: { jwt: await userJwt(t) } }),
+    );
     expect(byKey.status).toBe(201);
     expect(byUser.status).toBe(201);
     expect(byUser.headers.get("idempotent-replayed")).toBeNull();
@@ -190,7 +197,8 @@ describe("Idempotency-Key", () => {
     });
     await db.insert(idempotencyKeys).values(claim("current-holder")).run();
     const row = await insertAssetRow(t);
-    const rename = (marked: typeof db) => marked.batch([marked.update(assets).set({ name: "Renamed" }).where(eq(assets.id, row.id))]);
+    const rename = (marked: typeof db) =>
+      marked.batch([marked.update(assets).set({ name: "Renamed" }).where(eq(assets.id, row.id))]);
     // The request whose claim was taken over (token "stale") cannot commit its work...
     await expect(rename(withCommitMark(db, "key:k1", key, "stale"))).rejects.toThrow(/guard:idempotency_claim/);
     expect((await db.select().from(assets).where(eq(assets.id, row.id)).get())!.name).toBe(row.name);
@@ -198,6 +206,8 @@ describe("Idempotency-Key", () => {
     const results = await rename(withCommitMark(db, "key:k1", key, "current-holder"));
     expect(results).toHaveLength(1);
     expect((await db.select().from(assets).where(eq(assets.id, row.id)).get())!.name).toBe("Renamed");
-    expect((await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)).get())!.state).toBe("committed");
+    expect((await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)).get())!.state).toBe(
+      "committed",
+    );
   });
 });

@@ -21,7 +21,10 @@ describe("scoped API keys", () => {
 
     const refused = await api(t, "/inventory-items", { auth, method: "POST", body: { name: "Drill" } });
     expectError(refused, 403, "insufficient_scope");
-    expect(refused.body.details).toEqual({ requiredScope: "inventory-items:write", grantedScopes: ["inventory-items:read"] });
+    expect(refused.body.details).toEqual({
+      requiredScope: "inventory-items:write",
+      grantedScopes: ["inventory-items:read"],
+    });
     const status = await api(t, `/inventory-items/${assetId}/status`, {
       auth,
       method: "POST",
@@ -53,7 +56,11 @@ describe("scoped API keys", () => {
     expect(key).toMatchObject({ scopes: ["people:write", "categories:read"], expiresAt });
     expect(list.body.items.find((k: { id: string }) => k.id !== id).scopes).toBeNull();
 
-    const bad = await api(t, "/api-keys", { auth: { jwt }, method: "POST", body: { name: "x", scopes: ["assets:read"] } });
+    const bad = await api(t, "/api-keys", {
+      auth: { jwt },
+      method: "POST",
+      body: { name: "x", scopes: ["assets:read"] },
+    });
     expectError(bad, 400, "validation_failed");
     const past = await api(t, "/api-keys", {
       auth: { jwt },
@@ -68,7 +75,11 @@ describe("scoped API keys", () => {
     const { token, id } = await createKey(t, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
     expect((await api(t, "/categories", { auth: { apiKey: token } })).status).toBe(200);
     const db = await dbOf(t);
-    await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, id)).run();
+    await db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(apiKeys.id, id))
+      .run();
     const res = await api(t, "/categories", { auth: { apiKey: token } });
     expectError(res, 401, "unauthenticated");
     expect(res.body.message).toContain("expired");

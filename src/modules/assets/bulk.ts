@@ -20,7 +20,14 @@ import {
 } from "./checkout";
 import { columnsFor, type AssetInput } from "./input";
 import { requirePerson, resolveCategory, resolveLocation } from "./lookup";
-import { canMove, checkStatusInput, forbiddenMove, statusAssetSet, statusMoveChange, type StatusChange } from "./status";
+import {
+  canMove,
+  checkStatusInput,
+  forbiddenMove,
+  statusAssetSet,
+  statusMoveChange,
+  type StatusChange,
+} from "./status";
 import { assetFieldDefs, AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite, type AssetChange, type AssetWrite } from "./write";
 
@@ -109,7 +116,8 @@ async function planBulk(ctx: ServiceCtx, input: BulkInput): Promise<Plan> {
   const found: AssetRow[] = [];
   for (const id of input.ids) {
     const row = byId.get(id);
-    if (!row || (row.deletedAt === null) === restoring) fail(id, notFound(restoring ? "Deleted inventory item" : "Inventory item"));
+    if (!row || (row.deletedAt === null) === restoring)
+      fail(id, notFound(restoring ? "Deleted inventory item" : "Inventory item"));
     else found.push(row);
   }
   const action = await actionPlan(ctx, input, found, at, defs).catch((err: unknown) => {
@@ -159,7 +167,13 @@ type Defs = Parameters<typeof toAsset>[1];
 const unchanged = (row: AssetRow, defs: Defs): Verdict => ({ asset: toAsset(row, defs), change: null });
 const changeVerdict = (change: AssetChange): Verdict => ({ asset: change.after, change });
 
-async function actionPlan(ctx: ServiceCtx, input: BulkInput, found: AssetRow[], at: string, defs: Defs): Promise<ActionPlan> {
+async function actionPlan(
+  ctx: ServiceCtx,
+  input: BulkInput,
+  found: AssetRow[],
+  at: string,
+  defs: Defs,
+): Promise<ActionPlan> {
   const { db, actor } = ctx;
   const none = () => [];
   switch (input.action) {
@@ -210,8 +224,15 @@ async function actionPlan(ctx: ServiceCtx, input: BulkInput, found: AssetRow[], 
           ),
         ],
         writes: (ids) => [
-          db.update(assets).set(checkoutAssetSet(person.id, dueBackAt, at)).where(inJson(assets.id, ids)),
-          insertJsonRows(db, assignments, ids.map((id) => made.get(id)!)),
+          db
+            .update(assets)
+            .set(checkoutAssetSet(person.id, dueBackAt, at))
+            .where(inJson(assets.id, ids)),
+          insertJsonRows(
+            db,
+            assignments,
+            ids.map((id) => made.get(id)!),
+          ),
         ],
       };
     }
@@ -304,7 +325,13 @@ async function restorePlan(ctx: ServiceCtx, found: AssetRow[], at: string, defs:
         };
       claimed.add(tag);
       const restored = toAsset({ ...row, deletedAt: null, deletedBy: null, updatedAt: at }, defs);
-      return changeVerdict({ before: null, after: restored, action: "restore", auditFields: [], event: { type: "asset.restored" } });
+      return changeVerdict({
+        before: null,
+        after: restored,
+        action: "restore",
+        auditFields: [],
+        event: { type: "asset.restored" },
+      });
     },
     // The references read above must still be live when the batch runs.
     guards: (ids) => [

@@ -91,7 +91,10 @@ export async function checkout(
         ),
       ],
       writes: [
-        db.update(assets).set(checkoutAssetSet(input.personId, dueBackAt, now)).where(free),
+        db
+          .update(assets)
+          .set(checkoutAssetSet(input.personId, dueBackAt, now))
+          .where(free),
         db.insert(assignments).values(assignment),
       ],
       changes: [change],

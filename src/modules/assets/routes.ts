@@ -263,4 +263,8 @@ const historyRoutes = createRouter()
     },
   );
 
-export const assetsRouter = createRouter().route("/", bulkRoutes).route("/", crudRoutes).route("/", statusRoutes).route("/", historyRoutes);
+export const assetsRouter = createRouter()
+  .route("/", bulkRoutes)
+  .route("/", crudRoutes)
+  .route("/", statusRoutes)
+  .route("/", historyRoutes);

@@ -44,5 +44,6 @@ export const peopleBulkRouter = createRouter().openapi(
     request: body(BulkPeopleBody),
     responses: { 200: json(BulkPeopleResult, "Per-person outcomes, in request order"), ...errorResponses(415) },
   }),
-  async (c) => c.json({ items: await bulkDeactivatePeople(serviceCtx(c), c.req.valid("json").ids, c.var.requestId) }, 200),
+  async (c) =>
+    c.json({ items: await bulkDeactivatePeople(serviceCtx(c), c.req.valid("json").ids, c.var.requestId) }, 200),
 );
