@@ -16,13 +16,9 @@ export const updatedSinceParam = z.iso.datetime({ offset: true }).optional().ope
 });
 
 /** The `deletedAt` of list items: set on tombstones, which only sync lists (`updatedSince`) return. */
-export const deletedAtField = z
-  .string()
-  .nullable()
-  .optional()
-  .openapi({
-    description: "Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows.",
-  });
+export const deletedAtField = z.string().nullable().optional().openapi({
+  description: "Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows.",
+});
 
 export interface SyncColumns {
   id: SQLiteColumn;
