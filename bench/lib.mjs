@@ -105,10 +105,9 @@ export function httpClient(port, { maxSockets, timeoutMs = 60_000 }) {
 export function localWorker({ port, statePrefix, vars, call, bundle = true, devArgs = [] }) {
   const state = mkdtempSync(join(tmpdir(), statePrefix));
   const dist = join(state, "dist");
-  const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD"].flatMap((k) => [
-    "--var",
-    `${k}:${vars[k]}`,
-  ]);
+  const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "RATE_LIMITS", "ENVIRONMENT"]
+    .filter((k) => vars[k] !== undefined)
+    .flatMap((k) => ["--var", `${k}:${vars[k]}`]);
   const output = [];
   let child = null;
   let exit = null; // resolves when the running child exits
@@ -212,7 +211,9 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
  */
 export async function runBench({ statePrefix, bundle, devArgs, maxSockets, timeoutMs }, body) {
   const port = Number(process.env.PORT ?? (await freePort()));
-  const vars = workerVars();
+  // The per-plan request budgets (docs/api-platform.md) would cut load runs short: off here.
+  // ENVIRONMENT=development turns on the x-d1-queries / x-d1-round-trips counters the tables report.
+  const vars = { RATE_LIMITS: "off", ENVIRONMENT: "development", ...workerVars() };
   const client = httpClient(port, { maxSockets, timeoutMs });
   const worker = localWorker({ port, statePrefix, vars, call: client.call, bundle, devArgs });
   process.on("SIGINT", async () => {

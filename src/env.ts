@@ -38,6 +38,15 @@ export interface Bindings {
   PASSWORD_ITERATIONS?: string;
   /** Limits sign-in style routes per client address (wrangler.toml `[[ratelimits]]`). */
   AUTH_LIMITER: RateLimit;
+  /** Per-plan budgets per credential and per workspace (src/auth/rate-limit.ts, wrangler.toml). */
+  /** `off` turns the per-plan budgets off (benchmarks only; never set in production). */
+  RATE_LIMITS?: string;
+  RATE_LIMIT_KEY_FREE: RateLimit;
+  RATE_LIMIT_KEY_PRO: RateLimit;
+  RATE_LIMIT_KEY_ENTERPRISE: RateLimit;
+  RATE_LIMIT_WORKSPACE_FREE: RateLimit;
+  RATE_LIMIT_WORKSPACE_PRO: RateLimit;
+  RATE_LIMIT_WORKSPACE_ENTERPRISE: RateLimit;
   /** One InventorySession object per inventory session: idFromName(`${tenantId}:${sessionId}`). */
   INVENTORY_SESSION: DurableObjectNamespace<InventorySession>;
   /** One realtime channel per workspace user: idFromName(`${tenantId}:${userId}`). */

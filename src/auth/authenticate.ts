@@ -10,6 +10,7 @@ import { adminSessionEmail } from "./admin-sessions";
 import { verifyAccessToken } from "./jwt";
 import type { Principal } from "./principal";
 import type { Access } from "./policy";
+import { parseScopes } from "./scopes";
 
 export const ADMIN_COOKIE = "admin_session";
 
@@ -52,13 +53,14 @@ async function verifyApiKey(c: AppContext, token: string): Promise<Principal> {
   const db = c.var.db;
   const hash = await sha256Hex(token);
   const key = await db
-    .select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt })
+    .select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt, scopes: apiKeys.scopes, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
     .get();
   if (!key) throw unauthenticated("Invalid or revoked API key");
   // last-used time with minute precision: one write per key per minute at most, off the hot path.
   const now = nowIso();
+  if (key.expiresAt !== null && key.expiresAt <= now) throw unauthenticated("The API key has expired");
   if (key.lastUsedAt?.slice(0, 16) !== now.slice(0, 16)) {
     c.executionCtx.waitUntil(
       db
@@ -69,7 +71,7 @@ async function verifyApiKey(c: AppContext, token: string): Promise<Principal> {
         .catch(() => undefined),
     );
   }
-  return { kind: "apiKey", keyId: key.id, role: "admin" };
+  return { kind: "apiKey", keyId: key.id, role: "admin", scopes: parseScopes(key.scopes) };
 }
 
 async function verifyUserToken(c: AppContext, token: string): Promise<Principal> {

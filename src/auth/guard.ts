@@ -6,6 +6,8 @@ import { requireAdminHost, resolveTenant } from "../tenancy/resolve";
 import { authenticatePlatformAdmin, authenticateTenantCaller } from "./authenticate";
 import type { RouteRule } from "./policy";
 import { throttle } from "./throttle";
+import { rateLimit } from "./rate-limit";
+import { requireScope } from "./scope-check";
 
 /**
  * The per-route middleware built from a route's policy-table entry: resolve the tenant, identify
@@ -29,6 +31,7 @@ export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<A
       if (rule.roles && !rule.roles.includes(principal.kind === "platformAdmin" ? "owner" : principal.role)) {
         throw new ApiError("forbidden", `This action needs one of the roles: ${rule.roles.join(", ")}`);
       }
+      if (rule.scope && principal.kind === "apiKey") requireScope(principal.scopes, rule.scope);
       if (rule.feature && !planIncludes(c.var.tenant.plan, rule.feature)) {
         throw new ApiError(
           "plan_required",
@@ -39,6 +42,7 @@ export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<A
         );
       }
       c.set("principal", principal);
+      await rateLimit(c, principal);
     }
     return next();
   };

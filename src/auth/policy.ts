@@ -1,5 +1,6 @@
 import type { Role } from "../db/tenant/users";
 import type { PlanFeature } from "../tenancy/plans";
+import type { Scope } from "./scopes";
 
 /**
  * How a route is reached:
@@ -19,6 +20,13 @@ export interface RouteRule {
   feature?: PlanFeature;
   /** Credential-guessing surface: limited per client address (429 with Retry-After). */
   throttled?: boolean;
+  /**
+   * The API-key scope a `data` route needs (`<group>:read|write`; write implies read). Keys
+   * created without scopes have them all. Shown in the OpenAPI `security` of the route.
+   */
+  scope?: Scope;
+  /** Whether a POST accepts `Idempotency-Key` (default: every POST with credentials, except read scopes). */
+  idempotent?: boolean;
 }
 
 const MANAGERS = ["owner", "admin"] as const;
@@ -57,97 +65,99 @@ export const ROUTE_POLICY = {
   adminDeleteTenant: { access: "admin" },
 
   // Categories and locations (SPEC 4.3)
-  listCategories: { access: "data" },
-  getDefaultCategory: { access: "data" },
-  getCategory: { access: "data" },
-  createCategory: { access: "data" },
-  updateCategory: { access: "data" },
-  deleteCategory: { access: "data" },
-  restoreCategory: { access: "data" },
-  listLocations: { access: "data" },
-  getDefaultLocation: { access: "data" },
-  getLocation: { access: "data" },
-  createLocation: { access: "data" },
-  updateLocation: { access: "data" },
-  deleteLocation: { access: "data" },
-  restoreLocation: { access: "data" },
+  listCategories: { access: "data", scope: "categories:read" },
+  getDefaultCategory: { access: "data", scope: "categories:read" },
+  getCategory: { access: "data", scope: "categories:read" },
+  createCategory: { access: "data", scope: "categories:write" },
+  updateCategory: { access: "data", scope: "categories:write" },
+  deleteCategory: { access: "data", scope: "categories:write" },
+  restoreCategory: { access: "data", scope: "categories:write" },
+  listLocations: { access: "data", scope: "locations:read" },
+  getDefaultLocation: { access: "data", scope: "locations:read" },
+  getLocation: { access: "data", scope: "locations:read" },
+  createLocation: { access: "data", scope: "locations:write" },
+  updateLocation: { access: "data", scope: "locations:write" },
+  deleteLocation: { access: "data", scope: "locations:write" },
+  restoreLocation: { access: "data", scope: "locations:write" },
 
   // Assets (SPEC 4.4): API keys accepted.
-  listInventoryItems: { access: "data" },
-  getInventoryItemByTag: { access: "data" },
-  createInventoryItem: { access: "data" },
-  getInventoryItem: { access: "data" },
-  updateInventoryItem: { access: "data" },
-  deleteInventoryItem: { access: "data" },
-  restoreInventoryItem: { access: "data" },
-  changeInventoryItemStatus: { access: "data" },
-  getAllowedStatusTransitions: { access: "data" },
-  checkoutInventoryItem: { access: "data" },
-  checkinInventoryItem: { access: "data" },
-  listInventoryItemStatusEvents: { access: "data" },
-  listInventoryItemAssignmentHistory: { access: "data" },
-  listInventoryItemAudit: { access: "data" },
-  listInventoryItemTimeline: { access: "data" },
+  listInventoryItems: { access: "data", scope: "inventory-items:read" },
+  getInventoryItemByTag: { access: "data", scope: "inventory-items:read" },
+  createInventoryItem: { access: "data", scope: "inventory-items:write" },
+  getInventoryItem: { access: "data", scope: "inventory-items:read" },
+  updateInventoryItem: { access: "data", scope: "inventory-items:write" },
+  deleteInventoryItem: { access: "data", scope: "inventory-items:write" },
+  restoreInventoryItem: { access: "data", scope: "inventory-items:write" },
+  changeInventoryItemStatus: { access: "data", scope: "inventory-items:write" },
+  getAllowedStatusTransitions: { access: "data", scope: "inventory-items:read" },
+  checkoutInventoryItem: { access: "data", scope: "inventory-items:write" },
+  checkinInventoryItem: { access: "data", scope: "inventory-items:write" },
+  bulkInventoryItems: { access: "data", scope: "inventory-items:write" },
+  listInventoryItemStatusEvents: { access: "data", scope: "inventory-items:read" },
+  listInventoryItemAssignmentHistory: { access: "data", scope: "inventory-items:read" },
+  listInventoryItemAudit: { access: "data", scope: "inventory-items:read" },
+  listInventoryItemTimeline: { access: "data", scope: "inventory-items:read" },
   // Asset health (SPEC 2.3, 4.4): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
-  getInventoryItemHealth: { access: "data" },
-  getInventoryItemsHealthBatch: { access: "data" },
-  getHealthSettings: { access: "data" },
-  getSettings: { access: "data" },
+  getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },
+  getInventoryItemsHealthBatch: { access: "data", scope: "inventory-items:read" },
+  getHealthSettings: { access: "data", scope: "settings:read" },
+  getSettings: { access: "data", scope: "settings:read" },
   updateSettings: { access: "jwt", roles: MANAGERS },
   updateCorsOrigins: { access: "jwt", roles: ["owner"] },
   updateHealthSettings: { access: "jwt", roles: MANAGERS },
 
   // People (SPEC 4.5)
-  listPeople: { access: "data" },
-  createPerson: { access: "data" },
-  getPerson: { access: "data" },
-  updatePerson: { access: "data" },
-  deletePerson: { access: "data" },
-  restorePerson: { access: "data" },
-  getPersonAssignmentHistory: { access: "data" },
+  listPeople: { access: "data", scope: "people:read" },
+  createPerson: { access: "data", scope: "people:write" },
+  getPerson: { access: "data", scope: "people:read" },
+  updatePerson: { access: "data", scope: "people:write" },
+  deletePerson: { access: "data", scope: "people:write" },
+  restorePerson: { access: "data", scope: "people:write" },
+  bulkPeople: { access: "data", scope: "people:write" },
+  getPersonAssignmentHistory: { access: "data", scope: "people:read" },
 
   // Custom fields (SPEC 4.8) and layouts (same "custom fields and layouts" group)
-  listCustomFields: { access: "data" },
-  getCustomField: { access: "data" },
-  createCustomField: { access: "data" },
-  updateCustomField: { access: "data" },
-  deleteCustomField: { access: "data" },
-  restoreCustomField: { access: "data" },
-  listLayouts: { access: "data" },
-  getDefaultLayout: { access: "data" },
-  getLayout: { access: "data" },
-  createLayout: { access: "data" },
-  updateLayout: { access: "data" },
-  deleteLayout: { access: "data" },
+  listCustomFields: { access: "data", scope: "custom-fields:read" },
+  getCustomField: { access: "data", scope: "custom-fields:read" },
+  createCustomField: { access: "data", scope: "custom-fields:write" },
+  updateCustomField: { access: "data", scope: "custom-fields:write" },
+  deleteCustomField: { access: "data", scope: "custom-fields:write" },
+  restoreCustomField: { access: "data", scope: "custom-fields:write" },
+  listLayouts: { access: "data", scope: "custom-fields:read" },
+  getDefaultLayout: { access: "data", scope: "custom-fields:read" },
+  getLayout: { access: "data", scope: "custom-fields:read" },
+  createLayout: { access: "data", scope: "custom-fields:write" },
+  updateLayout: { access: "data", scope: "custom-fields:write" },
+  deleteLayout: { access: "data", scope: "custom-fields:write" },
 
   // Trash (SPEC 4.12). SPEC 5 leaves API keys open; it holds the "data" groups' items, so "data".
   // Permanent deletion is irreversible: owners and admins (API keys act as admin).
-  listTrash: { access: "data" },
-  restoreTrashItems: { access: "data" },
-  permanentlyDeleteTrashItems: { access: "data", roles: MANAGERS },
+  listTrash: { access: "data", scope: "trash:read" },
+  restoreTrashItems: { access: "data", scope: "trash:write" },
+  permanentlyDeleteTrashItems: { access: "data", scope: "trash:write", roles: MANAGERS },
   // Inventory sessions (SPEC 4.6) and recurring session schedules (same group): API keys accepted.
-  listSessions: { access: "data" },
-  listActiveSessions: { access: "data" },
-  getSession: { access: "data" },
-  createSession: { access: "data" },
-  updateSession: { access: "data" },
-  deleteSession: { access: "data" },
-  listSessionItems: { access: "data" },
-  getSessionItem: { access: "data" },
-  includeSessionItem: { access: "data" },
-  excludeSessionItem: { access: "data" },
-  listMissingSessionItems: { access: "data" },
-  getSessionReport: { access: "data" },
-  scanSessionItem: { access: "data" },
-  scanSessionBatch: { access: "data" },
-  unscanSessionItem: { access: "data" },
-  getSessionMobile: { access: "data" },
-  listSessionSchedules: { access: "data" },
-  getSessionSchedule: { access: "data" },
-  createSessionSchedule: { access: "data" },
-  updateSessionSchedule: { access: "data" },
-  deleteSessionSchedule: { access: "data" },
+  listSessions: { access: "data", scope: "sessions:read" },
+  listActiveSessions: { access: "data", scope: "sessions:read" },
+  getSession: { access: "data", scope: "sessions:read" },
+  createSession: { access: "data", scope: "sessions:write" },
+  updateSession: { access: "data", scope: "sessions:write" },
+  deleteSession: { access: "data", scope: "sessions:write" },
+  listSessionItems: { access: "data", scope: "sessions:read" },
+  getSessionItem: { access: "data", scope: "sessions:read" },
+  includeSessionItem: { access: "data", scope: "sessions:write" },
+  excludeSessionItem: { access: "data", scope: "sessions:write" },
+  listMissingSessionItems: { access: "data", scope: "sessions:read" },
+  getSessionReport: { access: "data", scope: "sessions:read" },
+  scanSessionItem: { access: "data", scope: "sessions:write" },
+  scanSessionBatch: { access: "data", scope: "sessions:write" },
+  unscanSessionItem: { access: "data", scope: "sessions:write" },
+  getSessionMobile: { access: "data", scope: "sessions:read" },
+  listSessionSchedules: { access: "data", scope: "sessions:read" },
+  getSessionSchedule: { access: "data", scope: "sessions:read" },
+  createSessionSchedule: { access: "data", scope: "sessions:write" },
+  updateSessionSchedule: { access: "data", scope: "sessions:write" },
+  deleteSessionSchedule: { access: "data", scope: "sessions:write" },
 
   // Scan events (SPEC 4.9, 5): JWT only.
   getItemScanHistory: { access: "jwt" },
@@ -162,18 +172,18 @@ export const ROUTE_POLICY = {
   search: { access: "jwt" },
 
   // Maintenance (SPEC 4.10): a "data" group, API keys accepted.
-  listDueMaintenanceSchedules: { access: "data" },
-  listItemMaintenanceSchedules: { access: "data" },
-  createMaintenanceSchedule: { access: "data" },
-  getMaintenanceSchedule: { access: "data" },
-  updateMaintenanceSchedule: { access: "data" },
-  deleteMaintenanceSchedule: { access: "data" },
-  createMaintenanceLog: { access: "data" },
-  listItemMaintenanceLogs: { access: "data" },
-  listScheduleMaintenanceLogs: { access: "data" },
-  getMaintenanceLog: { access: "data" },
-  updateMaintenanceLog: { access: "data" },
-  deleteMaintenanceLog: { access: "data" },
+  listDueMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
+  listItemMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
+  createMaintenanceSchedule: { access: "data", scope: "maintenance:write" },
+  getMaintenanceSchedule: { access: "data", scope: "maintenance:read" },
+  updateMaintenanceSchedule: { access: "data", scope: "maintenance:write" },
+  deleteMaintenanceSchedule: { access: "data", scope: "maintenance:write" },
+  createMaintenanceLog: { access: "data", scope: "maintenance:write" },
+  listItemMaintenanceLogs: { access: "data", scope: "maintenance:read" },
+  listScheduleMaintenanceLogs: { access: "data", scope: "maintenance:read" },
+  getMaintenanceLog: { access: "data", scope: "maintenance:read" },
+  updateMaintenanceLog: { access: "data", scope: "maintenance:write" },
+  deleteMaintenanceLog: { access: "data", scope: "maintenance:write" },
 
   // Notifications (SPEC 4.9, 5): JWT only; each user sees only their own. The realtime WebSocket
   // carries its own credential (a single-use ticket from createRealtimeTicket, checked in the
@@ -234,5 +244,12 @@ export const ROUTE_POLICY = {
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;
+
+/** POSTs that create or act accept `Idempotency-Key`; a POST that only reads (health batch) does not need it. */
+export const acceptsIdempotencyKey = (method: string, rule: RouteRule): boolean =>
+  rule.idempotent ??
+  (method.toLowerCase() === "post" &&
+    (rule.access === "data" || rule.access === "jwt") &&
+    !rule.scope?.endsWith(":read"));
 
 export const ruleFor = (operationId: OperationId): RouteRule => ROUTE_POLICY[operationId];

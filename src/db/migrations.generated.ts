@@ -263,5 +263,16 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE TABLE `sso_requests` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`request_id` text NOT NULL,\n\t`code_verifier` text,\n\t`expires_at` text NOT NULL,\n\t`consumed_at` text,\n\t`created_at` text NOT NULL\n);",
       "CREATE INDEX `sso_requests_expires_idx` ON `sso_requests` (`expires_at`);"
     ]
+  },
+  {
+    "name": "0014_green_sentry.sql",
+    "queries": [
+      "CREATE TABLE `idempotency_keys` (\n\t`credential` text NOT NULL,\n\t`key` text NOT NULL,\n\t`token` text NOT NULL,\n\t`request_hash` text NOT NULL,\n\t`state` text NOT NULL,\n\t`status` integer,\n\t`content_type` text,\n\t`body` text,\n\t`created_at` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\tPRIMARY KEY(`credential`, `key`)\n);",
+      "CREATE INDEX `idempotency_keys_expires_idx` ON `idempotency_keys` (`expires_at`);",
+      "DROP INDEX `assets_updated_idx`;",
+      "CREATE INDEX `assets_updated_idx` ON `assets` (`updated_at`,`id`);",
+      "ALTER TABLE `api_keys` ADD `scopes` text;",
+      "ALTER TABLE `api_keys` ADD `expires_at` text;"
+    ]
   }
 ];

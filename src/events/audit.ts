@@ -1,6 +1,7 @@
 import { auditLog } from "../db/tenant/audit";
 import type { TenantDb } from "../env";
 import { chunk } from "../platform/d1";
+import { insertJsonRows } from "../platform/d1-write";
 import { newId } from "../platform/ids";
 
 /** 9 columns per row: 11 rows keep one INSERT under D1's 100 bound parameters. */
@@ -25,6 +26,11 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * field-level changed, e.g. a delete). Put them in the same `db.batch` as the write.
  */
 export function auditStatements(db: TenantDb, change: AuditChange) {
+  return chunk(auditRows(change), ROWS_PER_INSERT).map((part) => db.insert(auditLog).values(part));
+}
+
+/** The audit rows of one change (a row per changed field, or one field-less row). */
+export function auditRows(change: AuditChange) {
   const before = change.before ?? {};
   const after = change.after ?? {};
   const fields = change.fields ?? Object.keys(after);
@@ -40,5 +46,11 @@ export function auditStatements(db: TenantDb, change: AuditChange) {
     .map((f) => ({ ...base, id: newId("audit"), field: f, oldValue: before[f] ?? null, newValue: after[f] ?? null }));
   if (rows.length === 0)
     rows.push({ ...base, id: newId("audit"), field: null as unknown as string, oldValue: null, newValue: null });
-  return chunk(rows, ROWS_PER_INSERT).map((part) => db.insert(auditLog).values(part));
+  return rows;
+}
+
+/** The audit rows of many changes as one statement (`insertJsonRows`), for multi-entity writes. */
+export function auditStatementsMany(db: TenantDb, changes: readonly AuditChange[]) {
+  const rows = changes.flatMap(auditRows);
+  return rows.length ? [insertJsonRows(db, auditLog, rows)] : [];
 }

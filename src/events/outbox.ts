@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../env";
 import { outbox } from "../db/tenant/outbox";
 import { nowIso } from "../platform/clock";
-import { insertWhere } from "../platform/d1-write";
+import { insertJsonRows, insertWhere } from "../platform/d1-write";
 import { newId } from "../platform/ids";
 
 export interface NewEvent {
@@ -19,6 +19,13 @@ export interface NewEvent {
 export function recordEvent(db: TenantDb, event: NewEvent) {
   touched.add(db);
   return db.insert(outbox).values(eventRow(event));
+}
+
+/** `recordEvent` for many events as one statement (`insertJsonRows`), for multi-entity writes. */
+export function recordEvents(db: TenantDb, events: readonly NewEvent[]) {
+  if (events.length === 0) return [];
+  touched.add(db);
+  return [insertJsonRows(db, outbox, events.map(eventRow))];
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../db/tenant/assets";
 import { assetHealth, type HealthBadge, type HealthReason } from "../db/tenant/health";
-import { d1Client } from "../platform/d1-write";
+import { d1Client, inJson } from "../platform/d1-write";
 import type { TenantDb } from "../env";
 import type { HealthResult } from "./engine";
 import { basisKey, type HealthBasis } from "./presets";
@@ -45,7 +45,8 @@ export function markStaleWhere(db: TenantDb, assetIdSubquery: SQL): BatchItem<"s
 }
 
 /** For a delete's batch: a deleted asset has no health (restoring it marks it stale again). */
-export function removeHealth(db: TenantDb, assetId: string): BatchItem<"sqlite"> {
+export function removeHealth(db: TenantDb, assetId: string | readonly string[]): BatchItem<"sqlite"> {
+  if (typeof assetId !== "string") return db.delete(assetHealth).where(inJson(assetHealth.assetId, assetId));
   return db.delete(assetHealth).where(eq(assetHealth.assetId, assetId));
 }
 

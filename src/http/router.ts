@@ -2,7 +2,8 @@ import { createRoute, OpenAPIHono, type RouteConfig, type z } from "@hono/zod-op
 import type { MiddlewareHandler } from "hono";
 import type { ZodError } from "zod";
 import { guard } from "../auth/guard";
-import { ROUTE_POLICY, type OperationId, type RouteRule } from "../auth/policy";
+import { acceptsIdempotencyKey, ROUTE_POLICY, type OperationId, type RouteRule } from "../auth/policy";
+import { idempotency, IdempotencyHeaders } from "./idempotency";
 import type { AppEnv } from "../env";
 import { ApiError, ERROR_STATUS, type ErrorDetail } from "../platform/errors";
 import { withCursorScope } from "../platform/pagination";
@@ -48,7 +49,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: "Missing or invalid credentials",
   403: "Not allowed (role, credential type or plan)",
   404: "Unknown resource or workspace",
-  409: "Conflict with the current state",
+  409: "Conflict with the current state (or an Idempotency-Key whose first request is still running)",
+  422: "Idempotency-Key reused with a different request",
   413: "Payload too large",
   415: "Unsupported media type",
   429: "Rate limited; see Retry-After",
@@ -69,6 +71,10 @@ const ERROR_EXAMPLES: Record<number, { message: string; code: string; details?: 
   403: { message: "This action needs one of the roles: owner, admin", code: "forbidden" },
   404: { message: "Not found", code: "not_found" },
   409: { message: "A category named 'Laptops' already exists", code: "conflict" },
+  422: {
+    message: "This Idempotency-Key was used with a different request",
+    code: "idempotency_key_reused",
+  },
   413: { message: "Request body exceeds 1048576 bytes", code: "payload_too_large" },
   415: { message: "Unsupported Media Type", code: "unsupported_media_type" },
   429: { message: "Too many requests", code: "rate_limited" },
@@ -93,7 +99,8 @@ export function errorResponses<S extends number>(...statuses: S[]) {
 }
 
 function securityFor(rule: RouteRule) {
-  if (rule.access === "data") return [{ ApiKey: [] }, { Bearer: [] }];
+  // OpenAPI 3.1 lets a non-OAuth requirement list role names: the API-key scope the route needs.
+  if (rule.access === "data") return [{ ApiKey: rule.scope ? [rule.scope] : [] }, { Bearer: [] }];
   if (rule.access === "jwt") return [{ Bearer: [] }];
   if (rule.access === "admin") return [{ AdminCookie: [] }];
   return [];
@@ -110,7 +117,8 @@ function ruleDescription(rule: RouteRule): string {
   }[rule.access];
   const roles = rule.roles ? ` Roles: ${rule.roles.join(", ")}.` : "";
   const plan = rule.feature ? ` Plan feature: ${rule.feature}.` : "";
-  return `${who}${roles}${plan}`;
+  const scope = rule.scope ? ` API-key scope: \`${rule.scope}\`.` : "";
+  return `${who}${roles}${plan}${scope}`;
 }
 
 /** Binds the cursors this request hands out and accepts to its list (src/platform/pagination.ts). */
@@ -130,26 +138,32 @@ type DefinedRoute = Omit<RouteConfig, "security" | "middleware" | "operationId">
 export function defineRoute<R extends DefinedRoute>(config: R): R {
   const rule: RouteRule = ROUTE_POLICY[config.operationId];
   const standard: number[] = [500];
-  if (config.request) standard.push(400);
+  const idempotent = acceptsIdempotencyKey(config.method, rule);
+  if (config.request || idempotent) standard.push(400);
   // @hono/zod-openapi answers a non-JSON Content-Type on a JSON body with 415 (see its media-type gate).
   // The app-wide body limit (JSON_BODY_LIMIT in src/app.ts) answers 413 before any route runs.
   if (config.request?.body) standard.push(413, 415);
   if (rule.access !== "public") standard.push(404);
   if (rule.access === "data" || rule.access === "jwt" || rule.access === "admin") standard.push(401);
-  if (rule.access === "data" || rule.access === "jwt") standard.push(403);
+  if (rule.access === "data" || rule.access === "jwt") standard.push(403, 429);
+  if (idempotent) standard.push(409, 422);
   const description = [config.description, `**Access:** ${ruleDescription(rule)}`].filter(Boolean).join("\n\n");
   // The guard and the standard error responses are left out of the returned type on purpose:
   // handlers keep the router's AppEnv and only their own success responses to type-check against.
   const route = createRoute({
     ...config,
+    ...(idempotent ? { request: { ...config.request, headers: IdempotencyHeaders } } : {}),
     description,
     security: securityFor(rule) as { [scheme: string]: string[] }[],
     // The outbox drain wraps the guard so it sees the tenant database the guard sets.
+    // The outbox drain wraps the guard so it sees the tenant database the guard sets; the
+    // idempotency store runs last, after validation of the credential and the body's shape.
     middleware: [
       outboxDrain,
       listScope(config.operationId),
       guard(rule, config.operationId),
       ...(hasJsonBody(config) ? [bodyShape] : []),
+      ...(idempotent ? [idempotency] : []),
     ],
     responses: { ...errorResponses(...standard), ...config.responses },
   });

@@ -1,6 +1,6 @@
 import { getTableColumns, SQL, sql, type InferInsertModel } from "drizzle-orm";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /**
  * The D1 write toolkit. D1 has no interactive transactions, but a `db.batch` is one transaction
@@ -79,4 +79,38 @@ export function insertIfChanged<T extends SQLiteTable>(db: D1Db, table: T, row: 
 export function batchable<T extends object>(db: D1Db, raw: T): T {
   const { sql: text } = (raw as unknown as { getQuery(): { sql: string } }).getQuery();
   return Object.assign(raw, { stmt: d1Client(db).prepare(text) });
+}
+
+/** `column IN (<ids>)` with one bound parameter (a JSON array), whatever the count. */
+export const inJson = (column: SQL | SQLiteColumn, values: readonly (string | number)[]): SQL =>
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+
+/**
+ * One INSERT of any number of rows with ONE bound parameter: the rows' driver values (JSON
+ * columns already serialised, booleans as 0/1) as a JSON array of arrays, read back with
+ * `json_each`. So a write of 100 assets records its timeline, audit and outbox rows in one
+ * statement each instead of one per row (D1 counts statements; its cap is 100 parameters, and a
+ * bound value may be up to 2 MB). Columns no row sets take their default, as in `insertWhere`.
+ */
+export function insertJsonRows<T extends SQLiteTable>(
+  db: D1Db,
+  table: T,
+  rows: readonly Partial<InferInsertModel<T>>[],
+) {
+  const columns = Object.entries(getTableColumns(table)).filter(
+    ([, col]) => col.generated === undefined || col.generated.type === "byDefault",
+  );
+  const data = rows.map((row) =>
+    columns.map(([key, col]) => {
+      const value = (row as Record<string, unknown>)[key];
+      return value === undefined || value === null ? null : col.mapToDriverValue(value);
+    }),
+  );
+  const given = columns.map(([key]) => rows.some((r) => (r as Record<string, unknown>)[key] !== undefined));
+  const exprs = columns.map(([, col], i) => {
+    if (given[i]) return sql.raw(`value ->> '$[${i}]'`);
+    if (col.default instanceof SQL) return col.default;
+    return col.default === undefined ? sql`NULL` : sql.param(col.default, col);
+  });
+  return db.insert(table).select(sql`SELECT ${sql.join(exprs, sql`, `)} FROM json_each(${JSON.stringify(data)})`);
 }

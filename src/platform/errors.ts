@@ -9,9 +9,12 @@ export const ERROR_STATUS = {
   plan_required: 403,
   /** Password sign-in refused by the workspace's SSO-only gate (SPEC 5 rules 3-4). */
   sso_required: 403,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -45,11 +45,13 @@ describe("API keys", () => {
       expect(Object.keys(item).sort()).toEqual([
         "createdAt",
         "createdBy",
+        "expiresAt",
         "id",
         "lastUsedAt",
         "name",
         "prefix",
         "revokedAt",
+        "scopes",
       ]);
 
     expect((await api(t, `/api-keys/${created.body.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);

@@ -45,10 +45,10 @@ async function walk(t: TestTenant, query: string, limit = 2) {
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     seen.push(
-      ...res.body.items.map((i: { id: string; health: { score: number; badge: string } }) => ({
+      ...res.body.items.map((i: { id: string; health: { score: number; badge: string } | null }) => ({
         id: i.id,
-        score: i.health.score,
-        badge: i.health.badge,
+        score: i.health!.score,
+        badge: i.health!.badge,
       })),
     );
     cursor = res.body.nextCursor;

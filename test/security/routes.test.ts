@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
+import { ALL_SCOPES, SCOPE_GROUPS } from "../../src/auth/scopes";
 import {
   fixtureFor,
   NON_RESOURCE_PARAMS,
@@ -35,6 +36,9 @@ const s = {} as {
   freeJwt: string;
   member: TestUser;
   cookie: string;
+  /** Per scope group: a key with every scope but that group's, and a key with only its `read`. */
+  withoutGroup: Record<string, string>;
+  readOnly: Record<string, string>;
 };
 
 beforeAll(async () => {
@@ -50,6 +54,17 @@ beforeAll(async () => {
     adminCookie(),
   ]);
   Object.assign(s, { a, b, free, aJwt, bJwt, freeJwt, member, cookie });
+  const scopedKey = async (scopes: string[]) => {
+    const res = await req(`${a.base}/api-keys`, { auth: { jwt: aJwt }, body: { name: "scoped", scopes } });
+    expect(res.status).toBe(201);
+    return res.body.token as string;
+  };
+  s.withoutGroup = {};
+  s.readOnly = {};
+  for (const group of SCOPE_GROUPS) {
+    s.withoutGroup[group] = await scopedKey(ALL_SCOPES.filter((x) => !x.startsWith(`${group}:`)));
+    s.readOnly[group] = await scopedKey([`${group}:read`]);
+  }
 });
 
 const isTenantRoute = (rule: RouteRule) =>
@@ -112,6 +127,8 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
   it("has a route-policy entry that its documented security matches", () => {
     expect(rule, `${o.operationId} is not a key of ROUTE_POLICY (src/auth/policy.ts)`).toBeDefined();
     expect(o.op.security ?? []).toEqual(expectedSecurity(rule!));
+    // Every route API keys reach declares the scope it needs.
+    if (rule!.access === "data") expect(rule!.scope, `${o.operationId} has no scope`).toBeDefined();
   });
   if (!rule) return;
 
@@ -136,6 +153,27 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
       it("refuses a valid API key: JWT only (403)", async () => {
         expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: { apiKey: s.a.apiKey } }), 403, "forbidden");
       });
+    }
+    if (rule.scope) {
+      const [group, level] = rule.scope.split(":") as [string, string];
+      it(`refuses an API key without the '${group}' scopes (403 insufficient_scope)`, async () => {
+        const res = await req(hostUrl(s.a.slug, path), { ...plain, auth: { apiKey: s.withoutGroup[group]! } });
+        expectError(res, 403, "insufficient_scope");
+        expect(res.body.details.requiredScope).toBe(rule.scope);
+      });
+      if (level === "write") {
+        it(`refuses a read-only '${group}:read' key (403 insufficient_scope)`, async () => {
+          const res = await req(hostUrl(s.a.slug, path), { ...plain, auth: { apiKey: s.readOnly[group]! } });
+          expectError(res, 403, "insufficient_scope");
+          expect(res.body.details).toEqual({ requiredScope: rule.scope, grantedScopes: [`${group}:read`] });
+        });
+      } else {
+        it(`lets a '${group}:read' key past the scope check`, async () => {
+          const res = await req(hostUrl(s.a.slug, path), { ...plain, auth: { apiKey: s.readOnly[group]! } });
+          expect(res.body?.code).not.toBe("insufficient_scope");
+          expect([401, 403]).not.toContain(res.status);
+        });
+      }
     }
     if (rule.roles && !rule.roles.includes("member")) {
       it(`refuses a member: roles ${rule.roles.join(", ")} (403)`, async () => {

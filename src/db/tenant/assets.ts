@@ -50,7 +50,8 @@ export const assets = sqliteTable(
     index("assets_category_idx").on(t.categoryId, t.id).where(sql`deleted_at IS NULL`),
     index("assets_location_idx").on(t.locationId, t.id).where(sql`deleted_at IS NULL`),
     index("assets_assignee_idx").on(t.assigneeId, t.id).where(sql`deleted_at IS NULL`),
-    index("assets_updated_idx").on(t.updatedAt, t.id).where(sql`deleted_at IS NULL`),
+    // Not partial: sync lists (updatedSince) return deleted assets too (tombstones).
+    index("assets_updated_idx").on(t.updatedAt, t.id),
     index("assets_due_back_idx").on(t.dueBackAt, t.id).where(sql`due_back_at IS NOT NULL AND deleted_at IS NULL`),
     // `q` is a prefix match OR-ed over name, tag and serial: SQLite's multi-index OR needs a usable
     // index per branch, and it only takes these expression indexes when they are not partial

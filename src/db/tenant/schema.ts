@@ -15,3 +15,4 @@ export * from "./quick-add";
 export * from "./data-transfer";
 export * from "./webhooks";
 export * from "./sso";
+export * from "./idempotency";

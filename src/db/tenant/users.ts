@@ -72,6 +72,10 @@ export const apiKeys = sqliteTable(
     lastUsedAt: text("last_used_at"),
     revokedAt: text("revoked_at"),
     createdAt: text("created_at").notNull(),
+    /** JSON array of scopes (`inventory-items:read`, ...); null = every scope (keys made before scopes). */
+    scopes: text("scopes"),
+    /** Past this instant the key is refused (401); null = never expires. */
+    expiresAt: text("expires_at"),
   },
   (t) => [uniqueIndex("api_keys_hash_uq").on(t.keyHash), index("api_keys_created_idx").on(t.createdAt, t.id)],
 );

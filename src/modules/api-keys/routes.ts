@@ -30,7 +30,7 @@ export const apiKeysRouter = createRouter()
       tags,
       summary: "Create an API key",
       description:
-        "The `token` is shown once; only its SHA-256 hash is stored. Keys act with the admin role on the routes that accept them.",
+        "The `token` is shown once; only its SHA-256 hash is stored. Keys act with the admin role on the routes that accept them, limited to their `scopes` (absent: every scope) until `expiresAt` (absent: never).",
       request: body(CreateApiKeyBody),
       responses: { 201: json(CreatedApiKeySchema, "Created; the token is shown once"), ...errorResponses(415) },
     }),

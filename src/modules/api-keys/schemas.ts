@@ -1,6 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField } from "../../platform/schemas";
+import { ALL_SCOPES, type Scope } from "../../auth/scopes";
+
+export const ScopeSchema = z
+  .enum(ALL_SCOPES as [Scope, ...Scope[]])
+  .openapi("ApiKeyScope", { description: "A path group and level; write implies read." });
 
 export const ApiKeySchema = z
   .object({
@@ -13,6 +18,11 @@ export const ApiKeySchema = z
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().openapi({ description: "Minute precision." }),
     revokedAt: z.string().nullable(),
+    scopes: z
+      .array(ScopeSchema)
+      .nullable()
+      .openapi({ description: "The key's scopes; null = every scope (full access)." }),
+    expiresAt: z.string().nullable().openapi({ description: "After this instant the key gets 401; null = never." }),
   })
   .openapi("ApiKey");
 
@@ -20,7 +30,27 @@ export const CreatedApiKeySchema = ApiKeySchema.extend({
   token: z.string().openapi({ description: "The key, shown once. Send it as `Authorization: ApiKey <token>`." }),
 }).openapi("CreatedApiKey");
 
-export const CreateApiKeyBody = z.strictObject({ name: nameField }).openapi("CreateApiKey");
+export const CreateApiKeyBody = z
+  .strictObject({
+    name: nameField,
+    scopes: z
+      .array(ScopeSchema)
+      .min(1)
+      .max(ALL_SCOPES.length)
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "`<group>:read` or `<group>:write` per path group (write implies read). Absent or null: every scope.",
+        example: ["inventory-items:write", "people:read"],
+      }),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .optional()
+      .openapi({ description: "Optional expiry (ISO 8601, in the future); an expired key gets 401." }),
+  })
+  .openapi("CreateApiKey");
 export const ListApiKeysQuery = z.object({ ...pageQuery });
 export const ApiKeyPage = pageOf(ApiKeySchema, "ApiKeyPage");
 

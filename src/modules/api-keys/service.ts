@@ -3,7 +3,8 @@ import { mintApiKey } from "../../platform/api-key-token";
 import { apiKeys } from "../../db/tenant/users";
 import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
-import { notFound } from "../../platform/errors";
+import { invalidField, notFound } from "../../platform/errors";
+import { normaliseScopes, parseScopes, type Scope } from "../../auth/scopes";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
@@ -23,7 +24,12 @@ export async function listApiKeys({ db }: ServiceCtx, input: { limit: number; cu
   return toPage(rows, input.limit, (r) => [r.id], toApiKey);
 }
 
-export async function createApiKey(ctx: ServiceCtx, input: { name: string }) {
+export async function createApiKey(
+  ctx: ServiceCtx,
+  input: { name: string; scopes?: Scope[] | null; expiresAt?: string | null },
+) {
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt).toISOString() : null;
+  if (expiresAt && expiresAt <= nowIso()) throw invalidField("body.expiresAt", "must be in the future");
   const key = await mintApiKey();
   const row: ApiKeyRow = {
     id: newId("apiKey"),
@@ -34,6 +40,9 @@ export async function createApiKey(ctx: ServiceCtx, input: { name: string }) {
     lastUsedAt: null,
     revokedAt: null,
     createdAt: nowIso(),
+    // Absent scopes mean every scope; an empty list is refused by the schema.
+    scopes: input.scopes ? JSON.stringify(normaliseScopes(input.scopes)) : null,
+    expiresAt,
   };
   await ctx.db.batch([
     ctx.db.insert(apiKeys).values(row),

@@ -1,3 +1,4 @@
+import { parseScopes } from "../../auth/scopes";
 import { apiKeys } from "../../db/tenant/users";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -11,4 +12,6 @@ export const toApiKey = (r: ApiKeyRow) => ({
   createdAt: r.createdAt,
   lastUsedAt: r.lastUsedAt,
   revokedAt: r.revokedAt,
+  scopes: parseScopes(r.scopes),
+  expiresAt: r.expiresAt,
 });

@@ -3,11 +3,11 @@ import { assets, assignments } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
-import { conflict, invalidField } from "../../platform/errors";
+import { conflict, invalidField, type ApiError } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { allowedTransitions, CHECKOUT_FROM, forbiddenMove } from "./status";
-import { liveAsset, requireAsset, requirePerson } from "./lookup";
+import { liveAsset, requireAsset, requirePerson, type PersonRow } from "./lookup";
 import { orderedId } from "../../platform/ids";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite, type AssetChange, type AssetWrite } from "./write";
@@ -21,6 +21,24 @@ const CHECKOUT_FIELDS = [
   "reservationReason",
 ] as const;
 
+/** Why `person` cannot receive assets (409), or null. */
+export function personRefusal(person: PersonRow): ApiError | null {
+  const personId = person.id;
+  if (person.deletedAt)
+    return conflict("The person is deleted; restore them before checking assets out to them", { personId });
+  if (person.status !== "active")
+    return conflict(`The person is ${person.status}; activate them before checking assets out to them`, { personId });
+  return null;
+}
+
+/** Why `asset` cannot be checked out (409), or null. */
+export function checkoutRefusal(asset: AssetRow): ApiError | null {
+  if (asset.status === "assigned")
+    return conflict("The asset is already checked out; check it in first", { assigneeId: asset.assigneeId });
+  if (!CHECKOUT_FROM.includes(asset.status)) return forbiddenMove(asset, "assigned");
+  return null;
+}
+
 /** Why a checkout cannot happen now (409), checked before writing and again after a lost race. */
 async function refuseCheckout(
   ctx: ServiceCtx,
@@ -29,13 +47,8 @@ async function refuseCheckout(
 ): Promise<{ asset: AssetRow; personName: string }> {
   const asset = await requireAsset(ctx.db, id);
   const person = await requirePerson(ctx.db, personId);
-  if (person.deletedAt)
-    throw conflict("The person is deleted; restore them before checking assets out to them", { personId });
-  if (person.status !== "active")
-    throw conflict(`The person is ${person.status}; activate them before checking assets out to them`, { personId });
-  if (asset.status === "assigned")
-    throw conflict("The asset is already checked out; check it in first", { assigneeId: asset.assigneeId });
-  if (!CHECKOUT_FROM.includes(asset.status)) throw forbiddenMove(asset, "assigned");
+  const refusal = personRefusal(person) ?? checkoutRefusal(asset);
+  if (refusal) throw refusal;
   return { asset, personName: person.name };
 }
 
@@ -54,34 +67,17 @@ export async function checkout(
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
   const { asset, personName } = await refuseCheckout(ctx, id, input.personId);
-  // Checking out ends a reservation.
-  const set = {
-    status: "assigned" as const,
-    assigneeId: input.personId,
-    assignedAt: now,
-    dueBackAt,
-    reservedUntil: null,
-    reservationReason: null,
-    updatedAt: now,
-  };
-  const next: AssetRow = { ...asset, ...set };
-  const assignment = {
-    id: orderedId("assignment"),
-    assetId: id,
+  const { assignment, change } = checkoutChange({
+    asset,
     personId: input.personId,
     personName,
-    checkedOutAt: now,
-    checkedOutBy: ctx.actor,
     dueBackAt,
-    checkedInAt: null,
-    checkedInBy: null,
-    checkinReason: null,
-    checkinNotes: null,
-  };
+    at: now,
+    actor: ctx.actor,
+    defs: await assetFieldDefs(db),
+  });
   // Conditional on the exact status read (one of CHECKOUT_FROM), so the status event's fromStatus, the audit and the event are true.
   const free = and(eq(assets.id, id), eq(assets.status, asset.status), isNull(assets.assigneeId), liveAsset);
-  const defs = await assetFieldDefs(db);
-  const after = toAsset(next, defs);
   await commitAssetWrite(
     ctx,
     {
@@ -94,28 +90,14 @@ export async function checkout(
       AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
         ),
       ],
-      writes: [db.update(assets).set(set).where(free), db.insert(assignments).values(assignment)],
-      changes: [
-        {
-          before: toAsset(asset, defs),
-          after,
-          action: "checkout",
-          auditFields: CHECKOUT_FIELDS,
-          event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment) } },
-          statusMove: {
-            from: asset.status,
-            to: "assigned",
-            reason: "checkout",
-            meta: { personId: input.personId, assignmentId: assignment.id },
-          },
-          timeline: [
-            {
-              type: "ASSIGNED",
-              data: { personId: input.personId, personName, assignmentId: assignment.id, dueBackAt },
-            },
-          ],
-        },
+      writes: [
+        db
+          .update(assets)
+          .set(checkoutAssetSet(input.personId, dueBackAt, now))
+          .where(free),
+        db.insert(assignments).values(assignment),
       ],
+      changes: [change],
     },
     async (err) => {
       if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
@@ -123,10 +105,65 @@ export async function checkout(
       throw conflict("The asset changed meanwhile; retry");
     },
   );
-  return after;
+  return change.after;
 }
 
-const notCheckedOut = (a: AssetRow) =>
+/** The asset columns a checkout sets. */
+export const checkoutAssetSet = (personId: string, dueBackAt: string | null, at: string) => ({
+  status: "assigned" as const,
+  assigneeId: personId,
+  assignedAt: at,
+  dueBackAt,
+  reservedUntil: null,
+  reservationReason: null,
+  updatedAt: at,
+});
+
+/** The assignment row and recorded change of one checkout (shared by checkout and bulk checkout). */
+export function checkoutChange(input: {
+  asset: AssetRow;
+  personId: string;
+  personName: string;
+  dueBackAt: string | null;
+  at: string;
+  actor: string;
+  defs: Parameters<typeof toAsset>[1];
+}): { assignment: AssignmentRow; change: AssetChange } {
+  const { asset, personId, personName, dueBackAt, at, defs } = input;
+  const assignment: AssignmentRow = {
+    id: orderedId("assignment"),
+    assetId: asset.id,
+    personId,
+    personName,
+    checkedOutAt: at,
+    checkedOutBy: input.actor,
+    dueBackAt,
+    checkedInAt: null,
+    checkedInBy: null,
+    checkinReason: null,
+    checkinNotes: null,
+  };
+  const next: AssetRow = { ...asset, ...checkoutAssetSet(personId, dueBackAt, at) };
+  return {
+    assignment,
+    change: {
+      before: toAsset(asset, defs),
+      after: toAsset(next, defs),
+      action: "checkout",
+      auditFields: CHECKOUT_FIELDS,
+      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment) } },
+      statusMove: {
+        from: asset.status,
+        to: "assigned",
+        reason: "checkout",
+        meta: { personId, assignmentId: assignment.id },
+      },
+      timeline: [{ type: "ASSIGNED", data: { personId, personName, assignmentId: assignment.id, dueBackAt } }],
+    },
+  };
+}
+
+export const notCheckedOut = (a: AssetRow) =>
   conflict(`The asset is not checked out (status '${a.status}')`, {
     fromStatus: a.status,
     allowed: allowedTransitions(a.status),
@@ -181,10 +218,10 @@ export async function checkin(ctx: ServiceCtx, id: string, input: { notes?: stri
 /** What checking an asset in changes on the asset row; the location is kept on purpose (SPEC 3). */
 const CHECKIN_FIELDS = ["status", "assigneeId", "assignedAt", "dueBackAt"] as const;
 
-type AssignmentRow = typeof assignments.$inferSelect;
+export type AssignmentRow = typeof assignments.$inferSelect;
 
 /** The recorded change of one check-in (shared by check-in and person deactivation). */
-function checkinChange(input: {
+export function checkinChange(input: {
   asset: AssetRow;
   assignment: AssignmentRow | undefined;
   reason: string;
@@ -246,7 +283,7 @@ function toAssignmentSummary(a: AssignmentRow) {
 }
 
 /** The asset columns a check-in sets. */
-const checkinAssetSet = (at: string) => ({
+export const checkinAssetSet = (at: string) => ({
   status: "available" as const,
   assigneeId: null,
   assignedAt: null,
@@ -297,6 +334,65 @@ export async function checkinAllForPerson(ctx: ServiceCtx, personId: string, rea
         .update(assignments)
         .set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason })
         .where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))),
+    ],
+    changes: held.map((asset) =>
+      checkinChange({
+        asset,
+        assignment: open.find((a) => a.assetId === asset.id),
+        reason,
+        notes: null,
+        at,
+        actor: ctx.actor,
+        defs,
+      }),
+    ),
+  };
+}
+
+/**
+ * `checkinAllForPerson` for many people at once (bulk deactivation): one read of their assets, one
+ * of their open assignments, set-based writes. Its guard `people_assets_changed` fails the batch if
+ * any of their assigned-asset sets changed since this read.
+ */
+export async function checkinAllForPeople(
+  ctx: ServiceCtx,
+  personIds: readonly string[],
+  reason: string,
+): Promise<AssetWrite> {
+  const { db } = ctx;
+  const held = await db
+    .select()
+    .from(assets)
+    .where(and(inJson(assets.assigneeId, personIds), isNull(assets.deletedAt)))
+    .all();
+  const at = nowIso();
+  const heldIds = JSON.stringify(held.map((a) => a.id).sort());
+  const guards = [
+    batchGuard(
+      db,
+      "people_assets_changed",
+      sql`(SELECT coalesce(json_group_array(id), '[]') FROM (SELECT ${assets.id} AS id FROM ${assets} WHERE ${inJson(assets.assigneeId, personIds)} AND ${assets.deletedAt} IS NULL ORDER BY ${assets.id})) = ${heldIds}`,
+    ),
+  ];
+  if (held.length === 0) return { at, guards, writes: [], changes: [] };
+  const open = await db
+    .select()
+    .from(assignments)
+    .where(and(inJson(assignments.personId, personIds), isNull(assignments.checkedInAt)))
+    .all();
+  const defs = await assetFieldDefs(db);
+  return {
+    at,
+    guards,
+    writes: [
+      db
+        .update(assets)
+        .set(checkinAssetSet(at))
+        .where(and(inJson(assets.assigneeId, personIds), eq(assets.status, "assigned"))),
+      db
+        .update(assignments)
+        .set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason })
+        .where(and(inJson(assignments.personId, personIds), isNull(assignments.checkedInAt))),
     ],
     changes: held.map((asset) =>
       checkinChange({

@@ -5,9 +5,9 @@ import { assetHealth } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { attachHealth, type HealthListInput, basisOf, type HealthBasis } from "../../health";
+import { attachHealth, type HealthListInput, basisOf, type HealthBasis, type StoredHealth } from "../../health";
 import { liveAsset } from "./lookup";
-import { assetFieldDefs, toAsset, type AssetRow } from "./view";
+import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 
 export interface ListAssetsInput extends HealthListInput {
   limit: number;
@@ -96,7 +96,8 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
       ? sql`${id} < ${after[0]}`
       : sql`(${key}, ${id}) ${mode === "healthy_first" ? sql`<` : sql`>`} (${after[0]}, ${after[1]})`;
   const where = and(
-    liveAsset,
+    // Sync (updatedSince) also returns deleted assets: tombstones carry deletedAt.
+    mode === "updated" ? undefined : liveAsset,
     input.q ? prefixMatch(input.q) : undefined,
     eqTerm(assets.status, input.status),
     eqTerm(assets.categoryId, input.categoryId),
@@ -173,6 +174,27 @@ export async function listAssets(db: TenantDb, input: ListAssetsInput, basis: He
     listAssetsQuery(db, input, new Date().toISOString()).all(),
     assetFieldDefs(db),
   ]);
-  const page = toPage(rows, input.limit, cursorKey(modeOf(input)), (r) => toAsset(r, defs));
-  return { items: await attachHealth(db, page.items, basis), nextCursor: page.nextCursor };
+  const sync = modeOf(input) === "updated";
+  const page = toPage(rows, input.limit, cursorKey(modeOf(input)), (r): Asset & { deletedAt?: string | null } =>
+    sync ? { ...toAsset(r, defs), deletedAt: r.deletedAt } : toAsset(r, defs),
+  );
+  if (!sync) return { items: await attachHealth(db, page.items, basis), nextCursor: page.nextCursor };
+  // A sync page keeps its tombstones (deleted assets have no health) in their place.
+  const withHealth = new Map(
+    (
+      await attachHealth(
+        db,
+        page.items.filter((i) => i.deletedAt == null),
+        basis,
+      )
+    ).map((i) => [i.id, i]),
+  );
+  const items = page.items.flatMap((i) =>
+    i.deletedAt != null
+      ? [{ ...i, health: null as StoredHealth | null }]
+      : withHealth.has(i.id)
+        ? [withHealth.get(i.id)!]
+        : [],
+  );
+  return { items, nextCursor: page.nextCursor };
 }

@@ -28,6 +28,7 @@ import { presentAsset } from "./view";
 import { checkin, checkout } from "./checkout";
 import { allowedTransitions, changeStatus } from "./status";
 import { requireAsset } from "./lookup";
+import { bulkRoutes } from "./bulk-routes";
 import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history";
 
 const crudRoutes = createRouter()
@@ -262,4 +263,8 @@ const historyRoutes = createRouter()
     },
   );
 
-export const assetsRouter = createRouter().route("/", crudRoutes).route("/", statusRoutes).route("/", historyRoutes);
+export const assetsRouter = createRouter()
+  .route("/", bulkRoutes)
+  .route("/", crudRoutes)
+  .route("/", statusRoutes)
+  .route("/", historyRoutes);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { deletedAtField } from "../../platform/sync";
 import { ASSET_STATUSES, TIMELINE_TYPES } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { isoDateTime, nameField, textField, idParam } from "../../platform/schemas";
@@ -16,6 +17,7 @@ export const StatusEnum = z
 
 export const AssetSchema = z
   .object({
+    deletedAt: deletedAtField,
     id: z.string().openapi({ example: "ast_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string(),
     uniqueTag: z.string().openapi({
@@ -55,7 +57,7 @@ const uniqueTag = z
   .trim()
   .regex(UNIQUE_TAG_PATTERN, "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit");
 
-const assetFields = {
+export const assetFields = {
   name: nameField,
   uniqueTag: uniqueTag.optional().openapi({ description: "Generated (AST-XXXXXX) when absent." }),
   serialNumber: nullableText(120),
@@ -128,7 +130,7 @@ export const ListAssetsQuery = z.object({
   assigneeId: z.string().max(64).optional(),
   updatedSince: isoDateTime.optional().openapi({
     description:
-      "Only assets updated at or after this time; the list is then ordered by updatedAt ascending (sync order).",
+      "Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order).",
   }),
   overdue: bool.optional().openapi({
     description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter.",
@@ -137,7 +139,9 @@ export const ListAssetsQuery = z.object({
 });
 
 /** A list item: the asset and its stored health (SPEC 2.3: every item of the list carries it). */
-export const AssetListItemSchema = AssetSchema.extend({ health: HealthSchema }).openapi("InventoryItemListItem");
+export const AssetListItemSchema = AssetSchema.extend({
+  health: HealthSchema.nullable().openapi({ description: "Null only on tombstones (deleted assets in a sync list)." }),
+}).openapi("InventoryItemListItem");
 
 export const AssetPage = pageOf(AssetListItemSchema, "InventoryItemPage");
 

@@ -6,7 +6,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { liveAsset, requireAsset } from "./lookup";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
-import { commitAssetWrite } from "./write";
+import { commitAssetWrite, type AssetChange } from "./write";
 
 export interface StatusChange {
   toStatus: AssetStatus;
@@ -34,32 +34,12 @@ export function forbiddenMove(row: AssetRow, to: AssetStatus) {
  */
 export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusChange): Promise<Asset> {
   const { db } = ctx;
-  const reason = input.reason?.trim() || null;
-  if (REASON_REQUIRED.includes(input.toStatus) && !reason)
-    throw invalidField("body.reason", `required when toStatus is '${input.toStatus}'`);
-  if (input.meta && Object.keys(input.meta).length > 0 && input.toStatus !== "reserved")
-    throw invalidField("body.meta", "reservedUntil and reservationReason apply only when toStatus is 'reserved'");
   const now = nowIso();
-  const until = input.meta?.reservedUntil ? new Date(input.meta.reservedUntil).toISOString() : null;
-  if (until && until <= now) throw invalidField("body.meta.reservedUntil", "must be in the future");
-
+  const checked = checkStatusInput(input, now);
   const current = await requireAsset(db, id);
   if (!canMove(current.status, input.toStatus)) throw forbiddenMove(current, input.toStatus);
-  const reserving = input.toStatus === "reserved";
-  const next: AssetRow = {
-    ...current,
-    status: input.toStatus,
-    reservedUntil: reserving ? until : null,
-    reservationReason: reserving ? (input.meta?.reservationReason ?? null) : null,
-    updatedAt: now,
-  };
   const from = current.status;
-  const meta =
-    input.meta && Object.keys(input.meta).length > 0
-      ? { ...input.meta, ...(until ? { reservedUntil: until } : {}) }
-      : null;
-  const defs = await assetFieldDefs(db);
-  const after = toAsset(next, defs);
+  const { next, change } = statusMoveChange(current, checked, now, await assetFieldDefs(db));
   await commitAssetWrite(
     ctx,
     {
@@ -74,31 +54,10 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
       writes: [
         db
           .update(assets)
-          .set({
-            status: next.status,
-            reservedUntil: next.reservedUntil,
-            reservationReason: next.reservationReason,
-            updatedAt: now,
-          })
+          .set(statusAssetSet(next))
           .where(and(eq(assets.id, id), eq(assets.status, from), liveAsset)),
       ],
-      changes: [
-        {
-          before: toAsset(current, defs),
-          after,
-          action: "status",
-          auditFields: STATUS_FIELDS,
-          event: {
-            type: "asset.status_changed",
-            payload: { changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta },
-          },
-          statusMove: { from, to: next.status, reason, meta },
-          timeline: [
-            { type: "STATUS_CHANGED", data: { fromStatus: from, toStatus: next.status, reason, meta } },
-            ...(next.status === "retired" ? [{ type: "RETIRED" as const, data: { reason } }] : []),
-          ],
-        },
-      ],
+      changes: [change],
     },
     async (err) => {
       if (!guardFailed(err, "status_unchanged")) throw err;
@@ -109,7 +68,76 @@ export async function changeStatus(ctx: ServiceCtx, id: string, input: StatusCha
         : forbiddenMove(now2, input.toStatus);
     },
   );
-  return after;
+  return change.after;
+}
+
+export interface CheckedStatusInput {
+  toStatus: AssetStatus;
+  reason: string | null;
+  until: string | null;
+  reservationReason: string | null;
+  meta: Record<string, unknown> | null;
+}
+
+/** The request-level checks of a status move (400s that do not depend on the asset). */
+export function checkStatusInput(input: StatusChange, now: string): CheckedStatusInput {
+  const reason = input.reason?.trim() || null;
+  if (REASON_REQUIRED.includes(input.toStatus) && !reason)
+    throw invalidField("body.reason", `required when toStatus is '${input.toStatus}'`);
+  if (input.meta && Object.keys(input.meta).length > 0 && input.toStatus !== "reserved")
+    throw invalidField("body.meta", "reservedUntil and reservationReason apply only when toStatus is 'reserved'");
+  const until = input.meta?.reservedUntil ? new Date(input.meta.reservedUntil).toISOString() : null;
+  if (until && until <= now) throw invalidField("body.meta.reservedUntil", "must be in the future");
+  const meta =
+    input.meta && Object.keys(input.meta).length > 0
+      ? { ...input.meta, ...(until ? { reservedUntil: until } : {}) }
+      : null;
+  return { toStatus: input.toStatus, reason, until, reservationReason: input.meta?.reservationReason ?? null, meta };
+}
+
+/** The asset columns a status move sets. */
+export const statusAssetSet = (next: AssetRow) => ({
+  status: next.status,
+  reservedUntil: next.reservedUntil,
+  reservationReason: next.reservationReason,
+  updatedAt: next.updatedAt,
+});
+
+/** The new row and recorded change of one status move (shared by the status route and bulk status). */
+export function statusMoveChange(
+  current: AssetRow,
+  input: CheckedStatusInput,
+  at: string,
+  defs: Parameters<typeof toAsset>[1],
+): { next: AssetRow; change: AssetChange } {
+  const reserving = input.toStatus === "reserved";
+  const next: AssetRow = {
+    ...current,
+    status: input.toStatus,
+    reservedUntil: reserving ? input.until : null,
+    reservationReason: reserving ? input.reservationReason : null,
+    updatedAt: at,
+  };
+  const from = current.status;
+  const { reason, meta } = input;
+  return {
+    next,
+    change: {
+      before: toAsset(current, defs),
+      after: toAsset(next, defs),
+      action: "status",
+      auditFields: STATUS_FIELDS,
+      event: {
+        type: "asset.status_changed",
+        payload: { changes: ["status"], fromStatus: from, toStatus: next.status, reason, meta },
+      },
+      statusMove: { from, to: next.status, reason, meta },
+      timeline: [
+        { type: "STATUS_CHANGED", data: { fromStatus: from, toStatus: next.status, reason, meta } },
+        ...(next.status === "retired" ? [{ type: "RETIRED" as const, data: { reason } }] : []),
+      ],
+    },
+  };
 }
 
 /**

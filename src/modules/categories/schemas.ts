@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
 
 export const CategorySchema = z
   .object({
+    deletedAt: deletedAtField,
     id: z.string().openapi({ example: "cat_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ example: "Laptops" }),
     description: z.string().nullable(),
@@ -34,6 +36,7 @@ export const UpdateCategoryBody = CreateCategoryBody.partial()
 
 export const ListCategoriesQuery = z.object({
   ...pageQuery,
+  updatedSince: updatedSinceParam,
   q: z.string().trim().min(1).max(120).optional().openapi({ description: "Case-insensitive substring of the name." }),
 });
 

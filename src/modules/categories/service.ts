@@ -1,3 +1,4 @@
+import { syncClauses, syncPage } from "../../platform/sync";
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { categories } from "../../db/tenant/catalog";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -17,7 +18,25 @@ type Ctx = ServiceCtx;
 const live = isNull(categories.deletedAt);
 const nameTaken = (name: string) => conflict(`A category named '${name}' already exists`);
 
-export async function listCategories({ db }: Ctx, input: { limit: number; cursor?: string; q?: string }) {
+export async function listCategories(
+  { db }: Ctx,
+  input: { limit: number; cursor?: string; q?: string; updatedSince?: string },
+) {
+  if (input.updatedSince) {
+    const { where, orderBy } = syncClauses(
+      categories,
+      { ...input, updatedSince: input.updatedSince },
+      input.q ? likeContains(categories.name, input.q) : undefined,
+    );
+    const rows = await db
+      .select()
+      .from(categories)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(input.limit + 1)
+      .all();
+    return syncPage(rows, input.limit, (r) => ({ ...toCategory(r), deletedAt: r.deletedAt }));
+  }
   const after = decodeCursor(input.cursor, 2);
   const rows = await db
     .select()

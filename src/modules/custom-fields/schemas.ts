@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from "../../db/tenant/custom-fields";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { NAME_MAX, nameField, textField } from "../../platform/schemas";
@@ -7,6 +8,7 @@ export const MAX_OPTIONS = 200;
 
 export const CustomFieldSchema = z
   .object({
+    deletedAt: deletedAtField,
     id: z.string().openapi({ example: "cfd_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     entity: z.enum(CUSTOM_FIELD_ENTITIES),
     key: z
@@ -56,6 +58,7 @@ export const UpdateCustomFieldBody = CreateCustomFieldBody.partial()
   .openapi("UpdateCustomField");
 
 export const ListCustomFieldsQuery = z.object({
+  updatedSince: updatedSinceParam,
   ...pageQuery,
   entity: z.enum(CUSTOM_FIELD_ENTITIES).optional().openapi({ description: "Only the fields of this entity." }),
 });

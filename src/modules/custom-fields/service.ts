@@ -1,4 +1,5 @@
 import { auditStatements } from "../../events/audit";
+import { syncClauses, syncPage } from "../../platform/sync";
 import { and, asc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { customFields, type CustomFieldEntity } from "../../db/tenant/custom-fields";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -24,8 +25,23 @@ export const keyTaken = (entity: string, key: string) =>
 
 export async function listCustomFields(
   { db }: Ctx,
-  input: { limit: number; cursor?: string; entity?: CustomFieldEntity },
+  input: { limit: number; cursor?: string; entity?: CustomFieldEntity; updatedSince?: string },
 ) {
+  if (input.updatedSince) {
+    const { where, orderBy } = syncClauses(
+      customFields,
+      { ...input, updatedSince: input.updatedSince },
+      input.entity ? eq(customFields.entity, input.entity) : undefined,
+    );
+    const rows = await db
+      .select()
+      .from(customFields)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(input.limit + 1)
+      .all();
+    return syncPage(rows, input.limit, (r) => ({ ...toCustomField(r), deletedAt: r.deletedAt }));
+  }
   const after = decodeCursor(input.cursor, 1);
   const rows = await db
     .select()

@@ -87,8 +87,9 @@ export async function assetExport(db: TenantDb, filters: AssetExportFilters, bas
         a.lastVerifiedAt,
         a.createdAt,
         a.updatedAt,
-        a.health.score,
-        a.health.badge,
+        // Exports list live assets, which always carry health (only sync tombstones have none).
+        a.health?.score ?? null,
+        a.health?.badge ?? null,
         ...defs.map((d) => customCell(a.customFields[d.key])),
       ]);
       cursor = page.nextCursor ?? undefined;

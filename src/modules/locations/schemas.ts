@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
 
 export const LocationSchema = z
   .object({
+    deletedAt: deletedAtField,
     id: z.string().openapi({ example: "loc_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ example: "Warehouse A" }),
     description: z.string().nullable(),
@@ -38,6 +40,7 @@ export const UpdateLocationBody = CreateLocationBody.partial()
 
 export const ListLocationsQuery = z.object({
   ...pageQuery,
+  updatedSince: updatedSinceParam,
   q: z.string().trim().min(1).max(120).optional().openapi({ description: "Case-insensitive substring of the name." }),
   parentId: z.string().min(1).max(64).optional().openapi({ description: "Only the direct children of this location." }),
 });

@@ -1,3 +1,4 @@
+import { syncClauses, syncPage } from "../../platform/sync";
 import { and, asc, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { recordEventIfChanged } from "../../events/outbox";
@@ -21,8 +22,19 @@ const changedMeanwhile = () => conflict("The location changed while this request
 
 export async function listLocations(
   { db }: Ctx,
-  input: { limit: number; cursor?: string; q?: string; parentId?: string },
+  input: { limit: number; cursor?: string; q?: string; parentId?: string; updatedSince?: string },
 ) {
+  if (input.updatedSince) {
+    const { where, orderBy } = syncClauses(locations, { ...input, updatedSince: input.updatedSince });
+    const rows = await db
+      .select()
+      .from(locations)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(input.limit + 1)
+      .all();
+    return syncPage(rows, input.limit, (r) => ({ ...toLocation(r), deletedAt: r.deletedAt }));
+  }
   const after = decodeCursor(input.cursor, 2);
   const rows = await db
     .select()

@@ -16,11 +16,13 @@ import {
 import * as svc from "./service";
 import { deletePerson, restorePerson } from "./trash";
 import { updatePerson } from "./update";
+import { peopleBulkRouter } from "./bulk-routes";
 
 const tags = ["People"];
 const Params = z.object({ personId: idParam("personId", "per_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 
 export const peopleRouter = createRouter()
+  .route("/", peopleBulkRouter)
   .openapi(
     defineRoute({
       method: "get",

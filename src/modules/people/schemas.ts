@@ -1,10 +1,12 @@
 import { z } from "@hono/zod-openapi";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { PERSON_STATUSES } from "../../db/tenant/people";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
 
 export const PersonSchema = z
   .object({
+    deletedAt: deletedAtField,
     id: z.string().openapi({ example: "per_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ example: "Ada Lovelace" }),
     email: z.string().nullable().openapi({ example: "ada@example.com" }),
@@ -67,6 +69,7 @@ export const UpdatePersonBody = CreatePersonBody.partial()
   .openapi("UpdatePerson");
 
 export const ListPeopleQuery = z.object({
+  updatedSince: updatedSinceParam,
   ...pageQuery,
   q: z
     .string()

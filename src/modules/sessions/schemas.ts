@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { updatedSinceParam } from "../../platform/sync";
 import { SESSION_STATUSES } from "../../db/tenant/sessions";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoDateTime, nameField } from "../../platform/schemas";
@@ -79,6 +80,7 @@ export const UpdateSessionBody = z
   .openapi("UpdateSession");
 
 export const ListSessionsQuery = z.object({
+  updatedSince: updatedSinceParam,
   ...pageQuery,
   status: z.enum(SESSION_STATUSES).optional(),
   locationId: z.string().max(64).optional(),

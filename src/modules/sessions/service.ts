@@ -1,3 +1,4 @@
+import { syncClauses, syncPage } from "../../platform/sync";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { sessionItems, sessions } from "../../db/tenant/sessions";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -16,22 +17,39 @@ export { toSession };
 /** Newest first; `status`, `locationId` and `assigneeId` narrow the list. */
 export async function listSessions(
   { db }: SessionCtx,
-  input: { limit: number; cursor?: string; status?: SessionRow["status"]; locationId?: string; assigneeId?: string },
+  input: {
+    limit: number;
+    cursor?: string;
+    status?: SessionRow["status"];
+    locationId?: string;
+    assigneeId?: string;
+    updatedSince?: string;
+  },
 ) {
+  const filters = and(
+    input.status ? eq(sessions.status, input.status) : undefined,
+    input.locationId ? eq(sessions.locationId, input.locationId) : undefined,
+    input.assigneeId
+      ? sql`EXISTS (SELECT 1 FROM json_each(${sessions.assigneeIds}) WHERE value = ${input.assigneeId})`
+      : undefined,
+  );
+  if (input.updatedSince) {
+    // Sync order. Sessions are deleted for good, so no tombstones here (docs/api-platform.md).
+    const { where, orderBy } = syncClauses(sessions, { ...input, updatedSince: input.updatedSince }, filters);
+    const rows = await db
+      .select()
+      .from(sessions)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(input.limit + 1)
+      .all();
+    return syncPage(rows, input.limit, toSession);
+  }
   const after = decodeCursor(input.cursor, 1);
   const rows = await db
     .select()
     .from(sessions)
-    .where(
-      and(
-        input.status ? eq(sessions.status, input.status) : undefined,
-        input.locationId ? eq(sessions.locationId, input.locationId) : undefined,
-        input.assigneeId
-          ? sql`EXISTS (SELECT 1 FROM json_each(${sessions.assigneeIds}) WHERE value = ${input.assigneeId})`
-          : undefined,
-        after ? sql`${sessions.id} < ${after[0]}` : undefined,
-      ),
-    )
+    .where(and(filters, after ? sql`${sessions.id} < ${after[0]}` : undefined))
     .orderBy(desc(sessions.id))
     .limit(input.limit + 1)
     .all();

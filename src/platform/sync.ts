@@ -1,0 +1,46 @@
+import { z } from "@hono/zod-openapi";
+import { and, asc, gte, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { decodeCursor, toPage } from "./pagination";
+
+/**
+ * Sync (docs/api-platform.md): a list with `updatedSince` returns every row changed at or after
+ * that instant, deleted ones included (with `deletedAt`: tombstones), oldest change first by
+ * (updatedAt, id), so a client mirrors a workspace by re-asking from its last `updatedAt` or by
+ * following `nextCursor`. Deletes and restores move `updatedAt`, so they show up in the stream.
+ */
+export const updatedSinceParam = z.iso.datetime({ offset: true }).optional().openapi({
+  description:
+    "Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume.",
+  example: "2026-01-01T00:00:00Z",
+});
+
+/** The `deletedAt` of list items: set on tombstones, which only sync lists (`updatedSince`) return. */
+export const deletedAtField = z.string().nullable().optional().openapi({
+  description: "Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows.",
+});
+
+export interface SyncColumns {
+  id: SQLiteColumn;
+  updatedAt: SQLiteColumn;
+}
+
+/** WHERE and ORDER BY of a sync page; the cursor is `["sync", updatedAt, id]`. */
+export function syncClauses(cols: SyncColumns, input: { updatedSince: string; cursor?: string }, extra?: SQL) {
+  const after = input.cursor ? decodeCursor(input.cursor, 3) : undefined;
+  if (after && after[0] !== "sync") decodeCursor("-", 3); // a cursor of the unsynced list: 400
+  const since = new Date(input.updatedSince).toISOString();
+  return {
+    where: and(
+      gte(cols.updatedAt, since),
+      extra,
+      after ? sql`(${cols.updatedAt}, ${cols.id}) > (${after[1]}, ${after[2]})` : undefined,
+    ),
+    orderBy: [asc(cols.updatedAt), asc(cols.id)] as const,
+  };
+}
+
+/** A sync page from `limit + 1` rows. */
+export function syncPage<R extends { id: string; updatedAt: string }, O>(rows: R[], limit: number, map: (row: R) => O) {
+  return toPage(rows, limit, (r) => ["sync", r.updatedAt, r.id], map);
+}

@@ -1,0 +1,16 @@
+import { api, type TestTenant } from "../harness/tenant";
+import { userJwt } from "../harness/principals";
+
+/** Creates an API key through the API (owner JWT) and returns its token and id. */
+export async function createKey(
+  t: TestTenant,
+  body: { scopes?: string[] | null; expiresAt?: string | null; name?: string } = {},
+): Promise<{ token: string; id: string }> {
+  const res = await api(t, "/api-keys", {
+    method: "POST",
+    auth: { jwt: await userJwt(t) },
+    body: { name: body.name ?? "scoped", ...body },
+  });
+  if (res.status !== 201) throw new Error(`createKey: ${res.status} ${JSON.stringify(res.body)}`);
+  return { token: res.body.token, id: res.body.id };
+}
