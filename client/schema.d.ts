@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401.
+         * @description Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password).
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -98,7 +98,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite and set a password
-         * @description Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`).
+         * @description Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`). Under the SSO-only gate a non-owner invite is consumed by the first SSO sign-in instead (403 `sso_required`).
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -284,7 +284,9 @@ export interface paths {
         put?: never;
         /**
          * Platform admin sign-out
-         * @description **Access:** Admin host; no credentials.
+         * @description Ends the session server-side (a copy of the cookie stops working) and clears the cookie.
+         *
+         *     **Access:** Admin host; no credentials.
          */
         post: operations["adminLogout"];
         delete?: never;
@@ -333,7 +335,13 @@ export interface paths {
         get: operations["adminGetTenant"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a workspace for good
+         * @description Repeat the workspace's slug in the body. The workspace stops answering at once; its files are deleted, its database is wiped and returned to the pool, and the slug is free again. Export it first if its data matters. 400 when the slug does not match.
+         *
+         *     **Access:** Admin host; platform-admin cookie.
+         */
+        delete: operations["adminDeleteTenant"];
         options?: never;
         head?: never;
         /**
@@ -343,6 +351,28 @@ export interface paths {
          *     **Access:** Admin host; platform-admin cookie.
          */
         patch: operations["adminUpdateTenant"];
+        trace?: never;
+    };
+    "/api/v1/admin/tenants/{tenantId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a workspace's data (JSON)
+         * @description Every table of the workspace as `{ workspace, exportedAt, tables: { <table>: [rows] } }`, streamed. Credentials (password, key and token hashes, refresh tokens) are left out; files stay in R2 under `tenants/<tenantId>/`.
+         *
+         *     **Access:** Admin host; platform-admin cookie.
+         */
+        get: operations["adminExportTenant"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/categories": {
@@ -537,6 +567,28 @@ export interface paths {
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:write`.
          */
         post: operations["restoreLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/inventory-items/quick-add/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a quick-add event
+         * @description Client analytics of the quick-add flow (SPEC 2.7): `quick_add_opened`, `asset_created_quick`, `asset_assigned`, `advanced_opened`. Stored per user and `flowId`; `meta` is limited to 2,048 bytes of JSON (400 beyond).
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         */
+        post: operations["recordQuickAddEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2137,294 +2189,4912 @@ export interface paths {
         patch: operations["updateSettings"];
         trace?: never;
     };
-}
-export type webhooks = Record<string, never>;
-export interface components {
-    schemas: {
-        AuthSession: {
-            /** @description JWT for `Authorization: Bearer`; valid only on this workspace's host. */
-            accessToken: string;
-            /** @description Opaque, single use, 30 days; exchange at POST /auth/refresh. */
-            refreshToken: string;
-            /**
-             * @description Access token lifetime in seconds.
-             * @example 900
-             */
-            expiresIn: number;
-            user: components["schemas"]["User"];
+    "/api/v1/settings/cors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        User: {
-            /** @example usr_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @example ana@example.com */
-            email: string;
-            name: string | null;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member";
-            /** @enum {string} */
-            status: "active" | "deactivated";
-            lastLoginAt: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        Error: {
-            /** @example name: required */
-            message: string;
-            /**
-             * @description Machine-readable code; see the README's error table.
-             * @example validation_failed
-             */
-            code: string;
-            /** @description For validation failures, a list of `{ path, message }`. */
-            details?: unknown;
-            /** @example req_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            requestId: string;
-        };
-        Login: {
-            /**
-             * Format: email
-             * @example ana@example.com
-             */
-            email: string;
-            /** @example correct-horse-battery */
-            password: string;
-        };
-        RefreshTokenRequest: {
-            refreshToken: string;
-        };
-        AcceptInvite: {
-            /** @description The invite token from POST /users/invites. */
-            token: string;
-            password: string;
-            name?: string;
-        };
-        UserPage: {
-            items: components["schemas"]["User"][];
-            /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: string | null;
-        };
-        UpdateUser: {
-            /** @enum {string} */
-            role?: "owner" | "admin" | "member";
-            /** @enum {string} */
-            status?: "active" | "deactivated";
-            name?: string | null;
-        };
-        InvitePage: {
-            items: components["schemas"]["Invite"][];
-            /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: string | null;
-        };
-        Invite: {
-            /** @example inv_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member";
-            invitedBy: string;
-            expiresAt: string;
-            createdAt: string;
-        };
-        CreatedInvite: components["schemas"]["Invite"] & {
-            /** @description The invite token, shown once. No email is sent: hand it to the invitee. */
-            token: string;
-            /** @description Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept). */
-            acceptUrl: string;
-        };
-        CreateInvite: {
-            /**
-             * Format: email
-             * @example ana@example.com
-             */
-            email: string;
-            /** @enum {string} */
-            role: "owner" | "admin" | "member";
-        };
-        ApiKeyPage: {
-            items: components["schemas"]["ApiKey"][];
-            /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: string | null;
-        };
-        ApiKey: {
-            /** @example key_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @example Warehouse scanner */
-            name: string;
-            /**
-             * @description First characters of the key, to tell keys apart.
-             * @example ik_Ab3dE5g
-             */
-            prefix: string;
-            createdBy: string | null;
-            createdAt: string;
-            /** @description Minute precision. */
-            lastUsedAt: string | null;
-            revokedAt: string | null;
-            /** @description The key's scopes; null = every scope (full access). */
-            scopes: components["schemas"]["ApiKeyScope"][] | null;
-            /** @description After this instant the key gets 401; null = never. */
-            expiresAt: string | null;
+        get?: never;
+        /**
+         * Set the browser origins allowed to call the API (CORS)
+         * @description Replaces the allowlist. A request with an allowed `Origin` gets it back in `Access-Control-Allow-Origin` (never `*`; no cookies are involved: send Authorization); preflights (OPTIONS) are answered 204 for allowed origins and 403 otherwise.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         */
+        put: operations["updateCorsOrigins"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/analytics/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
         /**
-         * @description A path group and level; write implies read.
-         * @enum {string}
+         * Workspace overview
+         * @description Asset counts by status, category and location; assigned and overdue returns; health badge counts; sessions in progress; maintenance overdue, due today and upcoming (workspace time zone). `categoryId`/`locationId` must name live rows (400).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
          */
-        ApiKeyScope: "inventory-items:read" | "inventory-items:write" | "people:read" | "people:write" | "categories:read" | "categories:write" | "locations:read" | "locations:write" | "custom-fields:read" | "custom-fields:write" | "sessions:read" | "sessions:write" | "maintenance:read" | "maintenance:write" | "trash:read" | "trash:write" | "settings:read" | "settings:write";
-        CreatedApiKey: components["schemas"]["ApiKey"] & {
-            /** @description The key, shown once. Send it as `Authorization: ApiKey <token>`. */
-            token: string;
+        get: operations["getAnalyticsOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/analytics/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        CreateApiKey: {
-            name: string;
-            /**
-             * @description `<group>:read` or `<group>:write` per path group (write implies read). Absent or null: every scope.
-             * @example [
-             *       "inventory-items:write",
-             *       "people:read"
-             *     ]
-             */
-            scopes?: components["schemas"]["ApiKeyScope"][] | null;
-            /**
-             * Format: date-time
-             * @description Optional expiry (ISO 8601, in the future); an expired key gets 401.
-             */
-            expiresAt?: string | null;
+        /**
+         * Inventory session analytics
+         * @description Per period (by completion time): sessions completed, scanned vs expected, missing rate, wrong-location count, median time to complete. The scope filters match the sessions' own category/location scope. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         */
+        get: operations["getAnalyticsSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/analytics/lifecycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        AdminLogin: {
-            /** Format: email */
-            email: string;
-            password: string;
+        /**
+         * Asset lifecycle analytics
+         * @description Assets created, retired, lost and found per period, and the age distribution of live assets. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         */
+        get: operations["getAnalyticsLifecycle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/analytics/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        TenantPage: {
-            items: components["schemas"]["Tenant"][];
-            /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: string | null;
+        /**
+         * Maintenance analytics
+         * @description Maintenance completed per period and type, the overdue backlog, and the mean time between an item's completions. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         */
+        get: operations["getAnalyticsMaintenance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/analytics/depreciation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        Tenant: {
-            /** @example ten_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            tenantId: string;
-            /** @example acme */
-            slug: string;
-            /** @enum {string} */
-            plan: "free" | "pro" | "enterprise";
-            /** @enum {string} */
-            status: "provisioning" | "active" | "suspended";
-            settings: {
-                [key: string]: unknown;
+        /**
+         * Depreciation
+         * @description Straight-line and double-declining-balance book values: per category and currency (useful life = the category's expected life, else `defaultLifeMonths`; salvage = `salvagePercent` of cost), totals per currency (never summed across currencies) and per asset, paginated by id.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         */
+        get: operations["getAnalyticsDepreciation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/analytics/replacement-loss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Replacement and loss
+         * @description SPEC 4.7: age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets unscanned in `inARow` consecutive completed sessions (among the last 10). `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         */
+        get: operations["getAnalyticsReplacementLoss"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stats/analytics/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Available reports and exports
+         * @description The analytics reports, CSV exports and CSV imports, each with its parameters.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         */
+        get: operations["listAnalyticsReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/tenants/{tenantId}/tt10-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time-to-ten report of a workspace
+         * @description SPEC 2.12 / 4.13: one entry per user of the workspace (by user id, paginated): first asset created, tenth assignment (checkout), `tt10Minutes` and `meetsTarget` (tt10Minutes < 10). Users without ten assignments are listed with nulls and `meetsTarget: false`. 404 for an unknown workspace.
+         *
+         *     **Access:** Admin host; platform-admin cookie.
+         */
+        get: operations["adminGetTt10Report"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/inventory-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export inventory items as CSV
+         * @description Every item matching the list's filters (same parameters and order as GET /inventory-items, without paging), custom fields as columns headed by their keys, then health. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         */
+        get: operations["exportInventoryItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export people as CSV
+         * @description People matching the list's filters (`q`, `status`; by name), custom fields as columns. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:read`.
+         */
+        get: operations["exportPeople"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/sessions/{sessionId}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a session's report as CSV
+         * @description One record per item of the session: state `scanned`, `missing`, `found` (outside the scope, marked anyway) or `excluded`, with scan time, scanner, wrong location and condition. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         */
+        get: operations["exportSessionReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/inventory-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import inventory items from CSV
+         * @description Creates inventory items, or updates the live one with the same unique tag. Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of 20 through the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         */
+        post: operations["importInventoryItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import people from CSV
+         * @description Creates people, or updates the live one with the same email. Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of 20 through the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:write`.
+         */
+        post: operations["importPeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Import status
+         * @description Progress and counts of an import started with dryRun=false.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `imports:read`.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{importId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-row results of an import
+         * @description Each data row (1 = first after the header): created, updated (with the record's id) or refused (with the errors by column); pending while the import runs.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `imports:read`.
+         */
+        get: operations["listImportRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Newest first.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Returns the signing secret (`whsec_...`) once; afterwards only its prefix is shown. At most 20 endpoints per workspace (409), URLs up to 2048 characters; private, loopback, link-local and internal addresses are refused (400). Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); verify them with any Standard Webhooks library.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its delivery history stays; deliveries still pending end as `dead`.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Enabling a disabled endpoint clears its failure record; replay what it missed with the replay routes.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Returns the new secret once. For 24 hours the previous secret signs too: `webhook-signature` then carries two space-separated `v1,` signatures, so receivers can switch without losing a delivery.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed test event now
+         * @description Sends a `webhook.verification` event (15 s timeout, redirects not followed) and answers what happened; a 2xx sets the endpoint's `lastVerifiedAt`. Works on disabled endpoints too.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        post: operations["verifyWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook event types
+         * @description Every type an endpoint can subscribe to, with what `data` holds; the payload schemas are in this document's `webhooks` section.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        get: operations["listWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries
+         * @description Newest first. Statuses: `pending` (not tried yet), `retrying` (failed, next try at `nextAttemptAt`), `succeeded`, `dead` (every try failed, the endpoint answered 410, or it was disabled or deleted).
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/deliveries/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now
+         * @description One attempt now with the same payload and `webhook-id`, freshly signed; answers the delivery with the new attempt. Success marks it `succeeded`; a failure leaves its schedule as it was. 409 when its endpoint is disabled or deleted.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/events/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again to every endpoint subscribed now
+         * @description Creates a new delivery (source `replay`, same `webhook-id`: the event id) per enabled endpoint subscribed to the event's type now, each sent and retried like any other. 409 for event types webhooks do not carry.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        post: operations["replayWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery health per endpoint
+         * @description Over the last `windowMinutes` (5..1440, default 60): attempts, successes, failures, success rate, p50/p95 latency; with each endpoint's last error, failure streak and disabled state.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         */
+        get: operations["getWebhookHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenants/current/saml-config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's SSO draft
+         * @description SAML or OIDC settings (never the client secret), the fixed callbacks of this workspace, and the `ssoAccess` / `ssoLoginEnabled` flags. `configured: false` until a config is saved.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         */
+        get: operations["getSsoConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Save the workspace's SSO config
+         * @description The body is the protocol config itself (SPEC 2.2), replacing the previous one. 400s name the field: `provider` required; SAML needs `entityId`, `acsUrl` (this workspace's fixed callback) and `idpMetadataUrl` or `idpCertificate`; OIDC needs `clientId` and `clientSecret`; URLs must be valid. A metadata URL is fetched and parsed on save; an unreachable or unusable document is a 400 on `idpMetadataUrl`.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         */
+        patch: operations["updateSsoConfig"];
+        trace?: never;
+    };
+    "/api/v1/auth/bootstrap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the sign-in screen needs to know (SPEC 2.1)
+         * @description For the host's workspace: whether it exists, its SSO protocol and flags, and the social login. An unknown or suspended host answers `{"exists": false}` only.
+         *
+         *     **Access:** No credentials.
+         */
+        get: operations["getAuthBootstrap"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redirect to the workspace's identity provider
+         * @description 302 to the SAML IdP (AuthnRequest, HTTP-Redirect binding) or the OIDC authorization endpoint (code + PKCE S256, state, nonce). 403 `plan_required` when the plan lacks SSO; 404 when no SSO is configured; 400 when the config cannot start a sign-in. Browsers use the UI route `/auth/sso-login`.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        get: operations["ssoLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/social-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redirect to the platform's social identity provider
+         * @description The operator-configured OIDC provider (SPEC 5 rule 5), on every plan. 404 when the operator configured none.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        get: operations["socialLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/saml/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Our SAML service-provider metadata
+         * @description Entity id, ACS URL (HTTP-POST) and NameID format of this workspace, for the IdP admin.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        get: operations["getSamlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/saml/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * SAML assertion consumer service (HTTP-POST binding)
+         * @description Form fields `SAMLResponse` and `RelayState`. The workspace is the host's; the request is the stored single-use one RelayState names, and this browser must hold it in the `sso_state` cookie set by the redirect (login CSRF); the response is verified (docs/sso.md) and its assertion id enters the replay cache. Refusals: a page (or the JSON envelope) with the reason, 400/401/403.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        post: operations["samlCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OIDC redirect URI
+         * @description The authorization response (`code`, `state`, `iss`). The workspace is the host's; `state` names the stored single-use request (workspace OIDC or the social login) and must equal this browser's `sso_state` cookie. Refusals: a page (or the JSON envelope) with the reason.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "asset.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A asset was created.
+         * @description `data`: the asset after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
             };
-            createdAt: string;
-            updatedAt: string;
-        };
-        CreatedTenant: {
-            tenantId: string;
-            slug: string;
-            /** @enum {string} */
-            plan: "free" | "pro" | "enterprise";
-            owner: {
-                email: string;
-                /** @description Only when it was generated. */
-                password?: string;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["InventoryItem"];
+                    };
+                };
             };
-            /** @description The workspace's first API key; shown once. */
-            apiKey: string;
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-        CreateTenant: {
-            /**
-             * @description 3-32 of a-z, 0-9 and '-'; not admin, www, api or app.
-             * @example acme
-             */
-            slug: string;
-            /**
-             * @default free
-             * @enum {string}
-             */
-            plan: "free" | "pro" | "enterprise";
-            /** Format: email */
-            ownerEmail: string;
-            /** @description Generated and returned once when absent. */
-            ownerPassword?: string;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        UpdateTenant: {
-            /** @enum {string} */
-            plan?: "free" | "pro" | "enterprise";
-            /** @enum {string} */
-            status?: "active" | "suspended";
+        get?: never;
+        put?: never;
+        /**
+         * A asset was updated.
+         * @description `data`: the asset after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["InventoryItem"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-        CategoryPage: {
-            items: components["schemas"]["Category"][];
-            /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: string | null;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        Category: {
-            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
-            deletedAt?: string | null;
-            /** @example cat_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @example Laptops */
-            name: string;
-            description: string | null;
-            /** @description Expected service life; feeds asset health (lifecycle age). */
-            expectedLifeMonths: number | null;
-            isDefault: boolean;
-            createdAt: string;
-            updatedAt: string;
+        get?: never;
+        put?: never;
+        /**
+         * A asset was deleted (moved to the trash).
+         * @description `data`: the asset after the change. Adds `deletedAt`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-        CreateCategory: {
-            name: string;
-            description?: string | null;
-            expectedLifeMonths?: number | null;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        UpdateCategory: {
-            name?: string;
-            description?: string | null;
-            expectedLifeMonths?: number | null;
+        get?: never;
+        put?: never;
+        /**
+         * A asset was restored from the trash.
+         * @description `data`: the asset after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.restored";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-        LocationPage: {
-            items: components["schemas"]["Location"][];
-            /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: string | null;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        Location: {
-            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
-            deletedAt?: string | null;
-            /** @example loc_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @example Warehouse A */
-            name: string;
-            description: string | null;
-            /**
-             * @description The enclosing location; null at the top of the tree.
-             * @example loc_01jd3k4m5n6p7q8r9s0t1v2w3y
-             */
-            parentId: string | null;
-            isDefault: boolean;
-            createdAt: string;
-            updatedAt: string;
+        get?: never;
+        put?: never;
+        /**
+         * A trashed asset was permanently deleted.
+         * @description `data`: the purged after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.purged";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookPurgedItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-        CreateLocation: {
-            name: string;
-            description?: string | null;
-            /** @description A live location to nest under; null for the top level. */
-            parentId?: string | null;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.checked_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        UpdateLocation: {
-            name?: string;
-            description?: string | null;
-            /** @description A live location to nest under; null for the top level. */
-            parentId?: string | null;
+        get?: never;
+        put?: never;
+        /**
+         * An asset was checked out to a person.
+         * @description `data`: the asset after the change. Adds `assignment`: the new assignment.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.checked_out";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-        BulkInventoryItemsResult: {
-            items: components["schemas"]["BulkItemResult"][];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.checked_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        BulkItemResult: {
-            id: string;
-            ok: boolean;
-            /** @description The status the single route would have answered (200, 204, 404, 409, ...). */
-            status: number;
-            item?: components["schemas"]["InventoryItem"];
-            error?: components["schemas"]["Error"] & unknown;
+        get?: never;
+        put?: never;
+        /**
+         * An asset was checked in.
+         * @description `data`: the asset after the change. Adds `assignment`: the closed assignment.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.checked_in";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
         };
-        /** @description The asset after the action (absent for delete and for errors). */
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "asset.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An asset moved to another status.
+         * @description `data`: the asset after the change. Adds `changes` (`["status"]`), `fromStatus`, `toStatus`, `reason`, `meta`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "asset.status_changed";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["InventoryItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person was created.
+         * @description `data`: the person after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "person.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Person"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person was updated.
+         * @description `data`: the person after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "person.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Person"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person was deleted (moved to the trash).
+         * @description `data`: the person after the change. Adds `deletedAt`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "person.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Person"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person was restored from the trash.
+         * @description `data`: the person after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "person.restored";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Person"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trashed person was permanently deleted.
+         * @description `data`: the purged after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "person.purged";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookPurgedItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A person was deactivated (their assets were checked in first).
+         * @description `data`: the person after the change. Adds `checkedInAssetIds`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "person.deactivated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Person"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A deactivated person was activated again.
+         * @description `data`: the person after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "person.activated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Person"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was created.
+         * @description `data`: the category after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "category.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Category"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was updated.
+         * @description `data`: the category after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "category.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Category"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was deleted (moved to the trash).
+         * @description `data`: the category after the change. Adds `deletedAt`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "category.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Category"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was restored from the trash.
+         * @description `data`: the category after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "category.restored";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Category"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trashed category was permanently deleted.
+         * @description `data`: the purged after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "category.purged";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookPurgedItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A location was created.
+         * @description `data`: the location after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "location.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Location"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A location was updated.
+         * @description `data`: the location after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "location.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Location"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A location was deleted (moved to the trash).
+         * @description `data`: the location after the change. Adds `deletedAt`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "location.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Location"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A location was restored from the trash.
+         * @description `data`: the location after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "location.restored";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Location"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trashed location was permanently deleted.
+         * @description `data`: the purged after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "location.purged";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookPurgedItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custom field definition was created.
+         * @description `data`: the customField after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "custom_field.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["CustomField"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custom field definition was updated.
+         * @description `data`: the customField after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "custom_field.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["CustomField"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custom field definition was deleted (moved to the trash).
+         * @description `data`: the customField after the change. Adds `deletedAt`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "custom_field.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["CustomField"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A custom field definition was restored from the trash.
+         * @description `data`: the customField after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "custom_field.restored";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["CustomField"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "custom_field.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trashed custom field definition was permanently deleted.
+         * @description `data`: the purged after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "custom_field.purged";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookPurgedItem"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "layout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A layout was created.
+         * @description `data`: the layout after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "layout.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Layout"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "layout.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A layout was updated.
+         * @description `data`: the layout after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "layout.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Layout"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "layout.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A layout was deleted.
+         * @description `data`: the layout after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "layout.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Layout"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A inventory session was created.
+         * @description `data`: the session after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A inventory session was updated.
+         * @description `data`: the session after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Session"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A inventory session was deleted.
+         * @description `data`: the session after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inventory session started.
+         * @description `data`: the session after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session.started";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inventory session was completed.
+         * @description `data`: the session after the change. Adds `report`: the session report.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session.completed";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Session"] & {
+                            report: components["schemas"]["SessionReport"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inventory session was cancelled.
+         * @description `data`: the session after the change. Adds `report`: the session report at cancellation.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session.cancelled";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Session"] & {
+                            report: components["schemas"]["SessionReport"];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session_schedule.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring session schedule was created.
+         * @description `data`: the sessionSchedule after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session_schedule.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["SessionSchedule"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session_schedule.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring session schedule was updated.
+         * @description `data`: the sessionSchedule after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session_schedule.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["SessionSchedule"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "session_schedule.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recurring session schedule was deleted.
+         * @description `data`: the sessionSchedule after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "session_schedule.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["SessionSchedule"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance_schedule.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance schedule was created.
+         * @description `data`: the maintenanceSchedule after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance_schedule.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["MaintenanceSchedule"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance_schedule.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance schedule was updated.
+         * @description `data`: the maintenanceSchedule after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance_schedule.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["MaintenanceSchedule"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance_schedule.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance schedule was deleted.
+         * @description `data`: the maintenanceSchedule after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance_schedule.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["MaintenanceSchedule"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Maintenance was completed (a maintenance log was recorded).
+         * @description `data`: the maintenanceLog after the change. Adds `schedule`: the schedule it completes, or null.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance.completed";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["MaintenanceLog"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance.due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance schedule is due soon or today (once per workspace day).
+         * @description `data`: the maintenanceReminder after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance.due";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookMaintenanceReminder"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance schedule is overdue (once per workspace day).
+         * @description `data`: the maintenanceReminder after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance.overdue";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookMaintenanceReminder"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance_log.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance log was updated.
+         * @description `data`: the maintenanceLog after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance_log.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["MaintenanceLog"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "maintenance_log.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A maintenance log was deleted.
+         * @description `data`: the maintenanceLog after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "maintenance_log.deleted";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["MaintenanceLog"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "feedback.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Feedback was submitted.
+         * @description `data`: the feedback after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "feedback.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Feedback"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was created (its secret is never included).
+         * @description `data`: the apiKey after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "api_key.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key was revoked.
+         * @description `data`: the apiKey after the change. Adds Only `id` and `revokedAt`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "api_key.revoked";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A user was invited to the workspace.
+         * @description `data`: the invite after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "user.invited";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Invite"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "invite.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invitation was revoked.
+         * @description `data`: the invite after the change. Adds Only `id` and `revokedAt`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "invite.revoked";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Invite"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An invited user accepted and joined the workspace.
+         * @description `data`: the user after the change. Adds `inviteId`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "user.joined";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A user's role or status changed.
+         * @description `data`: the user after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "user.updated";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["User"] & {
+                            /** @description The fields that changed. */
+                            changes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /webhooks/endpoints/{id}/verify only; never subscribed to.
+         * @description `data`: the verification after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook.verification";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookVerification"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
         InventoryItem: {
             /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
             deletedAt?: string | null;
@@ -2474,6 +7144,584 @@ export interface components {
             lastVerifiedAt: string | null;
             createdAt: string;
             updatedAt: string;
+        };
+        WebhookPurgedItem: {
+            id: string;
+            type: string;
+            name: string;
+            deletedAt: string | null;
+            deletedBy: string | null;
+            purgedAt: string;
+        };
+        Person: {
+            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
+            deletedAt?: string | null;
+            /** @example per_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @example Ada Lovelace */
+            name: string;
+            /** @example ada@example.com */
+            email: string | null;
+            employeeNumber: string | null;
+            department: string | null;
+            title: string | null;
+            phone: string | null;
+            locationId: string | null;
+            notes: string | null;
+            /**
+             * @description `active` (default) or `deactivated` (hidden from the default list).
+             * @enum {string}
+             */
+            status: "active" | "deactivated";
+            /** @description Values of the live person custom fields, by key. */
+            customFields: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        Category: {
+            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
+            deletedAt?: string | null;
+            /** @example cat_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @example Laptops */
+            name: string;
+            description: string | null;
+            /** @description Expected service life; feeds asset health (lifecycle age). */
+            expectedLifeMonths: number | null;
+            isDefault: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Location: {
+            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
+            deletedAt?: string | null;
+            /** @example loc_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @example Warehouse A */
+            name: string;
+            description: string | null;
+            /**
+             * @description The enclosing location; null at the top of the tree.
+             * @example loc_01jd3k4m5n6p7q8r9s0t1v2w3y
+             */
+            parentId: string | null;
+            isDefault: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CustomField: {
+            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
+            deletedAt?: string | null;
+            /** @example cfd_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @enum {string} */
+            entity: "asset" | "person";
+            /**
+             * @description Key of the value in the entity's `customFields` object.
+             * @example costCenter
+             */
+            key: string;
+            /** @example Cost center */
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "checkbox" | "dropdown";
+            /** @description Dropdown options (trimmed); null for other types. */
+            options: string[] | null;
+            required: boolean;
+            helpText: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Layout: {
+            /** @example lay_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @enum {string} */
+            entity: "asset" | "person";
+            /** @example Laptop intake */
+            name: string;
+            isDefault: boolean;
+            /** @description Ordered sections. Entries of deleted custom fields are hidden (and come back when the field is restored). */
+            sections: {
+                title: string;
+                fields: {
+                    /** @example serialNumber */
+                    key: string;
+                    /** @description Whether the form asks for it (a form hint; the API enforces the custom field's own `required`). */
+                    required: boolean;
+                    /** @description True for a built-in field, false for a custom field key. */
+                    builtIn: boolean;
+                }[];
+            }[];
+            createdAt: string;
+            updatedAt: string;
+        };
+        Session: {
+            /** @example ses_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            name: string;
+            /**
+             * @description draft → active → completed; draft or active → cancelled.
+             * @enum {string}
+             */
+            status: "draft" | "active" | "completed" | "cancelled";
+            /** @description Location scope; null covers every location. */
+            locationId: string | null;
+            includeSubLocations: boolean;
+            categoryId: string | null;
+            dueAt: string | null;
+            assigneeIds: string[];
+            /** @description The recurring schedule that created it, if any. */
+            scheduleId: string | null;
+            /** @description As last written through by the session's object (seconds behind at most while scanning). */
+            progress: {
+                expected: number;
+                scanned: number;
+            };
+            startedAt: string | null;
+            completedAt: string | null;
+            cancelledAt: string | null;
+            createdBy: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        SessionReport: {
+            sessionId: string;
+            status: string;
+            expected: number;
+            scanned: number;
+            missing: number;
+            found: number;
+            excluded: number;
+            /** @description Known assets scanned that were not expected (distinct). */
+            unexpected: number;
+            /** @description Assets found outside a location scope: answered wrong_location or marked anyway (distinct). */
+            wrongLocation: number;
+            /** @description Distinct codes that matched no asset. */
+            unknownCodes: number;
+            byLocation: {
+                id: string;
+                name: string | null;
+                expected: number;
+                scanned: number;
+                missing: number;
+            }[];
+            byCategory: {
+                id: string;
+                name: string | null;
+                expected: number;
+                scanned: number;
+                missing: number;
+            }[];
+            byScanner: {
+                scannerId: string;
+                kind: string;
+                name: string | null;
+                accepted: number;
+            }[];
+            duration: {
+                startedAt: string | null;
+                endedAt: string | null;
+                seconds: number | null;
+                firstScanAt: string | null;
+                lastScanAt: string | null;
+            };
+            generatedAt: string;
+        };
+        SessionSchedule: {
+            /** @example ssc_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            name: string;
+            scope: {
+                locationId: string | null;
+                includeSubLocations: boolean;
+                categoryId: string | null;
+            };
+            assigneeIds: string[];
+            recurrence: {
+                every: number;
+                /** @enum {string} */
+                unit: "day" | "week" | "month";
+            };
+            nextRunAt: string;
+            active: boolean;
+            autoStart: boolean;
+            dueInDays: number | null;
+            lastRunAt: string | null;
+            lastSessionId: string | null;
+            createdBy: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        MaintenanceSchedule: {
+            /** @example mts_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @example ast_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            itemId: string;
+            /** @example Annual safety inspection */
+            title: string;
+            /** @enum {string} */
+            type: "inspection" | "service" | "calibration" | "repair" | "cleaning" | "replacement" | "other";
+            /** @description null for a one-off schedule. */
+            recurrence: {
+                every: number;
+                /** @enum {string} */
+                unit: "day" | "week" | "month";
+            } | null;
+            /** @example 2026-12-01 */
+            nextDueDate: string;
+            /** @description Days before nextDueDate from which the schedule counts as upcoming and is reminded. */
+            reminderDays: number;
+            /** @description Workspace user who receives the reminders; null: the workspace owners do. */
+            assigneeUserId: string | null;
+            notes: string | null;
+            /**
+             * @description `completed`: a one-off schedule that a maintenance log completed. Only `active` schedules are due and reminded.
+             * @enum {string}
+             */
+            status: "active" | "paused" | "completed";
+            lastCompletedAt: string | null;
+            createdBy: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        MaintenanceLog: {
+            /** @example mtl_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            itemId: string;
+            /** @description The schedule this log completed; null for ad-hoc maintenance. */
+            scheduleId: string | null;
+            type: string;
+            /** @example 2026-11-21T09:30:00.000Z */
+            completedDate: string;
+            notes: string | null;
+            /** @description The schedule's due date that this log completed. */
+            dueDate: string | null;
+            /** @description Who recorded it (user or API key id). */
+            performedBy: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @description scheduleId, itemId, title, type, nextDueDate, dueStatus, daysUntilDue, day, recipients, notificationIds. */
+        WebhookMaintenanceReminder: {
+            [key: string]: unknown;
+        };
+        Feedback: {
+            /** @example fbk_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            title: string;
+            message: string;
+            userId: string;
+            attachments: {
+                /** @example tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/feedback/fbk_01jd3k4m5n6p7q8r9s0t1v2w3x/1.png */
+                key: string;
+                /**
+                 * @description Detected from the file's first bytes.
+                 * @example image/png
+                 */
+                contentType: string;
+                size: number;
+                fileName: string | null;
+            }[];
+            createdAt: string;
+        };
+        ApiKey: {
+            /** @example key_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @example Warehouse scanner */
+            name: string;
+            /**
+             * @description First characters of the key, to tell keys apart.
+             * @example ik_Ab3dE5g
+             */
+            prefix: string;
+            createdBy: string | null;
+            createdAt: string;
+            /** @description Minute precision. */
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            /** @description The key's scopes; null = every scope (full access). */
+            scopes: components["schemas"]["ApiKeyScope"][] | null;
+            /** @description After this instant the key gets 401; null = never. */
+            expiresAt: string | null;
+        };
+        /**
+         * @description A path group and level; write implies read.
+         * @enum {string}
+         */
+        ApiKeyScope: "inventory-items:read" | "inventory-items:write" | "people:read" | "people:write" | "categories:read" | "categories:write" | "locations:read" | "locations:write" | "custom-fields:read" | "custom-fields:write" | "sessions:read" | "sessions:write" | "maintenance:read" | "maintenance:write" | "trash:read" | "trash:write" | "settings:read" | "settings:write" | "stats:read" | "stats:write" | "imports:read" | "imports:write";
+        Invite: {
+            /** @example inv_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
+            invitedBy: string;
+            expiresAt: string;
+            createdAt: string;
+        };
+        User: {
+            /** @example usr_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @example ana@example.com */
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
+            /** @enum {string} */
+            status: "active" | "deactivated";
+            lastLoginAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookVerification: {
+            endpointId: string;
+            url: string;
+        };
+        AuthSession: {
+            /** @description JWT for `Authorization: Bearer`; valid only on this workspace's host. */
+            accessToken: string;
+            /** @description Opaque, single use, 30 days; exchange at POST /auth/refresh. */
+            refreshToken: string;
+            /**
+             * @description Access token lifetime in seconds.
+             * @example 900
+             */
+            expiresIn: number;
+            user: components["schemas"]["User"];
+        };
+        Error: {
+            /** @example name: required */
+            message: string;
+            /**
+             * @description Machine-readable code; see the README's error table.
+             * @example validation_failed
+             */
+            code: string;
+            /** @description For validation failures, a list of `{ path, message }`. */
+            details?: unknown;
+            /** @example req_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            requestId: string;
+        };
+        Login: {
+            /**
+             * Format: email
+             * @example ana@example.com
+             */
+            email: string;
+            /** @example correct-horse-battery */
+            password: string;
+        };
+        RefreshTokenRequest: {
+            refreshToken: string;
+        };
+        AcceptInvite: {
+            /** @description The invite token from POST /users/invites. */
+            token: string;
+            password: string;
+            name?: string;
+        };
+        UserPage: {
+            items: components["schemas"]["User"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        UpdateUser: {
+            /** @enum {string} */
+            role?: "owner" | "admin" | "member";
+            /** @enum {string} */
+            status?: "active" | "deactivated";
+            name?: string | null;
+        };
+        InvitePage: {
+            items: components["schemas"]["Invite"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        CreatedInvite: components["schemas"]["Invite"] & {
+            /** @description The invite token, shown once. No email is sent: hand it to the invitee. */
+            token: string;
+            /** @description Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept). */
+            acceptUrl: string;
+        };
+        CreateInvite: {
+            /**
+             * Format: email
+             * @example ana@example.com
+             */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
+        };
+        ApiKeyPage: {
+            items: components["schemas"]["ApiKey"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        CreatedApiKey: components["schemas"]["ApiKey"] & {
+            /** @description The key, shown once. Send it as `Authorization: ApiKey <token>`. */
+            token: string;
+        };
+        CreateApiKey: {
+            name: string;
+            /**
+             * @description `<group>:read` or `<group>:write` per path group (write implies read). Absent or null: every scope.
+             * @example [
+             *       "inventory-items:write",
+             *       "people:read"
+             *     ]
+             */
+            scopes?: components["schemas"]["ApiKeyScope"][] | null;
+            /**
+             * Format: date-time
+             * @description Optional expiry (ISO 8601, in the future); an expired key gets 401.
+             */
+            expiresAt?: string | null;
+        };
+        AdminLogin: {
+            /** Format: email */
+            email: string;
+            password: string;
+        };
+        TenantPage: {
+            items: components["schemas"]["Tenant"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        Tenant: {
+            /** @example ten_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            tenantId: string;
+            /** @example acme */
+            slug: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
+            /** @enum {string} */
+            status: "provisioning" | "active" | "suspended" | "deleting";
+            settings: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreatedTenant: {
+            tenantId: string;
+            slug: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "enterprise";
+            owner: {
+                email: string;
+                /** @description Only when it was generated. */
+                password?: string;
+            };
+            /** @description The workspace's first API key; shown once. */
+            apiKey: string;
+        };
+        CreateTenant: {
+            /**
+             * @description 3-32 of a-z, 0-9 and '-'; not admin, www, api or app.
+             * @example acme
+             */
+            slug: string;
+            /**
+             * @default free
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "enterprise";
+            /** Format: email */
+            ownerEmail: string;
+            /** @description Generated and returned once when absent. */
+            ownerPassword?: string;
+        };
+        UpdateTenant: {
+            /** @enum {string} */
+            plan?: "free" | "pro" | "enterprise";
+            /** @enum {string} */
+            status?: "active" | "suspended";
+        };
+        DeleteTenant: {
+            /**
+             * @description The workspace's slug, repeated as confirmation.
+             * @example acme
+             */
+            slug: string;
+        };
+        CategoryPage: {
+            items: components["schemas"]["Category"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        CreateCategory: {
+            name: string;
+            description?: string | null;
+            expectedLifeMonths?: number | null;
+        };
+        UpdateCategory: {
+            name?: string;
+            description?: string | null;
+            expectedLifeMonths?: number | null;
+        };
+        LocationPage: {
+            items: components["schemas"]["Location"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        CreateLocation: {
+            name: string;
+            description?: string | null;
+            /** @description A live location to nest under; null for the top level. */
+            parentId?: string | null;
+        };
+        UpdateLocation: {
+            name?: string;
+            description?: string | null;
+            /** @description A live location to nest under; null for the top level. */
+            parentId?: string | null;
+        };
+        QuickAddEvent: {
+            /** @example qae_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @enum {string} */
+            event: "quick_add_opened" | "asset_created_quick" | "asset_assigned" | "advanced_opened";
+            flowId: string;
+            itemId: string | null;
+            meta: {
+                [key: string]: unknown;
+            } | null;
+            userId: string;
+            createdAt: string;
+        };
+        QuickAddEventInput: {
+            /**
+             * @description SPEC 2.7 event name.
+             * @enum {string}
+             */
+            event: "quick_add_opened" | "asset_created_quick" | "asset_assigned" | "advanced_opened";
+            /**
+             * @description Client-generated id of one quick-add flow; groups its events.
+             * @example flow_8f2c
+             */
+            flowId: string;
+            /**
+             * @description The asset the event is about, if any.
+             * @example ast_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            itemId?: string;
+            /** @description Free-form client context, at most 2048 bytes as JSON. */
+            meta?: {
+                [key: string]: unknown;
+            };
+        };
+        BulkInventoryItemsResult: {
+            items: components["schemas"]["BulkItemResult"][];
+        };
+        BulkItemResult: {
+            id: string;
+            ok: boolean;
+            /** @description The status the single route would have answered (200, 204, 404, 409, ...). */
+            status: number;
+            item?: components["schemas"]["InventoryItem"] & unknown;
+            error?: components["schemas"]["Error"] & unknown;
         };
         BulkInventoryItems: components["schemas"]["BulkUpdate"] | components["schemas"]["BulkStatus"] | components["schemas"]["BulkCheckout"] | components["schemas"]["BulkCheckin"] | components["schemas"]["BulkDelete"] | components["schemas"]["BulkRestore"];
         /** @description The PATCH fields (also categoryId / locationId to move), the same for every asset. uniqueTag and customFields are per asset: use PATCH. */
@@ -3048,33 +8296,6 @@ export interface components {
                 error?: components["schemas"]["Error"];
             }[];
         };
-        Person: {
-            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
-            deletedAt?: string | null;
-            /** @example per_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @example Ada Lovelace */
-            name: string;
-            /** @example ada@example.com */
-            email: string | null;
-            employeeNumber: string | null;
-            department: string | null;
-            title: string | null;
-            phone: string | null;
-            locationId: string | null;
-            notes: string | null;
-            /**
-             * @description `active` (default) or `deactivated` (hidden from the default list).
-             * @enum {string}
-             */
-            status: "active" | "deactivated";
-            /** @description Values of the live person custom fields, by key. */
-            customFields: {
-                [key: string]: unknown;
-            };
-            createdAt: string;
-            updatedAt: string;
-        };
         BulkPeople: {
             /** @enum {string} */
             action: "deactivate";
@@ -3155,34 +8376,13 @@ export interface components {
             checkedInBy: string | null;
             /** @description `checkin`, `person_deactivated`, ... */
             checkinReason: string | null;
+            /** @description Notes given at check-in. */
+            checkinNotes: string | null;
         };
         CustomFieldPage: {
             items: components["schemas"]["CustomField"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
             nextCursor: string | null;
-        };
-        CustomField: {
-            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
-            deletedAt?: string | null;
-            /** @example cfd_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @enum {string} */
-            entity: "asset" | "person";
-            /**
-             * @description Key of the value in the entity's `customFields` object.
-             * @example costCenter
-             */
-            key: string;
-            /** @example Cost center */
-            label: string;
-            /** @enum {string} */
-            type: "text" | "number" | "date" | "checkbox" | "dropdown";
-            /** @description Dropdown options (trimmed); null for other types. */
-            options: string[] | null;
-            required: boolean;
-            helpText: string | null;
-            createdAt: string;
-            updatedAt: string;
         };
         CreateCustomField: {
             /** @enum {string} */
@@ -3214,29 +8414,6 @@ export interface components {
             items: components["schemas"]["Layout"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
             nextCursor: string | null;
-        };
-        Layout: {
-            /** @example lay_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @enum {string} */
-            entity: "asset" | "person";
-            /** @example Laptop intake */
-            name: string;
-            isDefault: boolean;
-            /** @description Ordered sections. Entries of deleted custom fields are hidden (and come back when the field is restored). */
-            sections: {
-                title: string;
-                fields: {
-                    /** @example serialNumber */
-                    key: string;
-                    /** @description Whether the form asks for it (a form hint; the API enforces the custom field's own `required`). */
-                    required: boolean;
-                    /** @description True for a built-in field, false for a custom field key. */
-                    builtIn: boolean;
-                }[];
-            }[];
-            createdAt: string;
-            updatedAt: string;
         };
         CreateLayout: {
             /** @enum {string} */
@@ -3270,35 +8447,6 @@ export interface components {
             items: components["schemas"]["Session"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
             nextCursor: string | null;
-        };
-        Session: {
-            /** @example ses_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            name: string;
-            /**
-             * @description draft → active → completed; draft or active → cancelled.
-             * @enum {string}
-             */
-            status: "draft" | "active" | "completed" | "cancelled";
-            /** @description Location scope; null covers every location. */
-            locationId: string | null;
-            includeSubLocations: boolean;
-            categoryId: string | null;
-            dueAt: string | null;
-            assigneeIds: string[];
-            /** @description The recurring schedule that created it, if any. */
-            scheduleId: string | null;
-            /** @description As last written through by the session's object (seconds behind at most while scanning). */
-            progress: {
-                expected: number;
-                scanned: number;
-            };
-            startedAt: string | null;
-            completedAt: string | null;
-            cancelledAt: string | null;
-            createdBy: string;
-            createdAt: string;
-            updatedAt: string;
         };
         CreateSession: {
             name: string;
@@ -3392,49 +8540,6 @@ export interface components {
                 unscannedAt: string | null;
                 supersededBy: string | null;
             }[];
-        };
-        SessionReport: {
-            sessionId: string;
-            status: string;
-            expected: number;
-            scanned: number;
-            missing: number;
-            found: number;
-            excluded: number;
-            /** @description Known assets scanned that were not expected (distinct). */
-            unexpected: number;
-            /** @description Assets found outside a location scope: answered wrong_location or marked anyway (distinct). */
-            wrongLocation: number;
-            /** @description Distinct codes that matched no asset. */
-            unknownCodes: number;
-            byLocation: {
-                id: string;
-                name: string | null;
-                expected: number;
-                scanned: number;
-                missing: number;
-            }[];
-            byCategory: {
-                id: string;
-                name: string | null;
-                expected: number;
-                scanned: number;
-                missing: number;
-            }[];
-            byScanner: {
-                scannerId: string;
-                kind: string;
-                name: string | null;
-                accepted: number;
-            }[];
-            duration: {
-                startedAt: string | null;
-                endedAt: string | null;
-                seconds: number | null;
-                firstScanAt: string | null;
-                lastScanAt: string | null;
-            };
-            generatedAt: string;
         };
         ScanOutcome: {
             /** @enum {string} */
@@ -3614,31 +8719,6 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null at the end. */
             nextCursor: string | null;
         };
-        SessionSchedule: {
-            /** @example ssc_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            name: string;
-            scope: {
-                locationId: string | null;
-                includeSubLocations: boolean;
-                categoryId: string | null;
-            };
-            assigneeIds: string[];
-            recurrence: {
-                every: number;
-                /** @enum {string} */
-                unit: "day" | "week" | "month";
-            };
-            nextRunAt: string;
-            active: boolean;
-            autoStart: boolean;
-            dueInDays: number | null;
-            lastRunAt: string | null;
-            lastSessionId: string | null;
-            createdBy: string;
-            createdAt: string;
-            updatedAt: string;
-        };
         CreateSessionSchedule: {
             /** @description Created sessions are named `<name> · <YYYY-MM-DD>` of their run. */
             name: string;
@@ -3766,38 +8846,6 @@ export interface components {
                 uniqueTag: string;
             };
         };
-        MaintenanceSchedule: {
-            /** @example mts_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            /** @example ast_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            itemId: string;
-            /** @example Annual safety inspection */
-            title: string;
-            /** @enum {string} */
-            type: "inspection" | "service" | "calibration" | "repair" | "cleaning" | "replacement" | "other";
-            /** @description null for a one-off schedule. */
-            recurrence: {
-                every: number;
-                /** @enum {string} */
-                unit: "day" | "week" | "month";
-            } | null;
-            /** @example 2026-12-01 */
-            nextDueDate: string;
-            /** @description Days before nextDueDate from which the schedule counts as upcoming and is reminded. */
-            reminderDays: number;
-            /** @description Workspace user who receives the reminders; null: the workspace owners do. */
-            assigneeUserId: string | null;
-            notes: string | null;
-            /**
-             * @description `completed`: a one-off schedule that a maintenance log completed. Only `active` schedules are due and reminded.
-             * @enum {string}
-             */
-            status: "active" | "paused" | "completed";
-            lastCompletedAt: string | null;
-            createdBy: string;
-            createdAt: string;
-            updatedAt: string;
-        };
         MaintenanceSchedulePage: {
             items: components["schemas"]["MaintenanceSchedule"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
@@ -3855,23 +8903,6 @@ export interface components {
         } | null;
         MaintenanceCompletion: components["schemas"]["MaintenanceLog"] & {
             schedule: components["schemas"]["MaintenanceSchedule"] & (Record<string, never> | null);
-        };
-        MaintenanceLog: {
-            /** @example mtl_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            itemId: string;
-            /** @description The schedule this log completed; null for ad-hoc maintenance. */
-            scheduleId: string | null;
-            type: string;
-            /** @example 2026-11-21T09:30:00.000Z */
-            completedDate: string;
-            notes: string | null;
-            /** @description The schedule's due date that this log completed. */
-            dueDate: string | null;
-            /** @description Who recorded it (user or API key id). */
-            performedBy: string;
-            createdAt: string;
-            updatedAt: string;
         };
         /** @description SPEC 2.8 ad-hoc completion body, plus an optional scheduleId. */
         CreateMaintenanceLog: {
@@ -3957,25 +8988,6 @@ export interface components {
              */
             expiresIn: number;
         };
-        Feedback: {
-            /** @example fbk_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            id: string;
-            title: string;
-            message: string;
-            userId: string;
-            attachments: {
-                /** @example tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/feedback/fbk_01jd3k4m5n6p7q8r9s0t1v2w3x/1.png */
-                key: string;
-                /**
-                 * @description Detected from the file's first bytes.
-                 * @example image/png
-                 */
-                contentType: string;
-                size: number;
-                fileName: string | null;
-            }[];
-            createdAt: string;
-        };
         ObjectUpload: {
             /**
              * @description Tenant-scoped key; store it (e.g. an asset's `imageKey`). In paths, percent-encode it (`encodeURIComponent`).
@@ -4060,9 +9072,731 @@ export interface components {
              * @enum {string}
              */
             healthSensitivity: "relaxed" | "balanced" | "strict";
+            /** @description Browser origins allowed to call this workspace's API (CORS); set with PUT /settings/cors. */
+            corsOrigins: string[];
         };
         UpdateWorkspaceSettings: {
             timezone: string;
+        };
+        UpdateCorsOrigins: {
+            /**
+             * @description At most 20 origins (scheme, host, optional port); [] turns CORS off.
+             * @example [
+             *       "https://app.example.com"
+             *     ]
+             */
+            origins: string[];
+        };
+        AnalyticsOverview: {
+            generatedAt: string;
+            /** @description The workspace's calendar day (its time zone), for the maintenance classes. */
+            today: string;
+            filters: components["schemas"]["AnalyticsFilters"];
+            assets: {
+                total: number;
+                /**
+                 * @example {
+                 *       "available": 120,
+                 *       "assigned": 40,
+                 *       "reserved": 2,
+                 *       "maintenance": 3,
+                 *       "lost": 1,
+                 *       "retired": 9
+                 *     }
+                 */
+                byStatus: {
+                    [key: string]: number;
+                };
+                byCategory: {
+                    id: string;
+                    name: string | null;
+                    count: number;
+                }[];
+                byLocation: {
+                    id: string;
+                    name: string | null;
+                    count: number;
+                }[];
+            };
+            assignments: {
+                assigned: number;
+                /** @description Checked out with dueBackAt in the past. */
+                overdueReturns: number;
+            };
+            health: {
+                HEALTHY: number;
+                ATTENTION: number;
+                AT_RISK: number;
+            };
+            sessions: {
+                inProgress: number;
+                draft: number;
+            };
+            maintenance: {
+                overdue: number;
+                dueToday: number;
+                /** @description SPEC 2.9: after today and inside the schedule's reminderDays. */
+                upcoming: number;
+            };
+        };
+        AnalyticsFilters: {
+            categoryId?: string;
+            locationId?: string;
+        };
+        SessionsAnalytics: {
+            /** @description Start of the range (inclusive), ISO 8601 UTC. */
+            from: string;
+            /** @description End of the range (exclusive). */
+            to: string;
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            filters: components["schemas"]["AnalyticsFilters"];
+            inProgress: number;
+            totals: {
+                completed: number;
+                expected: number;
+                scanned: number;
+                missing: number;
+                /** @description missing / expected, 0..1 (4 decimals); null when nothing was expected. */
+                missingRate: number | null;
+                wrongLocation: number;
+            };
+            periods: {
+                /**
+                 * @description `YYYY-MM-DD` (day, or the Monday of a week) or `YYYY-MM`.
+                 * @example 2026-03
+                 */
+                period: string;
+                completed: number;
+                expected: number;
+                scanned: number;
+                missing: number;
+                /** @description missing / expected, 0..1 (4 decimals); null when nothing was expected. */
+                missingRate: number | null;
+                wrongLocation: number;
+                /** @description Median of completedAt − startedAt of the period's sessions. */
+                medianSecondsToComplete: number | null;
+            }[];
+        };
+        LifecycleAnalytics: {
+            /** @description Start of the range (inclusive), ISO 8601 UTC. */
+            from: string;
+            /** @description End of the range (exclusive). */
+            to: string;
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            filters: components["schemas"]["AnalyticsFilters"];
+            periods: {
+                period: string;
+                created: number;
+                retired: number;
+                lost: number;
+                /** @description Status changes out of `lost`. */
+                found: number;
+            }[];
+            /** @description Live assets by age: from the purchase date, else the day they were created. */
+            ageDistribution: {
+                /** @enum {string} */
+                bucket: "under_1y" | "1_2y" | "2_3y" | "3_5y" | "5y_plus";
+                maxDays: number | null;
+                count: number;
+            }[];
+        };
+        MaintenanceAnalytics: {
+            /** @description Start of the range (inclusive), ISO 8601 UTC. */
+            from: string;
+            /** @description End of the range (exclusive). */
+            to: string;
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            filters: components["schemas"]["AnalyticsFilters"];
+            today: string;
+            periods: {
+                period: string;
+                completed: number;
+                byType: {
+                    [key: string]: number;
+                };
+            }[];
+            overdueBacklog: {
+                total: number;
+                upTo7Days: number;
+                from8To30Days: number;
+                over30Days: number;
+            };
+            meanDaysBetweenMaintenance: {
+                /** @description Mean over items with two or more completions in the range of (last − first) / (completions − 1), in days. */
+                overall: number | null;
+                itemsMeasured: number;
+                byType: {
+                    type: string;
+                    meanDays: number | null;
+                    itemsMeasured: number;
+                }[];
+            };
+        };
+        DepreciationAnalytics: {
+            asOf: string;
+            salvagePercent: number;
+            defaultLifeMonths: number;
+            filters: components["schemas"]["AnalyticsFilters"];
+            /** @description One entry per category and currency: amounts in different currencies are never added together. */
+            byCategory: {
+                categoryId: string;
+                name: string | null;
+                lifeMonths: number;
+                /** @enum {string} */
+                lifeSource: "category" | "default";
+                currency: string;
+                assets: number;
+                cost: number;
+                straightLine: {
+                    bookValue: number;
+                    /** @description cost − bookValue */
+                    accumulated?: number;
+                };
+                decliningBalance: {
+                    bookValue: number;
+                    /** @description cost − bookValue */
+                    accumulated?: number;
+                };
+            }[];
+            totalsByCurrency: {
+                currency: string;
+                assets: number;
+                cost: number;
+                straightLine: {
+                    bookValue: number;
+                    /** @description cost − bookValue */
+                    accumulated?: number;
+                };
+                decliningBalance: {
+                    bookValue: number;
+                    /** @description cost − bookValue */
+                    accumulated?: number;
+                };
+            }[];
+            /** @description Book value per asset (assets with a purchase date, cost and currency), by id; paginated with `limit` / `cursor`. */
+            items: {
+                id: string;
+                name: string;
+                uniqueTag: string;
+                categoryId: string;
+                purchaseDate: string;
+                currency: string;
+                cost: number;
+                lifeMonths: number;
+                monthsHeld: number;
+                salvageValue: number;
+                straightLine: {
+                    bookValue: number;
+                    /** @description cost − bookValue */
+                    accumulated?: number;
+                };
+                decliningBalance: {
+                    bookValue: number;
+                    /** @description cost − bookValue */
+                    accumulated?: number;
+                };
+            }[];
+            nextCursor: string | null;
+        };
+        ReplacementLossAnalytics: {
+            /** @description Start of the range (inclusive), ISO 8601 UTC. */
+            from: string;
+            /** @description End of the range (exclusive). */
+            to: string;
+            /** @enum {string} */
+            period: "day" | "week" | "month";
+            filters: components["schemas"]["AnalyticsFilters"];
+            generatedAt: string;
+            age: {
+                buckets: {
+                    /** @enum {string} */
+                    bucket: "under_1y" | "1_2y" | "2_3y" | "3_5y" | "5y_plus";
+                    maxDays: number | null;
+                    count: number;
+                }[];
+                byCategory: {
+                    categoryId: string;
+                    name: string | null;
+                    assets: number;
+                    averageAgeDays: number;
+                    oldestSince: string;
+                }[];
+                oldest: {
+                    id: string;
+                    name: string;
+                    uniqueTag: string;
+                    categoryId: string;
+                    locationId: string;
+                    status: string;
+                    /** @description Purchase date, else the creation day. */
+                    since: string;
+                    ageDays: number;
+                }[];
+            };
+            /** @description Warranties ending from today to today + 30, 60 and 90 days (counts exact, lists capped at `limit`). */
+            warranty: {
+                withinDays: number;
+                count: number;
+                items: {
+                    id: string;
+                    name: string;
+                    uniqueTag: string;
+                    categoryId: string;
+                    locationId: string;
+                    status: string;
+                    warrantyExpiresAt: string;
+                }[];
+            }[];
+            longAssigned: {
+                thresholds: {
+                    overDays: number;
+                    count: number;
+                }[];
+                /** @description Held longest first, over the first threshold. */
+                items: {
+                    id: string;
+                    name: string;
+                    uniqueTag: string;
+                    categoryId: string;
+                    locationId: string;
+                    status: string;
+                    assigneeId: string;
+                    assigneeName: string | null;
+                    assignedAt: string;
+                    daysAssigned: number;
+                }[];
+            };
+            /** @description From the final reports of sessions completed in the range, per period. */
+            missingRateTrends: {
+                byLocation: {
+                    period: string;
+                    id: string;
+                    name: string | null;
+                    expected: number;
+                    scanned: number;
+                    missing: number;
+                    /** @description missing / expected, 0..1 (4 decimals); null when nothing was expected. */
+                    missingRate: number | null;
+                }[];
+                byCategory: {
+                    period: string;
+                    id: string;
+                    name: string | null;
+                    expected: number;
+                    scanned: number;
+                    missing: number;
+                    /** @description missing / expected, 0..1 (4 decimals); null when nothing was expected. */
+                    missingRate: number | null;
+                }[];
+            };
+            repeatedlyUnscanned: {
+                inARow: number;
+                sessionsConsidered: number;
+                count: number;
+                items: {
+                    id: string;
+                    name: string;
+                    uniqueTag: string;
+                    categoryId: string;
+                    locationId: string;
+                    status: string;
+                }[];
+            };
+        };
+        AnalyticsReports: {
+            items: {
+                id: string;
+                /** @enum {string} */
+                kind: "analytics" | "export" | "import";
+                /** @enum {string} */
+                method: "GET" | "POST";
+                path: string;
+                /** @enum {string} */
+                format: "json" | "csv";
+                summary: string;
+                parameters: {
+                    name: string;
+                    /** @enum {string} */
+                    in: "query" | "path" | "body";
+                    required: boolean;
+                    description: string;
+                }[];
+            }[];
+        };
+        Tt10Report: components["schemas"]["Tt10ReportPage"] & {
+            tenantId: string;
+            from: string | null;
+            to: string | null;
+            targetMinutes: number;
+        };
+        Tt10Entry: {
+            userId: string;
+            email: string;
+            name: string | null;
+            role: string;
+            status: string;
+            /** @description First asset the user created in the range. */
+            firstAssetCreatedAt: string | null;
+            /** @description The user's tenth checkout in the range; null with fewer than ten. */
+            tenthAssignedAt: string | null;
+            /** @description Minutes from firstAssetCreatedAt to tenthAssignedAt; null when either is missing. */
+            tt10Minutes: number | null;
+            /** @description tt10Minutes < 10; false when tt10Minutes is null. */
+            meetsTarget: boolean;
+        };
+        Tt10ReportPage: {
+            items: components["schemas"]["Tt10Entry"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        ImportDryRun: {
+            /** @enum {boolean} */
+            dryRun: true;
+            /** @enum {string} */
+            entity: "asset" | "person";
+            total: number;
+            create: number;
+            update: number;
+            refused: number;
+            rows: {
+                /** @description 1 = the first line after the header. */
+                row: number;
+                /** @enum {string|null} */
+                action: "create" | "update" | null;
+                matchKey: string | null;
+                /** @description The record an update would change. */
+                id: string | null;
+                errors: {
+                    /** @description The CSV column (or `(row)`). */
+                    path: string;
+                    message: string;
+                }[];
+            }[];
+        };
+        ImportJob: {
+            /** @example imp_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @enum {string} */
+            entity: "asset" | "person";
+            /**
+             * @description `running` while rows are written in the background; `completed` when every row is created, updated or refused.
+             * @enum {string}
+             */
+            status: "running" | "completed";
+            total: number;
+            processed: number;
+            created: number;
+            updated: number;
+            refused: number;
+            createdAt: string;
+            updatedAt: string;
+            completedAt: string | null;
+        };
+        ImportRowPage: {
+            items: {
+                row: number;
+                /** @enum {string|null} */
+                action: "create" | "update" | null;
+                /** @enum {string} */
+                status: "pending" | "created" | "updated" | "refused";
+                /** @description The record created or updated. */
+                id: string | null;
+                /** @description Unique tag (assets) or email (people). */
+                matchKey: string | null;
+                errors: {
+                    /** @description The CSV column (or `(row)`). */
+                    path: string;
+                    message: string;
+                }[];
+            }[];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        WebhookEndpointPage: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        WebhookEndpoint: {
+            /** @example whe_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            url: string;
+            description: string | null;
+            /** @description null = every event type. */
+            eventTypes: string[] | null;
+            enabled: boolean;
+            /**
+             * @description `gone`: answered 410; `failing`: no success for 5 days.
+             * @enum {string|null}
+             */
+            disabledReason: "manual" | "gone" | "failing" | null;
+            disabledAt: string | null;
+            /**
+             * @description The first characters of the signing secret; the secret itself is shown only when created or rotated.
+             * @example whsec_MfKQ
+             */
+            secretPrefix: string;
+            /** @description After a rotation, until when the previous secret also signs. */
+            previousSecretExpiresAt: string | null;
+            lastVerifiedAt: string | null;
+            lastSuccessAt: string | null;
+            failingSince: string | null;
+            consecutiveFailures: number;
+            lastError: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description The signing secret (Standard Webhooks `whsec_...`). Shown only in this response: store it now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        CreateWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed. https only (plain http and loopback only under local development); private, loopback, link-local and internal addresses are refused.
+             * @example https://hooks.example.com/inventory
+             */
+            url: string;
+            description?: string | null;
+            /**
+             * @description Event types to receive; null or absent = every type.
+             * @example [
+             *       "asset.created",
+             *       "asset.updated"
+             *     ]
+             */
+            eventTypes?: string[] | null;
+            enabled?: boolean;
+        };
+        UpdateWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed. https only (plain http and loopback only under local development); private, loopback, link-local and internal addresses are refused.
+             * @example https://hooks.example.com/inventory
+             */
+            url?: string;
+            description?: string | null;
+            /**
+             * @description Event types to receive; null or absent = every type.
+             * @example [
+             *       "asset.created",
+             *       "asset.updated"
+             *     ]
+             */
+            eventTypes?: string[] | null;
+            enabled?: boolean;
+        };
+        WebhookVerifyResult: {
+            /** @description The endpoint answered 2xx. */
+            ok: boolean;
+            statusCode: number | null;
+            latencyMs: number;
+            error: string | null;
+            /** @description Set when ok: the endpoint's new lastVerifiedAt. */
+            verifiedAt: string | null;
+        };
+        WebhookEventTypePage: {
+            items: components["schemas"]["WebhookEventType"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        WebhookEventType: {
+            /** @example asset.updated */
+            type: string;
+            description: string;
+            /** @description What `data` holds. */
+            resource: string;
+            /** @description Fields added to the resource in `data`. */
+            extra: string | null;
+        };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        WebhookDelivery: {
+            /** @example whd_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /**
+             * @description The event id, sent as `webhook-id` on every attempt.
+             * @example evt_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            eventId: string;
+            eventType: string;
+            endpointId: string;
+            /**
+             * @description `replay`: created by POST /webhooks/events/{id}/replay.
+             * @enum {string}
+             */
+            source: "event" | "replay";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "retrying" | "dead";
+            /** @description Scheduled attempts so far (manual replays not counted). */
+            attemptCount: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        WebhookDeliveryDetail: components["schemas"]["WebhookDelivery"] & {
+            /** @description The body that was signed and sent. */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @description Oldest first; the latest 100. */
+            attempts: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            id: string;
+            at: string;
+            ok: boolean;
+            statusCode: number | null;
+            latencyMs: number;
+            error: string | null;
+            /** @description The first KB of the answer. */
+            responseBody: string | null;
+            /** @enum {string} */
+            trigger: "scheduled" | "replay";
+        };
+        WebhookEventReplay: {
+            eventId: string;
+            /** @description One new delivery per endpoint subscribed now; empty when none is. */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+        };
+        WebhookHealth: {
+            windowMinutes: number;
+            from: string;
+            to: string;
+            endpoints: components["schemas"]["WebhookEndpointHealth"][];
+        };
+        WebhookEndpointHealth: {
+            endpointId: string;
+            url: string;
+            enabled: boolean;
+            disabledReason: string | null;
+            attempts: number;
+            successes: number;
+            failures: number;
+            /** @description successes / attempts in the window, 0..1; null without attempts. */
+            successRate: number | null;
+            p50LatencyMs: number | null;
+            p95LatencyMs: number | null;
+            lastError: string | null;
+            consecutiveFailures: number;
+            failingSince: string | null;
+        };
+        SsoConfig: {
+            /** @description An SSO config record exists. */
+            configured: boolean;
+            /** @enum {string|null} */
+            provider: "saml" | "oidc" | null;
+            ssoOnlyEnabled: boolean;
+            /** @description The plan includes SSO. */
+            ssoAccess: boolean;
+            /** @description The SSO-only gate is on and the plan includes SSO: the sign-in screen offers SSO and refuses passwords except the owner's. */
+            ssoLoginEnabled: boolean;
+            /** @description The fixed SAML callback of this workspace. */
+            acsUrl: string;
+            /** @description The fixed OIDC callback of this workspace. */
+            redirectUri: string;
+            /** @description Our SAML entity id (= the SP metadata URL); the audience IdPs must name. */
+            spEntityId: string;
+            spMetadataUrl: string;
+            entityId?: string | null;
+            idpMetadataUrl?: string | null;
+            idpCertificate?: string | null;
+            /** @description The IdP sign-in URL in use (from the metadata or the config). */
+            idpSsoUrl?: string | null;
+            idpCertificateCount?: number;
+            allowSha1?: boolean;
+            metadataFetchedAt?: string | null;
+            issuerUrl?: string | null;
+            discoveryUrl?: string | null;
+            clientId?: string;
+            /** @description A client secret is stored (it is never returned). */
+            clientSecretSet?: boolean;
+            scopes?: string;
+            updatedAt: string | null;
+        };
+        SsoConfigUpdate: {
+            /**
+             * @description Required: `saml` or `oidc`.
+             * @enum {string}
+             */
+            provider: "saml" | "oidc";
+            /** @description The SSO-only gate; kept as it was when omitted. */
+            ssoOnlyEnabled?: boolean;
+            /** @description SAML, required: the IdP's entity id (the Issuer of its responses). */
+            entityId?: string;
+            /**
+             * Format: uri
+             * @description SAML, required: must be this workspace's fixed callback `https://<workspace host>/api/v1/auth/saml/callback` (GET shows it); any other value is a 400.
+             */
+            acsUrl?: string;
+            /**
+             * Format: uri
+             * @description SAML: the IdP metadata URL, fetched on save (https, public address, 512 KiB, 10 s, no redirects). One of idpMetadataUrl and idpCertificate is required.
+             */
+            idpMetadataUrl?: string;
+            /** @description SAML: the IdP signing certificate (PEM or base64); two PEM blocks for a rollover. Wins over the metadata's certificates. */
+            idpCertificate?: string;
+            /**
+             * Format: uri
+             * @description SAML extension: the IdP sign-in URL (HTTP-Redirect) when there is no metadata URL.
+             */
+            idpSsoUrl?: string;
+            /** @description SAML extension: accept RSA-SHA1 signatures from an old IdP. Default false. */
+            allowSha1?: boolean;
+            /**
+             * Format: uri
+             * @description OIDC: the issuer; its `/.well-known/openid-configuration` is used unless discoveryUrl is given. One of the two is needed to sign in.
+             */
+            issuerUrl?: string;
+            /**
+             * Format: uri
+             * @description OIDC: the discovery document URL.
+             */
+            discoveryUrl?: string;
+            /** @description OIDC, required. */
+            clientId?: string;
+            /** @description OIDC, required; stored encrypted and never returned. */
+            clientSecret?: string;
+            /**
+             * Format: uri
+             * @description OIDC: must be this workspace's fixed callback `https://<workspace host>/api/v1/auth/oidc/callback` when given.
+             */
+            redirectUri?: string;
+            /** @description OIDC: space-separated; default `openid profile email` (`openid` and `email` are always requested). */
+            scopes?: string;
+        };
+        AuthBootstrap: {
+            /** @description The workspace exists (and is active). When false, no other field is present. */
+            exists: boolean;
+            tenantId?: string;
+            /**
+             * @description The configured SSO protocol, `saml` or `oidc`; null when none.
+             * @enum {string|null}
+             */
+            ssoProviders?: "saml" | "oidc" | null;
+            /** @description An SSO config record exists. */
+            ssoConfigured?: boolean;
+            /** @description The owner enabled the SSO-only gate (and the plan includes SSO): the screen offers SSO. */
+            ssoLoginEnabled?: boolean;
+            /** @description The SSO-only gate is on. */
+            ssoOnlyEnabled?: boolean;
+            /** @description The plan includes SSO. */
+            ssoAccess?: boolean;
+            /** @description The platform's social login, when the operator configured one (GET /auth/social-login). */
+            socialLogin?: {
+                name: string;
+            } | null;
         };
     };
     responses: never;
@@ -4127,6 +9861,22 @@ export interface operations {
                      * @example {
                      *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
                      *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -4571,6 +10321,22 @@ export interface operations {
                      *           "message": "must not be empty"
                      *         }
                      *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -6002,7 +11768,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Cookie cleared */
+            /** @description Signed out */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -6372,6 +12138,132 @@ export interface operations {
             };
         };
     };
+    adminDeleteTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteTenant"];
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminUpdateTenant: {
         parameters: {
             query?: never;
@@ -6476,6 +12368,96 @@ export interface operations {
                      * @example {
                      *       "message": "Unsupported Media Type",
                      *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminExportTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export: an `application/json` attachment `{ workspace, exportedAt, tables: { <table>: [rows] } }` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -8488,6 +14470,199 @@ export interface operations {
                      * @example {
                      *       "message": "A category named 'Laptops' already exists",
                      *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordQuickAddEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuickAddEventInput"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuickAddEvent"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -22070,6 +28245,4854 @@ export interface operations {
                      * @example {
                      *       "message": "Too many requests",
                      *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCorsOrigins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCorsOrigins"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSettings"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsOverview: {
+        parameters: {
+            query?: {
+                /** @description Only assets of this category (400 when it is not a live category). */
+                categoryId?: string;
+                /** @description Only assets at this location (400 when it is not a live location). */
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsOverview"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsSessions: {
+        parameters: {
+            query?: {
+                /** @description Start of the range (inclusive), ISO 8601 date or date-time. Default: one span before `to` (30 days for `day`, 12 weeks for `week`, a year for `month`). */
+                from?: string;
+                /** @description End of the range (exclusive; a date means the end of that day). Default: now. */
+                to?: string;
+                /** @description How the range is cut: UTC days, ISO weeks (keyed by their Monday) or calendar months. */
+                period?: "day" | "week" | "month";
+                /** @description Only assets of this category (400 when it is not a live category). */
+                categoryId?: string;
+                /** @description Only assets at this location (400 when it is not a live location). */
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Session analytics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsAnalytics"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsLifecycle: {
+        parameters: {
+            query?: {
+                /** @description Start of the range (inclusive), ISO 8601 date or date-time. Default: one span before `to` (30 days for `day`, 12 weeks for `week`, a year for `month`). */
+                from?: string;
+                /** @description End of the range (exclusive; a date means the end of that day). Default: now. */
+                to?: string;
+                /** @description How the range is cut: UTC days, ISO weeks (keyed by their Monday) or calendar months. */
+                period?: "day" | "week" | "month";
+                /** @description Only assets of this category (400 when it is not a live category). */
+                categoryId?: string;
+                /** @description Only assets at this location (400 when it is not a live location). */
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lifecycle analytics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LifecycleAnalytics"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsMaintenance: {
+        parameters: {
+            query?: {
+                /** @description Start of the range (inclusive), ISO 8601 date or date-time. Default: one span before `to` (30 days for `day`, 12 weeks for `week`, a year for `month`). */
+                from?: string;
+                /** @description End of the range (exclusive; a date means the end of that day). Default: now. */
+                to?: string;
+                /** @description How the range is cut: UTC days, ISO weeks (keyed by their Monday) or calendar months. */
+                period?: "day" | "week" | "month";
+                /** @description Only assets of this category (400 when it is not a live category). */
+                categoryId?: string;
+                /** @description Only assets at this location (400 when it is not a live location). */
+                locationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Maintenance analytics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceAnalytics"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsDepreciation: {
+        parameters: {
+            query?: {
+                /** @description Only assets of this category (400 when it is not a live category). */
+                categoryId?: string;
+                /** @description Only assets at this location (400 when it is not a live location). */
+                locationId?: string;
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+                /** @description Day the book values are computed for (YYYY-MM-DD). Default: today (UTC). */
+                asOf?: string;
+                /** @description Salvage value as a percentage of the cost (0..100, default 0). */
+                salvagePercent?: number | null;
+                /** @description Useful life for categories without an expected life (months, default 60). */
+                defaultLifeMonths?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Depreciation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DepreciationAnalytics"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsReplacementLoss: {
+        parameters: {
+            query?: {
+                /** @description Start of the range (inclusive), ISO 8601 date or date-time. Default: one span before `to` (30 days for `day`, 12 weeks for `week`, a year for `month`). */
+                from?: string;
+                /** @description End of the range (exclusive; a date means the end of that day). Default: now. */
+                to?: string;
+                /** @description How the range is cut: UTC days, ISO weeks (keyed by their Monday) or calendar months. */
+                period?: "day" | "week" | "month";
+                /** @description Only assets of this category (400 when it is not a live category). */
+                categoryId?: string;
+                /** @description Only assets at this location (400 when it is not a live location). */
+                locationId?: string;
+                /** @description Entries per list (oldest, warranty, long-assigned, unscanned), 1..100. */
+                limit?: number;
+                /** @description Unscanned in this many consecutive completed sessions that expected the asset (2..10). */
+                inARow?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Replacement and loss */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplacementLossAnalytics"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAnalyticsReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalogue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsReports"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetTt10Report: {
+        parameters: {
+            query?: {
+                /** @description Only events at or after this instant (ISO 8601). */
+                from?: string;
+                /** @description Only events before this instant (ISO 8601); must be after `from` (400). */
+                to?: string;
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tt10Report"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportInventoryItems: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive (ASCII) prefix of the name, unique tag or serial number. */
+                q?: string;
+                /** @description See the lifecycle table in GET .../allowed-status-transitions. */
+                status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
+                categoryId?: string;
+                locationId?: string;
+                assigneeId?: string;
+                /** @description Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
+                updatedSince?: string;
+                /** @description true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter. */
+                overdue?: "true" | "false";
+                /** @description Only assets with this health badge; combinable with every other filter. */
+                healthBadge?: components["schemas"]["HealthBadge"] & unknown;
+                /** @description Order by stored health score: `risk_first` lowest score first (ties: oldest id first), `healthy_first` the reverse. Overrides the default order; the other filters still apply; the cursor is keyed on (score, id). */
+                healthSort?: "risk_first" | "healthy_first";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The items as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportPeople: {
+        parameters: {
+            query?: {
+                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                updatedSince?: string;
+                /** @description Case-insensitive prefix of the name, email or employee number. */
+                q?: string;
+                /** @description `active` (default), `deactivated`, or `all` (both; never deleted people). */
+                status?: "active" | "deactivated" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The people as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportSessionReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's items as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importInventoryItems: {
+        parameters: {
+            query?: {
+                /** @description `true`: validate every row and report what would happen; nothing is written. */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Dry run: what each row would do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDryRun"];
+                };
+            };
+            /** @description Started (or already completed); `Location` is the job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importPeople: {
+        parameters: {
+            query?: {
+                /** @description `true`: validate every row and report what would happen; nothing is written. */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Dry run: what each row would do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDryRun"];
+                };
+            };
+            /** @description Started (or already completed); `Location` is the job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listImportRows: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+                /** @description Only rows in this state (e.g. `refused` to see what to fix). */
+                status?: "pending" | "created" | "updated" | "refused";
+            };
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRowPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Created; the secret is shown only now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the endpoint answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookVerifyResult"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookEventTypes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event types, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventTypePage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+                endpointId?: string;
+                status?: "pending" | "succeeded" | "retrying" | "dead";
+                eventType?: string;
+                /** @description Created at or after. */
+                dateFrom?: string;
+                /** @description Created at or before. */
+                dateTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, its payload and attempts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery after the attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new deliveries, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventReplay"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookHealth: {
+        parameters: {
+            query?: {
+                /** @description 5..1440, default 60. */
+                windowMinutes?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Health per endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookHealth"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SSO draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoConfigUpdate"];
+            };
+        };
+        responses: {
+            /** @description The saved draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConfig"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthBootstrap: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bootstrap */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthBootstrap"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ssoLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    socialLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the social identity provider */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSamlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SAML metadata */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    samlCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description Base64 of the IdP's samlp:Response. */
+                    SAMLResponse: string;
+                    /** @description The state we sent with the AuthnRequest. */
+                    RelayState: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    oidcCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["AuthSession"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */

@@ -196,21 +196,22 @@ export const ROUTE_POLICY = {
   openRealtimeChannel: { access: "tenantPublic" },
 
   // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.
-  getAnalyticsOverview: { access: "data" },
-  getAnalyticsSessions: { access: "data" },
-  getAnalyticsLifecycle: { access: "data" },
-  getAnalyticsMaintenance: { access: "data" },
-  getAnalyticsDepreciation: { access: "data" },
-  getAnalyticsReplacementLoss: { access: "data" },
-  listAnalyticsReports: { access: "data" },
-  // CSV exports and imports (SPEC 4.14 leaves them open): the data they move is the "data" groups'.
-  exportInventoryItems: { access: "data" },
-  exportPeople: { access: "data" },
-  exportSessionReport: { access: "data" },
-  importInventoryItems: { access: "data" },
-  importPeople: { access: "data" },
-  getImport: { access: "data" },
-  listImportRows: { access: "data" },
+  getAnalyticsOverview: { access: "data", scope: "stats:read" },
+  getAnalyticsSessions: { access: "data", scope: "stats:read" },
+  getAnalyticsLifecycle: { access: "data", scope: "stats:read" },
+  getAnalyticsMaintenance: { access: "data", scope: "stats:read" },
+  getAnalyticsDepreciation: { access: "data", scope: "stats:read" },
+  getAnalyticsReplacementLoss: { access: "data", scope: "stats:read" },
+  listAnalyticsReports: { access: "data", scope: "stats:read" },
+  // CSV exports and imports (SPEC 4.14 leaves them open): an export reads its group, an import writes
+  // it; an import job's status and rows are `imports:read` (a job may hold assets or people).
+  exportInventoryItems: { access: "data", scope: "inventory-items:read" },
+  exportPeople: { access: "data", scope: "people:read" },
+  exportSessionReport: { access: "data", scope: "sessions:read" },
+  importInventoryItems: { access: "data", scope: "inventory-items:write" },
+  importPeople: { access: "data", scope: "people:write" },
+  getImport: { access: "data", scope: "imports:read" },
+  listImportRows: { access: "data", scope: "imports:read" },
   // Quick-add events (SPEC 2.7, 5): JWT only, stored per user.
   recordQuickAddEvent: { access: "jwt" },
   // TT10 report (SPEC 2.12, 4.13): platform-admin cookie.

@@ -13,6 +13,8 @@ export const SCOPE_GROUPS = [
   "maintenance",
   "trash",
   "settings",
+  "stats",
+  "imports",
 ] as const;
 export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 export type ScopeLevel = "read" | "write";
