@@ -3,7 +3,17 @@ import { describe, expect, it } from "vitest";
 import { rawTenantDb, poolBindings } from "../../src/tenancy/pool";
 import { findTenantById } from "../../src/tenancy/registry";
 import { adminApi, adminSignIn, asTestTenant, uniqueSlug } from "../harness/admin";
+import type { CreatedTenant } from "../../src/modules/admin";
+import type { Category } from "../../src/modules/categories";
+import type { Page } from "../../src/platform/pagination";
 import { api } from "../harness/tenant";
+
+/** The export route streams its JSON (no response schema): the parts read here. */
+type WorkspaceExport = {
+  workspace: { id: string; slug: string };
+  exportedAt: string;
+  tables: { categories: { name: string }[]; users: unknown[]; refresh_tokens?: unknown[] };
+};
 
 /** Issue 14 item 15: a larger local pool, and the platform admin's export and deletion of a workspace. */
 describe("workspace export and deletion", () => {
@@ -14,7 +24,7 @@ describe("workspace export and deletion", () => {
   it("exports the workspace's data without credentials, then deletes it: data and files gone, database empty, slug free", async () => {
     const cookie = await adminSignIn();
     const slug = uniqueSlug("del");
-    const created = await adminApi(cookie, "/admin/tenants", {
+    const created = await adminApi<CreatedTenant>(cookie, "/admin/tenants", {
       body: { slug, plan: "pro", ownerEmail: `o@${slug}.example.com`, ownerPassword: "owner-password-1" },
     });
     expect(created.status).toBe(201);
@@ -23,7 +33,7 @@ describe("workspace export and deletion", () => {
     const record = (await findTenantById(env, t.id))!;
     await env.FILES.put(`tenants/${t.id}/objects/test.png`, new Uint8Array(10));
 
-    const exported = await adminApi(cookie, `/admin/tenants/${t.id}/export`);
+    const exported = await adminApi<WorkspaceExport>(cookie, `/admin/tenants/${t.id}/export`);
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-disposition")).toContain(`${slug}-export-`);
     expect(exported.body.workspace).toMatchObject({ id: t.id, slug });
@@ -51,12 +61,12 @@ describe("workspace export and deletion", () => {
     expect(left.results).toEqual([]);
 
     // The slug is free again, and the new workspace starts empty (defaults only).
-    const again = await adminApi(cookie, "/admin/tenants", {
+    const again = await adminApi<CreatedTenant>(cookie, "/admin/tenants", {
       body: { slug, plan: "free", ownerEmail: `o2@${slug}.example.com` },
     });
     expect(again.status).toBe(201);
     const t2 = asTestTenant(again.body, "");
-    const names = (await api(t2, "/categories")).body.items.map((c: { name: string }) => c.name);
+    const names = (await api<Page<Category>>(t2, "/categories")).body.items.map((c: { name: string }) => c.name);
     expect(names).toEqual(["General"]);
   });
 });

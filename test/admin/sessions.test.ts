@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { adminSessionEmail } from "../../src/auth/admin-sessions";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { adminApi, adminSignIn } from "../harness/admin";
 
 /** Issue 14 item 1: an admin session ends server-side on logout and when the admin password changes. */
@@ -9,7 +10,7 @@ describe("platform admin sessions", () => {
     const cookie = await adminSignIn();
     expect((await adminApi(cookie, "/admin/tenants")).status).toBe(200);
     expect((await adminApi(cookie, "/admin/auth/logout", { method: "POST" })).status).toBe(204);
-    const after = await adminApi(cookie, "/admin/tenants");
+    const after = await adminApi<ErrorBody>(cookie, "/admin/tenants");
     expect(after.status).toBe(401);
     expect(after.body.code).toBe("unauthenticated");
   });

@@ -2,7 +2,19 @@ import { describe, expect, it } from "vitest";
 import { assetStatusEvents } from "../../src/db/tenant/assets";
 import { maintenanceLogs } from "../../src/db/tenant/maintenance";
 import { sessionItems, sessions } from "../../src/db/tenant/sessions";
+import type {
+  AnalyticsOverview,
+  AnalyticsReports,
+  DepreciationAnalytics,
+  LifecycleAnalytics,
+  MaintenanceAnalytics,
+  ReplacementLossAnalytics,
+  SessionsAnalytics,
+} from "../../src/modules/analytics";
+import type { Category } from "../../src/modules/categories";
+import type { Location } from "../../src/modules/locations";
 import { newId } from "../../src/platform/ids";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { insertAsset, insertPerson } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
@@ -12,12 +24,14 @@ const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const dayAgo = (days: number) => ago(days).slice(0, 10);
 
 async function category(t: TestTenant, name: string, expectedLifeMonths?: number) {
-  const res = await api(t, "/categories", { body: { name, ...(expectedLifeMonths ? { expectedLifeMonths } : {}) } });
+  const res = await api<Category>(t, "/categories", {
+    body: { name, ...(expectedLifeMonths ? { expectedLifeMonths } : {}) },
+  });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
 async function location(t: TestTenant, name: string) {
-  const res = await api(t, "/locations", { body: { name } });
+  const res = await api<Location>(t, "/locations", { body: { name } });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -103,27 +117,27 @@ describe("GET /stats/analytics/overview", () => {
       body: { itemId: a1.id, title: "Check", type: "inspection", nextDueDate: dayAgo(3) },
     });
 
-    const res = await api(t, "/stats/analytics/overview");
+    const res = await api<AnalyticsOverview>(t, "/stats/analytics/overview");
     expect(res.status).toBe(200);
     expect(res.body.assets.total).toBe(3);
     expect(res.body.assets.byStatus).toMatchObject({ available: 1, lost: 1, assigned: 1, retired: 0 });
-    expect(res.body.assets.byCategory.find((c: any) => c.id === laptops)).toMatchObject({ name: "Laptops", count: 2 });
-    expect(res.body.assets.byLocation.find((l: any) => l.id === office)).toMatchObject({ name: "Office", count: 1 });
+    expect(res.body.assets.byCategory.find((c) => c.id === laptops)).toMatchObject({ name: "Laptops", count: 2 });
+    expect(res.body.assets.byLocation.find((l) => l.id === office)).toMatchObject({ name: "Office", count: 1 });
     expect(res.body.assignments).toEqual({ assigned: 1, overdueReturns: 1 });
     expect(res.body.sessions).toEqual({ inProgress: 0, draft: 0 });
 
-    const scoped = await api(t, `/stats/analytics/overview?categoryId=${laptops}`);
+    const scoped = await api<AnalyticsOverview>(t, `/stats/analytics/overview?categoryId=${laptops}`);
     expect(scoped.status).toBe(200);
     expect(scoped.body.assets.total).toBe(2);
     expect(scoped.body.assignments.overdueReturns).toBe(0);
-    const byLoc = await api(t, `/stats/analytics/overview?locationId=${office}`);
+    const byLoc = await api<AnalyticsOverview>(t, `/stats/analytics/overview?locationId=${office}`);
     expect(byLoc.body.assets.total).toBe(1);
   });
 
   it("answers 400 for an unknown category or location", async () => {
     const t = await createTenant();
     for (const q of ["categoryId=cat_nope", "locationId=loc_nope"]) {
-      const res = await api(t, `/stats/analytics/overview?${q}`);
+      const res = await api<ErrorBody>(t, `/stats/analytics/overview?${q}`);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("validation_failed");
     }
@@ -158,9 +172,9 @@ describe("GET /stats/analytics/sessions", () => {
     await completedSession(t, `${day}T10:00:00.000Z`, items(4), { durationSeconds: 100 });
     await completedSession(t, `${day}T11:00:00.000Z`, items(2), { durationSeconds: 300, wrongLocation: 1 });
     await completedSession(t, `${day}T12:00:00.000Z`, items(3), { durationSeconds: 200 });
-    const res = await api(t, `/stats/analytics/sessions?period=day&from=${dayAgo(5)}`);
+    const res = await api<SessionsAnalytics>(t, `/stats/analytics/sessions?period=day&from=${dayAgo(5)}`);
     expect(res.status).toBe(200);
-    const p = res.body.periods.find((x: any) => x.period === day);
+    const p = res.body.periods.find((x) => x.period === day);
     expect(p).toMatchObject({
       completed: 3,
       expected: 12,
@@ -193,11 +207,11 @@ describe("GET /stats/analytics/lifecycle", () => {
       .insert(assetStatusEvents)
       .values([ev("available", "lost", ago(5)), ev("lost", "available", ago(4)), ev("available", "retired", ago(3))])
       .run();
-    const res = await api(t, "/stats/analytics/lifecycle?period=month&from=" + dayAgo(400));
+    const res = await api<LifecycleAnalytics>(t, "/stats/analytics/lifecycle?period=month&from=" + dayAgo(400));
     expect(res.status).toBe(200);
-    const sum = (k: string) => res.body.periods.reduce((n: number, p: any) => n + p[k], 0);
+    const sum = (k: "created" | "retired" | "lost" | "found") => res.body.periods.reduce((n: number, p) => n + p[k], 0);
     expect([sum("created"), sum("retired"), sum("lost"), sum("found")]).toEqual([2, 1, 1, 1]);
-    const buckets = Object.fromEntries(res.body.ageDistribution.map((b: any) => [b.bucket, b.count]));
+    const buckets = Object.fromEntries(res.body.ageDistribution.map((b) => [b.bucket, b.count]));
     expect(buckets).toMatchObject({ under_1y: 1, "2_3y": 1 });
   });
 });
@@ -223,9 +237,9 @@ describe("GET /stats/analytics/maintenance", () => {
     await api(t, "/maintenance/schedules", {
       body: { itemId: a.id, title: "Late", type: "inspection", nextDueDate: dayAgo(10) },
     });
-    const res = await api(t, "/stats/analytics/maintenance?period=month&from=" + dayAgo(90));
+    const res = await api<MaintenanceAnalytics>(t, "/stats/analytics/maintenance?period=month&from=" + dayAgo(90));
     expect(res.status).toBe(200);
-    const total = res.body.periods.reduce((n: number, p: any) => n + p.completed, 0);
+    const total = res.body.periods.reduce((n: number, p) => n + p.completed, 0);
     expect(total).toBe(4);
     expect(res.body.overdueBacklog).toMatchObject({ total: 1, from8To30Days: 1 });
     expect(res.body.meanDaysBetweenMaintenance.byType).toEqual([{ type: "repair", meanDays: 10, itemsMeasured: 1 }]);
@@ -243,17 +257,20 @@ describe("GET /stats/analytics/depreciation", () => {
     await mk(120_000, "EUR", dayAgo(365 * 4));
     await mk(10_000, "USD", dayAgo(0));
     await insertAsset(t, { categoryId: cat }); // no cost: not valued
-    const res = await api(t, "/stats/analytics/depreciation?salvagePercent=10&limit=2");
+    const res = await api<DepreciationAnalytics>(t, "/stats/analytics/depreciation?salvagePercent=10&limit=2");
     expect(res.status).toBe(200);
-    const eur = res.body.byCategory.find((c: any) => c.currency === "EUR");
+    const eur = res.body.byCategory.find((c) => c.currency === "EUR");
     expect(eur).toMatchObject({ categoryId: cat, lifeMonths: 36, lifeSource: "category", assets: 2, cost: 2400 });
     // One half through its life (1200 - 1080/2 = 660), one past it (salvage 120).
-    expect(eur.straightLine.bookValue).toBeCloseTo(780, -1);
-    expect(eur.decliningBalance.bookValue).toBeGreaterThanOrEqual(240);
-    expect(res.body.totalsByCurrency.map((c: any) => c.currency)).toEqual(["EUR", "USD"]);
+    expect(eur!.straightLine.bookValue).toBeCloseTo(780, -1);
+    expect(eur!.decliningBalance.bookValue).toBeGreaterThanOrEqual(240);
+    expect(res.body.totalsByCurrency.map((c) => c.currency)).toEqual(["EUR", "USD"]);
     expect(res.body.totalsByCurrency[1]).toMatchObject({ cost: 100, straightLine: { bookValue: 100 } });
     expect(res.body.items).toHaveLength(2);
-    const next = await api(t, `/stats/analytics/depreciation?salvagePercent=10&limit=2&cursor=${res.body.nextCursor}`);
+    const next = await api<DepreciationAnalytics>(
+      t,
+      `/stats/analytics/depreciation?salvagePercent=10&limit=2&cursor=${res.body.nextCursor}`,
+    );
     expect(next.body.items).toHaveLength(1);
     expect(next.body.nextCursor).toBeNull();
     expect((await api(t, "/stats/analytics/depreciation?salvagePercent=101")).status).toBe(400);
@@ -284,12 +301,15 @@ describe("GET /stats/analytics/replacement-loss", () => {
     });
     await completedSession(t, ago(3), [item(old, false), item(w, true), item(held, false)]);
     await completedSession(t, ago(2), [item(old, false), item(w, true), item(held, true)]);
-    const res = await api(t, `/stats/analytics/replacement-loss?period=day&from=${dayAgo(10)}`);
+    const res = await api<ReplacementLossAnalytics>(
+      t,
+      `/stats/analytics/replacement-loss?period=day&from=${dayAgo(10)}`,
+    );
     expect(res.status).toBe(200);
-    expect(res.body.age.oldest[0].id).toBe(old.id);
-    expect(res.body.age.buckets.find((b: any) => b.bucket === "5y_plus").count).toBe(1);
-    expect(res.body.warranty.map((x: any) => x.count)).toEqual([1, 1, 2]);
-    expect(res.body.warranty[0].items.map((x: any) => x.id)).toEqual([w.id]);
+    expect(res.body.age.oldest[0]!.id).toBe(old.id);
+    expect(res.body.age.buckets.find((b) => b.bucket === "5y_plus")!.count).toBe(1);
+    expect(res.body.warranty.map((x) => x.count)).toEqual([1, 1, 2]);
+    expect(res.body.warranty[0]!.items.map((x) => x.id)).toEqual([w.id]);
     expect(res.body.longAssigned.thresholds).toEqual([
       { overDays: 30, count: 1 },
       { overDays: 90, count: 1 },
@@ -299,16 +319,16 @@ describe("GET /stats/analytics/replacement-loss", () => {
     expect(res.body.longAssigned.items[0]).toMatchObject({ id: held.id, assigneeId: holder.id });
     expect(res.body.repeatedlyUnscanned).toMatchObject({ inARow: 2, count: 1, items: [{ id: old.id }] });
     const locTrend = res.body.missingRateTrends.byLocation;
-    expect(locTrend.map((r: any) => r.missing)).toEqual([2, 1]);
+    expect(locTrend.map((r) => r.missing)).toEqual([2, 1]);
   });
 });
 
 describe("GET /stats/analytics/reports", () => {
   it("lists the analytics reports and exports with parameters", async () => {
     const t = await createTenant();
-    const res = await api(t, "/stats/analytics/reports");
+    const res = await api<AnalyticsReports>(t, "/stats/analytics/reports");
     expect(res.status).toBe(200);
-    expect(res.body.items.map((r: any) => r.id)).toEqual(
+    expect(res.body.items.map((r) => r.id)).toEqual(
       expect.arrayContaining(["overview", "replacement-loss", "assets-csv", "assets-import"]),
     );
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assetTimeline, assignments } from "../../src/db/tenant/assets";
 import { newId } from "../../src/platform/ids";
+import type { Tt10Report } from "../../src/modules/analytics";
 import { adminApi, adminSignIn } from "../harness/admin";
 import { createUser } from "../harness/principals";
 import { createTenant, type TestTenant } from "../harness/tenant";
@@ -40,9 +41,9 @@ describe("GET /admin/tenants/:tenantId/tt10-report", () => {
     await activity(t, fast.id, base, 12, 0.5); // tenth at +5 min
     await activity(t, slow.id, base, 10, 3); // tenth at +30 min
     const cookie = await adminSignIn();
-    const res = await adminApi(cookie, `/admin/tenants/${t.id}/tt10-report`);
+    const res = await adminApi<Tt10Report>(cookie, `/admin/tenants/${t.id}/tt10-report`);
     expect(res.status).toBe(200);
-    const by = Object.fromEntries(res.body.items.map((e: any) => [e.userId, e]));
+    const by = Object.fromEntries(res.body.items.map((e) => [e.userId, e]));
     expect(Object.keys(by).sort()).toEqual([t.owner.id, fast.id, slow.id].sort());
     expect(by[fast.id]).toMatchObject({
       firstAssetCreatedAt: base,
@@ -59,11 +60,11 @@ describe("GET /admin/tenants/:tenantId/tt10-report", () => {
     });
 
     // The range cuts the activity: from +2 min the fast user has only eight checkouts left.
-    const later = await adminApi(
+    const later = await adminApi<Tt10Report>(
       cookie,
       `/admin/tenants/${t.id}/tt10-report?from=${at(base, 2)}&to=2026-04-01T00:00:00Z`,
     );
-    const fastLater = later.body.items.find((e: any) => e.userId === fast.id);
+    const fastLater = later.body.items.find((e) => e.userId === fast.id);
     expect(fastLater).toMatchObject({
       firstAssetCreatedAt: null,
       tenthAssignedAt: null,
@@ -71,9 +72,12 @@ describe("GET /admin/tenants/:tenantId/tt10-report", () => {
       meetsTarget: false,
     });
 
-    const page = await adminApi(cookie, `/admin/tenants/${t.id}/tt10-report?limit=2`);
+    const page = await adminApi<Tt10Report>(cookie, `/admin/tenants/${t.id}/tt10-report?limit=2`);
     expect(page.body.items).toHaveLength(2);
-    const rest = await adminApi(cookie, `/admin/tenants/${t.id}/tt10-report?limit=2&cursor=${page.body.nextCursor}`);
+    const rest = await adminApi<Tt10Report>(
+      cookie,
+      `/admin/tenants/${t.id}/tt10-report?limit=2&cursor=${page.body.nextCursor}`,
+    );
     expect(rest.body.items).toHaveLength(1);
   });
 
@@ -85,7 +89,7 @@ describe("GET /admin/tenants/:tenantId/tt10-report", () => {
       "to=2026-13-01T00:00:00Z",
       "from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z",
     ]) {
-      const res = await adminApi(cookie, `/admin/tenants/${t.id}/tt10-report?${q}`);
+      const res = await adminApi<Tt10Report>(cookie, `/admin/tenants/${t.id}/tt10-report?${q}`);
       expect(res.status, q).toBe(400);
     }
     expect((await adminApi(cookie, "/admin/tenants/ten_00000000000000000000000000/tt10-report")).status).toBe(404);

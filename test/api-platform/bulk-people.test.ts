@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { seedAssets } from "../harness/sessions";
+import type { TimelineEntry } from "../../src/modules/assets";
+import type { BulkPeopleResult } from "../../src/modules/people";
+import type { Page } from "../../src/platform/pagination";
 import { api, createTenant } from "../harness/tenant";
 
 describe("POST /people/bulk (deactivate)", () => {
@@ -20,11 +23,11 @@ describe("POST /people/bulk (deactivate)", () => {
         200,
       );
     const unknown = "per_00000000000000000000000000";
-    const res = await api(t, "/people/bulk", {
+    const res = await api<BulkPeopleResult>(t, "/people/bulk", {
       body: { action: "deactivate", ids: [ada.id, unknown, gone.id, grace.id] },
     });
     expect(res.status).toBe(200);
-    expect(res.body.items.map((i: any) => [i.id, i.status, i.item?.status ?? i.error.code])).toEqual([
+    expect(res.body.items.map((i) => [i.id, i.status, i.item?.status ?? i.error!.code])).toEqual([
       [ada.id, 200, "deactivated"],
       [unknown, 404, "not_found"],
       [gone.id, 200, "deactivated"],
@@ -33,12 +36,14 @@ describe("POST /people/bulk (deactivate)", () => {
     for (const asset of [a, b, c]) {
       const got = await api(t, `/inventory-items/${asset!.id}`);
       expect(got.body).toMatchObject({ status: "available", assigneeId: null });
-      const timeline = await api(t, `/inventory-items/${asset!.id}/timeline`);
+      const timeline = await api<Page<TimelineEntry>>(t, `/inventory-items/${asset!.id}/timeline`);
       expect(timeline.body.items[0]).toMatchObject({ type: "UNASSIGNED" });
     }
     const events = await outboxRows(t, { type: "person.deactivated" });
     const adaEvent = events.find((e) => e.subjectId === ada.id)!;
-    expect((adaEvent.payload as any).checkedInAssetIds.sort()).toEqual([a!.id, b!.id].sort());
+    expect((adaEvent.payload as { checkedInAssetIds: string[] }).checkedInAssetIds.sort()).toEqual(
+      [a!.id, b!.id].sort(),
+    );
     expect((await outboxRows(t, { type: "asset.checked_in" })).length).toBe(3);
   });
 });

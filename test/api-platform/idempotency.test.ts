@@ -6,6 +6,10 @@ import { createSchedule, day } from "../harness/maintenance";
 import { insertAsset as insertAssetRow } from "../harness/rows";
 import { seedPerson } from "../harness/people";
 import { scan, seedAssets, startSession } from "../harness/sessions";
+import type { AssetStatusEvent, Assignment, InventoryItem } from "../../src/modules/assets";
+import type { MaintenanceCompletion, MaintenanceLog, MaintenanceSchedule } from "../../src/modules/maintenance";
+import type { Session } from "../../src/modules/sessions";
+import type { Page } from "../../src/platform/pagination";
 import { api, createTenant, type CallOptions, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { userJwt } from "../harness/principals";
@@ -25,7 +29,7 @@ describe("Idempotency-Key", () => {
     const t = await createTenant();
     const before = await assetCount(t);
     const key = newKey();
-    const first = await api(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
+    const first = await api<InventoryItem>(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
     const again = await api(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
@@ -56,7 +60,9 @@ describe("Idempotency-Key", () => {
     const before = await assetCount(t);
     const key = newKey();
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => api(t, "/inventory-items", withKey(key, { body: { name: "Race" } }))),
+      Array.from({ length: 5 }, () =>
+        api<InventoryItem>(t, "/inventory-items", withKey(key, { body: { name: "Race" } })),
+      ),
     );
     const statuses = results.map((r) => r.status);
     expect(
@@ -74,8 +80,8 @@ describe("Idempotency-Key", () => {
     const t = await createTenant();
     const key = newKey();
     const before = await assetCount(t);
-    const byKey = await api(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
-    const byUser = await api(
+    const byKey = await api<InventoryItem>(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
+    const byUser = await api<InventoryItem>(
       t,
       "/inventory-items",
       withKey(key, { body: { name: "Drill" }, auth: { jwt: await userJwt(t) } }),
@@ -98,7 +104,7 @@ describe("Idempotency-Key", () => {
     const again = await api(t, path, withKey(key, { body: { personId: person.id } }));
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    const history = await api(t, `/inventory-items/${asset.id}/assignment-history`);
+    const history = await api<Page<Assignment>>(t, `/inventory-items/${asset.id}/assignment-history`);
     expect(history.body.items).toHaveLength(1);
 
     // A 4xx answer is the first answer too: replayed, not re-run.
@@ -118,7 +124,7 @@ describe("Idempotency-Key", () => {
     const path = `/inventory-items/${asset.id}/status`;
     for (let i = 0; i < 2; i++)
       expect((await api(t, path, withKey(key, { body: { toStatus: "maintenance" } }))).status).toBe(200);
-    const events = await api(t, `/inventory-items/${asset.id}/status-events`);
+    const events = await api<Page<AssetStatusEvent>>(t, `/inventory-items/${asset.id}/status-events`);
     expect(events.body.items).toHaveLength(1);
   });
 
@@ -132,14 +138,14 @@ describe("Idempotency-Key", () => {
     });
     const key = newKey();
     const body = { itemId: asset.id, scheduleId: schedule.id, completedDate: `${day(0)}T12:00:00.000Z` };
-    const first = await api(t, "/maintenance/logs", withKey(key, { body }));
+    const first = await api<MaintenanceCompletion>(t, "/maintenance/logs", withKey(key, { body }));
     expect(first.status).toBe(201);
     const again = await api(t, "/maintenance/logs", withKey(key, { body }));
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
-    const after = await api(t, `/maintenance/schedules/${schedule.id}`);
-    expect(after.body.nextDueDate).toBe(first.body.schedule.nextDueDate);
-    const logs = await api(t, `/maintenance/logs/schedule/${schedule.id}`);
+    const after = await api<MaintenanceSchedule>(t, `/maintenance/schedules/${schedule.id}`);
+    expect(after.body.nextDueDate).toBe(first.body.schedule!.nextDueDate);
+    const logs = await api<Page<MaintenanceLog>>(t, `/maintenance/logs/schedule/${schedule.id}`);
     expect(logs.body.items).toHaveLength(1);
   });
 
@@ -148,8 +154,8 @@ describe("Idempotency-Key", () => {
     const [a] = await seedAssets(t, 1);
     const key = newKey();
     const body = { name: "Audit", status: "active" };
-    const s1 = await api(t, "/sessions", withKey(key, { body }));
-    const s2 = await api(t, "/sessions", withKey(key, { body }));
+    const s1 = await api<Session>(t, "/sessions", withKey(key, { body }));
+    const s2 = await api<Session>(t, "/sessions", withKey(key, { body }));
     expect(s2.body.id).toBe(s1.body.id);
     const session = await startSession(t);
     const scanKey = newKey();
@@ -164,7 +170,7 @@ describe("Idempotency-Key", () => {
   it("answers are kept 24 hours; an expired key runs the request anew; a malformed key is 400", async () => {
     const t = await createTenant();
     const key = newKey();
-    const first = await api(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
+    const first = await api<InventoryItem>(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
     const db = await dbOf(t);
     const row = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)).get();
     expect(row).toMatchObject({ state: "done", status: 201 });
@@ -175,7 +181,7 @@ describe("Idempotency-Key", () => {
       .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
       .where(eq(idempotencyKeys.key, key))
       .run();
-    const later = await api(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
+    const later = await api<InventoryItem>(t, "/inventory-items", withKey(key, { body: { name: "Drill" } }));
     expect(later.status).toBe(201);
     expect(later.body.id).not.toBe(first.body.id);
     const bad = await api(t, "/inventory-items", withKey("bad key with spaces", { body: { name: "Drill" } }));

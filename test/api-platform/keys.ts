@@ -1,3 +1,4 @@
+import type { CreatedApiKey } from "../../src/modules/api-keys";
 import { api, type TestTenant } from "../harness/tenant";
 import { userJwt } from "../harness/principals";
 
@@ -6,7 +7,7 @@ export async function createKey(
   t: TestTenant,
   body: { scopes?: string[] | null; expiresAt?: string | null; name?: string } = {},
 ): Promise<{ token: string; id: string }> {
-  const res = await api(t, "/api-keys", {
+  const res = await api<CreatedApiKey>(t, "/api-keys", {
     method: "POST",
     auth: { jwt: await userJwt(t) },
     body: { name: body.name ?? "scoped", ...body },

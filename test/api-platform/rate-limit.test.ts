@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../../src/auth/rate-limit";
-import { api, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
 import { expectError } from "../security/harness";
 import { createKey } from "./keys";
 
@@ -21,7 +21,7 @@ describe("rate limits per credential and workspace", () => {
       );
       expect(batch.map((r) => r.status)).toEqual(Array(n).fill(200));
     }
-    const over = await api(t, "/categories/default", { auth: { apiKey: token } });
+    const over = await api<Failure<unknown>>(t, "/categories/default", { auth: { apiKey: token } });
     expectError(over, 429, "rate_limited");
     expect(over.headers.get("retry-after")).toBe("60");
     expect(over.headers.get("ratelimit")).toBe('"credential";r=0;t=60');

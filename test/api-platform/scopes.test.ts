@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../src/db/tenant/users";
 import { fetchOpenApi } from "../harness/openapi";
 import { insertAsset } from "../harness/people";
-import { api, createTenant } from "../harness/tenant";
+import type { ApiKey } from "../../src/modules/api-keys";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { api, createTenant, type Failure } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { expectError } from "../security/harness";
 import { createKey } from "./keys";
@@ -19,7 +22,11 @@ describe("scoped API keys", () => {
     const batch = await api(t, "/inventory-items/health/batch", { auth, method: "POST", body: { ids: [assetId] } });
     expect(batch.status).toBe(200);
 
-    const refused = await api(t, "/inventory-items", { auth, method: "POST", body: { name: "Drill" } });
+    const refused = await api<Failure<unknown>>(t, "/inventory-items", {
+      auth,
+      method: "POST",
+      body: { name: "Drill" },
+    });
     expectError(refused, 403, "insufficient_scope");
     expect(refused.body.details).toEqual({
       requiredScope: "inventory-items:write",
@@ -51,10 +58,10 @@ describe("scoped API keys", () => {
     const { id } = await createKey(t, { scopes: ["people:read", "people:write", "categories:read"], expiresAt });
     const { userJwt } = await import("../harness/principals");
     const jwt = await userJwt(t);
-    const list = await api(t, "/api-keys", { auth: { jwt } });
+    const list = await api<Page<ApiKey>>(t, "/api-keys", { auth: { jwt } });
     const key = list.body.items.find((k: { id: string }) => k.id === id);
     expect(key).toMatchObject({ scopes: ["people:write", "categories:read"], expiresAt });
-    expect(list.body.items.find((k: { id: string }) => k.id !== id).scopes).toBeNull();
+    expect(list.body.items.find((k: { id: string }) => k.id !== id)!.scopes).toBeNull();
 
     const bad = await api(t, "/api-keys", {
       auth: { jwt },
@@ -80,20 +87,19 @@ describe("scoped API keys", () => {
       .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
       .where(eq(apiKeys.id, id))
       .run();
-    const res = await api(t, "/categories", { auth: { apiKey: token } });
+    const res = await api<ErrorBody>(t, "/categories", { auth: { apiKey: token } });
     expectError(res, 401, "unauthenticated");
     expect(res.body.message).toContain("expired");
   });
 
   it("the OpenAPI document names each route's scope in its ApiKey security requirement", async () => {
-    // biome-ignore lint: the document is walked as plain JSON here
-    const doc = (await fetchOpenApi()) as any;
-    const ops = doc.paths["/api/v1/inventory-items"];
-    expect(ops.get.security).toEqual([{ ApiKey: ["inventory-items:read"] }, { Bearer: [] }]);
-    expect(ops.post.security).toEqual([{ ApiKey: ["inventory-items:write"] }, { Bearer: [] }]);
-    expect(doc.paths["/api/v1/inventory-items/health/batch"].post.security[0]).toEqual({
+    const doc = await fetchOpenApi();
+    const ops = doc.paths["/api/v1/inventory-items"]!;
+    expect(ops.get!.security).toEqual([{ ApiKey: ["inventory-items:read"] }, { Bearer: [] }]);
+    expect(ops.post!.security).toEqual([{ ApiKey: ["inventory-items:write"] }, { Bearer: [] }]);
+    expect(doc.paths["/api/v1/inventory-items/health/batch"]!.post!.security![0]).toEqual({
       ApiKey: ["inventory-items:read"],
     });
-    expect(ops.post.description).toContain("`inventory-items:write`");
+    expect(ops.post!.description).toContain("`inventory-items:write`");
   });
 });

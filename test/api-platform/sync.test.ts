@@ -1,33 +1,51 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { Category } from "../../src/modules/categories";
+import type { CustomField } from "../../src/modules/custom-fields";
+import type { Location } from "../../src/modules/locations";
+import type { Person } from "../../src/modules/people";
+import type { Session } from "../../src/modules/sessions";
+import type { Page } from "../../src/platform/pagination";
+import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
+
+/** What every mirrored list row has in common (a tombstone carries its deletedAt). */
+type SyncRow = { id: string; updatedAt: string; deletedAt?: string | null };
 
 /** Per mirrored list: how to create one row (returns its id) and the list path. */
 const RESOURCES: { name: string; path: string; create: (t: TestTenant, i: number) => Promise<string> }[] = [
   {
     name: "assets",
     path: "/inventory-items",
-    create: (t, i) => created(api(t, "/inventory-items", { body: { name: `A${i}` } })),
+    create: (t, i) => created(api<InventoryItem>(t, "/inventory-items", { body: { name: `A${i}` } })),
   },
-  { name: "people", path: "/people", create: (t, i) => created(api(t, "/people", { body: { name: `P${i}` } })) },
+  {
+    name: "people",
+    path: "/people",
+    create: (t, i) => created(api<Person>(t, "/people", { body: { name: `P${i}` } })),
+  },
   {
     name: "categories",
     path: "/categories",
-    create: (t, i) => created(api(t, "/categories", { body: { name: `C${i}` } })),
+    create: (t, i) => created(api<Category>(t, "/categories", { body: { name: `C${i}` } })),
   },
   {
     name: "locations",
     path: "/locations",
-    create: (t, i) => created(api(t, "/locations", { body: { name: `L${i}` } })),
+    create: (t, i) => created(api<Location>(t, "/locations", { body: { name: `L${i}` } })),
   },
   {
     name: "custom fields",
     path: "/custom-fields",
     create: (t, i) =>
-      created(api(t, "/custom-fields", { body: { entity: "asset", key: `k${i}`, label: `K${i}`, type: "text" } })),
+      created(
+        api<CustomField>(t, "/custom-fields", {
+          body: { entity: "asset", key: `k${i}`, label: `K${i}`, type: "text" },
+        }),
+      ),
   },
 ];
 
-async function created(res: Promise<{ status: number; body: any }>): Promise<string> {
+async function created(res: Promise<CallResult<{ id: string }>>): Promise<string> {
   const r = await res;
   if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.id;
@@ -49,11 +67,11 @@ describe.each(RESOURCES)("sync: $name with updatedSince", ({ path, create }) => 
     expect((await api(t, `${path}/${a}`, { method: "DELETE" })).status).toBe(204);
 
     // Page by page with limit=1 (the cursor resumes exactly).
-    const seen: any[] = [];
+    const seen: SyncRow[] = [];
     let cursor: string | null = null;
     do {
       const q: string = `${path}?updatedSince=${encodeURIComponent(since)}&limit=1${cursor ? `&cursor=${cursor}` : ""}`;
-      const page = await api(t, q);
+      const page = await api<Page<SyncRow>>(t, q);
       expect(page.status, JSON.stringify(page.body)).toBe(200);
       seen.push(...page.body.items);
       cursor = page.body.nextCursor;
@@ -66,11 +84,11 @@ describe.each(RESOURCES)("sync: $name with updatedSince", ({ path, create }) => 
     // Resuming from the last updatedAt seen returns only what changed since (inclusive bound).
     await tick();
     expect((await api(t, `${path}/${b}`, { method: "DELETE" })).status).toBe(204);
-    const next = await api(t, `${path}?updatedSince=${encodeURIComponent(stamps[2])}`);
-    expect(next.body.items.map((r: any) => r.id)).toEqual([a, b]);
+    const next = await api<Page<SyncRow>>(t, `${path}?updatedSince=${encodeURIComponent(stamps[2]!)}`);
+    expect(next.body.items.map((r) => r.id)).toEqual([a, b]);
     // Without updatedSince, deleted rows stay out of the list.
-    const plain = await api(t, path);
-    expect(plain.body.items.map((r: any) => r.id)).not.toContain(a);
+    const plain = await api<Page<SyncRow>>(t, path);
+    expect(plain.body.items.map((r) => r.id)).not.toContain(a);
   });
 });
 
@@ -78,12 +96,12 @@ describe("sync: sessions with updatedSince", () => {
   it("orders by updatedAt then id", async () => {
     const t = await createTenant();
     const since = new Date(Date.now() - 1000).toISOString();
-    const s1 = await created(api(t, "/sessions", { body: { name: "One" } }));
+    const s1 = await created(api<Session>(t, "/sessions", { body: { name: "One" } }));
     await tick();
-    const s2 = await created(api(t, "/sessions", { body: { name: "Two" } }));
+    const s2 = await created(api<Session>(t, "/sessions", { body: { name: "Two" } }));
     await tick();
     expect((await api(t, `/sessions/${s1}`, { method: "PATCH", body: { name: "One again" } })).status).toBe(200);
-    const page = await api(t, `/sessions?updatedSince=${encodeURIComponent(since)}`);
-    expect(page.body.items.map((r: any) => r.id)).toEqual([s2, s1]);
+    const page = await api<Page<SyncRow>>(t, `/sessions?updatedSince=${encodeURIComponent(since)}`);
+    expect(page.body.items.map((r) => r.id)).toEqual([s2, s1]);
   });
 });

@@ -111,7 +111,10 @@ describe("refresh and logout", () => {
       .get();
     expect(old?.revokedAt).toEqual(expect.any(String));
     // The new token works once in turn.
-    const again = await api(t, "/auth/refresh", { body: { refreshToken: res.body.refreshToken }, auth: null });
+    const again = await api<AuthSession>(t, "/auth/refresh", {
+      body: { refreshToken: res.body.refreshToken },
+      auth: null,
+    });
     expect(again.status).toBe(200);
   });
 
@@ -148,14 +151,17 @@ describe("refresh and logout", () => {
     const t = await createTenant();
     const s = await login(t, t.owner.email, t.owner.password);
     const results = await Promise.all(
-      [1, 2].map(() => api(t, "/auth/refresh", { body: { refreshToken: s.refreshToken }, auth: null })),
+      [1, 2].map(() => api<AuthSession>(t, "/auth/refresh", { body: { refreshToken: s.refreshToken }, auth: null })),
     );
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect(results[0]!.body.refreshToken).toBe(results[1]!.body.refreshToken);
     // The login's token (now revoked) plus one successor; the successor still works.
     const db = await dbOf(t);
     expect(await db.select().from(refreshTokens).where(eq(refreshTokens.userId, t.owner.id)).all()).toHaveLength(2);
-    const again = await api(t, "/auth/refresh", { body: { refreshToken: results[0]!.body.refreshToken }, auth: null });
+    const again = await api<AuthSession>(t, "/auth/refresh", {
+      body: { refreshToken: results[0]!.body.refreshToken },
+      auth: null,
+    });
     expect(again.status).toBe(200);
     // The first token used again within the window, after its successor was rotated too: reuse.
     expect((await api(t, "/auth/refresh", { body: { refreshToken: s.refreshToken }, auth: null })).status).toBe(401);

@@ -2,7 +2,9 @@ import { exports } from "cloudflare:workers";
 import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { InventoryItem } from "../../src/modules/assets";
 import { csvCell, csvRecord } from "../../src/modules/data-transfer/csv";
+import type { ScanOutcome, Session } from "../../src/modules/sessions";
 import { defaults, insertAsset, insertPerson } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
@@ -39,7 +41,7 @@ describe("GET /exports/inventory-items", () => {
       body: { entity: "asset", key: "cost_center", label: "Cost center", type: "text" },
     });
     expect(cf.status).toBe(201);
-    const made = await api(t, "/inventory-items", {
+    const made = await api<InventoryItem>(t, "/inventory-items", {
       body: { name: "=cmd|' /C calc'!A0", customFields: { cost_center: "CC-1" }, purchaseCost: 12.5, currency: "EUR" },
     });
     expect(made.status).toBe(201);
@@ -99,11 +101,11 @@ describe("GET /exports/sessions/:sessionId/report", () => {
   it("exports a session's items with their state, and 404s an unknown session", async () => {
     const t = await createTenant();
     const [seen, unseen] = [await insertAsset(t, { name: "Seen" }), await insertAsset(t, { name: "Unseen" })];
-    const session = await api(t, "/sessions", { body: { name: "Audit", status: "active" } });
+    const session = await api<Session>(t, "/sessions", { body: { name: "Audit", status: "active" } });
     expect(session.status).toBe(201);
-    expect((await api(t, `/sessions/${session.body.id}/scan`, { body: { itemId: seen.id } })).body.result).toBe(
-      "accepted",
-    );
+    expect(
+      (await api<ScanOutcome>(t, `/sessions/${session.body.id}/scan`, { body: { itemId: seen.id } })).body.result,
+    ).toBe("accepted");
     const res = await getCsv(t, `/exports/sessions/${session.body.id}/report`);
     expect(res.status).toBe(200);
     const state = Object.fromEntries(res.records.map((r) => [r.assetId, r.state]));

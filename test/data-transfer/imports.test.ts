@@ -2,7 +2,11 @@ import { env, exports } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consumeEvent } from "../../src/events/consumer";
-import { continueImport } from "../../src/modules/data-transfer";
+import type { InventoryItem } from "../../src/modules/assets";
+import { continueImport, type ImportDryRun, type ImportJob, type ImportRow } from "../../src/modules/data-transfer";
+import type { Person } from "../../src/modules/people";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { drainImport } from "../../src/modules/data-transfer/import-jobs";
 import { findTenantById } from "../../src/tenancy/registry";
 import type { ServiceCtx } from "../../src/http/service-context";
@@ -10,7 +14,7 @@ import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 
-async function postCsv(t: TestTenant, path: string, csv: string, type = "text/csv") {
+async function postCsv<T = unknown>(t: TestTenant, path: string, csv: string, type = "text/csv") {
   const res = await exports.default.fetch(
     new Request(`${t.base}${path}`, {
       method: "POST",
@@ -19,7 +23,7 @@ async function postCsv(t: TestTenant, path: string, csv: string, type = "text/cs
     }),
   );
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as T };
 }
 
 async function count(t: TestTenant, table: string, where = "1 = 1") {
@@ -62,16 +66,16 @@ describe("POST /imports/inventory-items?dryRun=true", () => {
     const t = await createTenant();
     await setup(t);
     const [assets, outbox] = [await count(t, "assets"), await count(t, "outbox")];
-    const res = await postCsv(t, "/imports/inventory-items?dryRun=true", CSV);
+    const res = await postCsv<ImportDryRun>(t, "/imports/inventory-items?dryRun=true", CSV);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ dryRun: true, entity: "asset", total: 8, update: 1 });
-    const rows = res.body.rows as any[];
+    const rows = res.body.rows;
     expect(rows[0]).toMatchObject({ row: 1, action: "create", matchKey: "NEW-1", errors: [] });
     expect(rows[1]).toMatchObject({ row: 2, action: "update", errors: [] });
-    expect(rows[2].errors).toEqual([{ path: "Category", message: "no live category named 'Phones'" }]);
-    expect(rows[4].errors[0]).toMatchObject({ path: "Unique Tag", message: "the same unique tag as row 1" });
-    expect(rows[5].errors[0].path).toBe("Name");
-    expect(rows[6].errors[0].path).toBe("ports");
+    expect(rows[2]!.errors).toEqual([{ path: "Category", message: "no live category named 'Phones'" }]);
+    expect(rows[4]!.errors[0]).toMatchObject({ path: "Unique Tag", message: "the same unique tag as row 1" });
+    expect(rows[5]!.errors[0]!.path).toBe("Name");
+    expect(rows[6]!.errors[0]!.path).toBe("ports");
     expect(rows[7]).toMatchObject({ action: "create", errors: [] });
     expect([await count(t, "assets"), await count(t, "outbox"), await count(t, "import_jobs")]).toEqual([
       assets,
@@ -82,7 +86,7 @@ describe("POST /imports/inventory-items?dryRun=true", () => {
 
   it("refuses unknown columns (400), a non-CSV body (415) and too many rows (413)", async () => {
     const t = await createTenant();
-    const unknown = await postCsv(t, "/imports/inventory-items?dryRun=true", "name,colour\r\nA,red");
+    const unknown = await postCsv<ErrorBody>(t, "/imports/inventory-items?dryRun=true", "name,colour\r\nA,red");
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain("'colour'");
     expect((await postCsv(t, "/imports/inventory-items", "name\r\nA", "application/json")).status).toBe(415);
@@ -105,13 +109,13 @@ describe("POST /imports/inventory-items (real run)", () => {
   it("writes valid rows through the asset rules and reports created, updated and refused per row", async () => {
     const t = await createTenant();
     const existing = await setup(t);
-    const res = await postCsv(t, "/imports/inventory-items", CSV);
+    const res = await postCsv<ImportJob>(t, "/imports/inventory-items", CSV);
     expect(res.status).toBe(202);
     expect(res.headers.get("location")).toBe(`/api/v1/imports/${res.body.id}`);
     await drainImport(await ctxOf(t), res.body.id);
     const job = await api(t, `/imports/${res.body.id}`);
     expect(job.body).toMatchObject({ status: "completed", total: 8, processed: 8, created: 2, updated: 1, refused: 5 });
-    const rows = (await api(t, `/imports/${res.body.id}/rows?limit=100`)).body.items as any[];
+    const rows = (await api<Page<ImportRow>>(t, `/imports/${res.body.id}/rows?limit=100`)).body.items;
     expect(rows.map((r) => r.status)).toEqual([
       "created",
       "updated",
@@ -122,8 +126,8 @@ describe("POST /imports/inventory-items (real run)", () => {
       "refused",
       "created",
     ]);
-    expect(rows[3].errors[0]).toMatchObject({ path: "purchaseCost" }); // the verb's own check (EUR has 2 decimals)
-    const created = await api(t, `/inventory-items/${rows[0].id}`);
+    expect(rows[3]!.errors[0]).toMatchObject({ path: "purchaseCost" }); // the verb's own check (EUR has 2 decimals)
+    const created = await api(t, `/inventory-items/${rows[0]!.id}`);
     expect(created.body).toMatchObject({
       name: "New laptop",
       uniqueTag: "NEW-1",
@@ -131,15 +135,15 @@ describe("POST /imports/inventory-items (real run)", () => {
       currency: "EUR",
       customFields: { cost_center: "CC-7", ports: 4 },
     });
-    expect((await api(t, `/inventory-items/${existing.id}`)).body.name).toBe("Renamed");
+    expect((await api<InventoryItem>(t, `/inventory-items/${existing.id}`)).body.name).toBe("Renamed");
     // Same rules as the single routes: timeline, audit, events and health of the created asset.
-    expect(await count(t, "asset_timeline", `asset_id = '${rows[0].id}' AND type = 'CREATED'`)).toBe(1);
-    expect(await count(t, "audit_log", `entity_id = '${rows[0].id}'`)).toBeGreaterThan(0);
+    expect(await count(t, "asset_timeline", `asset_id = '${rows[0]!.id}' AND type = 'CREATED'`)).toBe(1);
+    expect(await count(t, "audit_log", `entity_id = '${rows[0]!.id}'`)).toBeGreaterThan(0);
     expect(await count(t, "outbox", `type = 'asset.created'`)).toBe(2);
     expect(await count(t, "outbox", `type = 'asset.updated' AND subject_id = '${existing.id}'`)).toBe(1);
-    expect(await count(t, "asset_health", `asset_id = '${rows[0].id}' AND dirty = 0`)).toBe(1);
-    const refused = await api(t, `/imports/${res.body.id}/rows?status=refused&limit=2`);
-    expect(refused.body.items.map((r: any) => r.row)).toEqual([3, 4]);
+    expect(await count(t, "asset_health", `asset_id = '${rows[0]!.id}' AND dirty = 0`)).toBe(1);
+    const refused = await api<Page<ImportRow>>(t, `/imports/${res.body.id}/rows?status=refused&limit=2`);
+    expect(refused.body.items.map((r) => r.row)).toEqual([3, 4]);
     expect(refused.body.nextCursor).toEqual(expect.any(String));
     expect((await api(t, "/imports/imp_00000000000000000000000000")).status).toBe(404);
   });
@@ -147,7 +151,7 @@ describe("POST /imports/inventory-items (real run)", () => {
   it("imports more rows than one chunk, each exactly once", async () => {
     const t = await createTenant();
     const csv = `name,uniqueTag\r\n${Array.from({ length: 75 }, (_, i) => `Many ${i},MANY-${i}`).join("\r\n")}`;
-    const res = await postCsv(t, "/imports/inventory-items", csv);
+    const res = await postCsv<ImportJob>(t, "/imports/inventory-items", csv);
     expect(res.status).toBe(202);
     expect(res.body.processed).toBeGreaterThanOrEqual(20); // the first chunk is written before answering
     const ctx = await ctxOf(t);
@@ -164,10 +168,10 @@ describe("POST /imports/inventory-items (real run)", () => {
 describe("POST /imports/people", () => {
   it("creates, updates by email and refuses invalid rows; an export re-imports as updates", async () => {
     const t = await createTenant();
-    const ada = await api(t, "/people", { body: { name: "Ada", email: "ada@example.com" } });
+    const ada = await api<Person>(t, "/people", { body: { name: "Ada", email: "ada@example.com" } });
     const csv =
       "name,email,department\r\nAda L.,ADA@example.com,R&D\r\nGrace,grace@example.com,Navy\r\nBad,not-an-email,\r\n";
-    const res = await postCsv(t, "/imports/people", csv);
+    const res = await postCsv<ImportJob>(t, "/imports/people", csv);
     expect(res.status).toBe(202);
     await drainImport(await ctxOf(t), res.body.id);
     expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({
@@ -191,7 +195,7 @@ describe("background chain", () => {
   it("each import.progressed event writes the job's next chunk through the Queue handler", async () => {
     const t = await createTenant();
     const csv = `name\r\n${Array.from({ length: 45 }, (_, i) => `Chain ${i}`).join("\r\n")}`;
-    const res = await postCsv(t, "/imports/inventory-items", csv);
+    const res = await postCsv<ImportJob>(t, "/imports/inventory-items", csv);
     expect(res.body.processed).toBe(20);
     const tenant = (await findTenantById(env, t.id))!;
     const db = await dbOf(t);

@@ -1,8 +1,9 @@
+import type { ImportJob } from "../../src/modules/data-transfer";
 import type { FixtureContext } from "./fixtures";
 
 /** Security-suite fixture of the imports module: a (small, finished) people import of the workspace. */
 export async function importJob(ctx: FixtureContext): Promise<string> {
-  const res = await ctx.api("/imports/people", {
+  const res = await ctx.api<Partial<ImportJob>>("/imports/people", {
     body: `name\r\n${ctx.unique("Imported")}\r\n`,
     headers: { "content-type": "text/csv" },
   });

@@ -36,6 +36,7 @@ export interface Parameter {
 export interface Operation {
   operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
   parameters?: Parameter[];

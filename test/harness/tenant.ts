@@ -51,14 +51,10 @@ export interface CallOptions {
 export type Failure<D = ErrorDetail[]> = ErrorBody & { details: D };
 
 /**
- * The body type of a call that names none. The calls of the original suite name their route's
- * response type (`api<Category>(…)`, `api<Page<TimelineEntry>>(…)`, `api<Failure>(…)`); tests merged
- * from the feature branches (webhooks, analytics, SSO, API platform, hardening) still read some bodies
- * untyped, so the default stays loose in this one place until they are typed too, and then it
- * becomes `unknown`.
+ * The body type of a call that names none: `unknown`, so a test that reads the body names its
+ * route's response type (`api<Category>(…)`, `api<Page<TimelineEntry>>(…)`, `api<Failure>(…)`).
  */
-// biome-ignore lint/suspicious/noExplicitAny: the one loose default, see above
-export type Untyped = any;
+export type Untyped = unknown;
 
 /** What `call()` answers; `T` is the body type the caller expects (the route's response type, e.g. `Category`). */
 export interface CallResult<T = Untyped> {

@@ -5,7 +5,7 @@ import { STRICT } from "../../src/platform/outbound";
 import type { WebhookDeps, WebhookMessage } from "../../src/webhooks/deps";
 import { userJwt } from "./principals";
 import { dbOf } from "./tenant-db";
-import { api, type CallOptions, type TestTenant } from "./tenant";
+import { api, type CallOptions, type TestTenant, type Untyped } from "./tenant";
 
 /**
  * Webhook test helpers. Nothing leaves the Worker: `receivers()` installs an outbound transport
@@ -50,8 +50,8 @@ export const hang: Handler = (req) =>
   new Promise((_, reject) => req.signal.addEventListener("abort", () => reject(new Error("aborted"))));
 
 /** Calls a webhooks route as the workspace owner (the routes are JWT only). */
-export async function ownerApi(t: TestTenant, path: string, opts: CallOptions = {}) {
-  return api(t, path, { auth: { jwt: await userJwt(t) }, ...opts });
+export async function ownerApi<T = Untyped>(t: TestTenant, path: string, opts: CallOptions = {}) {
+  return api<T>(t, path, { auth: { jwt: await userJwt(t) }, ...opts });
 }
 
 export async function createEndpoint(t: TestTenant, body: Record<string, unknown>) {

@@ -12,6 +12,7 @@ import { outboxRows } from "../harness/outbox";
 import { createUser } from "../harness/principals";
 import { insertAsset, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
+import type { DueMaintenancePage } from "../../src/modules/maintenance";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 const inbox = async (t: TestTenant) =>
@@ -189,7 +190,7 @@ describe("maintenance reminders (cron)", () => {
     ];
     expect(await run(t, NOW)).toMatchObject({ reminded: 1 });
     expect((await inbox(t)).map((r) => r.data.scheduleId)).toEqual([c.id]);
-    const due = await api(t, "/maintenance/schedules/due/all");
+    const due = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
     expect(due.status, JSON.stringify(due.body)).toBe(200);
     expect(due.body.items.map((i: { id: string }) => i.id)).toContain(c.id);
     expect(due.body.items.map((i: { id: string }) => i.id)).not.toContain(a.id);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { WorkspaceSettings } from "../../src/modules/settings";
 import { userJwt } from "../harness/principals";
 import { api, call, createTenant, TEST_DOMAIN } from "../harness/tenant";
 
@@ -9,7 +10,7 @@ describe("CORS", () => {
   it("echoes an allowed origin, answers its preflight, and ignores other origins", async () => {
     const t = await createTenant();
     const jwt = await userJwt(t);
-    const set = await api(t, "/settings/cors", {
+    const set = await api<WorkspaceSettings>(t, "/settings/cors", {
       method: "PUT",
       body: { origins: [APP, "http://localhost:5173"] },
       auth: { jwt },

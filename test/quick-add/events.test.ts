@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { quickAddEvents } from "../../src/db/tenant/quick-add";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { createUser, userJwt } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
@@ -53,7 +54,7 @@ describe("POST /inventory-items/quick-add/events", () => {
       { event: "quick_add_opened", flowId: "f", meta: { blob: "x".repeat(3000) } },
     ];
     for (const body of bad) {
-      const res = await api(t, PATH, { auth: { jwt }, body });
+      const res = await api<ErrorBody>(t, PATH, { auth: { jwt }, body });
       expect(res.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(res.body.code).toBe("validation_failed");
     }

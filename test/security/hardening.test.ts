@@ -5,7 +5,7 @@ import { encodeCursor, withCursorScope } from "../../src/platform/pagination";
 import { fixtureFor, NON_RESOURCE_PARAMS } from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
 import { adminCookie, userJwt } from "../harness/principals";
-import { createTenant, TEST_DOMAIN, type CallOptions, type TestTenant } from "../harness/tenant";
+import { createTenant, TEST_DOMAIN, type CallOptions, type Failure, type TestTenant } from "../harness/tenant";
 import { expectError, hostUrl, req, unique } from "./harness";
 import { validSample } from "./samples";
 
@@ -44,9 +44,9 @@ async function realPath(o: WalkedOperation): Promise<string> {
   const params: Record<string, string> = {};
   const ctx = {
     tenant: s.a,
-    api: (p: string, opts: CallOptions = {}) => req(`${s.a.base}${p}`, { auth: { jwt: s.aJwt }, ...opts }),
-    admin: (p: string, opts: CallOptions = {}) =>
-      req(hostUrl("admin", `/api/v1${p}`), { ...opts, headers: { cookie: s.cookie, ...opts.headers } }),
+    api: <T>(p: string, opts: CallOptions = {}) => req<T>(`${s.a.base}${p}`, { auth: { jwt: s.aJwt }, ...opts }),
+    admin: <T>(p: string, opts: CallOptions = {}) =>
+      req<T>(hostUrl("admin", `/api/v1${p}`), { ...opts, headers: { cookie: s.cookie, ...opts.headers } }),
     params,
     unique,
   };
@@ -106,10 +106,13 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
       for (const arity of [1, 2, 3]) {
         const signed = foreign(arity);
         for (const cursor of [signed, signed.split(".")[0]!, `${signed.slice(0, 4)}A${signed.slice(5)}`]) {
-          const res = await req(hostUrl(own.host, `${listPath}?cursor=${encodeURIComponent(cursor)}`), {
-            ...own.opts,
-            ...plain,
-          });
+          const res = await req<Failure<unknown>>(
+            hostUrl(own.host, `${listPath}?cursor=${encodeURIComponent(cursor)}`),
+            {
+              ...own.opts,
+              ...plain,
+            },
+          );
           expectError(res, 400, "validation_failed");
           expect(JSON.stringify(res.body.details)).toContain("cursor");
         }
@@ -124,12 +127,16 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
       const withProto = valid.startsWith("{}")
         ? '{"__proto__":{"polluted":1}}'
         : valid.replace(/^\{/, '{"__proto__":{"polluted":1},');
-      const proto = await req(hostUrl(own.host, path), { ...own.opts, method: o.method, body: withProto });
+      const proto = await req<Failure<unknown>>(hostUrl(own.host, path), {
+        ...own.opts,
+        method: o.method,
+        body: withProto,
+      });
       expectError(proto, 400, "validation_failed");
       expect(JSON.stringify(proto.body.details)).toContain("__proto__");
 
       const many = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`unknown_${i}`, i]));
-      const res = await req(hostUrl(own.host, path), { ...own.opts, method: o.method, body: many });
+      const res = await req<Failure<unknown>>(hostUrl(own.host, path), { ...own.opts, method: o.method, body: many });
       expectError(res, 400, "validation_failed");
       expect(JSON.stringify(res.body).length).toBeLessThan(8_000);
       if (Array.isArray(res.body.details)) expect(res.body.details.length).toBeLessThanOrEqual(21);

@@ -14,6 +14,7 @@ import { createTenant, type Auth, type CallOptions, type TestTenant, type Failur
 import { expectedSecurity, expectError, hostUrl, req, unique, unknownIdLike } from "./harness";
 import { malformedBody, UNKNOWN_FIELD, validSample } from "./samples";
 import type { ErrorBody } from "../../src/platform/schemas";
+import type { CreatedApiKey } from "../../src/modules/api-keys";
 
 /**
  * The shared security suite: walks EVERY operation of the served OpenAPI document and checks it
@@ -55,7 +56,10 @@ beforeAll(async () => {
   ]);
   Object.assign(s, { a, b, free, aJwt, bJwt, freeJwt, member, cookie });
   const scopedKey = async (scopes: string[]) => {
-    const res = await req(`${a.base}/api-keys`, { auth: { jwt: aJwt }, body: { name: "scoped", scopes } });
+    const res = await req<CreatedApiKey>(`${a.base}/api-keys`, {
+      auth: { jwt: aJwt },
+      body: { name: "scoped", scopes },
+    });
     expect(res.status).toBe(201);
     return res.body.token as string;
   };
@@ -157,19 +161,28 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
     if (rule.scope) {
       const [group, level] = rule.scope.split(":") as [string, string];
       it(`refuses an API key without the '${group}' scopes (403 insufficient_scope)`, async () => {
-        const res = await req(hostUrl(s.a.slug, path), { ...plain, auth: { apiKey: s.withoutGroup[group]! } });
+        const res = await req<Failure<{ requiredScope: string }>>(hostUrl(s.a.slug, path), {
+          ...plain,
+          auth: { apiKey: s.withoutGroup[group]! },
+        });
         expectError(res, 403, "insufficient_scope");
         expect(res.body.details.requiredScope).toBe(rule.scope);
       });
       if (level === "write") {
         it(`refuses a read-only '${group}:read' key (403 insufficient_scope)`, async () => {
-          const res = await req(hostUrl(s.a.slug, path), { ...plain, auth: { apiKey: s.readOnly[group]! } });
+          const res = await req<Failure<unknown>>(hostUrl(s.a.slug, path), {
+            ...plain,
+            auth: { apiKey: s.readOnly[group]! },
+          });
           expectError(res, 403, "insufficient_scope");
           expect(res.body.details).toEqual({ requiredScope: rule.scope, grantedScopes: [`${group}:read`] });
         });
       } else {
         it(`lets a '${group}:read' key past the scope check`, async () => {
-          const res = await req(hostUrl(s.a.slug, path), { ...plain, auth: { apiKey: s.readOnly[group]! } });
+          const res = await req<ErrorBody | null>(hostUrl(s.a.slug, path), {
+            ...plain,
+            auth: { apiKey: s.readOnly[group]! },
+          });
           expect(res.body?.code).not.toBe("insufficient_scope");
           expect([401, 403]).not.toContain(res.status);
         });

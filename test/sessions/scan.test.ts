@@ -134,7 +134,7 @@ describe("POST /sessions/:id/scan", () => {
     });
     const marked = await scan(t, s.id, { code: inLab!.uniqueTag, allowMarkAnyway: true });
     expect(marked.body).toMatchObject({ result: "accepted", progress: { scanned: 2, total: 2, missing: 0 } });
-    const items = await api(t, `/sessions/${s.id}/items?state=scanned`);
+    const items = await api<Page<SessionItem>>(t, `/sessions/${s.id}/items?state=scanned`);
     expect(items.body.items).toContainEqual(
       expect.objectContaining({ itemId: inLab!.id, source: "manual", wrongLocation: true }),
     );

@@ -6,14 +6,17 @@ import { ssoConfigs } from "../../src/db/control/sso";
 import { openSecret } from "../../src/auth/sso/secret-box";
 import { setOutboundTransport } from "../../src/platform/outbound";
 import { createUser, userJwt } from "../harness/principals";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import type { SsoConfig } from "../../src/modules/sso";
+import { api, type CallResult, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { browser } from "./flow-helpers";
 import { certs } from "./saml-fixtures";
 import { idpMetadata, spOf } from "./helpers";
 
 const PATH = "/tenants/current/saml-config";
 const owner = async (t: TestTenant) => ({ jwt: await userJwt(t) });
-const patch = async (t: TestTenant, body: unknown) => api(t, PATH, { method: "PATCH", body, auth: await owner(t) });
+/** PATCHes the config; the body is read as the error it is in most tests (`patch<SsoConfig>` when saved). */
+const patch = async <T = Failure>(t: TestTenant, body: unknown) =>
+  api<T>(t, PATH, { method: "PATCH", body, auth: await owner(t) });
 const samlBody = (t: TestTenant, extra: Record<string, unknown> = {}) => ({
   provider: "saml",
   entityId: "https://idp.example.com/entity",
@@ -32,7 +35,7 @@ const oidcBody = (extra: Record<string, unknown> = {}) => ({
 let restore: (() => void) | undefined;
 afterEach(() => restore?.());
 
-const expectField = (res: { status: number; body: any }, field: string) => {
+const expectField = (res: CallResult<Failure>, field: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body.code).toBe("validation_failed");
   expect(res.body.details.map((d: { path: string }) => d.path)).toContain(`body.${field}`);
@@ -63,7 +66,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
       spEntityId: spOf(t).spEntityId,
     });
     const pro = await createTenant({ plan: "pro" });
-    expect((await api(pro, PATH, { auth: await owner(pro) })).body.ssoAccess).toBe(false);
+    expect((await api<SsoConfig>(pro, PATH, { auth: await owner(pro) })).body.ssoAccess).toBe(false);
   });
 
   it("applies SPEC 4.1's five rules, each a 400 naming the field", async () => {
@@ -109,7 +112,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
 
   it("saves SAML with a pasted certificate (two for rollover) and keeps the gate when omitted", async () => {
     const t = await createTenant({ plan: "enterprise" });
-    const saved = await patch(
+    const saved = await patch<SsoConfig>(
       t,
       samlBody(t, {
         ssoOnlyEnabled: true,
@@ -128,7 +131,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
       ssoLoginEnabled: true,
       allowSha1: false,
     });
-    const again = await patch(t, samlBody(t));
+    const again = await patch<SsoConfig>(t, samlBody(t));
     expect(again.body).toMatchObject({ ssoOnlyEnabled: true, idpCertificateCount: 1 });
     expect((await api(t, PATH, { auth: await owner(t) })).body).toMatchObject({
       configured: true,
@@ -139,7 +142,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
 
   it("stores the OIDC client secret encrypted, bound to the workspace, and never returns it", async () => {
     const t = await createTenant({ plan: "enterprise" });
-    const saved = await patch(t, oidcBody());
+    const saved = await patch<SsoConfig>(t, oidcBody());
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body).toMatchObject({
       provider: "oidc",
@@ -170,7 +173,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
       return new Response(doc, { status });
     });
     const body = samlBody(t, { idpCertificate: undefined, idpMetadataUrl: "https://idp.example.com/metadata" });
-    const saved = await patch(t, body);
+    const saved = await patch<SsoConfig>(t, body);
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body).toMatchObject({
       idpSsoUrl: "https://idp.example.com/sso",
@@ -212,7 +215,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
       fetches++;
       return new Response(doc, { status });
     });
-    const saved = await patch(
+    const saved = await patch<SsoConfig>(
       t,
       samlBody(t, { idpCertificate: undefined, idpMetadataUrl: "https://idp.example.com/metadata" }),
     );
@@ -241,7 +244,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
     status = 500;
     expect((await login()).status).toBe(302);
     expect(fetches).toBe(2);
-    expect((await api(t, PATH, { auth: await owner(t) })).body.idpCertificateCount).toBe(2);
+    expect((await api<SsoConfig>(t, PATH, { auth: await owner(t) })).body.idpCertificateCount).toBe(2);
 
     // Stale and the IdP rolled its certificate: picked up.
     status = 200;
@@ -253,9 +256,9 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
     const res = await login();
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toMatch(/^https:\/\/idp\.example\.com\/sso2\?SAMLRequest=/);
-    const view = (await api(t, PATH, { auth: await owner(t) })).body;
+    const view = (await api<SsoConfig>(t, PATH, { auth: await owner(t) })).body;
     expect(view).toMatchObject({ idpCertificateCount: 1, idpSsoUrl: "https://idp.example.com/sso2" });
-    expect(Date.now() - Date.parse(view.metadataFetchedAt)).toBeLessThan(60_000);
+    expect(Date.now() - Date.parse(view.metadataFetchedAt!)).toBeLessThan(60_000);
   });
 
   it("refuses metadata URLs on loopback, private addresses and plain http before sending anything", async () => {

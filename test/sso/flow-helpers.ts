@@ -1,5 +1,6 @@
 import { env, exports } from "cloudflare:workers";
 import { inject } from "vitest";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, type TestTenant } from "../harness/tenant";
 import { spOf } from "./helpers";
@@ -62,7 +63,7 @@ export async function idpResponse(t: TestTenant, inResponseTo: string, email: st
  * Posts to our ACS as the browser would (HTTP-POST binding). The browser that started the
  * sign-in holds the `sso_state` cookie equal to its RelayState; `cookie` overrides that.
  */
-export async function postAcs(
+export async function postAcs<T = ErrorBody>(
   t: TestTenant,
   samlResponse: string,
   relayState: string,
@@ -75,13 +76,13 @@ export async function postAcs(
     body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: relayState }).toString(),
   });
   const text = await res.text();
-  let body: any = text;
+  let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     // HTML page
   }
-  return { status: res.status, body, headers: res.headers };
+  return { status: res.status, body: body as T, headers: res.headers };
 }
 
 export { env };

@@ -4,6 +4,8 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { tenants } from "../../src/db/control/schema";
 import { createUser as createInvitedUser } from "../harness/auth";
+import type { CreatedInvite } from "../../src/modules/users";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, call, createTenant, TEST_DOMAIN } from "../harness/tenant";
 import { configureSaml } from "./flow-helpers";
@@ -19,7 +21,10 @@ describe("the SSO-only gate (SPEC 5 rules 3-4)", () => {
     const member = await createInvitedUser(t, { role: "member" });
     await gate(t, true);
     for (const u of [admin, member]) {
-      const res = await api(t, "/auth/login", { body: { email: u.email, password: u.password }, auth: null });
+      const res = await api<ErrorBody>(t, "/auth/login", {
+        body: { email: u.email, password: u.password },
+        auth: null,
+      });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe("sso_required");
       expect(res.body.message).toMatch(/\/auth\/sso-login/);
@@ -43,11 +48,11 @@ describe("the SSO-only gate (SPEC 5 rules 3-4)", () => {
   it("under the gate an invite is consumed by SSO, not with a password", async () => {
     const t = await createTenant({ plan: "enterprise" });
     await gate(t, true);
-    const invite = await api(t, "/users/invites", {
+    const invite = await api<CreatedInvite>(t, "/users/invites", {
       body: { email: "later@example.com", role: "member" },
       auth: { jwt: await userJwt(t) },
     });
-    const res = await api(t, "/auth/invites/accept", {
+    const res = await api<ErrorBody>(t, "/auth/invites/accept", {
       body: { token: invite.body.token, password: "long-enough-password" },
       auth: null,
     });

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import worker from "../../src/index";
 import type { Bindings } from "../../src/env";
 import { setOutboundTransport } from "../../src/platform/outbound";
+import type { AuthSession } from "../../src/modules/auth";
+import type { User } from "../../src/modules/users";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { spOf } from "./helpers";
@@ -81,13 +84,13 @@ async function signInAtProvider(
 }
 
 /** The browser lands on our callback; by default it holds the state cookie it got at the start. */
-async function callback(
+async function callback<T = ErrorBody>(
   url: URL,
   bindings: Partial<Bindings> = {},
   cookie = `sso_state=${url.searchParams.get("state")}`,
 ) {
   const res = await workerFetch(url.toString(), bindings, { accept: "application/json", cookie });
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as T };
 }
 
 const invite = async (t: TestTenant, email: string, role = "member") =>
@@ -111,14 +114,14 @@ describe("OIDC sign-in end to end (oidc-provider on loopback)", () => {
     expect(authorization.searchParams.get("nonce")!.length).toBeGreaterThan(20);
     expect(back.searchParams.get("iss")).toBe(issuer);
 
-    const signed = await callback(back);
+    const signed = await callback<AuthSession>(back);
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
     expect(signed.body).toMatchObject({
       accessToken: expect.any(String),
       refreshToken: expect.any(String),
       user: { email: "invited.one@example.com", role: "admin" },
     });
-    expect((await api(t, "/auth/me", { auth: { jwt: signed.body.accessToken } })).body.email).toBe(
+    expect((await api<User>(t, "/auth/me", { auth: { jwt: signed.body.accessToken } })).body.email).toBe(
       "invited.one@example.com",
     );
 
@@ -127,7 +130,7 @@ describe("OIDC sign-in end to end (oidc-provider on loopback)", () => {
     expect(twice.body.message).toMatch(/unknown, expired or already used/);
 
     // Signed up already: the next sign-in finds the user, no invite needed.
-    const next = await callback((await signInAtProvider(t, "INVITED.ONE@example.com")).callback);
+    const next = await callback<AuthSession>((await signInAtProvider(t, "INVITED.ONE@example.com")).callback);
     expect(next.status).toBe(200);
     expect(next.body.user.id).toBe(signed.body.user.id);
   });
@@ -204,7 +207,7 @@ describe("OIDC sign-in end to end (oidc-provider on loopback)", () => {
       path: "/api/v1/auth/social-login",
       bindings: social,
     });
-    const res = await callback(back, social);
+    const res = await callback<AuthSession>(back, social);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.user.id).toBe(t.owner.id);
     // Without the operator's settings there is no social login.

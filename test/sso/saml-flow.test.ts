@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { ssoRequests } from "../../src/db/tenant/sso";
 import { sha256Hex } from "../../src/platform/crypto";
+import type { AuthSession } from "../../src/modules/auth";
+import type { Invite, User } from "../../src/modules/users";
+import type { Page } from "../../src/platform/pagination";
 import { userJwt } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
@@ -39,7 +42,7 @@ describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
     const response = await idpResponse(t, requestId, "NEW.person@EXAMPLE.com");
     expect(atob(response)).toContain("rsa-sha256");
 
-    const first = await postAcs(t, response, relayState);
+    const first = await postAcs<AuthSession>(t, response, relayState);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toMatchObject({
       accessToken: expect.any(String),
@@ -47,10 +50,10 @@ describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
       expiresIn: 900,
       user: { email: "new.person@example.com", role: "admin" },
     });
-    const me = await api(t, "/auth/me", { auth: { jwt: first.body.accessToken } });
+    const me = await api<User>(t, "/auth/me", { auth: { jwt: first.body.accessToken } });
     expect(me.status).toBe(200);
     expect(me.body.email).toBe("new.person@example.com");
-    const invites = await api(t, "/users/invites", { auth: { jwt: await userJwt(t) } });
+    const invites = await api<Page<Invite>>(t, "/users/invites", { auth: { jwt: await userJwt(t) } });
     expect(invites.body.items.filter((i: { email: string }) => i.email === "new.person@example.com")).toHaveLength(0);
 
     const again = await postAcs(t, response, relayState);
@@ -88,7 +91,12 @@ describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
     const t = await createTenant({ plan: "enterprise" });
     await configureSaml(t);
     const { requestId, relayState } = await startSaml(t);
-    const res = await postAcs(t, await idpResponse(t, requestId, t.owner.email.toUpperCase()), relayState, "text/html");
+    const res = await postAcs<string>(
+      t,
+      await idpResponse(t, requestId, t.owner.email.toUpperCase()),
+      relayState,
+      "text/html",
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     expect(res.headers.get("content-security-policy")).toMatch(/script-src 'nonce-/);
@@ -114,7 +122,7 @@ describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
 
     await invite(t, "leaver@example.com");
     const b = await startSaml(t);
-    const joined = await postAcs(t, await idpResponse(t, b.requestId, "leaver@example.com"), b.relayState);
+    const joined = await postAcs<AuthSession>(t, await idpResponse(t, b.requestId, "leaver@example.com"), b.relayState);
     expect(joined.status).toBe(200);
     const off = await api(t, `/users/${joined.body.user.id}`, {
       method: "PATCH",

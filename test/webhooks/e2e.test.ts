@@ -4,6 +4,9 @@ import { runDueDelivery } from "../../src/webhooks/deliver";
 import { fanOut } from "../../src/webhooks/fanout";
 import { eventually } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { WebhookDelivery, WebhookEndpointWithSecret } from "../../src/modules/webhooks";
+import type { Page } from "../../src/platform/pagination";
 import { createEndpoint, driver, ownerApi, receivers, storedEvent, type Received } from "../harness/webhooks";
 
 /*
@@ -23,10 +26,10 @@ describe("webhooks end to end", () => {
     const ep = await createEndpoint(t, { url, eventTypes: ["asset.created", "asset.updated"] });
     const wh = new Webhook(ep.secret);
 
-    const asset = await api(t, "/inventory-items", { body: { name: "Laptop 7" } });
+    const asset = await api<InventoryItem>(t, "/inventory-items", { body: { name: "Laptop 7" } });
     expect(asset.status).toBe(201);
     const created = await received(log, "asset.created");
-    const payload = wh.verify(created.body, created.headers) as Record<string, any>;
+    const payload = wh.verify(created.body, created.headers) as Record<string, unknown>;
     expect(payload).toMatchObject({
       id: created.headers["webhook-id"],
       type: "asset.created",
@@ -38,7 +41,7 @@ describe("webhooks end to end", () => {
 
     await api(t, `/inventory-items/${asset.body.id}`, { method: "PATCH", body: { name: "Laptop 8" } });
     const updated = await received(log, "asset.updated");
-    const upd = wh.verify(updated.body, updated.headers) as Record<string, any>;
+    const upd = wh.verify(updated.body, updated.headers) as Record<string, unknown>;
     expect(upd.data).toMatchObject({ id: asset.body.id, name: "Laptop 8", changes: ["name"] });
 
     // A tampered body or another secret fails verification.
@@ -51,7 +54,7 @@ describe("webhooks end to end", () => {
 
     // The delivery is recorded, succeeded, with its attempt.
     const list = await eventually(async () => {
-      const res = await ownerApi(t, `/webhooks/deliveries?endpointId=${ep.id}&status=succeeded`);
+      const res = await ownerApi<Page<WebhookDelivery>>(t, `/webhooks/deliveries?endpointId=${ep.id}&status=succeeded`);
       return res.body.items.length === 2 ? res : undefined;
     });
     expect(list.body.items.map((d: { eventType: string }) => d.eventType)).toEqual(["asset.updated", "asset.created"]);
@@ -66,12 +69,14 @@ describe("webhooks end to end", () => {
     const url = "https://hooks.example.com/rotate";
     const log = receivers({ [url]: () => new Response("ok") });
     const ep = await createEndpoint(t, { url });
-    const rotated = await ownerApi(t, `/webhooks/endpoints/${ep.id}/rotate-secret`, { method: "POST" });
+    const rotated = await ownerApi<WebhookEndpointWithSecret>(t, `/webhooks/endpoints/${ep.id}/rotate-secret`, {
+      method: "POST",
+    });
     expect(rotated.status).toBe(200);
     const next: string = rotated.body.secret;
     expect(next).toMatch(/^whsec_/);
     expect(next).not.toBe(ep.secret);
-    expect(Date.parse(rotated.body.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    expect(Date.parse(rotated.body.previousSecretExpiresAt!) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
 
     await api(t, "/inventory-items", { body: { name: "Rotating" } });
     const during = await received(log, "asset.created");

@@ -1,13 +1,21 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createUser, userJwt } from "../harness/principals";
-import { api, createTenant } from "../harness/tenant";
+import type {
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEventType,
+  WebhookVerifyResult,
+} from "../../src/modules/webhooks";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { api, createTenant, type Failure } from "../harness/tenant";
 import { createEndpoint, ownerApi, receivers } from "../harness/webhooks";
 
 describe("webhook endpoints", () => {
   it("creates with a whsec_ secret shown once, then lists, gets, updates and deletes", async () => {
     const t = await createTenant();
-    const created = await ownerApi(t, "/webhooks/endpoints", {
+    const created = await ownerApi<WebhookEndpointWithSecret>(t, "/webhooks/endpoints", {
       body: {
         url: "https://hooks.example.com/inv",
         description: "CRM",
@@ -29,11 +37,12 @@ describe("webhook endpoints", () => {
     expect(bytes).toBeLessThanOrEqual(64);
     expect(created.body.secretPrefix).toBe(secret.slice(0, 10));
 
-    const got = await ownerApi(t, `/webhooks/endpoints/${created.body.id}`);
+    // Read as the secret-bearing shape to check the secret is absent.
+    const got = await ownerApi<Partial<WebhookEndpointWithSecret>>(t, `/webhooks/endpoints/${created.body.id}`);
     expect(got.status).toBe(200);
     expect(got.body.secret).toBeUndefined();
     expect(JSON.stringify(got.body)).not.toContain(secret.slice(10));
-    const list = await ownerApi(t, "/webhooks/endpoints");
+    const list = await ownerApi<Page<WebhookEndpoint>>(t, "/webhooks/endpoints");
     expect(list.body.items.map((e: { id: string }) => e.id)).toEqual([created.body.id]);
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(10));
 
@@ -54,7 +63,7 @@ describe("webhook endpoints", () => {
 
   it("validates event types, URL length and the per-workspace limit", async () => {
     const t = await createTenant();
-    const bad = await ownerApi(t, "/webhooks/endpoints", {
+    const bad = await ownerApi<Failure<unknown>>(t, "/webhooks/endpoints", {
       body: { url: "https://hooks.example.com/x", eventTypes: ["asset.exploded"] },
     });
     expect(bad.status).toBe(400);
@@ -105,7 +114,7 @@ describe("webhook endpoints", () => {
       "ftp://hooks.example.com/h",
     ];
     for (const url of unsafe) {
-      const res = await ownerApi(t, "/webhooks/endpoints", { body: { url } });
+      const res = await ownerApi<ErrorBody>(t, "/webhooks/endpoints", { body: { url } });
       expect(res.status, url).toBe(400);
       expect(res.body.code).toBe("validation_failed");
     }
@@ -114,7 +123,7 @@ describe("webhook endpoints", () => {
       (await ownerApi(t, `/webhooks/endpoints/${ep.id}`, { method: "PATCH", body: { url: "https://[::ffff:a00:1]/" } }))
         .status,
     ).toBe(400);
-    expect((await ownerApi(t, "/webhooks/endpoints")).body.items).toHaveLength(1);
+    expect((await ownerApi<Page<WebhookEndpoint>>(t, "/webhooks/endpoints")).body.items).toHaveLength(1);
   });
 
   it("is JWT only, for owners and admins, on plans with webhooks", async () => {
@@ -122,12 +131,12 @@ describe("webhook endpoints", () => {
     const free = await createTenant({ plan: "free" });
     const member = await createUser(t, "member");
     const admin = await createUser(t, "admin");
-    const key = await api(t, "/webhooks/endpoints");
+    const key = await api<ErrorBody>(t, "/webhooks/endpoints");
     expect(key.status).toBe(403);
     expect(key.body.code).toBe("forbidden");
     expect((await api(t, "/webhooks/endpoints", { auth: { jwt: member.jwt } })).status).toBe(403);
     expect((await api(t, "/webhooks/endpoints", { auth: { jwt: admin.jwt } })).status).toBe(200);
-    const plan = await api(free, "/webhooks/deliveries", { auth: { jwt: await userJwt(free) } });
+    const plan = await api<ErrorBody>(free, "/webhooks/deliveries", { auth: { jwt: await userJwt(free) } });
     expect(plan.status).toBe(403);
     expect(plan.body.code).toBe("plan_required");
   });
@@ -156,7 +165,7 @@ describe("webhook endpoints", () => {
     const t = await createTenant();
     const ep = await createEndpoint(t, { url: "https://hooks.example.com/verify" });
     const log = receivers({ "https://hooks.example.com/verify": () => new Response("ok") });
-    const res = await ownerApi(t, `/webhooks/endpoints/${ep.id}/verify`, { method: "POST" });
+    const res = await ownerApi<WebhookVerifyResult>(t, `/webhooks/endpoints/${ep.id}/verify`, { method: "POST" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       ok: true,
@@ -171,17 +180,21 @@ describe("webhook endpoints", () => {
       tenantId: string;
     };
     expect(payload).toMatchObject({ type: "webhook.verification", tenantId: t.id, data: { endpointId: ep.id } });
-    expect((await ownerApi(t, `/webhooks/endpoints/${ep.id}`)).body.lastVerifiedAt).toBe(res.body.verifiedAt);
+    expect((await ownerApi<WebhookEndpoint>(t, `/webhooks/endpoints/${ep.id}`)).body.lastVerifiedAt).toBe(
+      res.body.verifiedAt,
+    );
 
     receivers({ "https://hooks.example.com/verify": () => new Response("nope", { status: 401 }) });
     const failed = await ownerApi(t, `/webhooks/endpoints/${ep.id}/verify`, { method: "POST" });
     expect(failed.body).toMatchObject({ ok: false, statusCode: 401, error: "HTTP 401", verifiedAt: null });
-    expect((await ownerApi(t, `/webhooks/endpoints/${ep.id}`)).body.lastVerifiedAt).toBe(res.body.verifiedAt);
+    expect((await ownerApi<WebhookEndpoint>(t, `/webhooks/endpoints/${ep.id}`)).body.lastVerifiedAt).toBe(
+      res.body.verifiedAt,
+    );
   });
 
   it("lists the event catalogue, paginated", async () => {
     const t = await createTenant();
-    const first = await ownerApi(t, "/webhooks/event-types?limit=100");
+    const first = await ownerApi<Page<WebhookEventType>>(t, "/webhooks/event-types?limit=100");
     const types = first.body.items.map((e: { type: string }) => e.type);
     for (const type of [
       "asset.created",
@@ -200,8 +213,11 @@ describe("webhook endpoints", () => {
       expect(types).toContain(type);
     }
     expect(types).not.toContain("webhook.verification");
-    const page = await ownerApi(t, "/webhooks/event-types?limit=2");
-    const next = await ownerApi(t, `/webhooks/event-types?limit=2&cursor=${page.body.nextCursor}`);
+    const page = await ownerApi<Page<WebhookEventType>>(t, "/webhooks/event-types?limit=2");
+    const next = await ownerApi<Page<WebhookEventType>>(
+      t,
+      `/webhooks/event-types?limit=2&cursor=${page.body.nextCursor}`,
+    );
     expect([...page.body.items, ...next.body.items].map((e: { type: string }) => e.type)).toEqual(types.slice(0, 4));
   });
 });

@@ -3,6 +3,14 @@ import { describe, expect, it } from "vitest";
 import { runDueDelivery } from "../../src/webhooks/deliver";
 import { fanOut } from "../../src/webhooks/fanout";
 import { MAX_ATTEMPTS } from "../../src/webhooks/schedule";
+import type {
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookEventReplayResult,
+  WebhookHealthReport,
+} from "../../src/modules/webhooks";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { createTenant, type TestTenant } from "../harness/tenant";
 import { createEndpoint, driver, ownerApi, receivers, storedEvent } from "../harness/webhooks";
 
@@ -37,7 +45,7 @@ async function arrange(n: number) {
   return { t, ok, bad, d, events, log, okCalls: () => okCalls };
 }
 
-const q = (t: TestTenant, query: string) => ownerApi(t, `/webhooks/deliveries${query}`);
+const q = <T = Page<WebhookDelivery>>(t: TestTenant, query: string) => ownerApi<T>(t, `/webhooks/deliveries${query}`);
 
 describe("webhook observability", () => {
   it("lists deliveries newest first with filters and a cursor", async () => {
@@ -73,7 +81,7 @@ describe("webhook observability", () => {
       `?dateFrom=${future}&dateTo=2020-01-01T00:00:00Z`,
       "?cursor=nonsense",
     ]) {
-      const res = await q(s.t, bad);
+      const res = await q<ErrorBody>(s.t, bad);
       expect(res.status, bad).toBe(400);
       expect(res.body.code).toBe("validation_failed");
     }
@@ -82,7 +90,7 @@ describe("webhook observability", () => {
   it("shows a delivery with its signed payload and attempts; replays it with the same webhook-id", async () => {
     const s = await arrange(1);
     const [failed] = (await q(s.t, `?endpointId=${s.bad.id}`)).body.items;
-    const detail = await ownerApi(s.t, `/webhooks/deliveries/${failed.id}`);
+    const detail = await ownerApi<WebhookDeliveryDetail>(s.t, `/webhooks/deliveries/${failed!.id}`);
     expect(detail.body).toMatchObject({
       status: "retrying",
       attemptCount: 1,
@@ -101,7 +109,9 @@ describe("webhook observability", () => {
     // The receiver is fixed: a replay now succeeds, same payload and webhook-id.
     const ep = s.bad;
     const log = receivers({ [BAD]: () => new Response("fixed") });
-    const replay = await ownerApi(s.t, `/webhooks/deliveries/${failed.id}/replay`, { method: "POST" });
+    const replay = await ownerApi<WebhookDeliveryDetail>(s.t, `/webhooks/deliveries/${failed!.id}/replay`, {
+      method: "POST",
+    });
     expect(replay.status).toBe(200);
     expect(replay.body).toMatchObject({ status: "succeeded", attemptCount: 1 });
     expect(replay.body.attempts.map((a: { trigger: string; ok: boolean }) => [a.trigger, a.ok])).toEqual([
@@ -118,20 +128,21 @@ describe("webhook observability", () => {
     const [failed] = (await q(s.t, `?endpointId=${s.bad.id}`)).body.items;
     for (let i = 1; i < MAX_ATTEMPTS; i++) {
       // at each due time (the whole schedule is under the 5 days that disable an endpoint)
-      const { nextAttemptAt } = (await ownerApi(s.t, `/webhooks/deliveries/${failed.id}`)).body;
-      s.d.clock.now = new Date(nextAttemptAt);
-      await runDueDelivery(await s.d.deps(), failed.id);
+      const { nextAttemptAt } = (await ownerApi<WebhookDeliveryDetail>(s.t, `/webhooks/deliveries/${failed!.id}`)).body;
+      s.d.clock.now = new Date(nextAttemptAt!);
+      await runDueDelivery(await s.d.deps(), failed!.id);
     }
-    expect((await ownerApi(s.t, `/webhooks/deliveries/${failed.id}`)).body.status).toBe("dead");
-    const stillBroken = await ownerApi(s.t, `/webhooks/deliveries/${failed.id}/replay`, { method: "POST" });
+    expect((await ownerApi<WebhookDeliveryDetail>(s.t, `/webhooks/deliveries/${failed!.id}`)).body.status).toBe("dead");
+    const stillBroken = await ownerApi(s.t, `/webhooks/deliveries/${failed!.id}/replay`, { method: "POST" });
     expect(stillBroken.body).toMatchObject({ status: "dead" });
     receivers({ [BAD]: () => new Response("ok") });
-    expect((await ownerApi(s.t, `/webhooks/deliveries/${failed.id}/replay`, { method: "POST" })).body.status).toBe(
-      "succeeded",
-    );
+    expect(
+      (await ownerApi<WebhookDeliveryDetail>(s.t, `/webhooks/deliveries/${failed!.id}/replay`, { method: "POST" })).body
+        .status,
+    ).toBe("succeeded");
 
     await ownerApi(s.t, `/webhooks/endpoints/${s.bad.id}`, { method: "PATCH", body: { enabled: false } });
-    const refused = await ownerApi(s.t, `/webhooks/deliveries/${failed.id}/replay`, { method: "POST" });
+    const refused = await ownerApi<ErrorBody>(s.t, `/webhooks/deliveries/${failed!.id}/replay`, { method: "POST" });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/disabled/);
   });
@@ -140,7 +151,9 @@ describe("webhook observability", () => {
     const s = await arrange(1); // an asset.updated: both endpoints subscribed
     const third = await createEndpoint(s.t, { url: "https://hooks.example.com/new", eventTypes: ["asset.updated"] });
     await ownerApi(s.t, `/webhooks/endpoints/${s.ok.id}`, { method: "PATCH", body: { eventTypes: ["asset.created"] } });
-    const res = await ownerApi(s.t, `/webhooks/events/${s.events[0]!.id}/replay`, { method: "POST" });
+    const res = await ownerApi<WebhookEventReplayResult>(s.t, `/webhooks/events/${s.events[0]!.id}/replay`, {
+      method: "POST",
+    });
     expect(res.status).toBe(202);
     expect(res.body.eventId).toBe(s.events[0]!.id);
     expect(res.body.deliveries.map((d: { endpointId: string }) => d.endpointId).sort()).toEqual(
@@ -159,7 +172,7 @@ describe("webhook observability", () => {
 
   it("reports health per endpoint over a window", async () => {
     const s = await arrange(4);
-    const res = await ownerApi(s.t, "/webhooks/health");
+    const res = await ownerApi<WebhookHealthReport>(s.t, "/webhooks/health");
     expect(res.status).toBe(200);
     expect(res.body.windowMinutes).toBe(60);
     const byId = Object.fromEntries(res.body.endpoints.map((e: { endpointId: string }) => [e.endpointId, e]));
@@ -185,16 +198,16 @@ describe("webhook observability", () => {
     for (const bad of ["?windowMinutes=4", "?windowMinutes=1441", "?windowMinutes=abc", "?windowMinutes=7.5"]) {
       expect((await ownerApi(s.t, `/webhooks/health${bad}`)).status, bad).toBe(400);
     }
-    expect((await ownerApi(s.t, "/webhooks/health?windowMinutes=5")).body.windowMinutes).toBe(5);
+    expect((await ownerApi<WebhookHealthReport>(s.t, "/webhooks/health?windowMinutes=5")).body.windowMinutes).toBe(5);
   });
 
   it("hides another workspace's deliveries and events (404)", async () => {
     const s = await arrange(1);
     const other = await createTenant();
     const [delivery] = (await q(s.t, "")).body.items;
-    expect((await ownerApi(other, `/webhooks/deliveries/${delivery.id}`)).status).toBe(404);
-    expect((await ownerApi(other, `/webhooks/deliveries/${delivery.id}/replay`, { method: "POST" })).status).toBe(404);
+    expect((await ownerApi(other, `/webhooks/deliveries/${delivery!.id}`)).status).toBe(404);
+    expect((await ownerApi(other, `/webhooks/deliveries/${delivery!.id}/replay`, { method: "POST" })).status).toBe(404);
     expect((await ownerApi(other, `/webhooks/events/${s.events[0]!.id}/replay`, { method: "POST" })).status).toBe(404);
-    expect((await ownerApi(other, "/webhooks/deliveries")).body.items).toEqual([]);
+    expect((await ownerApi<Page<WebhookDelivery>>(other, "/webhooks/deliveries")).body.items).toEqual([]);
   });
 });

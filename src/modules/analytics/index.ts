@@ -2,4 +2,13 @@
 // aggregates over indexes. Front door.
 export { resolveRange, resolveScope, type Range, type Scope } from "./filters";
 export { analyticsRouter } from "./routes";
-export { tt10Router } from "./tt10-routes";
+export { type Tt10Report, tt10Router } from "./tt10-routes";
+export type {
+  AnalyticsOverview,
+  AnalyticsReports,
+  DepreciationAnalytics,
+  LifecycleAnalytics,
+  MaintenanceAnalytics,
+  ReplacementLossAnalytics,
+  SessionsAnalytics,
+} from "./schemas";

@@ -337,3 +337,12 @@ export const ReportsSchema = z
     ),
   })
   .openapi("AnalyticsReports");
+
+// Response types, for the tests and the client.
+export type AnalyticsOverview = z.infer<typeof OverviewSchema>;
+export type SessionsAnalytics = z.infer<typeof SessionsAnalyticsSchema>;
+export type LifecycleAnalytics = z.infer<typeof LifecycleAnalyticsSchema>;
+export type MaintenanceAnalytics = z.infer<typeof MaintenanceAnalyticsSchema>;
+export type DepreciationAnalytics = z.infer<typeof DepreciationSchema>;
+export type ReplacementLossAnalytics = z.infer<typeof ReplacementLossSchema>;
+export type AnalyticsReports = z.infer<typeof ReportsSchema>;

@@ -32,6 +32,7 @@ const Tt10Report = pageOf(Tt10Entry, "Tt10ReportPage")
     targetMinutes: z.number(),
   })
   .openapi("Tt10Report");
+export type Tt10Report = z.infer<typeof Tt10Report>;
 
 const Tt10Query = z.object({
   from: isoDateTime.optional().openapi({ description: "Only events at or after this instant (ISO 8601)." }),

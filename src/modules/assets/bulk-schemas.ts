@@ -45,3 +45,6 @@ export const BulkItemSchema = z
   .openapi("BulkItemResult");
 
 export const BulkResultSchema = z.object({ items: z.array(BulkItemSchema) }).openapi("BulkInventoryItemsResult");
+
+export type BulkItemResult = z.infer<typeof BulkItemSchema>;
+export type BulkInventoryItemsResult = z.infer<typeof BulkResultSchema>;

@@ -7,6 +7,7 @@ export type { AssetInput } from "./input";
 export { listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
 export { countLiveAssetsUsing, generateTag, noLiveAssetUses, requireAsset } from "./lookup";
+export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk-schemas";
 export { assetsRouter } from "./routes";
 export { AssetSchema, CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
 export type {

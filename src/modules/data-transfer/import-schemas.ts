@@ -84,3 +84,8 @@ export const csvBody = {
     },
   },
 };
+
+// Response types, for the tests and the client.
+export type ImportDryRun = z.infer<typeof DryRunSchema>;
+export type ImportJob = z.infer<typeof ImportJobSchema>;
+export type ImportRow = z.infer<typeof ImportRowPage>["items"][number];

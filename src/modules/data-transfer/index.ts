@@ -4,3 +4,4 @@ export { exportRouter } from "./export-routes";
 export { continueImport, resumeImports } from "./import-background";
 export { MAX_IMPORT_BYTES } from "./import-csv";
 export { importRouter } from "./import-routes";
+export type { ImportDryRun, ImportJob, ImportRow } from "./import-schemas";

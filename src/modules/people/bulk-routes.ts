@@ -29,6 +29,7 @@ const BulkPeopleResult = z
     ),
   })
   .openapi("BulkPeopleResult");
+export type BulkPeopleResult = z.infer<typeof BulkPeopleResult>;
 
 export const peopleBulkRouter = createRouter().openapi(
   defineRoute({

@@ -2,6 +2,7 @@
  * Front door of the people module. People: CRUD, deactivation (checks their assets in), trash.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
+export type { BulkPeopleResult } from "./bulk-routes";
 export { peopleRouter } from "./routes";
 export { CreatePersonBody, ListPeopleQuery, PersonSchema, UpdatePersonBody } from "./schemas";
 export type { CreatePersonInput, ListPeopleInput, Person, PersonAssignment, UpdatePersonInput } from "./schemas";

@@ -3,3 +3,4 @@ export { ssoConfigRouter } from "./config-routes";
 export { ssoGateOn } from "./gate";
 export { ssoSigninRouter } from "./signin-routes";
 export { ssoPages } from "./ui-routes";
+export type { SsoConfig } from "./schemas";

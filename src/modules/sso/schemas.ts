@@ -95,3 +95,6 @@ export const SsoConfigSchema = z
     updatedAt: z.string().nullable(),
   })
   .openapi("SsoConfig");
+
+// Response type, for the tests and the client.
+export type SsoConfig = z.infer<typeof SsoConfigSchema>;

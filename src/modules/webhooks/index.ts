@@ -3,3 +3,15 @@
 export { webhookDeliveriesRouter } from "./delivery-routes";
 export { registerWebhookDocs } from "./openapi";
 export { webhookEndpointsRouter } from "./routes";
+export type {
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookEndpoint,
+  WebhookEndpointHealth,
+  WebhookEndpointWithSecret,
+  WebhookEventReplayResult,
+  WebhookEventType,
+  WebhookHealthReport,
+  WebhookVerifyResult,
+} from "./schemas";

@@ -216,3 +216,15 @@ export const EventTypeSchema = z
   })
   .openapi("WebhookEventType");
 export const EventTypePage = pageOf(EventTypeSchema, "WebhookEventTypePage");
+
+// Response types, for the tests and the client.
+export type WebhookEndpoint = z.infer<typeof EndpointSchema>;
+export type WebhookEndpointWithSecret = z.infer<typeof EndpointWithSecret>;
+export type WebhookDelivery = z.infer<typeof DeliverySchema>;
+export type WebhookAttempt = z.infer<typeof AttemptSchema>;
+export type WebhookDeliveryDetail = z.infer<typeof DeliveryDetail>;
+export type WebhookEventType = z.infer<typeof EventTypeSchema>;
+export type WebhookVerifyResult = z.infer<typeof VerifyResult>;
+export type WebhookEventReplayResult = z.infer<typeof EventReplayResult>;
+export type WebhookEndpointHealth = z.infer<typeof EndpointHealth>;
+export type WebhookHealthReport = z.infer<typeof HealthReport>;
