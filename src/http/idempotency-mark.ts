@@ -18,7 +18,11 @@ export function withCommitMark(db: TenantDb, credential: string, key: string, to
   );
   const batch = async (statements: unknown[]) => {
     const held = batchGuard(db, "idempotency_claim", sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${mine})`);
-    const mark = db.update(idempotencyKeys).set({ state: "committed" }).where(mine);
+    // Only running -> committed: a later batch (after-commit work) never rewinds a stored answer.
+    const mark = db
+      .update(idempotencyKeys)
+      .set({ state: "committed" })
+      .where(and(mine, eq(idempotencyKeys.state, "running")));
     const all = [held, ...statements, mark] as Parameters<TenantDb["batch"]>[0];
     const results = await db.batch(all);
     return results.slice(1, -1);

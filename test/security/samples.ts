@@ -34,7 +34,8 @@ function sampleString(s: JsonSchema): string {
 
 /** A value that satisfies `schema` as far as a schema alone can tell. */
 export function validSample(doc: OpenApiDoc, schema: JsonSchema | undefined, depth = 0): unknown {
-  const s = nonNull(deref(doc, schema) ?? {});
+  // A union (oneOf/anyOf) samples its first non-null option, itself often a $ref.
+  const s = deref(doc, nonNull(deref(doc, schema) ?? {})) ?? {};
   if (s.const !== undefined) return s.const;
   if (s.allOf) return Object.assign({}, ...s.allOf.map((p) => validSample(doc, p, depth + 1)));
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
@@ -78,7 +79,8 @@ export const UNKNOWN_FIELD = "__notAField";
 
 /** A value of a different JSON type than the schema asks for. */
 function wrongValue(doc: OpenApiDoc, schema: JsonSchema | undefined): unknown {
-  const s = nonNull(deref(doc, schema) ?? {});
+  // A union (oneOf/anyOf) samples its first non-null option, itself often a $ref.
+  const s = deref(doc, nonNull(deref(doc, schema) ?? {})) ?? {};
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (type === "string") return 12345;
   if (type === "array") return "not-an-array";
@@ -88,7 +90,8 @@ function wrongValue(doc: OpenApiDoc, schema: JsonSchema | undefined): unknown {
 
 /** Every documented field with a wrong type, plus a field the schema does not have. */
 export function malformedBody(doc: OpenApiDoc, schema: JsonSchema | undefined): Record<string, unknown> {
-  const s = nonNull(deref(doc, schema) ?? {});
+  // A union (oneOf/anyOf) samples its first non-null option, itself often a $ref.
+  const s = deref(doc, nonNull(deref(doc, schema) ?? {})) ?? {};
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s.properties ?? {})) body[k] = wrongValue(doc, v);
   body[UNKNOWN_FIELD] = true;
