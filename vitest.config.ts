@@ -16,7 +16,7 @@ for (let i = 1; i <= TEST_POOL_SIZE; i++) pool[`TENANT_DB_T${String(i).padStart(
  * only what is worth reading. Anything else still prints.
  */
 const PROVOKED =
-  /realtime down|queue unavailable|this tenant's database is broken|object overloaded|downstream unavailable|\bboom\b|SELECT secret FROM internals|Network connection lost/;
+  /realtime down|queue unavailable|this tenant's database is broken|object overloaded|downstream unavailable|\bboom\b|SELECT secret FROM internals|at secret\.ts:1|Network connection lost/;
 
 export default defineConfig({
   plugins: [

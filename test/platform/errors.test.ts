@@ -84,7 +84,7 @@ describe("error envelope", () => {
     for (const url of [
       `${t.base}/no-such-thing`,
       `https://admin.${TEST_DOMAIN}/api/v1/nope`,
-      `https://${TEST_DOMAIN}/`,
+      `https://${TEST_DOMAIN}/nope`,
       "https://localhost/api/v1/categories/x/y/z",
     ]) {
       expectError(await req(url, { auth: { apiKey: t.apiKey } }), 404, "not_found");
