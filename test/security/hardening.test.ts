@@ -54,7 +54,11 @@ async function realPath(o: WalkedOperation): Promise<string> {
   return fillPath(o.path, params);
 }
 
-describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
+// Public routes (the sign-in bootstrap) answer on any host by design: a host that is not a
+// workspace gets `{ exists: false }`, so they have no host rule to check here.
+const checked = operations.filter((o) => POLICY[o.operationId] && POLICY[o.operationId]!.access !== "public");
+
+describe.concurrent.each(checked)("$method $path ($operationId)", (o) => {
   const rule = POLICY[o.operationId];
   if (!rule) return;
   const path = fillPath(o.path, placeholders(o));
