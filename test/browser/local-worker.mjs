@@ -39,6 +39,9 @@ export async function startLocalWorker(vars = {}) {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     PASSWORD_ITERATIONS: "1000",
+    // Workspace hosts are `<slug>.localhost:<port>`: the base URL decides which hosts are served
+    // and the URLs the Worker hands out (SSO callbacks among them).
+    BASE_URL: `http://localhost:${port}`,
     ...vars,
   };
   const args = [
