@@ -31,6 +31,9 @@ export default defineConfig({
           ADMIN_EMAIL: "admin@example.com",
           ADMIN_PASSWORD: "test-admin-password",
           FILES_SIGNING_SECRET: "test-files-secret-0123456789abcdef",
+          // Empty: SSO secrets are sealed with JWT_SECRET in tests, whatever a developer's .dev.vars says
+          // (every key of .dev.vars.example is set here, so a local .dev.vars changes nothing).
+          SSO_SECRET_KEY: "",
           // Hashing at the production 100,000 iterations would dominate the suite's CPU time.
           PASSWORD_ITERATIONS: "1000",
         },

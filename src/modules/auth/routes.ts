@@ -6,7 +6,7 @@ import { serviceCtx } from "../../http/service-context";
 import { AcceptInviteBody, LoginBody, RefreshBody, SessionSchema } from "./schemas";
 import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
-import { ssoGateOn } from "../sso";
+import { ssoGateOn } from "../../auth/sso/gate";
 
 const tags = ["Auth"];
 const authCtx = (c: AppContext): AuthCtx => ({ db: c.var.db, tenantId: c.var.tenant.id, secret: c.env.JWT_SECRET });

@@ -1,5 +1,6 @@
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
-import { loadSsoConfig, saveSsoConfig, toSsoConfigView } from "./config";
+import { saveSsoConfig, toSsoConfigView } from "./config";
+import { loadSsoConfig } from "../../auth/sso/gate";
 import { SsoConfigBody, SsoConfigSchema } from "./schemas";
 import { spUrls } from "./urls";
 import { validateSsoConfig } from "./validate";

@@ -6,25 +6,13 @@ import { secretKeyMaterial, sealSecret } from "../../auth/sso/secret-box";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { outboundPolicyFor } from "../../platform/outbound";
-import { planIncludes } from "../../tenancy/plans";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
 import type { SsoConfigInput } from "./schemas";
 import { splitCertificates } from "./validate";
 import type { SpUrls } from "./urls";
+import { type SsoConfigRow, loadSsoConfig, ssoFlags } from "../../auth/sso/gate";
 
-export type SsoConfigRow = typeof ssoConfigs.$inferSelect;
 export const DEFAULT_SCOPES = "openid profile email";
-
-export async function loadSsoConfig(env: Bindings, tenantId: string): Promise<SsoConfigRow | undefined> {
-  return controlDb(env).select().from(ssoConfigs).where(eq(ssoConfigs.tenantId, tenantId)).get();
-}
-
-/** The flags of SPEC 2.1/2.2: the gate counts only while the plan includes SSO. */
-export function ssoFlags(tenant: TenantRecord, row: SsoConfigRow | undefined) {
-  const ssoAccess = planIncludes(tenant.plan, "sso");
-  const ssoOnlyEnabled = row?.ssoOnlyEnabled ?? false;
-  return { ssoAccess, ssoOnlyEnabled, ssoLoginEnabled: ssoAccess && ssoOnlyEnabled && !!row };
-}
 
 export const isSaml = (row: SsoConfigRow): row is SsoConfigRow & { settings: SamlSettings } => row.provider === "saml";
 export const isOidc = (row: SsoConfigRow): row is SsoConfigRow & { settings: OidcSettings } => row.provider === "oidc";

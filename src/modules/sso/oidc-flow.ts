@@ -13,7 +13,7 @@ import type { OidcSettings } from "../../db/control/sso";
 import type { Bindings, TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { outboundPolicyFor } from "../../platform/outbound";
-import type { SsoConfigRow } from "./config";
+import { type SsoConfigRow } from "../../auth/sso/gate";
 import { consumeRequest, createSsoRequest, findOpenRequest } from "./requests";
 import type { SpUrls } from "./urls";
 

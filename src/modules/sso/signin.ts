@@ -3,7 +3,8 @@ import { ApiError } from "../../platform/errors";
 import { planIncludes } from "../../tenancy/plans";
 import type { TenantRecord } from "../../tenancy/registry";
 import type { AuthCtx } from "../auth";
-import { isOidc, isSaml, loadSsoConfig, refreshStaleMetadata } from "./config";
+import { isOidc, isSaml, refreshStaleMetadata } from "./config";
+import { loadSsoConfig } from "../../auth/sso/gate";
 import {
   finishOidcLogin,
   socialProvider,
