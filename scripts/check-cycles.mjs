@@ -1,0 +1,51 @@
+// Reads dependency-cruiser's JSON on stdin and fails when src/ has an import cycle made of value
+// imports (type-only imports aside). dependency-cruiser's own `circular` rule reports one cycle per
+// module and can pass over a value cycle when the path it found runs through a type-only import, so
+// `npm run check:architecture` also runs this strongly-connected-components check over the graph.
+const chunks = [];
+for await (const c of process.stdin) chunks.push(c);
+const { modules } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+
+const graph = new Map();
+for (const m of modules) {
+  const deps = (m.dependencies ?? [])
+    .filter((d) => d.resolved.startsWith("src/") && !(d.dependencyTypes ?? []).includes("type-only"))
+    .map((d) => d.resolved);
+  graph.set(m.source, deps);
+}
+
+// Tarjan's algorithm, iterative enough for a few hundred modules.
+let next = 0;
+const index = new Map();
+const low = new Map();
+const stack = [];
+const onStack = new Set();
+const cycles = [];
+function visit(v) {
+  index.set(v, next);
+  low.set(v, next++);
+  stack.push(v);
+  onStack.add(v);
+  for (const w of graph.get(v) ?? []) {
+    if (!index.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+  }
+  if (low.get(v) !== index.get(v)) return;
+  const component = [];
+  let w;
+  do {
+    w = stack.pop();
+    onStack.delete(w);
+    component.push(w);
+  } while (w !== v);
+  if (component.length > 1) cycles.push(component.sort());
+}
+for (const v of graph.keys()) if (!index.has(v)) visit(v);
+
+if (cycles.length > 0) {
+  for (const c of cycles) console.error(`import cycle (value imports) among:\n  ${c.join("\n  ")}`);
+  process.exit(1);
+}
+console.log(`no value-import cycles (${graph.size} modules)`);
