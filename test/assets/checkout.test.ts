@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assignments } from "../../src/db/tenant/assets";
-import { checkinAllForPerson } from "../../src/modules/assets/checkout";
+import { checkinAllForPerson } from "../../src/modules/assets/checkin-people";
 import { assetWriteStatements } from "../../src/modules/assets/write";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson, setPerson } from "../harness/people";

@@ -5,12 +5,12 @@ import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField, type ApiError } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { allowedTransitions, CHECKOUT_FROM, forbiddenMove } from "./status";
 import { liveAsset, requireAsset, requirePerson, type PersonRow } from "./lookup";
 import { orderedId } from "../../platform/ids";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
-import { commitAssetWrite, type AssetChange, type AssetWrite } from "./write";
+import { commitAssetWrite, type AssetChange } from "./write";
 
 const CHECKOUT_FIELDS = [
   "status",
@@ -290,120 +290,3 @@ export const checkinAssetSet = (at: string) => ({
   dueBackAt: null,
   updatedAt: at,
 });
-
-/**
- * For the people module: the asset write that checks every asset currently assigned to `personId`
- * back in, for the caller's own batch (`assetWriteStatements` before deactivating the person, then
- * `afterAssetWrite`).
- *
- * Its guard fails the whole batch if the person's set of assigned assets changed since this read
- * (a concurrent checkout or check-in); detect it with `guardFailed(err, "person_assets_changed")`
- * and answer 409 (retry).
- */
-export async function checkinAllForPerson(ctx: ServiceCtx, personId: string, reason: string): Promise<AssetWrite> {
-  const { db } = ctx;
-  const held = await db
-    .select()
-    .from(assets)
-    .where(and(eq(assets.assigneeId, personId), isNull(assets.deletedAt)))
-    .all();
-  const at = nowIso();
-  const guards = [
-    batchGuard(
-      db,
-      "person_assets_changed",
-      sql`(SELECT count(*) FROM ${assets} WHERE ${assets.assigneeId} = ${personId}) = ${held.length}`,
-    ),
-  ];
-  if (held.length === 0) return { at, guards, writes: [], changes: [] };
-  const open = await db
-    .select()
-    .from(assignments)
-    .where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt)))
-    .all();
-  const defs = await assetFieldDefs(db);
-  return {
-    at,
-    guards,
-    writes: [
-      db
-        .update(assets)
-        .set(checkinAssetSet(at))
-        .where(and(eq(assets.assigneeId, personId), eq(assets.status, "assigned"))),
-      db
-        .update(assignments)
-        .set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason })
-        .where(and(eq(assignments.personId, personId), isNull(assignments.checkedInAt))),
-    ],
-    changes: held.map((asset) =>
-      checkinChange({
-        asset,
-        assignment: open.find((a) => a.assetId === asset.id),
-        reason,
-        notes: null,
-        at,
-        actor: ctx.actor,
-        defs,
-      }),
-    ),
-  };
-}
-
-/**
- * `checkinAllForPerson` for many people at once (bulk deactivation): one read of their assets, one
- * of their open assignments, set-based writes. Its guard `people_assets_changed` fails the batch if
- * any of their assigned-asset sets changed since this read.
- */
-export async function checkinAllForPeople(
-  ctx: ServiceCtx,
-  personIds: readonly string[],
-  reason: string,
-): Promise<AssetWrite> {
-  const { db } = ctx;
-  const held = await db
-    .select()
-    .from(assets)
-    .where(and(inJson(assets.assigneeId, personIds), isNull(assets.deletedAt)))
-    .all();
-  const at = nowIso();
-  const heldIds = JSON.stringify(held.map((a) => a.id).sort());
-  const guards = [
-    batchGuard(
-      db,
-      "people_assets_changed",
-      sql`(SELECT coalesce(json_group_array(id), '[]') FROM (SELECT ${assets.id} AS id FROM ${assets} WHERE ${inJson(assets.assigneeId, personIds)} AND ${assets.deletedAt} IS NULL ORDER BY ${assets.id})) = ${heldIds}`,
-    ),
-  ];
-  if (held.length === 0) return { at, guards, writes: [], changes: [] };
-  const open = await db
-    .select()
-    .from(assignments)
-    .where(and(inJson(assignments.personId, personIds), isNull(assignments.checkedInAt)))
-    .all();
-  const defs = await assetFieldDefs(db);
-  return {
-    at,
-    guards,
-    writes: [
-      db
-        .update(assets)
-        .set(checkinAssetSet(at))
-        .where(and(inJson(assets.assigneeId, personIds), eq(assets.status, "assigned"))),
-      db
-        .update(assignments)
-        .set({ checkedInAt: at, checkedInBy: ctx.actor, checkinReason: reason })
-        .where(and(inJson(assignments.personId, personIds), isNull(assignments.checkedInAt))),
-    ],
-    changes: held.map((asset) =>
-      checkinChange({
-        asset,
-        assignment: open.find((a) => a.assetId === asset.id),
-        reason,
-        notes: null,
-        at,
-        actor: ctx.actor,
-        defs,
-      }),
-    ),
-  };
-}

@@ -2,7 +2,7 @@
  * Front door of the assets module. Assets (inventory items): CRUD, lifecycle, checkout/check-in, history, and the asset write recipe every asset-changing verb uses.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
-export { checkinAllForPeople, checkinAllForPerson } from "./checkout";
+export { checkinAllForPeople, checkinAllForPerson } from "./checkin-people";
 export type { AssetInput } from "./input";
 export { listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
