@@ -1,4 +1,5 @@
-import { and, asc, inArray, isNotNull, isNull, lte } from "drizzle-orm";
+import { and, asc, inArray, isNotNull, isNull, lte, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { outbox } from "../db/tenant/outbox";
 import type { AppContext, Bindings, TenantDb } from "../env";
 import { nowIso } from "../platform/clock";
@@ -19,39 +20,15 @@ export async function dispatchOutbox(
   db: TenantDb = tenantDb(env, tenant.dbBinding),
   maxRounds = 10,
 ): Promise<number> {
-  let sent = 0;
-  for (let round = 0; round < maxRounds; round++) {
-    const pending = await db
-      .select({ id: outbox.id, type: outbox.type })
-      .from(outbox)
-      .where(isNull(outbox.dispatchedAt))
-      .orderBy(asc(outbox.id))
-      .limit(BATCH)
-      .all();
-    if (pending.length === 0) break;
-    await env.EVENTS.sendBatch(
-      pending.map((e) => ({
-        body: { tenantId: tenant.id, eventId: e.id, type: e.type },
-        contentType: "json" as const,
-      })),
-    );
-    await db
-      .update(outbox)
-      .set({ dispatchedAt: nowIso() })
-      .where(
-        and(
-          inArray(
-            outbox.id,
-            pending.map((e) => e.id),
-          ),
-          isNull(outbox.dispatchedAt),
-        ),
-      )
-      .run();
-    sent += pending.length;
-    if (pending.length < BATCH) break;
-  }
-  return sent;
+  return sendInRounds(
+    env,
+    tenant,
+    db,
+    maxRounds,
+    () => isNull(outbox.dispatchedAt),
+    outbox.id,
+    isNull(outbox.dispatchedAt),
+  );
 }
 
 /**
@@ -72,19 +49,41 @@ export async function redispatchUnconsumed(
   leaseMs = CONSUME_LEASE_MS,
   maxRounds = 10,
 ): Promise<number> {
+  const due = () =>
+    and(
+      isNull(outbox.consumedAt),
+      isNotNull(outbox.dispatchedAt),
+      lte(outbox.dispatchedAt, new Date(Date.now() - leaseMs).toISOString()),
+    );
+  return sendInRounds(env, tenant, db, maxRounds, due, outbox.dispatchedAt, isNull(outbox.consumedAt));
+}
+
+/**
+ * Sends outbox rows matching `due()` (read `order`-first) to the Queue in rounds of BATCH, stamping
+ * `dispatchedAt` on those that still match `stillDue`. If the send fails the rows stay as they were
+ * and the sweep retries; if the stamp fails they are sent again, which consumers tolerate.
+ */
+async function sendInRounds(
+  env: Bindings,
+  tenant: TenantRecord,
+  db: TenantDb,
+  maxRounds: number,
+  due: () => SQL | undefined,
+  order: SQLiteColumn,
+  stillDue: SQL,
+): Promise<number> {
   let sent = 0;
   for (let round = 0; round < maxRounds; round++) {
-    const cutoff = new Date(Date.now() - leaseMs).toISOString();
-    const stale = await db
+    const rows = await db
       .select({ id: outbox.id, type: outbox.type })
       .from(outbox)
-      .where(and(isNull(outbox.consumedAt), isNotNull(outbox.dispatchedAt), lte(outbox.dispatchedAt, cutoff)))
-      .orderBy(asc(outbox.dispatchedAt))
+      .where(due())
+      .orderBy(asc(order))
       .limit(BATCH)
       .all();
-    if (stale.length === 0) break;
+    if (rows.length === 0) break;
     await env.EVENTS.sendBatch(
-      stale.map((e) => ({ body: { tenantId: tenant.id, eventId: e.id, type: e.type }, contentType: "json" as const })),
+      rows.map((e) => ({ body: { tenantId: tenant.id, eventId: e.id, type: e.type }, contentType: "json" as const })),
     );
     await db
       .update(outbox)
@@ -93,14 +92,14 @@ export async function redispatchUnconsumed(
         and(
           inArray(
             outbox.id,
-            stale.map((e) => e.id),
+            rows.map((e) => e.id),
           ),
-          isNull(outbox.consumedAt),
+          stillDue,
         ),
       )
       .run();
-    sent += stale.length;
-    if (stale.length < BATCH) break;
+    sent += rows.length;
+    if (rows.length < BATCH) break;
   }
   return sent;
 }
