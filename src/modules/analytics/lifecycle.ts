@@ -13,10 +13,13 @@ export const AGE_BUCKETS = [
   { label: "5y_plus", maxDays: null },
 ] as const;
 
-/** `CASE` of the age bucket of the live asset alias `a` (reads index columns only). */
+/** `CASE` of the age bucket of the live asset alias `a` (reads index columns only; plain date comparisons, no date math per row). */
 export function ageBucketCase(todayIso: string) {
-  const age = sql`(julianday(${todayIso.slice(0, 10)}) - julianday(coalesce(a.purchase_date, substr(a.created_at, 1, 10))))`;
-  return sql`CASE WHEN ${age} < 365 THEN 'under_1y' WHEN ${age} < 730 THEN '1_2y' WHEN ${age} < 1095 THEN '2_3y' WHEN ${age} < 1826 THEN '3_5y' ELSE '5y_plus' END`;
+  const today = Date.parse(`${todayIso.slice(0, 10)}T00:00:00Z`);
+  const since = (days: number) => new Date(today - days * 86_400_000).toISOString().slice(0, 10);
+  const day = sql`coalesce(a.purchase_date, substr(a.created_at, 1, 10))`;
+  const bounded = AGE_BUCKETS.filter((b) => b.maxDays !== null);
+  return sql`CASE ${sql.join(bounded.map((b) => sql`WHEN ${day} > ${since(b.maxDays!)} THEN ${b.label}`), sql` `)} ELSE '5y_plus' END`;
 }
 
 /**

@@ -105,8 +105,9 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
       cand AS (SELECT si.asset_id FROM recent r JOIN session_items si INDEXED BY session_items_missed_idx
           ON si.session_id = r.id AND si.scan_id IS NULL AND si.excluded = 0 AND si.source <> 'found'
         GROUP BY si.asset_id HAVING count(*) >= ${k}),
+      -- CROSS JOIN keeps the candidates outermost: two primary-key seeks per candidate and session, never a walk of a session's items.
       hist AS (SELECT c.asset_id, si.scan_id IS NULL AS missed, row_number() OVER (PARTITION BY c.asset_id ORDER BY r.completed_at DESC) AS rn
-        FROM cand c JOIN recent r JOIN session_items si ON si.session_id = r.id AND si.asset_id = c.asset_id WHERE si.excluded = 0 AND si.source <> 'found'),
+        FROM cand c CROSS JOIN recent r CROSS JOIN session_items si WHERE si.session_id = r.id AND si.asset_id = c.asset_id AND si.excluded = 0 AND si.source <> 'found'),
       streak AS (SELECT asset_id FROM hist WHERE rn <= ${k} GROUP BY asset_id HAVING sum(missed) = ${k})
       SELECT ${brief}, count(*) OVER () AS total FROM streak JOIN assets a ON a.id = streak.asset_id WHERE a.deleted_at IS NULL${f} ORDER BY a.id LIMIT ${input.limit}`),
   ]);
