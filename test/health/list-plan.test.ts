@@ -29,7 +29,8 @@ const CASES: [Partial<ListAssetsInput>, string][] = [
     { healthSort: "risk_first", healthBadge: "AT_RISK", cursor: encodeCursor(["risk_first", 10, "ast_z"]) },
     `SEARCH asset_health USING COVERING INDEX asset_health_badge_score_idx (badge=? AND (score,asset_id)>(?,?)) | ${PK}`,
   ],
-  // Other filters ride along on the primary-key lookup of each row read in score order.
+  // Equality filters are checked in their (column, id) indexes before the asset row is fetched
+  // (a skipped row costs an index seek); the other filters ride along on the primary-key lookup.
   [
     {
       healthSort: "risk_first",
@@ -40,7 +41,11 @@ const CASES: [Partial<ListAssetsInput>, string][] = [
       overdue: true,
       updatedSince: "2025-01-01T00:00:00Z",
     },
-    `SCAN asset_health USING COVERING INDEX asset_health_score_idx | ${PK}`,
+    `SCAN asset_health USING COVERING INDEX asset_health_score_idx | ${["assets_status_idx (status", "assets_category_idx (category_id", "assets_location_idx (location_id", "assets_assignee_idx (assignee_id"].map((ix, i) => `CORRELATED SCALAR SUBQUERY ${i + 1} | SEARCH f USING INDEX ${ix}=? AND id=?)`).join(" | ")} | ${PK}`,
+  ],
+  [
+    { healthSort: "risk_first", status: "available" },
+    `SCAN asset_health USING COVERING INDEX asset_health_score_idx | CORRELATED SCALAR SUBQUERY 1 | SEARCH f USING INDEX assets_status_idx (status=? AND id=?) | ${PK}`,
   ],
   [{ healthBadge: "AT_RISK" }, `SEARCH asset_health USING INDEX asset_health_badge_idx (badge=?) | ${PK}`],
   [
