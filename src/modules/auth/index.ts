@@ -2,6 +2,7 @@
  * Front door of the auth module. Password sign-in, refresh tokens and sign-out on the workspace host.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
+export { joinByInvite } from "./join";
 export { mintRefreshToken, sessionBody } from "./refresh-tokens";
 export type { AuthCtx } from "./refresh-tokens";
 export { authRouter } from "./routes";

@@ -2,13 +2,13 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { hashPassword, TIMING_DUMMY_HASH, verifyPassword } from "../../platform/passwords";
 import { invites, refreshTokens, users } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
+import { joinByInvite } from "./join";
 import { sha256Hex } from "../../platform/crypto";
 import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { recordEventIfChanged } from "../../events/outbox";
 import { insertIfChanged } from "../../platform/d1-write";
-import { toUser, type UserRow } from "../users";
+import type { UserRow } from "../users";
 import {
   type AuthCtx,
   invalidCredentials,
@@ -133,35 +133,13 @@ export async function acceptInvite(ctx: AuthCtx, input: { token: string; passwor
     createdAt: now,
     updatedAt: now,
   };
-  const refresh = await mintRefreshToken(user.id, now);
-  let consumed = 0;
+  let token: string | null;
   try {
-    const [res] = await ctx.db.batch([
-      ctx.db
-        .update(invites)
-        .set({ acceptedAt: now })
-        .where(
-          and(
-            eq(invites.id, invite.id),
-            isNull(invites.acceptedAt),
-            isNull(invites.revokedAt),
-            gt(invites.expiresAt, now),
-          ),
-        ),
-      insertIfChanged(ctx.db, users, user),
-      insertIfChanged(ctx.db, refreshTokens, refresh.row),
-      recordEventIfChanged(ctx.db, {
-        type: "user.joined",
-        subjectId: user.id,
-        payload: { ...toUser(user), inviteId: invite.id },
-        actor: user.id,
-      }),
-    ]);
-    consumed = res.meta.changes;
+    token = await joinByInvite(ctx, invite, user);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A user with the email ${invite.email} already exists`);
     throw err;
   }
-  if (consumed === 0) throw invalidInvite();
-  return sessionBody(ctx, user, refresh.token);
+  if (token === null) throw invalidInvite();
+  return sessionBody(ctx, user, token);
 }

@@ -1,13 +1,11 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { invites, refreshTokens, users } from "../../db/tenant/users";
-import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { mintRefreshToken, sessionBody, type AuthCtx } from "../auth";
-import { insertIfChanged } from "../../platform/d1-write";
-import { toUser, type UserRow } from "../users";
+import { joinByInvite, mintRefreshToken, sessionBody, type AuthCtx } from "../auth";
+import type { UserRow } from "../users";
 
 const noAccount = (email: string) =>
   new ApiError(
@@ -63,38 +61,14 @@ export async function signInByEmail(ctx: AuthCtx, rawEmail: string, name: string
     createdAt: now,
     updatedAt: now,
   };
-  const refresh = await mintRefreshToken(created.id, now);
-  let consumed = 0;
+  let token: string | null;
   try {
-    // The same single-use batch as invite acceptance: the conditional UPDATE consumes the invite,
-    // and the inserts run only if it changed a row.
-    const [res] = await ctx.db.batch([
-      ctx.db
-        .update(invites)
-        .set({ acceptedAt: now })
-        .where(
-          and(
-            eq(invites.id, invite.id),
-            isNull(invites.acceptedAt),
-            isNull(invites.revokedAt),
-            gt(invites.expiresAt, now),
-          ),
-        ),
-      insertIfChanged(ctx.db, users, created),
-      insertIfChanged(ctx.db, refreshTokens, refresh.row),
-      recordEventIfChanged(ctx.db, {
-        type: "user.joined",
-        subjectId: created.id,
-        payload: { ...toUser(created), inviteId: invite.id, via: "sso" },
-        actor: created.id,
-      }),
-    ]);
-    consumed = res.meta.changes;
+    token = await joinByInvite(ctx, invite, created, "sso");
   } catch (err) {
     // Another sign-in created the user a moment ago: sign in as that user.
     if (isUniqueViolation(err)) return signInByEmail(ctx, email, name);
     throw err;
   }
-  if (consumed === 0) return signInByEmail(ctx, email, name);
-  return sessionBody(ctx, created, refresh.token);
+  if (token === null) return signInByEmail(ctx, email, name);
+  return sessionBody(ctx, created, token);
 }
