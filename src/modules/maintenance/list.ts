@@ -1,10 +1,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { maintenanceSchedules, type ScheduleStatus } from "../../db/tenant/maintenance";
-import { tombstoneField, tombstonesSince } from "../../events/tombstones";
+import { syncRows, tombstoneField } from "../../events/tombstones";
 import type { ServiceCtx } from "../../http/service-context";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { mergeSync, syncClauses, syncPage } from "../../platform/sync";
-import { toSchedule, type ScheduleRow } from "./view";
+import { syncPage } from "../../platform/sync";
+import { toSchedule } from "./view";
 
 export interface ListSchedulesInput {
   limit: number;
@@ -31,22 +31,11 @@ export async function listSchedules({ db }: ServiceCtx, input: ListSchedulesInpu
   );
   if (input.updatedSince) {
     const sync = { ...input, updatedSince: input.updatedSince };
-    const { where, orderBy } = syncClauses(s, sync, filters);
-    const [rows, gone] = await Promise.all([
-      db
-        .select()
-        .from(s)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(input.limit + 1)
-        .all(),
-      tombstonesSince(db, "maintenance_schedule", s, sync, [
-        ...(input.itemId ? [tombstoneField("itemId", input.itemId)] : []),
-        ...(input.status ? [tombstoneField("status", input.status)] : []),
-      ]),
+    const rows = await syncRows(db, "maintenance_schedule", s, sync, filters, [
+      ...(input.itemId ? [tombstoneField("itemId", input.itemId)] : []),
+      ...(input.status ? [tombstoneField("status", input.status)] : []),
     ]);
-    const merged = mergeSync<ScheduleRow & { deletedAt?: string }>(rows, gone);
-    return syncPage(merged, input.limit, (r) => ({ ...toSchedule(r), deletedAt: r.deletedAt ?? null }));
+    return syncPage(rows, input.limit, (r) => ({ ...toSchedule(r), deletedAt: r.deletedAt ?? null }));
   }
   const after = decodeCursor(input.cursor, 1);
   const rows = await db

@@ -1,5 +1,5 @@
-import { mergeSync, syncClauses, syncPage } from "../../platform/sync";
-import { recordTombstones, tombstoneArrayHas, tombstoneField, tombstonesSince } from "../../events/tombstones";
+import { syncPage } from "../../platform/sync";
+import { recordTombstones, syncRows, tombstoneArrayHas, tombstoneField } from "../../events/tombstones";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { sessionItems, sessions } from "../../db/tenant/sessions";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -36,24 +36,12 @@ export async function listSessions(
   );
   if (input.updatedSince) {
     // Sync order; deleted sessions come back from their tombstones (docs/api-platform.md).
-    const sync = { ...input, updatedSince: input.updatedSince };
-    const { where, orderBy } = syncClauses(sessions, sync, filters);
-    const [rows, gone] = await Promise.all([
-      db
-        .select()
-        .from(sessions)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(input.limit + 1)
-        .all(),
-      tombstonesSince(db, "session", sessions, sync, [
-        ...(input.status ? [tombstoneField("status", input.status)] : []),
-        ...(input.locationId ? [tombstoneField("locationId", input.locationId)] : []),
-        ...(input.assigneeId ? [tombstoneArrayHas("assigneeIds", input.assigneeId)] : []),
-      ]),
+    const rows = await syncRows(db, "session", sessions, { ...input, updatedSince: input.updatedSince }, filters, [
+      ...(input.status ? [tombstoneField("status", input.status)] : []),
+      ...(input.locationId ? [tombstoneField("locationId", input.locationId)] : []),
+      ...(input.assigneeId ? [tombstoneArrayHas("assigneeIds", input.assigneeId)] : []),
     ]);
-    const merged: (SessionRow & { deletedAt?: string })[] = mergeSync<SessionRow & { deletedAt?: string }>(rows, gone);
-    return syncPage(merged, input.limit, (r) => ({ ...toSession(r), deletedAt: r.deletedAt ?? null }));
+    return syncPage(rows, input.limit, (r) => ({ ...toSession(r), deletedAt: r.deletedAt ?? null }));
   }
   const after = decodeCursor(input.cursor, 1);
   const rows = await db
