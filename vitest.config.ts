@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { isolatedWranglerConfig } from "./test/global/test-wrangler-config.mjs";
 
 /**
  * Tests run inside workerd with real local D1, Durable Objects, R2 and Queues. Storage is fresh per
@@ -21,7 +22,9 @@ const PROVOKED =
 export default defineConfig({
   plugins: [
     cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
+      // A copy of wrangler.toml in a fresh directory, so no .dev.vars (or .env) of the developer is
+      // read: the Worker under test sees wrangler.toml's [vars] and the bindings below, nothing else.
+      wrangler: { configPath: isolatedWranglerConfig("./wrangler.toml") },
       miniflare: {
         d1Databases: pool,
         bindings: {
@@ -31,8 +34,7 @@ export default defineConfig({
           ADMIN_EMAIL: "admin@example.com",
           ADMIN_PASSWORD: "test-admin-password",
           FILES_SIGNING_SECRET: "test-files-secret-0123456789abcdef",
-          // Empty: SSO secrets are sealed with JWT_SECRET in tests, whatever a developer's .dev.vars says
-          // (every key of .dev.vars.example is set here, so a local .dev.vars changes nothing).
+          // Empty: SSO secrets are sealed with JWT_SECRET in tests.
           SSO_SECRET_KEY: "",
           // Hashing at the production 100,000 iterations would dominate the suite's CPU time.
           PASSWORD_ITERATIONS: "1000",
@@ -45,7 +47,8 @@ export default defineConfig({
     onConsoleLog: (log) => !PROVOKED.test(log),
     setupFiles: ["./test/harness/setup.ts"],
     // Test identity providers (samlify, oidc-provider) on 127.0.0.1, started in Node.
-    globalSetup: ["./test/global/idp-servers.mjs"],
+    // First: no key of a .dev.vars or .env file reaches the pool (fails the run otherwise).
+    globalSetup: ["./test/global/dev-vars-isolation.mjs", "./test/global/idp-servers.mjs"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

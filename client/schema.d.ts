@@ -1705,6 +1705,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/maintenance/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List maintenance schedules
+         * @description Every schedule of the workspace's live items, newest first; `itemId` and `status` narrow it. With `updatedSince` (sync): every schedule changed at or after that time, oldest change first by (updatedAt, id), including schedules of items in the trash and deleted schedules as tombstones (`deletedAt` set, kept 90 days).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         */
+        get: operations["listMaintenanceSchedules"];
+        put?: never;
+        /**
+         * Create a maintenance schedule
+         * @description `itemId` must be a live item and `assigneeUserId` an active workspace user (400 naming the field otherwise).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
+         */
+        post: operations["createMaintenanceSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/maintenance/schedules/due/all": {
         parameters: {
             query?: never;
@@ -1749,28 +1777,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/maintenance/schedules": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a maintenance schedule
-         * @description `itemId` must be a live item and `assigneeUserId` an active workspace user (400 naming the field otherwise).
-         *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
-         */
-        post: operations["createMaintenanceSchedule"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/maintenance/schedules/{scheduleId}": {
         parameters: {
             query?: never;
@@ -1787,7 +1793,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a maintenance schedule
-         * @description Permanent. Its logs stay in the item's history.
+         * @description Permanent. Its logs stay in the item's history. A sync (`GET /maintenance/schedules?updatedSince=`) sees the deletion as a tombstone for 90 days.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
          */
@@ -7285,6 +7291,8 @@ export interface components {
             createdBy: string;
             createdAt: string;
             updatedAt: string;
+            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
+            deletedAt?: string | null;
         };
         SessionReport: {
             sessionId: string;
@@ -7385,6 +7393,8 @@ export interface components {
             createdBy: string;
             createdAt: string;
             updatedAt: string;
+            /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
+            deletedAt?: string | null;
         };
         MaintenanceLog: {
             /** @example mtl_01jd3k4m5n6p7q8r9s0t1v2w3x */
@@ -8820,6 +8830,11 @@ export interface components {
                 email: string | null;
             };
         };
+        MaintenanceSchedulePage: {
+            items: components["schemas"]["MaintenanceSchedule"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
         DueMaintenancePage: {
             /**
              * @description Today in the workspace's time zone (settings.timezone, default UTC).
@@ -8845,11 +8860,6 @@ export interface components {
                 name: string;
                 uniqueTag: string;
             };
-        };
-        MaintenanceSchedulePage: {
-            items: components["schemas"]["MaintenanceSchedule"][];
-            /** @description Pass as `cursor` for the next page; null at the end. */
-            nextCursor: string | null;
         };
         CreateMaintenanceSchedule: {
             /** @description A live inventory item. */
@@ -24623,151 +24633,21 @@ export interface operations {
             };
         };
     };
-    listDueMaintenanceSchedules: {
+    listMaintenanceSchedules: {
         parameters: {
             query?: {
+                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description 1..60, default 7: how far ahead upcoming schedules are listed. */
-                lookaheadDays?: number;
-                /** @description Alias of lookaheadDays (both given: they must agree). */
-                reminderDays?: number;
-                /** @description Only schedules of this class. */
-                dueStatus?: "overdue" | "due_today" | "upcoming";
+                /** @description Only this item's schedules. */
+                itemId?: string;
+                status?: "active" | "paused" | "completed";
             };
             header?: never;
             path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of due schedules */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DueMaintenancePage"];
-                };
-            };
-            /** @description Validation failed */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "body.name: must not be empty",
-                     *       "code": "validation_failed",
-                     *       "details": [
-                     *         {
-                     *           "path": "body.name",
-                     *           "message": "must not be empty"
-                     *         }
-                     *       ],
-                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or invalid credentials */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
-                     *       "code": "unauthenticated",
-                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed (role, credential type or plan) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "This action needs one of the roles: owner, admin",
-                     *       "code": "forbidden",
-                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown resource or workspace */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "Not found",
-                     *       "code": "not_found",
-                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limited; see Retry-After */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "Too many requests",
-                     *       "code": "rate_limited",
-                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "Internal error; quote the requestId when reporting it",
-                     *       "code": "internal_error",
-                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listItemMaintenanceSchedules: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1..100. */
-                limit?: number;
-                /** @description Opaque cursor from the previous page's `nextCursor`. */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                itemId: string;
-            };
             cookie?: never;
         };
         requestBody?: never;
@@ -25038,6 +24918,268 @@ export interface operations {
                      * @example {
                      *       "message": "This Idempotency-Key was used with a different request",
                      *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDueMaintenanceSchedules: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+                /** @description 1..60, default 7: how far ahead upcoming schedules are listed. */
+                lookaheadDays?: number;
+                /** @description Alias of lookaheadDays (both given: they must agree). */
+                reminderDays?: number;
+                /** @description Only schedules of this class. */
+                dueStatus?: "overdue" | "due_today" | "upcoming";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of due schedules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueMaintenancePage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listItemMaintenanceSchedules: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of schedules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceSchedulePage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */

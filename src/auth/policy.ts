@@ -172,6 +172,7 @@ export const ROUTE_POLICY = {
   search: { access: "jwt" },
 
   // Maintenance (SPEC 4.10): a "data" group, API keys accepted.
+  listMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
   listDueMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
   listItemMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
   createMaintenanceSchedule: { access: "data", scope: "maintenance:write" },

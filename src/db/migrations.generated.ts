@@ -274,5 +274,21 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "ALTER TABLE `api_keys` ADD `scopes` text;",
       "ALTER TABLE `api_keys` ADD `expires_at` text;"
     ]
+  },
+  {
+    "name": "0015_stale_silhouette.sql",
+    "queries": [
+      "CREATE TABLE `sync_tombstones` (\n\t`entity` text NOT NULL,\n\t`id` text NOT NULL,\n\t`data` text NOT NULL,\n\t`deleted_at` text NOT NULL,\n\tPRIMARY KEY(`entity`, `id`)\n);",
+      "CREATE INDEX `sync_tombstones_deleted_idx` ON `sync_tombstones` (`entity`,`deleted_at`,`id`);",
+      "CREATE INDEX `sessions_updated_idx` ON `sessions` (`updated_at`,`id`);",
+      "CREATE INDEX `maintenance_schedules_updated_idx` ON `maintenance_schedules` (`updated_at`,`id`);"
+    ]
+  },
+  {
+    "name": "0016_sync_tombstone_guards.sql",
+    "queries": [
+      "-- Sync tombstones (src/db/tenant/sync.ts, docs/api-platform.md): sessions and maintenance schedules\n-- are deleted for good, and a sync (`updatedSince`) sees the deletion through a row in\n-- sync_tombstones that the delete's own batch writes first (src/events/tombstones.ts). These\n-- triggers make that a rule of the database: a delete that did not write its tombstone fails, so no\n-- path (a route, the trash purge of an asset, a future job) can drop a row silently. Triggers are\n-- not expressible in the drizzle schema; this migration is hand-written. DROP TABLE (the workspace\n-- wipe) fires no triggers.\nCREATE TRIGGER `sessions_tombstone_guard` BEFORE DELETE ON `sessions`\nWHEN NOT EXISTS (SELECT 1 FROM sync_tombstones WHERE entity = 'session' AND id = old.id) BEGIN\n  SELECT RAISE(ABORT, 'sync tombstone missing: session');\nEND;",
+      "CREATE TRIGGER `maintenance_schedules_tombstone_guard` BEFORE DELETE ON `maintenance_schedules`\nWHEN NOT EXISTS (SELECT 1 FROM sync_tombstones WHERE entity = 'maintenance_schedule' AND id = old.id) BEGIN\n  SELECT RAISE(ABORT, 'sync tombstone missing: maintenance_schedule');\nEND;"
+    ]
   }
 ];

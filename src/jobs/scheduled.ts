@@ -5,6 +5,7 @@ import { runMaintenanceReminders } from "../modules/maintenance";
 import { runDueSchedules } from "../modules/session-schedules";
 import { resumeImports } from "../modules/data-transfer";
 import type { TenantRecord } from "../tenancy/registry";
+import { runRetention } from "./retention";
 import { sweepTenants } from "./tenant-sweep";
 import { runWebhookSweep } from "../webhooks";
 
@@ -34,6 +35,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "webhook-deliveries", run: (env, tenant) => runWebhookSweep(env, tenant) },
   // CSV imports whose Queue chain stalled: stale claims released, a few chunks written (chain restarted).
   { job: "imports", run: (env, tenant) => resumeImports(env, tenant) },
+  // Retention: expired idempotency keys and sync tombstones past 90 days, in bounded chunks.
+  { job: "retention", run: (env, tenant, runAt) => runRetention(env, tenant, runAt) },
 ];
 
 /** Cron entry point. A job that fails as a whole is logged and does not keep the others from running. */

@@ -114,3 +114,26 @@ export function insertJsonRows<T extends SQLiteTable>(
   });
   return db.insert(table).select(sql`SELECT ${sql.join(exprs, sql`, `)} FROM json_each(${JSON.stringify(data)})`);
 }
+
+/**
+ * Deletes the rows of `table` matching `where`, `chunk` rows per statement
+ * (`DELETE ... WHERE rowid IN (SELECT rowid ... LIMIT n)`), at most `maxChunks` statements, so a
+ * cleanup of a large backlog never holds the database long nor runs past a cron budget; the next run
+ * continues. Returns the rows deleted. `where` should be served by an index (it is re-read per chunk).
+ */
+export async function deleteInChunks(
+  db: D1Db,
+  table: SQLiteTable,
+  where: SQL,
+  { chunk = 500, maxChunks = 20 }: { chunk?: number; maxChunks?: number } = {},
+): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < maxChunks; i++) {
+    const res = await db.run(
+      sql`DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${where} LIMIT ${chunk})`,
+    );
+    deleted += res.meta.changes;
+    if (res.meta.changes < chunk) break;
+  }
+  return deleted;
+}

@@ -25,19 +25,48 @@ export interface SyncColumns {
   updatedAt: SQLiteColumn;
 }
 
-/** WHERE and ORDER BY of a sync page; the cursor is `["sync", updatedAt, id]`. */
-export function syncClauses(cols: SyncColumns, input: { updatedSince: string; cursor?: string }, extra?: SQL) {
+/** The lower bound and the cursor position `[updatedAt, id]` of a sync page; the cursor is `["sync", updatedAt, id]`. */
+export function syncBounds(input: { updatedSince: string; cursor?: string }) {
   const after = input.cursor ? decodeCursor(input.cursor, 3) : undefined;
   if (after && after[0] !== "sync") decodeCursor("-", 3); // a cursor of the unsynced list: 400
-  const since = new Date(input.updatedSince).toISOString();
+  return { since: new Date(input.updatedSince).toISOString(), after: after?.slice(1) };
+}
+
+/** WHERE and ORDER BY of a sync page. */
+export function syncClauses(cols: SyncColumns, input: { updatedSince: string; cursor?: string }, extra?: SQL) {
+  const { since, after } = syncBounds(input);
   return {
     where: and(
       gte(cols.updatedAt, since),
       extra,
-      after ? sql`(${cols.updatedAt}, ${cols.id}) > (${after[1]}, ${after[2]})` : undefined,
+      after ? sql`(${cols.updatedAt}, ${cols.id}) > (${after[0]}, ${after[1]})` : undefined,
     ),
     orderBy: [asc(cols.updatedAt), asc(cols.id)] as const,
   };
+}
+
+/**
+ * Live rows and tombstones of hard-deleted rows (each read in sync order, `limit + 1` of them) as
+ * one list in sync order, for `syncPage`: the first `limit + 1` of the merge are exactly the page
+ * and the hint that more follow.
+ */
+export function mergeSync<R extends { id: string; updatedAt: string }>(live: R[], gone: R[]): R[] {
+  const before = (a: R, b: R) => a.updatedAt < b.updatedAt || (a.updatedAt === b.updatedAt && a.id < b.id);
+  const out: R[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < live.length || j < gone.length) {
+    const a = live[i];
+    const b = gone[j];
+    if (a && (!b || before(a, b))) {
+      out.push(a);
+      i++;
+    } else if (b) {
+      out.push(b);
+      j++;
+    }
+  }
+  return out;
 }
 
 /** A sync page from `limit + 1` rows. */

@@ -8,6 +8,10 @@ describe("rate limits per credential and workspace", () => {
   it("a free-plan key gets 429 with Retry-After and the envelope past its budget; other keys go on", async () => {
     const t = await createTenant({ plan: "free" });
     const { token } = await createKey(t);
+    // The local binding counts in windows aligned to the wall clock (60 s): a run that crossed into the
+    // next window would start a fresh count. Start early in a window (waits at most 30 s).
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 30_000) await new Promise((r) => setTimeout(r, left + 100));
     const budget = RATE_LIMITS.free.credential;
     const first = await api(t, "/categories/default", { auth: { apiKey: token } });
     expect(first.status).toBe(200);
@@ -28,5 +32,5 @@ describe("rate limits per credential and workspace", () => {
     expect(over.body.details).toMatchObject({ limit: "credential", quota: budget, plan: "free" });
     // The workspace's other key has its own budget.
     expect((await api(t, "/categories/default", { auth: { apiKey: t.apiKey } })).status).toBe(200);
-  });
+  }, 90_000);
 });

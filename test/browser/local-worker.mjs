@@ -1,6 +1,6 @@
 // Runs the Worker under `wrangler dev` on 127.0.0.1 with throwaway local storage, for tests that
 // need a real HTTP server (the headless-browser test of the sign-in page).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,8 +44,14 @@ export async function startLocalWorker(vars = {}) {
     BASE_URL: `http://localhost:${port}`,
     ...vars,
   };
+  // An explicit, empty env file: with one, wrangler dev reads neither the developer's .dev.vars
+  // nor .env files, so the Worker gets exactly `allVars` (and wrangler.toml's [vars]).
+  const envFile = join(dir, "empty.env");
+  writeFileSync(envFile, "");
   const args = [
     "dev",
+    "--env-file",
+    envFile,
     "--ip",
     "127.0.0.1",
     "--port",

@@ -53,6 +53,8 @@ export const maintenanceSchedules = sqliteTable(
     index("maintenance_schedules_due_idx").on(t.nextDueDate, t.id).where(sql`status = 'active'`),
     // The daily reminder run: schedules whose reminder window has opened, walked by (remind_from, id).
     index("maintenance_schedules_remind_idx").on(t.remindFrom, t.id).where(sql`status = 'active'`),
+    // Sync (GET /maintenance/schedules?updatedSince=): read in (updated_at, id) order.
+    index("maintenance_schedules_updated_idx").on(t.updatedAt, t.id),
   ],
 );
 

@@ -40,6 +40,8 @@ export const sessions = sqliteTable(
   (t) => [
     index("sessions_status_idx").on(t.status, t.id),
     index("sessions_location_idx").on(t.locationId, t.id),
+    // Sync (updatedSince): read in (updated_at, id) order.
+    index("sessions_updated_idx").on(t.updatedAt, t.id),
     uniqueIndex("sessions_schedule_run_uq").on(t.scheduleId, t.scheduledFor).where(sql`schedule_id IS NOT NULL`),
   ],
 );

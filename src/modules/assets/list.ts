@@ -5,6 +5,8 @@ import { assetHealth } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
+import { mergeSync } from "../../platform/sync";
+import { tombstoneData, tombstoneField, tombstonesSince } from "../../events/tombstones";
 import { attachHealth, type HealthListInput, basisOf, type HealthBasis, type StoredHealth } from "../../health";
 import { liveAsset } from "./lookup";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
@@ -184,14 +186,37 @@ const cursorKey = (mode: Mode) => (r: AssetRow & { healthScore: number | null })
         ? [mode, r.updatedAt, r.id]
         : [mode, r.healthScore, r.id];
 
+/**
+ * Sync: assets purged from the trash, from their tombstones, filtered on their last state (a health
+ * badge matches none: they have no health), to merge with the page's rows in (updatedAt, id) order.
+ */
+async function purgedAssets(db: TenantDb, input: ListAssetsInput) {
+  const d = tombstoneData;
+  const eqs = (["status", "categoryId", "locationId", "assigneeId"] as const).flatMap((k) =>
+    input[k] !== undefined ? [tombstoneField(k, input[k])] : [],
+  );
+  const q = input.q ? asciiLower(input.q) : undefined;
+  const prefix = (f: string) => sql`(lower(${d(f)}) >= ${q} AND lower(${d(f)}) < ${prefixEnd(q!)})`;
+  const filters = [
+    ...eqs,
+    ...(q ? [sql`(${prefix("name")} OR ${prefix("uniqueTag")} OR ${prefix("serialNumber")})`] : []),
+    ...(input.healthBadge ? [sql`0`] : []),
+  ];
+  const after = decodeListCursor(input.cursor, "updated");
+  const since = new Date(input.updatedSince!).toISOString();
+  const gone = await tombstonesSince(db, "asset", assets, { since, after, limit: input.limit }, filters);
+  return gone.map((r) => ({ ...r, healthScore: null }));
+}
+
 /** A page of assets, each with its `health` (stored; re-scored on the spot only when stale). */
 export async function listAssets(db: TenantDb, input: ListAssetsInput, basis: HealthBasis = basisOf({})) {
   // The live field definitions are read once for the page (values of deleted fields are hidden).
-  const [rows, defs] = await Promise.all([
+  let [rows, defs] = await Promise.all([
     listAssetsQuery(db, input, new Date().toISOString()).all(),
     assetFieldDefs(db),
   ]);
   const sync = modeOf(input) === "updated";
+  if (sync) rows = mergeSync(rows, await purgedAssets(db, input));
   const page = toPage(rows, input.limit, cursorKey(modeOf(input)), (r): Asset & { deletedAt?: string | null } =>
     sync ? { ...toAsset(r, defs), deletedAt: r.deletedAt } : toAsset(r, defs),
   );

@@ -1,4 +1,5 @@
-import { syncClauses, syncPage } from "../../platform/sync";
+import { syncPage } from "../../platform/sync";
+import { syncRows, tombstoneData } from "../../events/tombstones";
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { categories } from "../../db/tenant/catalog";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -23,18 +24,15 @@ export async function listCategories(
   input: { limit: number; cursor?: string; q?: string; updatedSince?: string },
 ) {
   if (input.updatedSince) {
-    const { where, orderBy } = syncClauses(
+    // Sync: deleted categories too (tombstones), purged ones from sync_tombstones.
+    const rows = await syncRows(
+      db,
+      "category",
       categories,
       { ...input, updatedSince: input.updatedSince },
       input.q ? likeContains(categories.name, input.q) : undefined,
+      input.q ? [likeContains(tombstoneData("name"), input.q)] : [],
     );
-    const rows = await db
-      .select()
-      .from(categories)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(input.limit + 1)
-      .all();
     return syncPage(rows, input.limit, (r) => ({ ...toCategory(r), deletedAt: r.deletedAt }));
   }
   const after = decodeCursor(input.cursor, 2);

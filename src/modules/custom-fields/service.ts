@@ -1,5 +1,6 @@
 import { auditStatements } from "../../events/audit";
-import { syncClauses, syncPage } from "../../platform/sync";
+import { syncPage } from "../../platform/sync";
+import { syncRows, tombstoneField } from "../../events/tombstones";
 import { and, asc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { customFields, type CustomFieldEntity } from "../../db/tenant/custom-fields";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -28,18 +29,15 @@ export async function listCustomFields(
   input: { limit: number; cursor?: string; entity?: CustomFieldEntity; updatedSince?: string },
 ) {
   if (input.updatedSince) {
-    const { where, orderBy } = syncClauses(
+    // Sync: deleted fields too (tombstones), purged ones from sync_tombstones.
+    const rows = await syncRows(
+      db,
+      "custom_field",
       customFields,
       { ...input, updatedSince: input.updatedSince },
       input.entity ? eq(customFields.entity, input.entity) : undefined,
+      input.entity ? [tombstoneField("entity", input.entity)] : [],
     );
-    const rows = await db
-      .select()
-      .from(customFields)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(input.limit + 1)
-      .all();
     return syncPage(rows, input.limit, (r) => ({ ...toCustomField(r), deletedAt: r.deletedAt }));
   }
   const after = decodeCursor(input.cursor, 1);

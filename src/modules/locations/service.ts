@@ -1,4 +1,5 @@
-import { syncClauses, syncPage } from "../../platform/sync";
+import { syncPage } from "../../platform/sync";
+import { syncRows } from "../../events/tombstones";
 import { and, asc, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { recordEventIfChanged } from "../../events/outbox";
@@ -25,14 +26,8 @@ export async function listLocations(
   input: { limit: number; cursor?: string; q?: string; parentId?: string; updatedSince?: string },
 ) {
   if (input.updatedSince) {
-    const { where, orderBy } = syncClauses(locations, { ...input, updatedSince: input.updatedSince });
-    const rows = await db
-      .select()
-      .from(locations)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(input.limit + 1)
-      .all();
+    // Sync: deleted locations too (tombstones), purged ones from sync_tombstones.
+    const rows = await syncRows(db, "location", locations, { ...input, updatedSince: input.updatedSince });
     return syncPage(rows, input.limit, (r) => ({ ...toLocation(r), deletedAt: r.deletedAt }));
   }
   const after = decodeCursor(input.cursor, 2);

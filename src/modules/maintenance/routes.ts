@@ -6,12 +6,14 @@ import {
   DuePage,
   DueQuery,
   ItemParams,
+  ListAllQuery,
   ListQuery,
   ScheduleParams,
   SchedulePage,
   ScheduleSchema,
   UpdateScheduleBody,
 } from "./schemas";
+import { listSchedules } from "./list";
 import * as svc from "./schedules";
 import { maintenanceCtx, toSchedule } from "./view";
 
@@ -19,6 +21,22 @@ const tags = ["Maintenance"];
 
 // Static paths first: /schedules/due/all and /schedules/item/{itemId} never reach /schedules/{scheduleId}.
 export const maintenanceSchedulesRouter = createRouter()
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/maintenance/schedules",
+      operationId: "listMaintenanceSchedules",
+      tags,
+      summary: "List maintenance schedules",
+      description:
+        "Every schedule of the workspace's live items, newest first; `itemId` and `status` narrow it. " +
+        "With `updatedSince` (sync): every schedule changed at or after that time, oldest change first by (updatedAt, id), " +
+        "including schedules of items in the trash and deleted schedules as tombstones (`deletedAt` set, kept 90 days).",
+      request: { query: ListAllQuery },
+      responses: { 200: json(SchedulePage, "A page of schedules") },
+    }),
+    async (c) => c.json(await listSchedules(serviceCtx(c), c.req.valid("query")), 200),
+  )
   .openapi(
     defineRoute({
       method: "get",
@@ -100,7 +118,8 @@ export const maintenanceSchedulesRouter = createRouter()
       operationId: "deleteMaintenanceSchedule",
       tags,
       summary: "Delete a maintenance schedule",
-      description: "Permanent. Its logs stay in the item's history.",
+      description:
+        "Permanent. Its logs stay in the item's history. A sync (`GET /maintenance/schedules?updatedSince=`) sees the deletion as a tombstone for 90 days.",
       request: { params: ScheduleParams },
       responses: { 204: { description: "Deleted" } },
     }),

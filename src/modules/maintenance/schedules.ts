@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { maintenanceSchedules } from "../../db/tenant/maintenance";
 import { recordEventIfChanged } from "../../events/outbox";
+import { recordTombstones } from "../../events/tombstones";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
@@ -139,11 +140,16 @@ export async function updateSchedule(
   return next;
 }
 
-/** Deletes the schedule. Its logs stay (history of the item) and keep their scheduleId. */
+/**
+ * Deletes the schedule. Its logs stay (history of the item) and keep their scheduleId. A tombstone
+ * goes first in the batch (the database refuses the delete without it), so a sync sees the deletion.
+ */
 export async function deleteSchedule(ctx: ServiceCtx, id: string): Promise<void> {
   const current = await getSchedule(ctx, id);
-  const [res] = await ctx.db.batch([
-    ctx.db.delete(maintenanceSchedules).where(eq(maintenanceSchedules.id, id)),
+  const mine = eq(maintenanceSchedules.id, id);
+  const [, res] = await ctx.db.batch([
+    recordTombstones(ctx.db, "maintenance_schedule", maintenanceSchedules, mine, nowIso()),
+    ctx.db.delete(maintenanceSchedules).where(mine),
     recordEventIfChanged(ctx.db, {
       type: "maintenance_schedule.deleted",
       subjectId: id,

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MAINTENANCE_TYPES, MAINTENANCE_RECURRENCE_UNITS, SCHEDULE_STATUSES } from "../../db/tenant/maintenance";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, nameField, textField } from "../../platform/schemas";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 export const ScheduleParams = z.object({ scheduleId: idParam("scheduleId", "mts_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 export const ItemParams = z.object({ itemId: idParam("itemId", "ast_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -49,6 +50,7 @@ export const ScheduleSchema = z
     createdBy: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    deletedAt: deletedAtField,
   })
   .openapi("MaintenanceSchedule");
 
@@ -86,6 +88,12 @@ export const UpdateScheduleBody = z
   .openapi("UpdateMaintenanceSchedule");
 
 export const ListQuery = z.object({ ...pageQuery });
+export const ListAllQuery = z.object({
+  updatedSince: updatedSinceParam,
+  ...pageQuery,
+  itemId: z.string().max(64).optional().openapi({ description: "Only this item's schedules." }),
+  status: z.enum(SCHEDULE_STATUSES).optional(),
+});
 export const SchedulePage = pageOf(ScheduleSchema, "MaintenanceSchedulePage");
 
 const windowDays = z.coerce.number().int().min(1).max(60);

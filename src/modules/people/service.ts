@@ -1,5 +1,6 @@
 import { auditStatements } from "../../events/audit";
-import { syncClauses, syncPage } from "../../platform/sync";
+import { syncPage } from "../../platform/sync";
+import { syncRows } from "../../events/tombstones";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
@@ -86,15 +87,8 @@ export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
 export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
   if (input.updatedSince) {
     // Sync: every status and deleted people too (tombstones), in change order.
-    const { where, orderBy } = syncClauses(people, { ...input, updatedSince: input.updatedSince });
     const [rows, defs] = await Promise.all([
-      db
-        .select()
-        .from(people)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(input.limit + 1)
-        .all(),
+      syncRows(db, "person", people, { ...input, updatedSince: input.updatedSince }),
       liveDefinitions(db, "person"),
     ]);
     return syncPage(rows, input.limit, (r) => ({ ...toPerson(r, defs), deletedAt: r.deletedAt }));

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { updatedSinceParam } from "../../platform/sync";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { SESSION_STATUSES } from "../../db/tenant/sessions";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoDateTime, nameField } from "../../platform/schemas";
@@ -34,6 +34,7 @@ export const SessionSchema = z
     createdBy: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    deletedAt: deletedAtField,
   })
   .openapi("Session");
 

@@ -1,4 +1,5 @@
-import { syncClauses, syncPage } from "../../platform/sync";
+import { syncPage } from "../../platform/sync";
+import { recordTombstones, syncRows, tombstoneArrayHas, tombstoneField } from "../../events/tombstones";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { sessionItems, sessions } from "../../db/tenant/sessions";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -34,16 +35,13 @@ export async function listSessions(
       : undefined,
   );
   if (input.updatedSince) {
-    // Sync order. Sessions are deleted for good, so no tombstones here (docs/api-platform.md).
-    const { where, orderBy } = syncClauses(sessions, { ...input, updatedSince: input.updatedSince }, filters);
-    const rows = await db
-      .select()
-      .from(sessions)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(input.limit + 1)
-      .all();
-    return syncPage(rows, input.limit, toSession);
+    // Sync order; deleted sessions come back from their tombstones (docs/api-platform.md).
+    const rows = await syncRows(db, "session", sessions, { ...input, updatedSince: input.updatedSince }, filters, [
+      ...(input.status ? [tombstoneField("status", input.status)] : []),
+      ...(input.locationId ? [tombstoneField("locationId", input.locationId)] : []),
+      ...(input.assigneeId ? [tombstoneArrayHas("assigneeIds", input.assigneeId)] : []),
+    ]);
+    return syncPage(rows, input.limit, (r) => ({ ...toSession(r), deletedAt: r.deletedAt ?? null }));
   }
   const after = decodeCursor(input.cursor, 1);
   const rows = await db
@@ -160,12 +158,16 @@ export async function deleteSession(ctx: SessionCtx, id: string): Promise<void> 
     });
   }
   if (current.startedAt) await sessionObject(ctx, id).destroy();
-  const [res] = await ctx.db.batch([
-    ctx.db.delete(sessions).where(and(eq(sessions.id, id), inArray(sessions.status, ["draft", "cancelled"]))),
+  const deletedAt = nowIso();
+  const deletable = and(eq(sessions.id, id), inArray(sessions.status, ["draft", "cancelled"]));
+  // The tombstone first (same WHERE), so a sync sees the deletion; the database refuses the delete without it.
+  const [, res] = await ctx.db.batch([
+    recordTombstones(ctx.db, "session", sessions, deletable!, deletedAt),
+    ctx.db.delete(sessions).where(deletable),
     recordEventIfChanged(ctx.db, {
       type: "session.deleted",
       subjectId: id,
-      payload: { ...toSession(current), deletedAt: nowIso() },
+      payload: { ...toSession(current), deletedAt },
       actor: ctx.actor,
     }),
     ctx.db

@@ -7,6 +7,8 @@ import { assetHealth, assetLastAudit } from "../../db/tenant/health";
 import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../db/tenant/maintenance";
 import { people } from "../../db/tenant/people";
 import type { TenantDb } from "../../env";
+import { recordTombstones } from "../../events/tombstones";
+import { nowIso } from "../../platform/clock";
 import type { TrashType } from "./schemas";
 import { TRASH_TABLES } from "./tables";
 
@@ -91,7 +93,8 @@ function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedSt
 /**
  * What a permanent deletion of each type removes besides the row, and what refuses it.
  * - asset: its assignments, status events, timeline, audit rows, stored health and last-audit rows,
- *   maintenance schedules (with their reminders) and logs; its image in R2 after the batch. Rows of
+ *   maintenance schedules (with their reminders; each leaves a sync tombstone) and logs; its image
+ *   in R2 after the batch. Rows of
  *   inventory sessions (session_items, scan_events) are the session's record and stay.
  * - person: their audit rows. Assignment rows stay in the assets' history (they carry person_name);
  *   refused while any asset still has them as assignee.
@@ -120,6 +123,15 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
             ),
           ),
       (db, guard) => db.delete(maintenanceLogs).where(and(eq(maintenanceLogs.itemId, id), guard)),
+      // Tombstones first (same WHERE): a sync sees the schedules go; the database refuses the delete without them.
+      (db, guard) =>
+        recordTombstones(
+          db,
+          "maintenance_schedule",
+          maintenanceSchedules,
+          and(eq(maintenanceSchedules.itemId, id), guard)!,
+          nowIso(),
+        ),
       (db, guard) => db.delete(maintenanceSchedules).where(and(eq(maintenanceSchedules.itemId, id), guard)),
       auditRows("asset", id),
     ],

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { recordEventIfChanged } from "../../events/outbox";
+import { recordTombstones } from "../../events/tombstones";
 import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
@@ -61,17 +62,20 @@ async function purgeOne(ctx: ServiceCtx, ref: TrashRef, files?: R2Bucket): Promi
     deletedBy: row.deleted_by,
     purgedAt: nowIso(),
   };
-  const del = ctx.db.delete(tableOf(ref.type)).where(sql`id = ${ref.id} AND ${guard}`);
+  const mine = sql`id = ${ref.id} AND ${guard}`;
+  // The row as it was, for syncs (`updatedSince`) that did not see it in the trash (docs/api-platform.md).
+  const tombstone = recordTombstones(ctx.db, ref.type, TRASH_TABLES[ref.type].table, mine, payload.purgedAt);
+  const del = ctx.db.delete(tableOf(ref.type)).where(mine);
   const event = recordEventIfChanged(ctx.db, {
     type: `${ref.type}.purged`,
     subjectId: ref.id,
     payload,
     actor: ctx.actor,
   });
-  // Owned rows go first: their guard reads the row, which the DELETE then removes.
-  const statements: BatchItem<"sqlite">[] = [...owned, del, event];
+  // Owned rows and the tombstone go first: their guard reads the row, which the DELETE then removes.
+  const statements: BatchItem<"sqlite">[] = [...owned, tombstone, del, event];
   const results = await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  if ((results[owned.length] as D1Result).meta.changes === 0) {
+  if ((results[owned.length + 1] as D1Result).meta.changes === 0) {
     await checkPurgeable(ctx, ref); // throws the precise reason when the state changed meanwhile
     throw conflict("The item changed while it was being deleted; try again");
   }

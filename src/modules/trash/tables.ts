@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
 import { customFields } from "../../db/tenant/custom-fields";
@@ -7,7 +7,7 @@ import { people } from "../../db/tenant/people";
 import type { TrashType } from "./schemas";
 
 interface TrashTable {
-  table: SQLiteTable;
+  table: SQLiteTable & { id: SQLiteColumn };
   /** Column shown as the entry's name. Constant, spliced into SQL as an identifier. */
   name: string;
   label: string;

@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { acceptsIdempotencyKey, ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
+import {
+  fixtureFor,
+  NON_RESOURCE_PARAMS,
+  prepareOperation,
+  SAMPLE_BODIES,
+  type FixtureContext,
+} from "../harness/fixtures";
+import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
+import { adminCookie, userJwt } from "../harness/principals";
+import { createTenant, type TestTenant } from "../harness/tenant";
+import { hostUrl, req, unique } from "./harness";
+import { validSample } from "./samples";
+
+/**
+ * Issue 13 item 3, for every route: walks the OpenAPI document; each operation documents the
+ * `Idempotency-Key` header exactly when the policy says it takes one (every POST with credentials
+ * that does not only read), and each such route reached by API keys, called twice with one key,
+ * answers the second time with the first status and body and `Idempotent-Replayed: true`.
+ * (JWT-only POSTs such as logout act on the caller's own session; their replay is in
+ * test/api-platform/idempotency.test.ts's kinds, and their header is checked here.)
+ */
+const doc = await fetchOpenApi();
+const operations = operationsOf(doc);
+const POLICY: Record<string, RouteRule> = ROUTE_POLICY;
+
+const s = {} as { t: TestTenant; jwt: string; cookie: string };
+beforeAll(async () => {
+  s.t = await createTenant({ plan: "enterprise" });
+  [s.jwt, s.cookie] = await Promise.all([userJwt(s.t), adminCookie()]);
+});
+
+function fixtureContext(params: Record<string, string>): FixtureContext {
+  return {
+    tenant: s.t,
+    api: (path, opts = {}) => req(`${s.t.base}${path}`, { auth: { jwt: s.jwt }, ...opts }),
+    admin: (path, opts = {}) =>
+      req(hostUrl("admin", `/api/v1${path}`), { ...opts, headers: { cookie: s.cookie, ...opts.headers } }),
+    params,
+    unique,
+  };
+}
+
+async function resourcesFor(o: WalkedOperation) {
+  const params: Record<string, string> = {};
+  const ctx = fixtureContext(params);
+  for (const name of o.pathParams) {
+    const fixture = fixtureFor(o.path, name);
+    params[name] = NON_RESOURCE_PARAMS[name] ?? (fixture ? await fixture(ctx) : "missing-fixture");
+  }
+  return { params, ctx };
+}
+
+const headerOf = (o: WalkedOperation) =>
+  (o.op.parameters ?? []).some((p) => "in" in p && p.in === "header" && p.name.toLowerCase() === "idempotency-key");
+
+describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
+  const rule = POLICY[o.operationId];
+  if (!rule) return; // the shared suite fails for it
+  const accepts = acceptsIdempotencyKey(o.method, rule);
+
+  it(`${accepts ? "documents" : "does not document"} Idempotency-Key`, () => {
+    expect(headerOf(o)).toBe(accepts);
+  });
+
+  if (accepts && rule.access === "data") {
+    it("replays the first answer to a retry with the same key", async () => {
+      const { params, ctx } = await resourcesFor(o);
+      const path = fillPath(o.path, params);
+      // As the shared suite: resources of the path are put into the state the operation needs.
+      if (o.pathParams.length > 0) await prepareOperation(o.operationId, o.method, path, ctx);
+      const body = SAMPLE_BODIES[o.operationId]?.(ctx) ?? (o.body ? validSample(doc, o.body) : undefined);
+      const opts = {
+        method: o.method,
+        auth: { apiKey: s.t.apiKey },
+        headers: { "idempotency-key": unique("walk") },
+        ...(body === undefined ? {} : { body }),
+      };
+      const first = await req(hostUrl(s.t.slug, path), opts);
+      const again = await req(hostUrl(s.t.slug, path), opts);
+      const what = `first ${first.status} ${JSON.stringify(first.body)}, again ${again.status}`;
+      expect(first.headers.get("idempotent-replayed"), what).toBeNull();
+      expect(again.headers.get("idempotent-replayed"), what).toBe("true");
+      expect(again.status, what).toBe(first.status);
+      expect(again.body, what).toEqual(first.body);
+    });
+  }
+});
