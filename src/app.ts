@@ -5,6 +5,7 @@ import type { AppEnv } from "./env";
 import { adminRouter } from "./modules/admin";
 import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
+import { bookingsRouter } from "./modules/bookings";
 import { healthRouter } from "./modules/health";
 import { authRouter } from "./modules/auth";
 import { categoriesRouter } from "./modules/categories";
@@ -49,6 +50,7 @@ export const MODULES = [
   locationsRouter,
   quickAddRouter,
   assetsRouter,
+  bookingsRouter,
   healthRouter,
   trashRouter,
   peopleRouter,

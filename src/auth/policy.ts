@@ -97,6 +97,15 @@ export const ROUTE_POLICY = {
   listInventoryItemAssignmentHistory: { access: "data", scope: "inventory-items:read" },
   listInventoryItemAudit: { access: "data", scope: "inventory-items:read" },
   listInventoryItemTimeline: { access: "data", scope: "inventory-items:read" },
+  // Bookings (issue 15): API keys accepted, as for assets.
+  listBookings: { access: "data", scope: "bookings:read" },
+  listAvailableInventoryItems: { access: "data", scope: "bookings:read" },
+  createBooking: { access: "data", scope: "bookings:write" },
+  getBooking: { access: "data", scope: "bookings:read" },
+  updateBooking: { access: "data", scope: "bookings:write" },
+  cancelBooking: { access: "data", scope: "bookings:write" },
+  pickUpBooking: { access: "data", scope: "bookings:write" },
+  returnBooking: { access: "data", scope: "bookings:write" },
   // Asset health (SPEC 2.3, 4.4): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
   getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },

@@ -35,6 +35,8 @@ export const ID_PREFIXES = {
   quickAddEvent: "qae",
   importJob: "imp",
   request: "req",
+  booking: "bkg",
+  kit: "kit",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -29,7 +29,8 @@ export type Resource =
   | "apiKey"
   | "user"
   | "invite"
-  | "verification";
+  | "verification"
+  | "booking";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 const crud = (
@@ -131,6 +132,19 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     extra: CHANGES,
   },
   { type: "maintenance_log.deleted", description: "A maintenance log was deleted.", resource: "maintenanceLog" },
+  { type: "booking.created", description: "Inventory items were booked for a person.", resource: "booking" },
+  {
+    type: "booking.updated",
+    description: "A booking was moved or re-noted, or some of its items were returned.",
+    resource: "booking",
+  },
+  { type: "booking.cancelled", description: "A reserved booking was cancelled.", resource: "booking" },
+  {
+    type: "booking.picked_up",
+    description: "A booking was picked up: every item checked out with dueBackAt = endsAt.",
+    resource: "booking",
+  },
+  { type: "booking.returned", description: "Every item of a booking was returned.", resource: "booking" },
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
   {
     type: "api_key.created",

@@ -1,5 +1,6 @@
 import type { Untyped } from "./tenant";
 import { importJob } from "./data-transfer-fixtures";
+import { booking } from "./booking-fixtures";
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
@@ -71,6 +72,7 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   "api-keys.id": async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
   personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
   inventoryItemId: inventoryItem,
+  bookingId: booking,
   uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) =>
     created(

@@ -16,3 +16,4 @@ export * from "./data-transfer";
 export * from "./webhooks";
 export * from "./sso";
 export * from "./idempotency";
+export * from "./bookings";

@@ -11,8 +11,9 @@ import { liveAsset, requireAsset, requirePerson, type PersonRow } from "./lookup
 import { orderedId } from "../../platform/ids";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite, type AssetChange } from "./write";
+import { blockingBookings, noBlockingBooking } from "./booking-rule";
 
-const CHECKOUT_FIELDS = [
+export const CHECKOUT_FIELDS = [
   "status",
   "assigneeId",
   "assignedAt",
@@ -67,6 +68,7 @@ export async function checkout(
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
   const { asset, personName } = await refuseCheckout(ctx, id, input.personId);
+  await refuseIntoBooking(ctx, id, now, dueBackAt);
   const { assignment, change } = checkoutChange({
     asset,
     personId: input.personId,
@@ -87,7 +89,8 @@ export async function checkout(
           db,
           "checkout",
           sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
-      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
+      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)
+      AND ${noBlockingBooking(id, now, dueBackAt)}`,
         ),
       ],
       writes: [
@@ -102,6 +105,7 @@ export async function checkout(
     async (err) => {
       if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
       await refuseCheckout(ctx, id, input.personId);
+      await refuseIntoBooking(ctx, id, now, dueBackAt);
       throw conflict("The asset changed meanwhile; retry");
     },
   );
@@ -161,6 +165,18 @@ export function checkoutChange(input: {
       timeline: [{ type: "ASSIGNED", data: { personId, personName, assignmentId: assignment.id, dueBackAt } }],
     },
   };
+}
+
+/** A plain checkout may not run into a booking of the asset: refused unless `dueBackAt` ends before it starts. */
+async function refuseIntoBooking(ctx: ServiceCtx, id: string, now: string, dueBackAt: string | null) {
+  const blocking = await blockingBookings(ctx.db, id, now, dueBackAt);
+  if (blocking.length)
+    throw conflict(
+      dueBackAt
+        ? "The asset is booked before it would be due back; pick a dueBackAt before the booking starts"
+        : "The asset has an upcoming booking; a checkout needs a dueBackAt before the booking starts",
+      { bookings: blocking },
+    );
 }
 
 export const notCheckedOut = (a: AssetRow) =>
@@ -271,7 +287,7 @@ export function checkinChange(input: {
   };
 }
 
-function toAssignmentSummary(a: AssignmentRow) {
+export function toAssignmentSummary(a: AssignmentRow) {
   return {
     id: a.id,
     personId: a.personId,

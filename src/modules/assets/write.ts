@@ -28,6 +28,8 @@ export interface AssetWrite {
   writes: BatchItem<"sqlite">[];
   /** What happened to each asset. */
   changes: AssetChange[];
+  /** Events of the aggregate the write belongs to (a booking, a kit), recorded after the assets' own. */
+  events?: { type: string; subjectId: string; payload: Record<string, unknown> }[];
 }
 
 export type AssetAction = "create" | "update" | "delete" | "restore" | "status" | "checkout" | "checkin";
@@ -106,6 +108,7 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
         payload: { ...c.after, ...c.event.payload },
       })),
     ),
+    ...(w.events ?? []).map((e) => recordEvent(db, { ...e, actor })),
   ];
 }
 

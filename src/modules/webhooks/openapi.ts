@@ -4,6 +4,7 @@ import { CATALOGUE, type CatalogueEntry, type Resource } from "../../webhooks";
 // The resources other modules present; the lead's restructuring may route these through their index.ts.
 import { ApiKeySchema } from "../api-keys";
 import { AssetSchema } from "../assets";
+import { BookingSchema } from "../bookings";
 import { CategorySchema } from "../categories";
 import { CustomFieldSchema } from "../custom-fields";
 import { FeedbackSchema } from "../feedback";
@@ -22,6 +23,7 @@ const looseObject = (name: string, description: string) =>
 
 const RESOURCES: Record<Resource, z.ZodType> = {
   asset: AssetSchema,
+  booking: BookingSchema,
   person: PersonSchema,
   category: CategorySchema,
   location: LocationSchema,
