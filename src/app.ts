@@ -6,6 +6,7 @@ import { adminRouter } from "./modules/admin";
 import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
+import { kitsRouter } from "./modules/kits";
 import { healthRouter } from "./modules/health";
 import { authRouter } from "./modules/auth";
 import { categoriesRouter } from "./modules/categories";
@@ -51,6 +52,7 @@ export const MODULES = [
   quickAddRouter,
   assetsRouter,
   bookingsRouter,
+  kitsRouter,
   healthRouter,
   trashRouter,
   peopleRouter,

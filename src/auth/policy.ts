@@ -106,6 +106,18 @@ export const ROUTE_POLICY = {
   cancelBooking: { access: "data", scope: "bookings:write" },
   pickUpBooking: { access: "data", scope: "bookings:write" },
   returnBooking: { access: "data", scope: "bookings:write" },
+  // Kits (issue 15): API keys accepted, as for assets.
+  listKits: { access: "data", scope: "kits:read" },
+  createKit: { access: "data", scope: "kits:write" },
+  getKit: { access: "data", scope: "kits:read" },
+  updateKit: { access: "data", scope: "kits:write" },
+  deleteKit: { access: "data", scope: "kits:write" },
+  addKitMembers: { access: "data", scope: "kits:write" },
+  removeKitMember: { access: "data", scope: "kits:write" },
+  checkoutKit: { access: "data", scope: "kits:write" },
+  checkinKit: { access: "data", scope: "kits:write" },
+  bookKit: { access: "data", scope: "bookings:write" },
+  getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
   // Asset health (SPEC 2.3, 4.4): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
   getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },

@@ -30,7 +30,8 @@ export type Resource =
   | "user"
   | "invite"
   | "verification"
-  | "booking";
+  | "booking"
+  | "kit";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 const crud = (
@@ -145,6 +146,13 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     resource: "booking",
   },
   { type: "booking.returned", description: "Every item of a booking was returned.", resource: "booking" },
+  ...crud("kit", "kit", "kit"),
+  {
+    type: "kit.checked_out",
+    description: "Every item of a kit was checked out (each item's asset.checked_out is sent too).",
+    resource: "kit",
+  },
+  { type: "kit.checked_in", description: "A kit's checked-out items were checked in.", resource: "kit" },
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
   {
     type: "api_key.created",

@@ -10,3 +10,27 @@ export async function booking(ctx: FixtureContext): Promise<string> {
     await ctx.api("/bookings", { body: { personId, assetIds: [assetId], startsAt: inDays(7), endsAt: inDays(8) } }),
   );
 }
+
+export const kit = async (ctx: FixtureContext): Promise<string> =>
+  created(await ctx.api("/kits", { body: { name: ctx.unique("Kit") } }));
+
+/** `/kits/{kitId}/members/{inventoryItemId}`: the item must be a member. */
+export async function kitMemberSetup(ctx: FixtureContext, path: string): Promise<void> {
+  const [, kitId, itemId] = path.match(/\/kits\/([^/]+)\/members\/([^/]+)$/) ?? [];
+  const res = await ctx.api(`/kits/${kitId}/members`, { body: { assetIds: [itemId] } });
+  if (res.status !== 200) throw new Error(`adding the kit member answered ${res.status}: ${JSON.stringify(res.body)}`);
+}
+
+/** `/inventory-items/{inventoryItemId}/kit`: the item must be in a kit. */
+export async function itemKitSetup(ctx: FixtureContext, path: string): Promise<void> {
+  const [, itemId] = path.match(/\/inventory-items\/([^/]+)\/kit$/) ?? [];
+  created(await ctx.api("/kits", { body: { name: ctx.unique("Kit"), assetIds: [itemId] } }));
+}
+
+/** Kit checkout/check-in/booking need a member. */
+export async function kitWithMember(ctx: FixtureContext, path: string): Promise<void> {
+  const [, kitId] = path.match(/\/kits\/([^/]+)\//) ?? [];
+  const item = created(await ctx.api("/inventory-items", { body: { name: ctx.unique("Kit item") } }));
+  const res = await ctx.api(`/kits/${kitId}/members`, { body: { assetIds: [item] } });
+  if (res.status !== 200) throw new Error(`adding a kit member answered ${res.status}`);
+}

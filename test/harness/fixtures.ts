@@ -1,6 +1,6 @@
 import type { Untyped } from "./tenant";
 import { importJob } from "./data-transfer-fixtures";
-import { booking } from "./booking-fixtures";
+import { booking, itemKitSetup, kit, kitMemberSetup, kitWithMember } from "./booking-fixtures";
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
@@ -73,6 +73,7 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
   inventoryItemId: inventoryItem,
   bookingId: booking,
+  kitId: kit,
   uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) =>
     created(
@@ -130,6 +131,12 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   adminUpdateTenant: () => ({ plan: "enterprise" }),
   unscanSessionItem: unscanBody,
   checkoutInventoryItem: checkoutBody,
+  checkoutKit: checkoutBody,
+  bookKit: (ctx) => ({
+    ...checkoutBody(ctx),
+    startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    endsAt: new Date(Date.now() + 8 * 86_400_000).toISOString(),
+  }),
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
 };
 
@@ -141,6 +148,17 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
 export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string) => Promise<void>> = {
   checkoutInventoryItem: checkoutSetup,
   checkinInventoryItem: checkinSetup,
+  removeKitMember: kitMemberSetup,
+  getInventoryItemKit: itemKitSetup,
+  checkoutKit: async (ctx, path) => {
+    await kitWithMember(ctx, path);
+    await checkoutSetup(ctx);
+  },
+  checkinKit: kitWithMember,
+  bookKit: async (ctx, path) => {
+    await kitWithMember(ctx, path);
+    await checkoutSetup(ctx);
+  },
 };
 
 export async function prepareOperation(

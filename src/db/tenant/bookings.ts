@@ -11,6 +11,8 @@ export const bookings = sqliteTable(
   {
     id: text("id").primaryKey(),
     personId: text("person_id").notNull(),
+    /** The kit booked, when the booking was made for a kit (its members at booking time are the items). */
+    kitId: text("kit_id"),
     status: text("status", { enum: BOOKING_STATES }).notNull().default("reserved"),
     startsAt: text("starts_at").notNull(),
     endsAt: text("ends_at").notNull(),

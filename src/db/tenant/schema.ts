@@ -17,3 +17,4 @@ export * from "./webhooks";
 export * from "./sso";
 export * from "./idempotency";
 export * from "./bookings";
+export * from "./kits";

@@ -7,6 +7,7 @@ import { batchGuard } from "../../platform/d1-write";
 import { orderedId } from "../../platform/ids";
 import { CHECKOUT_FIELDS, checkinAssetSet, checkinChange, toAssignmentSummary, type AssignmentRow } from "./checkout";
 import { CHECKOUT_FROM } from "./status";
+import { blockingBookingsOf, noBlockingBookingOf } from "./booking-rule";
 import { assetFieldDefs, toAsset, type AssetRow } from "./view";
 import type { AssetChange, AssetWrite } from "./write";
 
@@ -62,6 +63,8 @@ export async function planCheckoutMany(
     /** Status-event reason and metadata (e.g. `booking_pickup`, `{ bookingId }`). */
     reason: string;
     meta: Record<string, unknown>;
+    /** A plain (non-booking) checkout: refused for members booked before they would be due back. */
+    bookingRule?: boolean;
   },
 ): Promise<{ write: AssetWrite; refusals: MemberRefusal[] }> {
   const { db } = ctx;
@@ -72,6 +75,12 @@ export async function planCheckoutMany(
     if (!a) refusals.push({ assetId: id, reason: "deleted" });
     else if (a.status === "assigned") refusals.push({ assetId: id, reason: "checked out to someone else" });
     else if (!CHECKOUT_FROM.includes(a.status)) refusals.push({ assetId: id, reason: `status is '${a.status}'` });
+  }
+  if (input.bookingRule) {
+    const booked = await blockingBookingsOf(db, input.assetIds, input.at, input.dueBackAt);
+    for (const b of booked)
+      if (!refusals.some((r) => r.assetId === b.assetId))
+        refusals.push({ assetId: b.assetId, reason: `booked from ${b.startsAt} (booking ${b.bookingId})` });
   }
   const members = input.assetIds.flatMap((id) => rows.get(id) ?? []);
   const defs = await assetFieldDefs(db);
@@ -123,7 +132,8 @@ export async function planCheckoutMany(
     db,
     input.guardName,
     sql`${membersUnchanged(members)}
-      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
+      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)
+      AND ${input.bookingRule ? noBlockingBookingOf(input.assetIds, input.at, input.dueBackAt) : sql`1 = 1`}`,
   );
   const ids = members.map((a) => a.id);
   return {

@@ -4,3 +4,4 @@
  */
 export { bookingsRouter } from "./routes";
 export { BookingSchema } from "./schemas";
+export { createBooking } from "./service";

@@ -14,6 +14,7 @@ export const BookingSchema = z
   .object({
     id: z.string().openapi({ example: "bkg_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     personId: z.string(),
+    kitId: z.string().nullable().openapi({ description: "The kit booked, if the booking was made for a kit." }),
     status: z.enum(BOOKING_STATUSES).openapi({
       description: "`overdue`: checked out and `endsAt` has passed (derived, never stored).",
     }),

@@ -60,7 +60,14 @@ export function bookingRecord(ctx: ServiceCtx, type: string, before: Booking | n
 
 export async function createBooking(
   ctx: ServiceCtx,
-  input: { personId: string; assetIds: string[]; startsAt: string; endsAt: string; notes?: string | null },
+  input: {
+    personId: string;
+    assetIds: string[];
+    kitId?: string | null;
+    startsAt: string;
+    endsAt: string;
+    notes?: string | null;
+  },
 ): Promise<Booking> {
   const { db } = ctx;
   const now = nowIso();
@@ -73,6 +80,7 @@ export async function createBooking(
   const row: BookingRow = {
     id: newId("booking"),
     personId: input.personId,
+    kitId: input.kitId ?? null,
     status: "reserved",
     ...w,
     notes: input.notes?.trim() || null,

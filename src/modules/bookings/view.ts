@@ -12,6 +12,7 @@ export function toBooking(
   return {
     id: b.id,
     personId: b.personId,
+    kitId: b.kitId,
     status: b.status === "checked_out" && b.endsAt <= now ? ("overdue" as const) : b.status,
     startsAt: b.startsAt,
     endsAt: b.endsAt,

@@ -5,6 +5,7 @@ import { CATALOGUE, type CatalogueEntry, type Resource } from "../../webhooks";
 import { ApiKeySchema } from "../api-keys";
 import { AssetSchema } from "../assets";
 import { BookingSchema } from "../bookings";
+import { KitSchema } from "../kits";
 import { CategorySchema } from "../categories";
 import { CustomFieldSchema } from "../custom-fields";
 import { FeedbackSchema } from "../feedback";
@@ -24,6 +25,7 @@ const looseObject = (name: string, description: string) =>
 const RESOURCES: Record<Resource, z.ZodType> = {
   asset: AssetSchema,
   booking: BookingSchema,
+  kit: KitSchema,
   person: PersonSchema,
   category: CategorySchema,
   location: LocationSchema,

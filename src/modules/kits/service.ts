@@ -1,0 +1,179 @@
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { assets } from "../../db/tenant/assets";
+import { kitMembers, kits } from "../../db/tenant/kits";
+import type { TenantDb } from "../../env";
+import { recordEvent } from "../../events/outbox";
+import type { ServiceCtx } from "../../http/service-context";
+import { nowIso } from "../../platform/clock";
+import { isUniqueViolation } from "../../platform/d1";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { conflict, invalidField, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { inIds } from "../assets";
+import { MAX_KIT_MEMBERS } from "./schemas";
+import { toKit, type Kit, type KitRow, type MemberState } from "./view";
+
+export async function requireKit(db: TenantDb, id: string): Promise<KitRow> {
+  const row = await db.select().from(kits).where(eq(kits.id, id)).get();
+  if (!row) throw notFound("Kit");
+  return row;
+}
+
+export async function memberStates(db: TenantDb, kitId: string): Promise<MemberState[]> {
+  return db
+    .select({ assetId: kitMembers.assetId, status: assets.status })
+    .from(kitMembers)
+    .innerJoin(assets, and(eq(assets.id, kitMembers.assetId), isNull(assets.deletedAt)))
+    .where(eq(kitMembers.kitId, kitId))
+    .orderBy(kitMembers.assetId)
+    .all();
+}
+
+export async function getKit(db: TenantDb, id: string): Promise<Kit> {
+  return toKit(await requireKit(db, id), await memberStates(db, id));
+}
+
+export async function listKits(db: TenantDb, q: { limit: number; cursor?: string }) {
+  const after = decodeCursor(q.cursor, 1);
+  const rows = await db
+    .select()
+    .from(kits)
+    .where(after ? gt(kits.id, String(after[0])) : undefined)
+    .orderBy(asc(kits.id))
+    .limit(q.limit + 1)
+    .all();
+  const page = toPage(
+    rows,
+    q.limit,
+    (r) => [r.id],
+    (r) => r,
+  );
+  return {
+    items: await Promise.all(page.items.map(async (r) => toKit(r, await memberStates(db, r.id)))),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** Adds members: each must be a live item in no kit (409 naming the ones already in a kit). */
+async function memberInserts(ctx: ServiceCtx, kitId: string, ids: readonly string[], at: string) {
+  const { db } = ctx;
+  if (!ids.length) return { guard: [], inserts: [], states: [] as MemberState[] };
+  const live = await db
+    .select({ assetId: assets.id, status: assets.status })
+    .from(assets)
+    .where(and(inIds(assets.id, ids), isNull(assets.deletedAt)))
+    .all();
+  const unknown = ids.filter((id) => !live.some((r) => r.assetId === id));
+  if (unknown.length) throw invalidField("body.assetIds", `unknown or deleted inventory items: ${unknown.join(", ")}`);
+  const taken = await db.select().from(kitMembers).where(inIds(kitMembers.assetId, ids)).all();
+  if (taken.length)
+    throw conflict("An item belongs to at most one kit", {
+      members: taken.map((m) => ({ assetId: m.assetId, reason: `already in kit ${m.kitId}` })),
+    });
+  const count =
+    (await db.select({ n: sql<number>`count(*)` }).from(kitMembers).where(eq(kitMembers.kitId, kitId)).get())?.n ?? 0;
+  if (count + ids.length > MAX_KIT_MEMBERS)
+    throw invalidField("body.assetIds", `a kit holds at most ${MAX_KIT_MEMBERS} items`);
+  return {
+    states: live.sort((a, b) => (a.assetId < b.assetId ? -1 : 1)),
+    guard: [
+      batchGuard(
+        db,
+        "kit_members",
+        sql`(SELECT count(*) FROM ${assets} WHERE ${inIds(assets.id, ids)} AND ${assets.deletedAt} IS NULL) = ${ids.length}`,
+      ),
+    ],
+    // 3 columns per row: 30 rows per INSERT.
+    inserts: Array.from({ length: Math.ceil(ids.length / 30) }, (_, i) =>
+      db.insert(kitMembers).values(ids.slice(i * 30, i * 30 + 30).map((assetId) => ({ kitId, assetId, addedAt: at }))),
+    ),
+  };
+}
+
+async function run(ctx: ServiceCtx, statements: BatchItem<"sqlite">[]) {
+  try {
+    await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    if (isUniqueViolation(err))
+      throw conflict("An item was added to another kit meanwhile; an item belongs to at most one kit");
+    if (guardFailed(err, "kit_members")) throw conflict("An item was deleted meanwhile; retry");
+    throw err;
+  }
+}
+
+export async function createKit(
+  ctx: ServiceCtx,
+  input: { name: string; description?: string | null; assetIds?: string[] },
+) {
+  const now = nowIso();
+  const row: KitRow = {
+    id: newId("kit"),
+    name: input.name,
+    description: input.description?.trim() || null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const m = await memberInserts(ctx, row.id, input.assetIds ?? [], now);
+  const kit = toKit(row, m.states);
+  await run(ctx, [
+    ...m.guard,
+    ctx.db.insert(kits).values(row),
+    ...m.inserts,
+    recordEvent(ctx.db, { type: "kit.created", subjectId: kit.id, actor: ctx.actor, payload: kit }),
+  ]);
+  return kit;
+}
+
+export async function updateKit(ctx: ServiceCtx, id: string, input: { name?: string; description?: string | null }) {
+  const row = await requireKit(ctx.db, id);
+  const now = nowIso();
+  const set = {
+    name: input.name ?? row.name,
+    description: input.description === undefined ? row.description : input.description?.trim() || null,
+    updatedAt: now,
+  };
+  const kit = toKit({ ...row, ...set }, await memberStates(ctx.db, id));
+  await ctx.db.batch([
+    ctx.db.update(kits).set(set).where(eq(kits.id, id)),
+    recordEvent(ctx.db, { type: "kit.updated", subjectId: id, actor: ctx.actor, payload: kit }),
+  ]);
+  return kit;
+}
+
+export async function addMembers(ctx: ServiceCtx, id: string, assetIds: string[]) {
+  await requireKit(ctx.db, id);
+  const now = nowIso();
+  const m = await memberInserts(ctx, id, assetIds, now);
+  await run(ctx, [...m.guard, ...m.inserts, ctx.db.update(kits).set({ updatedAt: now }).where(eq(kits.id, id))]);
+  return getKit(ctx.db, id);
+}
+
+export async function removeMember(ctx: ServiceCtx, id: string, assetId: string) {
+  await requireKit(ctx.db, id);
+  const gone = await ctx.db
+    .delete(kitMembers)
+    .where(and(eq(kitMembers.kitId, id), eq(kitMembers.assetId, assetId)))
+    .returning()
+    .all();
+  if (!gone.length) throw notFound("Kit member");
+  return getKit(ctx.db, id);
+}
+
+/** Deletes the kit (not its items): membership rows go with it. */
+export async function deleteKit(ctx: ServiceCtx, id: string) {
+  const kit = await getKit(ctx.db, id);
+  await ctx.db.batch([
+    ctx.db.delete(kitMembers).where(eq(kitMembers.kitId, id)),
+    ctx.db.delete(kits).where(eq(kits.id, id)),
+    recordEvent(ctx.db, { type: "kit.deleted", subjectId: id, actor: ctx.actor, payload: kit }),
+  ]);
+}
+
+/** The kit an item belongs to, or 404. */
+export async function kitOfItem(db: TenantDb, assetId: string): Promise<Kit> {
+  const m = await db.select().from(kitMembers).where(eq(kitMembers.assetId, assetId)).get();
+  if (!m) throw notFound("Kit of this inventory item");
+  return getKit(db, m.kitId);
+}
