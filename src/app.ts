@@ -7,6 +7,7 @@ import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
 import { kitsRouter } from "./modules/kits";
+import { labelsRouter } from "./modules/labels";
 import { healthRouter } from "./modules/health";
 import { authRouter } from "./modules/auth";
 import { categoriesRouter } from "./modules/categories";
@@ -53,6 +54,7 @@ export const MODULES = [
   assetsRouter,
   bookingsRouter,
   kitsRouter,
+  labelsRouter,
   healthRouter,
   trashRouter,
   peopleRouter,

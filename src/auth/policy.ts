@@ -118,6 +118,9 @@ export const ROUTE_POLICY = {
   checkinKit: { access: "data", scope: "kits:write" },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
+  // Labels (issue 15): read the assets they print, so a read scope.
+  getInventoryItemQrSvg: { access: "data", scope: "inventory-items:read" },
+  renderLabelSheet: { access: "data", scope: "labels:read" },
   // Asset health (SPEC 2.3, 4.4): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
   getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },

@@ -34,3 +34,10 @@ export async function kitWithMember(ctx: FixtureContext, path: string): Promise<
   const res = await ctx.api(`/kits/${kitId}/members`, { body: { assetIds: [item] } });
   if (res.status !== 200) throw new Error(`adding a kit member answered ${res.status}`);
 }
+
+const spareItems = new Map<string, string>();
+/** `POST /kits/{kitId}/members`: a fresh item for the sample body. */
+export async function spareItemSetup(ctx: FixtureContext): Promise<void> {
+  spareItems.set(ctx.tenant.id, created(await ctx.api("/inventory-items", { body: { name: ctx.unique("Spare") } })));
+}
+export const spareItemBody = (ctx: FixtureContext) => ({ assetIds: [spareItems.get(ctx.tenant.id)] });

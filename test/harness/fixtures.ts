@@ -1,6 +1,14 @@
 import type { Untyped } from "./tenant";
 import { importJob } from "./data-transfer-fixtures";
-import { booking, itemKitSetup, kit, kitMemberSetup, kitWithMember } from "./booking-fixtures";
+import {
+  booking,
+  itemKitSetup,
+  kit,
+  kitMemberSetup,
+  kitWithMember,
+  spareItemBody,
+  spareItemSetup,
+} from "./booking-fixtures";
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
@@ -132,6 +140,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   unscanSessionItem: unscanBody,
   checkoutInventoryItem: checkoutBody,
   checkoutKit: checkoutBody,
+  addKitMembers: spareItemBody,
   bookKit: (ctx) => ({
     ...checkoutBody(ctx),
     startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
@@ -149,6 +158,7 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
   checkoutInventoryItem: checkoutSetup,
   checkinInventoryItem: checkinSetup,
   removeKitMember: kitMemberSetup,
+  addKitMembers: spareItemSetup,
   getInventoryItemKit: itemKitSetup,
   checkoutKit: async (ctx, path) => {
     await kitWithMember(ctx, path);
