@@ -274,5 +274,22 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "ALTER TABLE `api_keys` ADD `scopes` text;",
       "ALTER TABLE `api_keys` ADD `expires_at` text;"
     ]
+  },
+  {
+    "name": "0015_dear_hellfire_club.sql",
+    "queries": [
+      "CREATE TABLE `booking_items` (\n\t`booking_id` text NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`active` integer DEFAULT 1 NOT NULL,\n\t`returned_at` text,\n\tPRIMARY KEY(`booking_id`, `asset_id`)\n);",
+      "CREATE INDEX `booking_items_window_idx` ON `booking_items` (`asset_id`,`starts_at`,`ends_at`) WHERE active = 1;",
+      "CREATE INDEX `booking_items_asset_idx` ON `booking_items` (`asset_id`,`booking_id`);",
+      "CREATE TABLE `bookings` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`person_id` text NOT NULL,\n\t`kit_id` text,\n\t`status` text DEFAULT 'reserved' NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`notes` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`picked_up_at` text,\n\t`returned_at` text,\n\t`cancelled_at` text\n);",
+      "CREATE INDEX `bookings_starts_idx` ON `bookings` (`starts_at`,`id`);",
+      "CREATE INDEX `bookings_person_idx` ON `bookings` (`person_id`,`starts_at`,`id`);",
+      "CREATE INDEX `bookings_status_idx` ON `bookings` (`status`,`starts_at`,`id`);",
+      "CREATE TABLE `kit_members` (\n\t`kit_id` text NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`added_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `kit_members_asset_uq` ON `kit_members` (`asset_id`);",
+      "CREATE INDEX `kit_members_kit_idx` ON `kit_members` (`kit_id`,`asset_id`);",
+      "CREATE TABLE `kits` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`description` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `kits_name_idx` ON `kits` (`name`,`id`);"
+    ]
   }
 ];

@@ -99,16 +99,15 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
         fields: c.auditFields,
       })),
     ),
-    ...recordEvents(
-      db,
-      changes.map((c) => ({
+    ...recordEvents(db, [
+      ...changes.map((c) => ({
         type: c.event.type,
         subjectId: c.after.id,
         actor,
         payload: { ...c.after, ...c.event.payload },
       })),
-    ),
-    ...(w.events ?? []).map((e) => recordEvent(db, { ...e, actor })),
+      ...(w.events ?? []).map((e) => ({ ...e, actor })),
+    ]),
   ];
 }
 
