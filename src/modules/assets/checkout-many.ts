@@ -1,15 +1,13 @@
-import { and, eq, isNull, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { assets, assignments } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
 import type { ServiceCtx } from "../../http/service-context";
-import { chunk } from "../../platform/d1";
-import { batchGuard } from "../../platform/d1-write";
-import { orderedId } from "../../platform/ids";
-import { CHECKOUT_FIELDS, checkinAssetSet, checkinChange, toAssignmentSummary, type AssignmentRow } from "./checkout";
-import { CHECKOUT_FROM } from "./status";
+import { batchGuard, inJson, insertJsonRows } from "../../platform/d1-write";
 import { blockingBookingsOf, noBlockingBookingOf } from "./booking-rule";
-import { assetFieldDefs, toAsset, type AssetRow } from "./view";
-import type { AssetChange, AssetWrite } from "./write";
+import { checkinAssetSet, checkinChange, checkoutAssetSet, checkoutChange } from "./checkout";
+import { CHECKOUT_FROM } from "./status";
+import { assetFieldDefs, type AssetRow } from "./view";
+import type { AssetWrite } from "./write";
 
 /**
  * Multi-asset checkout and check-in for the verbs that move a set of assets together (a booking's
@@ -17,7 +15,7 @@ import type { AssetChange, AssetWrite } from "./write";
  * answers per-member reasons when one cannot move, and otherwise returns an `AssetWrite` whose
  * guard pins every member to the exact state read, so a concurrent change fails the whole batch
  * (`guardFailed(err, guardName)`); the caller adds its own guards, writes and events and commits it
- * with `commitAssetWrite`.
+ * with `commitAssetWrite`. Each member's change is the single checkout's (`checkoutChange`).
  */
 
 export interface MemberRefusal {
@@ -25,19 +23,11 @@ export interface MemberRefusal {
   reason: string;
 }
 
-/** Ids travel as one JSON parameter (`json_each`), so a set of up to 100 members binds one value, not 100. */
-export const idsJson = (ids: readonly string[]) => JSON.stringify(ids);
-export const inIds = (column: SQLWrapper, ids: readonly string[]): SQL =>
-  sql`${column} IN (SELECT value FROM json_each(${idsJson(ids)}))`;
-
-/** 11 columns per assignment row: 9 rows keep one INSERT under D1's 100 bound parameters. */
-const ASSIGNMENTS_PER_INSERT = 9;
-
 async function readMembers(ctx: ServiceCtx, ids: readonly string[]): Promise<Map<string, AssetRow>> {
   const rows = await ctx.db
     .select()
     .from(assets)
-    .where(and(inIds(assets.id, ids), isNull(assets.deletedAt)))
+    .where(and(inJson(assets.id, ids), isNull(assets.deletedAt)))
     .all();
   return new Map(rows.map((r) => [r.id, r]));
 }
@@ -84,73 +74,37 @@ export async function planCheckoutMany(
   }
   const members = input.assetIds.flatMap((id) => rows.get(id) ?? []);
   const defs = await assetFieldDefs(db);
-  const set = {
-    status: "assigned" as const,
-    assigneeId: input.personId,
-    assignedAt: input.at,
-    dueBackAt: input.dueBackAt,
-    reservedUntil: null,
-    reservationReason: null,
-    updatedAt: input.at,
-  };
-  const opened: AssignmentRow[] = members.map((a) => ({
-    id: orderedId("assignment"),
-    assetId: a.id,
-    personId: input.personId,
-    personName: input.personName,
-    checkedOutAt: input.at,
-    checkedOutBy: ctx.actor,
-    dueBackAt: input.dueBackAt,
-    checkedInAt: null,
-    checkedInBy: null,
-    checkinReason: null,
-    checkinNotes: null,
-  }));
-  const changes: AssetChange[] = members.map((a, i) => {
-    const assignment = opened[i]!;
-    return {
-      before: toAsset(a, defs),
-      after: toAsset({ ...a, ...set }, defs),
-      action: "checkout",
-      auditFields: CHECKOUT_FIELDS,
-      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment), ...input.meta } },
-      statusMove: {
-        from: a.status,
-        to: "assigned",
-        reason: input.reason,
-        meta: { personId: input.personId, assignmentId: assignment.id, ...input.meta },
-      },
-      timeline: [
-        {
-          type: "ASSIGNED",
-          data: { personId: input.personId, personName: input.personName, assignmentId: assignment.id, ...input.meta },
-        },
-      ],
-    };
-  });
+  const { personId, personName, dueBackAt, at, reason, meta } = input;
+  const made = members.map((asset) =>
+    checkoutChange({ asset, personId, personName, dueBackAt, at, actor: ctx.actor, defs, reason, meta }),
+  );
   const guard = batchGuard(
     db,
     input.guardName,
     sql`${membersUnchanged(members)}
-      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)
-      AND ${input.bookingRule ? noBlockingBookingOf(input.assetIds, input.at, input.dueBackAt) : sql`1 = 1`}`,
+      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)
+      AND ${input.bookingRule ? noBlockingBookingOf(input.assetIds, at, dueBackAt) : sql`1 = 1`}`,
   );
   const ids = members.map((a) => a.id);
   return {
     refusals,
     write: {
-      at: input.at,
+      at,
       guards: [guard],
       writes: ids.length
         ? [
             db
               .update(assets)
-              .set(set)
-              .where(and(inIds(assets.id, ids), isNull(assets.assigneeId), isNull(assets.deletedAt))),
-            ...chunk(opened, ASSIGNMENTS_PER_INSERT).map((r) => db.insert(assignments).values(r)),
+              .set(checkoutAssetSet(personId, dueBackAt, at))
+              .where(and(inJson(assets.id, ids), isNull(assets.assigneeId), isNull(assets.deletedAt))),
+            insertJsonRows(
+              db,
+              assignments,
+              made.map((m) => m.assignment),
+            ),
           ]
         : [],
-      changes,
+      changes: made.map((m) => m.change),
     },
   };
 }
@@ -169,8 +123,7 @@ export async function planCheckinMany(
   const held: AssetRow[] = [];
   for (const id of input.assetIds) {
     const a = rows.get(id);
-    if (!a) continue;
-    if (a.status !== "assigned" || !a.assigneeId) continue;
+    if (!a || a.status !== "assigned" || !a.assigneeId) continue;
     if (input.personId && a.assigneeId !== input.personId) {
       refusals.push({ assetId: id, reason: "checked out to someone else" });
       continue;
@@ -182,7 +135,7 @@ export async function planCheckinMany(
     ? await db
         .select()
         .from(assignments)
-        .where(and(inIds(assignments.assetId, ids), isNull(assignments.checkedInAt)))
+        .where(and(inJson(assignments.assetId, ids), isNull(assignments.checkedInAt)))
         .all()
     : [];
   const defs = await assetFieldDefs(db);
@@ -208,11 +161,11 @@ export async function planCheckinMany(
             db
               .update(assets)
               .set(checkinAssetSet(input.at))
-              .where(and(inIds(assets.id, ids), eq(assets.status, "assigned"))),
+              .where(and(inJson(assets.id, ids), eq(assets.status, "assigned"))),
             db
               .update(assignments)
               .set({ checkedInAt: input.at, checkedInBy: ctx.actor, checkinReason: input.reason })
-              .where(and(inIds(assignments.assetId, ids), isNull(assignments.checkedInAt))),
+              .where(and(inJson(assignments.assetId, ids), isNull(assignments.checkedInAt))),
           ]
         : [],
       changes,

@@ -132,8 +132,11 @@ export function checkoutChange(input: {
   at: string;
   actor: string;
   defs: Parameters<typeof toAsset>[1];
+  /** Status-event reason and what the move belongs to (a booking's pick-up, a kit), when not a plain checkout. */
+  reason?: string;
+  meta?: Record<string, unknown>;
 }): { assignment: AssignmentRow; change: AssetChange } {
-  const { asset, personId, personName, dueBackAt, at, defs } = input;
+  const { asset, personId, personName, dueBackAt, at, defs, meta = {} } = input;
   const assignment: AssignmentRow = {
     id: orderedId("assignment"),
     assetId: asset.id,
@@ -155,28 +158,35 @@ export function checkoutChange(input: {
       after: toAsset(next, defs),
       action: "checkout",
       auditFields: CHECKOUT_FIELDS,
-      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment) } },
+      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment), ...meta } },
       statusMove: {
         from: asset.status,
         to: "assigned",
-        reason: "checkout",
-        meta: { personId, assignmentId: assignment.id },
+        reason: input.reason ?? "checkout",
+        meta: { personId, assignmentId: assignment.id, ...meta },
       },
-      timeline: [{ type: "ASSIGNED", data: { personId, personName, assignmentId: assignment.id, dueBackAt } }],
+      timeline: [{ type: "ASSIGNED", data: { personId, personName, assignmentId: assignment.id, dueBackAt, ...meta } }],
     },
   };
 }
 
 /** A plain checkout may not run into a booking of the asset: refused unless `dueBackAt` ends before it starts. */
+export function intoBookingRefusal(
+  blocking: readonly { bookingId: string; startsAt: string; endsAt: string }[],
+  dueBackAt: string | null,
+): ApiError | null {
+  if (!blocking.length) return null;
+  return conflict(
+    dueBackAt
+      ? "The asset is booked before it would be due back; pick a dueBackAt before the booking starts"
+      : "The asset has an upcoming booking; a checkout needs a dueBackAt before the booking starts",
+    { bookings: blocking.map(({ bookingId, startsAt, endsAt }) => ({ bookingId, startsAt, endsAt })) },
+  );
+}
+
 async function refuseIntoBooking(ctx: ServiceCtx, id: string, now: string, dueBackAt: string | null) {
-  const blocking = await blockingBookings(ctx.db, id, now, dueBackAt);
-  if (blocking.length)
-    throw conflict(
-      dueBackAt
-        ? "The asset is booked before it would be due back; pick a dueBackAt before the booking starts"
-        : "The asset has an upcoming booking; a checkout needs a dueBackAt before the booking starts",
-      { bookings: blocking },
-    );
+  const refusal = intoBookingRefusal(await blockingBookings(ctx.db, id, now, dueBackAt), dueBackAt);
+  if (refusal) throw refusal;
 }
 
 export const notCheckedOut = (a: AssetRow) =>

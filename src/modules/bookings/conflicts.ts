@@ -1,9 +1,10 @@
+import { inJson } from "../../platform/d1-write";
 import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { bookingItems } from "../../db/tenant/bookings";
 import type { TenantDb } from "../../env";
 import { conflict, invalidField } from "../../platform/errors";
-import { inIds, type MemberRefusal } from "../assets";
+import { type MemberRefusal } from "../assets";
 
 /**
  * The booking conflict rules (issue 15). A booking of assets over [startsAt, endsAt) is refused when
@@ -19,7 +20,7 @@ export interface Window {
 
 const overlapping = (ids: readonly string[], w: Window, except: string | null): SQL =>
   and(
-    inIds(bookingItems.assetId, ids),
+    inJson(bookingItems.assetId, ids),
     eq(bookingItems.active, 1),
     sql`${bookingItems.startsAt} < ${w.endsAt}`,
     sql`${bookingItems.endsAt} > ${w.startsAt}`,
@@ -32,7 +33,7 @@ const unusable = (w: Window): SQL =>
 /** The guard condition: every asset live and usable, no overlapping active booking. */
 export function bookableSql(ids: readonly string[], w: Window, except: string | null): SQL {
   return sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${overlapping(ids, w, except)})
-    AND (SELECT count(*) FROM ${assets} WHERE ${inIds(assets.id, ids)} AND ${assets.deletedAt} IS NULL AND NOT ${unusable(w)}) = ${ids.length}`;
+    AND (SELECT count(*) FROM ${assets} WHERE ${inJson(assets.id, ids)} AND ${assets.deletedAt} IS NULL AND NOT ${unusable(w)}) = ${ids.length}`;
 }
 
 /** Throws 400 for unknown ids and 409 naming the conflicting bookings and assets; returns when bookable. */
@@ -40,7 +41,7 @@ export async function refuseConflicts(db: TenantDb, ids: readonly string[], w: W
   const rows = await db
     .select({ id: assets.id, status: assets.status, dueBackAt: assets.dueBackAt })
     .from(assets)
-    .where(and(inIds(assets.id, ids), isNull(assets.deletedAt)))
+    .where(and(inJson(assets.id, ids), isNull(assets.deletedAt)))
     .all();
   const found = new Map(rows.map((r) => [r.id, r]));
   const unknown = ids.filter((id) => !found.has(id));

@@ -4,4 +4,5 @@
  */
 export { bookingsRouter } from "./routes";
 export { BookingSchema } from "./schemas";
+export type { Booking } from "./schemas";
 export { createBooking } from "./service";

@@ -1,3 +1,4 @@
+import { inJson } from "../../platform/d1-write";
 import { and, asc, eq, gt, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { bookingItems, bookings } from "../../db/tenant/bookings";
@@ -5,7 +6,7 @@ import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { assetFieldDefs, inIds, toAsset } from "../assets";
+import { assetFieldDefs, toAsset } from "../assets";
 import type { BOOKING_STATUSES } from "./schemas";
 import { toBooking } from "./view";
 
@@ -59,7 +60,7 @@ export async function listBookings(
           returnedAt: bookingItems.returnedAt,
         })
         .from(bookingItems)
-        .where(inIds(bookingItems.bookingId, ids))
+        .where(inJson(bookingItems.bookingId, ids))
         .orderBy(bookingItems.assetId)
         .all()
     : [];

@@ -4,9 +4,9 @@ import { people } from "../../db/tenant/people";
 import { auditStatements } from "../../events/audit";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
-import { commitAssetWrite, inIds, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
+import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
 import { itemsOf, requireBooking } from "./service";
 import { toBooking, type Booking, type BookingRow } from "./view";
 
@@ -117,7 +117,7 @@ export async function returnBooking(ctx: ServiceCtx, id: string, input: { assetI
     ? { ...row, status: "returned", returnedAt: now, updatedAt: now }
     : { ...row, updatedAt: now };
   const after = toBooking(next, nextItems, now);
-  const open = and(eq(bookingItems.bookingId, id), inIds(bookingItems.assetId, ids), isNull(bookingItems.returnedAt));
+  const open = and(eq(bookingItems.bookingId, id), inJson(bookingItems.assetId, ids), isNull(bookingItems.returnedAt));
   const write = withBooking(
     ctx,
     {

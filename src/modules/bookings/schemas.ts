@@ -88,3 +88,5 @@ export const AvailabilityQuery = z.object({
 });
 
 export const AvailabilityPage = pageOf(AssetSchema, "AvailableItemPage");
+
+export type Booking = z.infer<typeof BookingSchema>;

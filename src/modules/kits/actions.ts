@@ -3,9 +3,9 @@ import { kitMembers } from "../../db/tenant/kits";
 import { people } from "../../db/tenant/people";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
-import { commitAssetWrite, idsJson, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
+import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
 import { createBooking } from "../bookings";
 import { memberStates, requireKit } from "./service";
 import { toKit, type Kit } from "./view";
@@ -16,7 +16,7 @@ function membershipGuard(ctx: ServiceCtx, kitId: string, ids: readonly string[])
     ctx.db,
     "kit_membership",
     sql`(SELECT count(*) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${kitId}) = ${ids.length}
-      AND (SELECT count(*) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${kitId} AND ${kitMembers.assetId} IN (SELECT value FROM json_each(${idsJson(ids)}))) = ${ids.length}`,
+      AND (SELECT count(*) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${kitId} AND ${inJson(kitMembers.assetId, ids)}) = ${ids.length}`,
   );
 }
 

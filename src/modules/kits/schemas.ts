@@ -71,3 +71,5 @@ export const ItemKitParams = z.object({
   inventoryItemId: idParam("inventoryItemId", "ast_01jd3k4m5n6p7q8r9s0t1v2w3x"),
 });
 export const ListKitsQuery = z.object({ ...pageQuery });
+
+export type Kit = z.infer<typeof KitSchema>;

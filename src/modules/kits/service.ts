@@ -7,11 +7,11 @@ import { recordEvent } from "../../events/outbox";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { inIds } from "../assets";
+import {} from "../assets";
 import { MAX_KIT_MEMBERS } from "./schemas";
 import { toKit, type Kit, type KitRow, type MemberState } from "./view";
 
@@ -63,11 +63,11 @@ async function memberInserts(ctx: ServiceCtx, kitId: string, ids: readonly strin
   const live = await db
     .select({ assetId: assets.id, status: assets.status })
     .from(assets)
-    .where(and(inIds(assets.id, ids), isNull(assets.deletedAt)))
+    .where(and(inJson(assets.id, ids), isNull(assets.deletedAt)))
     .all();
   const unknown = ids.filter((id) => !live.some((r) => r.assetId === id));
   if (unknown.length) throw invalidField("body.assetIds", `unknown or deleted inventory items: ${unknown.join(", ")}`);
-  const taken = await db.select().from(kitMembers).where(inIds(kitMembers.assetId, ids)).all();
+  const taken = await db.select().from(kitMembers).where(inJson(kitMembers.assetId, ids)).all();
   if (taken.length)
     throw conflict("An item belongs to at most one kit", {
       members: taken.map((m) => ({ assetId: m.assetId, reason: `already in kit ${m.kitId}` })),
@@ -82,7 +82,7 @@ async function memberInserts(ctx: ServiceCtx, kitId: string, ids: readonly strin
       batchGuard(
         db,
         "kit_members",
-        sql`(SELECT count(*) FROM ${assets} WHERE ${inIds(assets.id, ids)} AND ${assets.deletedAt} IS NULL) = ${ids.length}`,
+        sql`(SELECT count(*) FROM ${assets} WHERE ${inJson(assets.id, ids)} AND ${assets.deletedAt} IS NULL) = ${ids.length}`,
       ),
     ],
     // 3 columns per row: 30 rows per INSERT.

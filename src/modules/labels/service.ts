@@ -1,8 +1,9 @@
+import { inJson } from "../../platform/d1-write";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
-import { inIds, requireAsset } from "../assets";
+import { requireAsset } from "../assets";
 import { renderLabels, type LayoutName } from "./pdf";
 import { assetUrl, qrSvg } from "./qr";
 
@@ -32,7 +33,7 @@ export async function labelsPdf(
     .where(
       and(
         isNull(assets.deletedAt),
-        input.assetIds ? inIds(assets.id, input.assetIds) : undefined,
+        input.assetIds ? inJson(assets.id, input.assetIds) : undefined,
         f.categoryId ? eq(assets.categoryId, f.categoryId) : undefined,
         f.locationId ? eq(assets.locationId, f.locationId) : undefined,
         f.status ? sql`${assets.status} = ${f.status}` : undefined,
