@@ -8,6 +8,7 @@ import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
 import { kitsRouter } from "./modules/kits";
 import { labelsRouter } from "./modules/labels";
+import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
 import { authRouter } from "./modules/auth";
 import { categoriesRouter } from "./modules/categories";
@@ -55,6 +56,7 @@ export const MODULES = [
   bookingsRouter,
   kitsRouter,
   labelsRouter,
+  calendarRouter,
   healthRouter,
   trashRouter,
   peopleRouter,

@@ -118,6 +118,12 @@ export const ROUTE_POLICY = {
   checkinKit: { access: "data", scope: "kits:write" },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
+  // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the
+  // URL (calendar apps cannot send headers), checked in the handler, so it is tenantPublic.
+  createCalendarFeed: { access: "jwt" },
+  listCalendarFeeds: { access: "jwt" },
+  revokeCalendarFeed: { access: "jwt" },
+  getCalendarFeed: { access: "tenantPublic" },
   // Labels (issue 15): read the assets they print, so a read scope.
   getInventoryItemQrSvg: { access: "data", scope: "inventory-items:read" },
   renderLabelSheet: { access: "data", scope: "labels:read" },

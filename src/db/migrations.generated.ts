@@ -291,5 +291,14 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE TABLE `kits` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`description` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
       "CREATE INDEX `kits_name_idx` ON `kits` (`name`,`id`);"
     ]
+  },
+  {
+    "name": "0016_strange_ghost_rider.sql",
+    "queries": [
+      "CREATE TABLE `booking_reminders` (\n\t`booking_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`booking_id`, `kind`)\n);",
+      "CREATE TABLE `calendar_feeds` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`person_id` text,\n\t`name` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`last_used_at` text\n);",
+      "CREATE UNIQUE INDEX `calendar_feeds_token_uq` ON `calendar_feeds` (`token_hash`);",
+      "CREATE INDEX `calendar_feeds_user_idx` ON `calendar_feeds` (`user_id`,`id`);"
+    ]
   }
 ];

@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   request: "req",
   booking: "bkg",
   kit: "kit",
+  calendarFeed: "cal",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

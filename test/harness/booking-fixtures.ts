@@ -41,3 +41,12 @@ export async function spareItemSetup(ctx: FixtureContext): Promise<void> {
   spareItems.set(ctx.tenant.id, created(await ctx.api("/inventory-items", { body: { name: ctx.unique("Spare") } })));
 }
 export const spareItemBody = (ctx: FixtureContext) => ({ assetIds: [spareItems.get(ctx.tenant.id)] });
+
+/** A calendar feed of the owner's; `file` is the feed's URL file name (`ical_<secret>.ics`). */
+export const calendarFeed = async (ctx: FixtureContext): Promise<string> =>
+  created(await ctx.api("/calendar-feeds", { body: {} }));
+export async function calendarFeedFile(ctx: FixtureContext): Promise<string> {
+  const res = await ctx.api<{ url: string }>("/calendar-feeds", { body: {} });
+  created(res);
+  return res.body.url.split("/calendar/")[1]!;
+}

@@ -2,6 +2,8 @@ import type { Untyped } from "./tenant";
 import { importJob } from "./data-transfer-fixtures";
 import {
   booking,
+  calendarFeed,
+  calendarFeedFile,
   itemKitSetup,
   kit,
   kitMemberSetup,
@@ -81,6 +83,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
   inventoryItemId: inventoryItem,
   bookingId: booking,
+  feedId: calendarFeed,
+  "calendar.file": calendarFeedFile,
   kitId: kit,
   uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) =>

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Stored booking states; `overdue` is derived (checked out and `endsAt` passed), never stored. */
 export const BOOKING_STATES = ["reserved", "checked_out", "returned", "cancelled"] as const;
@@ -52,4 +52,38 @@ export const bookingItems = sqliteTable(
     index("booking_items_window_idx").on(t.assetId, t.startsAt, t.endsAt).where(sql`active = 1`),
     index("booking_items_asset_idx").on(t.assetId, t.bookingId),
   ],
+);
+
+/**
+ * Ledger of the booking reminders sent (cron): one row per (booking, kind), `pickup` before the
+ * window starts and `overdue` once its end has passed while out. The insert decides whether the
+ * notifications and the event are written, so each reminder goes out exactly once.
+ */
+export const bookingReminders = sqliteTable(
+  "booking_reminders",
+  {
+    bookingId: text("booking_id").notNull(),
+    kind: text("kind", { enum: ["pickup", "overdue"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bookingId, t.kind] })],
+);
+
+/**
+ * iCalendar feeds of bookings (issue 15). Calendar apps cannot send headers, so the URL carries a
+ * random secret; only its SHA-256 is stored. A feed belongs to the user who made it (dead when that
+ * user is deactivated) and covers the workspace (`personId` null) or one person's bookings.
+ */
+export const calendarFeeds = sqliteTable(
+  "calendar_feeds",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull(),
+    personId: text("person_id"),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [uniqueIndex("calendar_feeds_token_uq").on(t.tokenHash), index("calendar_feeds_user_idx").on(t.userId, t.id)],
 );

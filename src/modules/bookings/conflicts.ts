@@ -76,7 +76,12 @@ export async function refuseConflicts(db: TenantDb, ids: readonly string[], w: W
 }
 
 /** 400 unless startsAt < endsAt and the booking has not already ended. */
+/** A booking lasts at most this many days, so a window query reads a bounded range of start times. */
+export const MAX_BOOKING_DAYS = 366;
+
 export function checkWindow(w: Window, now: string) {
   if (w.endsAt <= w.startsAt) throw invalidField("body.endsAt", "must be after startsAt");
+  if (Date.parse(w.endsAt) - Date.parse(w.startsAt) > MAX_BOOKING_DAYS * 86_400_000)
+    throw invalidField("body.endsAt", `must be at most ${MAX_BOOKING_DAYS} days after startsAt`);
   if (w.endsAt <= now) throw invalidField("body.endsAt", "must be in the future");
 }

@@ -4,5 +4,6 @@
  */
 export { bookingsRouter } from "./routes";
 export { BookingSchema } from "./schemas";
-export type { Booking } from "./schemas";
+export type { Booking } from "./view";
 export { createBooking } from "./service";
+export { MAX_BOOKING_DAYS } from "./conflicts";

@@ -89,8 +89,8 @@ export async function availability(
 ) {
   const from = iso(q.from);
   const to = iso(q.to);
-  if (to <= from) throw invalidField("query.to", "must be after from");
   const after = decodeCursor(q.cursor, 1);
+  if (to <= from) throw invalidField("query.to", "must be after from");
   const prefix = q.q ? `${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await db
     .select()

@@ -45,7 +45,9 @@ export const CreateBookingBody = z
     personId: z.string().min(1).max(64),
     assetIds: assetIds.openapi({ description: `1..${MAX_BOOKING_ASSETS} inventory item ids.` }),
     startsAt: isoDateTime,
-    endsAt: isoDateTime.openapi({ description: "Exclusive end; after startsAt and in the future." }),
+    endsAt: isoDateTime.openapi({
+      description: "Exclusive end; after startsAt, in the future, at most 366 days after startsAt.",
+    }),
     notes: z.string().trim().max(2000).nullable().optional(),
   })
   .strict()
@@ -88,5 +90,3 @@ export const AvailabilityQuery = z.object({
 });
 
 export const AvailabilityPage = pageOf(AssetSchema, "AvailableItemPage");
-
-export type Booking = z.infer<typeof BookingSchema>;
