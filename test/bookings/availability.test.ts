@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
 import { api, createTenant } from "../harness/tenant";
 import { book, inDays, newAsset, newPerson } from "./helpers";
 
@@ -16,15 +18,19 @@ describe("availability", () => {
     await api(t, `/inventory-items/${lost.id}/status`, { body: { toStatus: "lost" } });
     const win = (from: number, to: number) =>
       `from=${encodeURIComponent(inDays(from))}&to=${encodeURIComponent(inDays(to))}`;
-    const ids = async (qs: string) => (await api(t, `/bookings/availability?${qs}`)).body.items.map((a: any) => a.id);
+    const ids = async (qs: string) =>
+      (await api<Page<InventoryItem>>(t, `/bookings/availability?${qs}`)).body.items.map((a) => a.id);
     expect(await ids(win(2, 4))).toEqual([free.id, other.id]);
     expect(await ids(`${win(2, 4)}&q=free`)).toEqual([free.id]);
     // After the booking ends and the checkout is due back, all but the lost one are free.
     expect(await ids(win(3, 4))).toEqual([free.id, booked.id, out.id, other.id]);
-    const first = await api(t, `/bookings/availability?${win(3, 4)}&limit=3`);
+    const first = await api<Page<InventoryItem>>(t, `/bookings/availability?${win(3, 4)}&limit=3`);
     expect(first.body.items).toHaveLength(3);
-    const next = await api(t, `/bookings/availability?${win(3, 4)}&limit=3&cursor=${first.body.nextCursor}`);
-    expect(next.body.items.map((a: any) => a.id)).toEqual([other.id]);
+    const next = await api<Page<InventoryItem>>(
+      t,
+      `/bookings/availability?${win(3, 4)}&limit=3&cursor=${first.body.nextCursor}`,
+    );
+    expect(next.body.items.map((a) => a.id)).toEqual([other.id]);
     expect((await api(t, `/bookings/availability?${win(4, 3)}`)).status).toBe(400);
   });
 });

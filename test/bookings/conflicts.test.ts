@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Booking } from "../../src/modules/bookings";
+import type { Page } from "../../src/platform/pagination";
 import { api, createTenant } from "../harness/tenant";
-import { book, inDays, newAsset, newPerson } from "./helpers";
+import { book, type BookingConflict, type CheckoutIntoBooking, inDays, newAsset, newPerson } from "./helpers";
 
 describe("booking conflicts", () => {
   it("creates a reserved booking and refuses an overlapping one, naming the booking and item", async () => {
@@ -17,7 +19,12 @@ describe("booking conflicts", () => {
     expect(first.status, JSON.stringify(first.body)).toBe(201);
     expect(first.body).toMatchObject({ status: "reserved", personId: p.id, assetIds: [a.id], notes: "Shoot" });
 
-    const overlap = await book(t, { personId: p.id, assetIds: [a.id], startsAt: inDays(3), endsAt: inDays(5) });
+    const overlap = await book<BookingConflict>(t, {
+      personId: p.id,
+      assetIds: [a.id],
+      startsAt: inDays(3),
+      endsAt: inDays(5),
+    });
     expect(overlap.status).toBe(409);
     expect(overlap.body.details.bookings).toEqual([
       expect.objectContaining({ bookingId: first.body.id, assetId: a.id }),
@@ -27,7 +34,9 @@ describe("booking conflicts", () => {
     const after = await book(t, { personId: p.id, assetIds: [a.id], startsAt: first.body.endsAt, endsAt: inDays(6) });
     expect(after.status, JSON.stringify(after.body)).toBe(201);
     // A cancelled booking holds nothing.
-    expect((await api(t, `/bookings/${first.body.id}/cancel`, { method: "POST" })).body.status).toBe("cancelled");
+    expect((await api<Booking>(t, `/bookings/${first.body.id}/cancel`, { method: "POST" })).body.status).toBe(
+      "cancelled",
+    );
     const again = await book(t, { personId: p.id, assetIds: [a.id], startsAt: inDays(3), endsAt: first.body.endsAt });
     expect(again.status, JSON.stringify(again.body)).toBe(201);
   });
@@ -49,14 +58,14 @@ describe("booking conflicts", () => {
       (await api(t, `/inventory-items/${early!.id}/checkout`, { body: { personId: p.id, dueBackAt: inDays(1) } }))
         .status,
     ).toBe(200);
-    const res = await book(t, {
+    const res = await book<BookingConflict>(t, {
       personId: p.id,
       assetIds: [lost!.id, retired!.id, open!.id, late!.id, early!.id],
       startsAt: inDays(2),
       endsAt: inDays(4),
     });
     expect(res.status).toBe(409);
-    const refused = Object.fromEntries(res.body.details.assets.map((r: any) => [r.assetId, r.reason]));
+    const refused = Object.fromEntries(res.body.details.assets.map((r) => [r.assetId, r.reason]));
     expect(refused).toEqual({
       [lost!.id]: "lost",
       [retired!.id]: "retired",
@@ -97,7 +106,7 @@ describe("booking conflicts", () => {
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
-    const list = await api(t, `/bookings?assetId=${a.id}`);
+    const list = await api<Page<Booking>>(t, `/bookings?assetId=${a.id}`);
     expect(list.body.items).toHaveLength(1);
   });
 
@@ -109,9 +118,12 @@ describe("booking conflicts", () => {
     const two = (await book(t, { personId: p.id, assetIds: [a.id], startsAt: inDays(5), endsAt: inDays(6) })).body;
     const self = await api(t, `/bookings/${one.id}`, { method: "PATCH", body: { endsAt: inDays(4) } });
     expect(self.status).toBe(200);
-    const clash = await api(t, `/bookings/${one.id}`, { method: "PATCH", body: { endsAt: inDays(5.5) } });
+    const clash = await api<BookingConflict>(t, `/bookings/${one.id}`, {
+      method: "PATCH",
+      body: { endsAt: inDays(5.5) },
+    });
     expect(clash.status).toBe(409);
-    expect(clash.body.details.bookings[0].bookingId).toBe(two.id);
+    expect(clash.body.details.bookings[0]!.bookingId).toBe(two.id);
   });
 
   it("a plain checkout may not run into a booking unless it is due back before it starts", async () => {
@@ -119,9 +131,9 @@ describe("booking conflicts", () => {
     const p = await newPerson(t);
     const a = await newAsset(t);
     const b = (await book(t, { personId: p.id, assetIds: [a.id], startsAt: inDays(3), endsAt: inDays(4) })).body;
-    const none = await api(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
+    const none = await api<CheckoutIntoBooking>(t, `/inventory-items/${a.id}/checkout`, { body: { personId: p.id } });
     expect(none.status).toBe(409);
-    expect(none.body.details.bookings[0].bookingId).toBe(b.id);
+    expect(none.body.details.bookings[0]!.bookingId).toBe(b.id);
     const late = await api(t, `/inventory-items/${a.id}/checkout`, {
       body: { personId: p.id, dueBackAt: inDays(3.5) },
     });

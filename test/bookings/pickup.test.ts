@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { writeCounts } from "../assets/helpers";
 import { outboxRows } from "../harness/outbox";
-import { api, createTenant } from "../harness/tenant";
-import { book, inDays, newAsset, newPerson } from "./helpers";
+import type { Assignment, InventoryItem, TimelineEntry } from "../../src/modules/assets";
+import type { Booking } from "../../src/modules/bookings";
+import type { Page } from "../../src/platform/pagination";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { book, inDays, type MembersRefused, newAsset, newPerson } from "./helpers";
+
+const item = async (t: TestTenant, id: string) => (await api<InventoryItem>(t, `/inventory-items/${id}`)).body;
+const getBooking = async (t: TestTenant, id: string) => (await api<Booking>(t, `/bookings/${id}`)).body;
+const bookingIds = async (t: TestTenant, path: string) =>
+  (await api<Page<Booking>>(t, path)).body.items.map((b) => b.id);
 
 describe("pick-up and return", () => {
   it("picks up all items with dueBackAt = endsAt, then returns some and then the rest", async () => {
@@ -10,13 +18,12 @@ describe("pick-up and return", () => {
     const p = await newPerson(t);
     const [a, b] = [await newAsset(t, "Camera"), await newAsset(t, "Tripod")];
     const bk = (await book(t, { personId: p.id, assetIds: [a.id, b.id], startsAt: inDays(0), endsAt: inDays(2) })).body;
-    const up = await api(t, `/bookings/${bk.id}/pick-up`, { method: "POST" });
+    const up = await api<Booking>(t, `/bookings/${bk.id}/pick-up`, { method: "POST" });
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     expect(up.body).toMatchObject({ status: "checked_out", pickedUpAt: expect.any(String) });
     for (const id of [a.id, b.id]) {
-      const item = (await api(t, `/inventory-items/${id}`)).body;
-      expect(item).toMatchObject({ status: "assigned", assigneeId: p.id, dueBackAt: bk.endsAt });
-      const timeline = (await api(t, `/inventory-items/${id}/timeline`)).body.items;
+      expect(await item(t, id)).toMatchObject({ status: "assigned", assigneeId: p.id, dueBackAt: bk.endsAt });
+      const timeline = (await api<Page<TimelineEntry>>(t, `/inventory-items/${id}/timeline`)).body.items;
       expect(timeline[0]).toMatchObject({ type: "ASSIGNED", data: { bookingId: bk.id } });
     }
     // The recipe wrote the assets' events, then the booking's own.
@@ -25,15 +32,15 @@ describe("pick-up and return", () => {
     expect(types).toContain("booking.picked_up");
     expect(types).toContain("booking.created");
 
-    const part = await api(t, `/bookings/${bk.id}/return`, { body: { assetIds: [a.id] } });
+    const part = await api<Booking>(t, `/bookings/${bk.id}/return`, { body: { assetIds: [a.id] } });
     expect(part.status, JSON.stringify(part.body)).toBe(200);
     expect(part.body.status).toBe("checked_out");
-    expect((await api(t, `/inventory-items/${a.id}`)).body.status).toBe("available");
-    expect((await api(t, `/inventory-items/${b.id}`)).body.status).toBe("assigned");
-    const rest = await api(t, `/bookings/${bk.id}/return`, { body: {} });
+    expect((await item(t, a.id)).status).toBe("available");
+    expect((await item(t, b.id)).status).toBe("assigned");
+    const rest = await api<Booking>(t, `/bookings/${bk.id}/return`, { body: {} });
     expect(rest.body).toMatchObject({ status: "returned", returnedAt: expect.any(String) });
-    expect(rest.body.items.every((i: any) => i.returnedAt)).toBe(true);
-    expect((await api(t, `/inventory-items/${b.id}`)).body.status).toBe("available");
+    expect(rest.body.items.every((i) => i.returnedAt)).toBe(true);
+    expect((await item(t, b.id)).status).toBe("available");
     expect((await outboxRows(t)).map((e) => e.type)).toContain("booking.returned");
     // Returned items are free again for the same window.
     const again = await book(t, { personId: p.id, assetIds: [a.id, b.id], startsAt: inDays(1), endsAt: inDays(1.5) });
@@ -51,12 +58,12 @@ describe("pick-up and return", () => {
       (await api(t, `/inventory-items/${b.id}/checkout`, { body: { personId: q.id, dueBackAt: inDays(0.5) } })).status,
     ).toBe(200);
     const before = await writeCounts(t);
-    const up = await api(t, `/bookings/${bk.id}/pick-up`, { method: "POST" });
+    const up = await api<MembersRefused>(t, `/bookings/${bk.id}/pick-up`, { method: "POST" });
     expect(up.status).toBe(409);
     expect(up.body.details.members).toEqual([{ assetId: b.id, reason: "checked out to someone else" }]);
     expect(await writeCounts(t)).toEqual(before);
-    expect((await api(t, `/inventory-items/${a.id}`)).body.status).toBe("available");
-    expect((await api(t, `/bookings/${bk.id}`)).body.status).toBe("reserved");
+    expect((await item(t, a.id)).status).toBe("available");
+    expect((await getBooking(t, bk.id)).status).toBe("reserved");
   });
 
   it("concurrent pick-ups of one booking: exactly one wins", async () => {
@@ -66,7 +73,7 @@ describe("pick-up and return", () => {
     const bk = (await book(t, { personId: p.id, assetIds: [a.id], startsAt: inDays(0), endsAt: inDays(1) })).body;
     const res = await Promise.all([1, 2, 3].map(() => api(t, `/bookings/${bk.id}/pick-up`, { method: "POST" })));
     expect(res.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    const history = (await api(t, `/inventory-items/${a.id}/assignment-history`)).body.items;
+    const history = (await api<Page<Assignment>>(t, `/inventory-items/${a.id}/assignment-history`)).body.items;
     expect(history).toHaveLength(1);
   });
 
@@ -75,7 +82,7 @@ describe("pick-up and return", () => {
     const p = await newPerson(t);
     const q = await newPerson(t, "Other");
     const items = [await newAsset(t, "A"), await newAsset(t, "B"), await newAsset(t, "C")];
-    const made = [];
+    const made: Booking[] = [];
     for (const [i, it] of items.entries())
       made.push(
         (
@@ -87,32 +94,34 @@ describe("pick-up and return", () => {
           })
         ).body,
       );
-    const page1 = await api(t, "/bookings?limit=2");
-    expect(page1.body.items.map((b: any) => b.id)).toEqual([made[0].id, made[1].id]);
-    const page2 = await api(t, `/bookings?limit=2&cursor=${page1.body.nextCursor}`);
-    expect(page2.body.items.map((b: any) => b.id)).toEqual([made[2].id]);
+    const [first, second, third] = made;
+    if (!first || !second || !third) throw new Error("expected three bookings");
+    const page1 = await api<Page<Booking>>(t, "/bookings?limit=2");
+    expect(page1.body.items.map((b) => b.id)).toEqual([first.id, second.id]);
+    const page2 = await api<Page<Booking>>(t, `/bookings?limit=2&cursor=${page1.body.nextCursor}`);
+    expect(page2.body.items.map((b) => b.id)).toEqual([third.id]);
     expect(page2.body.nextCursor).toBeNull();
-    expect((await api(t, `/bookings?personId=${q.id}`)).body.items.map((b: any) => b.id)).toEqual([made[2].id]);
-    expect((await api(t, `/bookings?assetId=${items[1]!.id}`)).body.items.map((b: any) => b.id)).toEqual([made[1].id]);
+    expect(await bookingIds(t, `/bookings?personId=${q.id}`)).toEqual([third.id]);
+    expect(await bookingIds(t, `/bookings?assetId=${items[1]!.id}`)).toEqual([second.id]);
     const window = `/bookings?from=${encodeURIComponent(inDays(1.6))}&to=${encodeURIComponent(inDays(2.2))}`;
-    expect((await api(t, window)).body.items.map((b: any) => b.id)).toEqual([made[1].id]);
-    await api(t, `/bookings/${made[0].id}/cancel`, { method: "POST" });
-    expect((await api(t, "/bookings?status=cancelled")).body.items.map((b: any) => b.id)).toEqual([made[0].id]);
-    expect((await api(t, `/bookings/${made[0].id}/cancel`, { method: "POST" })).status).toBe(409);
-    expect((await api(t, `/bookings/${made[0].id}/pick-up`, { method: "POST" })).status).toBe(409);
+    expect(await bookingIds(t, window)).toEqual([second.id]);
+    await api(t, `/bookings/${first.id}/cancel`, { method: "POST" });
+    expect(await bookingIds(t, "/bookings?status=cancelled")).toEqual([first.id]);
+    expect((await api(t, `/bookings/${first.id}/cancel`, { method: "POST" })).status).toBe(409);
+    expect((await api(t, `/bookings/${first.id}/pick-up`, { method: "POST" })).status).toBe(409);
 
     // Overdue: a picked-up booking whose end passed (moved into the past directly in the database).
     const { dbOf } = await import("../harness/tenant-db");
     const { bookings } = await import("../../src/db/tenant/bookings");
     const { eq } = await import("drizzle-orm");
-    await api(t, `/bookings/${made[1].id}/pick-up`, { method: "POST" });
-    expect((await api(t, `/bookings/${made[1].id}`)).body.status).toBe("checked_out");
+    await api(t, `/bookings/${second.id}/pick-up`, { method: "POST" });
+    expect((await getBooking(t, second.id)).status).toBe("checked_out");
     await (await dbOf(t))
       .update(bookings)
       .set({ endsAt: inDays(-1) })
-      .where(eq(bookings.id, made[1].id));
-    expect((await api(t, `/bookings/${made[1].id}`)).body.status).toBe("overdue");
-    expect((await api(t, "/bookings?status=overdue")).body.items.map((b: any) => b.id)).toEqual([made[1].id]);
-    expect((await api(t, "/bookings?status=checked_out")).body.items).toEqual([]);
+      .where(eq(bookings.id, second.id));
+    expect((await getBooking(t, second.id)).status).toBe("overdue");
+    expect(await bookingIds(t, "/bookings?status=overdue")).toEqual([second.id]);
+    expect(await bookingIds(t, "/bookings?status=checked_out")).toEqual([]);
   });
 });
