@@ -146,6 +146,18 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     resource: "booking",
   },
   { type: "booking.returned", description: "Every item of a booking was returned.", resource: "booking" },
+  {
+    type: "booking.pickup_due",
+    description: "A reserved booking starts within 24 hours (once per booking; sent by the reminder cron).",
+    resource: "booking",
+    extra: "`recipients` and `notificationIds`: the users notified in the app and their notifications.",
+  },
+  {
+    type: "booking.overdue",
+    description: "A picked-up booking's end has passed with items still out (once per booking).",
+    resource: "booking",
+    extra: "`recipients` and `notificationIds`: the users notified in the app and their notifications.",
+  },
   ...crud("kit", "kit", "kit"),
   {
     type: "kit.checked_out",

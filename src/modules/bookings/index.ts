@@ -7,3 +7,4 @@ export { BookingSchema } from "./schemas";
 export type { Booking } from "./view";
 export { createBooking } from "./service";
 export { MAX_BOOKING_DAYS } from "./conflicts";
+export { runBookingReminders } from "./reminders";
