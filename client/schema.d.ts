@@ -1076,8 +1076,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a kit (its items stay)
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         * Delete a kit (moved to the trash; its items stay)
+         * @description The kit goes to the trash and its items are released (they may join another kit meanwhile). Restore it with POST /kits/{kitId}/restore or through the trash; purge it there.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
          */
         delete: operations["deleteKit"];
         options?: never;
@@ -1087,6 +1089,28 @@ export interface paths {
          * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
          */
         patch: operations["updateKit"];
+        trace?: never;
+    };
+    "/api/v1/kits/{kitId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a kit from the trash
+         * @description Brings the kit back with the items it had that are still live. 409 naming the items that joined another kit meanwhile (nothing restored); 404 when the kit is not in the trash.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         */
+        post: operations["restoreKit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/kits/{kitId}/members": {
@@ -1434,7 +1458,7 @@ export interface paths {
         put?: never;
         /**
          * Restore deleted items
-         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. A restore that would break a uniqueness rule (a live row took the name, tag, email or key meanwhile) fails with `conflict` and the reason. Each restore emits its `<type>.restored` event. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
+         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. A restore that would break a uniqueness rule (a live row took the name, tag, email or key meanwhile) fails with `conflict` and the reason. Each restore emits its `<type>.restored` event. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `trash:write`.
          */
@@ -1456,7 +1480,7 @@ export interface paths {
         put?: never;
         /**
          * Permanently delete items in the trash
-         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. Only items already in the trash can be deleted: a live one fails with `conflict` (move it to the trash first). Deletes the row and what only it owned: an asset's assignments, status events, timeline, audit entries and image; a person's audit entries (their assignment rows stay in the assets' history, which keeps the person's name); a custom field's values and layout entries. Refused (`conflict`) while something still references the item, trashed or not: assets using a category or location, people or child locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
+         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. Only items already in the trash can be deleted: a live one fails with `conflict` (move it to the trash first). Deletes the row and what only it owned: an asset's assignments, status events, timeline, audit entries and image; a person's audit entries (their assignment rows stay in the assets' history, which keeps the person's name); a custom field's values and layout entries. Refused (`conflict`) while something still references the item, trashed or not: assets using a category or location, people or child locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. API-key scope: `trash:write`.
          */
@@ -7607,8 +7631,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A kit was deleted.
-         * @description `data`: the kit after the change.
+         * A kit was deleted (moved to the trash).
+         * @description `data`: the kit after the change. Adds `deletedAt`.
          */
         post: {
             parameters: {
@@ -7635,6 +7659,148 @@ export interface webhooks {
                         timestamp: string;
                         tenantId: string;
                         data: components["schemas"]["Kit"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kit.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A kit was restored from the trash.
+         * @description `data`: the kit after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "kit.restored";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Kit"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kit.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trashed kit was permanently deleted.
+         * @description `data`: the purged after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "kit.purged";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["WebhookPurgedItem"];
                     };
                 };
             };
@@ -9692,7 +9858,7 @@ export interface components {
              * @example asset
              * @enum {string}
              */
-            type: "category" | "location" | "asset" | "person" | "custom_field";
+            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit";
             /** @example ast_01jd3k4m5n6p7q8r9s0t1v2w3x */
             id: string;
             /**
@@ -9716,7 +9882,7 @@ export interface components {
              * @example asset
              * @enum {string}
              */
-            type: "category" | "location" | "asset" | "person" | "custom_field";
+            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit";
             id: string;
             /**
              * @description `restored` (restore), `deleted` (permanent delete) or `failed` (see `error`).
@@ -9740,7 +9906,7 @@ export interface components {
              * @example asset
              * @enum {string}
              */
-            type: "category" | "location" | "asset" | "person" | "custom_field";
+            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit";
             id: string;
         };
         BulkPeopleResult: {
@@ -20650,6 +20816,165 @@ export interface operations {
             };
         };
     };
+    restoreKit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                kitId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The restored kit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Kit"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     addKitMembers: {
         parameters: {
             query?: never;
@@ -22990,7 +23315,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Only these types, comma-separated: category, location, asset, person, custom_field. */
+                /** @description Only these types, comma-separated: category, location, asset, person, custom_field, kit. */
                 type?: string;
             };
             header?: never;

@@ -112,6 +112,7 @@ export const ROUTE_POLICY = {
   getKit: { access: "data", scope: "kits:read" },
   updateKit: { access: "data", scope: "kits:write" },
   deleteKit: { access: "data", scope: "kits:write" },
+  restoreKit: { access: "data", scope: "kits:write" },
   addKitMembers: { access: "data", scope: "kits:write" },
   removeKitMember: { access: "data", scope: "kits:write" },
   checkoutKit: { access: "data", scope: "kits:write" },

@@ -300,5 +300,14 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE UNIQUE INDEX `calendar_feeds_token_uq` ON `calendar_feeds` (`token_hash`);",
       "CREATE INDEX `calendar_feeds_user_idx` ON `calendar_feeds` (`user_id`,`id`);"
     ]
+  },
+  {
+    "name": "0017_talented_galactus.sql",
+    "queries": [
+      "ALTER TABLE `kits` ADD `deleted_at` text;",
+      "ALTER TABLE `kits` ADD `deleted_by` text;",
+      "ALTER TABLE `kits` ADD `deleted_members` text;",
+      "CREATE INDEX `kits_live_idx` ON `kits` (`deleted_at`,`id`);"
+    ]
   }
 ];

@@ -158,7 +158,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     resource: "booking",
     extra: "`recipients` and `notificationIds`: the users notified in the app and their notifications.",
   },
-  ...crud("kit", "kit", "kit"),
+  ...crud("kit", "kit", "kit", { restore: true, purge: true }),
   {
     type: "kit.checked_out",
     description: "Every item of a kit was checked out (each item's asset.checked_out is sent too).",

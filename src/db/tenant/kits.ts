@@ -9,8 +9,12 @@ export const kits = sqliteTable(
     description: text("description"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
+    /** In the trash since; its members are released then and remembered in `deletedMembers` for a restore. */
+    deletedAt: text("deleted_at"),
+    deletedBy: text("deleted_by"),
+    deletedMembers: text("deleted_members", { mode: "json" }).$type<string[]>(),
   },
-  (t) => [index("kits_name_idx").on(t.name, t.id)],
+  (t) => [index("kits_name_idx").on(t.name, t.id), index("kits_live_idx").on(t.deletedAt, t.id)],
 );
 
 /** Kit membership; the unique index on asset_id keeps an asset in at most one kit, races included. */

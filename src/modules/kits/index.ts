@@ -2,3 +2,4 @@
 export { kitsRouter } from "./routes";
 export { KitSchema } from "./schemas";
 export type { Kit } from "./schemas";
+export { restoreKit } from "./service";

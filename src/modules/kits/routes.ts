@@ -76,7 +76,9 @@ export const kitsRouter = createRouter()
       path: "/kits/{kitId}",
       operationId: "deleteKit",
       tags,
-      summary: "Delete a kit (its items stay)",
+      summary: "Delete a kit (moved to the trash; its items stay)",
+      description:
+        "The kit goes to the trash and its items are released (they may join another kit meanwhile). Restore it with POST /kits/{kitId}/restore or through the trash; purge it there.",
       request: { params: KitParams },
       responses: { 204: { description: "Deleted" } },
     }),
@@ -84,6 +86,20 @@ export const kitsRouter = createRouter()
       await svc.deleteKit(serviceCtx(c), c.req.valid("param").kitId);
       return c.body(null, 204);
     },
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/kits/{kitId}/restore",
+      operationId: "restoreKit",
+      tags,
+      summary: "Restore a kit from the trash",
+      description:
+        "Brings the kit back with the items it had that are still live. 409 naming the items that joined another kit meanwhile (nothing restored); 404 when the kit is not in the trash.",
+      request: { params: KitParams },
+      responses: { 200: json(KitSchema, "The restored kit"), ...errorResponses(409) },
+    }),
+    async (c) => c.json(await svc.restoreKit(serviceCtx(c), c.req.valid("param").kitId), 200),
   )
   .openapi(
     defineRoute({

@@ -1,34 +1,48 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../db/tenant/assets";
 import { kitMembers, kits } from "../../db/tenant/kits";
 import type { TenantDb } from "../../env";
-import { recordEvent } from "../../events/outbox";
+import { recordEvent, recordEventIfChanged } from "../../events/outbox";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
-import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
+import { batchGuard, guardFailed, inJson, insertJsonRows } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import {} from "../assets";
 import { MAX_KIT_MEMBERS } from "./schemas";
 import { toKit, type Kit, type KitRow, type MemberState } from "./view";
 
+/** A live kit (not in the trash), or 404. */
 export async function requireKit(db: TenantDb, id: string): Promise<KitRow> {
-  const row = await db.select().from(kits).where(eq(kits.id, id)).get();
+  const row = await db
+    .select()
+    .from(kits)
+    .where(and(eq(kits.id, id), isNull(kits.deletedAt)))
+    .get();
   if (!row) throw notFound("Kit");
   return row;
 }
 
 export async function memberStates(db: TenantDb, kitId: string): Promise<MemberState[]> {
-  return db
-    .select({ assetId: kitMembers.assetId, status: assets.status })
-    .from(kitMembers)
-    .innerJoin(assets, and(eq(assets.id, kitMembers.assetId), isNull(assets.deletedAt)))
-    .where(eq(kitMembers.kitId, kitId))
-    .orderBy(kitMembers.assetId)
-    .all();
+  return (await membersOfKits(db, [kitId])).get(kitId) ?? [];
+}
+
+/** The live members of several kits in one statement (ids as one JSON parameter). */
+async function membersOfKits(db: TenantDb, kitIds: readonly string[]): Promise<Map<string, MemberState[]>> {
+  const rows = kitIds.length
+    ? await db
+        .select({ kitId: kitMembers.kitId, assetId: kitMembers.assetId, status: assets.status })
+        .from(kitMembers)
+        .innerJoin(assets, and(eq(assets.id, kitMembers.assetId), isNull(assets.deletedAt)))
+        .where(inJson(kitMembers.kitId, kitIds))
+        .orderBy(kitMembers.kitId, kitMembers.assetId)
+        .all()
+    : [];
+  const byKit = new Map<string, MemberState[]>();
+  for (const { kitId, ...m } of rows) byKit.set(kitId, [...(byKit.get(kitId) ?? []), m]);
+  return byKit;
 }
 
 export async function getKit(db: TenantDb, id: string): Promise<Kit> {
@@ -40,7 +54,7 @@ export async function listKits(db: TenantDb, q: { limit: number; cursor?: string
   const rows = await db
     .select()
     .from(kits)
-    .where(after ? gt(kits.id, String(after[0])) : undefined)
+    .where(and(isNull(kits.deletedAt), after ? gt(kits.id, String(after[0])) : undefined))
     .orderBy(asc(kits.id))
     .limit(q.limit + 1)
     .all();
@@ -50,10 +64,11 @@ export async function listKits(db: TenantDb, q: { limit: number; cursor?: string
     (r) => [r.id],
     (r) => r,
   );
-  return {
-    items: await Promise.all(page.items.map(async (r) => toKit(r, await memberStates(db, r.id)))),
-    nextCursor: page.nextCursor,
-  };
+  const members = await membersOfKits(
+    db,
+    page.items.map((r) => r.id),
+  );
+  return { items: page.items.map((r) => toKit(r, members.get(r.id) ?? [])), nextCursor: page.nextCursor };
 }
 
 /** Adds members: each must be a live item in no kit (409 naming the ones already in a kit). */
@@ -114,6 +129,9 @@ export async function createKit(
     description: input.description?.trim() || null,
     createdAt: now,
     updatedAt: now,
+    deletedAt: null,
+    deletedBy: null,
+    deletedMembers: null,
   };
   const m = await memberInserts(ctx, row.id, input.assetIds ?? [], now);
   const kit = toKit(row, m.states);
@@ -161,14 +179,85 @@ export async function removeMember(ctx: ServiceCtx, id: string, assetId: string)
   return getKit(ctx.db, id);
 }
 
-/** Deletes the kit (not its items): membership rows go with it. */
+/**
+ * Moves the kit to the trash (not its items): its members are released, so they can join another
+ * kit meanwhile, and remembered for a restore.
+ */
 export async function deleteKit(ctx: ServiceCtx, id: string) {
   const kit = await getKit(ctx.db, id);
-  await ctx.db.batch([
-    ctx.db.delete(kitMembers).where(eq(kitMembers.kitId, id)),
-    ctx.db.delete(kits).where(eq(kits.id, id)),
-    recordEvent(ctx.db, { type: "kit.deleted", subjectId: id, actor: ctx.actor, payload: kit }),
+  const at = nowIso();
+  const [moved] = await ctx.db.batch([
+    ctx.db
+      .update(kits)
+      .set({
+        deletedAt: at,
+        deletedBy: ctx.actor,
+        updatedAt: at,
+        deletedMembers: sql`(SELECT json_group_array(${kitMembers.assetId}) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${id})`,
+      })
+      .where(and(eq(kits.id, id), isNull(kits.deletedAt))),
+    // Each statement runs only if the one before it wrote (a concurrent delete changes nothing).
+    recordEventIfChanged(ctx.db, {
+      type: "kit.deleted",
+      subjectId: id,
+      actor: ctx.actor,
+      payload: { ...kit, deletedAt: at },
+    }),
+    ctx.db.delete(kitMembers).where(and(eq(kitMembers.kitId, id), sql`changes() > 0`)),
   ]);
+  if (moved.meta.changes === 0) throw notFound("Kit");
+}
+
+/**
+ * Restores a trashed kit with the members it had that are still live items; a member that joined
+ * another kit meanwhile refuses the restore (409 naming it), so a kit never comes back short.
+ */
+export async function restoreKit(ctx: ServiceCtx, id: string): Promise<Kit> {
+  const { db } = ctx;
+  const row = await db
+    .select()
+    .from(kits)
+    .where(and(eq(kits.id, id), isNotNull(kits.deletedAt)))
+    .get();
+  if (!row) throw notFound("Deleted kit");
+  const remembered = row.deletedMembers ?? [];
+  const states: MemberState[] = remembered.length
+    ? await db
+        .select({ assetId: assets.id, status: assets.status })
+        .from(assets)
+        .where(and(inJson(assets.id, remembered), isNull(assets.deletedAt)))
+        .orderBy(assets.id)
+        .all()
+    : [];
+  const live = states.map((m) => m.assetId);
+  const taken = live.length ? await db.select().from(kitMembers).where(inJson(kitMembers.assetId, live)).all() : [];
+  if (taken.length)
+    throw conflict(
+      `Cannot restore: items joined another kit meanwhile: ${taken.map((m) => `${m.assetId} (in ${m.kitId})`).join(", ")}`,
+      {
+        members: taken.map((m) => ({ assetId: m.assetId, reason: `now in kit ${m.kitId}` })),
+      },
+    );
+  const at = nowIso();
+  const restored: KitRow = { ...row, deletedAt: null, deletedBy: null, deletedMembers: null, updatedAt: at };
+  const kit = toKit(restored, states);
+  await run(ctx, [
+    db
+      .update(kits)
+      .set({ deletedAt: null, deletedBy: null, deletedMembers: null, updatedAt: at })
+      .where(and(eq(kits.id, id), isNotNull(kits.deletedAt))),
+    ...(live.length
+      ? [
+          insertJsonRows(
+            db,
+            kitMembers,
+            live.map((assetId) => ({ kitId: id, assetId, addedAt: at })),
+          ),
+        ]
+      : []),
+    recordEventIfChanged(db, { type: "kit.restored", subjectId: id, actor: ctx.actor, payload: kit }),
+  ]);
+  return kit;
 }
 
 /** The kit an item belongs to, or 404. */
