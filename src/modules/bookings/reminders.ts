@@ -9,7 +9,7 @@ import { insertWhere } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
 import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
-import { notificationEvent, realtimeSink, type NotificationRow } from "../notifications";
+import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
 import { toBooking, type BookingRow } from "./view";
 
 export const BOOKING_REMINDER_ACTOR = "system:booking-reminders";
@@ -61,7 +61,7 @@ export async function runBookingReminders(env: Bindings, tenant: TenantRecord, n
       if (due.length < CHUNK) break;
     }
   }
-  await push(env, tenant.id, created);
+  await pushCreated(realtimeSink(env, tenant.id), created);
   return { reminded: created.length };
 }
 
@@ -179,15 +179,4 @@ function reminderStatements(
     }),
   ];
   return { statements, notifications: rows };
-}
-
-async function push(env: Bindings, tenantId: string, created: NotificationRow[]) {
-  const sink = realtimeSink(env, tenantId);
-  const byUser = new Map<string, NotificationRow[]>();
-  for (const n of created) byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n]);
-  for (const [userId, rows] of byUser)
-    await sink.send(
-      userId,
-      rows.map((r) => notificationEvent("created", r)),
-    );
 }
