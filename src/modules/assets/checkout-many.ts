@@ -53,8 +53,12 @@ export async function planCheckoutMany(
     /** Status-event reason and metadata (e.g. `booking_pickup`, `{ bookingId }`). */
     reason: string;
     meta: Record<string, unknown>;
-    /** A plain (non-booking) checkout: refused for members booked before they would be due back. */
-    bookingRule?: boolean;
+    /**
+     * Refuses members booked before they would be due back: `true` for a plain checkout (a kit's),
+     * `{ except }` for a booking's pick-up (its own booking aside, so an early pick-up cannot run
+     * into another booking of its items).
+     */
+    bookingRule?: boolean | { except: string };
   },
 ): Promise<{ write: AssetWrite; refusals: MemberRefusal[] }> {
   const { db } = ctx;
@@ -66,8 +70,9 @@ export async function planCheckoutMany(
     else if (a.status === "assigned") refusals.push({ assetId: id, reason: "checked out to someone else" });
     else if (!CHECKOUT_FROM.includes(a.status)) refusals.push({ assetId: id, reason: `status is '${a.status}'` });
   }
+  const except = typeof input.bookingRule === "object" ? input.bookingRule.except : undefined;
   if (input.bookingRule) {
-    const booked = await blockingBookingsOf(db, input.assetIds, input.at, input.dueBackAt);
+    const booked = await blockingBookingsOf(db, input.assetIds, input.at, input.dueBackAt, except);
     for (const b of booked)
       if (!refusals.some((r) => r.assetId === b.assetId))
         refusals.push({ assetId: b.assetId, reason: `booked from ${b.startsAt} (booking ${b.bookingId})` });
@@ -83,7 +88,7 @@ export async function planCheckoutMany(
     input.guardName,
     sql`${membersUnchanged(members)}
       AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)
-      AND ${input.bookingRule ? noBlockingBookingOf(input.assetIds, at, dueBackAt) : sql`1 = 1`}`,
+      AND ${input.bookingRule ? noBlockingBookingOf(input.assetIds, at, dueBackAt, except) : sql`1 = 1`}`,
   );
   const ids = members.map((a) => a.id);
   return {

@@ -8,6 +8,7 @@ import { invalidField } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { assetFieldDefs, toAsset } from "../assets";
 import type { BOOKING_STATUSES } from "./schemas";
+import { MAX_BOOKING_DAYS } from "./conflicts";
 import { toBooking } from "./view";
 
 const iso = (s: string) => new Date(s).toISOString();
@@ -28,6 +29,11 @@ export async function listBookings(
   const after = decodeCursor(q.cursor, 2);
   const where: (SQL | undefined)[] = [
     q.from ? gt(bookings.endsAt, iso(q.from)) : undefined,
+    // Bookings last at most MAX_BOOKING_DAYS: one that ends after `from` started at most that long
+    // before it, which bounds the (starts_at, id) index range the list walks.
+    q.from
+      ? gt(bookings.startsAt, new Date(Date.parse(q.from) - MAX_BOOKING_DAYS * 86_400_000).toISOString())
+      : undefined,
     q.to ? sql`${bookings.startsAt} < ${iso(q.to)}` : undefined,
     q.personId ? eq(bookings.personId, q.personId) : undefined,
     q.assetId

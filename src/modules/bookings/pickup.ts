@@ -56,6 +56,7 @@ export async function pickUp(ctx: ServiceCtx, id: string): Promise<Booking> {
     guardName: "booking_pickup",
     reason: "booking_pickup",
     meta: { bookingId: id },
+    bookingRule: { except: id },
   });
   if (plan.refusals.length)
     throw conflict("Not every booked item can be checked out; nothing was checked out", { members: plan.refusals });
