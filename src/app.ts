@@ -5,6 +5,10 @@ import type { AppEnv } from "./env";
 import { adminRouter } from "./modules/admin";
 import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
+import { bookingsRouter } from "./modules/bookings";
+import { kitsRouter } from "./modules/kits";
+import { labelsRouter } from "./modules/labels";
+import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
 import { authRouter } from "./modules/auth";
 import { categoriesRouter } from "./modules/categories";
@@ -49,6 +53,10 @@ export const MODULES = [
   locationsRouter,
   quickAddRouter,
   assetsRouter,
+  bookingsRouter,
+  kitsRouter,
+  labelsRouter,
+  calendarRouter,
   healthRouter,
   trashRouter,
   peopleRouter,

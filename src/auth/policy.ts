@@ -97,6 +97,37 @@ export const ROUTE_POLICY = {
   listInventoryItemAssignmentHistory: { access: "data", scope: "inventory-items:read" },
   listInventoryItemAudit: { access: "data", scope: "inventory-items:read" },
   listInventoryItemTimeline: { access: "data", scope: "inventory-items:read" },
+  // Bookings (issue 15): API keys accepted, as for assets.
+  listBookings: { access: "data", scope: "bookings:read" },
+  listAvailableInventoryItems: { access: "data", scope: "bookings:read" },
+  createBooking: { access: "data", scope: "bookings:write" },
+  getBooking: { access: "data", scope: "bookings:read" },
+  updateBooking: { access: "data", scope: "bookings:write" },
+  cancelBooking: { access: "data", scope: "bookings:write" },
+  pickUpBooking: { access: "data", scope: "bookings:write" },
+  returnBooking: { access: "data", scope: "bookings:write" },
+  // Kits (issue 15): API keys accepted, as for assets.
+  listKits: { access: "data", scope: "kits:read" },
+  createKit: { access: "data", scope: "kits:write" },
+  getKit: { access: "data", scope: "kits:read" },
+  updateKit: { access: "data", scope: "kits:write" },
+  deleteKit: { access: "data", scope: "kits:write" },
+  restoreKit: { access: "data", scope: "kits:write" },
+  addKitMembers: { access: "data", scope: "kits:write" },
+  removeKitMember: { access: "data", scope: "kits:write" },
+  checkoutKit: { access: "data", scope: "kits:write" },
+  checkinKit: { access: "data", scope: "kits:write" },
+  bookKit: { access: "data", scope: "bookings:write" },
+  getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
+  // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the
+  // URL (calendar apps cannot send headers), checked in the handler, so it is tenantPublic.
+  createCalendarFeed: { access: "jwt" },
+  listCalendarFeeds: { access: "jwt" },
+  revokeCalendarFeed: { access: "jwt" },
+  getCalendarFeed: { access: "tenantPublic" },
+  // Labels (issue 15): read the assets they print, so a read scope.
+  getInventoryItemQrSvg: { access: "data", scope: "inventory-items:read" },
+  renderLabelSheet: { access: "data", scope: "labels:read" },
   // Asset health (SPEC 2.3, 4.4): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
   getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },

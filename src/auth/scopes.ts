@@ -15,6 +15,9 @@ export const SCOPE_GROUPS = [
   "settings",
   "stats",
   "imports",
+  "bookings",
+  "kits",
+  "labels",
 ] as const;
 export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 export type ScopeLevel = "read" | "write";

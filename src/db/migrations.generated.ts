@@ -290,5 +290,27 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "-- Sync tombstones (src/db/tenant/sync.ts, docs/api-platform.md): sessions and maintenance schedules\n-- are deleted for good, and a sync (`updatedSince`) sees the deletion through a row in\n-- sync_tombstones that the delete's own batch writes first (src/events/tombstones.ts). These\n-- triggers make that a rule of the database: a delete that did not write its tombstone fails, so no\n-- path (a route, the trash purge of an asset, a future job) can drop a row silently. Triggers are\n-- not expressible in the drizzle schema; this migration is hand-written. DROP TABLE (the workspace\n-- wipe) fires no triggers.\nCREATE TRIGGER `sessions_tombstone_guard` BEFORE DELETE ON `sessions`\nWHEN NOT EXISTS (SELECT 1 FROM sync_tombstones WHERE entity = 'session' AND id = old.id) BEGIN\n  SELECT RAISE(ABORT, 'sync tombstone missing: session');\nEND;",
       "CREATE TRIGGER `maintenance_schedules_tombstone_guard` BEFORE DELETE ON `maintenance_schedules`\nWHEN NOT EXISTS (SELECT 1 FROM sync_tombstones WHERE entity = 'maintenance_schedule' AND id = old.id) BEGIN\n  SELECT RAISE(ABORT, 'sync tombstone missing: maintenance_schedule');\nEND;"
     ]
+  },
+  {
+    "name": "0017_solid_hobgoblin.sql",
+    "queries": [
+      "CREATE TABLE `booking_items` (\n\t`booking_id` text NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`active` integer DEFAULT 1 NOT NULL,\n\t`returned_at` text,\n\tPRIMARY KEY(`booking_id`, `asset_id`)\n);",
+      "CREATE INDEX `booking_items_window_idx` ON `booking_items` (`asset_id`,`starts_at`,`ends_at`) WHERE active = 1;",
+      "CREATE INDEX `booking_items_asset_idx` ON `booking_items` (`asset_id`,`booking_id`);",
+      "CREATE TABLE `booking_reminders` (\n\t`booking_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`booking_id`, `kind`)\n);",
+      "CREATE TABLE `bookings` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`person_id` text NOT NULL,\n\t`kit_id` text,\n\t`status` text DEFAULT 'reserved' NOT NULL,\n\t`starts_at` text NOT NULL,\n\t`ends_at` text NOT NULL,\n\t`notes` text,\n\t`created_by` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`picked_up_at` text,\n\t`returned_at` text,\n\t`cancelled_at` text\n);",
+      "CREATE INDEX `bookings_starts_idx` ON `bookings` (`starts_at`,`id`);",
+      "CREATE INDEX `bookings_person_idx` ON `bookings` (`person_id`,`starts_at`,`id`);",
+      "CREATE INDEX `bookings_status_idx` ON `bookings` (`status`,`starts_at`,`id`);",
+      "CREATE TABLE `calendar_feeds` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`person_id` text,\n\t`name` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` text NOT NULL,\n\t`last_used_at` text\n);",
+      "CREATE UNIQUE INDEX `calendar_feeds_token_uq` ON `calendar_feeds` (`token_hash`);",
+      "CREATE INDEX `calendar_feeds_user_idx` ON `calendar_feeds` (`user_id`,`id`);",
+      "CREATE TABLE `kit_members` (\n\t`kit_id` text NOT NULL,\n\t`asset_id` text NOT NULL,\n\t`added_at` text NOT NULL\n);",
+      "CREATE UNIQUE INDEX `kit_members_asset_uq` ON `kit_members` (`asset_id`);",
+      "CREATE INDEX `kit_members_kit_idx` ON `kit_members` (`kit_id`,`asset_id`);",
+      "CREATE TABLE `kits` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`description` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`deleted_at` text,\n\t`deleted_by` text,\n\t`deleted_members` text\n);",
+      "CREATE INDEX `kits_name_idx` ON `kits` (`name`,`id`);",
+      "CREATE INDEX `kits_live_idx` ON `kits` (`deleted_at`,`id`);"
+    ]
   }
 ];

@@ -1,6 +1,7 @@
 import type { Bindings } from "../env";
 import { dispatchOutbox, redispatchUnconsumed } from "../events/dispatch";
 import { runHealthJob } from "../health";
+import { runBookingReminders } from "../modules/bookings";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runDueSchedules } from "../modules/session-schedules";
 import { resumeImports } from "../modules/data-transfer";
@@ -21,6 +22,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "session-schedules", run: runDueSchedules },
   // Maintenance reminders: once per workspace day (its time zone); later runs of the day resume or skip.
   { job: "maintenance-reminders", run: runMaintenanceReminders },
+  // Booking reminders: pick-up within 24 hours, overdue returns; once per booking and kind (a ledger).
+  { job: "booking-reminders", run: runBookingReminders },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
   // settle, another preset; plus a daily full pass (src/health/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },

@@ -35,6 +35,9 @@ export const ID_PREFIXES = {
   quickAddEvent: "qae",
   importJob: "imp",
   request: "req",
+  booking: "bkg",
+  kit: "kit",
+  calendarFeed: "cal",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

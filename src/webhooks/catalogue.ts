@@ -29,7 +29,9 @@ export type Resource =
   | "apiKey"
   | "user"
   | "invite"
-  | "verification";
+  | "verification"
+  | "booking"
+  | "kit";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 const crud = (
@@ -131,6 +133,38 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     extra: CHANGES,
   },
   { type: "maintenance_log.deleted", description: "A maintenance log was deleted.", resource: "maintenanceLog" },
+  { type: "booking.created", description: "Inventory items were booked for a person.", resource: "booking" },
+  {
+    type: "booking.updated",
+    description: "A booking was moved or re-noted, or some of its items were returned.",
+    resource: "booking",
+  },
+  { type: "booking.cancelled", description: "A reserved booking was cancelled.", resource: "booking" },
+  {
+    type: "booking.picked_up",
+    description: "A booking was picked up: every item checked out with dueBackAt = endsAt.",
+    resource: "booking",
+  },
+  { type: "booking.returned", description: "Every item of a booking was returned.", resource: "booking" },
+  {
+    type: "booking.pickup_due",
+    description: "A reserved booking starts within 24 hours (once per booking; sent by the reminder cron).",
+    resource: "booking",
+    extra: "`recipients` and `notificationIds`: the users notified in the app and their notifications.",
+  },
+  {
+    type: "booking.overdue",
+    description: "A picked-up booking's end has passed with items still out (once per booking).",
+    resource: "booking",
+    extra: "`recipients` and `notificationIds`: the users notified in the app and their notifications.",
+  },
+  ...crud("kit", "kit", "kit", { restore: true, purge: true }),
+  {
+    type: "kit.checked_out",
+    description: "Every item of a kit was checked out (each item's asset.checked_out is sent too).",
+    resource: "kit",
+  },
+  { type: "kit.checked_in", description: "A kit's checked-out items were checked in.", resource: "kit" },
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
   {
     type: "api_key.created",

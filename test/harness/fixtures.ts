@@ -1,5 +1,16 @@
 import type { Untyped } from "./tenant";
 import { importJob } from "./data-transfer-fixtures";
+import {
+  booking,
+  calendarFeed,
+  calendarFeedFile,
+  itemKitSetup,
+  kit,
+  kitMemberSetup,
+  kitWithMember,
+  spareItemBody,
+  spareItemSetup,
+} from "./booking-fixtures";
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
@@ -71,6 +82,10 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   "api-keys.id": async (ctx) => created(await ctx.api("/api-keys", { body: { name: ctx.unique("Key") } })),
   personId: async (ctx) => created(await ctx.api("/people", { body: { name: ctx.unique("Person") } })),
   inventoryItemId: inventoryItem,
+  bookingId: booking,
+  feedId: calendarFeed,
+  "calendar.file": calendarFeedFile,
+  kitId: kit,
   uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) =>
     created(
@@ -128,6 +143,13 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   adminUpdateTenant: () => ({ plan: "enterprise" }),
   unscanSessionItem: unscanBody,
   checkoutInventoryItem: checkoutBody,
+  checkoutKit: checkoutBody,
+  addKitMembers: spareItemBody,
+  bookKit: (ctx) => ({
+    ...checkoutBody(ctx),
+    startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+    endsAt: new Date(Date.now() + 8 * 86_400_000).toISOString(),
+  }),
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
 };
 
@@ -139,6 +161,18 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
 export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string) => Promise<void>> = {
   checkoutInventoryItem: checkoutSetup,
   checkinInventoryItem: checkinSetup,
+  removeKitMember: kitMemberSetup,
+  addKitMembers: spareItemSetup,
+  getInventoryItemKit: itemKitSetup,
+  checkoutKit: async (ctx, path) => {
+    await kitWithMember(ctx, path);
+    await checkoutSetup(ctx);
+  },
+  checkinKit: kitWithMember,
+  bookKit: async (ctx, path) => {
+    await kitWithMember(ctx, path);
+    await checkoutSetup(ctx);
+  },
 };
 
 export async function prepareOperation(

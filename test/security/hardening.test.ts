@@ -102,6 +102,11 @@ describe.concurrent.each(checked)("$method $path ($operationId)", (o) => {
     it("refuses a cursor of another list, an unsigned one and an edited one (400)", async () => {
       const own = authorized(rule);
       const listPath = await realPath(o);
+      // The list's required query parameters (e.g. an availability window), sampled from the document.
+      const required = o.queryParams
+        .filter((p) => p.required && p.name !== "cursor")
+        .map((p) => `&${p.name}=${encodeURIComponent(String(validSample(doc, p.schema)))}`)
+        .join("");
       // Well-formed cursors of the right arity, signed for another list, or not signed at all.
       const foreign = (arity: number) =>
         withCursorScope({ list: `listCategories x/api/v1/categories`, secret: env.JWT_SECRET }, () =>
@@ -111,7 +116,7 @@ describe.concurrent.each(checked)("$method $path ($operationId)", (o) => {
         const signed = foreign(arity);
         for (const cursor of [signed, signed.split(".")[0]!, `${signed.slice(0, 4)}A${signed.slice(5)}`]) {
           const res = await req<Failure<unknown>>(
-            hostUrl(own.host, `${listPath}?cursor=${encodeURIComponent(cursor)}`),
+            hostUrl(own.host, `${listPath}?cursor=${encodeURIComponent(cursor)}${required}`),
             {
               ...own.opts,
               ...plain,

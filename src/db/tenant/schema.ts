@@ -17,3 +17,5 @@ export * from "./webhooks";
 export * from "./sso";
 export * from "./idempotency";
 export * from "./sync";
+export * from "./bookings";
+export * from "./kits";

@@ -2,7 +2,8 @@ import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Resources deleted for good whose deletions a sync (`updatedSince`) must still see: sessions and
- * maintenance schedules (always deleted for good), and the five trash types when purged from the trash.
+ * maintenance schedules (always deleted for good), and the trash types when purged from the trash
+ * (a kit's tombstone is kept for uniformity; no synced list reads kits today).
  */
 export const TOMBSTONE_ENTITIES = [
   "session",
@@ -12,6 +13,7 @@ export const TOMBSTONE_ENTITIES = [
   "category",
   "location",
   "custom_field",
+  "kit",
 ] as const;
 export type TombstoneEntity = (typeof TOMBSTONE_ENTITIES)[number];
 

@@ -11,8 +11,9 @@ import { liveAsset, requireAsset, requirePerson, type PersonRow } from "./lookup
 import { orderedId } from "../../platform/ids";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite, type AssetChange } from "./write";
+import { blockingBookings, noBlockingBooking } from "./booking-rule";
 
-const CHECKOUT_FIELDS = [
+export const CHECKOUT_FIELDS = [
   "status",
   "assigneeId",
   "assignedAt",
@@ -67,6 +68,7 @@ export async function checkout(
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
   const { asset, personName } = await refuseCheckout(ctx, id, input.personId);
+  await refuseIntoBooking(ctx, id, now, dueBackAt);
   const { assignment, change } = checkoutChange({
     asset,
     personId: input.personId,
@@ -87,7 +89,8 @@ export async function checkout(
           db,
           "checkout",
           sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free})
-      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
+      AND EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${input.personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)
+      AND ${noBlockingBooking(id, now, dueBackAt)}`,
         ),
       ],
       writes: [
@@ -102,6 +105,7 @@ export async function checkout(
     async (err) => {
       if (!guardFailed(err, "checkout") && !isUniqueViolation(err)) throw err;
       await refuseCheckout(ctx, id, input.personId);
+      await refuseIntoBooking(ctx, id, now, dueBackAt);
       throw conflict("The asset changed meanwhile; retry");
     },
   );
@@ -128,8 +132,11 @@ export function checkoutChange(input: {
   at: string;
   actor: string;
   defs: Parameters<typeof toAsset>[1];
+  /** Status-event reason and what the move belongs to (a booking's pick-up, a kit), when not a plain checkout. */
+  reason?: string;
+  meta?: Record<string, unknown>;
 }): { assignment: AssignmentRow; change: AssetChange } {
-  const { asset, personId, personName, dueBackAt, at, defs } = input;
+  const { asset, personId, personName, dueBackAt, at, defs, meta = {} } = input;
   const assignment: AssignmentRow = {
     id: orderedId("assignment"),
     assetId: asset.id,
@@ -151,16 +158,35 @@ export function checkoutChange(input: {
       after: toAsset(next, defs),
       action: "checkout",
       auditFields: CHECKOUT_FIELDS,
-      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment) } },
+      event: { type: "asset.checked_out", payload: { assignment: toAssignmentSummary(assignment), ...meta } },
       statusMove: {
         from: asset.status,
         to: "assigned",
-        reason: "checkout",
-        meta: { personId, assignmentId: assignment.id },
+        reason: input.reason ?? "checkout",
+        meta: { personId, assignmentId: assignment.id, ...meta },
       },
-      timeline: [{ type: "ASSIGNED", data: { personId, personName, assignmentId: assignment.id, dueBackAt } }],
+      timeline: [{ type: "ASSIGNED", data: { personId, personName, assignmentId: assignment.id, dueBackAt, ...meta } }],
     },
   };
+}
+
+/** A plain checkout may not run into a booking of the asset: refused unless `dueBackAt` ends before it starts. */
+export function intoBookingRefusal(
+  blocking: readonly { bookingId: string; startsAt: string; endsAt: string }[],
+  dueBackAt: string | null,
+): ApiError | null {
+  if (!blocking.length) return null;
+  return conflict(
+    dueBackAt
+      ? "The asset is booked before it would be due back; pick a dueBackAt before the booking starts"
+      : "The asset has an upcoming booking; a checkout needs a dueBackAt before the booking starts",
+    { bookings: blocking.map(({ bookingId, startsAt, endsAt }) => ({ bookingId, startsAt, endsAt })) },
+  );
+}
+
+async function refuseIntoBooking(ctx: ServiceCtx, id: string, now: string, dueBackAt: string | null) {
+  const refusal = intoBookingRefusal(await blockingBookings(ctx.db, id, now, dueBackAt), dueBackAt);
+  if (refusal) throw refusal;
 }
 
 export const notCheckedOut = (a: AssetRow) =>
@@ -271,7 +297,7 @@ export function checkinChange(input: {
   };
 }
 
-function toAssignmentSummary(a: AssignmentRow) {
+export function toAssignmentSummary(a: AssignmentRow) {
   return {
     id: a.id,
     personId: a.personId,

@@ -23,3 +23,7 @@ export { createAsset, restoreAsset, updateAsset } from "./service";
 export { currencyDigits } from "./view";
 export { afterAssetWrite, assetWriteStatements, commitAssetWrite, timelineRow } from "./write";
 export type { AssetChange, AssetWrite } from "./write";
+export { planCheckinMany, planCheckoutMany } from "./checkout-many";
+export type { MemberRefusal } from "./checkout-many";
+export { assetFieldDefs, toAsset } from "./view";
+export type { Asset, AssetRow } from "./view";

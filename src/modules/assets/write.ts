@@ -28,6 +28,8 @@ export interface AssetWrite {
   writes: BatchItem<"sqlite">[];
   /** What happened to each asset. */
   changes: AssetChange[];
+  /** Events of the aggregate the write belongs to (a booking, a kit), recorded after the assets' own. */
+  events?: { type: string; subjectId: string; payload: Record<string, unknown> }[];
 }
 
 export type AssetAction = "create" | "update" | "delete" | "restore" | "status" | "checkout" | "checkin";
@@ -97,15 +99,15 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
         fields: c.auditFields,
       })),
     ),
-    ...recordEvents(
-      db,
-      changes.map((c) => ({
+    ...recordEvents(db, [
+      ...changes.map((c) => ({
         type: c.event.type,
         subjectId: c.after.id,
         actor,
         payload: { ...c.after, ...c.event.payload },
       })),
-    ),
+      ...(w.events ?? []).map((e) => ({ ...e, actor })),
+    ]),
   ];
 }
 

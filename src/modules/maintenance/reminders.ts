@@ -7,8 +7,7 @@ import {
 } from "../../db/tenant/maintenance";
 import { users } from "../../db/tenant/users";
 import type { Bindings, TenantDb } from "../../env";
-import { realtimeSink } from "../notifications";
-import { notificationEvent, type NotificationRow } from "../notifications";
+import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
 import { tenantDb } from "../../tenancy/pool";
 import { settingsOf, type TenantRecord } from "../../tenancy/registry";
 import { addDays, localDate } from "./dates";
@@ -98,7 +97,7 @@ export async function runMaintenanceReminders(
       }
       index += p.statements.length;
     }
-    await emitCreated(sink, created);
+    await pushCreated(sink, created);
     if (done) return { day, reminded, done: true };
   }
   return { day, reminded, done: false };
@@ -139,14 +138,4 @@ async function activeUsers(db: TenantDb, ids: (string | null)[]): Promise<Set<st
     .where(and(inArray(users.id, wanted), eq(users.status, "active")))
     .all();
   return new Set(rows.map((r) => r.id));
-}
-
-async function emitCreated(sink: ReturnType<typeof realtimeSink>, created: NotificationRow[]): Promise<void> {
-  const byUser = new Map<string, NotificationRow[]>();
-  for (const n of created) byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n]);
-  for (const [userId, rows] of byUser)
-    await sink.send(
-      userId,
-      rows.map((r) => notificationEvent("created", r)),
-    );
 }

@@ -1,6 +1,7 @@
 import type { Bindings } from "../../env";
 import type { RealtimeMessage } from "../../events/user-realtime";
 import { chunk } from "../../platform/d1";
+import { notificationEvent, type NotificationRow } from "./view";
 
 /** Where notification changes are pushed: the owner's realtime channel. Never throws. */
 export interface RealtimeSink {
@@ -33,4 +34,15 @@ export function realtimeSink(env: Pick<Bindings, "USER_REALTIME">, tenantId: str
       }
     },
   };
+}
+
+/** Pushes newly created notifications to their owners' channels, one call per user. */
+export async function pushCreated(sink: RealtimeSink, created: readonly NotificationRow[]): Promise<void> {
+  const byUser = new Map<string, NotificationRow[]>();
+  for (const n of created) byUser.set(n.userId, [...(byUser.get(n.userId) ?? []), n]);
+  for (const [userId, rows] of byUser)
+    await sink.send(
+      userId,
+      rows.map((r) => notificationEvent("created", r)),
+    );
 }

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { chunk } from "../../platform/d1";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { TRASH_TYPES, type TrashType } from "./schemas";
@@ -15,7 +16,7 @@ interface EntryRow {
 /**
  * The trash, newest deletion first (deletedAt desc, then id desc), as one UNION ALL query per page.
  * Each branch seeks its own (deleted_at, id) index past the cursor and stops at limit + 1 rows, so a
- * page reads at most 5 × (limit + 1) rows however large the trash is; 4 parameters per branch keep
+ * page reads at most (types) × (limit + 1) rows however large the trash is; 4 parameters per branch keep
  * the statement far below D1's 100.
  */
 export async function listTrash({ db }: ServiceCtx, input: { limit: number; cursor?: string; type?: TrashType[] }) {
@@ -30,8 +31,11 @@ export async function listTrash({ db }: ServiceCtx, input: { limit: number; curs
       ORDER BY deleted_at DESC, id DESC
       LIMIT ${input.limit + 1})`,
   );
+  // D1 allows at most 5 terms in one compound SELECT: branches are unioned in groups of 4, each a
+  // subquery, and the groups unioned in turn.
+  const groups = chunk(branches, 4).map((g) => sql`SELECT * FROM (${sql.join(g, sql` UNION ALL `)})`);
   const rows = await db.all<EntryRow>(
-    sql`${sql.join(branches, sql` UNION ALL `)} ORDER BY deletedAt DESC, id DESC LIMIT ${input.limit + 1}`,
+    sql`${sql.join(groups, sql` UNION ALL `)} ORDER BY deletedAt DESC, id DESC LIMIT ${input.limit + 1}`,
   );
   return toPage(
     rows,

@@ -5,6 +5,8 @@ import { auditLog } from "../../db/tenant/audit";
 import { layouts } from "../../db/tenant/custom-fields";
 import { assetHealth, assetLastAudit } from "../../db/tenant/health";
 import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../db/tenant/maintenance";
+import { bookings } from "../../db/tenant/bookings";
+import { kitMembers } from "../../db/tenant/kits";
 import { people } from "../../db/tenant/people";
 import type { TenantDb } from "../../env";
 import { recordTombstones } from "../../events/tombstones";
@@ -102,6 +104,9 @@ function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedSt
  *   an open (draft or active) session uses them; a location also while a person or a child location
  *   (live or trashed) names it. Completed and cancelled sessions keep the id as their past scope.
  * - custom field: its values on assets or people and its entries in layouts.
+ * - kit: bookings made for it keep their items and lose the kit reference (its members were
+ *   released when it was trashed). An asset's purge also removes its kit membership; its booking
+ *   rows stay as the bookings' record.
  */
 export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
   asset: {
@@ -133,6 +138,7 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
           nowIso(),
         ),
       (db, guard) => db.delete(maintenanceSchedules).where(and(eq(maintenanceSchedules.itemId, id), guard)),
+      (db, guard) => db.delete(kitMembers).where(and(eq(kitMembers.assetId, id), guard)),
       auditRows("asset", id),
     ],
   },
@@ -164,5 +170,16 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
   custom_field: {
     blockers: () => [],
     owned: (id, row) => [...customFieldLeftovers(id, row), auditRows("custom_field", id)],
+  },
+  kit: {
+    blockers: () => [],
+    owned: (id) => [
+      (db, guard) =>
+        db
+          .update(bookings)
+          .set({ kitId: null })
+          .where(and(eq(bookings.kitId, id), guard)),
+      auditRows("kit", id),
+    ],
   },
 };

@@ -2,6 +2,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { restoreAsset } from "../assets";
 import { restoreCategory } from "../categories";
 import { restoreCustomField } from "../custom-fields";
+import { restoreKit } from "../kits";
 import { restoreLocation } from "../locations";
 import { restorePerson } from "../people";
 import { eachInOrder, settle } from "./outcome";
@@ -20,6 +21,7 @@ const RESTORE: Record<TrashType, RestoreVerb> = {
   asset: restoreAsset,
   person: restorePerson,
   custom_field: restoreCustomField,
+  kit: restoreKit,
 };
 
 export function restoreItems(ctx: ServiceCtx, items: readonly TrashRef[]): Promise<TrashResult[]> {

@@ -3,6 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
 import { customFields } from "../../db/tenant/custom-fields";
+import { kits } from "../../db/tenant/kits";
 import { people } from "../../db/tenant/people";
 import type { TrashType } from "./schemas";
 
@@ -15,13 +16,14 @@ interface TrashTable {
   auditType: string;
 }
 
-/** Where each trash type lives. Ids carry a type prefix, so (deleted_at, id) orders the five tables together. */
+/** Where each trash type lives. Ids carry a type prefix, so (deleted_at, id) orders the tables together. */
 export const TRASH_TABLES: Record<TrashType, TrashTable> = {
   category: { table: categories, name: "name", label: "Category", auditType: "category" },
   location: { table: locations, name: "name", label: "Location", auditType: "location" },
   asset: { table: assets, name: "name", label: "Asset", auditType: "asset" },
   person: { table: people, name: "name", label: "Person", auditType: "person" },
   custom_field: { table: customFields, name: "label", label: "Custom field", auditType: "custom_field" },
+  kit: { table: kits, name: "name", label: "Kit", auditType: "kit" },
 };
 
 export const tableOf = (type: TrashType): SQLiteTable => TRASH_TABLES[type].table;

@@ -4,6 +4,8 @@ import { CATALOGUE, type CatalogueEntry, type Resource } from "../../webhooks";
 // The resources other modules present; the lead's restructuring may route these through their index.ts.
 import { ApiKeySchema } from "../api-keys";
 import { AssetSchema } from "../assets";
+import { BookingSchema } from "../bookings";
+import { KitSchema } from "../kits";
 import { CategorySchema } from "../categories";
 import { CustomFieldSchema } from "../custom-fields";
 import { FeedbackSchema } from "../feedback";
@@ -22,6 +24,8 @@ const looseObject = (name: string, description: string) =>
 
 const RESOURCES: Record<Resource, z.ZodType> = {
   asset: AssetSchema,
+  booking: BookingSchema,
+  kit: KitSchema,
   person: PersonSchema,
   category: CategorySchema,
   location: LocationSchema,

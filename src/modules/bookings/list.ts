@@ -1,0 +1,128 @@
+import { inJson } from "../../platform/d1-write";
+import { and, asc, eq, gt, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { assets } from "../../db/tenant/assets";
+import { bookingItems, bookings } from "../../db/tenant/bookings";
+import type { TenantDb } from "../../env";
+import { nowIso } from "../../platform/clock";
+import { invalidField } from "../../platform/errors";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { assetFieldDefs, toAsset } from "../assets";
+import type { BOOKING_STATUSES } from "./schemas";
+import { MAX_BOOKING_DAYS } from "./conflicts";
+import { toBooking } from "./view";
+
+const iso = (s: string) => new Date(s).toISOString();
+
+export async function listBookings(
+  db: TenantDb,
+  q: {
+    limit: number;
+    cursor?: string;
+    from?: string;
+    to?: string;
+    personId?: string;
+    assetId?: string;
+    status?: (typeof BOOKING_STATUSES)[number];
+  },
+) {
+  const now = nowIso();
+  const after = decodeCursor(q.cursor, 2);
+  const where: (SQL | undefined)[] = [
+    q.from ? gt(bookings.endsAt, iso(q.from)) : undefined,
+    // Bookings last at most MAX_BOOKING_DAYS: one that ends after `from` started at most that long
+    // before it, which bounds the (starts_at, id) index range the list walks.
+    q.from
+      ? gt(bookings.startsAt, new Date(Date.parse(q.from) - MAX_BOOKING_DAYS * 86_400_000).toISOString())
+      : undefined,
+    q.to ? sql`${bookings.startsAt} < ${iso(q.to)}` : undefined,
+    q.personId ? eq(bookings.personId, q.personId) : undefined,
+    q.assetId
+      ? sql`${bookings.id} IN (SELECT ${bookingItems.bookingId} FROM ${bookingItems} WHERE ${bookingItems.assetId} = ${q.assetId})`
+      : undefined,
+    q.status === "overdue"
+      ? and(eq(bookings.status, "checked_out"), lte(bookings.endsAt, now))
+      : q.status === "checked_out"
+        ? and(eq(bookings.status, "checked_out"), gt(bookings.endsAt, now))
+        : q.status
+          ? eq(bookings.status, q.status)
+          : undefined,
+    after
+      ? sql`(${bookings.startsAt} > ${after[0]} OR (${bookings.startsAt} = ${after[0]} AND ${bookings.id} > ${after[1]}))`
+      : undefined,
+  ];
+  const rows = await db
+    .select()
+    .from(bookings)
+    .where(and(...where))
+    .orderBy(asc(bookings.startsAt), asc(bookings.id))
+    .limit(q.limit + 1)
+    .all();
+  const ids = rows.map((r) => r.id);
+  const items = ids.length
+    ? await db
+        .select({
+          bookingId: bookingItems.bookingId,
+          assetId: bookingItems.assetId,
+          returnedAt: bookingItems.returnedAt,
+        })
+        .from(bookingItems)
+        .where(inJson(bookingItems.bookingId, ids))
+        .orderBy(bookingItems.assetId)
+        .all()
+    : [];
+  return toPage(
+    rows,
+    q.limit,
+    (r) => [r.startsAt, r.id],
+    (r) =>
+      toBooking(
+        r,
+        items.filter((i) => i.bookingId === r.id),
+        now,
+      ),
+  );
+}
+
+/**
+ * The live assets free over [from, to): not retired or lost, not checked out past `from`, and
+ * held by no active booking overlapping the window. Assets are walked in id order through the
+ * list indexes (live, or by category/location) and each candidate costs one seek of
+ * booking_items_window_idx, so a page costs about `limit` seeks, whatever the table sizes.
+ */
+export async function availability(
+  db: TenantDb,
+  q: { limit: number; cursor?: string; from: string; to: string; categoryId?: string; locationId?: string; q?: string },
+) {
+  const from = iso(q.from);
+  const to = iso(q.to);
+  const after = decodeCursor(q.cursor, 1);
+  if (to <= from) throw invalidField("query.to", "must be after from");
+  const prefix = q.q ? `${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const rows = await db
+    .select()
+    .from(assets)
+    .where(
+      and(
+        isNull(assets.deletedAt),
+        after ? gt(assets.id, String(after[0])) : undefined,
+        q.categoryId ? eq(assets.categoryId, q.categoryId) : undefined,
+        q.locationId ? eq(assets.locationId, q.locationId) : undefined,
+        prefix
+          ? sql`(lower(${assets.name}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.uniqueTag}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.serialNumber}) LIKE ${prefix} ESCAPE '\\')`
+          : undefined,
+        sql`${assets.status} NOT IN ('retired', 'lost')`,
+        sql`NOT (${assets.status} = 'assigned' AND (${assets.dueBackAt} IS NULL OR ${assets.dueBackAt} > ${from}))`,
+        sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${bookingItems.assetId} = ${assets.id} AND ${bookingItems.active} = 1 AND ${bookingItems.startsAt} < ${to} AND ${bookingItems.endsAt} > ${from})`,
+      ),
+    )
+    .orderBy(asc(assets.id))
+    .limit(q.limit + 1)
+    .all();
+  const defs = await assetFieldDefs(db);
+  return toPage(
+    rows,
+    q.limit,
+    (r) => [r.id],
+    (r) => toAsset(r, defs),
+  );
+}

@@ -1,0 +1,164 @@
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { assets } from "../../db/tenant/assets";
+import { bookingItems, bookings, calendarFeeds } from "../../db/tenant/bookings";
+import { people } from "../../db/tenant/people";
+import { users } from "../../db/tenant/users";
+import type { TenantDb } from "../../env";
+import type { ServiceCtx } from "../../http/service-context";
+import { nowIso } from "../../platform/clock";
+import { randomToken, sha256Hex } from "../../platform/crypto";
+import { conflict, invalidField, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { MAX_BOOKING_DAYS } from "../bookings";
+import { renderCalendar, type IcsEvent } from "./ics";
+
+/** A user may hold this many feeds; each is one URL to revoke if it leaks. */
+export const MAX_FEEDS_PER_USER = 20;
+/** The feed's window: bookings ending after 90 days ago and starting before a year ahead. */
+const PAST_DAYS = 90;
+const FUTURE_DAYS = 366;
+/** At most this many events per feed (the nearest first past the window's start). */
+export const MAX_FEED_EVENTS = 2000;
+const TOKEN_PREFIX = "ical_";
+const DAY = 86_400_000;
+
+type FeedRow = typeof calendarFeeds.$inferSelect;
+
+const toFeed = (f: FeedRow) => ({
+  id: f.id,
+  name: f.name,
+  personId: f.personId,
+  createdAt: f.createdAt,
+  lastUsedAt: f.lastUsedAt,
+});
+export type CalendarFeed = ReturnType<typeof toFeed>;
+
+/** Creates a feed of the workspace's bookings, or one person's; the URL (with its secret) is shown once. */
+export async function createFeed(
+  ctx: ServiceCtx,
+  input: { personId?: string | null; name?: string },
+  urlOf: (token: string) => string,
+) {
+  const { db } = ctx;
+  let personName: string | null = null;
+  if (input.personId) {
+    const person = await db.select().from(people).where(eq(people.id, input.personId)).get();
+    if (!person || person.deletedAt) throw invalidField("body.personId", `unknown person '${input.personId}'`);
+    personName = person.name;
+  }
+  const held = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.userId, ctx.actor))
+    .get();
+  if ((held?.n ?? 0) >= MAX_FEEDS_PER_USER)
+    throw conflict(`A user holds at most ${MAX_FEEDS_PER_USER} calendar feeds; revoke one first`);
+  const token = `${TOKEN_PREFIX}${randomToken(32)}`;
+  const row: FeedRow = {
+    id: newId("calendarFeed"),
+    userId: ctx.actor,
+    personId: input.personId ?? null,
+    name: input.name ?? (personName ? `Bookings of ${personName}` : "Workspace bookings"),
+    tokenHash: await sha256Hex(token),
+    createdAt: nowIso(),
+    lastUsedAt: null,
+  };
+  await db.insert(calendarFeeds).values(row).run();
+  return { ...toFeed(row), url: urlOf(token) };
+}
+
+export async function listFeeds(ctx: ServiceCtx, q: { limit: number; cursor?: string }) {
+  const after = decodeCursor(q.cursor, 1);
+  const rows = await ctx.db
+    .select()
+    .from(calendarFeeds)
+    .where(and(eq(calendarFeeds.userId, ctx.actor), after ? sql`${calendarFeeds.id} < ${after[0]}` : undefined))
+    .orderBy(desc(calendarFeeds.id))
+    .limit(q.limit + 1)
+    .all();
+  return toPage(rows, q.limit, (r) => [r.id], toFeed);
+}
+
+/** Revokes a feed: its URL answers 404 from now on. A user revokes their own feeds. */
+export async function revokeFeed(ctx: ServiceCtx, id: string) {
+  const gone = await ctx.db
+    .delete(calendarFeeds)
+    .where(and(eq(calendarFeeds.id, id), eq(calendarFeeds.userId, ctx.actor)))
+    .returning({ id: calendarFeeds.id })
+    .all();
+  if (!gone.length) throw notFound("Calendar feed");
+}
+
+/**
+ * The feed behind a URL secret, or 404 (unknown, revoked, or its user deactivated: one answer, so a
+ * URL reveals nothing). `lastUsedAt` is written at most once an hour.
+ */
+async function feedByToken(db: TenantDb, token: string): Promise<FeedRow> {
+  if (!token.startsWith(TOKEN_PREFIX)) throw notFound("Calendar feed");
+  const hash = await sha256Hex(token);
+  const row = await db
+    .select({ feed: calendarFeeds })
+    .from(calendarFeeds)
+    .innerJoin(users, and(eq(users.id, calendarFeeds.userId), eq(users.status, "active")))
+    .where(eq(calendarFeeds.tokenHash, hash))
+    .get();
+  if (!row) throw notFound("Calendar feed");
+  const now = nowIso();
+  const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+  if (!row.feed.lastUsedAt || row.feed.lastUsedAt < hourAgo)
+    await db.update(calendarFeeds).set({ lastUsedAt: now }).where(eq(calendarFeeds.id, row.feed.id)).run();
+  return row.feed;
+}
+
+/** The iCalendar text of a feed: its bookings in the window, cancelled ones as STATUS:CANCELLED. */
+export async function renderFeed(db: TenantDb, token: string, bookingUrl: (id: string) => string) {
+  const feed = await feedByToken(db, token);
+  const now = Date.now();
+  const from = new Date(now - PAST_DAYS * DAY).toISOString();
+  const to = new Date(now + FUTURE_DAYS * DAY).toISOString();
+  // One statement: the bookings overlapping the window (starts_at index range), with their person's
+  // and items' names; group_concat keeps item names in one row per booking.
+  const rows = await db
+    .select({
+      booking: bookings,
+      personName: people.name,
+      items: sql<string>`(SELECT group_concat(${assets.name}, ', ') FROM ${bookingItems} JOIN ${assets} ON ${assets.id} = ${bookingItems.assetId} WHERE ${bookingItems.bookingId} = ${bookings.id})`,
+    })
+    .from(bookings)
+    .leftJoin(people, eq(people.id, bookings.personId))
+    .where(
+      and(
+        // Bookings last at most MAX_BOOKING_DAYS, so the start-time range is bounded on both sides.
+        sql`${bookings.startsAt} > ${new Date(now - (PAST_DAYS + MAX_BOOKING_DAYS) * DAY).toISOString()}`,
+        sql`${bookings.startsAt} < ${to}`,
+        gt(bookings.endsAt, from),
+        feed.personId ? eq(bookings.personId, feed.personId) : undefined,
+      ),
+    )
+    .orderBy(asc(bookings.startsAt), asc(bookings.id))
+    .limit(MAX_FEED_EVENTS)
+    .all();
+  const stamp = new Date(now).toISOString();
+  const events: IcsEvent[] = rows.map(({ booking: b, personName, items }) => ({
+    uid: `${b.id}@bookings`,
+    stamp,
+    lastModified: b.updatedAt,
+    // SEQUENCE must grow with every change: seconds from creation to the last update do.
+    sequence: Math.max(0, Math.floor((Date.parse(b.updatedAt) - Date.parse(b.createdAt)) / 1000)),
+    start: b.startsAt,
+    end: b.endsAt,
+    summary: `${items ?? "Booking"} — ${personName ?? b.personId}`,
+    description: [`Status: ${statusText(b, stamp)}`, `Booked for: ${personName ?? b.personId}`, b.notes ?? ""]
+      .filter(Boolean)
+      .join("\n"),
+    status: b.status === "cancelled" ? "CANCELLED" : "CONFIRMED",
+    url: bookingUrl(b.id),
+  }));
+  return renderCalendar(feed.name, events);
+}
+
+function statusText(b: typeof bookings.$inferSelect, now: string) {
+  if (b.status === "checked_out" && b.endsAt <= now) return "overdue";
+  return b.status.replace("_", " ");
+}

@@ -1,0 +1,103 @@
+import { eq, sql } from "drizzle-orm";
+import { kitMembers } from "../../db/tenant/kits";
+import { people } from "../../db/tenant/people";
+import type { ServiceCtx } from "../../http/service-context";
+import { nowIso } from "../../platform/clock";
+import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
+import { conflict, invalidField } from "../../platform/errors";
+import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
+import { createBooking } from "../bookings";
+import { memberStates, requireKit } from "./service";
+import { toKit, type Kit } from "./view";
+
+/** Pins the kit's membership to the set read, so a member added or removed meanwhile fails the batch. */
+function membershipGuard(ctx: ServiceCtx, kitId: string, ids: readonly string[]) {
+  return batchGuard(
+    ctx.db,
+    "kit_membership",
+    sql`(SELECT count(*) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${kitId}) = ${ids.length}
+      AND (SELECT count(*) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${kitId} AND ${inJson(kitMembers.assetId, ids)}) = ${ids.length}`,
+  );
+}
+
+const withKit = (w: AssetWrite, ctx: ServiceCtx, kit: Kit, type: string) => ({
+  ...w,
+  guards: [membershipGuard(ctx, kit.id, kit.assetIds), ...w.guards],
+  events: [{ type, subjectId: kit.id, payload: kit }],
+});
+
+const onLostRace = async (err: unknown): Promise<never> => {
+  if (guardFailed(err, "kit_membership") || guardFailed(err, "kit_checkout") || guardFailed(err, "kit_checkin"))
+    throw conflict("The kit or its items changed meanwhile; nothing was changed; retry");
+  throw err;
+};
+
+/**
+ * Checks every member out to a person in one batch (the asset write recipe): all or none, with a
+ * reason per refused member. A plain checkout's bookings rule applies to each member.
+ */
+export async function checkoutKit(ctx: ServiceCtx, kitId: string, input: { personId: string; dueBackAt?: string }) {
+  const { db } = ctx;
+  const row = await requireKit(db, kitId);
+  const now = nowIso();
+  const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
+  if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
+  const person = await db.select().from(people).where(eq(people.id, input.personId)).get();
+  if (!person || person.deletedAt) throw invalidField("body.personId", `unknown person '${input.personId}'`);
+  if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them first`);
+  const ids = (await memberStates(db, kitId)).map((m) => m.assetId);
+  if (!ids.length) throw conflict("The kit has no items");
+  const plan = await planCheckoutMany(ctx, {
+    assetIds: ids,
+    personId: input.personId,
+    personName: person.name,
+    dueBackAt,
+    at: now,
+    guardName: "kit_checkout",
+    reason: "kit_checkout",
+    meta: { kitId },
+    bookingRule: true,
+  });
+  if (plan.refusals.length)
+    throw conflict("Not every item of the kit can be checked out; nothing was checked out", { members: plan.refusals });
+  const after = toKit(
+    row,
+    ids.map((assetId) => ({ assetId, status: "assigned" as const })),
+  );
+  await commitAssetWrite(ctx, withKit(plan.write, ctx, after, "kit.checked_out"), onLostRace);
+  return after;
+}
+
+/** Checks every checked-out member back in, in one batch. */
+export async function checkinKit(ctx: ServiceCtx, kitId: string) {
+  const { db } = ctx;
+  const row = await requireKit(db, kitId);
+  const states = await memberStates(db, kitId);
+  const ids = states.map((m) => m.assetId);
+  const plan = await planCheckinMany(ctx, {
+    assetIds: ids,
+    personId: null,
+    at: nowIso(),
+    guardName: "kit_checkin",
+    reason: "kit_checkin",
+  });
+  if (!plan.checkedIn.length) throw conflict("No item of the kit is checked out");
+  const after = toKit(
+    row,
+    states.map((m) => (plan.checkedIn.includes(m.assetId) ? { ...m, status: "available" as const } : m)),
+  );
+  await commitAssetWrite(ctx, withKit(plan.write, ctx, after, "kit.checked_in"), onLostRace);
+  return after;
+}
+
+/** Books every member (the booking conflict rules name the refused members). */
+export async function bookKit(
+  ctx: ServiceCtx,
+  kitId: string,
+  input: { personId: string; startsAt: string; endsAt: string; notes?: string | null },
+) {
+  await requireKit(ctx.db, kitId);
+  const ids = (await memberStates(ctx.db, kitId)).map((m) => m.assetId);
+  if (!ids.length) throw conflict("The kit has no items");
+  return createBooking(ctx, { ...input, assetIds: ids, kitId });
+}

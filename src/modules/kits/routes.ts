@@ -1,0 +1,182 @@
+import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { serviceCtx } from "../../http/service-context";
+import { BookingSchema } from "../bookings";
+import { bookKit, checkinKit, checkoutKit } from "./actions";
+import {
+  CreateKitBody,
+  ItemKitParams,
+  KitBookingBody,
+  KitCheckoutBody,
+  KitMemberParams,
+  KitMembersBody,
+  KitPage,
+  KitParams,
+  KitSchema,
+  ListKitsQuery,
+  tags,
+  UpdateKitBody,
+} from "./schemas";
+import * as svc from "./service";
+
+const REFUSED = "409 with `details.members`: a reason per refused item; nothing is changed.";
+
+export const kitsRouter = createRouter()
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/kits",
+      operationId: "listKits",
+      tags,
+      summary: "List kits",
+      request: { query: ListKitsQuery },
+      responses: { 200: json(KitPage, "A page of kits") },
+    }),
+    async (c) => c.json(await svc.listKits(c.var.db, c.req.valid("query")), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/kits",
+      operationId: "createKit",
+      tags,
+      summary: "Create a kit",
+      description: "An item belongs to at most one kit (409 naming the items already in one).",
+      request: body(CreateKitBody),
+      responses: { 201: json(KitSchema, "Created"), ...errorResponses(409, 415) },
+    }),
+    async (c) => c.json(await svc.createKit(serviceCtx(c), c.req.valid("json")), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/kits/{kitId}",
+      operationId: "getKit",
+      tags,
+      summary: "Get a kit",
+      request: { params: KitParams },
+      responses: { 200: json(KitSchema, "The kit") },
+    }),
+    async (c) => c.json(await svc.getKit(c.var.db, c.req.valid("param").kitId), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "patch",
+      path: "/kits/{kitId}",
+      operationId: "updateKit",
+      tags,
+      summary: "Rename a kit",
+      request: { params: KitParams, ...body(UpdateKitBody) },
+      responses: { 200: json(KitSchema, "Updated"), ...errorResponses(415) },
+    }),
+    async (c) => c.json(await svc.updateKit(serviceCtx(c), c.req.valid("param").kitId, c.req.valid("json")), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "delete",
+      path: "/kits/{kitId}",
+      operationId: "deleteKit",
+      tags,
+      summary: "Delete a kit (moved to the trash; its items stay)",
+      description:
+        "The kit goes to the trash and its items are released (they may join another kit meanwhile). Restore it with POST /kits/{kitId}/restore or through the trash; purge it there.",
+      request: { params: KitParams },
+      responses: { 204: { description: "Deleted" } },
+    }),
+    async (c) => {
+      await svc.deleteKit(serviceCtx(c), c.req.valid("param").kitId);
+      return c.body(null, 204);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/kits/{kitId}/restore",
+      operationId: "restoreKit",
+      tags,
+      summary: "Restore a kit from the trash",
+      description:
+        "Brings the kit back with the items it had that are still live. 409 naming the items that joined another kit meanwhile (nothing restored); 404 when the kit is not in the trash.",
+      request: { params: KitParams },
+      responses: { 200: json(KitSchema, "The restored kit"), ...errorResponses(409) },
+    }),
+    async (c) => c.json(await svc.restoreKit(serviceCtx(c), c.req.valid("param").kitId), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/kits/{kitId}/members",
+      operationId: "addKitMembers",
+      tags,
+      summary: "Add items to a kit",
+      request: { params: KitParams, ...body(KitMembersBody) },
+      responses: { 200: json(KitSchema, "The kit"), ...errorResponses(409, 415) },
+    }),
+    async (c) =>
+      c.json(await svc.addMembers(serviceCtx(c), c.req.valid("param").kitId, c.req.valid("json").assetIds), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "delete",
+      path: "/kits/{kitId}/members/{inventoryItemId}",
+      operationId: "removeKitMember",
+      tags,
+      summary: "Remove an item from a kit",
+      request: { params: KitMemberParams },
+      responses: { 200: json(KitSchema, "The kit") },
+    }),
+    async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await svc.removeMember(serviceCtx(c), p.kitId, p.inventoryItemId), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/kits/{kitId}/checkout",
+      operationId: "checkoutKit",
+      tags,
+      summary: "Check every item of a kit out",
+      description: `One batch, all or none; the plain checkout's bookings rule applies to each item. ${REFUSED}`,
+      request: { params: KitParams, ...body(KitCheckoutBody) },
+      responses: { 200: json(KitSchema, "Checked out"), ...errorResponses(409, 415) },
+    }),
+    async (c) => c.json(await checkoutKit(serviceCtx(c), c.req.valid("param").kitId, c.req.valid("json")), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/kits/{kitId}/checkin",
+      operationId: "checkinKit",
+      tags,
+      summary: "Check every checked-out item of a kit in",
+      request: { params: KitParams },
+      responses: { 200: json(KitSchema, "Checked in"), ...errorResponses(409) },
+    }),
+    async (c) => c.json(await checkinKit(serviceCtx(c), c.req.valid("param").kitId), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/kits/{kitId}/bookings",
+      operationId: "bookKit",
+      tags,
+      summary: "Book every item of a kit",
+      description: "The booking conflict rules apply to every item; the 409 names the conflicting bookings and items.",
+      request: { params: KitParams, ...body(KitBookingBody) },
+      responses: { 201: json(BookingSchema, "Booked"), ...errorResponses(409, 415) },
+    }),
+    async (c) => c.json(await bookKit(serviceCtx(c), c.req.valid("param").kitId, c.req.valid("json")), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/inventory-items/{inventoryItemId}/kit",
+      operationId: "getInventoryItemKit",
+      tags,
+      summary: "The kit an item belongs to",
+      description: "404 when the item is in no kit.",
+      request: { params: ItemKitParams },
+      responses: { 200: json(KitSchema, "The kit") },
+    }),
+    async (c) => c.json(await svc.kitOfItem(c.var.db, c.req.valid("param").inventoryItemId), 200),
+  );

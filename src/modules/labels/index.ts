@@ -1,0 +1,2 @@
+/** Front door of the labels module: QR codes and printable PDF label sheets (docs/bookings.md). */
+export { labelsRouter } from "./routes";

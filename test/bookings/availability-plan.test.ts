@@ -1,0 +1,78 @@
+import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it } from "vitest";
+import * as tenantSchema from "../../src/db/tenant/schema";
+import type { TenantDb } from "../../src/env";
+import { blockingBookingsOf } from "../../src/modules/assets/booking-rule";
+import { refuseConflicts } from "../../src/modules/bookings/conflicts";
+import { availability, listBookings } from "../../src/modules/bookings/list";
+import { encodeCursor } from "../../src/platform/pagination";
+import { createTenant } from "../harness/tenant";
+import { rawDbOf } from "../harness/tenant-db";
+
+// Availability and the conflict checks must seek booking_items_window_idx (asset_id, starts_at,
+// ends_at WHERE active = 1) once per candidate asset, never scan booking_items: at 100,000
+// bookings a scan is the difference between milliseconds and seconds (bench/bookings.mjs).
+
+/** The query plans of every statement `run` sends, in order, through the real service code. */
+async function plansOf(run: (db: TenantDb) => Promise<unknown>): Promise<string[]> {
+  const t = await createTenant();
+  const raw = await rawDbOf(t);
+  const seen: { sql: string; params: unknown[] }[] = [];
+  const db = drizzle(raw, { schema: tenantSchema, logger: { logQuery: (sql, params) => seen.push({ sql, params }) } });
+  await run(db);
+  const plans: string[] = [];
+  for (const q of seen) {
+    const rows = await raw
+      .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+      .bind(...q.params)
+      .all<{ detail: string }>();
+    plans.push(rows.results.map((r) => r.detail).join(" | "));
+  }
+  return plans;
+}
+
+const from = "2026-03-01T00:00:00.000Z";
+const to = "2026-04-01T00:00:00.000Z";
+const WINDOW_SEEK =
+  "CORRELATED SCALAR SUBQUERY 1 | SEARCH booking_items USING COVERING INDEX booking_items_window_idx (asset_id=? AND starts_at<?)";
+
+const CASES: [string, Parameters<typeof availability>[1], string][] = [
+  ["no filter", { limit: 50, from, to }, `SCAN assets USING INDEX assets_live_idx | ${WINDOW_SEEK}`],
+  [
+    "next page",
+    { limit: 50, from, to, cursor: encodeCursor(["ast_m"]) },
+    `SEARCH assets USING INDEX assets_live_idx (id>?) | ${WINDOW_SEEK}`,
+  ],
+  [
+    "category",
+    { limit: 50, from, to, categoryId: "cat_x" },
+    `SEARCH assets USING INDEX assets_category_idx (category_id=?) | ${WINDOW_SEEK}`,
+  ],
+  [
+    "location and q",
+    { limit: 50, from, to, locationId: "loc_x", q: "cam" },
+    `SEARCH assets USING INDEX assets_location_idx (location_id=?) | ${WINDOW_SEEK}`,
+  ],
+];
+
+describe("bookings query plans", () => {
+  it.each(CASES)("availability, %s: one window-index seek per candidate asset", async (_name, q, expected) => {
+    const [assetsQuery] = await plansOf((db) => availability(db, q));
+    expect(assetsQuery).toBe(expected);
+  });
+
+  it("the conflict read of a booking and a dated checkout's bookings rule seek the window index", async () => {
+    const conflicts = await plansOf((db) => refuseConflicts(db, [], { startsAt: from, endsAt: to }, null));
+    expect(conflicts.at(-1)).toMatch(
+      /^SEARCH booking_items USING INDEX booking_items_window_idx \(asset_id=\? AND starts_at<\?\)/,
+    );
+    const [rule] = await plansOf((db) => blockingBookingsOf(db, ["ast_a", "ast_b"], from, to));
+    expect(rule).toMatch(/^SEARCH booking_items USING INDEX booking_items_window_idx \(asset_id=\? AND starts_at<\?\)/);
+  });
+
+  it("the bookings of one asset are found through booking_items, not by walking the bookings", async () => {
+    const [list] = await plansOf((db) => listBookings(db, { limit: 50, assetId: "ast_x" }));
+    expect(list).toContain("SEARCH booking_items USING COVERING INDEX booking_items_asset_idx (asset_id=?)");
+    expect(list).not.toMatch(/SCAN (bookings|booking_items)\b/);
+  });
+});
