@@ -13,7 +13,7 @@ import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, Imp
 const tags = ["Imports"];
 const Params = z.object({ importId: idParam("importId", "imp_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 const RULES =
-  "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of 20 through the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
+  "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
 
 async function runImport(c: AppContext, entity: ImportEntity, dryRun: boolean) {
   const ctx = serviceCtx(c);
