@@ -1,10 +1,12 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantDb } from "../../src/env";
 import type { ServiceCtx } from "../../src/http/service-context";
 import { upsertAssets, type InventoryItem } from "../../src/modules/assets";
-import type { ImportJob, ImportRow } from "../../src/modules/data-transfer";
+import { continueImport, type ImportJob, type ImportRow } from "../../src/modules/data-transfer";
+import { consumeEvent } from "../../src/events/consumer";
+import { findTenantById } from "../../src/tenancy/registry";
 import { drainImport, IMPORT_CHUNK, IMPORT_CHUNK_BYTES } from "../../src/modules/data-transfer/import-jobs";
 import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
@@ -211,6 +213,37 @@ describe("set-based asset import", () => {
     expect(await count(t, "outbox", "type = 'asset.created'")).toBe(n);
     expect(await count(t, "asset_timeline", "type = 'CREATED'")).toBe(n);
     expect(await count(t, "asset_health", "dirty = 0")).toBe(n);
+  });
+});
+
+describe("the background chain", () => {
+  it("sends each next link alone (not queued behind the chunk's events); the completing link sends every event", async () => {
+    const t = await createTenant();
+    const n = IMPORT_CHUNK * 2 + 5;
+    const csv = `name\r\n${Array.from({ length: n }, (_, i) => `Link ${i}`).join("\r\n")}`;
+    const res = await postCsv(t, "/imports/inventory-items", csv);
+    const db = await dbOf(t);
+    const tenant = (await findTenantById(env, t.id))!;
+    const link = async () => {
+      const next = await db.get<{ id: string }>(
+        sql`SELECT id FROM outbox WHERE type = 'import.progressed' AND consumed_at IS NULL ORDER BY id LIMIT 1`,
+      );
+      await consumeEvent({ env, tenant, db }, next!.id, [continueImport]);
+    };
+    await link(); // the second chunk
+    expect((await api<ImportJob>(t, `/imports/${res.body.id}`)).body.status).toBe("running");
+    expect(await count(t, "outbox", "type = 'import.progressed' AND dispatched_at IS NULL")).toBe(0);
+    // The link's own events wait (the first chunk's went out with the request's after-response drain).
+    expect(await count(t, "outbox", "type = 'asset.created' AND dispatched_at IS NULL")).toBeGreaterThanOrEqual(
+      IMPORT_CHUNK,
+    );
+    for (let i = 0; i < 5 && (await api<ImportJob>(t, `/imports/${res.body.id}`)).body.status !== "completed"; i++)
+      await link();
+    expect((await api<ImportJob>(t, `/imports/${res.body.id}`)).body).toMatchObject({
+      status: "completed",
+      created: n,
+    });
+    expect(await count(t, "outbox", "dispatched_at IS NULL")).toBe(0);
   });
 });
 
