@@ -13,7 +13,8 @@
 //
 // Options (environment): SIZES ("1000,100000"), REQUESTS (200 per route), CONCURRENCY (4),
 // IMPORT_ROWS (10000; 0 skips the import), ANALYTICS (1; 0 skips the analytics routes and the export, e.g.
-// `SIZES=1000 ANALYTICS=0` for the import alone), PORT.
+// `SIZES=1000 ANALYTICS=0` for the import alone), IMPORT_UPDATE (0; 1 also re-imports the rows as
+// updates, SETTLE_S (240) seconds after the first import), PORT.
 import { execFileSync } from "node:child_process";
 import http from "node:http";
 import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench, sleep } from "./lib.mjs";
@@ -306,18 +307,22 @@ async function main() {
           (_, i) => `${name} ${i},IMP-${i},Laptops,Lab,${(i % 900) + 100}.5,EUR,2025-0${(i % 9) + 1}-15`,
         );
       const header = "name,uniqueTag,category,location,purchaseCost,currency,purchaseDate\r\n";
-      // First every row creates; then the same tags again with another name: every row updates.
-      const created = await timedImport(call, port, s, `${header}${rowsOf("Imported").join("\r\n")}`, "create");
-      const updated = await timedImport(call, port, s, `${header}${rowsOf("Renamed").join("\r\n")}`, "update");
+      // Every row creates; with IMPORT_UPDATE=1, then the same tags again with another name (every row
+      // updates), started once the Queue has had SETTLE_S to work off the first import's 10,000 events.
+      const results = [await timedImport(call, port, s, `${header}${rowsOf("Imported").join("\r\n")}`, "create")];
       const after = await trivial();
+      if (process.env.IMPORT_UPDATE === "1") {
+        await sleep(Number(process.env.SETTLE_S ?? 240) * 1000);
+        results.push(await timedImport(call, port, s, `${header}${rowsOf("Renamed").join("\r\n")}`, "update"));
+      }
       printTable(
         [`trivial route around the import (${REQUESTS} requests, ${CONCURRENCY} in flight); ms`],
         [
-          { ...before, route: "GET /categories/default, before the imports" },
-          { ...after, route: "GET /categories/default, after the imports" },
+          { ...before, route: "GET /categories/default, before the import" },
+          { ...after, route: "GET /categories/default, right after the import" },
         ],
       );
-      for (const r of [created, updated]) console.log(r);
+      for (const r of results) console.log(r);
     }
   });
 }

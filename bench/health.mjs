@@ -11,7 +11,8 @@
 //     via wrangler's /__scheduled) and reports how long the full re-score took;
 //  2. measures, in the same run, a trivial route (GET /categories/default), the list with
 //     healthSort=risk_first (first page and a deep cursor), healthBadge filters, the default list,
-//     the health batch of 200 ids and a single item's health: p50/p99 and the D1 queries per request.
+//     the health batch of 200 ids and a single item's health: p50/p99, throughput and its share of
+//     the trivial route's (mean of a run before and after the others), the D1 queries per request.
 //
 // Options (environment): ASSETS (100000), REQUESTS (400 per measured route), CONCURRENCY (8), PORT.
 import { createWorkspace, expectStatus, log, measureLoad, pool, printTable, runBench, sleep } from "./lib.mjs";
@@ -229,6 +230,10 @@ async function main() {
       })),
     );
     rows.push(await measure(call, "GET /categories/default (again)", slug, auth, get("/categories/default"))); // drift check
+    // Throughput as a share of the trivial route's (the mean of its two runs, which bracket the others),
+    // the figure compared between workspace sizes.
+    const trivial = (rows[0].rps + rows[rows.length - 1].rps) / 2;
+    for (const r of rows) r.share = Number((r.rps / trivial).toFixed(2));
     printTable(
       [
         `${ASSETS} assets (first page per badge: ${JSON.stringify(badges)}); ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`,

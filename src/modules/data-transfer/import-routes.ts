@@ -6,7 +6,8 @@ import { idParam } from "../../platform/schemas";
 import { serviceCtx } from "../../http/service-context";
 import { planAssets } from "./import-assets";
 import { parseCsv, readCsvBody } from "./import-csv";
-import { getImport, listImportRows, startImport } from "./import-jobs";
+import { getImport, listImportRows, PROGRESS_EVENT, startImport } from "./import-jobs";
+import { dispatchOutbox } from "../../events/dispatch";
 import { planPeople } from "./import-people";
 import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, ImportRowsQuery } from "./import-schemas";
 
@@ -61,6 +62,14 @@ const importRoute = (path: string, operationId: "importInventoryItems" | "import
 async function handle(c: AppContext, entity: ImportEntity, dryRun: boolean) {
   const res = await runImport(c, entity, dryRun);
   if (res.dry) return c.json(res.dry, 200);
+  // The job's chain events go out first and alone: the after-response drain sends the oldest events
+  // first, and another import may be holding thousands of its rows' events (import-background.ts).
+  if (res.job.status === "running")
+    c.executionCtx.waitUntil(
+      dispatchOutbox(c.env, c.var.tenant, c.var.db, 1, PROGRESS_EVENT).catch((err: unknown) =>
+        console.warn("import chain dispatch deferred to the sweep", String(err)),
+      ),
+    );
   c.header("location", `/api/v1/imports/${res.job.id}`);
   return c.json(res.job, 202);
 }
