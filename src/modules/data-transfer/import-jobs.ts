@@ -12,7 +12,7 @@ import type { PlannedRow } from "./import-plan";
 
 /**
  * Rows written per chunk: the chunk is one set-based write (`upsertAssets` / `upsertPeople`: a
- * handful of reads, one batch, the health re-score; about 15 D1 statements whatever the count), so
+ * handful of reads, one batch, the health re-score; about 20 D1 statements whatever the count, 30 with the claim and results), so
  * a chunk is bounded by the size of its statements' JSON parameters rather than by a query budget.
  * 250 rows measured fastest (bench/README.md); a job is worked off chunk by chunk across invocations.
  */
