@@ -4,7 +4,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed, inJson, insertJsonRows, updateJsonRows } from "../../platform/d1-write";
-import { ApiError, notFound } from "../../platform/errors";
+import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { createdChange, newAssetRow, tagTaken, updatedChange } from "./changes";
 import { columnsWith, type AssetInput } from "./input";
@@ -119,6 +119,7 @@ async function planUpsert(
   const created: AssetRow[] = [];
   const updated: { row: AssetRow; was: string }[] = [];
   const changes: AssetChange[] = [];
+  const seen = new Set<string>();
 
   for (const { key, targetId, input } of items) {
     try {
@@ -126,6 +127,9 @@ async function planUpsert(
         // updateAsset's order: the asset, its columns, then the references it names.
         const cur = byId.get(targetId);
         if (!cur) throw notFound("Inventory item");
+        // One change per asset and write: a second item for the same asset would describe a stale `before`.
+        if (seen.has(targetId)) throw conflict("The same inventory item twice in one write");
+        seen.add(targetId);
         const cols = columnsWith(input, cur, defs);
         if (input.categoryId !== undefined) cols.categoryId = pickRef(categories, input.categoryId);
         if (input.locationId !== undefined) cols.locationId = pickRef(locations, input.locationId);

@@ -8,7 +8,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed, inJson, insertJsonRows, updateJsonRows } from "../../platform/d1-write";
-import { ApiError, invalidField, notFound } from "../../platform/errors";
+import { ApiError, conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
@@ -117,12 +117,15 @@ async function planUpsert(ctx: ServiceCtx, items: readonly PersonUpsert[]) {
   const results: PersonUpsertResult[] = [];
   const created: PersonRow[] = [];
   const updated: { cur: PersonRow; next: PersonRow }[] = [];
+  const seen = new Set<string>();
 
   for (const item of items) {
     try {
       if (item.targetId !== null) {
         const cur = byId.get(item.targetId);
         if (!cur) throw notFound("Person");
+        if (seen.has(cur.id)) throw conflict("The same person twice in one write");
+        seen.add(cur.id);
         const { input } = item;
         if (input.locationId !== undefined && input.locationId !== cur.locationId) checkLocation(input.locationId);
         const cf =
