@@ -19,10 +19,7 @@ export function ageBucketCase(todayIso: string) {
   const since = (days: number) => new Date(today - days * 86_400_000).toISOString().slice(0, 10);
   const day = sql`coalesce(a.purchase_date, substr(a.created_at, 1, 10))`;
   const bounded = AGE_BUCKETS.filter((b) => b.maxDays !== null);
-  return sql`CASE ${sql.join(
-    bounded.map((b) => sql`WHEN ${day} > ${since(b.maxDays!)} THEN ${b.label}`),
-    sql` `,
-  )} ELSE '5y_plus' END`;
+  return sql`CASE ${sql.join(bounded.map((b) => sql`WHEN ${day} > ${since(b.maxDays!)} THEN ${b.label}`), sql` `)} ELSE '5y_plus' END`;
 }
 
 /**
