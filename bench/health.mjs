@@ -11,15 +11,20 @@
 //     via wrangler's /__scheduled) and reports how long the full re-score took;
 //  2. measures, in the same run, a trivial route (GET /categories/default), the list with
 //     healthSort=risk_first (first page and a deep cursor), healthBadge filters, the default list,
-//     the health batch of 200 ids and a single item's health: p50/p99 and the D1 queries per request.
+//     the health batch of 200 ids and a single item's health: p50/p99, throughput and its share of
+//     the trivial route's (mean of a run before and after the others), the D1 queries per request.
 //
-// Options (environment): ASSETS (100000), REQUESTS (400 per measured route), CONCURRENCY (8), PORT.
+// Options (environment): ASSETS (100000), REQUESTS (400 per measured route), CONCURRENCY (8),
+// SHARE_ROUNDS (0; N adds shares robust to drift: per route, N rounds of SHARE_REQUESTS (40) requests
+// each followed by as many of the trivial route, the median of the N ratios), PORT.
 import { createWorkspace, expectStatus, log, measureLoad, pool, printTable, runBench, sleep } from "./lib.mjs";
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 100_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 400);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 8);
+const SHARE_ROUNDS = Number(process.env.SHARE_ROUNDS ?? 0);
+const SHARE_REQUESTS = Number(process.env.SHARE_REQUESTS ?? 40);
 
 /** REQUESTS calls (a fresh request from `make` each time) with CONCURRENCY in flight; every answer must be 200. */
 async function measure(call, name, slug, auth, make) {
@@ -229,6 +234,56 @@ async function main() {
       })),
     );
     rows.push(await measure(call, "GET /categories/default (again)", slug, auth, get("/categories/default"))); // drift check
+    // Throughput as a share of the trivial route's (the mean of its two runs, which bracket the others),
+    // the figure compared between workspace sizes.
+    const trivial = (rows[0].rps + rows[rows.length - 1].rps) / 2;
+    for (const r of rows) r.share = Number((r.rps / trivial).toFixed(2));
+    if (SHARE_ROUNDS > 0) {
+      // Shares robust to the machine's drift: each round measures the trivial route right before the
+      // route, and a route's share is the median over the rounds of (its req/s / that trivial req/s).
+      const shapes = [
+        ["list healthSort=risk_first", get(`${list}&healthSort=risk_first`)],
+        ["list risk_first, page 101 (cursor)", get(`${list}&healthSort=risk_first&cursor=${cursor}`)],
+        ["list healthSort=healthy_first", get(`${list}&healthSort=healthy_first`)],
+        ["list healthBadge=AT_RISK + risk_first", get(`${list}&healthBadge=AT_RISK&healthSort=risk_first`)],
+        ["list healthBadge=ATTENTION", get(`${list}&healthBadge=ATTENTION`)],
+        ["list risk_first + status=available", get(`${list}&healthSort=risk_first&status=available`)],
+        ["list (default order, with health)", get(list)],
+        [
+          "POST health/batch (200 ids)",
+          () => ({ method: "POST", path: "/inventory-items/health/batch", body: { ids: randomIds() } }),
+        ],
+        [
+          "GET /inventory-items/{id}/health",
+          () => ({ method: "GET", path: `/inventory-items/${id(Math.floor(Math.random() * ASSETS))}/health` }),
+        ],
+      ];
+      const rps = async (make) =>
+        (
+          await measureLoad(SHARE_REQUESTS, CONCURRENCY, () => {
+            const { method, path, body } = make();
+            return expectStatus(call(slug, method, path, { body, headers: auth }), 200, path);
+          })
+        ).stats.rps;
+      const shares = [];
+      for (const [name, make] of shapes) {
+        const ratios = [];
+        for (let r = 0; r < SHARE_ROUNDS; r++) ratios.push((await rps(make)) / (await rps(get("/categories/default"))));
+        ratios.sort((a, b) => a - b);
+        shares.push({
+          route: name,
+          "median share": +ratios[Math.floor(ratios.length / 2)].toFixed(2),
+          min: +ratios[0].toFixed(2),
+          max: +ratios[ratios.length - 1].toFixed(2),
+        });
+      }
+      printTable(
+        [
+          `${ASSETS} assets: throughput share of the trivial route, ${SHARE_ROUNDS} rounds of ${SHARE_REQUESTS} requests (${CONCURRENCY} in flight), the trivial route measured right after the route in each round`,
+        ],
+        shares,
+      );
+    }
     printTable(
       [
         `${ASSETS} assets (first page per badge: ${JSON.stringify(badges)}); ${REQUESTS} requests per route, ${CONCURRENCY} in flight; latency in ms`,

@@ -265,7 +265,7 @@ export function latencyStats(latencies, wallMs) {
   return {
     requests: sorted.length,
     seconds: +(wallMs / 1000).toFixed(2),
-    rps: Math.round(sorted.length / (wallMs / 1000)),
+    rps: +(sorted.length / (wallMs / 1000)).toFixed(1),
     p50: +percentile(sorted, 50).toFixed(1),
     p99: +percentile(sorted, 99).toFixed(1),
   };

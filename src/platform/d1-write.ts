@@ -137,3 +137,31 @@ export async function deleteInChunks(
   }
   return deleted;
 }
+
+/**
+ * One UPDATE of any number of rows, each with its own values, with ONE bound parameter:
+ * `UPDATE <table> SET <col> = j.value ->> '$[i]', ... FROM json_each(?) AS j WHERE <table>.<key> = j.value ->> '$[0]'`.
+ * Every row sets the same `columns` (write the whole next value of each, computed from a snapshot
+ * the batch guards, so rows that changed different fields still share the statement). Values go
+ * through each column's driver mapping, as in `insertJsonRows`.
+ */
+export function updateJsonRows<T extends SQLiteTable, K extends keyof T["$inferSelect"] & string>(
+  db: D1Db,
+  table: T,
+  key: K,
+  columns: readonly (keyof T["$inferSelect"] & string)[],
+  rows: readonly T["$inferSelect"][],
+) {
+  const all = getTableColumns(table) as Record<string, SQLiteColumn>;
+  const keyCol = all[key]!;
+  const data = rows.map((row) => {
+    const r = row as Record<string, unknown>;
+    return [key, ...columns].map((c) => (r[c] === undefined || r[c] === null ? null : all[c]!.mapToDriverValue(r[c])));
+  });
+  const set = Object.fromEntries(columns.map((c, i) => [c, sql.raw(`j.value ->> '$[${i + 1}]'`)]));
+  return db
+    .update(table)
+    .set(set as Parameters<ReturnType<typeof db.update<T>>["set"]>[0])
+    .from(sql`json_each(${JSON.stringify(data)}) AS j`)
+    .where(sql`${keyCol} = j.value ->> '$[0]'`);
+}

@@ -7,7 +7,7 @@ import { continueImport, type ImportDryRun, type ImportJob, type ImportRow } fro
 import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
-import { drainImport } from "../../src/modules/data-transfer/import-jobs";
+import { drainImport, IMPORT_CHUNK } from "../../src/modules/data-transfer/import-jobs";
 import { findTenantById } from "../../src/tenancy/registry";
 import type { ServiceCtx } from "../../src/http/service-context";
 import { insertAsset } from "../harness/rows";
@@ -150,18 +150,19 @@ describe("POST /imports/inventory-items (real run)", () => {
 
   it("imports more rows than one chunk, each exactly once", async () => {
     const t = await createTenant();
-    const csv = `name,uniqueTag\r\n${Array.from({ length: 75 }, (_, i) => `Many ${i},MANY-${i}`).join("\r\n")}`;
+    const n = IMPORT_CHUNK * 3 + 15;
+    const csv = `name,uniqueTag\r\n${Array.from({ length: n }, (_, i) => `Many ${i},MANY-${i}`).join("\r\n")}`;
     const res = await postCsv<ImportJob>(t, "/imports/inventory-items", csv);
     expect(res.status).toBe(202);
-    expect(res.body.processed).toBeGreaterThanOrEqual(20); // the first chunk is written before answering
+    expect(res.body.processed).toBe(IMPORT_CHUNK); // the first chunk is written before answering
     const ctx = await ctxOf(t);
     await Promise.all([drainImport(ctx, res.body.id), drainImport(ctx, res.body.id)]); // concurrent chunks never share a row
     expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({
       status: "completed",
-      created: 75,
+      created: n,
       refused: 0,
     });
-    expect(await count(t, "assets", "unique_tag LIKE 'MANY-%'")).toBe(75);
+    expect(await count(t, "assets", "unique_tag LIKE 'MANY-%'")).toBe(n);
   });
 });
 
@@ -194,9 +195,10 @@ describe("POST /imports/people", () => {
 describe("background chain", () => {
   it("each import.progressed event writes the job's next chunk through the Queue handler", async () => {
     const t = await createTenant();
-    const csv = `name\r\n${Array.from({ length: 45 }, (_, i) => `Chain ${i}`).join("\r\n")}`;
+    const n = IMPORT_CHUNK * 2 + 5;
+    const csv = `name\r\n${Array.from({ length: n }, (_, i) => `Chain ${i}`).join("\r\n")}`;
     const res = await postCsv<ImportJob>(t, "/imports/inventory-items", csv);
-    expect(res.body.processed).toBe(20);
+    expect(res.body.processed).toBe(IMPORT_CHUNK);
     const tenant = (await findTenantById(env, t.id))!;
     const db = await dbOf(t);
     for (let i = 0; i < 10; i++) {
@@ -206,6 +208,6 @@ describe("background chain", () => {
       if (!pending[0]) break;
       await consumeEvent({ env, tenant, db }, pending[0].id, [continueImport]);
     }
-    expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({ status: "completed", created: 45 });
+    expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({ status: "completed", created: n });
   });
 });

@@ -16,6 +16,9 @@ describe("webhook event catalogue", () => {
     for (const text of Object.values(SOURCES)) {
       for (const m of text.matchAll(/record(?:Event|EventIfChanged)\([^)]*?type: "([a-z_]+\.[a-z_]+)"/gs))
         literal.add(m[1]!);
+      // Events described apart from the statement that records them (people/changes.ts: `NewEvent` values).
+      for (const m of text.matchAll(/(?:NewEvent = |events\.push\()\{\s*type: "([a-z_]+\.[a-z_]+)"/g))
+        literal.add(m[1]!);
     }
     expect(literal.size).toBeGreaterThan(40);
     // Types built from a template: session.${to}, maintenance.${kind}, ${trash type}.purged.

@@ -20,6 +20,8 @@ export type {
   TimelineEntry,
 } from "./schemas";
 export { createAsset, restoreAsset, updateAsset } from "./service";
+export { upsertAssets } from "./upsert";
+export type { AssetUpsert, AssetUpsertResult } from "./upsert";
 export { currencyDigits } from "./view";
 export { afterAssetWrite, assetWriteStatements, commitAssetWrite, timelineRow } from "./write";
 export type { AssetChange, AssetWrite } from "./write";

@@ -1,4 +1,4 @@
-import { checkCustomFieldValues } from "../custom-fields";
+import { customFieldValuesWith, liveDefinitions, type FieldDef } from "../custom-fields";
 import { invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
 import { assertTenantObject } from "../objects";
@@ -30,6 +30,32 @@ const blankToNull = (v: string | null | undefined) => (v === undefined ? undefin
  * (cost vs currency precision, image key scope, custom field definitions).
  */
 export async function columnsFor(ctx: ServiceCtx, input: AssetInput, base?: AssetRow): Promise<Partial<AssetRow>> {
+  const { imageKey, ...rest } = input;
+  const out: Partial<AssetRow> = {};
+  if (imageKey !== undefined) {
+    // Only an image this workspace uploaded through POST /objects; never another tenant's key.
+    if (imageKey !== null) {
+      if (!ctx.files) throw new Error("columnsFor: imageKey needs the R2 binding in the service context");
+      await assertTenantObject({ FILES: ctx.files }, ctx.tenantId, imageKey, {
+        field: "body.imageKey",
+        imageOnly: true,
+      });
+    }
+    out.imageKey = imageKey;
+  }
+  const needsDefs = rest.customFields !== undefined || !base;
+  return { ...out, ...columnsWith(rest, base, needsDefs ? await liveDefinitions(ctx.db, "asset") : []) };
+}
+
+/**
+ * `columnsFor` without an image, against custom field definitions the caller read once (a set-based
+ * write of many assets): the same normalization and checks, no D1 read; throws the same 400s.
+ */
+export function columnsWith(
+  input: Omit<AssetInput, "imageKey">,
+  base: AssetRow | undefined,
+  defs: readonly FieldDef[],
+): Partial<AssetRow> {
   const out: Partial<AssetRow> = {};
   if (input.name !== undefined) out.name = input.name;
   if (input.uniqueTag !== undefined) out.uniqueTag = input.uniqueTag;
@@ -39,20 +65,9 @@ export async function columnsFor(ctx: ServiceCtx, input: AssetInput, base?: Asse
   }
   if (input.purchaseDate !== undefined) out.purchaseDate = input.purchaseDate;
   if (input.warrantyExpiresAt !== undefined) out.warrantyExpiresAt = input.warrantyExpiresAt;
-  if (input.imageKey !== undefined) {
-    // Only an image this workspace uploaded through POST /objects; never another tenant's key.
-    if (input.imageKey !== null) {
-      if (!ctx.files) throw new Error("columnsFor: imageKey needs the R2 binding in the service context");
-      await assertTenantObject({ FILES: ctx.files }, ctx.tenantId, input.imageKey, {
-        field: "body.imageKey",
-        imageOnly: true,
-      });
-    }
-    out.imageKey = input.imageKey;
-  }
   Object.assign(out, cost(input, base));
   if (input.customFields !== undefined || !base)
-    out.customFields = await checkCustomFieldValues(ctx.db, "asset", input.customFields, base?.customFields ?? {});
+    out.customFields = customFieldValuesWith(defs, input.customFields, base?.customFields ?? {});
   return out;
 }
 

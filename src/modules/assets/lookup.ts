@@ -1,4 +1,5 @@
-import { and, eq, isNull, sql, type SQL, count } from "drizzle-orm";
+import { and, eq, isNull, or, sql, type SQL, count } from "drizzle-orm";
+import { inJson } from "../../platform/d1-write";
 import { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
 import { notFound, invalidField } from "../../platform/errors";
@@ -27,15 +28,52 @@ async function liveId(db: TenantDb, table: Catalog, field: string, id: string | 
       ? and(eq(table.isDefault, true), isNull(table.deletedAt))
       : and(eq(table.id, id), isNull(table.deletedAt));
   const row = await db.select({ id: table.id }).from(table).where(where).get();
-  if (!row)
-    throw invalidField(
-      `body.${field}`,
-      id === undefined
-        ? "the workspace has no default; pass one"
-        : `unknown or deleted ${field === "categoryId" ? "category" : "location"} '${id}'`,
-    );
+  if (!row) throw refError(field, id);
   return row.id;
 }
+
+const refError = (field: string, id: string | undefined) =>
+  invalidField(
+    `body.${field}`,
+    id === undefined
+      ? "the workspace has no default; pass one"
+      : `unknown or deleted ${field === "categoryId" ? "category" : "location"} '${id}'`,
+  );
+
+/** The live rows of a catalog among some ids, and its default, read once for a set-based write. */
+export interface LiveCatalog {
+  field: "categoryId" | "locationId";
+  live: Set<string>;
+  defaultId: string | undefined;
+}
+
+export async function liveCatalog(db: TenantDb, kind: "category" | "location", ids: readonly string[]) {
+  const table: Catalog = kind === "category" ? categories : locations;
+  const rows = await db
+    .select({ id: table.id, isDefault: table.isDefault })
+    .from(table)
+    .where(and(isNull(table.deletedAt), or(inJson(table.id, [...new Set(ids)]), eq(table.isDefault, true))))
+    .all();
+  return {
+    field: kind === "category" ? "categoryId" : "locationId",
+    live: new Set(rows.map((r) => r.id)),
+    defaultId: rows.find((r) => r.isDefault)?.id,
+  } satisfies LiveCatalog;
+}
+
+/** `resolveCategory` / `resolveLocation` against a `liveCatalog` read: the same id or the same 400. */
+export function pickRef(catalog: LiveCatalog, id: string | undefined): string {
+  const found = id === undefined ? catalog.defaultId : catalog.live.has(id) ? id : undefined;
+  if (!found) throw refError(catalog.field, id);
+  return found;
+}
+
+/** Holds while every id of `ids` is a live row of the catalog (a set-based write's references guard). */
+export const allLive = (kind: "category" | "location", ids: readonly string[]): SQL => {
+  const table: Catalog = kind === "category" ? categories : locations;
+  return sql`NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify([...new Set(ids)])}) j WHERE NOT EXISTS (
+    SELECT 1 FROM ${table} WHERE ${table.id} = j.value AND ${table.deletedAt} IS NULL))`;
+};
 
 /** The category id to store: the given live one, or the workspace default when absent; 400 naming the field otherwise. */
 export const resolveCategory = (db: TenantDb, id?: string) => liveId(db, categories, "categoryId", id);

@@ -18,6 +18,7 @@ import {
 } from "./lookup";
 import { assetFieldDefs, AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite } from "./write";
+import { createdChange, newAssetRow, tagTaken, updatedChange } from "./changes";
 
 type Ctx = ServiceCtx;
 const TAG_ATTEMPTS = 5;
@@ -29,9 +30,6 @@ export async function getAssetByTag({ db }: Ctx, tag: string): Promise<AssetRow>
   if (!row) throw notFound("Inventory item");
   return row;
 }
-
-const tagTaken = (tag: string) =>
-  conflict(`The unique tag '${tag}' is already used by another asset`, { field: "uniqueTag" });
 
 /** A deleted category/location between our read and the write fails the guard: answer as if read now (400). */
 async function recheckReferences(ctx: Ctx, row: AssetRow, err: unknown): Promise<never> {
@@ -50,51 +48,18 @@ export async function createAsset(ctx: Ctx, input: AssetInput): Promise<Asset> {
   const defs = await assetFieldDefs(db);
   const now = nowIso();
   for (let attempt = 1; ; attempt++) {
-    const row: AssetRow = {
-      id: newId("asset"),
-      name: input.name ?? "",
-      uniqueTag: input.uniqueTag ?? generateTag(),
-      serialNumber: null,
-      model: null,
-      manufacturer: null,
-      categoryId,
-      locationId,
-      status: "available",
-      assigneeId: null,
-      assignedAt: null,
-      dueBackAt: null,
-      reservedUntil: null,
-      reservationReason: null,
-      purchaseDate: null,
-      purchaseCostMinor: null,
-      currency: null,
-      warrantyExpiresAt: null,
-      notes: null,
-      customFields: {},
-      imageKey: null,
-      lastVerifiedAt: null,
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
-      deletedBy: null,
-      ...cols,
-    };
-    const out = toAsset(row, defs);
+    const row = newAssetRow(
+      { id: newId("asset"), at: now, categoryId, locationId, uniqueTag: input.uniqueTag ?? generateTag() },
+      { name: input.name ?? "", ...cols },
+    );
+    const change = createdChange(row, defs);
+    const out = change.after;
     try {
       await commitAssetWrite(ctx, {
         at: now,
         guards: [batchGuard(db, "references", referencesLive(categoryId, locationId))],
         writes: [db.insert(assets).values(row)],
-        changes: [
-          {
-            before: null,
-            after: out,
-            action: "create",
-            auditFields: AUDITED_FIELDS,
-            event: { type: "asset.created" },
-            timeline: [{ type: "CREATED", data: { name: row.name, uniqueTag: row.uniqueTag, locationId, categoryId } }],
-          },
-        ],
+        changes: [change],
       });
       return out;
     } catch (err) {
@@ -114,11 +79,8 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
   const defs = await assetFieldDefs(db);
   const now = nowIso();
   const next: AssetRow = { ...current, ...cols, updatedAt: now };
-  const before = toAsset(current, defs);
-  const after = toAsset(next, defs);
-  const changed = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
-  if (changed.length === 0) return before;
-  const moved = next.locationId !== current.locationId;
+  const { before, change } = updatedChange(current, next, defs);
+  if (!change) return before;
   await commitAssetWrite(
     ctx,
     {
@@ -138,18 +100,7 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
           .set({ ...cols, updatedAt: now })
           .where(and(eq(assets.id, id), liveAsset)),
       ],
-      changes: [
-        {
-          before,
-          after,
-          action: "update",
-          auditFields: changed,
-          event: { type: "asset.updated", payload: { changes: changed } },
-          timeline: moved
-            ? [{ type: "MOVED", data: { fromLocationId: current.locationId, toLocationId: next.locationId } }]
-            : [],
-        },
-      ],
+      changes: [change],
     },
     async (err) => {
       if (isUniqueViolation(err)) throw tagTaken(next.uniqueTag);
@@ -160,7 +111,7 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
       return recheckReferences(ctx, next, err);
     },
   );
-  return after;
+  return change.after;
 }
 
 /** Soft delete. An assigned asset must be checked in first, so nobody holds a deleted asset. */

@@ -9,4 +9,4 @@ export { customFieldsRouter } from "./routes";
 export { CustomFieldSchema } from "./schemas";
 export type { CustomField } from "./schemas";
 export { restoreCustomField } from "./service";
-export { checkCustomFieldValues, validateCustomFieldValues } from "./values";
+export { checkCustomFieldValues, customFieldValuesWith, validateCustomFieldValues } from "./values";

@@ -58,7 +58,16 @@ export async function checkCustomFieldValues(
   input: Record<string, unknown> | undefined,
   existing: Record<string, unknown> = {},
 ): Promise<Record<string, unknown>> {
-  const { values, problems } = validateCustomFieldValues(await liveDefinitions(db, entity), input, existing);
+  return customFieldValuesWith(await liveDefinitions(db, entity), input, existing);
+}
+
+/** `checkCustomFieldValues` against definitions the caller has read once (set-based writes of many rows). */
+export function customFieldValuesWith(
+  defs: readonly FieldDef[],
+  input: Record<string, unknown> | undefined,
+  existing: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const { values, problems } = validateCustomFieldValues(defs, input, existing);
   if (problems.length > 0) {
     throw new ApiError(
       "validation_failed",

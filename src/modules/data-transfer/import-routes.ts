@@ -6,14 +6,15 @@ import { idParam } from "../../platform/schemas";
 import { serviceCtx } from "../../http/service-context";
 import { planAssets } from "./import-assets";
 import { parseCsv, readCsvBody } from "./import-csv";
-import { getImport, listImportRows, startImport } from "./import-jobs";
+import { getImport, listImportRows, PROGRESS_EVENT, startImport } from "./import-jobs";
+import { dispatchOutbox } from "../../events/dispatch";
 import { planPeople } from "./import-people";
 import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, ImportRowsQuery } from "./import-schemas";
 
 const tags = ["Imports"];
 const Params = z.object({ importId: idParam("importId", "imp_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 const RULES =
-  "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of 20 through the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
+  "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
 
 async function runImport(c: AppContext, entity: ImportEntity, dryRun: boolean) {
   const ctx = serviceCtx(c);
@@ -61,6 +62,14 @@ const importRoute = (path: string, operationId: "importInventoryItems" | "import
 async function handle(c: AppContext, entity: ImportEntity, dryRun: boolean) {
   const res = await runImport(c, entity, dryRun);
   if (res.dry) return c.json(res.dry, 200);
+  // The job's chain events go out first and alone: the after-response drain sends the oldest events
+  // first, and another import may be holding thousands of its rows' events (import-background.ts).
+  if (res.job.status === "running")
+    c.executionCtx.waitUntil(
+      dispatchOutbox(c.env, c.var.tenant, c.var.db, 1, PROGRESS_EVENT).catch((err: unknown) =>
+        console.warn("import chain dispatch deferred to the sweep", String(err)),
+      ),
+    );
   c.header("location", `/api/v1/imports/${res.job.id}`);
   return c.json(res.job, 202);
 }

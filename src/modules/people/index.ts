@@ -9,3 +9,5 @@ export type { CreatePersonInput, ListPeopleInput, Person, PersonAssignment, Upda
 export { createPerson, listPeopleQuery } from "./service";
 export { restorePerson } from "./trash";
 export { updatePerson } from "./update";
+export { upsertPeople } from "./upsert";
+export type { PersonUpsert, PersonUpsertResult } from "./upsert";

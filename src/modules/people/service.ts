@@ -4,7 +4,8 @@ import { syncRows } from "../../events/tombstones";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
-import { recordEvent } from "../../events/outbox";
+import { recordEvents } from "../../events/outbox";
+import { AUDITED_FIELDS, newPersonRow, personCreated } from "./changes";
 import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
@@ -19,18 +20,7 @@ import type { CreatePersonInput, ListPeopleInput } from "./schemas";
 import { type PersonRow, toPerson, presentPerson } from "./view";
 
 type Ctx = ServiceCtx;
-export const AUDITED_FIELDS = [
-  "name",
-  "email",
-  "employeeNumber",
-  "department",
-  "title",
-  "phone",
-  "locationId",
-  "notes",
-  "status",
-  "customFields",
-] as const;
+export { AUDITED_FIELDS };
 
 export const live = isNull(people.deletedAt);
 export const emailTaken = (email: string | null | undefined) =>
@@ -118,39 +108,16 @@ export async function createPerson(ctx: Ctx, input: CreatePersonInput) {
   const customFields = await checkCustomFieldValues(ctx.db, "person", input.customFields);
   const guards = await locationGuard(ctx.db, input.locationId);
   const now = nowIso();
-  const row: PersonRow = {
-    id: newId("person"),
-    name: input.name,
-    email: input.email ?? null,
-    employeeNumber: input.employeeNumber ?? null,
-    department: input.department ?? null,
-    title: input.title ?? null,
-    phone: input.phone ?? null,
-    locationId: input.locationId ?? null,
-    notes: input.notes ?? null,
-    status: input.status ?? "active",
-    customFields,
-    createdAt: now,
-    updatedAt: now,
-    deletedAt: null,
-    deletedBy: null,
-  };
+  const row = newPersonRow(newId("person"), now, input, customFields);
   const out = await presentPerson(ctx.db, row);
+  const { events, audit } = personCreated(row, out, ctx.actor, now);
   await onUniqueViolation(
     ctx.db
       .batch([
         ctx.db.insert(people).values(row),
         ...guards,
-        recordEvent(ctx.db, { type: "person.created", subjectId: row.id, payload: out, actor: ctx.actor }),
-        ...auditStatements(ctx.db, {
-          entityType: "person",
-          entityId: row.id,
-          action: "create",
-          actor: ctx.actor,
-          at: now,
-          after: { ...row },
-          fields: AUDITED_FIELDS,
-        }),
+        ...recordEvents(ctx.db, events),
+        ...auditStatements(ctx.db, audit),
       ])
       .catch(rethrowGuard),
     () => emailTaken(input.email),

@@ -3,7 +3,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { people } from "../../db/tenant/people";
 import { auditStatements } from "../../events/audit";
-import { recordEvent } from "../../events/outbox";
+import { recordEvents } from "../../events/outbox";
+import { nextPersonRow, personUpdated, samePerson } from "./changes";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict } from "../../platform/errors";
@@ -36,40 +37,15 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
       ? await checkCustomFieldValues(ctx.db, "person", patch.customFields, cur.customFields)
       : cur.customFields;
   const now = nowIso();
-  const { status: _status, customFields: _cf, ...plain } = patch;
-  const next: PersonRow = { ...cur, ...plain, customFields, status: patch.status ?? cur.status, updatedAt: now };
+  const next = nextPersonRow(cur, patch, customFields, now);
   const statusChange = next.status !== cur.status ? next.status : null;
   // Nothing to write (e.g. deactivating someone already deactivated): no event, no audit row.
-  if (AUDITED_FIELDS.every((f) => JSON.stringify(cur[f]) === JSON.stringify(next[f])))
-    return presentPerson(ctx.db, cur);
+  if (samePerson(cur, next)) return presentPerson(ctx.db, cur);
   const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : null;
   const checkedInAssetIds = checkin?.changes.map((c) => c.after.id) ?? [];
 
   const out = await presentPerson(ctx.db, next);
-  const fieldChanges = AUDITED_FIELDS.filter(
-    (f) => f !== "status" && JSON.stringify(cur[f]) !== JSON.stringify(next[f]),
-  );
-  const events: BatchItem<"sqlite">[] = [];
-  if (fieldChanges.length > 0)
-    events.push(
-      recordEvent(ctx.db, {
-        type: "person.updated",
-        subjectId: id,
-        payload: { ...out, changes: fieldChanges },
-        actor: ctx.actor,
-      }),
-    );
-  if (statusChange === "deactivated")
-    events.push(
-      recordEvent(ctx.db, {
-        type: "person.deactivated",
-        subjectId: id,
-        payload: { ...out, checkedInAssetIds },
-        actor: ctx.actor,
-      }),
-    );
-  if (statusChange === "active")
-    events.push(recordEvent(ctx.db, { type: "person.activated", subjectId: id, payload: out, actor: ctx.actor }));
+  const { events, audit } = personUpdated(cur, next, out, ctx.actor, now, checkedInAssetIds);
 
   const { deletedAt: _d, deletedBy: _b, id: _id, createdAt: _c, ...set } = next;
   const batch = ctx.db
@@ -86,17 +62,8 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
         .update(people)
         .set(set)
         .where(and(eq(people.id, id), live)),
-      ...events,
-      ...auditStatements(ctx.db, {
-        entityType: "person",
-        entityId: id,
-        action: statusChange ? "status" : "update",
-        actor: ctx.actor,
-        at: now,
-        before: { ...cur },
-        after: { ...next },
-        fields: AUDITED_FIELDS,
-      }),
+      ...recordEvents(ctx.db, events),
+      ...auditStatements(ctx.db, audit),
     ])
     .catch((err: unknown) => {
       if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed")) throw concurrent();
