@@ -2,37 +2,40 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { localDate } from "../maintenance";
 import { hasScope, scopeTerms, type Scope } from "./filters";
+import { rollupScope } from "./rollups";
 
 type Count = { key: string | null; name?: string | null; count: number };
 
 /**
- * The workspace at a glance. Every figure is one aggregate statement over an index: the asset
- * counts read assets_analytics_idx (category, location, status, ...) entries only; health reads
- * asset_health's badge index; overdue returns the due-back index; maintenance the partial due index.
+ * The workspace at a glance. Asset counts by status, category and location and the health badges
+ * read the kept counters (analytics_asset_counts: live assets per category, location, status and
+ * badge; analytics_badge_counts: stored health rows per badge), a few hundred rows whatever the
+ * number of assets. The time-dependent figures are counted at read time: overdue returns over the
+ * due-back index, maintenance over the active schedules due or reminding by today.
  */
 export async function overview(db: TenantDb, scope: Scope, timezone: string, now = new Date()) {
   const f = scopeTerms("a", scope);
   const today = localDate(now, timezone);
   const nowIso = now.toISOString();
+  const r = rollupScope("r", scope);
   const [byStatus, byCategory, byLocation, overdue, badges, sessions, maintenance] = await Promise.all([
     db.all<Count>(
-      sql`SELECT a.status AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.status`,
+      sql`SELECT r.status AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.status HAVING sum(r.n) <> 0`,
     ),
-    db.all<Count>(sql`SELECT g.key, c.name, g.count FROM (SELECT a.category_id AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.category_id) g
+    db.all<Count>(sql`SELECT g.key, c.name, g.count FROM (SELECT r.category_id AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.category_id HAVING sum(r.n) <> 0) g
       LEFT JOIN categories c ON c.id = g.key ORDER BY g.count DESC, g.key`),
-    db.all<Count>(sql`SELECT g.key, l.name, g.count FROM (SELECT a.location_id AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.location_id) g
+    db.all<Count>(sql`SELECT g.key, l.name, g.count FROM (SELECT r.location_id AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.location_id HAVING sum(r.n) <> 0) g
       LEFT JOIN locations l ON l.id = g.key ORDER BY g.count DESC, g.key`),
     // dueBackAt is set only while checked out (check-in clears it).
     db.get<{ count: number }>(
       sql`SELECT count(*) AS count FROM assets a WHERE a.due_back_at IS NOT NULL AND a.deleted_at IS NULL AND a.due_back_at < ${nowIso}${f}`,
     ),
+    // Scoped: the badges of live assets in scope ('' = no stored health row); unscoped: every stored row.
     hasScope(scope)
       ? db.all<Count>(
-          sql`SELECT h.badge AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx JOIN asset_health h ON h.asset_id = a.id WHERE a.deleted_at IS NULL${f} GROUP BY h.badge`,
+          sql`SELECT r.badge AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE r.badge <> ''${r} GROUP BY r.badge HAVING sum(r.n) <> 0`,
         )
-      : db.all<Count>(
-          sql`SELECT badge AS key, count(*) AS count FROM asset_health INDEXED BY asset_health_badge_idx GROUP BY badge`,
-        ),
+      : db.all<Count>(sql`SELECT badge AS key, n AS count FROM analytics_badge_counts WHERE n <> 0`),
     db.get<{
       active: number;
       draft: number;
