@@ -50,13 +50,20 @@ export async function lifecycleAnalytics(db: TenantDb, range: Range, scope: Scop
   const events = (column: "to_status" | "from_status", status: string, metric: string, [a, b]: [string, string]) =>
     sql`SELECT ${eventKey} AS period, ${metric} AS metric, count(*) AS n FROM asset_status_events e ${scoped ? sql`JOIN assets a ON a.id = e.asset_id` : sql``}
       WHERE e.${sql.raw(column)} = ${status} AND e.at >= ${a} AND e.at < ${b}${f} GROUP BY period`;
-  const edgeParts = split.edges.flatMap((edge) => [
-    sql`SELECT ${periodKey(sql`a.created_at`, range.period)} AS period, 'created' AS metric, count(*) AS n FROM assets a INDEXED BY assets_created_idx WHERE a.created_at >= ${edge[0]} AND a.created_at < ${edge[1]}${f} GROUP BY period`,
-    events("to_status", "retired", "retired", edge),
-    events("to_status", "lost", "lost", edge),
-    events("from_status", "lost", "found", edge),
-  ]);
-  const [whole, edges, ageCounts] = await Promise.all([
+  // One statement per edge: D1 caps a compound SELECT at a few terms.
+  const edgeCounts = (edge: [string, string]) =>
+    db.all<MetricRow>(
+      sql.join(
+        [
+          sql`SELECT ${periodKey(sql`a.created_at`, range.period)} AS period, 'created' AS metric, count(*) AS n FROM assets a INDEXED BY assets_created_idx WHERE a.created_at >= ${edge[0]} AND a.created_at < ${edge[1]}${f} GROUP BY period`,
+          events("to_status", "retired", "retired", edge),
+          events("to_status", "lost", "lost", edge),
+          events("from_status", "lost", "found", edge),
+        ].map((p) => sql`SELECT * FROM (${p})`),
+        sql` UNION ALL `,
+      ),
+    );
+  const [whole, ageCounts, ...edges] = await Promise.all([
     split.days
       ? dailyCounts(
           db,
@@ -69,17 +76,10 @@ export async function lifecycleAnalytics(db: TenantDb, range: Range, scope: Scop
           )})`,
         )
       : Promise.resolve([]),
-    edgeParts.length
-      ? db.all<MetricRow>(
-          sql.join(
-            edgeParts.map((p) => sql`SELECT * FROM (${p})`),
-            sql` UNION ALL `,
-          ),
-        )
-      : Promise.resolve([]),
     ageDistribution(db, scope, now),
+    ...split.edges.map(edgeCounts),
   ]);
-  const counts = addRows(addRows(new Map(), whole), edges);
+  const counts = addRows(new Map(), [...whole, ...edges.flat()]);
   const of = (metric: string, period: string) => counts.get(metric)?.get(period) ?? 0;
   const periods = fillPeriods(range, [], (_r, period) => ({
     period,
