@@ -43,6 +43,11 @@ CREATE TABLE analytics_daily_scoped (
   PRIMARY KEY (category_id, day, metric, location_id)
 ) WITHOUT ROWID
 --> statement-breakpoint
+CREATE TABLE analytics_schedules_due (
+  next_due_date TEXT NOT NULL, remind_from TEXT NOT NULL, category_id TEXT NOT NULL, location_id TEXT NOT NULL, n INTEGER NOT NULL,
+  PRIMARY KEY (next_due_date, remind_from, category_id, location_id)
+) WITHOUT ROWID
+--> statement-breakpoint
 CREATE INDEX analytics_daily_scoped_location_idx ON analytics_daily_scoped (location_id, day, metric, category_id, n)
 --> statement-breakpoint
 CREATE TRIGGER analytics_assets_insert AFTER INSERT ON assets BEGIN
@@ -61,6 +66,10 @@ CREATE TRIGGER analytics_assets_insert AFTER INSERT ON assets BEGIN
   INSERT INTO analytics_values_by_location (location_id, category_id, currency, purchase_date, n, cost)
     SELECT * FROM (SELECT new.location_id, new.category_id, new.currency, new.purchase_date, 1, 1 * new.purchase_cost_minor WHERE new.deleted_at IS NULL AND new.purchase_cost_minor IS NOT NULL AND new.currency IS NOT NULL AND new.purchase_date IS NOT NULL) WHERE true
     ON CONFLICT (location_id, category_id, currency, purchase_date) DO UPDATE SET n = n + excluded.n, cost = cost + excluded.cost;
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT m.next_due_date, m.remind_from, new.category_id, new.location_id, 1 * count(*) FROM maintenance_schedules m
+    WHERE m.item_id = new.id AND m.status = 'active' AND new.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily (day, metric, n) VALUES (substr(new.created_at, 1, 10), 'created', 1)
     ON CONFLICT (day, metric) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily_scoped (category_id, day, metric, location_id, n)
@@ -97,6 +106,19 @@ BEGIN
     SELECT * FROM (SELECT old.location_id, old.category_id, old.currency, old.purchase_date, -1, -1 * old.purchase_cost_minor WHERE old.deleted_at IS NULL AND old.purchase_cost_minor IS NOT NULL AND old.currency IS NOT NULL AND old.purchase_date IS NOT NULL
     UNION ALL SELECT new.location_id, new.category_id, new.currency, new.purchase_date, 1, 1 * new.purchase_cost_minor WHERE new.deleted_at IS NULL AND new.purchase_cost_minor IS NOT NULL AND new.currency IS NOT NULL AND new.purchase_date IS NOT NULL) WHERE true
     ON CONFLICT (location_id, category_id, currency, purchase_date) DO UPDATE SET n = n + excluded.n, cost = cost + excluded.cost;
+END
+--> statement-breakpoint
+CREATE TRIGGER analytics_assets_schedules AFTER UPDATE OF deleted_at, category_id, location_id ON assets
+WHEN (old.deleted_at IS NULL OR new.deleted_at IS NULL) AND (old.deleted_at IS NOT new.deleted_at OR old.category_id IS NOT new.category_id OR old.location_id IS NOT new.location_id)
+BEGIN
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT m.next_due_date, m.remind_from, old.category_id, old.location_id, -1 * count(*) FROM maintenance_schedules m
+    WHERE m.item_id = old.id AND m.status = 'active' AND old.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT m.next_due_date, m.remind_from, new.category_id, new.location_id, 1 * count(*) FROM maintenance_schedules m
+    WHERE m.item_id = new.id AND m.status = 'active' AND new.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
 END
 --> statement-breakpoint
 CREATE TRIGGER analytics_assets_move AFTER UPDATE OF category_id, location_id, created_at ON assets
@@ -142,6 +164,10 @@ CREATE TRIGGER analytics_assets_delete AFTER DELETE ON assets BEGIN
   INSERT INTO analytics_values_by_location (location_id, category_id, currency, purchase_date, n, cost)
     SELECT * FROM (SELECT old.location_id, old.category_id, old.currency, old.purchase_date, -1, -1 * old.purchase_cost_minor WHERE old.deleted_at IS NULL AND old.purchase_cost_minor IS NOT NULL AND old.currency IS NOT NULL AND old.purchase_date IS NOT NULL) WHERE true
     ON CONFLICT (location_id, category_id, currency, purchase_date) DO UPDATE SET n = n + excluded.n, cost = cost + excluded.cost;
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT m.next_due_date, m.remind_from, old.category_id, old.location_id, -1 * count(*) FROM maintenance_schedules m
+    WHERE m.item_id = old.id AND m.status = 'active' AND old.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily (day, metric, n) VALUES (substr(old.created_at, 1, 10), 'created', -1)
     ON CONFLICT (day, metric) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily_scoped (category_id, day, metric, location_id, n)
@@ -214,6 +240,34 @@ WHEN old.item_id IS NOT new.item_id OR old.type IS NOT new.type OR old.completed
     ON CONFLICT (category_id, day, metric, location_id) DO UPDATE SET n = n + excluded.n;
 END
 --> statement-breakpoint
+CREATE TRIGGER analytics_schedules_insert AFTER INSERT ON maintenance_schedules WHEN new.status = 'active' BEGIN
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT new.next_due_date, new.remind_from, a.category_id, a.location_id, 1 FROM assets a
+    WHERE a.id = new.item_id AND a.deleted_at IS NULL AND new.status = 'active'
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
+END
+--> statement-breakpoint
+CREATE TRIGGER analytics_schedules_delete AFTER DELETE ON maintenance_schedules WHEN old.status = 'active' BEGIN
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT old.next_due_date, old.remind_from, a.category_id, a.location_id, -1 FROM assets a
+    WHERE a.id = old.item_id AND a.deleted_at IS NULL AND old.status = 'active'
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
+END
+--> statement-breakpoint
+CREATE TRIGGER analytics_schedules_update AFTER UPDATE OF status, next_due_date, remind_from, item_id ON maintenance_schedules
+WHEN (old.status = 'active' OR new.status = 'active') AND (old.status IS NOT new.status OR old.next_due_date IS NOT new.next_due_date
+  OR old.remind_from IS NOT new.remind_from OR old.item_id IS NOT new.item_id)
+BEGIN
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT old.next_due_date, old.remind_from, a.category_id, a.location_id, -1 FROM assets a
+    WHERE a.id = old.item_id AND a.deleted_at IS NULL AND old.status = 'active'
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+    SELECT new.next_due_date, new.remind_from, a.category_id, a.location_id, 1 FROM assets a
+    WHERE a.id = new.item_id AND a.deleted_at IS NULL AND new.status = 'active'
+    ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
+END
+--> statement-breakpoint
 CREATE TRIGGER analytics_health_insert AFTER INSERT ON asset_health BEGIN
   INSERT INTO analytics_badge_counts (badge, n) VALUES (new.badge, 1) ON CONFLICT (badge) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_asset_counts (category_id, location_id, status, badge, n)
@@ -257,6 +311,10 @@ SELECT category_id, currency, purchase_date, count(*), sum(purchase_cost_minor) 
 --> statement-breakpoint
 INSERT INTO analytics_values_by_location (location_id, category_id, currency, purchase_date, n, cost)
 SELECT location_id, category_id, currency, purchase_date, count(*), sum(purchase_cost_minor) FROM assets a WHERE a.deleted_at IS NULL AND a.purchase_cost_minor IS NOT NULL AND a.currency IS NOT NULL AND a.purchase_date IS NOT NULL GROUP BY 1, 2, 3, 4
+--> statement-breakpoint
+INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
+SELECT m.next_due_date, m.remind_from, a.category_id, a.location_id, count(*) FROM maintenance_schedules m JOIN assets a ON a.id = m.item_id
+WHERE m.status = 'active' AND a.deleted_at IS NULL GROUP BY 1, 2, 3, 4
 --> statement-breakpoint
 INSERT INTO analytics_daily (day, metric, n) SELECT day, metric, count(*) FROM (SELECT substr(created_at, 1, 10) AS day, 'created' AS metric, id AS asset_id FROM assets
   UNION ALL SELECT substr(at, 1, 10), 'retired', asset_id FROM asset_status_events WHERE to_status = 'retired'

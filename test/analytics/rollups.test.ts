@@ -142,6 +142,24 @@ async function build(t: TestTenant) {
   await ok(t, "/trash/restore", { body: { items: [{ type: "asset", id: items[10]!.id }] } });
   await ok(t, "/trash/permanent-delete", { body: { items: [{ type: "asset", id: items[11]!.id }] } });
   await ok(t, "/trash/permanent-delete", { body: { items: [{ type: "asset", id: old[3]!.id }] } });
+  // Schedules: overdue, due today, in their reminder window, later; one completed (advances), one paused,
+  // one on an asset then deleted, one on an asset then moved.
+  const schedule = (itemId: string, nextDueDate: string, extra: Record<string, unknown> = {}) =>
+    ok<{ id: string }>(t, "/maintenance/schedules", {
+      body: { itemId, title: "Check", type: "inspection", nextDueDate, reminderDays: 7, ...extra },
+    });
+  const due = [
+    await schedule(items[5]!.id, dayAgo(3)),
+    await schedule(items[6]!.id, dayAgo(40)),
+    await schedule(items[7]!.id, dayAgo(0)),
+    await schedule(items[8]!.id, dayAgo(-4), { recurrence: { every: 1, unit: "month" } }),
+    await schedule(items[9]!.id, dayAgo(-30)),
+    await schedule(items[12]!.id, dayAgo(10)),
+    await schedule(old[2]!.id, dayAgo(12), { recurrence: { every: 2, unit: "week" } }),
+  ];
+  await ok(t, "/maintenance/logs", { body: { itemId: old[2]!.id, scheduleId: due[6]!.id, completedDate: ago(0, 3) } });
+  await ok(t, `/maintenance/schedules/${due[4]!.id}`, { method: "PATCH", body: { nextDueDate: dayAgo(-2) } });
+  await ok(t, `/inventory-items/${items[12]!.id}`, { method: "DELETE" });
   // Maintenance logs: ad hoc completions, an edit that moves one to another day and type, a deletion.
   const logs: MaintenanceLog[] = [];
   for (const [i, type] of ["service", "inspection", "service", "repair"].entries())
@@ -222,12 +240,13 @@ describe("analytics rollups (kept by triggers) answer as the row-counting querie
     for (const range of ranges.slice(1)) await compare(t, {}, range);
     await compare(t, { locationId: locs[1]!.id }, ranges[2]!);
     // The figures are not all zero: the comparison would catch a counter that never moved.
-    const o = await ok<{ assets: { total: number; byStatus: Record<string, number> }; health: Record<string, number> }>(
-      t,
-      "/stats/analytics/overview",
-    );
-    expect(o.assets.total).toBe(15);
+    const o = await ok<{
+      assets: { total: number; byStatus: Record<string, number> };
+      maintenance: { overdue: number };
+    }>(t, "/stats/analytics/overview");
+    expect(o.assets.total).toBe(14);
     expect(o.assets.byStatus.lost).toBeGreaterThanOrEqual(3);
+    expect(o.maintenance.overdue).toBeGreaterThanOrEqual(2);
   });
 
   it("the migration's backfill matches the triggers' running counts", async () => {
@@ -243,6 +262,7 @@ describe("analytics rollups (kept by triggers) answer as the row-counting querie
       "analytics_values_by_location",
       "analytics_daily",
       "analytics_daily_scoped",
+      "analytics_schedules_due",
     ];
     const snapshot = async () =>
       Promise.all(

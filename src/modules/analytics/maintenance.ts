@@ -2,12 +2,12 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { localDate } from "../maintenance";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
-import { addRows, dailyCounts, type MetricRow } from "./rollups";
+import { addRows, dailyCounts, rollupScope, type MetricRow } from "./rollups";
 
 /**
  * Maintenance completed per period and type (the daily rollups, plus the log rows of the range's
  * last partial day through maintenance_logs_completed_idx), the overdue backlog of active schedules
- * (the partial due index, by how long overdue) and the mean time between an item's completions in
+ * (analytics_schedules_due, by how long overdue) and the mean time between an item's completions in
  * the range (a per-item figure, so still read from the log rows of the range).
  */
 export async function maintenanceAnalytics(
@@ -33,12 +33,12 @@ export async function maintenanceAnalytics(
     db.all<MetricRow>(sql`SELECT ${periodKey(sql`l.completed_date`, range.period)} AS period, 'm:' || l.type AS metric, count(*) AS n
       FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join}
       WHERE l.completed_date >= ${toDay} AND l.completed_date < ${range.to}${f} GROUP BY period, l.type`),
-    db.get<{ total: number; d7: number; d30: number; older: number }>(sql`SELECT count(*) AS total,
-        coalesce(sum(julianday(${today}) - julianday(m.next_due_date) <= 7), 0) AS d7,
-        coalesce(sum(julianday(${today}) - julianday(m.next_due_date) BETWEEN 8 AND 30), 0) AS d30,
-        coalesce(sum(julianday(${today}) - julianday(m.next_due_date) > 30), 0) AS older
-      FROM maintenance_schedules m JOIN assets a ON a.id = m.item_id AND a.deleted_at IS NULL
-      WHERE m.status = 'active' AND m.next_due_date < ${today}${f}`),
+    // Active schedules of live assets per due date (analytics_schedules_due), aged against today.
+    db.get<{ total: number; d7: number; d30: number; older: number }>(sql`SELECT coalesce(sum(r.n), 0) AS total,
+        coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) <= 7)), 0) AS d7,
+        coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) BETWEEN 8 AND 30)), 0) AS d30,
+        coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) > 30)), 0) AS older
+      FROM analytics_schedules_due r WHERE r.next_due_date < ${today}${rollupScope("r", scope)}`),
     // Per item with two or more completions in the range: the span divided by the gaps between them.
     db.all<{ type: string | null; items: number; meanDays: number | null }>(sql`WITH per AS (
         SELECT l.item_id, l.type, count(*) AS n, julianday(max(l.completed_date)) - julianday(min(l.completed_date)) AS span

@@ -10,8 +10,9 @@ type Count = { key: string | null; name?: string | null; count: number };
  * The workspace at a glance. Asset counts by status, category and location and the health badges
  * read the kept counters (analytics_asset_counts: live assets per category, location, status and
  * badge; analytics_badge_counts: stored health rows per badge), a few hundred rows whatever the
- * number of assets. The time-dependent figures are counted at read time: overdue returns over the
- * due-back index, maintenance over the active schedules due or reminding by today.
+ * number of assets. Maintenance due reads analytics_schedules_due (active schedules of live assets
+ * per due date and reminder start), compared with today at read time. Overdue returns are counted
+ * over the due-back index (only checked-out assets have a due-back date).
  */
 export async function overview(db: TenantDb, scope: Scope, timezone: string, now = new Date()) {
   const f = scopeTerms("a", scope);
@@ -45,10 +46,9 @@ export async function overview(db: TenantDb, scope: Scope, timezone: string, now
       overdue: number;
       dueToday: number;
       upcoming: number;
-    }>(sql`SELECT coalesce(sum(m.next_due_date < ${today}), 0) AS overdue, coalesce(sum(m.next_due_date = ${today}), 0) AS dueToday,
-        coalesce(sum(m.next_due_date > ${today} AND m.remind_from <= ${today}), 0) AS upcoming
-      FROM maintenance_schedules m JOIN assets a ON a.id = m.item_id AND a.deleted_at IS NULL
-      WHERE m.status = 'active' AND (m.next_due_date <= ${today} OR m.remind_from <= ${today})${f}`),
+    }>(sql`SELECT coalesce(sum(r.n * (r.next_due_date < ${today})), 0) AS overdue, coalesce(sum(r.n * (r.next_due_date = ${today})), 0) AS dueToday,
+        coalesce(sum(r.n * (r.next_due_date > ${today} AND r.remind_from <= ${today})), 0) AS upcoming
+      FROM analytics_schedules_due r WHERE (r.next_due_date <= ${today} OR r.remind_from <= ${today})${r}`),
   ]);
   const statusCounts = Object.fromEntries(byStatus.map((r) => [r.key, r.count]));
   const badgeCounts = Object.fromEntries(badges.map((r) => [r.key, r.count]));
