@@ -68,16 +68,16 @@ CREATE TRIGGER analytics_assets_insert AFTER INSERT ON assets BEGIN
     ON CONFLICT (location_id, category_id, currency, purchase_date) DO UPDATE SET n = n + excluded.n, cost = cost + excluded.cost;
   INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
     SELECT m.next_due_date, m.remind_from, new.category_id, new.location_id, 1 * count(*) FROM maintenance_schedules m
-    WHERE m.item_id = new.id AND m.status = 'active' AND new.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    WHERE m.item_id = new.id AND +m.status = 'active' AND new.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
     ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily (day, metric, n) VALUES (substr(new.created_at, 1, 10), 'created', 1)
     ON CONFLICT (day, metric) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily_scoped (category_id, day, metric, location_id, n)
     SELECT new.category_id, day, metric, new.location_id, 1 * count(*) FROM (
       SELECT substr(new.created_at, 1, 10) AS day, 'created' AS metric
-      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = new.id AND e.to_status = 'retired'
-      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = new.id AND e.to_status = 'lost'
-      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = new.id AND e.from_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = new.id AND +e.to_status = 'retired'
+      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = new.id AND +e.to_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = new.id AND +e.from_status = 'lost'
       UNION ALL SELECT substr(l.completed_date, 1, 10), 'm:' || l.type FROM maintenance_logs l WHERE l.item_id = new.id
     ) WHERE true GROUP BY day, metric
     ON CONFLICT (category_id, day, metric, location_id) DO UPDATE SET n = n + excluded.n;
@@ -113,11 +113,11 @@ WHEN (old.deleted_at IS NULL OR new.deleted_at IS NULL) AND (old.deleted_at IS N
 BEGIN
   INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
     SELECT m.next_due_date, m.remind_from, old.category_id, old.location_id, -1 * count(*) FROM maintenance_schedules m
-    WHERE m.item_id = old.id AND m.status = 'active' AND old.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    WHERE m.item_id = old.id AND +m.status = 'active' AND old.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
     ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
     SELECT m.next_due_date, m.remind_from, new.category_id, new.location_id, 1 * count(*) FROM maintenance_schedules m
-    WHERE m.item_id = new.id AND m.status = 'active' AND new.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    WHERE m.item_id = new.id AND +m.status = 'active' AND new.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
     ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
 END
 --> statement-breakpoint
@@ -131,18 +131,18 @@ BEGIN
   INSERT INTO analytics_daily_scoped (category_id, day, metric, location_id, n)
     SELECT old.category_id, day, metric, old.location_id, -1 * count(*) FROM (
       SELECT substr(old.created_at, 1, 10) AS day, 'created' AS metric
-      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = old.id AND e.to_status = 'retired'
-      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = old.id AND e.to_status = 'lost'
-      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = old.id AND e.from_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = old.id AND +e.to_status = 'retired'
+      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = old.id AND +e.to_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = old.id AND +e.from_status = 'lost'
       UNION ALL SELECT substr(l.completed_date, 1, 10), 'm:' || l.type FROM maintenance_logs l WHERE l.item_id = old.id
     ) WHERE true GROUP BY day, metric
     ON CONFLICT (category_id, day, metric, location_id) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily_scoped (category_id, day, metric, location_id, n)
     SELECT new.category_id, day, metric, new.location_id, 1 * count(*) FROM (
       SELECT substr(new.created_at, 1, 10) AS day, 'created' AS metric
-      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = new.id AND e.to_status = 'retired'
-      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = new.id AND e.to_status = 'lost'
-      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = new.id AND e.from_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = new.id AND +e.to_status = 'retired'
+      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = new.id AND +e.to_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = new.id AND +e.from_status = 'lost'
       UNION ALL SELECT substr(l.completed_date, 1, 10), 'm:' || l.type FROM maintenance_logs l WHERE l.item_id = new.id
     ) WHERE true GROUP BY day, metric
     ON CONFLICT (category_id, day, metric, location_id) DO UPDATE SET n = n + excluded.n;
@@ -166,16 +166,16 @@ CREATE TRIGGER analytics_assets_delete AFTER DELETE ON assets BEGIN
     ON CONFLICT (location_id, category_id, currency, purchase_date) DO UPDATE SET n = n + excluded.n, cost = cost + excluded.cost;
   INSERT INTO analytics_schedules_due (next_due_date, remind_from, category_id, location_id, n)
     SELECT m.next_due_date, m.remind_from, old.category_id, old.location_id, -1 * count(*) FROM maintenance_schedules m
-    WHERE m.item_id = old.id AND m.status = 'active' AND old.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
+    WHERE m.item_id = old.id AND +m.status = 'active' AND old.deleted_at IS NULL GROUP BY m.next_due_date, m.remind_from
     ON CONFLICT (next_due_date, remind_from, category_id, location_id) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily (day, metric, n) VALUES (substr(old.created_at, 1, 10), 'created', -1)
     ON CONFLICT (day, metric) DO UPDATE SET n = n + excluded.n;
   INSERT INTO analytics_daily_scoped (category_id, day, metric, location_id, n)
     SELECT old.category_id, day, metric, old.location_id, -1 * count(*) FROM (
       SELECT substr(old.created_at, 1, 10) AS day, 'created' AS metric
-      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = old.id AND e.to_status = 'retired'
-      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = old.id AND e.to_status = 'lost'
-      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = old.id AND e.from_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'retired' FROM asset_status_events e WHERE e.asset_id = old.id AND +e.to_status = 'retired'
+      UNION ALL SELECT substr(e.at, 1, 10), 'lost' FROM asset_status_events e WHERE e.asset_id = old.id AND +e.to_status = 'lost'
+      UNION ALL SELECT substr(e.at, 1, 10), 'found' FROM asset_status_events e WHERE e.asset_id = old.id AND +e.from_status = 'lost'
       UNION ALL SELECT substr(l.completed_date, 1, 10), 'm:' || l.type FROM maintenance_logs l WHERE l.item_id = old.id
     ) WHERE true GROUP BY day, metric
     ON CONFLICT (category_id, day, metric, location_id) DO UPDATE SET n = n + excluded.n;
