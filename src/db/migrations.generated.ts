@@ -315,5 +315,11 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "INSERT INTO analytics_daily (day, metric, n) SELECT day, metric, count(*) FROM (SELECT substr(created_at, 1, 10) AS day, 'created' AS metric, id AS asset_id FROM assets\n  UNION ALL SELECT substr(at, 1, 10), 'retired', asset_id FROM asset_status_events WHERE to_status = 'retired'\n  UNION ALL SELECT substr(at, 1, 10), 'lost', asset_id FROM asset_status_events WHERE to_status = 'lost'\n  UNION ALL SELECT substr(at, 1, 10), 'found', asset_id FROM asset_status_events WHERE from_status = 'lost'\n  UNION ALL SELECT substr(completed_date, 1, 10), 'm:' || type, item_id FROM maintenance_logs) GROUP BY 1, 2",
       "INSERT INTO analytics_daily_scoped (category_id, day, metric, location_id, n)\nSELECT a.category_id, e.day, e.metric, a.location_id, count(*) FROM (SELECT substr(created_at, 1, 10) AS day, 'created' AS metric, id AS asset_id FROM assets\n  UNION ALL SELECT substr(at, 1, 10), 'retired', asset_id FROM asset_status_events WHERE to_status = 'retired'\n  UNION ALL SELECT substr(at, 1, 10), 'lost', asset_id FROM asset_status_events WHERE to_status = 'lost'\n  UNION ALL SELECT substr(at, 1, 10), 'found', asset_id FROM asset_status_events WHERE from_status = 'lost'\n  UNION ALL SELECT substr(completed_date, 1, 10), 'm:' || type, item_id FROM maintenance_logs) e JOIN assets a ON a.id = e.asset_id GROUP BY 1, 2, 3, 4"
     ]
+  },
+  {
+    "name": "0016_glossy_cargill.sql",
+    "queries": [
+      "DROP INDEX `assets_analytics_idx`;"
+    ]
   }
 ];

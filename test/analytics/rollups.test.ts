@@ -247,7 +247,7 @@ describe("analytics rollups (kept by triggers) answer as the row-counting querie
     expect(o.assets.total).toBe(14);
     expect(o.assets.byStatus.lost).toBeGreaterThanOrEqual(3);
     expect(o.maintenance.overdue).toBeGreaterThanOrEqual(2);
-  });
+  }, 120_000); // about 60 writes and 45 route/reference pairs: over the default 30 s on a loaded machine
 
   it("the migration's backfill matches the triggers' running counts", async () => {
     const t = await createTenant();
@@ -281,5 +281,5 @@ describe("analytics rollups (kept by triggers) answer as the row-counting querie
     for (const q of migration!.queries.filter((q) => q.startsWith("INSERT INTO analytics_"))) await db.run(q);
     expect(await snapshot()).toEqual(kept);
     expect(kept[0]!.length).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });

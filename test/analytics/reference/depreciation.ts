@@ -75,7 +75,7 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
       declining: number;
     }>(sql`SELECT a.category_id AS categoryId, c.name AS name, c.expected_life_months AS lifeMonths, a.currency AS currency,
         count(*) AS assets, sum(a.purchase_cost_minor) AS cost, sum(${book.straight}) AS straight, sum(${book.declining}) AS declining
-      FROM assets a INDEXED BY assets_analytics_idx LEFT JOIN categories c ON c.id = a.category_id
+      FROM assets a LEFT JOIN categories c ON c.id = a.category_id
       WHERE ${valued}${f} GROUP BY a.category_id, a.currency ORDER BY lower(c.name), a.category_id, a.currency`),
     db.all<{
       id: string;

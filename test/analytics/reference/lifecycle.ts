@@ -47,7 +47,7 @@ export async function lifecycleAnalytics(db: TenantDb, range: Range, scope: Scop
     events("to_status", "lost"),
     events("from_status", "lost"),
     db.all<{ bucket: string; n: number }>(
-      sql`SELECT ${ageBucketCase(now.toISOString())} AS bucket, count(*) AS n FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY bucket`,
+      sql`SELECT ${ageBucketCase(now.toISOString())} AS bucket, count(*) AS n FROM assets a WHERE a.deleted_at IS NULL${f} GROUP BY bucket`,
     ),
   ]);
   const maps = [created, retired, lost, found].map((rows) => new Map(rows.map((r) => [r.period, r.n])));

@@ -16,11 +16,11 @@ export async function overview(db: TenantDb, scope: Scope, timezone: string, now
   const nowIso = now.toISOString();
   const [byStatus, byCategory, byLocation, overdue, badges, sessions, maintenance] = await Promise.all([
     db.all<Count>(
-      sql`SELECT a.status AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.status`,
+      sql`SELECT a.status AS key, count(*) AS count FROM assets a WHERE a.deleted_at IS NULL${f} GROUP BY a.status`,
     ),
-    db.all<Count>(sql`SELECT g.key, c.name, g.count FROM (SELECT a.category_id AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.category_id) g
+    db.all<Count>(sql`SELECT g.key, c.name, g.count FROM (SELECT a.category_id AS key, count(*) AS count FROM assets a WHERE a.deleted_at IS NULL${f} GROUP BY a.category_id) g
       LEFT JOIN categories c ON c.id = g.key ORDER BY g.count DESC, g.key`),
-    db.all<Count>(sql`SELECT g.key, l.name, g.count FROM (SELECT a.location_id AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.location_id) g
+    db.all<Count>(sql`SELECT g.key, l.name, g.count FROM (SELECT a.location_id AS key, count(*) AS count FROM assets a WHERE a.deleted_at IS NULL${f} GROUP BY a.location_id) g
       LEFT JOIN locations l ON l.id = g.key ORDER BY g.count DESC, g.key`),
     // dueBackAt is set only while checked out (check-in clears it).
     db.get<{ count: number }>(
@@ -28,7 +28,7 @@ export async function overview(db: TenantDb, scope: Scope, timezone: string, now
     ),
     hasScope(scope)
       ? db.all<Count>(
-          sql`SELECT h.badge AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx JOIN asset_health h ON h.asset_id = a.id WHERE a.deleted_at IS NULL${f} GROUP BY h.badge`,
+          sql`SELECT h.badge AS key, count(*) AS count FROM assets a JOIN asset_health h ON h.asset_id = a.id WHERE a.deleted_at IS NULL${f} GROUP BY h.badge`,
         )
       : db.all<Count>(
           sql`SELECT badge AS key, count(*) AS count FROM asset_health INDEXED BY asset_health_badge_idx GROUP BY badge`,

@@ -53,7 +53,7 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     unscanned,
   ] = await Promise.all([
     db.all<{ bucket: string; n: number }>(
-      sql`SELECT ${ageBucketCase(nowIso)} AS bucket, count(*) AS n FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY bucket`,
+      sql`SELECT ${ageBucketCase(nowIso)} AS bucket, count(*) AS n FROM assets a WHERE a.deleted_at IS NULL${f} GROUP BY bucket`,
     ),
     db.all<{
       categoryId: string;
@@ -64,7 +64,7 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     }>(sql`SELECT g.categoryId, c.name, g.assets, g.avgDays, g.oldest FROM (
         SELECT a.category_id AS categoryId, count(*) AS assets, avg(julianday(${today}) - julianday(coalesce(a.purchase_date, substr(a.created_at, 1, 10)))) AS avgDays,
           min(coalesce(a.purchase_date, substr(a.created_at, 1, 10))) AS oldest
-        FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.category_id) g
+        FROM assets a WHERE a.deleted_at IS NULL${f} GROUP BY a.category_id) g
       LEFT JOIN categories c ON c.id = g.categoryId ORDER BY g.avgDays DESC`),
     db.all<
       Brief & { since: string }
