@@ -59,11 +59,8 @@ export const assets = sqliteTable(
     index("assets_tag_idx").on(sql`lower(${t.uniqueTag})`),
     index("assets_serial_idx").on(sql`lower(${t.serialNumber})`),
     index("assets_name_idx").on(sql`lower(${t.name})`),
-    // Analytics (src/modules/analytics): one covering index for the counts and sums by category,
-    // location, status, age and cost, so aggregates read index entries only, never asset rows.
-    index("assets_analytics_idx")
-      .on(t.categoryId, t.locationId, t.status, t.purchaseDate, t.createdAt, t.currency, t.purchaseCostMinor)
-      .where(sql`deleted_at IS NULL`),
+    // Analytics counts and sums read the rollup tables of migration 0018 (kept by triggers), so the
+    // wide covering index they used to scan (assets_analytics_idx) is gone: one less index per write.
     // The oldest assets (age from the purchase date; without one, assets_created_idx gives the creation day), read in order.
     index("assets_purchase_idx").on(t.purchaseDate, t.id).where(sql`purchase_date IS NOT NULL AND deleted_at IS NULL`),
     index("assets_warranty_idx")

@@ -3,6 +3,7 @@ import type { TenantDb } from "../../env";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { currencyDigits } from "../assets";
 import { scopeTerms, type Scope } from "./filters";
+import { rollupScope } from "./rollups";
 
 export interface DepreciationInput extends Scope {
   asOf?: string;
@@ -19,8 +20,10 @@ export interface DepreciationInput extends Scope {
  * - straight-line: cost − (cost − salvage) × min(1, months held / life);
  * - declining balance (double-declining, monthly): max(salvage, cost × (1 − 2 / life)^months held).
  * Months held are days / (365.25 / 12) from the purchase date, never negative. The per-asset page is
- * computed in the Worker and the per-category totals in SQL with the same formulas, over
- * assets_analytics_idx entries only; amounts in different currencies are never added together.
+ * computed in the Worker; the per-category totals in SQL with the same formulas over the kept
+ * per-(category, currency, purchase date) cost sums (analytics_values, or analytics_values_by_location
+ * with a location filter), so they read one row per purchase day, not one per asset. Amounts in
+ * different currencies are never added together.
  */
 const MONTH_DAYS = 365.25 / 12;
 
@@ -41,13 +44,18 @@ export function bookValues(
   return { months, salvage, straight, declining };
 }
 
-/** The SQL twin of `bookValues` over alias `a` and the life expression `life`. */
+/**
+ * The SQL twin of `bookValues` summed over a rollup row `v` (assets of one category, currency and
+ * purchase date: `v.cost` is their summed cost). Both formulas are linear in the cost for a given
+ * purchase date (salvage is a share of the cost and costs are never negative), so a row's value is
+ * the sum of its assets' values.
+ */
 function sqlBook(asOf: string, salvagePercent: number, life: ReturnType<typeof sql>) {
-  const months = sql`max(0, (julianday(${asOf}) - julianday(a.purchase_date)) / ${MONTH_DAYS})`;
-  const salvage = sql`(a.purchase_cost_minor * ${salvagePercent} / 100.0)`;
+  const months = sql`max(0, (julianday(${asOf}) - julianday(v.purchase_date)) / ${MONTH_DAYS})`;
+  const salvage = sql`(v.cost * ${salvagePercent} / 100.0)`;
   return {
-    straight: sql`a.purchase_cost_minor - (a.purchase_cost_minor - ${salvage}) * min(1.0, ${months} / ${life})`,
-    declining: sql`max(${salvage}, a.purchase_cost_minor * pow(max(0.0, 1 - 2.0 / ${life}), ${months}))`,
+    straight: sql`v.cost - (v.cost - ${salvage}) * min(1.0, ${months} / ${life})`,
+    declining: sql`max(${salvage}, v.cost * pow(max(0.0, 1 - 2.0 / ${life}), ${months}))`,
   };
 }
 
@@ -73,10 +81,10 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
       cost: number;
       straight: number;
       declining: number;
-    }>(sql`SELECT a.category_id AS categoryId, c.name AS name, c.expected_life_months AS lifeMonths, a.currency AS currency,
-        count(*) AS assets, sum(a.purchase_cost_minor) AS cost, sum(${book.straight}) AS straight, sum(${book.declining}) AS declining
-      FROM assets a INDEXED BY assets_analytics_idx LEFT JOIN categories c ON c.id = a.category_id
-      WHERE ${valued}${f} GROUP BY a.category_id, a.currency ORDER BY lower(c.name), a.category_id, a.currency`),
+    }>(sql`SELECT v.category_id AS categoryId, c.name AS name, c.expected_life_months AS lifeMonths, v.currency AS currency,
+        sum(v.n) AS assets, sum(v.cost) AS cost, sum(${book.straight}) AS straight, sum(${book.declining}) AS declining
+      FROM ${input.locationId ? sql`analytics_values_by_location v` : sql`analytics_values v`} LEFT JOIN categories c ON c.id = v.category_id
+      WHERE v.n <> 0${rollupScope("v", input)} GROUP BY v.category_id, v.currency ORDER BY lower(c.name), v.category_id, v.currency`),
     db.all<{
       id: string;
       name: string;

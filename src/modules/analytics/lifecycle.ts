@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
-
-type Row = { period: string; n: number };
+import { addRows, ageCountsAfter, dailyCounts, splitDays, type MetricRow } from "./rollups";
 
 /** Age buckets in days, upper bound exclusive; the last is open. Age is from the purchase date, else the creation day. */
 export const AGE_BUCKETS = [
@@ -13,62 +12,88 @@ export const AGE_BUCKETS = [
   { label: "5y_plus", maxDays: null },
 ] as const;
 
-/** `CASE` of the age bucket of the live asset alias `a` (reads index columns only; plain date comparisons, no date math per row). */
-export function ageBucketCase(todayIso: string) {
+/** The day bounds of the age buckets: a live asset is in the first bucket whose bound its age day is after. */
+export function ageBounds(todayIso: string) {
   const today = Date.parse(`${todayIso.slice(0, 10)}T00:00:00Z`);
-  const since = (days: number) => new Date(today - days * 86_400_000).toISOString().slice(0, 10);
-  const day = sql`coalesce(a.purchase_date, substr(a.created_at, 1, 10))`;
-  const bounded = AGE_BUCKETS.filter((b) => b.maxDays !== null);
-  return sql`CASE ${sql.join(
-    bounded.map((b) => sql`WHEN ${day} > ${since(b.maxDays!)} THEN ${b.label}`),
-    sql` `,
-  )} ELSE '5y_plus' END`;
+  return AGE_BUCKETS.filter((b) => b.maxDays !== null).map((b) =>
+    new Date(today - b.maxDays! * 86_400_000).toISOString().slice(0, 10),
+  );
 }
+
+/** Today's age distribution of live assets (scoped), from the age rollups. */
+export async function ageDistribution(db: TenantDb, scope: Scope, now: Date) {
+  const { total, after } = await ageCountsAfter(db, scope, ageBounds(now.toISOString()));
+  // after[i] counts the assets younger than bucket i's bound, so each bucket is a difference.
+  return AGE_BUCKETS.map((b, i) => ({
+    bucket: b.label,
+    maxDays: b.maxDays,
+    count: (after[i] ?? total) - (i === 0 ? 0 : after[i - 1]!),
+  }));
+}
+
+const METRICS = ["created", "retired", "lost", "found"] as const;
 
 /**
  * Assets created, retired, lost and found per period, and today's age distribution. Created counts
- * every asset created in the range (deleted ones included) through assets_created_idx; retired and
- * lost are status changes into that status, found a change out of `lost`, each a range of the
- * status-event indexes (to_status, at) / (from_status, at). With a scope filter the events are
- * matched against the asset's current category and location.
+ * every asset created in the range (deleted ones included, purged ones not); retired and lost are
+ * status changes into that status, found a change out of `lost`. With a scope filter the events are
+ * matched against the asset's current category and location. Whole UTC days come from the daily
+ * rollups (analytics_daily / analytics_daily_scoped); the partial days at the range's ends (a `from`
+ * or `to` that is not midnight, as the defaults are) are counted from the rows, through
+ * assets_created_idx and the status-event indexes (to_status, at) / (from_status, at).
  */
 export async function lifecycleAnalytics(db: TenantDb, range: Range, scope: Scope, now = new Date()) {
   const f = scopeTerms("a", scope);
   const scoped = Boolean(scope.categoryId || scope.locationId);
   const eventKey = periodKey(sql`e.at`, range.period);
-  const events = (column: "to_status" | "from_status", status: string) =>
-    db.all<Row>(sql`SELECT ${eventKey} AS period, count(*) AS n FROM asset_status_events e ${scoped ? sql`JOIN assets a ON a.id = e.asset_id` : sql``}
-      WHERE e.${sql.raw(column)} = ${status} AND e.at >= ${range.from} AND e.at < ${range.to}${f} GROUP BY period`);
-  const [created, retired, lost, found, ages] = await Promise.all([
-    db.all<Row>(
-      sql`SELECT ${periodKey(sql`a.created_at`, range.period)} AS period, count(*) AS n FROM assets a INDEXED BY assets_created_idx WHERE a.created_at >= ${range.from} AND a.created_at < ${range.to}${f} GROUP BY period`,
-    ),
-    events("to_status", "retired"),
-    events("to_status", "lost"),
-    events("from_status", "lost"),
-    db.all<{ bucket: string; n: number }>(
-      sql`SELECT ${ageBucketCase(now.toISOString())} AS bucket, count(*) AS n FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY bucket`,
-    ),
+  const split = splitDays(range.from, range.to);
+  const events = (column: "to_status" | "from_status", status: string, metric: string, [a, b]: [string, string]) =>
+    sql`SELECT ${eventKey} AS period, ${metric} AS metric, count(*) AS n FROM asset_status_events e ${scoped ? sql`JOIN assets a ON a.id = e.asset_id` : sql``}
+      WHERE e.${sql.raw(column)} = ${status} AND e.at >= ${a} AND e.at < ${b}${f} GROUP BY period`;
+  // One statement per edge: D1 caps a compound SELECT at a few terms.
+  const edgeCounts = (edge: [string, string]) =>
+    db.all<MetricRow>(
+      sql.join(
+        [
+          sql`SELECT ${periodKey(sql`a.created_at`, range.period)} AS period, 'created' AS metric, count(*) AS n FROM assets a INDEXED BY assets_created_idx WHERE a.created_at >= ${edge[0]} AND a.created_at < ${edge[1]}${f} GROUP BY period`,
+          events("to_status", "retired", "retired", edge),
+          events("to_status", "lost", "lost", edge),
+          events("from_status", "lost", "found", edge),
+        ].map((p) => sql`SELECT * FROM (${p})`),
+        sql` UNION ALL `,
+      ),
+    );
+  const [whole, ageCounts, ...edges] = await Promise.all([
+    split.days
+      ? dailyCounts(
+          db,
+          split.days,
+          range.period,
+          scope,
+          sql`d.metric IN (${sql.join(
+            METRICS.map((m) => sql`${m}`),
+            sql`, `,
+          )})`,
+        )
+      : Promise.resolve([]),
+    ageDistribution(db, scope, now),
+    ...split.edges.map(edgeCounts),
   ]);
-  const maps = [created, retired, lost, found].map((rows) => new Map(rows.map((r) => [r.period, r.n])));
+  const counts = addRows(new Map(), [...whole, ...edges.flat()]);
+  const of = (metric: string, period: string) => counts.get(metric)?.get(period) ?? 0;
   const periods = fillPeriods(range, [], (_r, period) => ({
     period,
-    created: maps[0]!.get(period) ?? 0,
-    retired: maps[1]!.get(period) ?? 0,
-    lost: maps[2]!.get(period) ?? 0,
-    found: maps[3]!.get(period) ?? 0,
+    created: of("created", period),
+    retired: of("retired", period),
+    lost: of("lost", period),
+    found: of("found", period),
   }));
-  const ageCounts = new Map(ages.map((r) => [r.bucket, r.n]));
   return {
     from: range.from,
     to: range.to,
     period: range.period,
     filters: scope,
     periods,
-    ageDistribution: AGE_BUCKETS.map((b) => ({
-      bucket: b.label,
-      maxDays: b.maxDays,
-      count: ageCounts.get(b.label) ?? 0,
-    })),
+    ageDistribution: ageCounts,
   };
 }

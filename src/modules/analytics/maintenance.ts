@@ -2,11 +2,13 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { localDate } from "../maintenance";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
+import { addRows, dailyCounts, rollupScope, type MetricRow } from "./rollups";
 
 /**
- * Maintenance completed per period and type (maintenance_logs_completed_idx: (completed_date, type,
- * item_id), read as a range), the overdue backlog of active schedules (the partial due index, by
- * how long overdue) and the mean time between an item's completions in the range.
+ * Maintenance completed per period and type (the daily rollups, plus the log rows of the range's
+ * last partial day through maintenance_logs_completed_idx), the overdue backlog of active schedules
+ * (analytics_schedules_due, by how long overdue) and the mean time between an item's completions in
+ * the range (a per-item figure, so still read from the log rows of the range).
  */
 export async function maintenanceAnalytics(
   db: TenantDb,
@@ -20,19 +22,23 @@ export async function maintenanceAnalytics(
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
   const inRange = sql`l.completed_date >= ${range.from.slice(0, 10)} AND l.completed_date < ${range.to}`;
   const today = localDate(now, timezone);
-  const [completed, backlog, gaps] = await Promise.all([
-    db.all<{
-      period: string;
-      type: string;
-      n: number;
-    }>(sql`SELECT ${periodKey(sql`l.completed_date`, range.period)} AS period, l.type AS type, count(*) AS n
-      FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${inRange}${f} GROUP BY period, l.type`),
-    db.get<{ total: number; d7: number; d30: number; older: number }>(sql`SELECT count(*) AS total,
-        coalesce(sum(julianday(${today}) - julianday(m.next_due_date) <= 7), 0) AS d7,
-        coalesce(sum(julianday(${today}) - julianday(m.next_due_date) BETWEEN 8 AND 30), 0) AS d30,
-        coalesce(sum(julianday(${today}) - julianday(m.next_due_date) > 30), 0) AS older
-      FROM maintenance_schedules m JOIN assets a ON a.id = m.item_id AND a.deleted_at IS NULL
-      WHERE m.status = 'active' AND m.next_due_date < ${today}${f}`),
+  // Whole days [from's day, to's day) from the daily rollups (metric 'm:<type>'); the day of `to` up
+  // to `to` from the log rows (completed_date may be a date or an instant), as the range reads them.
+  const fromDay = range.from.slice(0, 10);
+  const toDay = range.to.slice(0, 10);
+  const [whole, edge, backlog, gaps] = await Promise.all([
+    fromDay < toDay
+      ? dailyCounts(db, [fromDay, toDay], range.period, scope, sql`d.metric >= 'm:' AND d.metric < 'm;'`)
+      : Promise.resolve([]),
+    db.all<MetricRow>(sql`SELECT ${periodKey(sql`l.completed_date`, range.period)} AS period, 'm:' || l.type AS metric, count(*) AS n
+      FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join}
+      WHERE l.completed_date >= ${toDay} AND l.completed_date < ${range.to}${f} GROUP BY period, l.type`),
+    // Active schedules of live assets per due date (analytics_schedules_due), aged against today.
+    db.get<{ total: number; d7: number; d30: number; older: number }>(sql`SELECT coalesce(sum(r.n), 0) AS total,
+        coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) <= 7)), 0) AS d7,
+        coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) BETWEEN 8 AND 30)), 0) AS d30,
+        coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) > 30)), 0) AS older
+      FROM analytics_schedules_due r WHERE r.next_due_date < ${today}${rollupScope("r", scope)}`),
     // Per item with two or more completions in the range: the span divided by the gaps between them.
     db.all<{ type: string | null; items: number; meanDays: number | null }>(sql`WITH per AS (
         SELECT l.item_id, l.type, count(*) AS n, julianday(max(l.completed_date)) - julianday(min(l.completed_date)) AS span
@@ -43,10 +49,14 @@ export async function maintenanceAnalytics(
         FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${inRange}${f} GROUP BY l.item_id HAVING n > 1)`),
   ]);
   const byPeriod = new Map<string, Record<string, number>>();
-  for (const r of completed) {
-    const entry = byPeriod.get(r.period) ?? {};
-    entry[r.type] = r.n;
-    byPeriod.set(r.period, entry);
+  const counts = addRows(addRows(new Map(), whole), edge);
+  // Types in name order within a period, as the row-counting query grouped them.
+  for (const [metric, periods] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [period, n] of periods) {
+      const entry = byPeriod.get(period) ?? {};
+      entry[metric.slice(2)] = n;
+      byPeriod.set(period, entry);
+    }
   }
   const round = (d: number | null) => (d == null ? null : Math.round(d * 10) / 10);
   const overall = gaps.find((g) => g.type === null);

@@ -2,37 +2,42 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { localDate } from "../maintenance";
 import { hasScope, scopeTerms, type Scope } from "./filters";
+import { rollupScope } from "./rollups";
 
 type Count = { key: string | null; name?: string | null; count: number };
 
 /**
- * The workspace at a glance. Every figure is one aggregate statement over an index: the asset
- * counts read assets_analytics_idx (category, location, status, ...) entries only; health reads
- * asset_health's badge index; overdue returns the due-back index; maintenance the partial due index.
+ * The workspace at a glance. Asset counts by status, category and location and the health badges
+ * read the kept counters (analytics_asset_counts: live assets per category, location, status and
+ * badge; analytics_badge_counts: stored health rows per badge), a few hundred rows whatever the
+ * number of assets. Maintenance due reads analytics_schedules_due (active schedules of live assets
+ * per due date and reminder start), compared with today at read time. Overdue returns are counted
+ * over the due-back index (only checked-out assets have a due-back date).
  */
 export async function overview(db: TenantDb, scope: Scope, timezone: string, now = new Date()) {
   const f = scopeTerms("a", scope);
   const today = localDate(now, timezone);
   const nowIso = now.toISOString();
+  const r = rollupScope("r", scope);
   const [byStatus, byCategory, byLocation, overdue, badges, sessions, maintenance] = await Promise.all([
     db.all<Count>(
-      sql`SELECT a.status AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.status`,
+      sql`SELECT r.status AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.status HAVING sum(r.n) <> 0`,
     ),
-    db.all<Count>(sql`SELECT g.key, c.name, g.count FROM (SELECT a.category_id AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.category_id) g
+    db.all<Count>(sql`SELECT g.key, c.name, g.count FROM (SELECT r.category_id AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.category_id HAVING sum(r.n) <> 0) g
       LEFT JOIN categories c ON c.id = g.key ORDER BY g.count DESC, g.key`),
-    db.all<Count>(sql`SELECT g.key, l.name, g.count FROM (SELECT a.location_id AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.location_id) g
+    db.all<Count>(sql`SELECT g.key, l.name, g.count FROM (SELECT r.location_id AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.location_id HAVING sum(r.n) <> 0) g
       LEFT JOIN locations l ON l.id = g.key ORDER BY g.count DESC, g.key`),
-    // dueBackAt is set only while checked out (check-in clears it).
+    // dueBackAt is set only while checked out (check-in clears it). The due-back index bounds the
+    // read by the checked-out assets even with a scope filter (the category index would walk all of it).
     db.get<{ count: number }>(
-      sql`SELECT count(*) AS count FROM assets a WHERE a.due_back_at IS NOT NULL AND a.deleted_at IS NULL AND a.due_back_at < ${nowIso}${f}`,
+      sql`SELECT count(*) AS count FROM assets a INDEXED BY assets_due_back_idx WHERE a.due_back_at IS NOT NULL AND a.deleted_at IS NULL AND a.due_back_at < ${nowIso}${f}`,
     ),
+    // Scoped: the badges of live assets in scope ('' = no stored health row); unscoped: every stored row.
     hasScope(scope)
       ? db.all<Count>(
-          sql`SELECT h.badge AS key, count(*) AS count FROM assets a INDEXED BY assets_analytics_idx JOIN asset_health h ON h.asset_id = a.id WHERE a.deleted_at IS NULL${f} GROUP BY h.badge`,
+          sql`SELECT r.badge AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE r.badge <> ''${r} GROUP BY r.badge HAVING sum(r.n) <> 0`,
         )
-      : db.all<Count>(
-          sql`SELECT badge AS key, count(*) AS count FROM asset_health INDEXED BY asset_health_badge_idx GROUP BY badge`,
-        ),
+      : db.all<Count>(sql`SELECT badge AS key, n AS count FROM analytics_badge_counts WHERE n <> 0`),
     db.get<{
       active: number;
       draft: number;
@@ -42,10 +47,9 @@ export async function overview(db: TenantDb, scope: Scope, timezone: string, now
       overdue: number;
       dueToday: number;
       upcoming: number;
-    }>(sql`SELECT coalesce(sum(m.next_due_date < ${today}), 0) AS overdue, coalesce(sum(m.next_due_date = ${today}), 0) AS dueToday,
-        coalesce(sum(m.next_due_date > ${today} AND m.remind_from <= ${today}), 0) AS upcoming
-      FROM maintenance_schedules m JOIN assets a ON a.id = m.item_id AND a.deleted_at IS NULL
-      WHERE m.status = 'active' AND (m.next_due_date <= ${today} OR m.remind_from <= ${today})${f}`),
+    }>(sql`SELECT coalesce(sum(r.n * (r.next_due_date < ${today})), 0) AS overdue, coalesce(sum(r.n * (r.next_due_date = ${today})), 0) AS dueToday,
+        coalesce(sum(r.n * (r.next_due_date > ${today} AND r.remind_from <= ${today})), 0) AS upcoming
+      FROM analytics_schedules_due r WHERE (r.next_due_date <= ${today} OR r.remind_from <= ${today})${r}`),
   ]);
   const statusCounts = Object.fromEntries(byStatus.map((r) => [r.key, r.count]));
   const badgeCounts = Object.fromEntries(badges.map((r) => [r.key, r.count]));

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { addDays } from "../maintenance";
-import { AGE_BUCKETS, ageBucketCase } from "./lifecycle";
+import { ageDistribution } from "./lifecycle";
 import { periodKey, scopeTerms, type Range, type Scope } from "./filters";
+import { epochDay, rollupScope } from "./rollups";
 import { ratio } from "./sessions";
 
 export interface ReplacementLossInput extends Scope {
@@ -23,8 +24,9 @@ type Trend = { period: string; bucketId: string; name: string | null; expected: 
 /**
  * SPEC 4.7 replacement and loss: age (buckets, by category, oldest), warranty expiry in 30/60/90
  * days, long-held assignments, missing-rate trends by location and category, and assets unscanned
- * in several completed sessions in a row. Each figure is one statement over an index; every list is
- * capped at `limit` and comes with its full count.
+ * in several completed sessions in a row. The age figures read the age rollups (per category,
+ * location and month / day); the others are one statement over an index each; every list is capped
+ * at `limit` and comes with its full count.
  */
 export async function replacementLoss(db: TenantDb, input: ReplacementLossInput, range: Range, now = new Date()) {
   const f = scopeTerms("a", input);
@@ -52,20 +54,21 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     catTrend,
     unscanned,
   ] = await Promise.all([
-    db.all<{ bucket: string; n: number }>(
-      sql`SELECT ${ageBucketCase(nowIso)} AS bucket, count(*) AS n FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY bucket`,
-    ),
+    ageDistribution(db, input, now),
+    // Per category, from the age rollups: count, summed age days (days since 1970) and the first
+    // month holding one; the oldest day is then looked up in that month's day rows.
     db.all<{
       categoryId: string;
       name: string | null;
       assets: number;
-      avgDays: number;
+      days: number;
       oldest: string;
-    }>(sql`SELECT g.categoryId, c.name, g.assets, g.avgDays, g.oldest FROM (
-        SELECT a.category_id AS categoryId, count(*) AS assets, avg(julianday(${today}) - julianday(coalesce(a.purchase_date, substr(a.created_at, 1, 10)))) AS avgDays,
-          min(coalesce(a.purchase_date, substr(a.created_at, 1, 10))) AS oldest
-        FROM assets a INDEXED BY assets_analytics_idx WHERE a.deleted_at IS NULL${f} GROUP BY a.category_id) g
-      LEFT JOIN categories c ON c.id = g.categoryId ORDER BY g.avgDays DESC`),
+    }>(sql`SELECT g.categoryId, c.name, g.assets, g.days,
+        (SELECT min(d.day) FROM analytics_age_days d WHERE d.day >= g.firstMonth AND d.day < g.firstMonth || '~'
+          AND d.category_id = g.categoryId AND d.n <> 0${input.locationId ? sql` AND d.location_id = ${input.locationId}` : sql``}) AS oldest
+      FROM (SELECT m.category_id AS categoryId, sum(m.n) AS assets, sum(m.days) AS days, min(CASE WHEN m.n <> 0 THEN m.month END) AS firstMonth
+        FROM analytics_age_months m WHERE true${rollupScope("m", input)} GROUP BY m.category_id HAVING sum(m.n) <> 0) g
+      LEFT JOIN categories c ON c.id = g.categoryId ORDER BY g.categoryId`),
     db.all<
       Brief & { since: string }
     >(sql`SELECT ${brief}, a.purchase_date AS since FROM assets a INDEXED BY assets_purchase_idx
@@ -111,7 +114,11 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
       streak AS (SELECT asset_id FROM hist WHERE rn <= ${k} GROUP BY asset_id HAVING sum(missed) = ${k})
       SELECT ${brief}, count(*) OVER () AS total FROM streak JOIN assets a ON a.id = streak.asset_id WHERE a.deleted_at IS NULL${f} ORDER BY a.id LIMIT ${input.limit}`),
   ]);
-  const ageCounts = new Map(ages.map((r) => [r.bucket, r.n]));
+  // Average age = today - mean age day, in whole days summed exactly, so it equals avg(today - day).
+  const todayDay = epochDay(today);
+  const categoryAges = byCategory
+    .map((c) => ({ ...c, avgDays: (c.assets * todayDay - c.days) / c.assets }))
+    .sort((x, y) => y.avgDays - x.avgDays);
   const oldest = [...oldestPurchased, ...oldestCreated]
     .sort((x, y) => x.since.localeCompare(y.since) || x.id.localeCompare(y.id))
     .slice(0, input.limit);
@@ -137,8 +144,8 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     to: range.to,
     period: range.period,
     age: {
-      buckets: AGE_BUCKETS.map((b) => ({ bucket: b.label, maxDays: b.maxDays, count: ageCounts.get(b.label) ?? 0 })),
-      byCategory: byCategory.map((c) => ({
+      buckets: ages,
+      byCategory: categoryAges.map((c) => ({
         categoryId: c.categoryId,
         name: c.name,
         assets: c.assets,

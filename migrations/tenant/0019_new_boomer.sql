@@ -1,0 +1,1 @@
+DROP INDEX `assets_analytics_idx`;

@@ -1,0 +1,89 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { TenantDb } from "../../env";
+import { periodKey, type Range, type Scope } from "./filters";
+
+/**
+ * Readers of the rollup tables of tenant migration 0018 (counters kept exact by SQLite triggers on
+ * assets, asset_health, asset_status_events and maintenance_logs; docs/analytics.md "How the figures
+ * are kept"). Each reads a number of rows that follows days, categories, locations and statuses,
+ * never the number of assets or log rows.
+ */
+
+/** `AND r.category_id = ? AND r.location_id = ?` on a rollup alias (the tables share the column names). */
+export function rollupScope(alias: string, s: Scope): SQL {
+  const r = sql.raw(alias);
+  return sql`${s.categoryId ? sql` AND ${r}.category_id = ${s.categoryId}` : sql``}${s.locationId ? sql` AND ${r}.location_id = ${s.locationId}` : sql``}`;
+}
+
+const MIDNIGHT = "T00:00:00.000Z";
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Cuts [from, to) (ISO instants) into whole UTC days, read from the daily rollups, and at most two
+ * partial-day edges, counted from the source rows (each edge is less than a day of them).
+ */
+export function splitDays(from: string, to: string): { days: [string, string] | null; edges: [string, string][] } {
+  const first = from.endsWith(MIDNIGHT) ? from.slice(0, 10) : nextDay(from.slice(0, 10));
+  const last = to.slice(0, 10); // whole days end before the day of `to`
+  if (first >= last) return { days: null, edges: [[from, to]] };
+  const edges: [string, string][] = [];
+  if (!from.endsWith(MIDNIGHT)) edges.push([from, `${first}${MIDNIGHT}`]);
+  if (!to.endsWith(MIDNIGHT)) edges.push([`${last}${MIDNIGHT}`, to]);
+  return { days: [first, last], edges };
+}
+
+export type MetricRow = { period: string; metric: string; n: number };
+
+/**
+ * Daily counters per period for days in [first, last): `metrics` is a WHERE term on `d.metric`.
+ * Unscoped reads analytics_daily (day, metric); scoped reads analytics_daily_scoped, whose rows are
+ * under the asset's current category and location (as the row-counting queries join the asset).
+ */
+export function dailyCounts(
+  db: TenantDb,
+  days: [string, string],
+  period: Range["period"],
+  scope: Scope,
+  metrics: SQL,
+): Promise<MetricRow[]> {
+  const scoped = Boolean(scope.categoryId || scope.locationId);
+  const table = scoped
+    ? scope.categoryId
+      ? sql`analytics_daily_scoped d`
+      : sql`analytics_daily_scoped d INDEXED BY analytics_daily_scoped_location_idx`
+    : sql`analytics_daily d`;
+  return db.all<MetricRow>(sql`SELECT ${periodKey(sql`d.day`, period)} AS period, d.metric AS metric, sum(d.n) AS n FROM ${table}
+    WHERE d.day >= ${days[0]} AND d.day < ${days[1]} AND ${metrics}${scoped ? rollupScope("d", scope) : sql``}
+    GROUP BY period, d.metric HAVING sum(d.n) <> 0`);
+}
+
+/** Adds rows into per-metric maps of period -> count. */
+export function addRows(into: Map<string, Map<string, number>>, rows: MetricRow[]) {
+  for (const r of rows) {
+    const m = into.get(r.metric) ?? new Map<string, number>();
+    m.set(r.period, (m.get(r.period) ?? 0) + r.n);
+    into.set(r.metric, m);
+  }
+  return into;
+}
+
+/** Live assets whose age day (purchase date, else creation day) is after each of `bounds` (YYYY-MM-DD), and the total. */
+export async function ageCountsAfter(db: TenantDb, scope: Scope, bounds: string[]) {
+  const months = bounds.map(
+    (b, i) => sql`coalesce(sum(CASE WHEN m.month > ${b.slice(0, 7)} THEN m.n END), 0) AS ${sql.raw(`m${i}`)}`,
+  );
+  // The month holding the bound is read day by day (at most 31 days of rows).
+  const days = bounds.map(
+    (b, i) =>
+      sql`(SELECT coalesce(sum(d.n), 0) FROM analytics_age_days d WHERE d.day > ${b} AND d.day < ${`${b.slice(0, 7)}~`}${rollupScope("d", scope)}) AS ${sql.raw(`d${i}`)}`,
+  );
+  const row = await db.get<Record<string, number>>(sql`SELECT g.*, ${sql.join(days, sql`, `)} FROM (
+      SELECT coalesce(sum(m.n), 0) AS total, ${sql.join(months, sql`, `)} FROM analytics_age_months m WHERE true${rollupScope("m", scope)}) g`);
+  return {
+    total: row?.total ?? 0,
+    after: bounds.map((_b, i) => (row?.[`m${i}`] ?? 0) + (row?.[`d${i}`] ?? 0)),
+  };
+}
+
+/** Days since 1970-01-01 of a YYYY-MM-DD day (the unit of analytics_age_months.days). */
+export const epochDay = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
