@@ -12,7 +12,7 @@ import { ApiError, conflict, invalidField, notFound } from "../../platform/error
 import { newId } from "../../platform/ids";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
-import { newPersonRow, nextPersonRow, personCreated, personUpdated, samePerson } from "./changes";
+import { AUDITED_FIELDS, newPersonRow, nextPersonRow, personCreated, personUpdated, samePerson } from "./changes";
 import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
 import { createPerson, emailTaken, live } from "./service";
 import { DEACTIVATION_REASON, updatePerson } from "./update";
@@ -27,19 +27,8 @@ export type PersonUpsertResult =
   | { key: number; outcome: "created" | "updated"; id: string }
   | { key: number; error: ApiError };
 
-const UPDATED_COLUMNS = [
-  "name",
-  "email",
-  "employeeNumber",
-  "department",
-  "title",
-  "phone",
-  "locationId",
-  "notes",
-  "status",
-  "customFields",
-  "updatedAt",
-] as const;
+/** An update writes every audited field's next value (from the guarded snapshot) and the stamp. */
+const UPDATED_COLUMNS = [...AUDITED_FIELDS, "updatedAt"] as const;
 
 const ATTEMPTS = 3;
 
