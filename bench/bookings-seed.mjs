@@ -1,3 +1,4 @@
+import { seedId as id, seededRandom as rng } from "./lib.mjs";
 // Generated seed data for bench/bookings.mjs: assets, people, bookings and booking_items written the
 // way src/modules/bookings writes them (src/db/tenant/bookings.ts): one booking_items row per booked
 // asset with the booking's window copied, `active` = 1 while the booking holds the asset (reserved,
@@ -10,7 +11,6 @@
 // are free over a window, so the benchmark can check the Worker's first page exactly.
 
 const DAY = 86_400_000;
-const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 const OTHER = [
   ["Laptop", "Dell", "Latitude 5440"],
   ["Monitor", "LG", "27UK850"],
@@ -26,27 +26,6 @@ const GEAR = [
   ["Tripod", "Manfrotto", "190X"],
   ["Microphone", "Rode", "NTG5"],
 ];
-
-/** A deterministic pseudo-random generator, so runs are comparable. */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-/** An id of the service's shape (`<prefix>_` + 26 characters); ids of one prefix sort in `n` order. */
-function id(prefix, n, rand) {
-  let body = "";
-  let t = 1_750_000_000_000 + n;
-  for (let i = 0; i < 10; i++) {
-    body = ALPHABET[t % 32] + body;
-    t = Math.floor(t / 32);
-  }
-  for (let i = 0; i < 16; i++) body += ALPHABET[Math.floor(rand() * 32)];
-  return `${prefix}_${body}`;
-}
 
 const q = (v) => (v === null ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 

@@ -300,3 +300,26 @@ export function printTable(heading, rows) {
   for (const line of heading) console.log(line);
   console.table(rows);
 }
+
+/** A deterministic pseudo-random generator for seed data, so runs are comparable. */
+export function seededRandom(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** A seed id of the service's shape (`<prefix>_` + 26 characters); ids of one prefix sort in `n` order. */
+export function seedId(prefix, n, rand) {
+  let body = "";
+  let t = 1_750_000_000_000 + n;
+  for (let i = 0; i < 10; i++) {
+    body = ID_ALPHABET[t % 32] + body;
+    t = Math.floor(t / 32);
+  }
+  for (let i = 0; i < 16; i++) body += ID_ALPHABET[Math.floor(rand() * 32)];
+  return `${prefix}_${body}`;
+}

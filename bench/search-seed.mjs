@@ -1,3 +1,4 @@
+import { seedId as id, seededRandom as rng } from "./lib.mjs";
 // Generated seed data for bench/search.mjs: realistic asset names (a product catalogue where one
 // word, "Laptop", is in about a fifth of all names), tags AST-000000.., random serials, people and
 // sessions. Multi-row INSERTs of 200 rows keep each statement far below D1's statement size limit.
@@ -60,28 +61,6 @@ const LAST = [
   "Torvalds",
   "Johnson",
 ];
-const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
-
-/** A deterministic pseudo-random generator, so runs are comparable. */
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-/** An id of the service's shape: `<prefix>_` + a 26-character ULID-like body, unique per (prefix, n). */
-function id(prefix, n, rand) {
-  let body = "";
-  let t = 1_750_000_000_000 + n;
-  for (let i = 0; i < 10; i++) {
-    body = ALPHABET[t % 32] + body;
-    t = Math.floor(t / 32);
-  }
-  for (let i = 0; i < 16; i++) body += ALPHABET[Math.floor(rand() * 32)];
-  return `${prefix}_${body}`;
-}
 
 const q = (v) => (v === null ? "NULL" : `'${String(v).replace(/'/g, "''")}'`);
 
