@@ -3,6 +3,7 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as tenantSchema from "./db/tenant/schema";
 import type { EventMessage } from "./events/types";
 import type { WebhookMessage } from "./webhooks";
+import type { ImportMessage } from "./modules/data-transfer";
 import type { Principal } from "./auth/principal";
 import type { InventorySession } from "./inventory-session";
 import type { UserRealtime } from "./events/user-realtime";
@@ -17,6 +18,8 @@ export interface Bindings {
   EVENTS: Queue<EventMessage>;
   /** Webhook deliveries (src/webhooks/): one message per delivery attempt that is due. */
   WEBHOOKS: Queue<WebhookMessage>;
+  /** CSV import chains (src/modules/data-transfer/import-background.ts): one message per chunk to write. */
+  IMPORTS: Queue<ImportMessage>;
   /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL } from "drizzle-orm";
+import { and, asc, inArray, isNotNull, isNull, lte, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { outbox } from "../db/tenant/outbox";
 import type { AppContext, Bindings, TenantDb } from "../env";
@@ -12,22 +12,20 @@ const BATCH = 99;
 /**
  * Sends undispatched outbox rows to the Queue and marks them dispatched. If the send fails the rows
  * stay pending and the cron sweep retries; if marking fails they are sent again, which consumers
- * tolerate (they are idempotent by event id). Returns how many rows were sent. With `type`, only
- * rows of that type are sent (the rest wait for the next dispatch or the sweep).
+ * tolerate (they are idempotent by event id). Returns how many rows were sent.
  */
 export async function dispatchOutbox(
   env: Bindings,
   tenant: TenantRecord,
   db: TenantDb = tenantDb(env, tenant.dbBinding),
   maxRounds = 10,
-  type?: string,
 ): Promise<number> {
   return sendInRounds(
     env,
     tenant,
     db,
     maxRounds,
-    () => (type === undefined ? isNull(outbox.dispatchedAt) : and(isNull(outbox.dispatchedAt), eq(outbox.type, type))),
+    () => isNull(outbox.dispatchedAt),
     outbox.id,
     isNull(outbox.dispatchedAt),
   );

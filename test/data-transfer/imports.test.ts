@@ -1,15 +1,16 @@
 import { env, exports } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consumeEvent } from "../../src/events/consumer";
 import type { InventoryItem } from "../../src/modules/assets";
-import { continueImport, type ImportDryRun, type ImportJob, type ImportRow } from "../../src/modules/data-transfer";
+import { resumeImports, type ImportDryRun, type ImportJob, type ImportRow } from "../../src/modules/data-transfer";
 import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
-import { drainImport, IMPORT_CHUNK } from "../../src/modules/data-transfer/import-jobs";
+import { drainImport, IMPORT_CHAINS, IMPORT_CHUNK } from "../../src/modules/data-transfer/import-jobs";
 import { findTenantById } from "../../src/tenancy/registry";
 import type { ServiceCtx } from "../../src/http/service-context";
+import { importLinks, postCsvWith } from "../harness/data-transfer-fixtures";
+import { failingQueue } from "../harness/worker";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
@@ -193,21 +194,64 @@ describe("POST /imports/people", () => {
 });
 
 describe("background chain", () => {
-  it("each import.progressed event writes the job's next chunk through the Queue handler", async () => {
+  it("the request starts the job's chains on the imports Queue; each link writes a chunk and sends its successor", async () => {
     const t = await createTenant();
+    const links = importLinks();
+    const bindings = { ...env, IMPORTS: links.queue };
     const n = IMPORT_CHUNK * 2 + 5;
     const csv = `name\r\n${Array.from({ length: n }, (_, i) => `Chain ${i}`).join("\r\n")}`;
-    const res = await postCsv<ImportJob>(t, "/imports/inventory-items", csv);
+    const res = await postCsvWith(t, "/imports/inventory-items", csv, bindings);
+    expect(res.status).toBe(202);
     expect(res.body.processed).toBe(IMPORT_CHUNK);
-    const tenant = (await findTenantById(env, t.id))!;
+    expect(links.sent).toEqual(Array.from({ length: IMPORT_CHAINS }, () => ({ tenantId: t.id, jobId: res.body.id })));
+    // Six links, two chunks left: two links write one each and send their successors; the rest end.
+    const first = await links.run(bindings);
+    expect(first.explicitAcks).toHaveLength(IMPORT_CHAINS);
+    expect(first.retryMessages).toEqual([]);
+    expect(links.sent).toHaveLength(2);
+    expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({ status: "completed", created: n });
+    // The successors find nothing pending and end the chains.
+    await links.run(bindings);
+    expect(links.sent).toEqual([]);
+    expect(await count(t, "assets")).toBe(n);
+  });
+
+  it("goes on while the events Queue is down; the rows' events wait in the outbox, none lost", async () => {
+    const t = await createTenant();
+    const links = importLinks();
+    const bindings = { ...env, IMPORTS: links.queue, EVENTS: failingQueue };
+    const n = IMPORT_CHUNK + 5;
+    const res = await postCsvWith(
+      t,
+      "/imports/people",
+      `name\r\n${Array.from({ length: n }, (_, i) => `P ${i}`).join("\r\n")}`,
+      bindings,
+    );
+    expect(res.status).toBe(202);
+    for (let i = 0; i < 3 && links.sent.length; i++) await links.run(bindings);
+    expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({ status: "completed", created: n });
+    expect(await count(t, "outbox", "type = 'person.created' AND dispatched_at IS NULL")).toBe(n);
+  });
+
+  it("a job whose chains stopped is resumed by the cron, which starts them again", async () => {
+    const t = await createTenant();
+    const links = importLinks();
+    const bindings = { ...env, IMPORTS: links.queue };
+    const n = IMPORT_CHUNK * 3 + 5;
+    const res = await postCsvWith(
+      t,
+      "/imports/inventory-items",
+      `name\r\n${Array.from({ length: n }, (_, i) => `R ${i}`).join("\r\n")}`,
+      bindings,
+    );
+    links.sent.splice(0); // the chains' links are lost
     const db = await dbOf(t);
-    for (let i = 0; i < 10; i++) {
-      const pending = await db.all<{ id: string }>(
-        sql`SELECT id FROM outbox WHERE type = 'import.progressed' AND consumed_at IS NULL ORDER BY id LIMIT 1`,
-      );
-      if (!pending[0]) break;
-      await consumeEvent({ env, tenant, db }, pending[0].id, [continueImport]);
-    }
+    await db.run(sql`UPDATE import_jobs SET updated_at = '2000-01-01T00:00:00.000Z' WHERE id = ${res.body.id}`);
+    await resumeImports(bindings, (await findTenantById(env, t.id))!);
+    // Two chunks written by the cron itself, the chains started for the last one.
+    expect((await api<ImportJob>(t, `/imports/${res.body.id}`)).body.processed).toBe(IMPORT_CHUNK * 3);
+    expect(links.sent).toHaveLength(IMPORT_CHAINS);
+    await links.run(bindings);
     expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({ status: "completed", created: n });
   });
 });

@@ -1,12 +1,20 @@
 import { eq, sql } from "drizzle-orm";
 import { importJobs } from "../../db/tenant/data-transfer";
 import { dispatchOutbox } from "../../events/dispatch";
-import type { EventHandler } from "../../events/consumer";
 import type { Bindings } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import { tenantDb } from "../../tenancy/pool";
-import { settingsOf, type TenantRecord } from "../../tenancy/registry";
-import { drainImport, processChunk, PROGRESS_EVENT } from "./import-jobs";
+import { findTenantById, settingsOf, type TenantRecord } from "../../tenancy/registry";
+import { drainImport, IMPORT_CHAINS, processChunk } from "./import-jobs";
+
+/** The imports Queue's name (wrangler.toml): its messages are links of the import chains. */
+export const IMPORT_QUEUE = "inventory-imports";
+
+/** A link of an import's chain: "write the job's next chunk". Carries ids only; the rows are in D1. */
+export interface ImportMessage {
+  tenantId: string;
+  jobId: string;
+}
 
 const ctxFor = (env: Bindings, tenant: TenantRecord, db = tenantDb(env, tenant.dbBinding)): ServiceCtx => ({
   db,
@@ -17,28 +25,47 @@ const ctxFor = (env: Bindings, tenant: TenantRecord, db = tenantDb(env, tenant.d
 });
 
 /**
- * The chain that works an import off: every chunk records an `import.progressed` event, and this
- * Queue handler answers one with the job's next chunk (in its own invocation, with its own query
- * budget), then sends the event that chunk recorded. Idempotent: a redelivered event claims
- * whatever is pending then, or nothing once the job is complete.
+ * Starts (or restarts) a running job's chains: IMPORT_CHAINS links on the imports Queue, each
+ * writing one chunk per invocation and sending its successor. The chains have a Queue of their own,
+ * so an import never waits behind domain events (another import's 10,000 `asset.created` included).
  */
-export const continueImport: EventHandler = async ({ env, tenant, db }, event) => {
-  if (event.type !== PROGRESS_EVENT || !event.subjectId) return;
-  const wrote = await processChunk(ctxFor(env, tenant, db), event.subjectId);
-  if (wrote === 0) return;
-  // The chain's next link is sent first and alone. Sent with the chunk's own events (asset.*,
-  // person.*), it would wait in the Queue behind them and behind every earlier chunk's, so the
-  // import would go at the pace the consumer works off its own events (measured: ~50 rows/s
-  // locally, against ~300 written). Those events go out when the job completes (below), or earlier
-  // with any other dispatch (a request's after-response drain, the cron sweep): later, never lost.
-  await dispatchOutbox(env, tenant, db, 1, PROGRESS_EVENT);
-  const job = await db
-    .select({ status: importJobs.status })
-    .from(importJobs)
-    .where(eq(importJobs.id, event.subjectId))
-    .get();
+export async function startChains(env: Bindings, tenantId: string, jobId: string): Promise<void> {
+  await env.IMPORTS.sendBatch(Array.from({ length: IMPORT_CHAINS }, () => ({ body: { tenantId, jobId } })));
+}
+
+/**
+ * One link: writes the job's next chunk (its own invocation, its own D1 query budget), then sends
+ * the next link. Idempotent: a redelivered link claims whatever is pending then, or ends once
+ * nothing is. The link that completes the job sends the rows' events (`asset.created`, ...), which
+ * waited in the outbox so that the chain went at the pace of its writes, not of the events' consumer.
+ */
+async function runLink(env: Bindings, tenant: TenantRecord, msg: ImportMessage): Promise<void> {
+  const db = tenantDb(env, tenant.dbBinding);
+  if ((await processChunk(ctxFor(env, tenant, db), msg.jobId)) === 0) return;
+  await env.IMPORTS.send(msg);
+  const job = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, msg.jobId)).get();
   if (job?.status === "completed") await dispatchOutbox(env, tenant, db, FLUSH_ROUNDS);
-};
+}
+
+/**
+ * The imports Queue's consumer. A link that fails (D1 or the Queue unavailable) is retried by the
+ * Queue; a chunk it wrote is not written twice (claims), and a chain that stops anyway is resumed by
+ * the cron (`resumeImports`).
+ */
+export async function consumeImportMessages(env: Bindings, batch: MessageBatch<ImportMessage>): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (msg) => {
+      try {
+        const tenant = await findTenantById(env, msg.body.tenantId);
+        if (tenant) await runLink(env, tenant, msg.body);
+        msg.ack();
+      } catch (err) {
+        console.error("import chunk failed; retrying the link", msg.id, String(err));
+        msg.retry({ delaySeconds: Math.min(60, 2 ** msg.attempts) });
+      }
+    }),
+  );
+}
 
 /**
  * Rounds of 99 events the completing link sends: every event of a 10,000-row import (one per row,
@@ -54,7 +81,7 @@ const IDLE_MS = 2 * 60_000;
 /**
  * Cron catch-up (the Queue chain is the normal path): for jobs idle for a while, stale claims are
  * released (a row whose write did happen then meets its unique tag or email and is refused, never
- * duplicated, for rows that carry one) and a few chunks are written, which restarts the chain.
+ * duplicated, for rows that carry one), a few chunks are written and the chains are started again.
  */
 export async function resumeImports(env: Bindings, tenant: TenantRecord): Promise<void> {
   const ctx = ctxFor(env, tenant);
@@ -67,6 +94,8 @@ export async function resumeImports(env: Bindings, tenant: TenantRecord): Promis
       sql`UPDATE import_rows SET status = 'pending', claim = NULL WHERE job_id = ${id} AND status = 'claimed' AND updated_at < ${new Date(now - STALE_CLAIM_MS).toISOString()}`,
     );
     await drainImport(ctx, id, 2);
+    const job = await ctx.db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, id)).get();
+    if (job?.status === "running") await startChains(env, tenant.id, id);
   }
   if (idle.length) await dispatchOutbox(env, tenant, ctx.db);
 }

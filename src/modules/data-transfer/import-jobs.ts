@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { importJobs, importRows, type ImportEntity } from "../../db/tenant/data-transfer";
-import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { notFound, type ErrorDetail } from "../../platform/errors";
 import { newId } from "../../platform/ids";
@@ -23,12 +22,10 @@ export const IMPORT_CHUNK = 250;
  * parameter, and a bound value must stay well under D1's 2 MB. 250 typical rows are ~100 KB.
  */
 export const IMPORT_CHUNK_BYTES = 256 * 1024;
-/** Chunk chains started per job: chunks of one job run in parallel invocations (claims keep them apart). */
+/** Chunk chains started per job (import-background.ts): chunks of one job run in parallel invocations (claims keep them apart). */
 export const IMPORT_CHAINS = 6;
 /** Planned rows stored per statement (one JSON parameter). */
 const STORE_CHUNK = 500;
-
-export const PROGRESS_EVENT = "import.progressed";
 
 type JobRow = typeof importJobs.$inferSelect;
 
@@ -84,18 +81,7 @@ export async function startImport(ctx: ServiceCtx, entity: ImportEntity, planned
       json_extract(value, '$.i'), json_extract(value, '$.s'), NULL, json_extract(value, '$.e'), ${now} FROM json_each(${JSON.stringify(rows)})`),
     );
   }
-  const chains =
-    job.status === "running"
-      ? Array.from({ length: IMPORT_CHAINS - 1 }, () =>
-          recordEvent(ctx.db, {
-            type: PROGRESS_EVENT,
-            subjectId: id,
-            payload: { jobId: id, entity },
-            actor: ctx.actor,
-          }),
-        )
-      : [];
-  await ctx.db.batch([ctx.db.insert(importJobs).values(job), ...stores, ...chains]);
+  await ctx.db.batch([ctx.db.insert(importJobs).values(job), ...stores]);
   if (job.status === "running") await processChunk(ctx, id);
   return getImport(ctx, id);
 }
@@ -143,9 +129,9 @@ async function writeRows(ctx: ServiceCtx, entity: ImportEntity, rows: Claimed[])
 
 /**
  * Claims up to IMPORT_CHUNK pending rows of the job (a conditional UPDATE, so concurrent chunks
- * never take the same row), writes them one by one through the service verbs, then records the
- * results, the job's counters (completed when no row is left) and, while rows remain, the event that
- * continues this chain in another invocation. Returns how many rows it wrote.
+ * never take the same row), writes them set-based (`writeRows`), then records the
+ * results and the job's counters (completed when no row is left). Returns how many rows it wrote
+ * (0: nothing was pending, the chain that called it ends).
  */
 export async function processChunk(ctx: ServiceCtx, jobId: string): Promise<number> {
   const { db } = ctx;
@@ -197,12 +183,6 @@ export async function processChunk(ctx: ServiceCtx, jobId: string): Promise<numb
         completedAt: sql`CASE WHEN ${left} THEN ${importJobs.completedAt} ELSE ${done} END`,
       })
       .where(eq(importJobs.id, jobId)),
-    recordEvent(db, {
-      type: PROGRESS_EVENT,
-      subjectId: jobId,
-      payload: { jobId, entity: job.entity },
-      actor: job.createdBy,
-    }),
   ]);
   return results.length;
 }

@@ -6,8 +6,8 @@ import { idParam } from "../../platform/schemas";
 import { serviceCtx } from "../../http/service-context";
 import { planAssets } from "./import-assets";
 import { parseCsv, readCsvBody } from "./import-csv";
-import { getImport, listImportRows, PROGRESS_EVENT, startImport } from "./import-jobs";
-import { dispatchOutbox } from "../../events/dispatch";
+import { startChains } from "./import-background";
+import { getImport, listImportRows, startImport } from "./import-jobs";
 import { planPeople } from "./import-people";
 import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, ImportRowsQuery } from "./import-schemas";
 
@@ -62,12 +62,12 @@ const importRoute = (path: string, operationId: "importInventoryItems" | "import
 async function handle(c: AppContext, entity: ImportEntity, dryRun: boolean) {
   const res = await runImport(c, entity, dryRun);
   if (res.dry) return c.json(res.dry, 200);
-  // The job's chain events go out first and alone: the after-response drain sends the oldest events
-  // first, and another import may be holding thousands of its rows' events (import-background.ts).
+  // The rest is written by the chains on the imports Queue; if they cannot be started now, the
+  // cron resumes the job (stored with its rows) within a few minutes.
   if (res.job.status === "running")
     c.executionCtx.waitUntil(
-      dispatchOutbox(c.env, c.var.tenant, c.var.db, 1, PROGRESS_EVENT).catch((err: unknown) =>
-        console.warn("import chain dispatch deferred to the sweep", String(err)),
+      startChains(c.env, c.var.tenant.id, res.job.id).catch((err: unknown) =>
+        console.warn("import chains deferred to the cron", String(err)),
       ),
     );
   c.header("location", `/api/v1/imports/${res.job.id}`);

@@ -1,7 +1,7 @@
 // Data transfer: CSV exports (assets, people, a session's report) and CSV imports (assets, people),
 // imports worked off in the background (Queue chain, cron catch-up). Front door.
 export { exportRouter } from "./export-routes";
-export { continueImport, resumeImports } from "./import-background";
+export { consumeImportMessages, IMPORT_QUEUE, resumeImports, type ImportMessage } from "./import-background";
 export { MAX_IMPORT_BYTES } from "./import-csv";
 export { importRouter } from "./import-routes";
 export type { ImportDryRun, ImportJob, ImportRow } from "./import-schemas";
