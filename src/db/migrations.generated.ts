@@ -359,5 +359,15 @@ export const TENANT_MIGRATIONS: Migration[] = [
     "queries": [
       "DROP INDEX `assets_analytics_idx`;"
     ]
+  },
+  {
+    "name": "0020_asset_health_status.sql",
+    "queries": [
+      "ALTER TABLE `asset_health` ADD `status` text DEFAULT '' NOT NULL;",
+      "CREATE INDEX `asset_health_status_score_idx` ON `asset_health` (`status`,`score`,`asset_id`);",
+      "-- Hand-written below (drizzle has no triggers): asset_health.status follows assets.status in the same\n-- statement as every write, whatever the path (routes, bulk, import, sessions, trash restore).\nUPDATE asset_health SET status = coalesce((SELECT a.status FROM assets a WHERE a.id = asset_health.asset_id), '');",
+      "CREATE TRIGGER asset_health_status_insert AFTER INSERT ON asset_health BEGIN\n  UPDATE asset_health SET status = coalesce((SELECT a.status FROM assets a WHERE a.id = new.asset_id), '') WHERE asset_id = new.asset_id;\nEND",
+      "CREATE TRIGGER asset_health_status_follow AFTER UPDATE OF status ON assets WHEN old.status IS NOT new.status BEGIN\n  UPDATE asset_health SET status = new.status WHERE asset_id = new.id;\nEND"
+    ]
   }
 ];

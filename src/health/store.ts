@@ -27,7 +27,7 @@ export function markStale(db: TenantDb, assetIds: readonly string[], now: string
   return [
     db
       .insert(assetHealth)
-      .select(sql`SELECT ${assets.id}, 100, 'HEALTHY', '[]', '', ${now}, NULL, 1, 1 FROM ${assets}
+      .select(sql`SELECT ${assets.id}, 100, 'HEALTHY', '[]', '', ${now}, NULL, 1, 1, ${assets.status} FROM ${assets}
         WHERE ${idsIn(assets.id, [...new Set(assetIds)])} AND ${assets.deletedAt} IS NULL`)
       .onConflictDoUpdate({
         target: assetHealth.assetId,

@@ -29,8 +29,9 @@ const CASES: [Partial<ListAssetsInput>, string][] = [
     { healthSort: "risk_first", healthBadge: "AT_RISK", cursor: encodeCursor(["risk_first", 10, "ast_z"]) },
     `SEARCH asset_health USING COVERING INDEX asset_health_badge_score_idx (badge=? AND (score,asset_id)>(?,?)) | ${PK}`,
   ],
-  // Equality filters are checked in their (column, id) indexes before the asset row is fetched
-  // (a skipped row costs an index seek); the other filters ride along on the primary-key lookup.
+  // A status is read from asset_health's (status, score, id) index, in order: no asset of another
+  // status is skipped. The other equality filters are checked in their (column, id) indexes before
+  // the asset row is fetched (a skipped row costs an index seek); the rest ride on the primary key.
   [
     {
       healthSort: "risk_first",
@@ -41,11 +42,19 @@ const CASES: [Partial<ListAssetsInput>, string][] = [
       overdue: true,
       updatedSince: "2025-01-01T00:00:00Z",
     },
-    `SCAN asset_health USING COVERING INDEX asset_health_score_idx | ${["assets_status_idx (status", "assets_category_idx (category_id", "assets_location_idx (location_id", "assets_assignee_idx (assignee_id"].map((ix, i) => `CORRELATED SCALAR SUBQUERY ${i + 1} | SEARCH f USING INDEX ${ix}=? AND id=?)`).join(" | ")} | ${PK}`,
+    `SEARCH asset_health USING COVERING INDEX asset_health_status_score_idx (status=?) | ${["assets_category_idx (category_id", "assets_location_idx (location_id", "assets_assignee_idx (assignee_id"].map((ix, i) => `CORRELATED SCALAR SUBQUERY ${i + 1} | SEARCH f USING INDEX ${ix}=? AND id=?)`).join(" | ")} | ${PK}`,
   ],
   [
     { healthSort: "risk_first", status: "available" },
-    `SCAN asset_health USING COVERING INDEX asset_health_score_idx | CORRELATED SCALAR SUBQUERY 1 | SEARCH f USING INDEX assets_status_idx (status=? AND id=?) | ${PK}`,
+    `SEARCH asset_health USING COVERING INDEX asset_health_status_score_idx (status=?) | ${PK}`,
+  ],
+  [
+    { healthSort: "healthy_first", status: "available", cursor: encodeCursor(["healthy_first", 40, "ast_z"]) },
+    `SEARCH asset_health USING COVERING INDEX asset_health_status_score_idx (status=? AND (score,asset_id)<(?,?)) | ${PK}`,
+  ],
+  [
+    { healthSort: "risk_first", categoryId: "cat_x" },
+    `SCAN asset_health USING COVERING INDEX asset_health_score_idx | CORRELATED SCALAR SUBQUERY 1 | SEARCH f USING INDEX assets_category_idx (category_id=? AND id=?) | ${PK}`,
   ],
   [{ healthBadge: "AT_RISK" }, `SEARCH asset_health USING INDEX asset_health_badge_idx (badge=?) | ${PK}`],
   [

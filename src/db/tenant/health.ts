@@ -76,8 +76,16 @@ export const assetHealth = sqliteTable(
     validUntil: text("valid_until"),
     dirty: integer("dirty", { mode: "boolean" }).notNull().default(true),
     version: integer("version").notNull().default(0),
+    /**
+     * The asset's status, kept equal to assets.status by SQLite triggers (tenant migration 0020), so a
+     * list in score order filtered by status reads one index range instead of skipping, one lookup
+     * each, the assets of other statuses in front (the lost ones, all at score 0, before risk_first).
+     */
+    status: text("status").notNull().default(""),
   },
   (t) => [
+    // healthSort with a status filter: read in (score, id) order within the status.
+    index("asset_health_status_score_idx").on(t.status, t.score, t.assetId),
     // healthSort (risk_first / healthy_first), with and without healthBadge: read in (score, id) order.
     index("asset_health_badge_score_idx").on(t.badge, t.score, t.assetId),
     index("asset_health_score_idx").on(t.score, t.assetId),

@@ -64,8 +64,9 @@ function prefixMatch(q: string): SQL | undefined {
  * of the matches), else the ordering range of overdue/updatedSince (read in order), else the
  * planner picks among the equality filters' (column, id) indexes, all read in id order. Terms that
  * must not drive are written as `+column`, SQLite's documented way to keep a term off an index.
- * Health: with healthSort the asset_health (badge, score, id) / (score, id) index drives, read in
- * order; healthBadge alone drives through (badge, id) when no equality filter is given.
+ * Health: with healthSort the asset_health (badge, score, id) / (status, score, id) / (score, id)
+ * index drives, read in order; healthBadge alone drives through (badge, id) when no equality filter
+ * is given.
  */
 type Driver = "q" | "range" | "equality" | "health" | "badge";
 function driverOf(i: ListAssetsInput): Driver {
@@ -118,7 +119,11 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
     // Sync (updatedSince) also returns deleted assets: tombstones carry deletedAt.
     mode === "updated" ? undefined : liveAsset,
     input.q ? prefixMatch(input.q) : undefined,
-    eqTerm(assets.status, input.status),
+    // In score order the status is read from asset_health (kept equal by triggers): its (status, score, id)
+    // index drives, so no asset of another status is skipped (the lost ones before risk_first).
+    driver === "health" && input.status !== undefined
+      ? sql`${assetHealth.status} = ${input.status}`
+      : eqTerm(assets.status, input.status),
     eqTerm(assets.categoryId, input.categoryId),
     eqTerm(assets.locationId, input.locationId),
     eqTerm(assets.assigneeId, input.assigneeId),
