@@ -6,6 +6,7 @@ import type { HealthBasis } from "./presets";
 import { idsIn, loadSignals } from "./signals";
 import {
   isCurrent,
+  liveAmong,
   staleQueries,
   storedQuery,
   toStored,
@@ -53,7 +54,8 @@ export async function refreshHealth(
 /**
  * The health of the live assets among `ids`, in one statement when every stored row is current;
  * rows that are stale, missing, expired or of another basis are re-scored on the spot (read
- * repair), so single and batch reads are always exact. Unknown and deleted ids are left out.
+ * repair), so single and batch reads are always exact. Unknown and deleted ids are left out (they
+ * have no stored row; one more statement tells a live asset without a row from an unknown id).
  */
 export async function healthOf(
   db: TenantDb,
@@ -66,9 +68,13 @@ export async function healthOf(
   const out = new Map<string, StoredHealth>();
   const repair: string[] = [];
   for (const r of rows) {
-    if (isCurrent(r.health, basis, nowIso)) out.set(r.id, toStored(r.health));
-    else repair.push(r.id);
+    const id = r.assetId;
+    if (isCurrent(r, basis, nowIso)) out.set(id, toStored(r));
+    else repair.push(id);
   }
+  const found = new Set(rows.map((r) => r.assetId));
+  const missing = [...new Set(ids.filter((id) => !found.has(id)))];
+  for (const part of chunk(missing, 1000)) repair.push(...(await liveAmong(db, part).all()).map((r) => r.id));
   if (repair.length) for (const [id, h] of await refreshHealth(db, repair, basis, now)) out.set(id, h);
   return out;
 }

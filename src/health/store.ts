@@ -102,13 +102,21 @@ export async function writeResults(
   if (statements.length) await d1.batch(statements);
 }
 
-/** The live assets among `ids` with their stored health row (null when none): one statement. */
+/**
+ * The stored rows of `ids`: one statement, by primary key, that never reads the assets table. A row
+ * exists only for a live asset (a delete removes it in its own batch, `removeHealth`; a result is
+ * stored only while the asset is live), so the rows found are the live assets' health.
+ */
 export function storedQuery(db: TenantDb, ids: readonly string[]) {
+  return db.select().from(assetHealth).where(inJson(assetHealth.assetId, ids));
+}
+
+/** The live assets among `ids` (for ids without a stored row: live ones get scored, others are unknown). */
+export function liveAmong(db: TenantDb, ids: readonly string[]) {
   return db
-    .select({ id: assets.id, health: assetHealth })
+    .select({ id: assets.id })
     .from(assets)
-    .leftJoin(assetHealth, eq(assetHealth.assetId, assets.id))
-    .where(and(isNull(assets.deletedAt), idsIn(assets.id, ids)));
+    .where(and(idsIn(assets.id, ids), isNull(assets.deletedAt)));
 }
 
 export type StoredRow = typeof assetHealth.$inferSelect;

@@ -128,21 +128,34 @@ describe("POST /inventory-items/health/batch", () => {
     // The health read is one statement, like the trivial route's one query; a POST also starts the
     // after-response outbox check (one more statement) before the counters are read.
     expect(counts[2]!.queries).toBeLessThanOrEqual(baseline.queries + 1);
-    // Read repair of 200 rows: one statement to load the signals, one to store the results.
-    expect(first.queries - counts[2]!.queries).toBe(2);
+    // Read repair of 200 assets seeded without stored rows: one statement tells them live (a route's
+    // write always leaves a row), one loads the signals, one stores the results.
+    expect(first.queries - counts[2]!.queries).toBe(3);
   });
 
-  it("healthOf: one statement when stored rows are current, three when all need re-scoring", async () => {
+  it("healthOf: one statement (asset_health only) when stored rows are current, two with an unknown id, four when all need re-scoring", async () => {
     const t = await createTenant();
     const ids = (await seedAssets(t, 200)).map((s) => s.id);
     const n: D1Counter = { statements: 0, roundTrips: 0 };
     const db = drizzle(countedD1(await rawDbOf(t), n), { schema: tenantSchema });
     const basis = await basisOfTenant(t);
+    // Seeded without stored rows: the row read, the live check, the signals, the results.
     expect((await healthOf(db, ids, basis)).size).toBe(200);
-    expect(n).toEqual({ statements: 3, roundTrips: 3 });
+    expect(n).toEqual({ statements: 4, roundTrips: 4 });
+    n.statements = n.roundTrips = 0;
+    expect((await healthOf(db, ids, basis)).size).toBe(200);
+    expect(n).toEqual({ statements: 1, roundTrips: 1 });
     n.statements = n.roundTrips = 0;
     expect((await healthOf(db, [...ids, "ast_unknown"], basis)).size).toBe(200);
-    expect(n).toEqual({ statements: 1, roundTrips: 1 });
+    expect(n).toEqual({ statements: 2, roundTrips: 2 });
+    // A deleted asset's row goes with it, so it is not served.
+    const gone = ids[0]!;
+    expect((await api(t, `/inventory-items/${gone}`, { method: "DELETE" })).status).toBe(204);
+    n.statements = n.roundTrips = 0;
+    const after = await healthOf(db, ids, basis);
+    expect(after.size).toBe(199);
+    expect(after.has(gone)).toBe(false);
+    expect(n).toEqual({ statements: 2, roundTrips: 2 });
   });
 });
 
