@@ -104,7 +104,9 @@ async function build(t: TestTenant) {
   const second = await session({ locationId: l1.id }, [8], { exclude: [1] });
   await complete(second);
   await complete(await session({}, [0, 6], { exclude: [5] }));
-  await complete(await session({ locationId: l1.id }, [], { found: [2] })); // item 2 (now at l2) found
+  await complete(await session({}, [0, 6, 8, 9]));
+  // Item 2 (now at l2) missed twice in a row above, then found by an l1 session: its streak ends.
+  await complete(await session({ locationId: l1.id }, [], { found: [2] }));
   await complete(await session({ locationId: l1.id }, [8, 0]));
   const cancelled = await session({ locationId: l1.id }, [1]);
   await ok(t, `/sessions/${cancelled}`, { method: "PATCH", body: { status: "cancelled" } });
