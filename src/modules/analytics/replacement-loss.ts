@@ -102,10 +102,12 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
       WHERE a.assigned_at IS NOT NULL AND a.deleted_at IS NULL AND a.assigned_at < ${cutoff(ASSIGNED_THRESHOLDS[0])}${f} ORDER BY a.assigned_at, a.id LIMIT ${input.limit}`),
     trend("byLocation", input.locationId),
     trend("byCategory", input.categoryId),
+    // CROSS JOIN keeps the streak range outermost: with a category filter the planner would otherwise
+    // walk the category's assets and search the range once for each (seconds at 100,000 assets).
     db.all<
       Brief & { total: number }
     >(sql`SELECT ${brief}, count(*) OVER () AS total FROM analytics_unscanned_streaks u INDEXED BY analytics_unscanned_streaks_idx
-      JOIN assets a ON a.id = u.asset_id WHERE u.streak >= ${k} AND a.deleted_at IS NULL${f} ORDER BY a.id LIMIT ${input.limit}`),
+      CROSS JOIN assets a ON a.id = u.asset_id WHERE u.streak >= ${k} AND a.deleted_at IS NULL${f} ORDER BY a.id LIMIT ${input.limit}`),
   ]);
   // Average age = today - mean age day, in whole days summed exactly, so it equals avg(today - day).
   const todayDay = epochDay(today);
