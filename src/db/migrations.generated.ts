@@ -384,5 +384,15 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "INSERT INTO analytics_unscanned_streaks (asset_id, streak) SELECT asset_id, streak FROM (SELECT asset_id, coalesce(min(CASE WHEN missed = 0 THEN rn END) - 1, count(*)) AS streak FROM (\n      SELECT si.asset_id, (si.scan_id IS NULL AND si.excluded = 0 AND si.source <> 'found') AS missed,\n        row_number() OVER (PARTITION BY si.asset_id ORDER BY s.completed_at DESC, s.id DESC) AS rn\n      FROM session_items si JOIN sessions s ON s.id = si.session_id\n      WHERE s.status = 'completed' AND ((si.excluded = 0 AND si.source <> 'found') OR (si.source = 'found' AND si.scan_id IS NOT NULL))) GROUP BY asset_id) WHERE streak > 0",
       "INSERT INTO analytics_due_back (day, category_id, location_id, n)\nSELECT substr(due_back_at, 1, 10), category_id, location_id, count(*) FROM assets WHERE due_back_at IS NOT NULL AND deleted_at IS NULL GROUP BY 1, 2, 3"
     ]
+  },
+  {
+    "name": "0021_empty_songbird.sql",
+    "queries": [
+      "DROP INDEX `assets_warranty_idx`;",
+      "DROP INDEX `assets_assigned_at_idx`;",
+      "CREATE INDEX `assets_unpurchased_idx` ON `assets` (`created_at`,`id`,`category_id`,`location_id`) WHERE purchase_date IS NULL AND deleted_at IS NULL;",
+      "CREATE INDEX `assets_warranty_idx` ON `assets` (`warranty_expires_at`,`id`,`category_id`,`location_id`) WHERE warranty_expires_at IS NOT NULL AND deleted_at IS NULL;",
+      "CREATE INDEX `assets_assigned_at_idx` ON `assets` (`assigned_at`,`id`,`category_id`,`location_id`) WHERE assigned_at IS NOT NULL AND deleted_at IS NULL;"
+    ]
   }
 ];

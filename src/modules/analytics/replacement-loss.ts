@@ -75,7 +75,7 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
       WHERE a.purchase_date IS NOT NULL AND a.deleted_at IS NULL${f} ORDER BY a.purchase_date, a.id LIMIT ${input.limit}`),
     db.all<
       Brief & { since: string }
-    >(sql`SELECT ${brief}, substr(a.created_at, 1, 10) AS since FROM assets a INDEXED BY assets_created_idx
+    >(sql`SELECT ${brief}, substr(a.created_at, 1, 10) AS since FROM assets a INDEXED BY assets_unpurchased_idx
       WHERE a.purchase_date IS NULL AND a.deleted_at IS NULL${f} ORDER BY a.created_at, a.id LIMIT ${input.limit}`),
     db.get<{
       d30: number;
