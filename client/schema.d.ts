@@ -2750,7 +2750,7 @@ export interface paths {
         };
         /**
          * Maintenance analytics
-         * @description Maintenance completed per period and type, the overdue backlog, and the mean time between an item's completions. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
+         * @description Maintenance completed per period and type, the overdue backlog, and the pooled mean time between consecutive completions of an item (all intervals ending in the range: total length / number). `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
          */
@@ -2794,7 +2794,7 @@ export interface paths {
         };
         /**
          * Replacement and loss
-         * @description SPEC 4.7: age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets unscanned in `inARow` consecutive completed sessions (among the last 10). `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
+         * @description SPEC 4.7: age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets missed in each of their last `inARow` completed sessions that expected them. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
          */
@@ -10856,14 +10856,16 @@ export interface components {
                 from8To30Days: number;
                 over30Days: number;
             };
+            /** @description With categoryId / locationId: the items whose asset is now in that category / location (as the completed counts). */
             meanDaysBetweenMaintenance: {
-                /** @description Mean over items with two or more completions in the range of (last − first) / (completions − 1), in days. */
+                /** @description Pooled mean, in days (one decimal): over every interval between two consecutive completions of the same item (any type), ordered by completion time, whose later completion falls in the range (the earlier one may precede it), the total length of the intervals divided by their number. Null without any interval. */
                 overall: number | null;
-                itemsMeasured: number;
+                /** @description Intervals the overall mean pools. */
+                intervalsMeasured: number;
                 byType: {
                     type: string;
                     meanDays: number | null;
-                    itemsMeasured: number;
+                    intervalsMeasured: number;
                 }[];
             };
         };
@@ -11024,10 +11026,12 @@ export interface components {
                     missingRate: number | null;
                 }[];
             };
+            /** @description Live assets missed in each of their last `inARow` completed sessions that expected them (scope and manual items not excluded; `found` rows are not expectations, but a scanned `found` row ends a streak). Sessions count in completion order, however far back; scope filters apply to the asset's current category and location. */
             repeatedlyUnscanned: {
                 inARow: number;
-                sessionsConsidered: number;
+                /** @description Every such live asset in scope (exact); `items` is capped at `limit`. */
                 count: number;
+                /** @description By id. */
                 items: {
                     id: string;
                     name: string;
@@ -34820,7 +34824,7 @@ export interface operations {
                 locationId?: string;
                 /** @description Entries per list (oldest, warranty, long-assigned, unscanned), 1..100. */
                 limit?: number;
-                /** @description Unscanned in this many consecutive completed sessions that expected the asset (2..10). */
+                /** @description Listed when missed in each of its last `inARow` completed sessions that expected it (2..10; any number of sessions back). */
                 inARow?: number;
             };
             header?: never;

@@ -275,7 +275,7 @@ describe("analytics rollups (kept by triggers) answer as the row-counting querie
     const kept = await snapshot();
     // Re-run the backfill statements of migration 0018 on emptied tables.
     const { TENANT_MIGRATIONS } = await import("../../src/db/migrations.generated");
-    const migration = TENANT_MIGRATIONS.find((m) => m.name.includes("analytics_rollups"));
+    const migration = TENANT_MIGRATIONS.find((m) => m.name.endsWith("_analytics_rollups.sql"));
     expect(migration).toBeDefined();
     for (const name of tables) await db.run(`DELETE FROM ${name}`);
     for (const q of migration!.queries.filter((q) => q.startsWith("INSERT INTO analytics_"))) await db.run(q);

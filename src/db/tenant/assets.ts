@@ -61,12 +61,20 @@ export const assets = sqliteTable(
     index("assets_name_idx").on(sql`lower(${t.name})`),
     // Analytics counts and sums read the rollup tables of migration 0018 (kept by triggers), so the
     // wide covering index they used to scan (assets_analytics_idx) is gone: one less index per write.
-    // The oldest assets (age from the purchase date; without one, assets_created_idx gives the creation day), read in order.
+    // The oldest assets (age from the purchase date; without one, from the creation day), read in order.
     index("assets_purchase_idx").on(t.purchaseDate, t.id).where(sql`purchase_date IS NOT NULL AND deleted_at IS NULL`),
+    // Replacement-loss ranges and lists. Each carries category and location after its sort key, so a
+    // scoped count or list filters index entries instead of reading every asset row of the range
+    // (warranties within 90 days, assignments over 30 days, the oldest assets without a purchase date).
+    index("assets_unpurchased_idx")
+      .on(t.createdAt, t.id, t.categoryId, t.locationId)
+      .where(sql`purchase_date IS NULL AND deleted_at IS NULL`),
     index("assets_warranty_idx")
-      .on(t.warrantyExpiresAt, t.id)
+      .on(t.warrantyExpiresAt, t.id, t.categoryId, t.locationId)
       .where(sql`warranty_expires_at IS NOT NULL AND deleted_at IS NULL`),
-    index("assets_assigned_at_idx").on(t.assignedAt, t.id).where(sql`assigned_at IS NOT NULL AND deleted_at IS NULL`),
+    index("assets_assigned_at_idx")
+      .on(t.assignedAt, t.id, t.categoryId, t.locationId)
+      .where(sql`assigned_at IS NOT NULL AND deleted_at IS NULL`),
     // Assets created per period: every asset ever created, deleted ones included.
     index("assets_created_idx").on(t.createdAt),
   ],

@@ -2,13 +2,14 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { localDate } from "../maintenance";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
+import { maintenanceIntervals } from "./intervals";
 import { addRows, dailyCounts, rollupScope, type MetricRow } from "./rollups";
 
 /**
  * Maintenance completed per period and type (the daily rollups, plus the log rows of the range's
  * last partial day through maintenance_logs_completed_idx), the overdue backlog of active schedules
- * (analytics_schedules_due, by how long overdue) and the mean time between an item's completions in
- * the range (a per-item figure, so still read from the log rows of the range).
+ * (analytics_schedules_due, by how long overdue) and the pooled mean time between consecutive
+ * completions (intervals.ts: interval sums per day, kept by the triggers of migration 0021).
  */
 export async function maintenanceAnalytics(
   db: TenantDb,
@@ -20,13 +21,12 @@ export async function maintenanceAnalytics(
   const f = scopeTerms("a", scope);
   const scoped = Boolean(scope.categoryId || scope.locationId);
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
-  const inRange = sql`l.completed_date >= ${range.from.slice(0, 10)} AND l.completed_date < ${range.to}`;
   const today = localDate(now, timezone);
   // Whole days [from's day, to's day) from the daily rollups (metric 'm:<type>'); the day of `to` up
   // to `to` from the log rows (completed_date may be a date or an instant), as the range reads them.
   const fromDay = range.from.slice(0, 10);
   const toDay = range.to.slice(0, 10);
-  const [whole, edge, backlog, gaps] = await Promise.all([
+  const [whole, edge, backlog, intervals] = await Promise.all([
     fromDay < toDay
       ? dailyCounts(db, [fromDay, toDay], range.period, scope, sql`d.metric >= 'm:' AND d.metric < 'm;'`)
       : Promise.resolve([]),
@@ -39,14 +39,7 @@ export async function maintenanceAnalytics(
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) BETWEEN 8 AND 30)), 0) AS d30,
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) > 30)), 0) AS older
       FROM analytics_schedules_due r WHERE r.next_due_date < ${today}${rollupScope("r", scope)}`),
-    // Per item with two or more completions in the range: the span divided by the gaps between them.
-    db.all<{ type: string | null; items: number; meanDays: number | null }>(sql`WITH per AS (
-        SELECT l.item_id, l.type, count(*) AS n, julianday(max(l.completed_date)) - julianday(min(l.completed_date)) AS span
-        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${inRange}${f} GROUP BY l.item_id, l.type HAVING n > 1)
-      SELECT type, count(*) AS items, avg(span / (n - 1)) AS meanDays FROM per GROUP BY type
-      UNION ALL SELECT NULL, count(*), avg(span / (n - 1)) FROM (
-        SELECT count(*) AS n, julianday(max(l.completed_date)) - julianday(min(l.completed_date)) AS span
-        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${inRange}${f} GROUP BY l.item_id HAVING n > 1)`),
+    maintenanceIntervals(db, range, scope),
   ]);
   const byPeriod = new Map<string, Record<string, number>>();
   const counts = addRows(addRows(new Map(), whole), edge);
@@ -58,8 +51,6 @@ export async function maintenanceAnalytics(
       byPeriod.set(period, entry);
     }
   }
-  const round = (d: number | null) => (d == null ? null : Math.round(d * 10) / 10);
-  const overall = gaps.find((g) => g.type === null);
   return {
     from: range.from,
     to: range.to,
@@ -76,12 +67,6 @@ export async function maintenanceAnalytics(
       from8To30Days: backlog?.d30 ?? 0,
       over30Days: backlog?.older ?? 0,
     },
-    meanDaysBetweenMaintenance: {
-      overall: round(overall?.meanDays ?? null),
-      itemsMeasured: overall?.items ?? 0,
-      byType: gaps
-        .filter((g) => g.type !== null)
-        .map((g) => ({ type: g.type!, meanDays: round(g.meanDays), itemsMeasured: g.items })),
-    },
+    meanDaysBetweenMaintenance: intervals,
   };
 }

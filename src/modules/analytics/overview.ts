@@ -11,13 +11,14 @@ type Count = { key: string | null; name?: string | null; count: number };
  * read the kept counters (analytics_asset_counts: live assets per category, location, status and
  * badge; analytics_badge_counts: stored health rows per badge), a few hundred rows whatever the
  * number of assets. Maintenance due reads analytics_schedules_due (active schedules of live assets
- * per due date and reminder start), compared with today at read time. Overdue returns are counted
- * over the due-back index (only checked-out assets have a due-back date).
+ * per due date and reminder start), compared with today at read time. Overdue returns read
+ * analytics_due_back for the days before today and the due-back index for today's day.
  */
 export async function overview(db: TenantDb, scope: Scope, timezone: string, now = new Date()) {
   const f = scopeTerms("a", scope);
   const today = localDate(now, timezone);
   const nowIso = now.toISOString();
+  const todayUtc = nowIso.slice(0, 10);
   const r = rollupScope("r", scope);
   const [byStatus, byCategory, byLocation, overdue, badges, sessions, maintenance] = await Promise.all([
     db.all<Count>(
@@ -27,11 +28,14 @@ export async function overview(db: TenantDb, scope: Scope, timezone: string, now
       LEFT JOIN categories c ON c.id = g.key ORDER BY g.count DESC, g.key`),
     db.all<Count>(sql`SELECT g.key, l.name, g.count FROM (SELECT r.location_id AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.location_id HAVING sum(r.n) <> 0) g
       LEFT JOIN locations l ON l.id = g.key ORDER BY g.count DESC, g.key`),
-    // dueBackAt is set only while checked out (check-in clears it). The due-back index bounds the
-    // read by the checked-out assets even with a scope filter (the category index would walk all of it).
-    db.get<{ count: number }>(
-      sql`SELECT count(*) AS count FROM assets a INDEXED BY assets_due_back_idx WHERE a.due_back_at IS NOT NULL AND a.deleted_at IS NULL AND a.due_back_at < ${nowIso}${f}`,
-    ),
+    // dueBackAt is set only while checked out (check-in clears it). Whole UTC days before today read
+    // analytics_due_back (live checked-out assets per due-back day, category and location); today's
+    // day up to now reads its entries of the due-back index (a day of checkouts at most).
+    db.get<{
+      count: number;
+    }>(sql`SELECT (SELECT coalesce(sum(r.n), 0) FROM analytics_due_back r WHERE r.day < ${todayUtc}${r})
+      + (SELECT count(*) FROM assets a INDEXED BY assets_due_back_idx WHERE a.due_back_at IS NOT NULL AND a.deleted_at IS NULL
+        AND a.due_back_at >= ${todayUtc} AND a.due_back_at < ${nowIso}${f}) AS count`),
     // Scoped: the badges of live assets in scope ('' = no stored health row); unscoped: every stored row.
     hasScope(scope)
       ? db.all<Count>(

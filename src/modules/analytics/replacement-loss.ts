@@ -14,8 +14,6 @@ export interface ReplacementLossInput extends Scope {
 /** Long-assignment thresholds in days; the list shows assets held longer than the first. */
 export const ASSIGNED_THRESHOLDS = [30, 90, 180, 365] as const;
 export const WARRANTY_WINDOWS = [30, 60, 90] as const;
-/** "Unscanned several times in a row" looks at this many most recent completed sessions. */
-export const RECENT_SESSIONS = 10;
 
 type Brief = { id: string; name: string; uniqueTag: string; categoryId: string; locationId: string; status: string };
 const brief = sql`a.id AS id, a.name AS name, a.unique_tag AS uniqueTag, a.category_id AS categoryId, a.location_id AS locationId, a.status AS status`;
@@ -25,8 +23,10 @@ type Trend = { period: string; bucketId: string; name: string | null; expected: 
  * SPEC 4.7 replacement and loss: age (buckets, by category, oldest), warranty expiry in 30/60/90
  * days, long-held assignments, missing-rate trends by location and category, and assets unscanned
  * in several completed sessions in a row. The age figures read the age rollups (per category,
- * location and month / day); the others are one statement over an index each; every list is capped
- * at `limit` and comes with its full count.
+ * location and month / day); "in a row" reads the per-asset streaks of migration 0021 (kept by a
+ * trigger on session completion) through their (streak, asset) index, so only the assets listed are
+ * read; the others are one statement over an index each; every list is capped at `limit` and comes
+ * with its full count.
  */
 export async function replacementLoss(db: TenantDb, input: ReplacementLossInput, range: Range, now = new Date()) {
   const f = scopeTerms("a", input);
@@ -75,7 +75,7 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
       WHERE a.purchase_date IS NOT NULL AND a.deleted_at IS NULL${f} ORDER BY a.purchase_date, a.id LIMIT ${input.limit}`),
     db.all<
       Brief & { since: string }
-    >(sql`SELECT ${brief}, substr(a.created_at, 1, 10) AS since FROM assets a INDEXED BY assets_created_idx
+    >(sql`SELECT ${brief}, substr(a.created_at, 1, 10) AS since FROM assets a INDEXED BY assets_unpurchased_idx
       WHERE a.purchase_date IS NULL AND a.deleted_at IS NULL${f} ORDER BY a.created_at, a.id LIMIT ${input.limit}`),
     db.get<{
       d30: number;
@@ -102,17 +102,12 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
       WHERE a.assigned_at IS NOT NULL AND a.deleted_at IS NULL AND a.assigned_at < ${cutoff(ASSIGNED_THRESHOLDS[0])}${f} ORDER BY a.assigned_at, a.id LIMIT ${input.limit}`),
     trend("byLocation", input.locationId),
     trend("byCategory", input.categoryId),
+    // CROSS JOIN keeps the streak range outermost: with a category filter the planner would otherwise
+    // walk the category's assets and search the range once for each (seconds at 100,000 assets).
     db.all<
       Brief & { total: number }
-    >(sql`WITH recent AS (SELECT id, completed_at FROM sessions WHERE status = 'completed' ORDER BY completed_at DESC LIMIT ${RECENT_SESSIONS}),
-      cand AS (SELECT si.asset_id FROM recent r JOIN session_items si INDEXED BY session_items_missed_idx
-          ON si.session_id = r.id AND si.scan_id IS NULL AND si.excluded = 0 AND si.source <> 'found'
-        GROUP BY si.asset_id HAVING count(*) >= ${k}),
-      -- CROSS JOIN keeps the candidates outermost: two primary-key seeks per candidate and session, never a walk of a session's items.
-      hist AS (SELECT c.asset_id, si.scan_id IS NULL AS missed, row_number() OVER (PARTITION BY c.asset_id ORDER BY r.completed_at DESC) AS rn
-        FROM cand c CROSS JOIN recent r CROSS JOIN session_items si WHERE si.session_id = r.id AND si.asset_id = c.asset_id AND si.excluded = 0 AND si.source <> 'found'),
-      streak AS (SELECT asset_id FROM hist WHERE rn <= ${k} GROUP BY asset_id HAVING sum(missed) = ${k})
-      SELECT ${brief}, count(*) OVER () AS total FROM streak JOIN assets a ON a.id = streak.asset_id WHERE a.deleted_at IS NULL${f} ORDER BY a.id LIMIT ${input.limit}`),
+    >(sql`SELECT ${brief}, count(*) OVER () AS total FROM analytics_unscanned_streaks u INDEXED BY analytics_unscanned_streaks_idx
+      CROSS JOIN assets a ON a.id = u.asset_id WHERE u.streak >= ${k} AND a.deleted_at IS NULL${f} ORDER BY a.id LIMIT ${input.limit}`),
   ]);
   // Average age = today - mean age day, in whole days summed exactly, so it equals avg(today - day).
   const todayDay = epochDay(today);
@@ -172,7 +167,6 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     missingRateTrends: { byLocation: trendOut(locTrend), byCategory: trendOut(catTrend) },
     repeatedlyUnscanned: {
       inARow: k,
-      sessionsConsidered: RECENT_SESSIONS,
       count: unscanned[0]?.total ?? 0,
       items: unscanned.map(({ total: _t, ...a }) => a),
     },

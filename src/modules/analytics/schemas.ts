@@ -122,14 +122,30 @@ export const MaintenanceAnalyticsSchema = z
       from8To30Days: z.number().int(),
       over30Days: z.number().int(),
     }),
-    meanDaysBetweenMaintenance: z.object({
-      overall: z.number().nullable().openapi({
+    meanDaysBetweenMaintenance: z
+      .object({
+        overall: z.number().nullable().openapi({
+          description:
+            "Pooled mean, in days (one decimal): over every interval between two consecutive completions of the same item (any type), ordered by completion time, whose later completion falls in the range (the earlier one may precede it), the total length of the intervals divided by their number. Null without any interval.",
+        }),
+        intervalsMeasured: z.number().int().openapi({ description: "Intervals the overall mean pools." }),
+        byType: z.array(
+          z
+            .object({
+              type: z.string(),
+              meanDays: z.number().nullable(),
+              intervalsMeasured: z.number().int(),
+            })
+            .openapi({
+              description:
+                "The same over consecutive completions of the same item and the same type; types without an interval in the range are left out.",
+            }),
+        ),
+      })
+      .openapi({
         description:
-          "Mean over items with two or more completions in the range of (last − first) / (completions − 1), in days.",
+          "With categoryId / locationId: the items whose asset is now in that category / location (as the completed counts).",
       }),
-      itemsMeasured: z.number().int(),
-      byType: z.array(z.object({ type: z.string(), meanDays: z.number().nullable(), itemsMeasured: z.number().int() })),
-    }),
   })
   .openapi("MaintenanceAnalytics");
 
@@ -227,13 +243,10 @@ export const ReplacementLossQuery = z.object({
     .max(100)
     .default(10)
     .openapi({ description: "Entries per list (oldest, warranty, long-assigned, unscanned), 1..100." }),
-  inARow: z.coerce
-    .number()
-    .int()
-    .min(2)
-    .max(10)
-    .default(2)
-    .openapi({ description: "Unscanned in this many consecutive completed sessions that expected the asset (2..10)." }),
+  inARow: z.coerce.number().int().min(2).max(10).default(2).openapi({
+    description:
+      "Listed when missed in each of its last `inARow` completed sessions that expected it (2..10; any number of sessions back).",
+  }),
 });
 
 const Brief = {
@@ -306,12 +319,19 @@ export const ReplacementLossSchema = z
     missingRateTrends: z
       .object({ byLocation: z.array(TrendRow), byCategory: z.array(TrendRow) })
       .openapi({ description: "From the final reports of sessions completed in the range, per period." }),
-    repeatedlyUnscanned: z.object({
-      inARow: z.number().int(),
-      sessionsConsidered: z.number().int(),
-      count: z.number().int(),
-      items: z.array(z.object(Brief)),
-    }),
+    repeatedlyUnscanned: z
+      .object({
+        inARow: z.number().int(),
+        count: z
+          .number()
+          .int()
+          .openapi({ description: "Every such live asset in scope (exact); `items` is capped at `limit`." }),
+        items: z.array(z.object(Brief)).openapi({ description: "By id." }),
+      })
+      .openapi({
+        description:
+          "Live assets missed in each of their last `inARow` completed sessions that expected them (scope and manual items not excluded; `found` rows are not expectations, but a scanned `found` row ends a streak). Sessions count in completion order, however far back; scope filters apply to the asset's current category and location.",
+      }),
   })
   .openapi("ReplacementLossAnalytics");
 

@@ -2,11 +2,12 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../src/env";
 import { localDate } from "../../../src/modules/maintenance";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "../../../src/modules/analytics/filters";
+import { poolIntervals } from "../../../src/modules/analytics/intervals";
 
 /**
  * Maintenance completed per period and type (maintenance_logs_completed_idx: (completed_date, type,
  * item_id), read as a range), the overdue backlog of active schedules (the partial due index, by
- * how long overdue) and the mean time between an item's completions in the range.
+ * how long overdue) and the pooled mean time between consecutive completions, from every log row.
  */
 export async function maintenanceAnalytics(
   db: TenantDb,
@@ -33,14 +34,16 @@ export async function maintenanceAnalytics(
         coalesce(sum(julianday(${today}) - julianday(m.next_due_date) > 30), 0) AS older
       FROM maintenance_schedules m JOIN assets a ON a.id = m.item_id AND a.deleted_at IS NULL
       WHERE m.status = 'active' AND m.next_due_date < ${today}${f}`),
-    // Per item with two or more completions in the range: the span divided by the gaps between them.
-    db.all<{ type: string | null; items: number; meanDays: number | null }>(sql`WITH per AS (
-        SELECT l.item_id, l.type, count(*) AS n, julianday(max(l.completed_date)) - julianday(min(l.completed_date)) AS span
-        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${inRange}${f} GROUP BY l.item_id, l.type HAVING n > 1)
-      SELECT type, count(*) AS items, avg(span / (n - 1)) AS meanDays FROM per GROUP BY type
-      UNION ALL SELECT NULL, count(*), avg(span / (n - 1)) FROM (
-        SELECT count(*) AS n, julianday(max(l.completed_date)) - julianday(min(l.completed_date)) AS span
-        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${inRange}${f} GROUP BY l.item_id HAVING n > 1)`),
+    // Every interval between consecutive completions of an item (and of an item and type), in
+    // (completed_date, id) order over all its logs, whose later completion is in the range.
+    db.all<{ kind: string; n: number; ms: number }>(sql`WITH g AS (
+        SELECT l.item_id, l.type, l.completed_date AS d,
+          lag(l.completed_date) OVER (PARTITION BY l.item_id ORDER BY l.completed_date, l.id) AS p,
+          lag(l.completed_date) OVER (PARTITION BY l.item_id, l.type ORDER BY l.completed_date, l.id) AS pt
+        FROM maintenance_logs l)
+      SELECT kind, count(*) AS n, sum(CAST(round((julianday(d) - julianday(p)) * 86400000) AS INTEGER)) AS ms FROM (
+        SELECT '' AS kind, l.d, l.p, l.item_id FROM g l UNION ALL SELECT l.type, l.d, l.pt, l.item_id FROM g l) l ${join}
+      WHERE l.p IS NOT NULL AND l.d >= ${range.from.slice(0, 10)} AND l.d < ${range.to}${f} GROUP BY kind`),
   ]);
   const byPeriod = new Map<string, Record<string, number>>();
   for (const r of completed) {
@@ -48,8 +51,6 @@ export async function maintenanceAnalytics(
     entry[r.type] = r.n;
     byPeriod.set(r.period, entry);
   }
-  const round = (d: number | null) => (d == null ? null : Math.round(d * 10) / 10);
-  const overall = gaps.find((g) => g.type === null);
   return {
     from: range.from,
     to: range.to,
@@ -66,12 +67,6 @@ export async function maintenanceAnalytics(
       from8To30Days: backlog?.d30 ?? 0,
       over30Days: backlog?.older ?? 0,
     },
-    meanDaysBetweenMaintenance: {
-      overall: round(overall?.meanDays ?? null),
-      itemsMeasured: overall?.items ?? 0,
-      byType: gaps
-        .filter((g) => g.type !== null)
-        .map((g) => ({ type: g.type!, meanDays: round(g.meanDays), itemsMeasured: g.items })),
-    },
+    meanDaysBetweenMaintenance: poolIntervals(new Map(gaps.map((g) => [g.kind, { n: g.n, ms: g.ms }]))),
   };
 }

@@ -13,8 +13,6 @@ export interface ReplacementLossInput extends Scope {
 /** Long-assignment thresholds in days; the list shows assets held longer than the first. */
 export const ASSIGNED_THRESHOLDS = [30, 90, 180, 365] as const;
 export const WARRANTY_WINDOWS = [30, 60, 90] as const;
-/** "Unscanned several times in a row" looks at this many most recent completed sessions. */
-export const RECENT_SESSIONS = 10;
 
 type Brief = { id: string; name: string; uniqueTag: string; categoryId: string; locationId: string; status: string };
 const brief = sql`a.id AS id, a.name AS name, a.unique_tag AS uniqueTag, a.category_id AS categoryId, a.location_id AS locationId, a.status AS status`;
@@ -101,14 +99,12 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     trend("byCategory", input.categoryId),
     db.all<
       Brief & { total: number }
-    >(sql`WITH recent AS (SELECT id, completed_at FROM sessions WHERE status = 'completed' ORDER BY completed_at DESC LIMIT ${RECENT_SESSIONS}),
-      cand AS (SELECT si.asset_id FROM recent r JOIN session_items si INDEXED BY session_items_missed_idx
-          ON si.session_id = r.id AND si.scan_id IS NULL AND si.excluded = 0 AND si.source <> 'found'
-        GROUP BY si.asset_id HAVING count(*) >= ${k}),
-      -- CROSS JOIN keeps the candidates outermost: two primary-key seeks per candidate and session, never a walk of a session's items.
-      hist AS (SELECT c.asset_id, si.scan_id IS NULL AS missed, row_number() OVER (PARTITION BY c.asset_id ORDER BY r.completed_at DESC) AS rn
-        FROM cand c CROSS JOIN recent r CROSS JOIN session_items si WHERE si.session_id = r.id AND si.asset_id = c.asset_id AND si.excluded = 0 AND si.source <> 'found'),
-      streak AS (SELECT asset_id FROM hist WHERE rn <= ${k} GROUP BY asset_id HAVING sum(missed) = ${k})
+    >(sql`WITH hist AS (SELECT si.asset_id, si.scan_id IS NULL AND si.excluded = 0 AND si.source <> 'found' AS missed,
+          row_number() OVER (PARTITION BY si.asset_id ORDER BY s.completed_at DESC, s.id DESC) AS rn
+        FROM session_items si JOIN sessions s ON s.id = si.session_id
+        WHERE s.status = 'completed' AND ((si.excluded = 0 AND si.source <> 'found') OR (si.source = 'found' AND si.scan_id IS NOT NULL))),
+      -- The asset's last k sessions that expected it (or found it) were all misses.
+      streak AS (SELECT asset_id FROM hist WHERE rn <= ${k} GROUP BY asset_id HAVING count(*) = ${k} AND sum(missed) = ${k})
       SELECT ${brief}, count(*) OVER () AS total FROM streak JOIN assets a ON a.id = streak.asset_id WHERE a.deleted_at IS NULL${f} ORDER BY a.id LIMIT ${input.limit}`),
   ]);
   const ageCounts = new Map(ages.map((r) => [r.bucket, r.n]));
@@ -165,7 +161,6 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     missingRateTrends: { byLocation: trendOut(locTrend), byCategory: trendOut(catTrend) },
     repeatedlyUnscanned: {
       inARow: k,
-      sessionsConsidered: RECENT_SESSIONS,
       count: unscanned[0]?.total ?? 0,
       items: unscanned.map(({ total: _t, ...a }) => a),
     },
