@@ -404,5 +404,12 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE INDEX `assets_warranty_idx` ON `assets` (`warranty_expires_at`,`id`,`category_id`,`location_id`) WHERE warranty_expires_at IS NOT NULL AND deleted_at IS NULL;",
       "CREATE INDEX `assets_assigned_at_idx` ON `assets` (`assigned_at`,`id`,`category_id`,`location_id`) WHERE assigned_at IS NOT NULL AND deleted_at IS NULL;"
     ]
+  },
+  {
+    "name": "0023_bookings_window_index.sql",
+    "queries": [
+      "DROP INDEX `bookings_starts_idx`;",
+      "CREATE INDEX `bookings_starts_idx` ON `bookings` (`starts_at`,`id`,`ends_at`);"
+    ]
   }
 ];
