@@ -6,9 +6,9 @@ export { type Tt10Report, tt10Router } from "./tt10-routes";
 export type {
   AnalyticsOverview,
   AnalyticsReports,
-  DepreciationAnalytics,
   LifecycleAnalytics,
   MaintenanceAnalytics,
   ReplacementLossAnalytics,
   SessionsAnalytics,
 } from "./schemas";
+export type { DepreciationAnalytics } from "./depreciation-schemas";

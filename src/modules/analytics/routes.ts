@@ -8,6 +8,7 @@ import { overview } from "./overview";
 import { replacementLoss } from "./replacement-loss";
 import { REPORTS } from "./reports";
 import * as s from "./schemas";
+import { DepreciationQuery, DepreciationSchema } from "./depreciation-schemas";
 import { sessionsAnalytics } from "./sessions";
 
 const tags = ["Analytics"];
@@ -98,8 +99,8 @@ export const analyticsRouter = createRouter()
       summary: "Depreciation",
       description:
         "Straight-line and double-declining-balance book values: per category and currency (useful life = the category's expected life, else `defaultLifeMonths`; salvage = `salvagePercent` of cost), totals per currency (never summed across currencies) and per asset, paginated by id.",
-      request: { query: s.DepreciationQuery },
-      responses: { 200: json(s.DepreciationSchema, "Depreciation") },
+      request: { query: DepreciationQuery },
+      responses: { 200: json(DepreciationSchema, "Depreciation") },
     }),
     async (c) => {
       const q = c.req.valid("query");
