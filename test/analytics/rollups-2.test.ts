@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/tenant/sessions";
 import { recordTombstones } from "../../src/events/tombstones";
-import { resolveRange, resolveScope, type Scope } from "../../src/modules/analytics";
+import type { Scope } from "../../src/modules/analytics";
 import type { InventoryItem as Asset } from "../../src/modules/assets";
 import type { Category } from "../../src/modules/categories";
 import type { Location } from "../../src/modules/locations";
@@ -12,6 +12,7 @@ import { scan, startSession } from "../harness/sessions";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { maintenanceAnalytics } from "./reference/maintenance";
+import { ago, ok, omitBounds, omitStamp, oracleCase, type RangeInput } from "./reference/oracle";
 import { overview } from "./reference/overview";
 import { replacementLoss } from "./reference/replacement-loss";
 
@@ -23,20 +24,7 @@ import { replacementLoss } from "./reference/replacement-loss";
  * restore and purge, sessions completed through the API (scans, exclusions, found items), a cancelled
  * session deleted and a completed one deleted behind the product's back.
  */
-const DAY = 86_400_000;
-const ago = (days: number, hours = 0) => new Date(Date.now() - days * DAY - hours * 3_600_000).toISOString();
-const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-const omit = <T extends object>(v: T, explicit: boolean) => ({
-  ...json(v),
-  generatedAt: "",
-  ...(explicit ? {} : { from: "", to: "" }),
-});
-
-async function ok<T>(t: TestTenant, path: string, opts: Parameters<typeof api>[2] = {}) {
-  const res = await api<T>(t, path, opts);
-  expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-  return res.body;
-}
+const omit = <T extends object>(v: T, explicit: boolean) => omitBounds(omitStamp(v), explicit);
 
 async function build(t: TestTenant) {
   const db = await dbOf(t);
@@ -133,19 +121,8 @@ async function build(t: TestTenant) {
   return { cats: [c1, c2], locs: [l1, l2], second, db };
 }
 
-async function compare(
-  t: TestTenant,
-  scope: Scope,
-  range: { from?: string; to?: string; period: "day" | "week" | "month" },
-) {
-  const db = await dbOf(t);
-  const q = new URLSearchParams(
-    Object.entries({ ...scope, ...range }).filter((e): e is [string, string] => typeof e[1] === "string"),
-  ).toString();
-  const now = new Date();
-  const r = resolveRange(range, now);
-  const s = await resolveScope(db, scope);
-  const explicit = Boolean(range.from);
+async function compare(t: TestTenant, scope: Scope, range: RangeInput) {
+  const { db, q, now, r, s, explicit } = await oracleCase(t, scope, range);
   expect(omit(await ok<object>(t, `/stats/analytics/maintenance?${q}`), explicit), `maintenance?${q}`).toEqual(
     omit(await maintenanceAnalytics(db, r, s, "UTC", now), explicit),
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assetStatusEvents } from "../../src/db/tenant/assets";
 import { maintenanceLogs } from "../../src/db/tenant/maintenance";
-import { resolveRange, resolveScope, type Scope } from "../../src/modules/analytics";
+import type { Scope } from "../../src/modules/analytics";
 import type { InventoryItem as Asset } from "../../src/modules/assets";
 import type { Category } from "../../src/modules/categories";
 import type { Location } from "../../src/modules/locations";
@@ -13,6 +13,7 @@ import { dbOf } from "../harness/tenant-db";
 import { depreciation } from "./reference/depreciation";
 import { lifecycleAnalytics } from "./reference/lifecycle";
 import { maintenanceAnalytics } from "./reference/maintenance";
+import { ago, json, ok, omitBounds, omitStamp, oracleCase, type RangeInput } from "./reference/oracle";
 import { overview } from "./reference/overview";
 import { replacementLoss } from "./reference/replacement-loss";
 
@@ -22,23 +23,7 @@ import { replacementLoss } from "./reference/replacement-loss";
  * through every path that changes a counted figure, each route's answer must equal the reference's,
  * for every scope and several ranges (whole days, partial days at both ends, day/week/month).
  */
-const DAY = 86_400_000;
-const ago = (days: number, hours = 0) => new Date(Date.now() - days * DAY - hours * 3_600_000).toISOString();
 const dayAgo = (days: number) => ago(days).slice(0, 10);
-const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-const omitStamp = <T extends object>(v: T) => ({ ...json(v), generatedAt: "" });
-/** A default range ends at the request's "now": the answer and the reference differ in those instants only. */
-const omitBounds = <T extends object>(v: T, explicit: boolean) =>
-  explicit ? json(v) : { ...json(v), from: "", to: "" };
-
-async function ok<T>(t: TestTenant, path: string, opts: Parameters<typeof api>[2] = {}) {
-  const res = await api<T>(t, path, opts);
-  expect(
-    res.status,
-    `${opts.method ?? (opts.body ? "POST" : "GET")} ${path}: ${JSON.stringify(res.body)}`,
-  ).toBeLessThan(300);
-  return res.body;
-}
 
 /** Varied data written through the API (and a few back-dated rows through SQL, which the triggers see too). */
 async function build(t: TestTenant) {
@@ -174,24 +159,13 @@ async function build(t: TestTenant) {
   return { cats: [c1, c2, c3], locs: [l1, l2] };
 }
 
-async function compare(
-  t: TestTenant,
-  scope: Scope,
-  range: { from?: string; to?: string; period: "day" | "week" | "month" },
-) {
-  const db = await dbOf(t);
-  const q = new URLSearchParams(
-    Object.entries({ ...scope, ...range }).filter((e): e is [string, string] => typeof e[1] === "string"),
-  ).toString();
-  const now = new Date();
-  const r = resolveRange(range, now);
-  const s = await resolveScope(db, scope);
+async function compare(t: TestTenant, scope: Scope, range: RangeInput) {
+  const { db, q, now, r, s, explicit } = await oracleCase(t, scope, range);
   const label = (route: string) => `${route}?${q}`;
 
   expect(omitStamp(await ok<object>(t, `/stats/analytics/overview?${q}`)), label("overview")).toEqual(
     omitStamp(await overview(db, s, "UTC", now)),
   );
-  const explicit = Boolean(range.from);
   expect(omitBounds(await ok<object>(t, `/stats/analytics/lifecycle?${q}`), explicit), label("lifecycle")).toEqual(
     omitBounds(await lifecycleAnalytics(db, r, s, now), explicit),
   );

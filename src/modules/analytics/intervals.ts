@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { scopeTerms, type Range, type Scope } from "./filters";
-import { rollupScope } from "./rollups";
+import { dailyTable, rollupScope } from "./rollups";
 
 /** Intervals measured and their summed length (integer milliseconds) for one kind: '' = any type, else a type. */
 type IntervalSum = { kind: string; n: number; ms: number };
@@ -26,16 +26,11 @@ export async function maintenanceIntervals(db: TenantDb, range: Range, scope: Sc
   const fromDay = range.from.slice(0, 10);
   const toDay = range.to.slice(0, 10);
   const scoped = Boolean(scope.categoryId || scope.locationId);
-  const table = scoped
-    ? scope.categoryId
-      ? sql`analytics_gaps_scoped g`
-      : sql`analytics_gaps_scoped g INDEXED BY analytics_gaps_scoped_location_idx`
-    : sql`analytics_gaps g`;
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
   const [whole, edge] = await Promise.all([
     fromDay < toDay
-      ? db.all<IntervalSum>(sql`SELECT g.kind AS kind, sum(g.n) AS n, sum(g.ms) AS ms FROM ${table}
-          WHERE g.day >= ${fromDay} AND g.day < ${toDay}${scoped ? rollupScope("g", scope) : sql``} GROUP BY g.kind`)
+      ? db.all<IntervalSum>(sql`SELECT g.kind AS kind, sum(g.n) AS n, sum(g.ms) AS ms FROM ${dailyTable("analytics_gaps", "g", scope)}
+          WHERE g.day >= ${fromDay} AND g.day < ${toDay}${rollupScope("g", scope)} GROUP BY g.kind`)
       : Promise.resolve([]),
     // count(p) / sum() skip the first completions (no predecessor) without a WHERE on p, which
     // would evaluate each predecessor seek twice.

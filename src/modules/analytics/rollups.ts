@@ -46,15 +46,19 @@ export function dailyCounts(
   scope: Scope,
   metrics: SQL,
 ): Promise<MetricRow[]> {
-  const scoped = Boolean(scope.categoryId || scope.locationId);
-  const table = scoped
-    ? scope.categoryId
-      ? sql`analytics_daily_scoped d`
-      : sql`analytics_daily_scoped d INDEXED BY analytics_daily_scoped_location_idx`
-    : sql`analytics_daily d`;
-  return db.all<MetricRow>(sql`SELECT ${periodKey(sql`d.day`, period)} AS period, d.metric AS metric, sum(d.n) AS n FROM ${table}
-    WHERE d.day >= ${days[0]} AND d.day < ${days[1]} AND ${metrics}${scoped ? rollupScope("d", scope) : sql``}
+  return db.all<MetricRow>(sql`SELECT ${periodKey(sql`d.day`, period)} AS period, d.metric AS metric, sum(d.n) AS n FROM ${dailyTable("analytics_daily", "d", scope)}
+    WHERE d.day >= ${days[0]} AND d.day < ${days[1]} AND ${metrics}${rollupScope("d", scope)}
     GROUP BY period, d.metric HAVING sum(d.n) <> 0`);
+}
+
+/**
+ * A per-day rollup as `alias`: `base` without a filter; with one, `base_scoped` (rows under the
+ * asset's current category and location), through its location index when only a location is given
+ * (its primary key leads with the category).
+ */
+export function dailyTable(base: "analytics_daily" | "analytics_gaps", alias: string, scope: Scope): SQL {
+  if (!scope.categoryId && !scope.locationId) return sql.raw(`${base} ${alias}`);
+  return sql.raw(`${base}_scoped ${alias}${scope.categoryId ? "" : ` INDEXED BY ${base}_scoped_location_idx`}`);
 }
 
 /** Adds rows into per-metric maps of period -> count. */
