@@ -35,16 +35,16 @@ export async function startChains(env: Bindings, tenantId: string, jobId: string
 
 /**
  * One link: writes the job's next chunk (its own invocation, its own D1 query budget), then sends
- * the next link. Idempotent: a redelivered link claims whatever is pending then, or ends once
+ * the next link while rows remain. Idempotent: a redelivered link claims whatever is pending then, or ends once
  * nothing is. The link that completes the job sends the rows' events (`asset.created`, ...), which
  * waited in the outbox so that the chain went at the pace of its writes, not of the events' consumer.
  */
 async function runLink(env: Bindings, tenant: TenantRecord, msg: ImportMessage): Promise<void> {
   const db = tenantDb(env, tenant.dbBinding);
   if ((await processChunk(ctxFor(env, tenant, db), msg.jobId)) === 0) return;
-  await env.IMPORTS.send(msg);
   const job = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, msg.jobId)).get();
   if (job?.status === "completed") await dispatchOutbox(env, tenant, db, FLUSH_ROUNDS);
+  else await env.IMPORTS.send(msg);
 }
 
 /**
