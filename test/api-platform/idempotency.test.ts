@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { idempotencyKeys } from "../../src/db/tenant/idempotency";
 import { assets } from "../../src/db/tenant/assets";
-import { createSchedule, day } from "../harness/maintenance";
+import { createSchedule, day, earlierToday } from "../harness/maintenance";
 import { insertAsset as insertAssetRow } from "../harness/rows";
 import { seedPerson } from "../harness/people";
 import { scan, seedAssets, startSession } from "../harness/sessions";
@@ -137,7 +137,7 @@ describe("Idempotency-Key", () => {
       nextDueDate: day(1),
     });
     const key = newKey();
-    const body = { itemId: asset.id, scheduleId: schedule.id, completedDate: `${day(0)}T12:00:00.000Z` };
+    const body = { itemId: asset.id, scheduleId: schedule.id, completedDate: earlierToday() };
     const first = await api<MaintenanceCompletion>(t, "/maintenance/logs", withKey(key, { body }));
     expect(first.status).toBe(201);
     const again = await api(t, "/maintenance/logs", withKey(key, { body }));

@@ -17,6 +17,12 @@ export function day(n = 0, timeZone = "UTC"): string {
   return localDate(new Date(Date.now() + n * 86_400_000), timeZone);
 }
 
+/**
+ * A completion instant of today (UTC) that is never in the future: today's midnight. Today's noon,
+ * which the tests used before, lies ahead for the first twelve hours of every UTC day and is refused.
+ */
+export const earlierToday = () => `${day(0)}T00:00:00.000Z`;
+
 /** Sets the workspace time zone (settings.timezone), as the admin API would. */
 export async function setTimezone(t: TestTenant, timezone: string): Promise<void> {
   await controlDb(env).update(tenants).set({ settings: { timezone } }).where(eq(tenants.id, t.id)).run();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { assets, assetTimeline } from "../../src/db/tenant/assets";
 import { maintenanceLogs } from "../../src/db/tenant/maintenance";
 import { occurrenceAfter } from "../../src/modules/maintenance/dates";
-import { createSchedule, day } from "../harness/maintenance";
+import { createSchedule, day, earlierToday } from "../harness/maintenance";
 import { outboxRows } from "../harness/outbox";
 import { insertAsset, trashed } from "../harness/rows";
 import { dbOf } from "../harness/tenant-db";
@@ -74,7 +74,7 @@ describe("maintenance logs", () => {
       reminderDays: 3,
     });
     const done = await api<MaintenanceCompletion>(t, "/maintenance/logs", {
-      body: { itemId: asset.id, scheduleId: monthly.id, completedDate: noon(day(0)) },
+      body: { itemId: asset.id, scheduleId: monthly.id, completedDate: earlierToday() },
     });
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ scheduleId: monthly.id, type: "service", dueDate: day(-40) });
@@ -82,7 +82,7 @@ describe("maintenance logs", () => {
     // Late by 40 days: the missed occurrence is skipped, the next is the first one after today.
     expect(after.nextDueDate).toBe(occurrenceAfter(day(-40), 1, "month", day(0)));
     expect(after.nextDueDate > day(0) && after.nextDueDate <= day(31)).toBe(true);
-    expect(after).toMatchObject({ status: "active", lastCompletedAt: noon(day(0)) });
+    expect(after).toMatchObject({ status: "active", lastCompletedAt: earlierToday() });
     expect((await api(t, `/maintenance/schedules/${monthly.id}`)).body).toEqual(after);
     const [entry] = await timeline(t, asset.id);
     expect(entry!.data).toMatchObject({ logId: done.body.id, scheduleId: monthly.id, dueDate: day(-40) });
@@ -96,7 +96,7 @@ describe("maintenance logs", () => {
     const due = await api<DueMaintenancePage>(t, "/maintenance/schedules/due/all");
     expect(due.body.items.map((i) => i.id)).not.toContain(once.id);
     const again = await api(t, "/maintenance/logs", {
-      body: { itemId: asset.id, scheduleId: once.id, completedDate: noon(day(0)) },
+      body: { itemId: asset.id, scheduleId: once.id, completedDate: earlierToday() },
     });
     expect(again.status).toBe(409);
     expect(await logCount(t)).toBe(2);
@@ -142,7 +142,7 @@ describe("maintenance logs", () => {
       (await api<MaintenanceCompletion>(t, "/maintenance/logs", { body: { itemId: asset.id, ...body } })).body;
     const a = await log({ type: "repair", completedDate: noon(day(-5)) });
     const b = await log({ scheduleId: s.id, completedDate: noon(day(-1)) });
-    const c = await log({ scheduleId: s.id, completedDate: noon(day(0)) });
+    const c = await log({ scheduleId: s.id, completedDate: earlierToday() });
     const byItem = await api<Page<MaintenanceLog>>(t, `/maintenance/logs/item/${asset.id}?limit=2`);
     expect(byItem.body.items.map((l) => l.id)).toEqual([c.id, b.id]);
     const rest = await api(t, `/maintenance/logs/item/${asset.id}?limit=2&cursor=${byItem.body.nextCursor}`);
@@ -186,7 +186,7 @@ describe("maintenance logs", () => {
     const t = await createTenant();
     const asset = await insertAsset(t);
     const s = await createSchedule(t, { itemId: asset.id, recurrence: { every: 7, unit: "day" }, nextDueDate: day(0) });
-    const body = { itemId: asset.id, scheduleId: s.id, completedDate: noon(day(0)) };
+    const body = { itemId: asset.id, scheduleId: s.id, completedDate: earlierToday() };
     const results = await Promise.all([
       api<MaintenanceCompletion>(t, "/maintenance/logs", { body }),
       api<MaintenanceCompletion>(t, "/maintenance/logs", { body }),
