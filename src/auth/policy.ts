@@ -27,6 +27,11 @@ export interface RouteRule {
   scope?: Scope;
   /** Whether a POST accepts `Idempotency-Key` (default: every POST with credentials, except read scopes). */
   idempotent?: boolean;
+  /**
+   * The answer carries a secret shown once (a key, token, signing secret, ticket or signed URL):
+   * an `Idempotency-Key` replay answers 409 `secret_shown_once` and the answer is never stored.
+   */
+  issuesSecret?: boolean;
 }
 
 const MANAGERS = ["owner", "admin"] as const;
@@ -48,10 +53,10 @@ export const ROUTE_POLICY = {
   listUsers: { access: "jwt", roles: MANAGERS },
   updateUser: { access: "jwt", roles: MANAGERS },
   listInvites: { access: "jwt", roles: MANAGERS },
-  createInvite: { access: "jwt", roles: MANAGERS },
+  createInvite: { access: "jwt", roles: MANAGERS, issuesSecret: true },
   revokeInvite: { access: "jwt", roles: MANAGERS },
   listApiKeys: { access: "jwt", roles: MANAGERS },
-  createApiKey: { access: "jwt", roles: MANAGERS },
+  createApiKey: { access: "jwt", roles: MANAGERS, issuesSecret: true },
   revokeApiKey: { access: "jwt", roles: MANAGERS },
 
   // Platform admin (admin host)
@@ -121,7 +126,7 @@ export const ROUTE_POLICY = {
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
   // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the
   // URL (calendar apps cannot send headers), checked in the handler, so it is tenantPublic.
-  createCalendarFeed: { access: "jwt" },
+  createCalendarFeed: { access: "jwt", issuesSecret: true },
   listCalendarFeeds: { access: "jwt" },
   revokeCalendarFeed: { access: "jwt" },
   getCalendarFeed: { access: "tenantPublic" },
@@ -196,7 +201,7 @@ export const ROUTE_POLICY = {
   // Feedback, objects and search (SPEC 4.9, 5): JWT only. The signed upload/view URLs carry their
   // own credential (an HMAC signature checked in the handler), so they are tenantPublic.
   submitFeedback: { access: "jwt" },
-  createObjectUpload: { access: "jwt" },
+  createObjectUpload: { access: "jwt", issuesSecret: true },
   getObjectViewUrl: { access: "jwt" },
   uploadObject: { access: "tenantPublic" },
   viewObject: { access: "tenantPublic" },
@@ -224,7 +229,7 @@ export const ROUTE_POLICY = {
   getUnreadNotificationCount: { access: "jwt" },
   markAllNotificationsRead: { access: "jwt" },
   updateNotification: { access: "jwt" },
-  createRealtimeTicket: { access: "jwt" },
+  createRealtimeTicket: { access: "jwt", issuesSecret: true },
   openRealtimeChannel: { access: "tenantPublic" },
 
   // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.
@@ -250,11 +255,11 @@ export const ROUTE_POLICY = {
   adminGetTt10Report: { access: "admin" },
   // Webhooks (SPEC 4.11, 5): JWT only even with API access, owners and admins, Pro plan feature.
   listWebhookEndpoints: WEBHOOKS,
-  createWebhookEndpoint: WEBHOOKS,
+  createWebhookEndpoint: { ...WEBHOOKS, issuesSecret: true },
   getWebhookEndpoint: WEBHOOKS,
   updateWebhookEndpoint: WEBHOOKS,
   deleteWebhookEndpoint: WEBHOOKS,
-  rotateWebhookEndpointSecret: WEBHOOKS,
+  rotateWebhookEndpointSecret: { ...WEBHOOKS, issuesSecret: true },
   verifyWebhookEndpoint: WEBHOOKS,
   listWebhookEventTypes: WEBHOOKS,
   listWebhookDeliveries: WEBHOOKS,

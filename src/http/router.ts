@@ -163,7 +163,7 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
       listScope(config.operationId),
       guard(rule, config.operationId),
       ...(hasJsonBody(config) ? [bodyShape] : []),
-      ...(idempotent ? [idempotency] : []),
+      ...(idempotent ? [idempotency({ issuesSecret: rule.issuesSecret })] : []),
     ],
     responses: { ...errorResponses(...standard), ...config.responses },
   });

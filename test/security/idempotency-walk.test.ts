@@ -1,16 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { acceptsIdempotencyKey, ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
-import {
-  fixtureFor,
-  NON_RESOURCE_PARAMS,
-  prepareOperation,
-  SAMPLE_BODIES,
-  type FixtureContext,
-} from "../harness/fixtures";
+import { prepareOperation, SAMPLE_BODIES } from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
 import { adminCookie, userJwt } from "../harness/principals";
-import { createTenant, type TestTenant } from "../harness/tenant";
+import { createTenant } from "../harness/tenant";
 import { hostUrl, req, unique } from "./harness";
+import { walkResources, type WalkState } from "./walk-fixtures";
 import { validSample } from "./samples";
 
 /**
@@ -25,32 +20,13 @@ const doc = await fetchOpenApi();
 const operations = operationsOf(doc);
 const POLICY: Record<string, RouteRule> = ROUTE_POLICY;
 
-const s = {} as { t: TestTenant; jwt: string; cookie: string };
+const s = {} as WalkState;
 beforeAll(async () => {
   s.t = await createTenant({ plan: "enterprise" });
   [s.jwt, s.cookie] = await Promise.all([userJwt(s.t), adminCookie()]);
 });
 
-function fixtureContext(params: Record<string, string>): FixtureContext {
-  return {
-    tenant: s.t,
-    api: (path, opts = {}) => req(`${s.t.base}${path}`, { auth: { jwt: s.jwt }, ...opts }),
-    admin: (path, opts = {}) =>
-      req(hostUrl("admin", `/api/v1${path}`), { ...opts, headers: { cookie: s.cookie, ...opts.headers } }),
-    params,
-    unique,
-  };
-}
-
-async function resourcesFor(o: WalkedOperation) {
-  const params: Record<string, string> = {};
-  const ctx = fixtureContext(params);
-  for (const name of o.pathParams) {
-    const fixture = fixtureFor(o.path, name);
-    params[name] = NON_RESOURCE_PARAMS[name] ?? (fixture ? await fixture(ctx) : "missing-fixture");
-  }
-  return { params, ctx };
-}
+const resourcesFor = (o: WalkedOperation) => walkResources(s, o);
 
 const headerOf = (o: WalkedOperation) =>
   (o.op.parameters ?? []).some((p) => "in" in p && p.in === "header" && p.name.toLowerCase() === "idempotency-key");
