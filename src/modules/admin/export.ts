@@ -1,23 +1,54 @@
-import { getTableName, is } from "drizzle-orm";
+import { getTableColumns, getTableName, is } from "drizzle-orm";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as tenantSchema from "../../db/tenant/schema";
 import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
 
-/** Credentials never leave the service, not even in an export: these tables are left out... */
-const SECRET_TABLES = new Set(["refresh_tokens", "realtime_tickets"]);
-/** ...and these columns are dropped from the tables that are exported. */
-const SECRET_COLUMNS = new Set(["password_hash", "key_hash", "token_hash"]);
+/**
+ * Credentials never leave the service, not even in an export (docs/auth.md lists what is stored
+ * about each credential). Whole tables left out: sessions and one-time tickets, and the idempotency
+ * store (transient answers, kept 24 h), plus the single-use SSO sign-in state (a PKCE verifier).
+ */
+const WITHHELD_TABLES = new Set([
+  "refresh_tokens",
+  "realtime_tickets",
+  "idempotency_keys",
+  "sso_requests",
+  "sso_replays",
+]);
+/** Columns left out of the tables that are exported: hashes of credentials and signing secrets. */
+const WITHHELD_COLUMNS: Record<string, readonly string[]> = {
+  users: ["password_hash"],
+  api_keys: ["key_hash"],
+  invites: ["token_hash"],
+  calendar_feeds: ["token_hash"],
+  webhook_endpoints: ["secret", "previous_secret"],
+};
 const PAGE = 500;
 
-/** The workspace's tables, from the drizzle schema (derived tables such as the FTS index are not data). */
-export const exportedTables = (): string[] =>
-  Object.values(tenantSchema)
-    .filter((v) => is(v, SQLiteTable))
-    .map((t) => getTableName(t as SQLiteTable))
-    .filter((n) => !SECRET_TABLES.has(n))
-    .sort();
+const tables = () =>
+  (Object.values(tenantSchema) as unknown[])
+    .filter((v): v is SQLiteTable => is(v, SQLiteTable))
+    .filter((t) => !WITHHELD_TABLES.has(getTableName(t)));
+
+/**
+ * The exported columns of every exported table, from the drizzle schema: the export selects these
+ * by name (never `*`), so a column the schema does not declare is never exported, and
+ * test/admin/export-columns.test.ts holds them against an allowlist.
+ */
+export function exportedColumns(): Record<string, string[]> {
+  return Object.fromEntries(
+    tables()
+      .map((t): [string, string[]] => {
+        const name = getTableName(t);
+        const withheld = WITHHELD_COLUMNS[name] ?? [];
+        const columns = Object.values(getTableColumns(t)).map((c) => c.name);
+        return [name, columns.filter((c) => !withheld.includes(c))];
+      })
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
 
 /**
  * The workspace's data as one JSON document, streamed table by table in pages of rows (by rowid),
@@ -38,16 +69,15 @@ export function exportWorkspace(env: Bindings, tenant: TenantRecord): ReadableSt
       exportedAt: new Date().toISOString(),
     };
     yield `${JSON.stringify(head).slice(0, -1)},"tables":{`;
-    for (const [i, name] of exportedTables().entries()) {
+    for (const [i, [name, columns]] of Object.entries(exportedColumns()).entries()) {
+      const list = columns.map((c) => `"${c}"`).join(", ");
       yield `${i > 0 ? "," : ""}${JSON.stringify(name)}:[`;
       for (let after = 0, first = true; ; first = false) {
         const { results } = await db
-          .prepare(`SELECT rowid AS "__rowid", * FROM "${name}" WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`)
+          .prepare(`SELECT rowid AS "__rowid", ${list} FROM "${name}" WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`)
           .bind(after)
           .all<Record<string, unknown>>();
-        const rows = results.map(({ __rowid, ...row }) =>
-          JSON.stringify(Object.fromEntries(Object.entries(row).filter(([k]) => !SECRET_COLUMNS.has(k)))),
-        );
+        const rows = results.map(({ __rowid, ...row }) => JSON.stringify(row));
         if (rows.length > 0) yield `${first ? "" : ","}${rows.join(",")}`;
         if (results.length < PAGE) break;
         after = Number(results[results.length - 1]!.__rowid);

@@ -141,7 +141,7 @@ export const adminRouter = createRouter()
       tags,
       summary: "Export a workspace's data (JSON)",
       description:
-        "Every table of the workspace as `{ workspace, exportedAt, tables: { <table>: [rows] } }`, streamed. Credentials (password, key and token hashes, refresh tokens) are left out; files stay in R2 under `tenants/<tenantId>/`.",
+        "Every table of the workspace as `{ workspace, exportedAt, tables: { <table>: [rows] } }`, streamed. Credentials (password, key and token hashes, webhook signing secrets, refresh tokens, tickets, SSO state, the idempotency store) are left out; files stay in R2 under `tenants/<tenantId>/`.",
       request: { params: Params },
       responses: {
         200: {
