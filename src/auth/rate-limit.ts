@@ -21,9 +21,14 @@ const limiter = (env: Bindings, level: "KEY" | "WORKSPACE", plan: Plan): RateLim
   env[`RATE_LIMIT_${level}_${plan.toUpperCase()}` as LimiterName];
 
 /**
- * Counts the request against the caller's credential and its workspace; over either budget is a
+ * Counts the request against the caller's credential, then its workspace; over either budget is a
  * 429 with `Retry-After` (an upper bound: the binding does not say when its window ends). Every
  * answer carries `RateLimit-Policy` (IETF draft-ietf-httpapi-ratelimit-headers) with the budgets.
+ *
+ * Fairness (docs/api-platform.md): a request its own credential refuses never reaches the workspace
+ * counter, so refused requests cannot drain the budget others share. The workspace budget is the
+ * API keys' (integrations) alone: people signed in (JWT) are held to their own budget only, so no
+ * number of noisy keys can lock the owner out of the product where they would revoke those keys.
  */
 export async function rateLimit(c: AppContext, principal: Principal): Promise<void> {
   // Benchmarks (bench/lib.mjs) measure the API, not the budget: they start the Worker with RATE_LIMITS=off.
@@ -32,19 +37,20 @@ export async function rateLimit(c: AppContext, principal: Principal): Promise<vo
   const budget = RATE_LIMITS[plan];
   const w = RATE_LIMIT_WINDOW_SECONDS;
   c.header("RateLimit-Policy", `"credential";q=${budget.credential};w=${w}, "workspace";q=${budget.workspace};w=${w}`);
-  const key = limiter(c.env, "KEY", plan);
-  const workspace = limiter(c.env, "WORKSPACE", plan);
-  const [own, shared] = await Promise.all([
-    key?.limit({ key: `${tenantId}:${credentialKey(principal)}` }),
-    workspace?.limit({ key: tenantId }),
-  ]);
-  const over = own && !own.success ? "credential" : shared && !shared.success ? "workspace" : null;
-  if (!over) return;
+  const own = await limiter(c.env, "KEY", plan)?.limit({ key: `${tenantId}:${credentialKey(principal)}` });
+  if (own && !own.success) refuse("credential", plan, w);
+  if (principal.kind !== "apiKey") return;
+  const shared = await limiter(c.env, "WORKSPACE", plan)?.limit({ key: tenantId });
+  if (shared && !shared.success) refuse("workspace", plan, w);
+}
+
+function refuse(over: "credential" | "workspace", plan: Plan, w: number): never {
+  const quota = RATE_LIMITS[plan][over];
   throw new ApiError(
     "rate_limited",
-    `Rate limit of the ${over === "credential" ? "credential" : "workspace"} exceeded (${budget[over]} requests per ${w} s on the ${plan} plan)`,
+    `Rate limit of the ${over} exceeded (${quota} requests per ${w} s on the ${plan} plan)`,
     {
-      details: { limit: over, quota: budget[over], windowSeconds: w, plan },
+      details: { limit: over, quota, windowSeconds: w, plan },
       headers: { "Retry-After": String(w), RateLimit: `"${over}";r=0;t=${w}` },
     },
   );

@@ -1,17 +1,60 @@
 import { describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../../src/auth/rate-limit";
-import { api, createTenant, type Failure } from "../harness/tenant";
+import { userJwt } from "../harness/principals";
+import { api, createTenant, type Auth, type Failure, type TestTenant } from "../harness/tenant";
 import { expectError } from "../security/harness";
 import { createKey } from "./keys";
 
+/** The local binding counts in windows aligned to the wall clock (60 s): start early in one (waits at most 30 s). */
+async function startOfWindow() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 30_000) await new Promise((r) => setTimeout(r, left + 100));
+}
+
+/** `n` requests of one credential, 20 at a time; the statuses in order. */
+async function burst(t: TestTenant, auth: Auth, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < n; i += 20) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(20, n - i) }, () => api(t, "/categories/default", { auth })),
+    );
+    statuses.push(...batch.map((r) => r.status));
+  }
+  return statuses;
+}
+
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
 describe("rate limits per credential and workspace", () => {
+  it("requests refused by their credential's limit do not count against the workspace (issue 20 item 3)", async () => {
+    const t = await createTenant({ plan: "free" });
+    const a = await createKey(t, { name: "noisy" });
+    const b = await createKey(t, { name: "quiet" });
+    await startOfWindow();
+    const noisy = await burst(t, { apiKey: a.token }, 320);
+    expect(count(noisy, 200)).toBe(RATE_LIMITS.free.credential);
+    expect(count(noisy, 429)).toBe(320 - RATE_LIMITS.free.credential);
+    // Only 120 were served: the workspace (300) has room for key B.
+    expect(await burst(t, { apiKey: b.token }, 10)).toEqual(Array(10).fill(200));
+  }, 90_000);
+
+  it("keys that exhaust the workspace budget never lock out the owner's JWT", async () => {
+    const t = await createTenant({ plan: "free" });
+    const keys = await Promise.all([1, 2, 3].map((i) => createKey(t, { name: `k${i}` })));
+    const jwt = await userJwt(t);
+    await startOfWindow();
+    const statuses = (await Promise.all(keys.map((k) => burst(t, { apiKey: k.token }, 120)))).flat();
+    expect(count(statuses, 200)).toBe(RATE_LIMITS.free.workspace);
+    const fourth = await api<Failure<{ limit: string }>>(t, "/categories/default");
+    expectError(fourth, 429, "rate_limited");
+    expect(fourth.body.details.limit).toBe("workspace");
+    expect(await burst(t, { jwt }, 10)).toEqual(Array(10).fill(200));
+  }, 90_000);
+
   it("a free-plan key gets 429 with Retry-After and the envelope past its budget; other keys go on", async () => {
     const t = await createTenant({ plan: "free" });
     const { token } = await createKey(t);
-    // The local binding counts in windows aligned to the wall clock (60 s): a run that crossed into the
-    // next window would start a fresh count. Start early in a window (waits at most 30 s).
-    const left = 60_000 - (Date.now() % 60_000);
-    if (left < 30_000) await new Promise((r) => setTimeout(r, left + 100));
+    await startOfWindow();
     const budget = RATE_LIMITS.free.credential;
     const first = await api(t, "/categories/default", { auth: { apiKey: token } });
     expect(first.status).toBe(200);
