@@ -86,7 +86,9 @@ async function verifyUserToken(c: AppContext, token: string): Promise<Principal>
   if (!user || user.status !== "active") throw unauthenticated("The user of this token is not active");
   // A token from before the user's last deactivation stays dead after a reactivation.
   if (user.validAfter && (claims.issuedAtMs ?? 0) < Date.parse(user.validAfter))
-    throw unauthenticated("This token was issued before the user was deactivated; sign in again");
+    throw unauthenticated(
+      "This token was revoked (the user was deactivated, or the SSO-only gate ended password sessions); sign in again",
+    );
   return { kind: "user", userId: claims.sub, email: user.email, role: user.role };
 }
 

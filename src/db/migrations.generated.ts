@@ -411,5 +411,11 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "DROP INDEX `bookings_starts_idx`;",
       "CREATE INDEX `bookings_starts_idx` ON `bookings` (`starts_at`,`id`,`ends_at`);"
     ]
+  },
+  {
+    "name": "0024_refresh_token_method.sql",
+    "queries": [
+      "ALTER TABLE `refresh_tokens` ADD `method` text DEFAULT 'password' NOT NULL;"
+    ]
   }
 ];

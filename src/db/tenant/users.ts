@@ -56,6 +56,13 @@ export const refreshTokens = sqliteTable(
     expiresAt: text("expires_at").notNull(),
     revokedAt: text("revoked_at"),
     createdAt: text("created_at").notNull(),
+    /**
+     * How the session was born: `password` (sign-in or invite acceptance) or `sso`; successors keep
+     * it. The SSO-only gate ends password-born sessions except the owner's (docs/sso.md).
+     */
+    method: text("method", { enum: ["password", "sso"] })
+      .notNull()
+      .default("password"),
   },
   (t) => [uniqueIndex("refresh_tokens_hash_uq").on(t.tokenHash), index("refresh_tokens_user_idx").on(t.userId)],
 );

@@ -3,7 +3,7 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { joinByInvite } from "./join";
-export { mintRefreshToken, sessionBody } from "./refresh-tokens";
+export { endPasswordSessions, mintRefreshToken, sessionBody } from "./refresh-tokens";
 export type { AuthCtx } from "./refresh-tokens";
 export { authRouter } from "./routes";
 export { SessionSchema } from "./schemas";

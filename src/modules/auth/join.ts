@@ -20,7 +20,7 @@ export async function joinByInvite(
   user: UserRow,
   via?: "sso",
 ): Promise<string | null> {
-  const refresh = await mintRefreshToken(user.id, user.createdAt);
+  const refresh = await mintRefreshToken(user.id, user.createdAt, via ?? "password");
   const [res] = await ctx.db.batch([
     ctx.db
       .update(invites)

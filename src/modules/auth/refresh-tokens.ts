@@ -1,6 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import { ACCESS_TTL_SECONDS, signAccessToken } from "../../auth/jwt";
-import { refreshTokens } from "../../db/tenant/users";
+import { refreshTokens, users } from "../../db/tenant/users";
 import type { TenantDb } from "../../env";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
@@ -27,11 +27,17 @@ type RefreshRow = typeof refreshTokens.$inferSelect;
 export const successorToken = (secret: string, token: string) =>
   base64url(hmac(sha256, new TextEncoder().encode(`refresh-successor:${secret}`), new TextEncoder().encode(token)));
 
-/** A new refresh token (random, or the given successor): the caller gets `token`, the database only `token_hash`. */
-export async function mintRefreshToken(userId: string, now: string, token = randomToken(32)) {
+export type SessionMethod = RefreshRow["method"];
+
+/**
+ * A new refresh token (random, or the given successor) of a session born by `method`: the caller
+ * gets `token`, the database only `token_hash`.
+ */
+export async function mintRefreshToken(userId: string, now: string, method: SessionMethod, token = randomToken(32)) {
   const row: RefreshRow = {
     id: newId("refreshToken"),
     userId,
+    method,
     tokenHash: await sha256Hex(token),
     expiresAt: new Date(Date.parse(now) + REFRESH_TTL_DAYS * 86_400_000).toISOString(),
     revokedAt: null,
@@ -46,6 +52,28 @@ export const revokeAllRefreshTokens = (db: TenantDb, userId: string, now: string
     .update(refreshTokens)
     .set({ revokedAt: now })
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+
+/**
+ * The SSO-only gate turned on: every password-born session of everyone but owners ends now. Their
+ * refresh tokens are revoked and their access tokens die (`tokens_valid_after`; an SSO-born session
+ * of the same user simply refreshes). Statements for the caller's batch; the users first, while
+ * their live password tokens still name them.
+ */
+export function endPasswordSessions(db: TenantDb, now: string) {
+  const livePassword = and(
+    eq(refreshTokens.method, "password"),
+    isNull(refreshTokens.revokedAt),
+    gt(refreshTokens.expiresAt, now),
+    inArray(refreshTokens.userId, db.select({ id: users.id }).from(users).where(ne(users.role, "owner"))),
+  );
+  return [
+    db
+      .update(users)
+      .set({ tokensValidAfter: now })
+      .where(inArray(users.id, db.select({ id: refreshTokens.userId }).from(refreshTokens).where(livePassword))),
+    db.update(refreshTokens).set({ revokedAt: now }).where(livePassword),
+  ] as const;
+}
 
 /** The body of login, refresh and invite acceptance. */
 export async function sessionBody(ctx: AuthCtx, user: UserRow, refreshToken: string) {

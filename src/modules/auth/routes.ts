@@ -39,11 +39,11 @@ export const authRouter = createRouter()
       tags,
       summary: "Exchange a refresh token for a new pair",
       description:
-        "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401).",
+        "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Under the workspace's SSO-only gate, a session born of a password (sign-in or invite acceptance) ends: 403 `sso_required` and the token is revoked, except for owners (break-glass).",
       request: body(RefreshBody),
-      responses: { 200: json(SessionSchema, "New tokens"), ...errorResponses(401, 415) },
+      responses: { 200: json(SessionSchema, "New tokens"), ...errorResponses(401, 403, 415) },
     }),
-    async (c) => c.json(await svc.refresh(authCtx(c), c.req.valid("json").refreshToken), 200),
+    async (c) => c.json(await svc.refresh(await gatedAuthCtx(c), c.req.valid("json").refreshToken), 200),
   )
   .openapi(
     defineRoute({

@@ -28,7 +28,7 @@ export async function login(ctx: AuthCtx, input: { email: string; password: stri
   if (!user || !ok || user.status !== "active") throw invalidCredentials();
   if (ctx.ssoOnly && user.role !== "owner") throw ssoRequired();
   const now = nowIso();
-  const refresh = await mintRefreshToken(user.id, now);
+  const refresh = await mintRefreshToken(user.id, now, "password");
   await ctx.db.batch([
     ctx.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
     ctx.db.insert(refreshTokens).values(refresh.row),
@@ -51,13 +51,14 @@ export async function refresh(ctx: AuthCtx, token: string) {
     .where(eq(refreshTokens.tokenHash, await sha256Hex(token)))
     .get();
   if (!row) throw invalidRefreshToken();
+  if (ctx.ssoOnly && row.method === "password") await endUnlessOwner(ctx, row, now);
   const successor = successorToken(ctx.secret, token);
   if (row.revokedAt) return rotatedMomentsAgo(ctx, row, successor, now);
   if (row.expiresAt <= now) throw invalidRefreshToken();
   const user = await ctx.db.select().from(users).where(eq(users.id, row.userId)).get();
   if (!user || user.status !== "active") throw invalidRefreshToken();
 
-  const next = await mintRefreshToken(user.id, now, successor);
+  const next = await mintRefreshToken(user.id, now, row.method, successor);
   const [revoked] = await ctx.db.batch([
     ctx.db
       .update(refreshTokens)
@@ -68,6 +69,22 @@ export async function refresh(ctx: AuthCtx, token: string) {
   // Lost a race with another use of the same token: the winner's successor, if it is one.
   if (revoked.meta.changes === 0) return rotatedMomentsAgo(ctx, { ...row, revokedAt: now }, successor, now);
   return sessionBody(ctx, user, next.token);
+}
+
+/**
+ * Under the SSO-only gate a password-born session of anyone but an owner ends (issue 20 item 4):
+ * one born before the gate applied (turned on, or the plan upgraded) is revoked here, and one the
+ * gate already revoked answers the same 403, not the reuse alarm (which would end SSO sessions too).
+ */
+async function endUnlessOwner(ctx: AuthCtx, row: typeof refreshTokens.$inferSelect, now: string) {
+  const user = await ctx.db.select({ role: users.role }).from(users).where(eq(users.id, row.userId)).get();
+  if (user?.role === "owner") return;
+  await ctx.db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.revokedAt)))
+    .run();
+  throw ssoRequired();
 }
 
 /** A revoked token used again: within the grace window, its live successor; otherwise reuse, so sign out everywhere. */

@@ -1,5 +1,5 @@
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
-import { saveSsoConfig, toSsoConfigView } from "./config";
+import { enforceSsoGate, saveSsoConfig, toSsoConfigView } from "./config";
 import { loadSsoConfig } from "../../auth/sso/gate";
 import { SsoConfigBody, SsoConfigSchema } from "./schemas";
 import { spUrls } from "./urls";
@@ -42,6 +42,7 @@ export const ssoConfigRouter = createRouter()
       const urls = spUrls(c.env, c.var.tenant.slug);
       await validateSsoConfig(input, urls);
       const row = await saveSsoConfig(c.env, c.var.tenant, input);
+      await enforceSsoGate(c.var.db, c.var.tenant, row);
       return c.json(toSsoConfigView(c.var.tenant, row, urls), 200);
     },
   );

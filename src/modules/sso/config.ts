@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { ssoConfigs, type IdpMetadataCache, type OidcSettings, type SamlSettings } from "../../db/control/sso";
-import type { Bindings } from "../../env";
+import type { Bindings, TenantDb } from "../../env";
+import { endPasswordSessions } from "../auth";
 import { fetchIdpMetadata, MetadataError } from "../../auth/sso/metadata";
 import { secretKeyMaterial, sealSecret } from "../../auth/sso/secret-box";
 import { nowIso } from "../../platform/clock";
@@ -125,6 +126,16 @@ export async function saveSsoConfig(env: Bindings, tenant: TenantRecord, input: 
     })
     .run();
   return row;
+}
+
+/**
+ * With the SSO-only gate in force, no password-born session of anyone but the owners outlives the
+ * save (issue 20 item 4): their refresh tokens are revoked and their access tokens die. Refresh also
+ * checks how a session was born, for sessions the gate reaches later (a plan upgrade).
+ */
+export async function enforceSsoGate(db: TenantDb, tenant: TenantRecord, row: SsoConfigRow): Promise<void> {
+  if (!ssoFlags(tenant, row).ssoLoginEnabled) return;
+  await db.batch([...endPasswordSessions(db, nowIso())]);
 }
 
 /** How long fetched IdP metadata is trusted before a sign-in fetches it again. */

@@ -28,7 +28,7 @@ export async function signInByEmail(ctx: AuthCtx, rawEmail: string, name: string
   const user = await ctx.db.select().from(users).where(sql`lower(${users.email}) = ${lower}`).get();
   if (user) {
     if (user.status !== "active") throw deactivated();
-    const refresh = await mintRefreshToken(user.id, now);
+    const refresh = await mintRefreshToken(user.id, now, "sso");
     await ctx.db.batch([
       ctx.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id)),
       ctx.db.insert(refreshTokens).values(refresh.row),

@@ -1,0 +1,1 @@
+ALTER TABLE `refresh_tokens` ADD `method` text DEFAULT 'password' NOT NULL;
