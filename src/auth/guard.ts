@@ -32,6 +32,7 @@ export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<A
         throw new ApiError("forbidden", `This action needs one of the roles: ${rule.roles.join(", ")}`);
       }
       if (rule.scope && principal.kind === "apiKey") requireScope(principal.scopes, rule.scope);
+      if (rule.alsoScope && principal.kind === "apiKey") requireScope(principal.scopes, rule.alsoScope);
       if (rule.feature && !planIncludes(c.var.tenant.plan, rule.feature)) {
         throw new ApiError(
           "plan_required",

@@ -25,6 +25,12 @@ export interface RouteRule {
    * created without scopes have them all. Shown in the OpenAPI `security` of the route.
    */
   scope?: Scope;
+  /**
+   * A second scope the key needs besides `scope`: an action of another group that changes an
+   * asset's custody or existence (kit checkout, booking pick-up, trash purge) also needs
+   * `inventory-items:write` (CUSTODY), so a kits, bookings or trash key cannot move assets.
+   */
+  alsoScope?: Scope;
   /** Whether a POST accepts `Idempotency-Key` (default: every POST with credentials, except read scopes). */
   idempotent?: boolean;
   /**
@@ -35,6 +41,7 @@ export interface RouteRule {
 }
 
 const MANAGERS = ["owner", "admin"] as const;
+const CUSTODY = "inventory-items:write" as const;
 const WEBHOOKS = { access: "jwt", roles: MANAGERS, feature: "webhooks" } as const;
 
 /**
@@ -109,8 +116,8 @@ export const ROUTE_POLICY = {
   getBooking: { access: "data", scope: "bookings:read" },
   updateBooking: { access: "data", scope: "bookings:write" },
   cancelBooking: { access: "data", scope: "bookings:write" },
-  pickUpBooking: { access: "data", scope: "bookings:write" },
-  returnBooking: { access: "data", scope: "bookings:write" },
+  pickUpBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
+  returnBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
   // Kits (issue 15): API keys accepted, as for assets.
   listKits: { access: "data", scope: "kits:read" },
   createKit: { access: "data", scope: "kits:write" },
@@ -120,8 +127,8 @@ export const ROUTE_POLICY = {
   restoreKit: { access: "data", scope: "kits:write" },
   addKitMembers: { access: "data", scope: "kits:write" },
   removeKitMember: { access: "data", scope: "kits:write" },
-  checkoutKit: { access: "data", scope: "kits:write" },
-  checkinKit: { access: "data", scope: "kits:write" },
+  checkoutKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
+  checkinKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
   // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the
@@ -170,8 +177,8 @@ export const ROUTE_POLICY = {
   // Trash (SPEC 4.12). SPEC 5 leaves API keys open; it holds the "data" groups' items, so "data".
   // Permanent deletion is irreversible: owners and admins (API keys act as admin).
   listTrash: { access: "data", scope: "trash:read" },
-  restoreTrashItems: { access: "data", scope: "trash:write" },
-  permanentlyDeleteTrashItems: { access: "data", scope: "trash:write", roles: MANAGERS },
+  restoreTrashItems: { access: "data", scope: "trash:write", alsoScope: CUSTODY },
+  permanentlyDeleteTrashItems: { access: "data", scope: "trash:write", alsoScope: CUSTODY, roles: MANAGERS },
   // Inventory sessions (SPEC 4.6) and recurring session schedules (same group): API keys accepted.
   listSessions: { access: "data", scope: "sessions:read" },
   listActiveSessions: { access: "data", scope: "sessions:read" },

@@ -98,9 +98,12 @@ export function errorResponses<S extends number>(...statuses: S[]) {
   return Object.fromEntries(statuses.map((s) => [s, errorResponse(s)])) as Record<S, ReturnType<typeof errorResponse>>;
 }
 
+/** The API-key scopes a route needs: its own, and the custody scope where it moves assets. */
+export const scopesOf = (rule: RouteRule): string[] => [rule.scope, rule.alsoScope].filter((s) => s !== undefined);
+
 function securityFor(rule: RouteRule) {
   // OpenAPI 3.1 lets a non-OAuth requirement list role names: the API-key scope the route needs.
-  if (rule.access === "data") return [{ ApiKey: rule.scope ? [rule.scope] : [] }, { Bearer: [] }];
+  if (rule.access === "data") return [{ ApiKey: scopesOf(rule) }, { Bearer: [] }];
   if (rule.access === "jwt") return [{ Bearer: [] }];
   if (rule.access === "admin") return [{ AdminCookie: [] }];
   return [];
@@ -117,7 +120,8 @@ function ruleDescription(rule: RouteRule): string {
   }[rule.access];
   const roles = rule.roles ? ` Roles: ${rule.roles.join(", ")}.` : "";
   const plan = rule.feature ? ` Plan feature: ${rule.feature}.` : "";
-  const scope = rule.scope ? ` API-key scope: \`${rule.scope}\`.` : "";
+  const scopes = scopesOf(rule).map((s) => `\`${s}\``);
+  const scope = scopes.length > 0 ? ` API-key scope${scopes.length > 1 ? "s" : ""}: ${scopes.join(" and ")}.` : "";
   return `${who}${roles}${plan}${scope}`;
 }
 

@@ -27,7 +27,8 @@ export function expectError(res: CallResult<unknown>, status: number, code?: str
 
 /** What `defineRoute` must have written into the operation's `security` for this rule. */
 export function expectedSecurity(rule: RouteRule): Record<string, string[]>[] {
-  if (rule.access === "data") return [{ ApiKey: rule.scope ? [rule.scope] : [] }, { Bearer: [] }];
+  if (rule.access === "data")
+    return [{ ApiKey: [rule.scope, rule.alsoScope].filter((s) => s !== undefined) }, { Bearer: [] }];
   if (rule.access === "jwt") return [{ Bearer: [] }];
   if (rule.access === "admin") return [{ AdminCookie: [] }];
   return [];

@@ -124,6 +124,34 @@ it("walks a document that has operations", () => {
   expect(operations.length).toBeGreaterThan(0);
 });
 
+/**
+ * Issue 20 item 8: every operation that changes an asset's custody (who holds it) or existence
+ * (delete, restore, purge), whatever its group, needs `inventory-items:write` from an API key. A new
+ * such route is added here; the walk below then proves the refusal against the running Worker.
+ */
+const CUSTODY_OR_EXISTENCE = [
+  "createInventoryItem",
+  "deleteInventoryItem",
+  "restoreInventoryItem",
+  "checkoutInventoryItem",
+  "checkinInventoryItem",
+  "bulkInventoryItems",
+  "importInventoryItems",
+  "checkoutKit",
+  "checkinKit",
+  "pickUpBooking",
+  "returnBooking",
+  "restoreTrashItems",
+  "permanentlyDeleteTrashItems",
+];
+it("every route that changes an asset's custody or existence needs inventory-items:write", () => {
+  for (const id of CUSTODY_OR_EXISTENCE) {
+    const rule = POLICY[id];
+    expect(rule, id).toBeDefined();
+    expect([rule!.scope, rule!.alsoScope], id).toContain("inventory-items:write");
+  }
+});
+
 // Concurrent: the tests only read the shared workspaces and write their own fixture resources.
 describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
   const rule = POLICY[o.operationId];
@@ -187,6 +215,17 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
           expect([401, 403]).not.toContain(res.status);
         });
       }
+    }
+    if (rule.alsoScope) {
+      const [group] = rule.alsoScope.split(":") as [string];
+      it(`refuses an API key with every scope but '${group}' (403 insufficient_scope: ${rule.alsoScope})`, async () => {
+        const res = await req<Failure<{ requiredScope: string }>>(hostUrl(s.a.slug, path), {
+          ...plain,
+          auth: { apiKey: s.withoutGroup[group]! },
+        });
+        expectError(res, 403, "insufficient_scope");
+        expect(res.body.details.requiredScope).toBe(rule.alsoScope);
+      });
     }
     if (rule.roles && !rule.roles.includes("member")) {
       it(`refuses a member: roles ${rule.roles.join(", ")} (403)`, async () => {
