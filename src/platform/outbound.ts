@@ -134,23 +134,33 @@ export function parseIpv6(text: string): number[] | undefined {
   return all.map((g) => parseInt(g, 16));
 }
 
+/**
+ * IPv6: only global unicast (2000::/3) is reachable, and every form that embeds an IPv4 address
+ * is judged by that address (issue 20: `::ffff:0:a9fe:a9fe` is 169.254.169.254 to a translator).
+ */
 function ipv6Refusal(text: string, policy: OutboundPolicy): string | undefined {
   const g = parseIpv6(text);
   if (!g) return "not a valid IPv6 address";
-  const embedded = (hi: number, lo: number) => ipv4Refusal(hi * 65536 + lo, policy);
+  const embedded = ipv4Refusal(g[6]! * 65536 + g[7]!, policy);
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeros(7) && g[7] === 1) return policy.allowLoopback ? undefined : "loopback addresses are not allowed";
   if (zeros(8)) return "the unspecified address is not allowed";
-  if (zeros(5) && g[5] === 0xffff) return embedded(g[6]!, g[7]!); // IPv4-mapped
-  if (zeros(6)) return embedded(g[6]!, g[7]!); // IPv4-compatible (deprecated)
-  if (g[0] === 0x64 && g[1] === 0xff9b) return embedded(g[6]!, g[7]!); // NAT64
-  if (g[0] === 0x2002) return embedded(g[1]!, g[2]!); // 6to4
+  if (zeros(5) && g[5] === 0xffff) return embedded; // IPv4-mapped ::ffff:0:0/96
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return embedded; // IPv4-translated ::ffff:0:0:0/96 (RFC 2765)
+  if (zeros(6)) return embedded; // IPv4-compatible (deprecated)
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0) return embedded; // NAT64 well-known prefix 64:ff9b::/96 (RFC 6052)
+  if (g[0] === 0x2002) return ipv4Refusal(g[1]! * 65536 + g[2]!, policy); // 6to4
+  // ISATAP interface ids (…:0:5efe:a.b.c.d, …:200:5efe:a.b.c.d) reach the embedded address.
+  if ((g[4] === 0 || g[4] === 0x200) && g[5] === 0x5efe && embedded) return embedded;
   if ((g[0]! & 0xfe00) === 0xfc00) return "unique local addresses are not allowed";
   if ((g[0]! & 0xffc0) === 0xfe80 || (g[0]! & 0xffc0) === 0xfec0)
     return "link-local and site-local addresses are not allowed";
   if ((g[0]! & 0xff00) === 0xff00) return "multicast addresses are not allowed";
-  if (g[0] === 0x2001 && (g[1] === 0x0db8 || g[1] === 0)) return "documentation and Teredo addresses are not allowed";
-  if (g[0] === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return "discard-only addresses are not allowed";
+  // Everything else outside 2000::/3 (the rest of ::/8 and 64:ff9b:1::/48 local-use NAT64 included)
+  // is reserved or translates to addresses we cannot judge.
+  if ((g[0]! & 0xe000) !== 0x2000) return "reserved and translated IPv6 addresses are not allowed";
+  if (g[0] === 0x2001 && (g[1] === 0x0db8 || g[1]! < 0x0200))
+    return "documentation, Teredo and IETF special-purpose addresses are not allowed"; // 2001:db8::/32, 2001::/23
   return undefined;
 }
 

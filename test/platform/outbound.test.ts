@@ -53,6 +53,19 @@ const REFUSED_EVERYWHERE = [
   "https://[64:ff9b::c0a8:101]/",
   "https://[2002:c0a8:0101::1]/",
   "https://[2001:db8::1]/",
+  // Issue 20 item 5: IPv4-translated (::ffff:0:0/96) and the other embedded-IPv4 forms
+  "https://[::ffff:0:a9fe:a9fe]/",
+  "https://[::ffff:0:a00:1]/",
+  "https://[::ffff:0:10.0.0.1]/",
+  "https://[::ffff:0:0:0]/",
+  "https://[64:ff9b:1::a00:1]/",
+  "https://[64:ff9b::a9fe:a9fe]/",
+  "https://[2002:a9fe:a9fe::1]/",
+  "https://[2001:470:1:2:0:5efe:a9fe:a9fe]/",
+  "https://[2001:470:1:2:200:5efe:10.0.0.1]/",
+  "https://[2001::a9fe:a9fe]/",
+  "https://[100::1]/",
+  "https://[::1:0:0:1]/",
   // names
   "https://printer.local/",
   "https://db.internal/",
@@ -79,6 +92,8 @@ const LOOPBACK = [
   "https://[0:0:0:0:0:0:0:1]/",
   "https://[::ffff:127.0.0.1]/",
   "https://[::ffff:7f00:1]/",
+  "https://[::ffff:0:7f00:1]/",
+  "https://[::ffff:0:127.0.0.1]/",
   "https://localhost/",
   "https://LOCALHOST./",
   "https://api.localhost/",
@@ -99,7 +114,12 @@ describe("checkOutboundUrl", () => {
   });
 
   it("allows public https URLs, and http only in development", () => {
-    for (const url of ["https://hooks.example.com/in", "https://93.184.216.34:8443/x", "https://[2606:4700::1111]/"]) {
+    for (const url of [
+      "https://hooks.example.com/in",
+      "https://93.184.216.34:8443/x",
+      "https://[2606:4700::1111]/",
+      "https://[2001:4860:4860::8888]/",
+    ]) {
       expect(checkOutboundUrl(url, STRICT).ok, url).toBe(true);
     }
     expect(checkOutboundUrl("http://hooks.example.com/in", STRICT)).toMatchObject({
@@ -136,6 +156,10 @@ describe("guardedFetch", () => {
     const res = await guardedFetch("https://169.254.169.254/", opts);
     expect(res.status).toBeUndefined();
     expect(res.error).toMatch(/^address refused/);
+    for (const url of ["https://[::ffff:0:a9fe:a9fe]/", "http://[::ffff:0:a00:1]/"]) {
+      expect((await guardedFetch(url, opts)).error, url).toMatch(/^address refused/);
+      expect((await guardedFetch(url, { ...opts, policy: DEV })).error, url).toMatch(/^address refused/);
+    }
     expect(calls).toBe(0);
   });
 

@@ -217,18 +217,17 @@ describe("webhook delivery schedule", () => {
     expect(s.log).toHaveLength(sentBefore);
   });
 
-  it("never sends to an address the guard refuses, even one written past the API", async () => {
-    const s = await setup(() => new Response("ok"));
-    await (await dbOf(s.t))
-      .update(webhookEndpoints)
-      .set({ url: "https://[::ffff:169.254.169.254]/" })
-      .where(eq(webhookEndpoints.id, s.endpoint.id))
-      .run();
-    expect(await runAtDue(s)).toMatchObject({
-      ok: false,
-      statusCode: null,
-      error: expect.stringMatching(/^address refused/),
-    });
-    expect(s.log).toHaveLength(0);
-  });
+  it.each(["https://[::ffff:169.254.169.254]/", "https://[::ffff:0:a9fe:a9fe]/", "https://[::ffff:0:a00:1]/"])(
+    "never sends to an address the guard refuses, even one written past the API (%s)",
+    async (url) => {
+      const s = await setup(() => new Response("ok"));
+      await (await dbOf(s.t)).update(webhookEndpoints).set({ url }).where(eq(webhookEndpoints.id, s.endpoint.id)).run();
+      expect(await runAtDue(s)).toMatchObject({
+        ok: false,
+        statusCode: null,
+        error: expect.stringMatching(/^address refused/),
+      });
+      expect(s.log).toHaveLength(0);
+    },
+  );
 });
