@@ -136,6 +136,16 @@ describe("calendar feeds", () => {
     });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect((await fetchFeed(g.url)).status).toBe(404);
+    // ...and stay dead after a reactivation, as old JWTs do (issue 20 item 7).
+    const on = await api(t, `/users/${member.id}`, {
+      method: "PATCH",
+      body: { status: "active" },
+      auth: { jwt: await userJwt(t) },
+    });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    expect((await fetchFeed(g.url)).status).toBe(404);
+    const fresh = await feed(t, await userJwt(t, member));
+    expect((await fetchFeed(fresh.url)).status).toBe(200);
 
     // Bad input: unknown person 400, unknown field 400; API keys cannot make feeds (403).
     const bad = await api<Failure>(t, "/calendar-feeds", {

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { calendarFeeds } from "../../db/tenant/bookings";
 import { refreshTokens, users, type Role } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
 import { ApiError, conflict, notFound } from "../../platform/errors";
@@ -135,6 +136,11 @@ export async function updateUser(
           sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`,
         ),
       ),
+    // Calendar feeds are the user's credentials too: a deactivation ends them for good, so a
+    // reactivation does not bring an old URL back (issue 20 item 7).
+    ctx.db
+      .delete(calendarFeeds)
+      .where(and(eq(calendarFeeds.userId, id), sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`)),
   ]);
   if (res.meta.changes === 0) {
     // Something changed between the read and the write: answer with the rule that now fails, if any.
