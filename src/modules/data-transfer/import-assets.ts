@@ -4,7 +4,16 @@ import { generateTag } from "../assets";
 import { liveDefinitions } from "../custom-fields";
 import { ASSET_IMPORT_COLUMNS, mapColumns } from "./import-columns";
 import type { ParsedCsv } from "./import-csv";
-import { cellsOf, checkCustom, columnName, numberOrText, resolveRef, rowErrors, type PlannedRow } from "./import-plan";
+import {
+  cellsOf,
+  checkCustom,
+  shapeErrors,
+  columnName,
+  numberOrText,
+  resolveRef,
+  rowErrors,
+  type PlannedRow,
+} from "./import-plan";
 import { liveRefs, matchLive } from "./import-refs";
 
 const PLAIN = [
@@ -42,7 +51,7 @@ export async function planAssets(db: TenantDb, csv: ParsedCsv): Promise<PlannedR
     const tag = fields.uniqueTag;
     const key = tag?.toLowerCase() ?? null;
     const match = key ? existing.get(key) : undefined;
-    const errors = [];
+    const errors = shapeErrors(csv.header, csv.rows[i]!);
     if (key) {
       const first = firstRow.get(key);
       if (first !== undefined)

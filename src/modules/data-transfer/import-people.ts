@@ -3,7 +3,7 @@ import { liveDefinitions } from "../custom-fields";
 import { CreatePersonBody, UpdatePersonBody } from "../people";
 import { mapColumns, PERSON_IMPORT_COLUMNS } from "./import-columns";
 import type { ParsedCsv } from "./import-csv";
-import { cellsOf, checkCustom, columnName, resolveRef, rowErrors, type PlannedRow } from "./import-plan";
+import { cellsOf, checkCustom, shapeErrors, columnName, resolveRef, rowErrors, type PlannedRow } from "./import-plan";
 import { liveRefs, matchLive } from "./import-refs";
 
 const PLAIN = ["name", "email", "employeeNumber", "department", "title", "phone", "notes", "status"] as const;
@@ -21,7 +21,7 @@ export async function planPeople(db: TenantDb, csv: ParsedCsv): Promise<PlannedR
     const rowNumber = i + 1;
     const key = fields.email?.toLowerCase() ?? null;
     const match = key ? existing.get(key) : undefined;
-    const errors = [];
+    const errors = shapeErrors(csv.header, csv.rows[i]!);
     if (key) {
       const first = firstRow.get(key);
       if (first !== undefined)

@@ -28,6 +28,21 @@ export function cellsOf(columns: Column[], cells: string[]) {
   return { fields, custom };
 }
 
+/**
+ * A row's shape against the header (issue 20 item 6): more cells than columns is refused rather
+ * than trimmed (the extra data would be lost silently), and so is a NUL character in any cell.
+ */
+export function shapeErrors(header: readonly string[], cells: readonly string[]): ErrorDetail[] {
+  const errors: ErrorDetail[] = [];
+  if (cells.length > header.length)
+    errors.push({ path: "(row)", message: `${cells.length} cells, but the header has ${header.length} columns` });
+  cells.forEach((cell, i) => {
+    if (cell.includes("\u0000"))
+      errors.push({ path: header[i] ?? `column ${i + 1}`, message: "contains a NUL character" });
+  });
+  return errors;
+}
+
 /** Header name of an input field, so row errors name the file's own column. */
 export function columnName(columns: Column[], path: string): string {
   const [head, key] = path.split(".");
