@@ -34,9 +34,18 @@ export async function dispatchOutbox(
 /**
  * A dispatched row not consumed this long after its send is sent again: its Queue message was
  * lost (seen after a crash of the local runtime) or is stuck in retries. Consumers are idempotent
- * by event id, so a message that was merely slow costs one skipped duplicate.
+ * by event id, so a message that was merely slow costs one skipped duplicate. Why 15 minutes
+ * (docs/events.md): three cron periods, well past a healthy message's life (seconds) and a short
+ * Queue backlog, so redelivery is rare; a lost event is found 15 to 20 minutes after its send.
  */
 export const CONSUME_LEASE_MS = 15 * 60_000;
+
+/**
+ * Rounds of 99 a cron sweep sends per workspace and half (pending, then past the lease): 5,049
+ * events, so a stranded backlog of 10,000 is re-sent within two runs of its lease ending (issue 20
+ * item 10). Each round is one read, one Queue `sendBatch` and one stamp.
+ */
+export const SWEEP_ROUNDS = 51;
 
 /**
  * The sweep's second half: re-sends rows dispatched at least `leaseMs` ago and still not consumed,
@@ -47,7 +56,7 @@ export async function redispatchUnconsumed(
   tenant: TenantRecord,
   db: TenantDb = tenantDb(env, tenant.dbBinding),
   leaseMs = CONSUME_LEASE_MS,
-  maxRounds = 10,
+  maxRounds = SWEEP_ROUNDS,
 ): Promise<number> {
   const due = () =>
     and(

@@ -1,5 +1,5 @@
 import type { Bindings } from "../env";
-import { dispatchOutbox, redispatchUnconsumed } from "../events/dispatch";
+import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/dispatch";
 import { runHealthJob } from "../health";
 import { runBookingReminders } from "../modules/bookings";
 import { runMaintenanceReminders } from "../modules/maintenance";
@@ -32,7 +32,10 @@ export const CRON_JOBS: readonly CronJob[] = [
   // event is lost whatever crashes where.
   {
     job: "outbox-sweep",
-    run: async (env, tenant) => [await dispatchOutbox(env, tenant), await redispatchUnconsumed(env, tenant)],
+    run: async (env, tenant) => [
+      await dispatchOutbox(env, tenant, undefined, SWEEP_ROUNDS),
+      await redispatchUnconsumed(env, tenant),
+    ],
   },
   // Webhook deliveries due but not run: waits beyond the Queue's 12 h delay cap, lost messages.
   { job: "webhook-deliveries", run: (env, tenant) => runWebhookSweep(env, tenant) },
