@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new pair
-         * @description Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401).
+         * @description Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Under the workspace's SSO-only gate, a session born of a password (sign-in or invite acceptance) ends: 403 `sso_required` and the token is revoked, except for owners (break-glass).
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -362,7 +362,7 @@ export interface paths {
         };
         /**
          * Export a workspace's data (JSON)
-         * @description Every table of the workspace as `{ workspace, exportedAt, tables: { <table>: [rows] } }`, streamed. Credentials (password, key and token hashes, refresh tokens) are left out; files stay in R2 under `tenants/<tenantId>/`.
+         * @description Every table of the workspace as `{ workspace, exportedAt, tables: { <table>: [rows] } }`, streamed. Credentials (password, key and token hashes, webhook signing secrets, refresh tokens, tickets, SSO state, the idempotency store) are left out; files stay in R2 under `tenants/<tenantId>/`.
          *
          *     **Access:** Admin host; platform-admin cookie.
          */
@@ -1004,7 +1004,7 @@ export interface paths {
          * Pick a booking up: check every item out
          * @description Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
         post: operations["pickUpBooking"];
         delete?: never;
@@ -1026,7 +1026,7 @@ export interface paths {
          * Return a booking's items (some or all)
          * @description Checks the items in; the booking is `returned` when none is outstanding.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
         post: operations["returnBooking"];
         delete?: never;
@@ -1166,7 +1166,7 @@ export interface paths {
          * Check every item of a kit out
          * @description One batch, all or none; the plain checkout's bookings rule applies to each item. 409 with `details.members`: a reason per refused item; nothing is changed.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `kits:write` and `inventory-items:write`.
          */
         post: operations["checkoutKit"];
         delete?: never;
@@ -1186,7 +1186,7 @@ export interface paths {
         put?: never;
         /**
          * Check every checked-out item of a kit in
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `kits:write` and `inventory-items:write`.
          */
         post: operations["checkinKit"];
         delete?: never;
@@ -1460,7 +1460,7 @@ export interface paths {
          * Restore deleted items
          * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. A restore that would break a uniqueness rule (a live row took the name, tag, email or key meanwhile) fails with `conflict` and the reason. Each restore emits its `<type>.restored` event. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `trash:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `trash:write` and `inventory-items:write`.
          */
         post: operations["restoreTrashItems"];
         delete?: never;
@@ -1482,7 +1482,7 @@ export interface paths {
          * Permanently delete items in the trash
          * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. Only items already in the trash can be deleted: a live one fails with `conflict` (move it to the trash first). Deletes the row and what only it owned: an asset's assignments, status events, timeline, audit entries and image; a person's audit entries (their assignment rows stay in the assets' history, which keeps the person's name); a custom field's values and layout entries. Refused (`conflict`) while something still references the item, trashed or not: assets using a category or location, people or child locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. API-key scope: `trash:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. API-key scopes: `trash:write` and `inventory-items:write`.
          */
         post: operations["permanentlyDeleteTrashItems"];
         delete?: never;
@@ -11639,6 +11639,22 @@ export interface operations {
                      * @example {
                      *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
                      *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */

@@ -140,7 +140,13 @@ export function buildApp() {
         "(`https://<workspace>.<domain>/api/v1`). Errors are `{ message, code, details?, requestId }`; " +
         "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`).",
     },
-    servers: [{ url: new URL(c.req.url).origin }],
+    // From the configuration (BASE_URL), never the request's Host: the workspace is a variable.
+    servers: [
+      {
+        url: hostOrigin(c.env, "{workspace}"),
+        variables: { workspace: { default: "demo", description: "Your workspace's slug" } },
+      },
+    ],
   }));
   // The page's script comes from this Worker (the pinned npm package), not a CDN: docs work offline.
   app.get(

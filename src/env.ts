@@ -23,6 +23,8 @@ export interface Bindings {
   /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;
+  /** Development only: trust a client-sent `cf-connecting-ip` (src/auth/throttle.ts). Unset: ignored locally. */
+  TRUST_CLIENT_IP?: string;
   /** Public base URL (`https://example.com`); workspaces are `<slug>.<its host>`. Default http://localhost:8787. */
   BASE_URL?: string;
   JWT_SECRET: string;

@@ -50,6 +50,9 @@ export async function signFields(secret: string, fields: SignedFields): Promise<
 
 /** Constant-time check (WebCrypto `verify`); a malformed signature is simply invalid. */
 export async function verifyFields(secret: string, fields: SignedFields, signature: string): Promise<boolean> {
+  // Exact bytes: 32 bytes are 43 base64url characters, nothing around them (a trailing space or
+  // padding is a different signature, not a lenient spelling of this one).
+  if (!/^[A-Za-z0-9_-]{43}$/.test(signature)) return false;
   let mac: Uint8Array;
   try {
     mac = fromBase64url(signature);

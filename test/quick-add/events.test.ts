@@ -5,6 +5,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { createUser, userJwt } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
+import { insertAsset } from "../harness/rows";
 
 const PATH = "/inventory-items/quick-add/events";
 
@@ -13,13 +14,14 @@ describe("POST /inventory-items/quick-add/events", () => {
     const t = await createTenant();
     const jwt = await userJwt(t);
     const member = await createUser(t, "member");
+    const item = await insertAsset(t, { name: "Quick" });
     for (const event of ["quick_add_opened", "asset_created_quick", "asset_assigned", "advanced_opened"]) {
       const res = await api(t, PATH, {
         auth: { jwt },
         body: {
           event,
           flowId: "flow-1",
-          ...(event === "asset_assigned" ? { itemId: "ast_x", meta: { source: "scan" } } : {}),
+          ...(event === "asset_assigned" ? { itemId: item.id, meta: { source: "scan" } } : {}),
         },
       });
       expect(res.status).toBe(201);
@@ -40,7 +42,7 @@ describe("POST /inventory-items/quick-add/events", () => {
       "asset_assigned",
       "advanced_opened",
     ]);
-    expect(owners[2]).toMatchObject({ itemId: "ast_x", meta: { source: "scan" } });
+    expect(owners[2]).toMatchObject({ itemId: item.id, meta: { source: "scan" } });
     const members = await db.select().from(quickAddEvents).where(eq(quickAddEvents.userId, member.id)).all();
     expect(members).toHaveLength(1);
   });

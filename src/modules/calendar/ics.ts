@@ -18,8 +18,16 @@ export interface IcsEvent {
   sequence: number;
 }
 
+// Control characters (NUL and the rest of C0 but tab and newlines, and DEL) are not allowed in
+// RFC 5545 text: stripped, so notes typed with one cannot break a calendar app's parser.
 const escapeText = (s: string) =>
-  s.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
+  s
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is stripped
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
+    .replace(/\\/g, "\\\\")
+    .replace(/;/g, "\\;")
+    .replace(/,/g, "\\,")
+    .replace(/\r?\n/g, "\\n");
 
 /** `2026-11-23T18:05:00.000Z` → `20261123T180500Z`. */
 export const icsDateTime = (iso: string) => `${new Date(iso).toISOString().replace(/[-:]/g, "").slice(0, 15)}Z`;

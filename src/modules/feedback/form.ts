@@ -82,7 +82,7 @@ function fileSink(info: PartInfo, form: ReceivedForm): PartSink {
         contentType: file.contentType!,
         size: file.size,
         chunks: file.chunks,
-        fileName: info.fileName ? info.fileName.slice(0, 255) : null,
+        fileName: baseName(info.fileName),
       });
     },
   };
@@ -128,3 +128,17 @@ export async function readFeedbackForm(req: Request): Promise<ReceivedForm> {
 }
 
 export const extensionOf = (type: FileType) => FILE_TYPES[type].ext;
+
+/**
+ * The client's file name without any directory part (`../../../evil.png` -> `evil.png`, either
+ * slash), control characters removed, at most 255 characters; null when nothing is left.
+ */
+export function baseName(name: string | null): string | null {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is removed
+  const base = (name ?? "")
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, "")
+    .trim();
+  return base === "" || base === "." || base === ".." ? null : base.slice(0, 255);
+}
