@@ -22,6 +22,8 @@ const PROVOKED =
 /** The bare imports of src/ and test/ (the Worker's runtime dependencies and the tests' peers). */
 const OPTIMIZED_DEPS = [
   "@hono/zod-openapi",
+  "ajv/dist/2020",
+  "ajv-formats",
   "@noble/hashes/hmac.js",
   "@noble/hashes/sha2.js",
   "@scalar/hono-api-reference",

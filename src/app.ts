@@ -38,6 +38,7 @@ import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } 
 import { hostOrigin } from "./tenancy/host";
 import { cors } from "./modules/settings";
 import { ssoConfigRouter, ssoPages, ssoSigninRouter } from "./modules/sso";
+import { API_TAGS, apiInfo } from "./openapi-meta";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
@@ -130,18 +131,10 @@ export function buildApp() {
     description: "Platform-admin session cookie set by POST /admin/auth/login on the admin host.",
   });
   registerWebhookDocs(app);
-  app.doc31(`${API_PREFIX}/openapi.json`, (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Inventory Tracking API",
-      version: "1.0.0",
-      description:
-        "Multi-tenant asset and inventory tracking. The workspace is the first label of the host name " +
-        "(`https://<workspace>.<domain>/api/v1`). Errors are `{ message, code, details?, requestId }`; " +
-        "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`).",
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
+  app.doc31(`${API_PREFIX}/openapi.json`, (c) => {
+    const origin = new URL(c.req.url).origin;
+    return { openapi: "3.1.0", info: apiInfo(origin), tags: API_TAGS, servers: [{ url: origin }] };
+  });
   // The page's script comes from this Worker (the pinned npm package), not a CDN: docs work offline.
   app.get(
     `${API_PREFIX}/docs`,

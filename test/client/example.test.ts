@@ -1,9 +1,9 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createInventoryClient } from "../../client";
 import checkedIn from "../../client/openapi.json";
 import { runExample } from "../../examples/client-example";
 import { call, createTenant } from "../harness/tenant";
+import { workerFetch } from "../harness/contract";
 
 describe("typed client (openapi-typescript + openapi-fetch)", () => {
   it("was generated from the document the Worker serves (run `npm run client:generate` after a route change)", async () => {
@@ -19,7 +19,7 @@ describe("typed client (openapi-typescript + openapi-fetch)", () => {
     const api = createInventoryClient({
       baseUrl: t.base,
       apiKey: t.apiKey,
-      fetch: (req) => exports.default.fetch(req),
+      fetch: (req) => workerFetch(req),
     });
     const result = await runExample(api);
     expect(result).toMatchObject({ listed: 0, replayed: true, scan: expect.any(String) });

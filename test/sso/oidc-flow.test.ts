@@ -1,7 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import worker from "../../src/index";
 import type { Bindings } from "../../src/env";
 import { setOutboundTransport } from "../../src/platform/outbound";
 import type { AuthSession } from "../../src/modules/auth";
@@ -10,6 +9,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { spOf } from "./helpers";
+import { fetchWith } from "../harness/contract";
 
 /**
  * OIDC against panva's oidc-provider on 127.0.0.1 (test/global/idp-servers.mjs). The Worker runs
@@ -28,7 +28,7 @@ afterAll(() => restore());
 
 async function workerFetch(url: string, bindings: Partial<Bindings> = {}, headers: Record<string, string> = {}) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(
+  const res = await fetchWith(
     new Request(url, { redirect: "manual", headers }),
     { ...env, ENVIRONMENT: "development", ...bindings } as Bindings,
     ctx,
