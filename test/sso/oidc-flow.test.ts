@@ -213,4 +213,19 @@ describe("OIDC sign-in end to end (oidc-provider on loopback)", () => {
     // Without the operator's settings there is no social login.
     expect((await workerFetch(`${t.base}/auth/social-login`)).status).toBe(404);
   });
+
+  it("an identity provider that cannot be reached is a 502 idp_unreachable, not the user's 401", async () => {
+    const t = await createTenant({ plan: "free" });
+    // Nothing listens there, and this file's transport refuses any address but the test issuer.
+    const down: Partial<Bindings> = {
+      SOCIAL_OIDC_ISSUER: "http://127.0.0.1:9/unreachable",
+      SOCIAL_OIDC_CLIENT_ID: "client",
+      SOCIAL_OIDC_CLIENT_SECRET: "secret",
+    };
+    const res = await workerFetch(`${t.base}/auth/social-login`, down);
+    expect(res.status).toBe(502);
+    const body = await res.json<ErrorBody>();
+    expect(body.code).toBe("idp_unreachable");
+    expect(body.message).toMatch(/^The identity provider could not be reached: .*[^.]\.$/);
+  });
 });
