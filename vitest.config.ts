@@ -51,6 +51,10 @@ const OPTIMIZED_DEPS = [
 ];
 
 export default defineConfig({
+  // The dependency pre-bundle lives with the checkout, not in node_modules/.vite: checkouts that
+  // share one node_modules (git worktrees) with different dependency lists would otherwise rebuild
+  // each other's bundle mid-run ("There is a new version of the pre-bundle").
+  cacheDir: ".wrangler/vite",
   plugins: [
     cloudflareTest({
       // A copy of wrangler.toml in a fresh directory, so no .dev.vars (or .env) of the developer is

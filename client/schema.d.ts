@@ -3255,7 +3255,13 @@ export interface paths {
         get: operations["getSsoConfig"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove the workspace's SSO config
+         * @description SSO sign-in stops at once, and the SSO-only gate goes with the config (password sign-in works again). A sign-in already under way fails at its callback. Idempotent: without a config, also 204.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         */
+        delete: operations["deleteSsoConfig"];
         options?: never;
         head?: never;
         /**
@@ -9144,6 +9150,27 @@ export interface components {
             /** @enum {string} */
             status?: "active" | "suspended";
         };
+        WorkspaceExport: {
+            workspace: {
+                id: string;
+                slug: string;
+                /** @enum {string} */
+                plan: "free" | "pro" | "enterprise";
+                /** @description The workspace settings as stored. */
+                settings: {
+                    [key: string]: unknown;
+                };
+                createdAt: string;
+            };
+            /** Format: date-time */
+            exportedAt: string;
+            /** @description Every table of the workspace by name, each a list of its rows as stored (column names as in the database). Credentials are left out: the refresh_tokens and realtime_tickets tables, and the password_hash, key_hash and token_hash columns. */
+            tables: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[];
+            };
+        };
         DeleteTenant: {
             /**
              * @description The workspace's slug, repeated as confirmation.
@@ -9370,9 +9397,9 @@ export interface components {
             nextCursor: string | null;
         };
         InventoryItemListItem: components["schemas"]["InventoryItem"] & {
-            health: components["schemas"]["AssetHealth"];
+            /** @description Null only on tombstones (deleted assets in a sync list). */
+            health: components["schemas"]["AssetHealth"] | null;
         };
-        /** @description Null only on tombstones (deleted assets in a sync list). */
         AssetHealth: {
             /** @example 65 */
             score: number;
@@ -9381,7 +9408,7 @@ export interface components {
             reasons: components["schemas"]["HealthReason"][];
             /** @description When this result was computed. */
             computedAt: string;
-        } | null;
+        };
         /**
          * @description From the score and the workspace preset's cut-offs (`AT_RISK` below `atRiskBelow`, `ATTENTION` below `attentionBelow`); `LOST` is always `AT_RISK`.
          * @enum {string}
@@ -10490,11 +10517,7 @@ export interface components {
             /** @enum {string} */
             type: "inspection" | "service" | "calibration" | "repair" | "cleaning" | "replacement" | "other";
             /** @description Absent or null: one-off. */
-            recurrence?: {
-                every: number;
-                /** @enum {string} */
-                unit: "day" | "week" | "month";
-            } | null;
+            recurrence?: components["schemas"]["MaintenanceRecurrence"] | null;
             /**
              * Format: date
              * @description Calendar day (YYYY-MM-DD) in the workspace's time zone.
@@ -10507,11 +10530,17 @@ export interface components {
             assigneeUserId?: string | null;
             notes?: string | null;
         };
+        /** @description Every N days, weeks or months. Monthly keeps the day of month of the due date, clamped to short months (Jan 31 → Feb 28 → Mar 31). */
+        MaintenanceRecurrence: {
+            every: number;
+            /** @enum {string} */
+            unit: "day" | "week" | "month";
+        };
         UpdateMaintenanceSchedule: {
             title?: string;
             /** @enum {string} */
             type?: "inspection" | "service" | "calibration" | "repair" | "cleaning" | "replacement" | "other";
-            recurrence?: components["schemas"]["MaintenanceRecurrence"];
+            recurrence?: components["schemas"]["MaintenanceRecurrence"] | null;
             /**
              * Format: date
              * @description Also restarts the recurrence from this day.
@@ -10527,14 +10556,9 @@ export interface components {
              */
             status?: "active" | "paused";
         };
-        /** @description Every N days, weeks or months. Monthly keeps the day of month of the due date, clamped to short months (Jan 31 → Feb 28 → Mar 31). */
-        MaintenanceRecurrence: {
-            every: number;
-            /** @enum {string} */
-            unit: "day" | "week" | "month";
-        } | null;
         MaintenanceCompletion: components["schemas"]["MaintenanceLog"] & {
-            schedule: components["schemas"]["MaintenanceSchedule"] & (Record<string, never> | null);
+            /** @description The completed schedule after the completion (null for ad-hoc maintenance). */
+            schedule: components["schemas"]["MaintenanceSchedule"] | null;
         };
         /** @description SPEC 2.8 ad-hoc completion body, plus an optional scheduleId. */
         CreateMaintenanceLog: {
@@ -11490,6 +11514,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11567,6 +11593,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -11632,6 +11676,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11687,6 +11733,24 @@ export interface operations {
                      * @example {
                      *       "message": "Unsupported Media Type",
                      *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -11831,6 +11895,8 @@ export interface operations {
             /** @description The user */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11840,6 +11906,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11856,6 +11924,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11872,6 +11942,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11888,6 +11960,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11904,6 +11982,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12043,6 +12123,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -12080,6 +12178,8 @@ export interface operations {
             /** @description A page of users, oldest first */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12089,6 +12189,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12111,6 +12213,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12127,6 +12231,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12143,6 +12249,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12159,6 +12267,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12175,6 +12289,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12208,6 +12324,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12217,6 +12335,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12239,6 +12359,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +12377,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12271,6 +12395,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12287,6 +12413,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12303,6 +12431,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12319,6 +12449,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12335,6 +12467,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12351,6 +12489,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12383,6 +12523,8 @@ export interface operations {
             /** @description A page of open invites */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12392,6 +12534,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12414,6 +12558,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12430,6 +12576,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12446,6 +12594,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12462,6 +12612,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12478,6 +12634,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12512,6 +12670,10 @@ export interface operations {
             /** @description Created; the token is shown once */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12521,6 +12683,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12543,6 +12709,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12559,6 +12729,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12575,6 +12749,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12591,6 +12769,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12607,6 +12791,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12623,6 +12811,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12639,6 +12831,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12655,6 +12851,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12671,6 +12875,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12700,6 +12908,8 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12707,6 +12917,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12729,6 +12941,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12745,6 +12959,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12761,6 +12977,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12777,6 +12995,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12793,6 +13013,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12809,6 +13035,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12841,6 +13069,8 @@ export interface operations {
             /** @description A page of API keys */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12850,6 +13080,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12872,6 +13104,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12888,6 +13122,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12904,6 +13140,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12920,6 +13158,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12936,6 +13180,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12970,6 +13216,10 @@ export interface operations {
             /** @description Created; the token is shown once */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12979,6 +13229,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13001,6 +13255,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13017,6 +13275,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13033,6 +13295,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13049,6 +13315,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13065,6 +13337,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13081,6 +13357,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13097,6 +13377,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13113,6 +13397,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13129,6 +13421,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13158,6 +13454,8 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13165,6 +13463,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13187,6 +13487,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13203,6 +13505,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13219,6 +13523,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13235,6 +13541,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13251,6 +13563,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13316,6 +13630,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13371,6 +13687,24 @@ export interface operations {
                      * @example {
                      *       "message": "Unsupported Media Type",
                      *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -13493,6 +13827,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13587,6 +13923,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13680,6 +14018,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetTenant: {
@@ -13727,6 +14081,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13821,6 +14177,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13949,6 +14307,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14042,9 +14402,13 @@ export interface operations {
             /** @description The export: an `application/json` attachment `{ workspace, exportedAt, tables: { <table>: [rows] } }` */
             200: {
                 headers: {
+                    /** @description An attachment named `<slug>-export-<YYYY-MM-DD>.json`, e.g. `attachment; filename="acme-export-2026-11-26.json"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WorkspaceExport"];
+                };
             };
             /** @description Validation failed */
             400: {
@@ -14071,6 +14435,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14139,6 +14505,8 @@ export interface operations {
             /** @description A page of categories, by name */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14148,6 +14516,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14170,6 +14540,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14186,6 +14558,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14202,6 +14576,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14218,6 +14594,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14234,6 +14616,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14268,6 +14652,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14277,6 +14665,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14299,6 +14691,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14315,6 +14711,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14331,6 +14731,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14347,6 +14751,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14363,6 +14773,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14379,6 +14793,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14395,6 +14813,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14411,6 +14833,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14427,6 +14857,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14454,6 +14888,8 @@ export interface operations {
             /** @description The default category */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14463,6 +14899,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14479,6 +14917,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14495,6 +14935,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14511,6 +14953,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14527,6 +14975,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14556,6 +15006,8 @@ export interface operations {
             /** @description The category */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14565,6 +15017,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14587,6 +15041,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14603,6 +15059,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14619,6 +15077,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14635,6 +15095,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14651,6 +15117,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14680,6 +15148,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14687,6 +15157,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14709,6 +15181,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14725,6 +15199,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14741,6 +15217,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14757,6 +15235,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14773,6 +15253,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14789,6 +15275,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14822,6 +15310,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14831,6 +15321,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14853,6 +15345,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14869,6 +15363,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14885,6 +15381,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14901,6 +15399,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14917,6 +15417,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14933,6 +15435,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14949,6 +15453,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14965,6 +15475,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14997,6 +15509,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15006,6 +15522,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15028,6 +15548,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15044,6 +15568,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15060,6 +15588,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15076,6 +15608,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15092,6 +15630,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15108,6 +15650,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15124,6 +15674,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15162,6 +15716,8 @@ export interface operations {
             /** @description A page of locations, by name */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15171,6 +15727,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15193,6 +15751,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15209,6 +15769,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15225,6 +15787,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15241,6 +15805,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15257,6 +15827,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15291,6 +15863,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15300,6 +15876,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15322,6 +15902,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15338,6 +15922,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15354,6 +15942,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15370,6 +15962,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15386,6 +15984,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15402,6 +16004,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15418,6 +16024,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15434,6 +16044,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15450,6 +16068,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15477,6 +16099,8 @@ export interface operations {
             /** @description The default location */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15486,6 +16110,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15502,6 +16128,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15518,6 +16146,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15534,6 +16164,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15550,6 +16186,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15579,6 +16217,8 @@ export interface operations {
             /** @description The location */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15588,6 +16228,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15610,6 +16252,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15626,6 +16270,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15642,6 +16288,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15658,6 +16306,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15674,6 +16328,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15703,6 +16359,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15710,6 +16368,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15732,6 +16392,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15748,6 +16410,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15764,6 +16428,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15780,6 +16446,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15796,6 +16464,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15812,6 +16486,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15845,6 +16521,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15854,6 +16532,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15876,6 +16556,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15892,6 +16574,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15908,6 +16592,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15924,6 +16610,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15940,6 +16628,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15956,6 +16646,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15972,6 +16664,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15988,6 +16686,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16020,6 +16720,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16029,6 +16733,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16051,6 +16759,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16067,6 +16779,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16083,6 +16799,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16099,6 +16819,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16115,6 +16841,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16131,6 +16861,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16147,6 +16885,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16181,6 +16923,10 @@ export interface operations {
             /** @description Recorded */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16190,6 +16936,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16212,6 +16962,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,6 +16982,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16244,6 +17002,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16260,6 +17022,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16276,6 +17044,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16292,6 +17064,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16308,6 +17084,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16324,6 +17104,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16340,6 +17128,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16374,6 +17166,10 @@ export interface operations {
             /** @description Per-item outcomes, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16383,6 +17179,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16405,6 +17205,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16421,6 +17225,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16437,6 +17245,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16453,6 +17265,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16469,6 +17287,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16485,6 +17307,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16501,6 +17327,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16517,6 +17347,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16533,6 +17371,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16580,6 +17422,8 @@ export interface operations {
             /** @description A page of inventory items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16589,6 +17433,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16611,6 +17457,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16627,6 +17475,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16643,6 +17493,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16659,6 +17511,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16675,6 +17533,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16709,6 +17569,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16718,6 +17582,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16740,6 +17608,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16756,6 +17628,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16772,6 +17648,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16788,6 +17668,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16804,6 +17690,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16820,6 +17710,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16836,6 +17730,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16852,6 +17750,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16868,6 +17774,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16897,6 +17807,8 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16906,6 +17818,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16928,6 +17842,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16944,6 +17860,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16960,6 +17878,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16976,6 +17896,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16992,6 +17918,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17021,6 +17949,8 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17030,6 +17960,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17052,6 +17984,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17068,6 +18002,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17084,6 +18020,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17100,6 +18038,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17116,6 +18060,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17145,6 +18091,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17152,6 +18100,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17174,6 +18124,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17190,6 +18142,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17206,6 +18160,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17222,6 +18178,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17238,6 +18196,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17254,6 +18218,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17287,6 +18253,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17296,6 +18264,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17318,6 +18288,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17334,6 +18306,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17350,6 +18324,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17366,6 +18342,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17382,6 +18360,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17398,6 +18378,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17414,6 +18396,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17430,6 +18418,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17462,6 +18452,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17471,6 +18465,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17493,6 +18491,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17509,6 +18511,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17525,6 +18531,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17541,6 +18551,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17557,6 +18573,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17573,6 +18593,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17589,6 +18617,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17625,6 +18657,10 @@ export interface operations {
             /** @description The item after the move */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17634,6 +18670,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17656,6 +18696,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17672,6 +18716,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17688,6 +18736,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17704,6 +18756,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17720,6 +18778,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17736,6 +18798,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17752,6 +18818,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17768,6 +18838,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17784,6 +18862,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17813,6 +18895,8 @@ export interface operations {
             /** @description Allowed moves */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17822,6 +18906,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17844,6 +18930,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17860,6 +18948,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17876,6 +18966,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17892,6 +18984,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17908,6 +19006,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17944,6 +19044,10 @@ export interface operations {
             /** @description The item, now assigned */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17953,6 +19057,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17975,6 +19083,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17991,6 +19103,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18007,6 +19123,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18023,6 +19143,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18039,6 +19165,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18055,6 +19185,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18071,6 +19205,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18087,6 +19225,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18103,6 +19249,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18139,6 +19289,10 @@ export interface operations {
             /** @description The item, now available */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18148,6 +19302,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18170,6 +19328,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18186,6 +19348,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18202,6 +19368,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18218,6 +19388,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18234,6 +19410,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18250,6 +19430,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18266,6 +19450,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18282,6 +19470,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18298,6 +19494,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18332,6 +19532,8 @@ export interface operations {
             /** @description A page of status events */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18341,6 +19543,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18363,6 +19567,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18379,6 +19585,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18395,6 +19603,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18411,6 +19621,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18427,6 +19643,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18461,6 +19679,8 @@ export interface operations {
             /** @description A page of assignments */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18470,6 +19690,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18492,6 +19714,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18508,6 +19732,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18524,6 +19750,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18540,6 +19768,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18556,6 +19790,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18590,6 +19826,8 @@ export interface operations {
             /** @description A page of audit entries */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18599,6 +19837,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18621,6 +19861,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18637,6 +19879,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18653,6 +19897,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18669,6 +19915,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18685,6 +19937,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18721,6 +19975,8 @@ export interface operations {
             /** @description A page of timeline entries */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18730,6 +19986,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18752,6 +20010,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18768,6 +20028,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18784,6 +20046,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18800,6 +20064,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18816,6 +20086,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18855,6 +20127,8 @@ export interface operations {
             /** @description A page of bookings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18864,6 +20138,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18886,6 +20162,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18902,6 +20180,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18918,6 +20198,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18934,6 +20216,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18950,6 +20238,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18984,6 +20274,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18993,6 +20287,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19015,6 +20313,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19031,6 +20333,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19047,6 +20353,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19063,6 +20373,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19079,6 +20395,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19095,6 +20415,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19111,6 +20435,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19127,6 +20455,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19143,6 +20479,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19181,6 +20521,8 @@ export interface operations {
             /** @description A page of free items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19190,6 +20532,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19212,6 +20556,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19228,6 +20574,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19244,6 +20592,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19260,6 +20610,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19276,6 +20632,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19305,6 +20663,8 @@ export interface operations {
             /** @description The booking */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19314,6 +20674,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19336,6 +20698,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19352,6 +20716,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19368,6 +20734,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19384,6 +20752,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19400,6 +20774,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19433,6 +20809,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19442,6 +20820,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19464,6 +20844,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19480,6 +20862,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19496,6 +20880,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19512,6 +20898,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19528,6 +20916,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19544,6 +20934,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19560,6 +20952,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19576,6 +20974,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19608,6 +21008,10 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19617,6 +21021,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19639,6 +21047,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19655,6 +21067,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19671,6 +21087,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19687,6 +21107,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19703,6 +21129,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19719,6 +21149,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19735,6 +21173,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19767,6 +21209,10 @@ export interface operations {
             /** @description Checked out */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19776,6 +21222,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19798,6 +21248,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19814,6 +21268,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19830,6 +21288,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19846,6 +21308,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19862,6 +21330,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19878,6 +21350,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19894,6 +21374,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19930,6 +21414,10 @@ export interface operations {
             /** @description Returned */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19939,6 +21427,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19961,6 +21453,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19977,6 +21473,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19993,6 +21493,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20009,6 +21513,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20025,6 +21535,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20041,6 +21555,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20057,6 +21575,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20073,6 +21595,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20089,6 +21619,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20121,6 +21655,8 @@ export interface operations {
             /** @description A page of kits */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20130,6 +21666,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20152,6 +21690,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20168,6 +21708,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20184,6 +21726,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20200,6 +21744,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20216,6 +21766,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20250,6 +21802,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20259,6 +21815,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20281,6 +21841,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20297,6 +21861,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20313,6 +21881,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20329,6 +21901,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20345,6 +21923,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20361,6 +21943,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20377,6 +21963,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20393,6 +21983,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20409,6 +22007,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20438,6 +22040,8 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20447,6 +22051,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20469,6 +22075,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20485,6 +22093,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20501,6 +22111,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20517,6 +22129,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20533,6 +22151,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20562,6 +22182,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20569,6 +22191,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20591,6 +22215,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20607,6 +22233,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20623,6 +22251,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20639,6 +22269,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20655,6 +22291,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20688,6 +22326,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20697,6 +22337,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20719,6 +22361,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20735,6 +22379,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20751,6 +22397,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20767,6 +22415,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20783,6 +22433,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20799,6 +22451,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20815,6 +22473,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20847,6 +22507,10 @@ export interface operations {
             /** @description The restored kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20856,6 +22520,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20878,6 +22546,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20894,6 +22566,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20910,6 +22586,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20926,6 +22606,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20942,6 +22628,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20958,6 +22648,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20974,6 +22672,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21010,6 +22712,10 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21019,6 +22725,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21041,6 +22751,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21057,6 +22771,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21073,6 +22791,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21089,6 +22811,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21105,6 +22833,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21121,6 +22853,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21137,6 +22873,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21153,6 +22893,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21169,6 +22917,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21199,6 +22951,8 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21208,6 +22962,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21230,6 +22986,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21246,6 +23004,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21262,6 +23022,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21278,6 +23040,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21294,6 +23062,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21330,6 +23100,10 @@ export interface operations {
             /** @description Checked out */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21339,6 +23113,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21361,6 +23139,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21377,6 +23159,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21393,6 +23179,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21409,6 +23199,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21425,6 +23221,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21441,6 +23241,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21457,6 +23261,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21473,6 +23281,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21489,6 +23305,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21521,6 +23341,10 @@ export interface operations {
             /** @description Checked in */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21530,6 +23354,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21552,6 +23380,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21568,6 +23400,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21584,6 +23420,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21600,6 +23440,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21616,6 +23462,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21632,6 +23482,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21648,6 +23506,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21684,6 +23546,10 @@ export interface operations {
             /** @description Booked */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21693,6 +23559,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21715,6 +23585,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21731,6 +23605,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21747,6 +23625,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21763,6 +23645,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21779,6 +23667,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21795,6 +23687,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21811,6 +23707,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21827,6 +23727,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21843,6 +23751,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21872,6 +23784,8 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21881,6 +23795,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21903,6 +23819,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21919,6 +23837,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21935,6 +23855,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21951,6 +23873,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21967,6 +23895,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21996,6 +23926,8 @@ export interface operations {
             /** @description SVG image */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22005,6 +23937,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22027,6 +23961,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22043,6 +23979,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22059,6 +23997,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22075,6 +24015,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22091,6 +24037,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22122,6 +24070,8 @@ export interface operations {
             /** @description PDF */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22131,6 +24081,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22153,6 +24105,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22169,6 +24123,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22185,6 +24141,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22201,6 +24159,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22217,6 +24177,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22233,6 +24195,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22249,6 +24217,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22281,6 +24251,8 @@ export interface operations {
             /** @description A page of feeds */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22290,6 +24262,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22312,6 +24286,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22328,6 +24304,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22344,6 +24322,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22360,6 +24340,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22376,6 +24362,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22410,6 +24398,10 @@ export interface operations {
             /** @description Created; `url` is shown only now */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22419,6 +24411,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22441,6 +24437,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22457,6 +24457,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22473,6 +24477,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22489,6 +24497,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22505,6 +24519,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22521,6 +24539,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22537,6 +24559,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22553,6 +24579,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22569,6 +24603,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22598,6 +24636,8 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22605,6 +24645,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22627,6 +24669,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22643,6 +24687,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22659,6 +24705,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22675,6 +24723,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22691,6 +24745,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22798,6 +24854,8 @@ export interface operations {
             /** @description The items' health */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22807,6 +24865,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22829,6 +24889,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22845,6 +24907,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22861,6 +24925,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22877,6 +24943,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22893,6 +24961,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22909,6 +24979,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22925,6 +25001,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22954,6 +25032,8 @@ export interface operations {
             /** @description The item's health */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22963,6 +25043,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22985,6 +25067,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23001,6 +25085,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23017,6 +25103,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23033,6 +25121,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23049,6 +25143,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23076,6 +25172,8 @@ export interface operations {
             /** @description The health settings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23085,6 +25183,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23101,6 +25201,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23117,6 +25219,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23133,6 +25237,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23149,6 +25259,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23180,6 +25292,8 @@ export interface operations {
             /** @description The updated settings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23189,6 +25303,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23211,6 +25327,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23227,6 +25345,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23243,6 +25363,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23259,6 +25381,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23275,6 +25399,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23291,6 +25417,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23307,6 +25439,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23341,6 +25475,8 @@ export interface operations {
             /** @description A page of the trash */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23350,6 +25486,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23372,6 +25510,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23388,6 +25528,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23404,6 +25546,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23420,6 +25564,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23436,6 +25586,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23470,6 +25622,10 @@ export interface operations {
             /** @description One result per item, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23479,6 +25635,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23501,6 +25661,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23517,6 +25681,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23533,6 +25701,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23549,6 +25721,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23565,6 +25743,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23581,6 +25763,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23597,6 +25783,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23613,6 +25803,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23629,6 +25827,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23663,6 +25865,10 @@ export interface operations {
             /** @description One result per item, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23672,6 +25878,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23694,6 +25904,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23710,6 +25924,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23726,6 +25944,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23742,6 +25964,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23758,6 +25986,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23774,6 +26006,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23790,6 +26026,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23806,6 +26046,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23822,6 +26070,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23856,6 +26108,10 @@ export interface operations {
             /** @description Per-person outcomes, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23865,6 +26121,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23887,6 +26147,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23903,6 +26167,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23919,6 +26187,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23935,6 +26207,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23951,6 +26229,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23967,6 +26249,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23983,6 +26269,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23999,6 +26289,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24015,6 +26313,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24053,6 +26355,8 @@ export interface operations {
             /** @description A page of people */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24062,6 +26366,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24084,6 +26390,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24100,6 +26408,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24116,6 +26426,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24132,6 +26444,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24148,6 +26466,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24182,6 +26502,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24191,6 +26515,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24213,6 +26541,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24229,6 +26561,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24245,6 +26581,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24261,6 +26601,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24277,6 +26623,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24293,6 +26643,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24309,6 +26663,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24325,6 +26683,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24341,6 +26707,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24370,6 +26740,8 @@ export interface operations {
             /** @description The person */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24379,6 +26751,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24401,6 +26775,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24417,6 +26793,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24433,6 +26811,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24449,6 +26829,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24465,6 +26851,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24494,6 +26882,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -24501,6 +26891,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24523,6 +26915,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24539,6 +26933,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24555,6 +26951,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24571,6 +26969,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24587,6 +26987,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24603,6 +27009,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24636,6 +27044,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24645,6 +27055,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24667,6 +27079,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24683,6 +27097,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24699,6 +27115,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24715,6 +27133,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24731,6 +27151,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24747,6 +27169,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24763,6 +27187,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24779,6 +27209,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24811,6 +27243,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24820,6 +27256,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24842,6 +27282,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24858,6 +27302,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24874,6 +27322,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24890,6 +27342,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24906,6 +27364,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24922,6 +27384,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24938,6 +27408,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24972,6 +27446,8 @@ export interface operations {
             /** @description A page of assignments */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24981,6 +27457,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25003,6 +27481,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25019,6 +27499,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25035,6 +27517,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25051,6 +27535,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25067,6 +27557,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25103,6 +27595,8 @@ export interface operations {
             /** @description A page of definitions */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25112,6 +27606,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25134,6 +27630,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25150,6 +27648,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25166,6 +27666,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25182,6 +27684,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25198,6 +27706,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25232,6 +27742,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25241,6 +27755,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25263,6 +27781,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25279,6 +27801,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25295,6 +27821,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25311,6 +27841,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25327,6 +27863,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25343,6 +27883,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25359,6 +27903,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25375,6 +27923,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25391,6 +27947,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25420,6 +27980,8 @@ export interface operations {
             /** @description The definition */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25429,6 +27991,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25451,6 +28015,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25467,6 +28033,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25483,6 +28051,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25499,6 +28069,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25515,6 +28091,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25544,6 +28122,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -25551,6 +28131,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25573,6 +28155,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25589,6 +28173,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25605,6 +28191,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25621,6 +28209,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25637,6 +28231,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25670,6 +28266,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25679,6 +28277,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25701,6 +28301,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25717,6 +28319,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25733,6 +28337,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25749,6 +28355,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25765,6 +28373,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25781,6 +28391,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25797,6 +28409,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25813,6 +28431,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25845,6 +28465,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25854,6 +28478,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25876,6 +28504,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25892,6 +28524,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25908,6 +28544,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25924,6 +28564,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25940,6 +28586,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25956,6 +28606,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25972,6 +28630,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26005,6 +28667,8 @@ export interface operations {
             /** @description A page of layouts */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26014,6 +28678,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26036,6 +28702,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26052,6 +28720,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26068,6 +28738,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26084,6 +28756,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26100,6 +28778,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26134,6 +28814,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26143,6 +28827,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26165,6 +28853,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26181,6 +28873,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26197,6 +28893,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26213,6 +28913,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26229,6 +28935,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26245,6 +28955,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26261,6 +28975,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26277,6 +28995,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26293,6 +29019,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26322,6 +29052,8 @@ export interface operations {
             /** @description The default layout */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26331,6 +29063,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26353,6 +29087,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26369,6 +29105,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26385,6 +29123,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26401,6 +29141,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26417,6 +29163,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26446,6 +29194,8 @@ export interface operations {
             /** @description The layout */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26455,6 +29205,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26477,6 +29229,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26493,6 +29247,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26509,6 +29265,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26525,6 +29283,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26541,6 +29305,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26570,6 +29336,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26577,6 +29345,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26599,6 +29369,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26615,6 +29387,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26631,6 +29405,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26647,6 +29423,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26663,6 +29445,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26696,6 +29480,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26705,6 +29491,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26727,6 +29515,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26743,6 +29533,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26759,6 +29551,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26775,6 +29569,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26791,6 +29587,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26807,6 +29605,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26823,6 +29623,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26839,6 +29645,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26876,6 +29684,8 @@ export interface operations {
             /** @description A page of sessions */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26885,6 +29695,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26907,6 +29719,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26923,6 +29737,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26939,6 +29755,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26955,6 +29773,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26971,6 +29795,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27005,6 +29831,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27014,6 +29844,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27036,6 +29870,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27052,6 +29890,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27068,6 +29910,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27084,6 +29930,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27100,6 +29952,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27116,6 +29972,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27132,6 +29992,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27148,6 +30012,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27164,6 +30036,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27200,6 +30076,8 @@ export interface operations {
             /** @description A page of active sessions */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27209,6 +30087,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27231,6 +30111,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27247,6 +30129,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27263,6 +30147,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27279,6 +30165,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27295,6 +30187,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27324,6 +30218,8 @@ export interface operations {
             /** @description The session */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27333,6 +30229,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27355,6 +30253,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27371,6 +30271,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27387,6 +30289,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27403,6 +30307,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27419,6 +30329,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27448,6 +30360,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -27455,6 +30369,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27477,6 +30393,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27493,6 +30411,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27509,6 +30429,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27525,6 +30447,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27541,6 +30465,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27557,6 +30487,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27590,6 +30522,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27599,6 +30533,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27621,6 +30557,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27637,6 +30575,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27653,6 +30593,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27669,6 +30611,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27685,6 +30629,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27701,6 +30647,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27717,6 +30665,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27733,6 +30687,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27746,12 +30702,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -27778,6 +30743,8 @@ export interface operations {
             /** @description A page of items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27787,6 +30754,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27809,6 +30778,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27825,6 +30796,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27841,6 +30814,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27857,6 +30832,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27873,6 +30854,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27903,6 +30886,8 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27912,6 +30897,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27934,6 +30921,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27950,6 +30939,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27966,6 +30957,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27982,6 +30975,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27998,6 +30997,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28031,6 +31032,10 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28040,6 +31045,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28062,6 +31071,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28078,6 +31091,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28094,6 +31111,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28110,6 +31131,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28126,6 +31153,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28142,6 +31173,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28158,6 +31197,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28191,6 +31234,10 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28200,6 +31247,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28222,6 +31273,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28238,6 +31293,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28254,6 +31313,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28270,6 +31333,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28286,6 +31355,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28302,6 +31375,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28318,6 +31399,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28352,6 +31437,8 @@ export interface operations {
             /** @description A page of missing items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28361,6 +31448,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28383,6 +31472,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28399,6 +31490,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28415,6 +31508,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28431,6 +31526,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28447,6 +31548,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28476,6 +31579,8 @@ export interface operations {
             /** @description The report */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28485,6 +31590,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28507,6 +31614,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28523,6 +31632,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28539,6 +31650,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28555,6 +31668,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28571,6 +31690,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28607,6 +31728,10 @@ export interface operations {
             /** @description The scan's result */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28616,6 +31741,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28638,6 +31767,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28654,6 +31787,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28670,6 +31807,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28686,6 +31827,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28702,6 +31849,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28718,6 +31869,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28734,6 +31889,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28750,6 +31909,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28766,6 +31933,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28779,12 +31950,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -28811,6 +31993,10 @@ export interface operations {
             /** @description One result per scan */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28820,6 +32006,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28842,6 +32032,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28858,6 +32052,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28874,6 +32072,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28890,6 +32092,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28906,6 +32114,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28922,6 +32134,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28938,6 +32154,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28954,6 +32174,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28970,6 +32198,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28983,12 +32215,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -29015,6 +32258,10 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29024,6 +32271,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29046,6 +32297,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29062,6 +32317,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29078,6 +32337,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29094,6 +32357,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29110,6 +32379,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29126,6 +32399,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29142,6 +32419,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29158,6 +32439,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29174,6 +32463,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29187,12 +32480,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -29212,6 +32516,8 @@ export interface operations {
             /** @description The payload */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29221,6 +32527,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29243,6 +32551,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29259,6 +32569,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29275,6 +32587,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29291,6 +32605,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29307,6 +32623,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29323,6 +32645,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29356,6 +32680,8 @@ export interface operations {
             /** @description A page of schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29365,6 +32691,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29387,6 +32715,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29403,6 +32733,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29419,6 +32751,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29435,6 +32769,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29451,6 +32791,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29485,6 +32827,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29494,6 +32840,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29516,6 +32866,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29532,6 +32886,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29548,6 +32906,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29564,6 +32926,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29580,6 +32948,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29596,6 +32968,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29612,6 +32988,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29628,6 +33008,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29644,6 +33032,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29673,6 +33065,8 @@ export interface operations {
             /** @description The schedule */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29682,6 +33076,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29704,6 +33100,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29720,6 +33118,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29736,6 +33136,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29752,6 +33154,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29768,6 +33176,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29797,6 +33207,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -29804,6 +33216,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29826,6 +33240,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29842,6 +33258,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29858,6 +33276,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29874,6 +33294,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29890,6 +33316,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29923,6 +33351,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29932,6 +33362,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29954,6 +33386,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29970,6 +33404,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29986,6 +33422,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30002,6 +33440,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30018,6 +33458,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30034,6 +33476,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30050,6 +33494,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30066,6 +33516,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30100,6 +33552,8 @@ export interface operations {
             /** @description A page of scan records */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30109,6 +33563,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30131,6 +33587,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30147,6 +33605,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30163,6 +33623,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30179,6 +33641,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30195,6 +33663,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30232,6 +33702,8 @@ export interface operations {
             /** @description A page of schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30241,6 +33713,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30263,6 +33737,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30279,6 +33755,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30295,6 +33773,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30311,6 +33791,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30327,6 +33813,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30361,6 +33849,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30370,6 +33862,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30392,6 +33888,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30408,6 +33908,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30424,6 +33928,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30440,6 +33948,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30456,6 +33970,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30472,6 +33990,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30488,6 +34010,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30504,6 +34030,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30520,6 +34054,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30558,6 +34096,8 @@ export interface operations {
             /** @description A page of due schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30567,6 +34107,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30589,6 +34131,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30605,6 +34149,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30621,6 +34167,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30637,6 +34185,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30653,6 +34207,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30687,6 +34243,8 @@ export interface operations {
             /** @description A page of schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30696,6 +34254,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30718,6 +34278,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30734,6 +34296,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30750,6 +34314,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30766,6 +34332,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30782,6 +34354,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30811,6 +34385,8 @@ export interface operations {
             /** @description The schedule */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30820,6 +34396,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30842,6 +34420,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30858,6 +34438,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30874,6 +34456,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30890,6 +34474,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30906,6 +34496,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30935,6 +34527,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -30942,6 +34536,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30964,6 +34560,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30980,6 +34578,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30996,6 +34596,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31012,6 +34614,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31028,6 +34636,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31061,6 +34671,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31070,6 +34682,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31092,6 +34706,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31108,6 +34724,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31124,6 +34742,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31140,6 +34760,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31156,6 +34778,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31172,6 +34796,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31188,6 +34814,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31204,6 +34836,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31238,6 +34872,10 @@ export interface operations {
             /** @description Recorded; with the schedule after completion */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31247,6 +34885,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31269,6 +34911,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31285,6 +34931,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31301,6 +34951,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31317,6 +34971,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31333,6 +34993,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31349,6 +35013,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31365,6 +35033,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31381,6 +35053,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31397,6 +35077,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31431,6 +35115,8 @@ export interface operations {
             /** @description A page of logs */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31440,6 +35126,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31462,6 +35150,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31478,6 +35168,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31494,6 +35186,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31510,6 +35204,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31526,6 +35226,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31560,6 +35262,8 @@ export interface operations {
             /** @description A page of logs */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31569,6 +35273,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31591,6 +35297,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31607,6 +35315,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31623,6 +35333,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31639,6 +35351,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31655,6 +35373,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31684,6 +35404,8 @@ export interface operations {
             /** @description The log */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31693,6 +35415,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31715,6 +35439,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31731,6 +35457,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31747,6 +35475,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31763,6 +35493,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31779,6 +35515,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31808,6 +35546,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -31815,6 +35555,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31837,6 +35579,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31853,6 +35597,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31869,6 +35615,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31885,6 +35633,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31901,6 +35655,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31934,6 +35690,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31943,6 +35701,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31965,6 +35725,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31981,6 +35743,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31997,6 +35761,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32013,6 +35779,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32029,6 +35797,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32045,6 +35815,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32061,6 +35833,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32077,6 +35855,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32111,6 +35891,8 @@ export interface operations {
             /** @description A page of notifications */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32120,6 +35902,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32142,6 +35926,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32158,6 +35944,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32174,6 +35962,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32190,6 +35980,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32206,6 +36002,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32233,6 +36031,8 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32242,6 +36042,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32258,6 +36060,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32274,6 +36078,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32290,6 +36096,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32306,6 +36118,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32333,6 +36147,8 @@ export interface operations {
             /** @description How many were marked */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32342,6 +36158,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32358,6 +36176,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32374,6 +36194,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32390,6 +36212,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32406,6 +36234,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32439,6 +36269,8 @@ export interface operations {
             /** @description The notification after the change */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32448,6 +36280,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32470,6 +36304,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32486,6 +36322,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32502,6 +36340,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32518,6 +36358,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32534,6 +36376,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32550,6 +36394,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32566,6 +36416,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32596,6 +36448,10 @@ export interface operations {
             /** @description The ticket and the URL to open */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32605,6 +36461,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32627,6 +36487,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32643,6 +36507,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32659,6 +36527,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32675,6 +36547,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32691,6 +36569,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32707,6 +36589,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32723,6 +36613,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32782,6 +36676,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32853,6 +36749,10 @@ export interface operations {
             /** @description Stored */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32862,6 +36762,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32884,6 +36788,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32900,6 +36808,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32916,6 +36828,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32932,6 +36848,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32948,6 +36870,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32964,6 +36890,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32980,6 +36910,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32996,6 +36930,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33012,6 +36954,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33046,6 +36992,10 @@ export interface operations {
             /** @description Upload URL issued */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33055,6 +37005,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33077,6 +37031,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33093,6 +37051,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33109,6 +37071,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33125,6 +37091,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33141,6 +37113,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33157,6 +37133,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33173,6 +37153,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33189,6 +37173,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33205,6 +37197,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33235,6 +37231,8 @@ export interface operations {
             /** @description View URL issued */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33244,6 +37242,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33266,6 +37266,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33282,6 +37284,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33298,6 +37302,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33314,6 +37320,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33330,6 +37342,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33620,6 +37634,8 @@ export interface operations {
             /** @description Results per group */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33629,6 +37645,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33651,6 +37669,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33667,6 +37687,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33683,6 +37705,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33699,6 +37723,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33715,6 +37745,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33742,6 +37774,8 @@ export interface operations {
             /** @description The settings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33751,6 +37785,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33767,6 +37803,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33783,6 +37821,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33799,6 +37839,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33815,6 +37861,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33846,6 +37894,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33855,6 +37905,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33877,6 +37929,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33893,6 +37947,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33909,6 +37965,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33925,6 +37983,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33941,6 +38001,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33957,6 +38019,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33973,6 +38041,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34004,6 +38074,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34013,6 +38085,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34035,6 +38109,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34051,6 +38127,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34067,6 +38145,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34083,6 +38163,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34099,6 +38181,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34115,6 +38199,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34131,6 +38221,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34163,6 +38255,8 @@ export interface operations {
             /** @description The overview */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34172,6 +38266,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34194,6 +38290,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34210,6 +38308,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34226,6 +38326,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34242,6 +38344,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34258,6 +38366,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34296,6 +38406,8 @@ export interface operations {
             /** @description Session analytics */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34305,6 +38417,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34327,6 +38441,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34343,6 +38459,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34359,6 +38477,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34375,6 +38495,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34391,6 +38517,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34429,6 +38557,8 @@ export interface operations {
             /** @description Lifecycle analytics */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34438,6 +38568,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34460,6 +38592,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34476,6 +38610,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34492,6 +38628,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34508,6 +38646,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34524,6 +38668,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34562,6 +38708,8 @@ export interface operations {
             /** @description Maintenance analytics */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34571,6 +38719,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34593,6 +38743,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34609,6 +38761,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34625,6 +38779,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34641,6 +38797,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34657,6 +38819,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34699,6 +38863,8 @@ export interface operations {
             /** @description Depreciation */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34708,6 +38874,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34730,6 +38898,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34746,6 +38916,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34762,6 +38934,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34778,6 +38952,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34794,6 +38974,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34836,6 +39018,8 @@ export interface operations {
             /** @description Replacement and loss */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34845,6 +39029,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34867,6 +39053,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34883,6 +39071,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34899,6 +39089,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34915,6 +39107,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34931,6 +39129,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34958,6 +39158,8 @@ export interface operations {
             /** @description The catalogue */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34967,6 +39169,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34983,6 +39187,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34999,6 +39205,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35015,6 +39223,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35031,6 +39245,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35100,6 +39316,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35175,6 +39393,10 @@ export interface operations {
             /** @description The items as CSV */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35184,6 +39406,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35206,6 +39430,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35222,6 +39448,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35238,6 +39466,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35254,6 +39484,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35270,6 +39506,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35304,6 +39542,10 @@ export interface operations {
             /** @description The people as CSV */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35313,6 +39555,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35335,6 +39579,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35351,6 +39597,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35367,6 +39615,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35383,6 +39633,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35399,6 +39655,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35428,6 +39686,10 @@ export interface operations {
             /** @description The session's items as CSV */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35437,6 +39699,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35459,6 +39723,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35475,6 +39741,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35491,6 +39759,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35507,6 +39777,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35523,6 +39799,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35560,6 +39838,10 @@ export interface operations {
             /** @description Dry run: what each row would do */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35569,6 +39851,12 @@ export interface operations {
             /** @description Started (or already completed); `Location` is the job */
             202: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description The import job: `/api/v1/imports/{importId}`, to poll. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35578,6 +39866,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35600,6 +39892,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35616,6 +39912,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35632,6 +39932,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35648,6 +39952,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35664,6 +39974,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35680,6 +39994,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35696,6 +40014,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35712,6 +40034,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35728,6 +40058,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35765,6 +40099,10 @@ export interface operations {
             /** @description Dry run: what each row would do */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35774,6 +40112,12 @@ export interface operations {
             /** @description Started (or already completed); `Location` is the job */
             202: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description The import job: `/api/v1/imports/{importId}`, to poll. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35783,6 +40127,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35805,6 +40153,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35821,6 +40173,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35837,6 +40193,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35853,6 +40213,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35869,6 +40235,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35885,6 +40255,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35901,6 +40275,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35917,6 +40295,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35933,6 +40319,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35962,6 +40352,8 @@ export interface operations {
             /** @description The import */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35971,6 +40363,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35993,6 +40387,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36009,6 +40405,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36025,6 +40423,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36041,6 +40441,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36057,6 +40463,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36093,6 +40501,8 @@ export interface operations {
             /** @description A page of rows */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36102,6 +40512,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36124,6 +40536,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36140,6 +40554,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36156,6 +40572,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36172,6 +40590,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36188,6 +40612,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36220,6 +40646,8 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36229,6 +40657,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36251,6 +40681,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36267,6 +40699,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36283,6 +40717,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36299,6 +40735,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36315,6 +40757,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36349,6 +40793,10 @@ export interface operations {
             /** @description Created; the secret is shown only now */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36358,6 +40806,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36380,6 +40832,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36396,6 +40852,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36412,6 +40872,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36428,6 +40892,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36444,6 +40914,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36460,6 +40934,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36476,6 +40954,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36492,6 +40974,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36508,6 +40998,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36537,6 +41031,8 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36546,6 +41042,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36568,6 +41066,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36584,6 +41084,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36600,6 +41102,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36616,6 +41120,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36632,6 +41142,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36661,6 +41173,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -36668,6 +41182,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36690,6 +41206,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36706,6 +41224,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36722,6 +41242,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36738,6 +41260,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36754,6 +41282,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36787,6 +41317,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36796,6 +41328,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36818,6 +41352,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36834,6 +41370,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36850,6 +41388,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36866,6 +41406,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36882,6 +41424,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36898,6 +41442,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36914,6 +41464,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36946,6 +41498,10 @@ export interface operations {
             /** @description The endpoint with its new secret */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36955,6 +41511,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36977,6 +41537,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36993,6 +41557,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37009,6 +41577,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37025,6 +41597,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37041,6 +41619,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37057,6 +41639,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37073,6 +41663,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37105,6 +41699,10 @@ export interface operations {
             /** @description What the endpoint answered */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37114,6 +41712,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37136,6 +41738,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37152,6 +41758,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37168,6 +41778,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37184,6 +41798,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37200,6 +41820,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37216,6 +41840,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37232,6 +41864,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37264,6 +41900,8 @@ export interface operations {
             /** @description A page of event types, by name */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37273,6 +41911,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37295,6 +41935,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37311,6 +41953,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37327,6 +41971,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37343,6 +41989,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37359,6 +42011,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37398,6 +42052,8 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37407,6 +42063,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37429,6 +42087,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37445,6 +42105,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37461,6 +42123,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37477,6 +42141,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37493,6 +42163,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37522,6 +42194,8 @@ export interface operations {
             /** @description The delivery, its payload and attempts */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37531,6 +42205,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37553,6 +42229,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37569,6 +42247,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37585,6 +42265,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37601,6 +42283,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37617,6 +42305,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37649,6 +42339,10 @@ export interface operations {
             /** @description The delivery after the attempt */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37658,6 +42352,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37680,6 +42378,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37696,6 +42398,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37712,6 +42418,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37728,6 +42438,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37744,6 +42460,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37760,6 +42480,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37776,6 +42504,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37808,6 +42540,10 @@ export interface operations {
             /** @description The new deliveries, queued */
             202: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37817,6 +42553,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37839,6 +42579,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37855,6 +42599,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37871,6 +42619,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37887,6 +42639,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37903,6 +42661,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37919,6 +42681,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37935,6 +42705,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37965,6 +42739,8 @@ export interface operations {
             /** @description Health per endpoint */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37974,6 +42750,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37996,6 +42774,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38012,6 +42792,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38028,6 +42810,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38044,6 +42828,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38060,6 +42850,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38087,6 +42879,8 @@ export interface operations {
             /** @description The SSO draft */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38096,6 +42890,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38112,6 +42908,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38128,6 +42926,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38144,6 +42944,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38160,6 +42966,122 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38191,6 +43113,8 @@ export interface operations {
             /** @description The saved draft */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38200,6 +43124,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38222,6 +43148,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38238,6 +43166,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38254,6 +43184,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38270,6 +43202,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38286,6 +43220,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38302,6 +43238,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38318,6 +43260,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38378,9 +43322,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the identity provider */
+            /** @description To identity provider */
             302: {
                 headers: {
+                    /** @description The identity provider's sign-in URL. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -38439,6 +43385,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -38449,6 +43413,22 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38466,9 +43446,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the social identity provider */
+            /** @description To social identity provider */
             302: {
                 headers: {
+                    /** @description The social identity provider's sign-in URL. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -38476,6 +43458,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38505,6 +43489,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -38515,6 +43517,22 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38623,11 +43641,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38639,6 +43660,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Not allowed (role, credential type or plan) */
@@ -38655,6 +43677,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unknown resource or workspace */
@@ -38671,6 +43694,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Payload too large */
@@ -38687,6 +43711,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unsupported media type */
@@ -38703,6 +43728,26 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected error */
@@ -38719,6 +43764,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
         };
@@ -38768,11 +43831,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38784,6 +43850,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Not allowed (role, credential type or plan) */
@@ -38800,6 +43867,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unknown resource or workspace */
@@ -38816,6 +43884,60 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected error */
@@ -38832,6 +43954,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
         };

@@ -38,7 +38,7 @@ import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } 
 import { hostOrigin } from "./tenancy/host";
 import { cors } from "./modules/settings";
 import { ssoConfigRouter, ssoPages, ssoSigninRouter } from "./modules/sso";
-import { API_TAGS, apiInfo } from "./openapi-meta";
+import { API_INFO, API_TAGS } from "./openapi-meta";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
@@ -133,7 +133,7 @@ export function buildApp() {
   registerWebhookDocs(app);
   app.doc31(`${API_PREFIX}/openapi.json`, (c) => {
     const origin = new URL(c.req.url).origin;
-    return { openapi: "3.1.0", info: apiInfo(origin), tags: API_TAGS, servers: [{ url: origin }] };
+    return { openapi: "3.1.0", info: API_INFO, tags: API_TAGS, servers: [{ url: origin }] };
   });
   // The page's script comes from this Worker (the pinned npm package), not a CDN: docs work offline.
   app.get(

@@ -39,8 +39,8 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: "Webhook events", description: "The events a webhook endpoint receives, one per type." },
 ];
 
-/** `info` of the document; the origin is the host that serves it. */
-export const apiInfo = (origin: string) => ({
+/** `info` of the document: the same on every host (the typed client's copy is compared with it). */
+export const API_INFO = {
   title: "Inventory Tracking API",
   version: "1.0.0",
   description:
@@ -48,6 +48,7 @@ export const apiInfo = (origin: string) => ({
     "(`https://<workspace>.<domain>/api/v1`). Errors are `{ message, code, details?, requestId }`; " +
     "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`).\n\n" +
     "Licence: proprietary; workspaces and their integrations may call the API under their subscription.",
-  contact: { name: "API support", url: `${origin}/api/v1/docs` },
+  // The operator of a deployment answers for it; the reference page (/api/v1/docs) is on every host.
+  contact: { name: "The operator of this deployment (platform admin)" },
   license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
-});
+};

@@ -16,8 +16,22 @@ import { type ResponseHeaders, standardHeaders } from "./response-headers";
 const issueMessage = (issue: ZodError["issues"][number]) =>
   issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "required" : issue.message;
 
+type Issue = ZodError["issues"][number];
+
+/**
+ * A value that fails every branch of a union is reported through the one branch it was meant for:
+ * `nullableRef(X)` (X or null) fails as X with X's own field paths, not as "invalid input". A
+ * branch that failed only on the value's type at its root was not meant.
+ */
+function expandUnions(issue: Issue): Issue[] {
+  if (issue.code !== "invalid_union" || !("errors" in issue)) return [issue];
+  const meant = issue.errors.filter((branch) => !branch.every((b) => b.code === "invalid_type" && b.path.length === 0));
+  if (meant.length !== 1) return [issue];
+  return meant[0]!.flatMap((b) => expandUnions({ ...b, path: [...issue.path, ...b.path] } as Issue));
+}
+
 export function zodDetails(error: ZodError, target?: string): ErrorDetail[] {
-  return error.issues.map((issue) => ({
+  return error.issues.flatMap(expandUnions).map((issue) => ({
     path: [target, ...issue.path].filter((p) => p !== undefined).join(".") || "(root)",
     message: issueMessage(issue),
   }));

@@ -24,13 +24,14 @@ describe("typed client (openapi-typescript + openapi-fetch)", () => {
     const result = await runExample(api);
     expect(result).toMatchObject({ listed: 0, replayed: true, scan: expect.any(String) });
     expect(result.checkedOutTo).toMatch(/^per_/);
+    // It removed what it made: the asset is gone, out of the trash too, and no session is left.
     const item = await api.GET("/inventory-items/{inventoryItemId}", {
       params: { path: { inventoryItemId: result.assetId } },
     });
-    expect(item.data?.status).toBe("assigned");
-    const history = await api.GET("/inventory-items/{inventoryItemId}/assignment-history", {
-      params: { path: { inventoryItemId: result.assetId } },
-    });
-    expect(history.data?.items).toHaveLength(1);
+    expect(item.response.status).toBe(404);
+    const trash = await api.GET("/trash", {});
+    expect(trash.data?.items).toEqual([]);
+    const sessions = await api.GET("/sessions", {});
+    expect(sessions.data?.items).toEqual([]);
   });
 });

@@ -113,8 +113,9 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
   it("DELETE removes the config and its SSO-only gate: password sign-in works again; idempotent", async () => {
     const t = await createTenant({ plan: "enterprise" });
     expect((await patch<SsoConfig>(t, samlBody(t, { ssoOnlyEnabled: true }))).status).toBe(200);
-    const login = () =>
-      api(t, "/auth/login", { body: { email: t.owner.email, password: t.owner.password }, auth: null });
+    // Owners keep password sign-in under the gate (SPEC 5); a member does not.
+    const member = await createUser(t, "member");
+    const login = () => api(t, "/auth/login", { body: { email: member.email, password: member.password }, auth: null });
     expect((await login()).status).toBe(403);
     const admin = await createUser(t, "admin");
     expect((await api(t, PATH, { method: "DELETE", auth: { jwt: admin.jwt } })).status).toBe(403);

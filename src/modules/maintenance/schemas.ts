@@ -74,7 +74,7 @@ export const UpdateScheduleBody = z
   .strictObject({
     title: nameField,
     type: z.enum(MAINTENANCE_TYPES),
-    recurrence: Recurrence.nullable(),
+    recurrence: nullableRef(Recurrence),
     nextDueDate: dayField.openapi({ description: "Also restarts the recurrence from this day." }),
     reminderDays: z.number().int().min(0).max(365),
     assigneeUserId: idField.nullable(),
