@@ -31,7 +31,10 @@ const LEDGER = [
   "/locations",
   "/categories",
   "/kits",
-  "/bookings",
+  // Returned and cancelled bookings are history that no route deletes (as completed sessions):
+  // only the bookings that still hold items count.
+  "/bookings?status=reserved",
+  "/bookings?status=checked_out",
   "/sessions",
   "/maintenance/schedules",
   "/custom-fields",
@@ -114,7 +117,8 @@ async function ledger(port) {
   for (const path of LEDGER) {
     let n = 0;
     for (let cursor = ""; ; ) {
-      const res = await request(`${base}${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+      const query = `${path.includes("?") ? "&" : "?"}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const res = await request(`${base}${path}${query}`, {
         headers: { authorization: `ApiKey ${apiKey}` },
         okStatuses: [403, 404],
       });
