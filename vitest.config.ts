@@ -22,6 +22,8 @@ const PROVOKED =
 /** The bare imports of src/ and test/ (the Worker's runtime dependencies and the tests' peers). */
 const OPTIMIZED_DEPS = [
   "@hono/zod-openapi",
+  "ajv/dist/2020",
+  "ajv-formats",
   "@noble/hashes/hmac.js",
   "@noble/hashes/sha2.js",
   "@scalar/hono-api-reference",
@@ -49,6 +51,10 @@ const OPTIMIZED_DEPS = [
 ];
 
 export default defineConfig({
+  // The dependency pre-bundle lives with the checkout, not in node_modules/.vite: checkouts that
+  // share one node_modules (git worktrees) with different dependency lists would otherwise rebuild
+  // each other's bundle mid-run ("There is a new version of the pre-bundle").
+  cacheDir: ".wrangler/vite",
   plugins: [
     cloudflareTest({
       // A copy of wrangler.toml in a fresh directory, so no .dev.vars (or .env) of the developer is

@@ -3255,7 +3255,13 @@ export interface paths {
         get: operations["getSsoConfig"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove the workspace's SSO config
+         * @description SSO sign-in stops at once, and the SSO-only gate goes with the config (password sign-in works again). A sign-in already under way fails at its callback. Idempotent: without a config, also 204.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         */
+        delete: operations["deleteSsoConfig"];
         options?: never;
         head?: never;
         /**
@@ -9144,6 +9150,27 @@ export interface components {
             /** @enum {string} */
             status?: "active" | "suspended";
         };
+        WorkspaceExport: {
+            workspace: {
+                id: string;
+                slug: string;
+                /** @enum {string} */
+                plan: "free" | "pro" | "enterprise";
+                /** @description The workspace settings as stored. */
+                settings: {
+                    [key: string]: unknown;
+                };
+                createdAt: string;
+            };
+            /** Format: date-time */
+            exportedAt: string;
+            /** @description Every table of the workspace by name, each a list of its rows as stored (column names as in the database). Credentials are left out: the refresh_tokens and realtime_tickets tables, and the password_hash, key_hash and token_hash columns. */
+            tables: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[];
+            };
+        };
         DeleteTenant: {
             /**
              * @description The workspace's slug, repeated as confirmation.
@@ -9370,9 +9397,9 @@ export interface components {
             nextCursor: string | null;
         };
         InventoryItemListItem: components["schemas"]["InventoryItem"] & {
-            health: components["schemas"]["AssetHealth"];
+            /** @description Null only on tombstones (deleted assets in a sync list). */
+            health: components["schemas"]["AssetHealth"] | null;
         };
-        /** @description Null only on tombstones (deleted assets in a sync list). */
         AssetHealth: {
             /** @example 65 */
             score: number;
@@ -9381,7 +9408,7 @@ export interface components {
             reasons: components["schemas"]["HealthReason"][];
             /** @description When this result was computed. */
             computedAt: string;
-        } | null;
+        };
         /**
          * @description From the score and the workspace preset's cut-offs (`AT_RISK` below `atRiskBelow`, `ATTENTION` below `attentionBelow`); `LOST` is always `AT_RISK`.
          * @enum {string}
@@ -10490,11 +10517,7 @@ export interface components {
             /** @enum {string} */
             type: "inspection" | "service" | "calibration" | "repair" | "cleaning" | "replacement" | "other";
             /** @description Absent or null: one-off. */
-            recurrence?: {
-                every: number;
-                /** @enum {string} */
-                unit: "day" | "week" | "month";
-            } | null;
+            recurrence?: components["schemas"]["MaintenanceRecurrence"] | null;
             /**
              * Format: date
              * @description Calendar day (YYYY-MM-DD) in the workspace's time zone.
@@ -10507,11 +10530,17 @@ export interface components {
             assigneeUserId?: string | null;
             notes?: string | null;
         };
+        /** @description Every N days, weeks or months. Monthly keeps the day of month of the due date, clamped to short months (Jan 31 → Feb 28 → Mar 31). */
+        MaintenanceRecurrence: {
+            every: number;
+            /** @enum {string} */
+            unit: "day" | "week" | "month";
+        };
         UpdateMaintenanceSchedule: {
             title?: string;
             /** @enum {string} */
             type?: "inspection" | "service" | "calibration" | "repair" | "cleaning" | "replacement" | "other";
-            recurrence?: components["schemas"]["MaintenanceRecurrence"];
+            recurrence?: components["schemas"]["MaintenanceRecurrence"] | null;
             /**
              * Format: date
              * @description Also restarts the recurrence from this day.
@@ -10527,14 +10556,9 @@ export interface components {
              */
             status?: "active" | "paused";
         };
-        /** @description Every N days, weeks or months. Monthly keeps the day of month of the due date, clamped to short months (Jan 31 → Feb 28 → Mar 31). */
-        MaintenanceRecurrence: {
-            every: number;
-            /** @enum {string} */
-            unit: "day" | "week" | "month";
-        } | null;
         MaintenanceCompletion: components["schemas"]["MaintenanceLog"] & {
-            schedule: components["schemas"]["MaintenanceSchedule"] & (Record<string, never> | null);
+            /** @description The completed schedule after the completion (null for ad-hoc maintenance). */
+            schedule: components["schemas"]["MaintenanceSchedule"] | null;
         };
         /** @description SPEC 2.8 ad-hoc completion body, plus an optional scheduleId. */
         CreateMaintenanceLog: {
@@ -11490,6 +11514,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11561,6 +11587,24 @@ export interface operations {
                      * @example {
                      *       "message": "Unsupported Media Type",
                      *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -11632,6 +11676,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11703,6 +11749,24 @@ export interface operations {
                      * @example {
                      *       "message": "Unsupported Media Type",
                      *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -11847,6 +11911,8 @@ export interface operations {
             /** @description The user */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11856,6 +11922,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11872,6 +11940,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11888,6 +11958,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11904,6 +11976,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11920,6 +11998,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12059,6 +12139,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -12096,6 +12194,8 @@ export interface operations {
             /** @description A page of users, oldest first */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12105,6 +12205,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12127,6 +12229,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12143,6 +12247,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12159,6 +12265,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12175,6 +12283,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12191,6 +12305,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12224,6 +12340,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12233,6 +12351,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +12375,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12271,6 +12393,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12287,6 +12411,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12303,6 +12429,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12319,6 +12447,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12335,6 +12465,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12351,6 +12483,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12367,6 +12505,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12399,6 +12539,8 @@ export interface operations {
             /** @description A page of open invites */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12408,6 +12550,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12430,6 +12574,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12446,6 +12592,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12462,6 +12610,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12478,6 +12628,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12494,6 +12650,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12528,6 +12686,10 @@ export interface operations {
             /** @description Created; the token is shown once */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12537,6 +12699,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12559,6 +12725,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12575,6 +12745,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12591,6 +12765,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12607,6 +12785,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12623,6 +12807,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12639,6 +12827,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12655,6 +12847,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12671,6 +12867,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12687,6 +12891,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12716,6 +12924,8 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12723,6 +12933,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12745,6 +12957,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12761,6 +12975,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12777,6 +12993,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12793,6 +13011,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12809,6 +13029,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12825,6 +13051,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12857,6 +13085,8 @@ export interface operations {
             /** @description A page of API keys */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12866,6 +13096,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12888,6 +13120,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12904,6 +13138,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12920,6 +13156,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12936,6 +13174,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12952,6 +13196,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12986,6 +13232,10 @@ export interface operations {
             /** @description Created; the token is shown once */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12995,6 +13245,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13017,6 +13271,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13033,6 +13291,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13049,6 +13311,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13065,6 +13331,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13081,6 +13353,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13097,6 +13373,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13113,6 +13393,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13129,6 +13413,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13145,6 +13437,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13174,6 +13470,8 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13181,6 +13479,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13203,6 +13503,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13219,6 +13521,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13235,6 +13539,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13251,6 +13557,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13267,6 +13579,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13332,6 +13646,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13387,6 +13703,24 @@ export interface operations {
                      * @example {
                      *       "message": "Unsupported Media Type",
                      *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -13509,6 +13843,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13603,6 +13939,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13696,6 +14034,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetTenant: {
@@ -13743,6 +14097,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13837,6 +14193,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13965,6 +14323,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14058,9 +14418,13 @@ export interface operations {
             /** @description The export: an `application/json` attachment `{ workspace, exportedAt, tables: { <table>: [rows] } }` */
             200: {
                 headers: {
+                    /** @description An attachment named `<slug>-export-<YYYY-MM-DD>.json`, e.g. `attachment; filename="acme-export-2026-11-26.json"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WorkspaceExport"];
+                };
             };
             /** @description Validation failed */
             400: {
@@ -14087,6 +14451,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14155,6 +14521,8 @@ export interface operations {
             /** @description A page of categories, by name */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14164,6 +14532,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14186,6 +14556,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14202,6 +14574,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14218,6 +14592,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14234,6 +14610,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14250,6 +14632,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14284,6 +14668,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14293,6 +14681,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14315,6 +14707,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14331,6 +14727,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14347,6 +14747,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14363,6 +14767,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14379,6 +14789,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14395,6 +14809,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14411,6 +14829,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14427,6 +14849,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14443,6 +14873,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14470,6 +14904,8 @@ export interface operations {
             /** @description The default category */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14479,6 +14915,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14495,6 +14933,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14511,6 +14951,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14527,6 +14969,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14543,6 +14991,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14572,6 +15022,8 @@ export interface operations {
             /** @description The category */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14581,6 +15033,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14603,6 +15057,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14619,6 +15075,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14635,6 +15093,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14651,6 +15111,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14667,6 +15133,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14696,6 +15164,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14703,6 +15173,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14725,6 +15197,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14741,6 +15215,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14757,6 +15233,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14773,6 +15251,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14789,6 +15269,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14805,6 +15291,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14838,6 +15326,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14847,6 +15337,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14869,6 +15361,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14885,6 +15379,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14901,6 +15397,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14917,6 +15415,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14933,6 +15433,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14949,6 +15451,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14965,6 +15469,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14981,6 +15491,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15013,6 +15525,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15022,6 +15538,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15044,6 +15564,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15060,6 +15584,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15076,6 +15604,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15092,6 +15624,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15108,6 +15646,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15124,6 +15666,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15140,6 +15690,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15178,6 +15732,8 @@ export interface operations {
             /** @description A page of locations, by name */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15187,6 +15743,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15209,6 +15767,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15225,6 +15785,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15241,6 +15803,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15257,6 +15821,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15273,6 +15843,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15307,6 +15879,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15316,6 +15892,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15338,6 +15918,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15354,6 +15938,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15370,6 +15958,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15386,6 +15978,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15402,6 +16000,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15418,6 +16020,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15434,6 +16040,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15450,6 +16060,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15466,6 +16084,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15493,6 +16115,8 @@ export interface operations {
             /** @description The default location */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15502,6 +16126,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15518,6 +16144,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15534,6 +16162,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15550,6 +16180,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15566,6 +16202,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15595,6 +16233,8 @@ export interface operations {
             /** @description The location */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15604,6 +16244,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15626,6 +16268,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15642,6 +16286,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15658,6 +16304,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15674,6 +16322,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15690,6 +16344,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15719,6 +16375,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15726,6 +16384,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15748,6 +16408,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15764,6 +16426,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15780,6 +16444,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15796,6 +16462,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15812,6 +16480,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15828,6 +16502,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15861,6 +16537,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15870,6 +16548,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15892,6 +16572,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15908,6 +16590,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15924,6 +16608,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15940,6 +16626,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15956,6 +16644,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15972,6 +16662,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15988,6 +16680,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16004,6 +16702,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16036,6 +16736,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16045,6 +16749,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16067,6 +16775,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16083,6 +16795,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16099,6 +16815,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16115,6 +16835,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16131,6 +16857,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16147,6 +16877,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16163,6 +16901,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16197,6 +16939,10 @@ export interface operations {
             /** @description Recorded */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16206,6 +16952,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16228,6 +16978,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16244,6 +16998,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16260,6 +17018,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16276,6 +17038,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16292,6 +17060,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16308,6 +17080,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16324,6 +17100,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16340,6 +17120,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16356,6 +17144,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16390,6 +17182,10 @@ export interface operations {
             /** @description Per-item outcomes, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16399,6 +17195,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16421,6 +17221,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16437,6 +17241,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16453,6 +17261,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16469,6 +17281,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16485,6 +17303,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16501,6 +17323,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16517,6 +17343,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16533,6 +17363,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16549,6 +17387,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16596,6 +17438,8 @@ export interface operations {
             /** @description A page of inventory items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16605,6 +17449,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16627,6 +17473,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16643,6 +17491,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16659,6 +17509,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16675,6 +17527,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16691,6 +17549,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16725,6 +17585,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16734,6 +17598,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16756,6 +17624,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16772,6 +17644,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16788,6 +17664,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16804,6 +17684,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16820,6 +17706,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16836,6 +17726,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16852,6 +17746,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16868,6 +17766,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16884,6 +17790,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16913,6 +17823,8 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16922,6 +17834,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16944,6 +17858,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16960,6 +17876,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16976,6 +17894,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16992,6 +17912,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17008,6 +17934,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17037,6 +17965,8 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17046,6 +17976,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17068,6 +18000,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17084,6 +18018,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17100,6 +18036,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17116,6 +18054,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17132,6 +18076,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17161,6 +18107,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17168,6 +18116,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17190,6 +18140,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17206,6 +18158,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17222,6 +18176,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17238,6 +18194,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17254,6 +18212,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17270,6 +18234,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17303,6 +18269,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17312,6 +18280,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17334,6 +18304,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17350,6 +18322,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17366,6 +18340,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17382,6 +18358,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17398,6 +18376,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17414,6 +18394,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17430,6 +18412,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17446,6 +18434,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17478,6 +18468,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17487,6 +18481,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17509,6 +18507,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17525,6 +18527,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17541,6 +18547,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17557,6 +18567,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17573,6 +18589,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17589,6 +18609,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17605,6 +18633,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17641,6 +18673,10 @@ export interface operations {
             /** @description The item after the move */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17650,6 +18686,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17672,6 +18712,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17688,6 +18732,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17704,6 +18752,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17720,6 +18772,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17736,6 +18794,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17752,6 +18814,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17768,6 +18834,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17784,6 +18854,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17800,6 +18878,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17829,6 +18911,8 @@ export interface operations {
             /** @description Allowed moves */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17838,6 +18922,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17860,6 +18946,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17876,6 +18964,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17892,6 +18982,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17908,6 +19000,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17924,6 +19022,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17960,6 +19060,10 @@ export interface operations {
             /** @description The item, now assigned */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17969,6 +19073,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17991,6 +19099,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18007,6 +19119,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18023,6 +19139,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18039,6 +19159,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18055,6 +19181,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18071,6 +19201,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18087,6 +19221,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18103,6 +19241,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18119,6 +19265,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18155,6 +19305,10 @@ export interface operations {
             /** @description The item, now available */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18164,6 +19318,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18186,6 +19344,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18202,6 +19364,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18218,6 +19384,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18234,6 +19404,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18250,6 +19426,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18266,6 +19446,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18282,6 +19466,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18298,6 +19486,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18314,6 +19510,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18348,6 +19548,8 @@ export interface operations {
             /** @description A page of status events */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18357,6 +19559,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18379,6 +19583,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18395,6 +19601,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18411,6 +19619,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18427,6 +19637,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18443,6 +19659,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18477,6 +19695,8 @@ export interface operations {
             /** @description A page of assignments */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18486,6 +19706,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18508,6 +19730,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18524,6 +19748,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18540,6 +19766,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18556,6 +19784,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18572,6 +19806,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18606,6 +19842,8 @@ export interface operations {
             /** @description A page of audit entries */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18615,6 +19853,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18637,6 +19877,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18653,6 +19895,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18669,6 +19913,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18685,6 +19931,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18701,6 +19953,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18737,6 +19991,8 @@ export interface operations {
             /** @description A page of timeline entries */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18746,6 +20002,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18768,6 +20026,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18784,6 +20044,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18800,6 +20062,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18816,6 +20080,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18832,6 +20102,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18871,6 +20143,8 @@ export interface operations {
             /** @description A page of bookings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18880,6 +20154,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18902,6 +20178,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18918,6 +20196,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18934,6 +20214,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18950,6 +20232,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18966,6 +20254,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19000,6 +20290,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19009,6 +20303,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19031,6 +20329,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19047,6 +20349,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19063,6 +20369,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19079,6 +20389,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19095,6 +20411,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19111,6 +20431,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19127,6 +20451,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19143,6 +20471,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19159,6 +20495,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19197,6 +20537,8 @@ export interface operations {
             /** @description A page of free items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19206,6 +20548,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19228,6 +20572,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19244,6 +20590,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19260,6 +20608,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19276,6 +20626,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19292,6 +20648,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19321,6 +20679,8 @@ export interface operations {
             /** @description The booking */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19330,6 +20690,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19352,6 +20714,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19368,6 +20732,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19384,6 +20750,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19400,6 +20768,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19416,6 +20790,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19449,6 +20825,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19458,6 +20836,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19480,6 +20860,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19496,6 +20878,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19512,6 +20896,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19528,6 +20914,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19544,6 +20932,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19560,6 +20950,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19576,6 +20968,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19592,6 +20990,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19624,6 +21024,10 @@ export interface operations {
             /** @description Cancelled */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19633,6 +21037,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19655,6 +21063,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19671,6 +21083,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19687,6 +21103,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19703,6 +21123,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19719,6 +21145,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19735,6 +21165,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19751,6 +21189,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19783,6 +21225,10 @@ export interface operations {
             /** @description Checked out */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19792,6 +21238,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19814,6 +21264,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19830,6 +21284,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19846,6 +21304,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19862,6 +21324,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19878,6 +21346,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19894,6 +21366,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19910,6 +21390,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19946,6 +21430,10 @@ export interface operations {
             /** @description Returned */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19955,6 +21443,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19977,6 +21469,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19993,6 +21489,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20009,6 +21509,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20025,6 +21529,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20041,6 +21551,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20057,6 +21571,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20073,6 +21591,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20089,6 +21611,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20105,6 +21635,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20137,6 +21671,8 @@ export interface operations {
             /** @description A page of kits */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20146,6 +21682,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20168,6 +21706,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20184,6 +21724,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20200,6 +21742,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20216,6 +21760,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20232,6 +21782,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20266,6 +21818,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20275,6 +21831,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20297,6 +21857,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20313,6 +21877,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20329,6 +21897,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20345,6 +21917,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20361,6 +21939,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20377,6 +21959,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20393,6 +21979,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20409,6 +21999,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20425,6 +22023,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20454,6 +22056,8 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20463,6 +22067,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20485,6 +22091,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20501,6 +22109,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20517,6 +22127,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20533,6 +22145,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20549,6 +22167,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20578,6 +22198,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -20585,6 +22207,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20607,6 +22231,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20623,6 +22249,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20639,6 +22267,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20655,6 +22285,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20671,6 +22307,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20704,6 +22342,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20713,6 +22353,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20735,6 +22377,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20751,6 +22395,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20767,6 +22413,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20783,6 +22431,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20799,6 +22449,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20815,6 +22467,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20831,6 +22489,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20863,6 +22523,10 @@ export interface operations {
             /** @description The restored kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20872,6 +22536,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20894,6 +22562,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20910,6 +22582,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20926,6 +22602,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20942,6 +22622,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20958,6 +22644,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20974,6 +22664,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20990,6 +22688,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21026,6 +22728,10 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21035,6 +22741,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21057,6 +22767,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21073,6 +22787,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21089,6 +22807,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21105,6 +22827,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21121,6 +22849,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21137,6 +22869,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21153,6 +22889,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21169,6 +22909,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21185,6 +22933,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21215,6 +22967,8 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21224,6 +22978,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21246,6 +23002,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21262,6 +23020,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21278,6 +23038,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21294,6 +23056,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21310,6 +23078,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21346,6 +23116,10 @@ export interface operations {
             /** @description Checked out */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21355,6 +23129,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21377,6 +23155,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21393,6 +23175,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21409,6 +23195,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21425,6 +23215,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21441,6 +23237,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21457,6 +23257,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21473,6 +23277,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21489,6 +23297,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21505,6 +23321,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21537,6 +23357,10 @@ export interface operations {
             /** @description Checked in */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21546,6 +23370,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21568,6 +23396,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21584,6 +23416,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21600,6 +23436,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21616,6 +23456,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21632,6 +23478,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21648,6 +23498,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21664,6 +23522,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21700,6 +23562,10 @@ export interface operations {
             /** @description Booked */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21709,6 +23575,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21731,6 +23601,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21747,6 +23621,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21763,6 +23641,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21779,6 +23661,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21795,6 +23683,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21811,6 +23703,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21827,6 +23723,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21843,6 +23743,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21859,6 +23767,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21888,6 +23800,8 @@ export interface operations {
             /** @description The kit */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21897,6 +23811,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21919,6 +23835,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21935,6 +23853,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21951,6 +23871,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21967,6 +23889,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21983,6 +23911,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22012,6 +23942,8 @@ export interface operations {
             /** @description SVG image */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22021,6 +23953,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22043,6 +23977,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22059,6 +23995,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22075,6 +24013,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22091,6 +24031,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22107,6 +24053,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22138,6 +24086,8 @@ export interface operations {
             /** @description PDF */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22147,6 +24097,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22169,6 +24121,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22185,6 +24139,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22201,6 +24157,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22217,6 +24175,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22233,6 +24193,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22249,6 +24211,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22265,6 +24233,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22297,6 +24267,8 @@ export interface operations {
             /** @description A page of feeds */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22306,6 +24278,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22328,6 +24302,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22344,6 +24320,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22360,6 +24338,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22376,6 +24356,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22392,6 +24378,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22426,6 +24414,10 @@ export interface operations {
             /** @description Created; `url` is shown only now */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22435,6 +24427,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22457,6 +24453,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22473,6 +24473,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22489,6 +24493,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22505,6 +24513,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22521,6 +24535,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22537,6 +24555,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22553,6 +24575,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22569,6 +24595,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22585,6 +24619,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22614,6 +24652,8 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -22621,6 +24661,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22643,6 +24685,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22659,6 +24703,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22675,6 +24721,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22691,6 +24739,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22707,6 +24761,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22814,6 +24870,8 @@ export interface operations {
             /** @description The items' health */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22823,6 +24881,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22845,6 +24905,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22861,6 +24923,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22877,6 +24941,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22893,6 +24959,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22909,6 +24977,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22925,6 +24995,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22941,6 +25017,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22970,6 +25048,8 @@ export interface operations {
             /** @description The item's health */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22979,6 +25059,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23001,6 +25083,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23017,6 +25101,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23033,6 +25119,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23049,6 +25137,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23065,6 +25159,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23092,6 +25188,8 @@ export interface operations {
             /** @description The health settings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23101,6 +25199,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23117,6 +25217,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23133,6 +25235,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23149,6 +25253,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23165,6 +25275,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23196,6 +25308,8 @@ export interface operations {
             /** @description The updated settings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23205,6 +25319,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23227,6 +25343,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23243,6 +25361,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23259,6 +25379,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23275,6 +25397,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23291,6 +25415,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23307,6 +25433,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23323,6 +25455,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23357,6 +25491,8 @@ export interface operations {
             /** @description A page of the trash */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23366,6 +25502,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23388,6 +25526,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23404,6 +25544,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23420,6 +25562,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23436,6 +25580,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23452,6 +25602,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23486,6 +25638,10 @@ export interface operations {
             /** @description One result per item, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23495,6 +25651,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23517,6 +25677,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23533,6 +25697,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23549,6 +25717,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23565,6 +25737,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23581,6 +25759,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23597,6 +25779,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23613,6 +25799,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23629,6 +25819,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23645,6 +25843,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23679,6 +25881,10 @@ export interface operations {
             /** @description One result per item, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23688,6 +25894,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23710,6 +25920,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23726,6 +25940,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23742,6 +25960,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23758,6 +25980,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23774,6 +26002,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23790,6 +26022,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23806,6 +26042,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23822,6 +26062,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23838,6 +26086,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23872,6 +26124,10 @@ export interface operations {
             /** @description Per-person outcomes, in request order */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23881,6 +26137,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23903,6 +26163,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23919,6 +26183,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23935,6 +26203,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23951,6 +26223,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23967,6 +26245,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23983,6 +26265,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23999,6 +26285,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24015,6 +26305,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24031,6 +26329,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24069,6 +26371,8 @@ export interface operations {
             /** @description A page of people */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24078,6 +26382,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24100,6 +26406,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24116,6 +26424,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24132,6 +26442,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24148,6 +26460,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24164,6 +26482,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24198,6 +26518,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24207,6 +26531,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24229,6 +26557,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24245,6 +26577,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24261,6 +26597,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24277,6 +26617,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24293,6 +26639,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24309,6 +26659,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24325,6 +26679,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24341,6 +26699,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24357,6 +26723,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24386,6 +26756,8 @@ export interface operations {
             /** @description The person */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24395,6 +26767,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24417,6 +26791,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24433,6 +26809,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24449,6 +26827,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24465,6 +26845,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24481,6 +26867,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24510,6 +26898,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -24517,6 +26907,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24539,6 +26931,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24555,6 +26949,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24571,6 +26967,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24587,6 +26985,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24603,6 +27003,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24619,6 +27025,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24652,6 +27060,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24661,6 +27071,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24683,6 +27095,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24699,6 +27113,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24715,6 +27131,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24731,6 +27149,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24747,6 +27167,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24763,6 +27185,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24779,6 +27203,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24795,6 +27225,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24827,6 +27259,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24836,6 +27272,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24858,6 +27298,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24874,6 +27318,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24890,6 +27338,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24906,6 +27358,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24922,6 +27380,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24938,6 +27400,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24954,6 +27424,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24988,6 +27462,8 @@ export interface operations {
             /** @description A page of assignments */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24997,6 +27473,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25019,6 +27497,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25035,6 +27515,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25051,6 +27533,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25067,6 +27551,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25083,6 +27573,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25119,6 +27611,8 @@ export interface operations {
             /** @description A page of definitions */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25128,6 +27622,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25150,6 +27646,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25166,6 +27664,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25182,6 +27682,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25198,6 +27700,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25214,6 +27722,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25248,6 +27758,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25257,6 +27771,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25279,6 +27797,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25295,6 +27817,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25311,6 +27837,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25327,6 +27857,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25343,6 +27879,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25359,6 +27899,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25375,6 +27919,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25391,6 +27939,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25407,6 +27963,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25436,6 +27996,8 @@ export interface operations {
             /** @description The definition */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25445,6 +28007,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25467,6 +28031,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25483,6 +28049,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25499,6 +28067,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25515,6 +28085,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25531,6 +28107,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25560,6 +28138,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -25567,6 +28147,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25589,6 +28171,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25605,6 +28189,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25621,6 +28207,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25637,6 +28225,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25653,6 +28247,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25686,6 +28282,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25695,6 +28293,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25717,6 +28317,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25733,6 +28335,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25749,6 +28353,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25765,6 +28371,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25781,6 +28389,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25797,6 +28407,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25813,6 +28425,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25829,6 +28447,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25861,6 +28481,10 @@ export interface operations {
             /** @description Restored */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25870,6 +28494,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25892,6 +28520,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25908,6 +28540,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25924,6 +28560,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25940,6 +28580,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25956,6 +28602,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25972,6 +28622,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25988,6 +28646,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26021,6 +28683,8 @@ export interface operations {
             /** @description A page of layouts */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26030,6 +28694,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26052,6 +28718,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26068,6 +28736,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26084,6 +28754,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26100,6 +28772,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26116,6 +28794,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26150,6 +28830,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26159,6 +28843,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26181,6 +28869,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26197,6 +28889,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26213,6 +28909,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26229,6 +28929,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26245,6 +28951,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26261,6 +28971,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26277,6 +28991,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26293,6 +29011,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26309,6 +29035,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26338,6 +29068,8 @@ export interface operations {
             /** @description The default layout */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26347,6 +29079,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26369,6 +29103,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26385,6 +29121,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26401,6 +29139,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26417,6 +29157,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26433,6 +29179,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26462,6 +29210,8 @@ export interface operations {
             /** @description The layout */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26471,6 +29221,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26493,6 +29245,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26509,6 +29263,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26525,6 +29281,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26541,6 +29299,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26557,6 +29321,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26586,6 +29352,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -26593,6 +29361,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26615,6 +29385,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26631,6 +29403,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26647,6 +29421,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26663,6 +29439,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26679,6 +29461,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26712,6 +29496,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26721,6 +29507,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26743,6 +29531,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26759,6 +29549,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26775,6 +29567,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26791,6 +29585,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26807,6 +29603,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26823,6 +29621,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26839,6 +29639,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26855,6 +29661,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26892,6 +29700,8 @@ export interface operations {
             /** @description A page of sessions */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26901,6 +29711,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26923,6 +29735,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26939,6 +29753,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26955,6 +29771,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26971,6 +29789,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26987,6 +29811,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27021,6 +29847,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27030,6 +29860,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27052,6 +29886,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27068,6 +29906,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27084,6 +29926,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27100,6 +29946,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27116,6 +29968,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27132,6 +29988,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27148,6 +30008,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27164,6 +30028,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27180,6 +30052,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27216,6 +30092,8 @@ export interface operations {
             /** @description A page of active sessions */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27225,6 +30103,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27247,6 +30127,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27263,6 +30145,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27279,6 +30163,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27295,6 +30181,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27311,6 +30203,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27340,6 +30234,8 @@ export interface operations {
             /** @description The session */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27349,6 +30245,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27371,6 +30269,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27387,6 +30287,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27403,6 +30305,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27419,6 +30323,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27435,6 +30345,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27464,6 +30376,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -27471,6 +30385,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27493,6 +30409,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27509,6 +30427,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27525,6 +30445,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27541,6 +30463,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27557,6 +30481,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27573,6 +30503,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27606,6 +30538,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27615,6 +30549,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27637,6 +30573,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27653,6 +30591,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27669,6 +30609,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27685,6 +30627,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27701,6 +30645,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27717,6 +30663,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27733,6 +30681,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27749,6 +30703,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27762,12 +30718,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -27794,6 +30759,8 @@ export interface operations {
             /** @description A page of items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27803,6 +30770,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27825,6 +30794,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27841,6 +30812,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27857,6 +30830,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27873,6 +30848,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27889,6 +30870,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27919,6 +30902,8 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27928,6 +30913,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27950,6 +30937,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27966,6 +30955,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27982,6 +30973,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27998,6 +30991,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28014,6 +31013,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28047,6 +31048,10 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28056,6 +31061,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28078,6 +31087,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28094,6 +31107,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28110,6 +31127,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28126,6 +31147,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28142,6 +31169,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28158,6 +31189,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28174,6 +31213,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28207,6 +31250,10 @@ export interface operations {
             /** @description The item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28216,6 +31263,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28238,6 +31289,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28254,6 +31309,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28270,6 +31329,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28286,6 +31349,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28302,6 +31371,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28318,6 +31391,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28334,6 +31415,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28368,6 +31453,8 @@ export interface operations {
             /** @description A page of missing items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28377,6 +31464,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28399,6 +31488,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28415,6 +31506,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28431,6 +31524,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28447,6 +31542,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28463,6 +31564,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28492,6 +31595,8 @@ export interface operations {
             /** @description The report */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28501,6 +31606,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28523,6 +31630,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28539,6 +31648,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28555,6 +31666,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28571,6 +31684,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28587,6 +31706,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28623,6 +31744,10 @@ export interface operations {
             /** @description The scan's result */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28632,6 +31757,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28654,6 +31783,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28670,6 +31803,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28686,6 +31823,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28702,6 +31843,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28718,6 +31865,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28734,6 +31885,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28750,6 +31905,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28766,6 +31925,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28782,6 +31949,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28795,12 +31966,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -28827,6 +32009,10 @@ export interface operations {
             /** @description One result per scan */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28836,6 +32022,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28858,6 +32048,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28874,6 +32068,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28890,6 +32088,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28906,6 +32108,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28922,6 +32130,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28938,6 +32150,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28954,6 +32170,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28970,6 +32190,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28986,6 +32214,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28999,12 +32231,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -29031,6 +32274,10 @@ export interface operations {
             /** @description Done */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29040,6 +32287,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29062,6 +32313,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29078,6 +32333,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29094,6 +32353,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29110,6 +32373,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29126,6 +32395,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29142,6 +32415,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29158,6 +32435,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29174,6 +32455,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29190,6 +32479,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29203,12 +32496,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error */
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
             503: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -29228,6 +32532,8 @@ export interface operations {
             /** @description The payload */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29237,6 +32543,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29259,6 +32567,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29275,6 +32585,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29291,6 +32603,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29307,6 +32621,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29323,6 +32639,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29339,6 +32661,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29372,6 +32696,8 @@ export interface operations {
             /** @description A page of schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29381,6 +32707,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29403,6 +32731,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29419,6 +32749,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29435,6 +32767,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29451,6 +32785,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29467,6 +32807,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29501,6 +32843,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29510,6 +32856,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29532,6 +32882,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29548,6 +32902,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29564,6 +32922,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29580,6 +32942,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29596,6 +32964,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29612,6 +32984,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29628,6 +33004,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29644,6 +33024,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29660,6 +33048,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29689,6 +33081,8 @@ export interface operations {
             /** @description The schedule */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29698,6 +33092,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29720,6 +33116,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29736,6 +33134,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29752,6 +33152,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29768,6 +33170,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29784,6 +33192,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29813,6 +33223,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -29820,6 +33232,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29842,6 +33256,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29858,6 +33274,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29874,6 +33292,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29890,6 +33310,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29906,6 +33332,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29939,6 +33367,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29948,6 +33378,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29970,6 +33402,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29986,6 +33420,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30002,6 +33438,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30018,6 +33456,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30034,6 +33474,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30050,6 +33492,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30066,6 +33510,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30082,6 +33532,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30116,6 +33568,8 @@ export interface operations {
             /** @description A page of scan records */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30125,6 +33579,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30147,6 +33603,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30163,6 +33621,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30179,6 +33639,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30195,6 +33657,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30211,6 +33679,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30248,6 +33718,8 @@ export interface operations {
             /** @description A page of schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30257,6 +33729,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30279,6 +33753,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30295,6 +33771,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30311,6 +33789,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30327,6 +33807,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30343,6 +33829,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30377,6 +33865,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30386,6 +33878,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30408,6 +33904,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30424,6 +33924,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30440,6 +33944,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30456,6 +33964,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30472,6 +33986,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30488,6 +34006,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30504,6 +34026,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30520,6 +34046,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30536,6 +34070,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30574,6 +34112,8 @@ export interface operations {
             /** @description A page of due schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30583,6 +34123,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30605,6 +34147,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30621,6 +34165,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30637,6 +34183,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30653,6 +34201,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30669,6 +34223,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30703,6 +34259,8 @@ export interface operations {
             /** @description A page of schedules */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30712,6 +34270,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30734,6 +34294,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30750,6 +34312,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30766,6 +34330,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30782,6 +34348,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30798,6 +34370,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30827,6 +34401,8 @@ export interface operations {
             /** @description The schedule */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30836,6 +34412,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30858,6 +34436,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30874,6 +34454,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30890,6 +34472,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30906,6 +34490,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30922,6 +34512,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30951,6 +34543,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -30958,6 +34552,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30980,6 +34576,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30996,6 +34594,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31012,6 +34612,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31028,6 +34630,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31044,6 +34652,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31077,6 +34687,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31086,6 +34698,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31108,6 +34722,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31124,6 +34740,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31140,6 +34758,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31156,6 +34776,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31172,6 +34794,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31188,6 +34812,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31204,6 +34830,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31220,6 +34852,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31254,6 +34888,10 @@ export interface operations {
             /** @description Recorded; with the schedule after completion */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31263,6 +34901,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31285,6 +34927,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31301,6 +34947,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31317,6 +34967,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31333,6 +34987,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31349,6 +35009,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31365,6 +35029,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31381,6 +35049,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31397,6 +35069,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31413,6 +35093,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31447,6 +35131,8 @@ export interface operations {
             /** @description A page of logs */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31456,6 +35142,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31478,6 +35166,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31494,6 +35184,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31510,6 +35202,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31526,6 +35220,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31542,6 +35242,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31576,6 +35278,8 @@ export interface operations {
             /** @description A page of logs */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31585,6 +35289,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31607,6 +35313,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31623,6 +35331,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31639,6 +35349,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31655,6 +35367,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31671,6 +35389,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31700,6 +35420,8 @@ export interface operations {
             /** @description The log */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31709,6 +35431,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31731,6 +35455,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31747,6 +35473,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31763,6 +35491,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31779,6 +35509,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31795,6 +35531,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31824,6 +35562,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -31831,6 +35571,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31853,6 +35595,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31869,6 +35613,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31885,6 +35631,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31901,6 +35649,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31917,6 +35671,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31950,6 +35706,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31959,6 +35717,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31981,6 +35741,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31997,6 +35759,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32013,6 +35777,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32029,6 +35795,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32045,6 +35813,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32061,6 +35831,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32077,6 +35849,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32093,6 +35871,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32127,6 +35907,8 @@ export interface operations {
             /** @description A page of notifications */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32136,6 +35918,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32158,6 +35942,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32174,6 +35960,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32190,6 +35978,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32206,6 +35996,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32222,6 +36018,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32249,6 +36047,8 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32258,6 +36058,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32274,6 +36076,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32290,6 +36094,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32306,6 +36112,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32322,6 +36134,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32349,6 +36163,8 @@ export interface operations {
             /** @description How many were marked */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32358,6 +36174,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32374,6 +36192,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32390,6 +36210,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32406,6 +36228,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32422,6 +36250,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32455,6 +36285,8 @@ export interface operations {
             /** @description The notification after the change */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32464,6 +36296,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32486,6 +36320,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32502,6 +36338,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32518,6 +36356,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32534,6 +36374,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32550,6 +36392,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32566,6 +36410,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32582,6 +36432,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32612,6 +36464,10 @@ export interface operations {
             /** @description The ticket and the URL to open */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32621,6 +36477,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32643,6 +36503,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32659,6 +36523,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32675,6 +36543,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32691,6 +36563,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32707,6 +36585,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32723,6 +36605,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32739,6 +36629,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32798,6 +36692,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32869,6 +36765,10 @@ export interface operations {
             /** @description Stored */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32878,6 +36778,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32900,6 +36804,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32916,6 +36824,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32932,6 +36844,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32948,6 +36864,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32964,6 +36886,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32980,6 +36906,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32996,6 +36926,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33012,6 +36946,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33028,6 +36970,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33062,6 +37008,10 @@ export interface operations {
             /** @description Upload URL issued */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33071,6 +37021,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33093,6 +37047,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33109,6 +37067,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33125,6 +37087,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33141,6 +37107,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33157,6 +37129,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33173,6 +37149,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33189,6 +37169,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33205,6 +37189,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33221,6 +37213,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33251,6 +37247,8 @@ export interface operations {
             /** @description View URL issued */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33260,6 +37258,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33282,6 +37282,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33298,6 +37300,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33314,6 +37318,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33330,6 +37336,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33346,6 +37358,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33636,6 +37650,8 @@ export interface operations {
             /** @description Results per group */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33645,6 +37661,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33667,6 +37685,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33683,6 +37703,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33699,6 +37721,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33715,6 +37739,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33731,6 +37761,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33758,6 +37790,8 @@ export interface operations {
             /** @description The settings */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33767,6 +37801,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33783,6 +37819,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33799,6 +37837,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33815,6 +37855,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33831,6 +37877,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33862,6 +37910,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33871,6 +37921,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33893,6 +37945,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33909,6 +37963,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33925,6 +37981,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33941,6 +37999,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33957,6 +38017,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33973,6 +38035,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33989,6 +38057,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34020,6 +38090,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34029,6 +38101,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34051,6 +38125,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34067,6 +38143,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34083,6 +38161,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34099,6 +38179,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34115,6 +38197,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34131,6 +38215,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34147,6 +38237,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34179,6 +38271,8 @@ export interface operations {
             /** @description The overview */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34188,6 +38282,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34210,6 +38306,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34226,6 +38324,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34242,6 +38342,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34258,6 +38360,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34274,6 +38382,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34312,6 +38422,8 @@ export interface operations {
             /** @description Session analytics */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34321,6 +38433,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34343,6 +38457,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34359,6 +38475,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34375,6 +38493,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34391,6 +38511,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34407,6 +38533,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34445,6 +38573,8 @@ export interface operations {
             /** @description Lifecycle analytics */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34454,6 +38584,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34476,6 +38608,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34492,6 +38626,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34508,6 +38644,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34524,6 +38662,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34540,6 +38684,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34578,6 +38724,8 @@ export interface operations {
             /** @description Maintenance analytics */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34587,6 +38735,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34609,6 +38759,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34625,6 +38777,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34641,6 +38795,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34657,6 +38813,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34673,6 +38835,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34715,6 +38879,8 @@ export interface operations {
             /** @description Depreciation */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34724,6 +38890,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34746,6 +38914,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34762,6 +38932,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34778,6 +38950,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34794,6 +38968,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34810,6 +38990,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34852,6 +39034,8 @@ export interface operations {
             /** @description Replacement and loss */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34861,6 +39045,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34883,6 +39069,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34899,6 +39087,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34915,6 +39105,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34931,6 +39123,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34947,6 +39145,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34974,6 +39174,8 @@ export interface operations {
             /** @description The catalogue */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34983,6 +39185,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34999,6 +39203,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35015,6 +39221,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35031,6 +39239,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35047,6 +39261,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35116,6 +39332,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35191,6 +39409,10 @@ export interface operations {
             /** @description The items as CSV */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35200,6 +39422,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35222,6 +39446,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35238,6 +39464,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35254,6 +39482,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35270,6 +39500,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35286,6 +39522,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35320,6 +39558,10 @@ export interface operations {
             /** @description The people as CSV */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35329,6 +39571,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35351,6 +39595,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35367,6 +39613,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35383,6 +39631,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35399,6 +39649,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35415,6 +39671,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35444,6 +39702,10 @@ export interface operations {
             /** @description The session's items as CSV */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35453,6 +39715,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35475,6 +39739,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35491,6 +39757,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35507,6 +39775,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35523,6 +39793,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35539,6 +39815,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35576,6 +39854,10 @@ export interface operations {
             /** @description Dry run: what each row would do */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35585,6 +39867,12 @@ export interface operations {
             /** @description Started (or already completed); `Location` is the job */
             202: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description The import job: `/api/v1/imports/{importId}`, to poll. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35594,6 +39882,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35616,6 +39908,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35632,6 +39928,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35648,6 +39948,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35664,6 +39968,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35680,6 +39990,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35696,6 +40010,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35712,6 +40030,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35728,6 +40050,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35744,6 +40074,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35781,6 +40115,10 @@ export interface operations {
             /** @description Dry run: what each row would do */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35790,6 +40128,12 @@ export interface operations {
             /** @description Started (or already completed); `Location` is the job */
             202: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description The import job: `/api/v1/imports/{importId}`, to poll. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35799,6 +40143,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35821,6 +40169,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35837,6 +40189,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35853,6 +40209,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35869,6 +40229,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35885,6 +40251,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35901,6 +40271,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35917,6 +40291,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35933,6 +40311,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35949,6 +40335,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35978,6 +40368,8 @@ export interface operations {
             /** @description The import */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -35987,6 +40379,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36009,6 +40403,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36025,6 +40421,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36041,6 +40439,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36057,6 +40457,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36073,6 +40479,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36109,6 +40517,8 @@ export interface operations {
             /** @description A page of rows */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36118,6 +40528,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36140,6 +40552,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36156,6 +40570,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36172,6 +40588,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36188,6 +40606,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36204,6 +40628,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36236,6 +40662,8 @@ export interface operations {
             /** @description A page of endpoints */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36245,6 +40673,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36267,6 +40697,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36283,6 +40715,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36299,6 +40733,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36315,6 +40751,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36331,6 +40773,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36365,6 +40809,10 @@ export interface operations {
             /** @description Created; the secret is shown only now */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36374,6 +40822,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36396,6 +40848,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36412,6 +40868,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36428,6 +40888,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36444,6 +40908,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36460,6 +40930,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36476,6 +40950,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36492,6 +40970,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36508,6 +40990,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36524,6 +41014,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36553,6 +41047,8 @@ export interface operations {
             /** @description The endpoint */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36562,6 +41058,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36584,6 +41082,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36600,6 +41100,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36616,6 +41118,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36632,6 +41136,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36648,6 +41158,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36677,6 +41189,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -36684,6 +41198,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36706,6 +41222,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36722,6 +41240,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36738,6 +41258,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36754,6 +41276,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36770,6 +41298,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36803,6 +41333,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36812,6 +41344,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36834,6 +41368,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36850,6 +41386,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36866,6 +41404,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36882,6 +41422,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36898,6 +41440,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36914,6 +41458,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36930,6 +41480,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36962,6 +41514,10 @@ export interface operations {
             /** @description The endpoint with its new secret */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36971,6 +41527,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -36993,6 +41553,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37009,6 +41573,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37025,6 +41593,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37041,6 +41613,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37057,6 +41635,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37073,6 +41655,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37089,6 +41679,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37121,6 +41715,10 @@ export interface operations {
             /** @description What the endpoint answered */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37130,6 +41728,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37152,6 +41754,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37168,6 +41774,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37184,6 +41794,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37200,6 +41814,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37216,6 +41836,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37232,6 +41856,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37248,6 +41880,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37280,6 +41916,8 @@ export interface operations {
             /** @description A page of event types, by name */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37289,6 +41927,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37311,6 +41951,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37327,6 +41969,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37343,6 +41987,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37359,6 +42005,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37375,6 +42027,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37414,6 +42068,8 @@ export interface operations {
             /** @description A page of deliveries */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37423,6 +42079,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37445,6 +42103,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37461,6 +42121,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37477,6 +42139,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37493,6 +42157,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37509,6 +42179,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37538,6 +42210,8 @@ export interface operations {
             /** @description The delivery, its payload and attempts */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37547,6 +42221,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37569,6 +42245,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37585,6 +42263,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37601,6 +42281,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37617,6 +42299,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37633,6 +42321,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37665,6 +42355,10 @@ export interface operations {
             /** @description The delivery after the attempt */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37674,6 +42368,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37696,6 +42394,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37712,6 +42414,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37728,6 +42434,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37744,6 +42454,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37760,6 +42476,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37776,6 +42496,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37792,6 +42520,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37824,6 +42556,10 @@ export interface operations {
             /** @description The new deliveries, queued */
             202: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37833,6 +42569,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37855,6 +42595,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37871,6 +42615,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37887,6 +42635,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37903,6 +42655,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37919,6 +42677,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37935,6 +42697,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37951,6 +42721,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37981,6 +42755,8 @@ export interface operations {
             /** @description Health per endpoint */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -37990,6 +42766,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38012,6 +42790,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38028,6 +42808,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38044,6 +42826,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38060,6 +42844,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38076,6 +42866,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38103,6 +42895,8 @@ export interface operations {
             /** @description The SSO draft */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38112,6 +42906,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38128,6 +42924,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38144,6 +42942,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38160,6 +42960,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38176,6 +42982,122 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSsoConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38207,6 +43129,8 @@ export interface operations {
             /** @description The saved draft */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38216,6 +43140,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38238,6 +43164,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38254,6 +43182,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38270,6 +43200,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38286,6 +43218,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38302,6 +43236,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38318,6 +43254,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38334,6 +43276,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38394,9 +43338,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the identity provider */
+            /** @description To identity provider */
             302: {
                 headers: {
+                    /** @description The identity provider's sign-in URL. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -38455,6 +43401,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -38465,6 +43429,22 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38482,9 +43462,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the social identity provider */
+            /** @description To social identity provider */
             302: {
                 headers: {
+                    /** @description The social identity provider's sign-in URL. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -38492,6 +43474,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38521,6 +43505,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected error */
             500: {
                 headers: {
@@ -38531,6 +43533,22 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38639,11 +43657,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38655,6 +43676,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Not allowed (role, credential type or plan) */
@@ -38671,6 +43693,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unknown resource or workspace */
@@ -38687,6 +43710,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Payload too large */
@@ -38703,6 +43727,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unsupported media type */
@@ -38719,6 +43744,26 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected error */
@@ -38735,6 +43780,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
         };
@@ -38784,11 +43847,14 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -38800,6 +43866,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Not allowed (role, credential type or plan) */
@@ -38816,6 +43883,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unknown resource or workspace */
@@ -38832,6 +43900,60 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected error */
@@ -38848,6 +43970,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description An upstream service (the identity provider) could not be reached or answered badly */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The identity provider could not be reached",
+                     *       "code": "idp_unreachable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
         };

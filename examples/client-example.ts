@@ -1,13 +1,15 @@
 /**
  * An integrator's script with the typed client: list, create, check out (retried safely with an
- * Idempotency-Key), start an inventory session and scan. Run it against a workspace:
+ * Idempotency-Key), start an inventory session and scan, then remove what it made. Run it:
  *
- *   INVENTORY_URL=https://acme.example.com/api/v1 INVENTORY_API_KEY=ik_... npx tsx examples/client-example.ts
+ *   npm start             # the local demo workspace, in another terminal
+ *   npm run example       # or INVENTORY_URL=https://acme.example.com/api/v1 INVENTORY_API_KEY=ik_... npm run example
  *
- * test/client/example.test.ts runs `runExample` against the Worker, so a document that drifts from
- * the code fails CI.
+ * (examples/run.mjs; on the local demo it dials `*.localhost` itself, see examples/local-fetch.mjs.)
+ * test/client/example.test.ts runs `runExample` against the Worker, and CI runs `npm run example`
+ * against `npm start` (a README walk-through), so a document that drifts from the code fails CI.
  */
-import { createInventoryClient, type ApiPaths } from "../client";
+import type { ApiPaths } from "../client/index.ts";
 import type { Client } from "openapi-fetch";
 
 export interface ExampleResult {
@@ -49,6 +51,7 @@ export async function runExample(api: Client<ApiPaths>, opts: { idempotencyKey?:
   });
   if (scan.error) throw new Error(`scan: ${scan.error.message}`);
 
+  await cleanUp(api, { assetId, personId: person.data.id, sessionId: session.data.id });
   return {
     listed: list.data.items.length,
     assetId,
@@ -58,9 +61,34 @@ export async function runExample(api: Client<ApiPaths>, opts: { idempotencyKey?:
   };
 }
 
-// As a script (not when imported by the test).
-const env = (globalThis as { process?: { env: Record<string, string | undefined>; argv: string[] } }).process;
-if (env?.argv[1]?.endsWith("client-example.ts") && env.env.INVENTORY_URL && env.env.INVENTORY_API_KEY) {
-  const api = createInventoryClient({ baseUrl: env.env.INVENTORY_URL, apiKey: env.env.INVENTORY_API_KEY });
-  console.log(await runExample(api));
+/**
+ * Leaves the workspace as the example found it: the session cancelled and deleted, the asset
+ * checked in, and the asset and person deleted and purged from the trash.
+ */
+async function cleanUp(api: Client<ApiPaths>, ids: { assetId: string; personId: string; sessionId: string }) {
+  const steps = [
+    () =>
+      api.PATCH("/sessions/{sessionId}", {
+        params: { path: { sessionId: ids.sessionId } },
+        body: { status: "cancelled" },
+      }),
+    () => api.DELETE("/sessions/{sessionId}", { params: { path: { sessionId: ids.sessionId } } }),
+    () =>
+      api.POST("/inventory-items/{inventoryItemId}/checkin", { params: { path: { inventoryItemId: ids.assetId } } }),
+    () => api.DELETE("/inventory-items/{inventoryItemId}", { params: { path: { inventoryItemId: ids.assetId } } }),
+    () => api.DELETE("/people/{personId}", { params: { path: { personId: ids.personId } } }),
+    () =>
+      api.POST("/trash/permanent-delete", {
+        body: {
+          items: [
+            { type: "asset", id: ids.assetId },
+            { type: "person", id: ids.personId },
+          ],
+        },
+      }),
+  ];
+  for (const step of steps) {
+    const { error } = await step();
+    if (error) throw new Error(`clean-up: ${error.message}`);
+  }
 }

@@ -8,7 +8,13 @@
 //   npm run walkthroughs -- docs/sessions.md   # only the walk-throughs of these files
 //
 // A block fails when bash exits non-zero (a failed `curl -f`, a reply that is not the JSON a helper
-// expects), when any reply is a 5xx envelope, or when it leaves files in the project directory.
+// expects), when any reply is a 5xx envelope, when it leaves files in the project directory, or when
+// it leaves the demo workspace changed: the live records of each list in LEDGER are counted before
+// and after it, and must match (a walk-through removes what it made, out of the trash too).
+//
+// Every ```sh block of every page is either a walk-through or marked
+// `<!-- not a walk-through: <why> -->` (installing, deploying, a deployed workspace's placeholders):
+// an unmarked block fails the run, so a runnable block cannot go untested.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -17,9 +23,44 @@ import { localPort } from "./lib/local-port.mjs";
 import { ROOT } from "./lib/paths.mjs";
 
 const MARK = "<!-- walk-through -->";
+const EXEMPT = /^<!-- not a walk-through: .+ -->$/;
+/** The demo's lists a walk-through must leave as it found them (counted through the API). */
+const LEDGER = [
+  "/inventory-items",
+  "/people",
+  "/locations",
+  "/categories",
+  "/kits",
+  // Returned and cancelled bookings are history that no route deletes (as completed sessions):
+  // only the bookings that still hold items count.
+  "/bookings?status=reserved",
+  "/bookings?status=checked_out",
+  "/sessions",
+  "/maintenance/schedules",
+  "/custom-fields",
+  "/trash",
+];
 const args = process.argv.slice(2);
 const startOwn = args.includes("--start");
 const only = args.filter((a) => !a.startsWith("--"));
+
+/** Shell blocks that are neither walk-throughs nor marked as something else: `file:line`. */
+function unmarkedOf(file) {
+  const lines = readFileSync(file, "utf8").split("\n");
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(sh|bash|shell)\s*$/.test(lines[i])) continue;
+    const before =
+      lines
+        .slice(0, i)
+        .findLast((l) => l.trim() !== "")
+        ?.trim() ?? "";
+    if (before !== MARK && !EXEMPT.test(before)) out.push(`${relative(ROOT, file)}:${i + 1}`);
+    i = lines.findIndex((l, j) => j > i && l.startsWith("```"));
+    if (i < 0) break;
+  }
+  return out;
+}
 
 /** The marked blocks of a Markdown file: `{file, line, code}`. */
 function blocksOf(file) {
@@ -68,6 +109,34 @@ async function waitFor(port, ms) {
   }
 }
 
+/** Live records per LEDGER list in the demo workspace (the lists are cursor-paginated, 100 a page). */
+async function ledger(port) {
+  const base = `http://demo.localhost:${port}/api/v1`;
+  const { apiKey } = JSON.parse(readFileSync(join(ROOT, ".wrangler/demo-credentials.json"), "utf8"));
+  const counts = {};
+  for (const path of LEDGER) {
+    let n = 0;
+    for (let cursor = ""; ; ) {
+      const query = `${path.includes("?") ? "&" : "?"}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const res = await request(`${base}${path}${query}`, {
+        headers: { authorization: `ApiKey ${apiKey}` },
+        okStatuses: [403, 404],
+      });
+      if (res.status !== 200) break;
+      n += res.body.items.length;
+      if (!res.body.nextCursor) break;
+      cursor = res.body.nextCursor;
+    }
+    counts[path] = n;
+  }
+  return counts;
+}
+
+const changed = (before, after) =>
+  Object.keys(before)
+    .filter((k) => before[k] !== after[k])
+    .map((k) => `${k}: ${before[k]} -> ${after[k]}`);
+
 const untracked = () =>
   spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], { cwd: ROOT, encoding: "utf8" }).stdout;
 
@@ -84,12 +153,20 @@ async function main() {
     });
   }
   let failed = 0;
+  const unmarked = files.flatMap(unmarkedOf);
+  for (const where of unmarked) {
+    failed++;
+    console.log(
+      `FAIL ${where}: a shell block that is neither <!-- walk-through --> nor <!-- not a walk-through: why -->`,
+    );
+  }
   try {
     await waitFor(port, startOwn ? 600_000 : 10_000);
     const before = untracked();
     for (const b of blocks) {
       const code = b.code.replaceAll("localhost:8787", `localhost:${port}`);
       const started = Date.now();
+      const counted = await ledger(port);
       const res = spawnSync("bash", ["-c", `set -eo pipefail\n${code}`], {
         cwd: ROOT,
         encoding: "utf8",
@@ -98,7 +175,8 @@ async function main() {
       const output = `${res.stdout}${res.stderr}`;
       const serverError = /"code":"(internal_error|service_unavailable)"/.test(output);
       const leftovers = untracked() !== before;
-      const ok = res.status === 0 && !serverError && !leftovers;
+      const residue = changed(counted, await ledger(port));
+      const ok = res.status === 0 && !serverError && !leftovers && residue.length === 0;
       console.log(`${ok ? "ok  " : "FAIL"} ${b.file}:${b.line} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       if (!ok) {
         failed++;
@@ -111,12 +189,13 @@ async function main() {
         );
         if (serverError) console.log("     a reply was a 5xx envelope");
         if (leftovers) console.log(`     the walk-through left files behind:\n${untracked()}`);
+        if (residue.length > 0) console.log(`     the walk-through left the demo changed: ${residue.join("; ")}`);
       }
     }
   } finally {
     if (server) process.kill(-server.pid, "SIGINT");
   }
-  console.log(`[walkthroughs] ${blocks.length - failed}/${blocks.length} passed`);
+  console.log(`[walkthroughs] ${blocks.length + unmarked.length - failed}/${blocks.length + unmarked.length} passed`);
   process.exit(failed === 0 && blocks.length > 0 ? 0 : 1);
 }
 

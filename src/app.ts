@@ -38,6 +38,7 @@ import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } 
 import { hostOrigin } from "./tenancy/host";
 import { cors } from "./modules/settings";
 import { ssoConfigRouter, ssoPages, ssoSigninRouter } from "./modules/sso";
+import { API_INFO, API_TAGS } from "./openapi-meta";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
@@ -132,14 +133,8 @@ export function buildApp() {
   registerWebhookDocs(app);
   app.doc31(`${API_PREFIX}/openapi.json`, (c) => ({
     openapi: "3.1.0",
-    info: {
-      title: "Inventory Tracking API",
-      version: "1.0.0",
-      description:
-        "Multi-tenant asset and inventory tracking. The workspace is the first label of the host name " +
-        "(`https://<workspace>.<domain>/api/v1`). Errors are `{ message, code, details?, requestId }`; " +
-        "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`).",
-    },
+    info: API_INFO,
+    tags: API_TAGS,
     // From the configuration (BASE_URL), never the request's Host: the workspace is a variable.
     servers: [
       {

@@ -1,25 +1,28 @@
 import type { Context } from "hono";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as tenantSchema from "./db/tenant/schema";
-import type { EventMessage } from "./events/types";
-import type { WebhookMessage } from "./webhooks";
-import type { ImportMessage } from "./modules/data-transfer";
 import type { Principal } from "./auth/principal";
-import type { InventorySession } from "./inventory-session";
-import type { UserRealtime } from "./events/user-realtime";
 import type { TenantRecord } from "./tenancy/registry";
 
+/**
+ * Worker bindings, typed once. This file sits under every floor, so it names nothing above it:
+ * a Queue's message type and a Durable Object's class belong to the package that owns the
+ * binding, which reads it through a typed accessor (`eventsQueue`, `webhooksQueue`,
+ * `importsQueue`, `sessionObject`, `userRealtime`). The Worker's module type for `exports` is
+ * declared in src/worker-globals.d.ts, which nothing imports.
+ */
 /** Worker bindings, typed once. Pool databases are `TENANT_DB_<suffix>` (see src/tenancy/pool.ts). */
 export interface Bindings {
   CONTROL_DB: D1Database;
   FILES: R2Bucket;
   /** Static files of the API reference page (wrangler.toml [assets]). */
   ASSETS: Fetcher;
-  EVENTS: Queue<EventMessage>;
+  /** Domain events (src/events/): read through `eventsQueue`. */
+  EVENTS: Queue;
   /** Webhook deliveries (src/webhooks/): one message per delivery attempt that is due. */
-  WEBHOOKS: Queue<WebhookMessage>;
+  WEBHOOKS: Queue;
   /** CSV import chains (src/modules/data-transfer/import-background.ts): one message per chunk to write. */
-  IMPORTS: Queue<ImportMessage>;
+  IMPORTS: Queue;
   /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;
@@ -53,9 +56,9 @@ export interface Bindings {
   RATE_LIMIT_WORKSPACE_PRO: RateLimit;
   RATE_LIMIT_WORKSPACE_ENTERPRISE: RateLimit;
   /** One InventorySession object per inventory session: idFromName(`${tenantId}:${sessionId}`). */
-  INVENTORY_SESSION: DurableObjectNamespace<InventorySession>;
+  INVENTORY_SESSION: DurableObjectNamespace;
   /** One realtime channel per workspace user: idFromName(`${tenantId}:${userId}`). */
-  USER_REALTIME: DurableObjectNamespace<UserRealtime>;
+  USER_REALTIME: DurableObjectNamespace;
   [poolBinding: `TENANT_DB_${string}`]: D1Database;
 }
 
@@ -75,13 +78,3 @@ export interface AppEnv {
 }
 
 export type AppContext = Context<AppEnv>;
-
-declare global {
-  namespace Cloudflare {
-    interface Env extends Bindings {}
-    // Types `exports` from "cloudflare:workers" (used by tests and service self-calls).
-    interface GlobalProps {
-      mainModule: typeof import("./index");
-    }
-  }
-}

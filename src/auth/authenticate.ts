@@ -61,11 +61,12 @@ async function verifyApiKey(c: AppContext, token: string): Promise<Principal> {
   // last-used time with minute precision: one write per key per minute at most, off the hot path.
   const now = nowIso();
   if (key.expiresAt !== null && key.expiresAt <= now) throw unauthenticated("The API key has expired");
-  if (key.lastUsedAt?.slice(0, 16) !== now.slice(0, 16)) {
+  const minute = `${now.slice(0, 16)}:00.000Z`; // stored as documented: the minute, not the instant
+  if (key.lastUsedAt !== minute) {
     c.executionCtx.waitUntil(
       db
         .update(apiKeys)
-        .set({ lastUsedAt: now })
+        .set({ lastUsedAt: minute })
         .where(eq(apiKeys.id, key.id))
         .run()
         .catch(() => undefined),

@@ -280,6 +280,7 @@ export const ROUTE_POLICY = {
   // redirect helper, a page on callbacks), since browsers land on them.
   getSsoConfig: { access: "jwt", roles: ["owner"] },
   updateSsoConfig: { access: "jwt", roles: ["owner"] },
+  deleteSsoConfig: { access: "jwt", roles: ["owner"] },
   getAuthBootstrap: { access: "public" },
   ssoLogin: { access: "tenantPublic", throttled: true },
   socialLogin: { access: "tenantPublic", throttled: true },

@@ -1,3 +1,4 @@
+import type { EventMessage } from "./types";
 import { and, asc, inArray, isNotNull, isNull, lte, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { outbox } from "../db/tenant/outbox";
@@ -91,7 +92,7 @@ async function sendInRounds(
       .limit(BATCH)
       .all();
     if (rows.length === 0) break;
-    await env.EVENTS.sendBatch(
+    await (env.EVENTS as Queue<EventMessage>).sendBatch(
       rows.map((e) => ({ body: { tenantId: tenant.id, eventId: e.id, type: e.type }, contentType: "json" as const })),
     );
     await db

@@ -10,13 +10,28 @@ import { withCursorScope } from "../platform/pagination";
 import { ErrorSchema } from "../platform/schemas";
 import { bodyShape } from "./body-shape";
 import { outboxDrain } from "./outbox-drain";
+import { type ResponseHeaders, standardHeaders } from "./response-headers";
 
 /** A missing field reads "required", not zod's "expected string, received undefined". */
 const issueMessage = (issue: ZodError["issues"][number]) =>
   issue.code === "invalid_type" && /received undefined$/.test(issue.message) ? "required" : issue.message;
 
+type Issue = ZodError["issues"][number];
+
+/**
+ * A value that fails every branch of a union is reported through the one branch it was meant for:
+ * `nullableRef(X)` (X or null) fails as X with X's own field paths, not as "invalid input". A
+ * branch that failed only on the value's type at its root was not meant.
+ */
+function expandUnions(issue: Issue): Issue[] {
+  if (issue.code !== "invalid_union" || !("errors" in issue)) return [issue];
+  const meant = issue.errors.filter((branch) => !branch.every((b) => b.code === "invalid_type" && b.path.length === 0));
+  if (meant.length !== 1) return [issue];
+  return meant[0]!.flatMap((b) => expandUnions({ ...b, path: [...issue.path, ...b.path] } as Issue));
+}
+
 export function zodDetails(error: ZodError, target?: string): ErrorDetail[] {
-  return error.issues.map((issue) => ({
+  return error.issues.flatMap(expandUnions).map((issue) => ({
     path: [target, ...issue.path].filter((p) => p !== undefined).join(".") || "(root)",
     message: issueMessage(issue),
   }));
@@ -55,6 +70,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: "Unsupported media type",
   429: "Rate limited; see Retry-After",
   500: "Unexpected error",
+  502: "An upstream service (the identity provider) could not be reached or answered badly",
+  503: "Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly",
 };
 
 /** One example envelope per status, so the reference page shows what a client will parse. */
@@ -79,6 +96,8 @@ const ERROR_EXAMPLES: Record<number, { message: string; code: string; details?: 
   415: { message: "Unsupported Media Type", code: "unsupported_media_type" },
   429: { message: "Too many requests", code: "rate_limited" },
   500: { message: "Internal error; quote the requestId when reporting it", code: "internal_error" },
+  502: { message: "The identity provider could not be reached", code: "idp_unreachable" },
+  503: { message: "No free workspace database in the pool; try again later", code: "service_unavailable" },
 };
 
 const errorResponse = (status: number) => ({
@@ -150,6 +169,7 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
   if (rule.access !== "public") standard.push(404);
   if (rule.access === "data" || rule.access === "jwt" || rule.access === "admin") standard.push(401);
   if (rule.access === "data" || rule.access === "jwt") standard.push(403, 429);
+  else if (rule.throttled) standard.push(429);
   if (idempotent) standard.push(409, 422);
   const description = [config.description, `**Access:** ${ruleDescription(rule)}`].filter(Boolean).join("\n\n");
   // The guard and the standard error responses are left out of the returned type on purpose:
@@ -169,9 +189,21 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
       ...(hasJsonBody(config) ? [bodyShape] : []),
       ...(idempotent ? [idempotency({ issuesSecret: rule.issuesSecret })] : []),
     ],
-    responses: { ...errorResponses(...standard), ...config.responses },
+    responses: withHeaders({ ...errorResponses(...standard), ...config.responses }, rule, idempotent),
   });
   return route as unknown as R;
+}
+
+/** Adds the guard's, limiter's and idempotency store's headers to each response (a route's own win). */
+function withHeaders(responses: RouteConfig["responses"], rule: RouteRule, idempotent: boolean) {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const standard = standardHeaders(rule, idempotent, Number(status));
+      if (!standard || !("description" in response)) return [status, response];
+      const own = ("headers" in response ? response.headers : undefined) as ResponseHeaders | undefined;
+      return [status, { ...response, headers: { ...standard, ...own } }];
+    }),
+  );
 }
 
 export { ERROR_STATUS };

@@ -21,6 +21,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  /** An identity provider (OIDC discovery, token endpoint, JWKS) could not be reached or failed. */
+  idp_unreachable: 502,
   service_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -26,5 +26,13 @@ export const nameField = z.string().trim().min(1, "must not be empty").max(NAME_
 export const textField = z.string().trim().max(TEXT_MAX, `at most ${TEXT_MAX} characters`);
 export const isoDateTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-21T09:30:00Z" });
 
+/**
+ * A registered (named) schema or null. Written as `anyOf: [{ $ref }, { type: "null" }]`, the form
+ * JSON Schema validators accept: `.nullable()` on a named schema renders as the bare `$ref` (null
+ * lost) or, with a description, as `allOf: [{ $ref }, { type: [object, null] }]`, which no null
+ * satisfies. test/contract/nullable.test.ts refuses both in the served document.
+ */
+export const nullableRef = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
 /** The error envelope's body, for typed clients (and the tests). */
 export type ErrorBody = z.infer<typeof ErrorSchema>;

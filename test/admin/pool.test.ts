@@ -4,13 +4,13 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { tenants } from "../../src/db/control/schema";
 import type { Bindings } from "../../src/env";
-import worker from "../../src/index";
 import { ApiError } from "../../src/platform/errors";
 import { poolBindings } from "../../src/tenancy/pool";
 import { provisionTenant } from "../../src/tenancy/provision";
 import { controlDb, findTenantById, findTenantBySlug } from "../../src/tenancy/registry";
 import { ADMIN_URL, adminSignIn, uniqueSlug } from "../harness/admin";
 import { api, createTenant } from "../harness/tenant";
+import { fetchWith } from "../harness/contract";
 
 /** The real environment with the tenant database pool narrowed to `bindings`. */
 function withPool(bindings: string[]): Bindings {
@@ -42,7 +42,7 @@ describe("tenant database pool", () => {
 
     const cookie = await adminSignIn();
     const ctx = createExecutionContext();
-    const res = await worker.fetch(
+    const res = await fetchWith(
       new Request(`${ADMIN_URL}/admin/tenants`, {
         method: "POST",
         headers: { cookie, "content-type": "application/json" },

@@ -1,18 +1,16 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { loginOwner } from "../harness/auth";
 import { fileBytes } from "../harness/files";
 import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { ObjectUpload } from "../../src/modules/objects";
+import { workerFetch } from "../harness/contract";
 
 async function upload(t: TestTenant, jwt: string, kind: "png" | "pdf"): Promise<string> {
   const contentType = kind === "png" ? "image/png" : "application/pdf";
   const res = await api<ObjectUpload>(t, "/objects", { auth: { jwt }, body: { contentType, size: 64 } });
   expect(res.status).toBe(201);
-  const put = await exports.default.fetch(
-    new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes(kind, 64) }),
-  );
+  const put = await workerFetch(new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes(kind, 64) }));
   expect(put.status).toBe(201);
   return res.body.objectKey;
 }

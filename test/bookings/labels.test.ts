@@ -1,9 +1,9 @@
 import jsQR from "jsqr";
 import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { exports } from "cloudflare:workers";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { newAsset } from "./helpers";
+import { workerFetch } from "../harness/contract";
 
 /** Rasterizes filled rectangles (in their own units) to RGBA with a white quiet zone, for jsQR. */
 function raster(rects: number[][], scale: number) {
@@ -53,7 +53,7 @@ async function pageQrCodes(pdf: Uint8Array): Promise<string[][]> {
 }
 
 async function labels(t: TestTenant, body: unknown) {
-  const res = await exports.default.fetch(
+  const res = await workerFetch(
     new Request(`${t.base}/labels`, {
       method: "POST",
       headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": "application/json" },

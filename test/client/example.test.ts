@@ -1,9 +1,9 @@
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createInventoryClient } from "../../client";
 import checkedIn from "../../client/openapi.json";
 import { runExample } from "../../examples/client-example";
 import { call, createTenant } from "../harness/tenant";
+import { workerFetch } from "../harness/contract";
 
 describe("typed client (openapi-typescript + openapi-fetch)", () => {
   it("was generated from the document the Worker serves (run `npm run client:generate` after a route change)", async () => {
@@ -19,18 +19,19 @@ describe("typed client (openapi-typescript + openapi-fetch)", () => {
     const api = createInventoryClient({
       baseUrl: t.base,
       apiKey: t.apiKey,
-      fetch: (req) => exports.default.fetch(req),
+      fetch: (req) => workerFetch(req),
     });
     const result = await runExample(api);
     expect(result).toMatchObject({ listed: 0, replayed: true, scan: expect.any(String) });
     expect(result.checkedOutTo).toMatch(/^per_/);
+    // It removed what it made: the asset is gone, out of the trash too, and no session is left.
     const item = await api.GET("/inventory-items/{inventoryItemId}", {
       params: { path: { inventoryItemId: result.assetId } },
     });
-    expect(item.data?.status).toBe("assigned");
-    const history = await api.GET("/inventory-items/{inventoryItemId}/assignment-history", {
-      params: { path: { inventoryItemId: result.assetId } },
-    });
-    expect(history.data?.items).toHaveLength(1);
+    expect(item.response.status).toBe(404);
+    const trash = await api.GET("/trash", {});
+    expect(trash.data?.items).toEqual([]);
+    const sessions = await api.GET("/sessions", {});
+    expect(sessions.data?.items).toEqual([]);
   });
 });

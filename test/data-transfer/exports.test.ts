@@ -8,11 +8,10 @@ import type { ScanOutcome, Session } from "../../src/modules/sessions";
 import { defaults, insertAsset, insertPerson } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
+import { workerFetch } from "../harness/contract";
 
 async function getCsv(t: TestTenant, path: string) {
-  const res = await exports.default.fetch(
-    new Request(`${t.base}${path}`, { headers: { authorization: `ApiKey ${t.apiKey}` } }),
-  );
+  const res = await workerFetch(new Request(`${t.base}${path}`, { headers: { authorization: `ApiKey ${t.apiKey}` } }));
   const text = await res.text();
   return {
     status: res.status,

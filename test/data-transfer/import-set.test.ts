@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantDb } from "../../src/env";
@@ -12,11 +12,12 @@ import { importLinks, postCsvWith } from "../harness/data-transfer-fixtures";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
+import { workerFetch } from "../harness/contract";
 
 /** The set-based write path of CSV imports (one batch per chunk through upsertAssets / upsertPeople). */
 
 async function postCsv(t: TestTenant, path: string, csv: string) {
-  const res = await exports.default.fetch(
+  const res = await workerFetch(
     new Request(`${t.base}${path}`, {
       method: "POST",
       headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": "text/csv" },

@@ -14,9 +14,10 @@ import { failingQueue } from "../harness/worker";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
+import { workerFetch } from "../harness/contract";
 
 async function postCsv<T = unknown>(t: TestTenant, path: string, csv: string, type = "text/csv") {
-  const res = await exports.default.fetch(
+  const res = await workerFetch(
     new Request(`${t.base}${path}`, {
       method: "POST",
       headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": type },
@@ -184,7 +185,7 @@ describe("POST /imports/people", () => {
     });
     expect((await api(t, `/people/${ada.body.id}`)).body).toMatchObject({ name: "Ada L.", department: "R&D" });
 
-    const exported = await exports.default.fetch(
+    const exported = await workerFetch(
       new Request(`${t.base}/exports/people`, { headers: { authorization: `ApiKey ${t.apiKey}` } }),
     );
     const dry = await postCsv(t, "/imports/people?dryRun=true", await exported.text());

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { feedback } from "../../src/db/tenant/feedback";
 import { MAX_ATTACHMENT_BYTES } from "../../src/modules/feedback/form";
@@ -10,6 +10,7 @@ import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
 import type { Feedback } from "../../src/modules/feedback";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { workerFetch } from "../harness/contract";
 
 const fields = { title: "Scanner does not focus", message: "The camera keeps refocusing on label LBL-1." };
 
@@ -135,7 +136,7 @@ describe("POST /feedback", () => {
         ctl.enqueue(pulled === chunk.byteLength ? chunk : chunk.slice().fill(7));
       },
     });
-    const res = await exports.default.fetch(
+    const res = await workerFetch(
       new Request(`${t.base}/feedback`, {
         method: "POST",
         body,
@@ -150,7 +151,7 @@ describe("POST /feedback", () => {
     expect(pulled).toBeGreaterThan(MAX_ATTACHMENT_BYTES);
     expect(pulled).toBeLessThan(MAX_ATTACHMENT_BYTES + 1024 * 1024);
     // A Content-Length over the request cap is refused before reading.
-    const declared = await exports.default.fetch(
+    const declared = await workerFetch(
       new Request(`${t.base}/feedback`, {
         method: "POST",
         body: "x",
@@ -184,7 +185,7 @@ describe("POST /feedback", () => {
     }
     const json = await api(t, "/feedback", { body: fields, auth: { jwt: await userJwt(t) } });
     expect(json.status).toBe(415);
-    const malformed = await exports.default.fetch(
+    const malformed = await workerFetch(
       new Request(`${t.base}/feedback`, {
         method: "POST",
         body: "--x\r\nbroken",

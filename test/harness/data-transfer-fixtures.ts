@@ -4,6 +4,7 @@ import worker from "../../src/index";
 import { IMPORT_QUEUE, type ImportJob, type ImportMessage } from "../../src/modules/data-transfer";
 import type { FixtureContext } from "./fixtures";
 import type { TestTenant } from "./tenant";
+import { fetchWith } from "./contract";
 
 /** Security-suite fixture of the imports module: a (small, finished) people import of the workspace. */
 export async function importJob(ctx: FixtureContext): Promise<string> {
@@ -48,7 +49,7 @@ export function importLinks() {
 /** POSTs a CSV file to an import route with `bindings` as the environment, waiting for its after-response work. */
 export async function postCsvWith(t: TestTenant, path: string, csv: string, bindings: Bindings) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(
+  const res = await fetchWith(
     new Request(`${t.base}${path}`, {
       method: "POST",
       headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": "text/csv" },

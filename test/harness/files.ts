@@ -1,6 +1,7 @@
 import type { Untyped } from "./tenant";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import type { TestTenant } from "./tenant";
+import { workerFetch } from "./contract";
 
 /**
  * File bytes and multipart calls for the feedback and objects suites. Files are built from their
@@ -43,12 +44,12 @@ export async function postForm<T = Untyped>(
     form.append(fileField, new File([f.bytes], f.name, { type: f.type ?? "application/octet-stream" }));
   const h = new Headers(headers);
   if (jwt) h.set("authorization", `Bearer ${jwt}`);
-  return parse<T>(await exports.default.fetch(new Request(url, { method: "POST", headers: h, body: form })));
+  return parse<T>(await workerFetch(new Request(url, { method: "POST", headers: h, body: form })));
 }
 
 /** Any request to the Worker with a raw body; JSON answers parsed. */
 export async function send<T = Untyped>(url: string, init: RequestInit = {}) {
-  return parse<T>(await exports.default.fetch(new Request(url, init)));
+  return parse<T>(await workerFetch(new Request(url, init)));
 }
 
 async function parse<T>(res: Response): Promise<{ status: number; body: T; headers: Headers; bytes: Uint8Array }> {

@@ -3,7 +3,6 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { assetHealth } from "../../src/db/tenant/health";
-import worker from "../../src/index";
 import { computeHealth } from "../../src/health/engine";
 import { basisOf } from "../../src/health/presets";
 import { loadSignals } from "../../src/health/signals";
@@ -12,6 +11,7 @@ import { assets } from "../../src/db/tenant/assets";
 import { findTenantById, settingsOf } from "../../src/tenancy/registry";
 import { dbOf } from "./tenant-db";
 import type { TestTenant } from "./tenant";
+import { fetchWith } from "./contract";
 
 /**
  * Calls the Worker as `wrangler dev` would run it (ENVIRONMENT=development), so the response
@@ -28,7 +28,7 @@ export async function devCall<T = Untyped>(
     headers: { authorization: init.authorization ?? `ApiKey ${t.apiKey}`, "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  const res = await worker.fetch(req, { ...env, ENVIRONMENT: "development" }, ctx);
+  const res = await fetchWith(req, { ...env, ENVIRONMENT: "development" }, ctx);
   const body = (await res.json()) as T; // the route's response type, named by the caller
   await waitOnExecutionContext(ctx);
   return {

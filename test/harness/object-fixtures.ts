@@ -1,7 +1,7 @@
-import { exports } from "cloudflare:workers";
 import { fileBytes } from "./files";
 import type { FixtureContext } from "./fixtures";
 import type { ObjectUpload } from "../../src/modules/objects";
+import { workerFetch } from "./contract";
 
 /** `objectKey` of the security suite: an uploaded object (POST /objects, then PUT to its signed URL). */
 export async function uploadedObjectKey(ctx: FixtureContext): Promise<string> {
@@ -9,9 +9,7 @@ export async function uploadedObjectKey(ctx: FixtureContext): Promise<string> {
   const key: unknown = res.body?.objectKey;
   if (res.status !== 201 || typeof key !== "string")
     throw new Error(`fixture POST /objects answered ${res.status}: ${JSON.stringify(res.body)}`);
-  const put = await exports.default.fetch(
-    new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes("png", 64) }),
-  );
+  const put = await workerFetch(new Request(res.body.uploadUrl, { method: "PUT", body: fileBytes("png", 64) }));
   if (put.status !== 201) throw new Error(`fixture upload answered ${put.status}: ${await put.text()}`);
   return key;
 }

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
-import type { SessionObjectApi } from "../../src/inventory-session/types";
+import type { InventorySession, SessionObjectApi } from "../../src/inventory-session";
 import { defaults } from "./rows";
 import { rawDbOf } from "./tenant-db";
 import { api, type TestTenant } from "./tenant";
@@ -81,7 +81,7 @@ export const scan = <T = ScanOutcome>(t: TestTenant, sessionId: string, body: Re
 
 /** The session's Durable Object stub, named as the Worker names it. */
 export function sessionStub(t: TestTenant, sessionId: string) {
-  const ns = env.INVENTORY_SESSION;
+  const ns = env.INVENTORY_SESSION as unknown as DurableObjectNamespace<InventorySession>;
   return ns.get(ns.idFromName(`${t.id}:${sessionId}`));
 }
 

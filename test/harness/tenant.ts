@@ -1,8 +1,9 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import type { ErrorDetail } from "../../src/platform/errors";
 import type { ErrorBody } from "../../src/platform/schemas";
 import type { Plan } from "../../src/tenancy/plans";
 import { provisionTenant } from "../../src/tenancy/provision";
+import { workerFetch } from "./contract";
 
 export const TEST_DOMAIN = "inventory.test";
 let counter = 0;
@@ -75,7 +76,7 @@ export async function call<T = Untyped>(url: string, opts: CallOptions = {}): Pr
     payload = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  const res = await exports.default.fetch(
+  const res = await workerFetch(
     new Request(url, { method: opts.method ?? (opts.body !== undefined ? "POST" : "GET"), headers, body: payload }),
   );
   const text = await res.text();

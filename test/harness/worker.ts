@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import type { Bindings } from "../../src/env";
 import type { EventMessage } from "../../src/events/types";
-import worker from "../../src/index";
 import type { TestTenant } from "./tenant";
+import { fetchWith } from "./contract";
 
 /** A Queue binding whose sends always fail, standing in for a Queue outage. */
 export const failingQueue = {
@@ -32,7 +32,7 @@ export async function fetchAndSettle(
     headers: { authorization: `ApiKey ${t.apiKey}`, "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  const res = await worker.fetch(req, bindings, ctx);
+  const res = await fetchWith(req, bindings, ctx);
   const body = await res.json<Record<string, unknown>>();
   await waitOnExecutionContext(ctx);
   return { status: res.status, body };

@@ -186,7 +186,7 @@ describe("OpenAPI document", () => {
       expect.arrayContaining(["healthBadge", "healthSort"]),
     );
     expect(doc.components.schemas!.InventoryItemListItem!.allOf![1]).toMatchObject({
-      properties: { health: { $ref: "#/components/schemas/AssetHealth" } },
+      properties: { health: { anyOf: [{ $ref: "#/components/schemas/AssetHealth" }, { type: "null" }] } },
       required: ["health"],
     });
     expect(doc.paths["/api/v1/inventory-items/health/batch"]!.post!.operationId).toBe("getInventoryItemsHealthBatch");

@@ -3,13 +3,13 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications } from "../../src/db/tenant/notifications";
-import worker from "../../src/index";
 import { insertNotification } from "../harness/maintenance";
 import { createUser, userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import type { Notification } from "../../src/modules/notifications";
 import type { Page } from "../../src/platform/pagination";
+import { fetchWith } from "../harness/contract";
 
 const as = (jwt: string) => ({ auth: { jwt } });
 
@@ -141,11 +141,7 @@ describe("notifications", () => {
       headers: { authorization: `Bearer ${await userJwt(t)}`, "content-type": "application/json" },
       body: JSON.stringify({ read: true }),
     });
-    const res = await worker.fetch(
-      req,
-      { ...env, USER_REALTIME: throwing as unknown as typeof env.USER_REALTIME },
-      ctx,
-    );
+    const res = await fetchWith(req, { ...env, USER_REALTIME: throwing as unknown as typeof env.USER_REALTIME }, ctx);
     await waitOnExecutionContext(ctx);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: n!.id, read: true });

@@ -1,4 +1,4 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { realtimeTickets } from "../../src/db/tenant/notifications";
 import { runMaintenanceReminders } from "../../src/modules/maintenance/reminders";
@@ -9,6 +9,7 @@ import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import type { Notification, RealtimeTicket } from "../../src/modules/notifications";
 import type { Page } from "../../src/platform/pagination";
+import { workerFetch } from "../harness/contract";
 
 /** A client socket opened through the Worker, collecting the JSON messages it receives. */
 interface Client {
@@ -31,7 +32,7 @@ async function ticket(t: TestTenant, jwt: string) {
 }
 
 function open(t: TestTenant, query: string, headers: Record<string, string> = { upgrade: "websocket" }) {
-  return exports.default.fetch(new Request(`${t.base}/notifications/realtime?${query}`, { headers }));
+  return workerFetch(new Request(`${t.base}/notifications/realtime?${query}`, { headers }));
 }
 
 async function connect(t: TestTenant, jwt: string): Promise<Client> {

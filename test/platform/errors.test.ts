@@ -1,4 +1,3 @@
-import { exports } from "cloudflare:workers";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, it } from "vitest";
@@ -11,10 +10,11 @@ import { expectError, req } from "../security/harness";
 import type { Category } from "../../src/modules/categories";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { workerFetch } from "../harness/contract";
 
 /** Raw fetch for bodies `call()` would JSON-encode; the response parsed like `call()` does. */
 async function raw<T = ErrorBody>(url: string, init: RequestInit) {
-  const res = await exports.default.fetch(new Request(url, init));
+  const res = await workerFetch(new Request(url, init));
   const text = await res.text();
   let body: unknown = text;
   try {

@@ -110,6 +110,25 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
     );
   });
 
+  it("DELETE removes the config and its SSO-only gate: password sign-in works again; idempotent", async () => {
+    const t = await createTenant({ plan: "enterprise" });
+    expect((await patch<SsoConfig>(t, samlBody(t, { ssoOnlyEnabled: true }))).status).toBe(200);
+    // Owners keep password sign-in under the gate (SPEC 5); a member does not.
+    const member = await createUser(t, "member");
+    const login = () => api(t, "/auth/login", { body: { email: member.email, password: member.password }, auth: null });
+    expect((await login()).status).toBe(403);
+    const admin = await createUser(t, "admin");
+    expect((await api(t, PATH, { method: "DELETE", auth: { jwt: admin.jwt } })).status).toBe(403);
+    expect((await api(t, PATH, { method: "DELETE", auth: await owner(t) })).status).toBe(204);
+    expect((await api<SsoConfig>(t, PATH, { auth: await owner(t) })).body).toMatchObject({
+      configured: false,
+      ssoOnlyEnabled: false,
+      ssoLoginEnabled: false,
+    });
+    expect((await login()).status).toBe(200);
+    expect((await api(t, PATH, { method: "DELETE", auth: await owner(t) })).status).toBe(204);
+  });
+
   it("saves SAML with a pasted certificate (two for rollover) and keeps the gate when omitted", async () => {
     const t = await createTenant({ plan: "enterprise" });
     const saved = await patch<SsoConfig>(

@@ -1,13 +1,14 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, type TestTenant } from "../harness/tenant";
 import { spOf } from "./helpers";
+import { workerFetch } from "../harness/contract";
 
 /** A browser-like request to the Worker: no credentials, redirects not followed. */
 export async function browser(url: string, init: RequestInit = {}) {
-  return exports.default.fetch(new Request(url, { redirect: "manual", ...init }));
+  return workerFetch(new Request(url, { redirect: "manual", ...init }));
 }
 
 export async function inflateBase64(b64: string): Promise<string> {

@@ -1,7 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
-import worker from "../../src/index";
 import type { Bindings } from "../../src/env";
 import { setOutboundTransport } from "../../src/platform/outbound";
 import type { AuthSession } from "../../src/modules/auth";
@@ -10,6 +9,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { spOf } from "./helpers";
+import { fetchWith } from "../harness/contract";
 
 /**
  * OIDC against panva's oidc-provider on 127.0.0.1 (test/global/idp-servers.mjs). The Worker runs
@@ -28,7 +28,7 @@ afterAll(() => restore());
 
 async function workerFetch(url: string, bindings: Partial<Bindings> = {}, headers: Record<string, string> = {}) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(
+  const res = await fetchWith(
     new Request(url, { redirect: "manual", headers }),
     { ...env, ENVIRONMENT: "development", ...bindings } as Bindings,
     ctx,
@@ -212,5 +212,20 @@ describe("OIDC sign-in end to end (oidc-provider on loopback)", () => {
     expect(res.body.user.id).toBe(t.owner.id);
     // Without the operator's settings there is no social login.
     expect((await workerFetch(`${t.base}/auth/social-login`)).status).toBe(404);
+  });
+
+  it("an identity provider that cannot be reached is a 502 idp_unreachable, not the user's 401", async () => {
+    const t = await createTenant({ plan: "free" });
+    // Nothing listens there, and this file's transport refuses any address but the test issuer.
+    const down: Partial<Bindings> = {
+      SOCIAL_OIDC_ISSUER: "http://127.0.0.1:9/unreachable",
+      SOCIAL_OIDC_CLIENT_ID: "client",
+      SOCIAL_OIDC_CLIENT_SECRET: "secret",
+    };
+    const res = await workerFetch(`${t.base}/auth/social-login`, down);
+    expect(res.status).toBe(502);
+    const body = await res.json<ErrorBody>();
+    expect(body.code).toBe("idp_unreachable");
+    expect(body.message).toMatch(/^The identity provider could not be reached: .*[^.]\.$/);
   });
 });

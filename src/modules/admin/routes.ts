@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { endAdminSession, startAdminSession } from "../../auth/admin-sessions";
 import { ADMIN_COOKIE } from "../../auth/authenticate";
 import { ADMIN_TTL_SECONDS } from "../../auth/jwt";
+import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { provisionTenant } from "../../tenancy/provision";
@@ -17,6 +18,7 @@ import {
   TenantPage,
   TenantSchema,
   UpdateTenantBody,
+  WorkspaceExportSchema,
 } from "./schemas";
 import * as svc from "./service";
 
@@ -89,7 +91,7 @@ export const adminRouter = createRouter()
       request: jsonBody(CreateTenantBody),
       responses: {
         201: jsonContent(CreatedTenantSchema, "Created; the API key (and a generated password) are shown once"),
-        ...errorResponses(409, 415),
+        ...errorResponses(409, 415, 503),
       },
     }),
     async (c) => {
@@ -145,20 +147,29 @@ export const adminRouter = createRouter()
       request: { params: Params },
       responses: {
         200: {
-          description:
+          ...jsonContent(
+            WorkspaceExportSchema,
             "The export: an `application/json` attachment `{ workspace, exportedAt, tables: { <table>: [rows] } }`",
+          ),
+          headers: {
+            "Content-Disposition": HEADERS.contentDisposition(
+              'An attachment named `<slug>-export-<YYYY-MM-DD>.json`, e.g. `attachment; filename="acme-export-2026-11-26.json"`.',
+            ),
+          },
         },
       },
     }),
     async (c) => {
       const tenant = await svc.getTenant(c.env, c.req.valid("param").tenantId);
-      // Streamed, not built in memory: a plain Response (the typed c.json would buffer it).
-      return new Response(exportWorkspace(c.env, tenant), {
+      // Streamed, not built in memory: a plain Response (the typed c.json would buffer it). Its
+      // shape is WorkspaceExportSchema's, which the contract check of the tests verifies.
+      const streamed = new Response(exportWorkspace(c.env, tenant), {
         headers: {
           "content-type": "application/json",
           "content-disposition": `attachment; filename="${tenant.slug}-export-${new Date().toISOString().slice(0, 10)}.json"`,
         },
       });
+      return streamed as never; // typed routes expect c.json's TypedResponse; the stream is its JSON
     },
   )
   .openapi(

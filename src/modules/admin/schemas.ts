@@ -65,3 +65,21 @@ export const DeleteTenantBody = z
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type Tenant = z.infer<typeof TenantSchema>;
 export type CreatedTenant = z.infer<typeof CreatedTenantSchema>;
+
+/** `GET /admin/tenants/{id}/export`: streamed by src/modules/admin/export.ts in this shape. */
+export const WorkspaceExportSchema = z
+  .object({
+    workspace: z.object({
+      id: z.string(),
+      slug: z.string(),
+      plan: z.enum(PLANS),
+      settings: z.record(z.string(), z.unknown()).openapi({ description: "The workspace settings as stored." }),
+      createdAt: z.string(),
+    }),
+    exportedAt: z.iso.datetime({ offset: true }),
+    tables: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).openapi({
+      description:
+        "Every table of the workspace by name, each a list of its rows as stored (column names as in the database). Credentials are left out: the refresh_tokens and realtime_tickets tables, and the password_hash, key_hash and token_hash columns.",
+    }),
+  })
+  .openapi("WorkspaceExport");

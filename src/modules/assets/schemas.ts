@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { deletedAtField } from "../../platform/sync";
 import { ASSET_STATUSES, TIMELINE_TYPES } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { isoDateTime, nameField, textField, idParam } from "../../platform/schemas";
+import { isoDateTime, nameField, nullableRef, textField, idParam } from "../../platform/schemas";
 import { healthListQuery, HealthSchema } from "../../health";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
@@ -140,7 +140,9 @@ export const ListAssetsQuery = z.object({
 
 /** A list item: the asset and its stored health (SPEC 2.3: every item of the list carries it). */
 export const AssetListItemSchema = AssetSchema.extend({
-  health: HealthSchema.nullable().openapi({ description: "Null only on tombstones (deleted assets in a sync list)." }),
+  health: nullableRef(HealthSchema).openapi({
+    description: "Null only on tombstones (deleted assets in a sync list).",
+  }),
 }).openapi("InventoryItemListItem");
 
 export const AssetPage = pageOf(AssetListItemSchema, "InventoryItemPage");

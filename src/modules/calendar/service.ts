@@ -104,10 +104,10 @@ async function feedByToken(db: TenantDb, token: string): Promise<FeedRow> {
     .where(eq(calendarFeeds.tokenHash, hash))
     .get();
   if (!row) throw notFound("Calendar feed");
-  const now = nowIso();
-  const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-  if (!row.feed.lastUsedAt || row.feed.lastUsedAt < hourAgo)
-    await db.update(calendarFeeds).set({ lastUsedAt: now }).where(eq(calendarFeeds.id, row.feed.id)).run();
+  // Stored as the hour it falls in, as documented: exact fetch times of a secret URL are not kept.
+  const hour = `${nowIso().slice(0, 13)}:00:00.000Z`;
+  if (row.feed.lastUsedAt !== hour)
+    await db.update(calendarFeeds).set({ lastUsedAt: hour }).where(eq(calendarFeeds.id, row.feed.id)).run();
   return row.feed;
 }
 

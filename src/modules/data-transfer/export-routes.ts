@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { settingsOf } from "../../tenancy/registry";
@@ -14,6 +15,11 @@ import { sessionReportExport } from "./export-session";
 const tags = ["Exports"];
 const csv = (description: string) => ({
   description,
+  headers: {
+    "Content-Disposition": HEADERS.contentDisposition(
+      'An attachment with the export\'s file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`.',
+    ),
+  },
   content: {
     "text/csv": {
       schema: z.string().openapi({

@@ -30,7 +30,9 @@ const ctxFor = (env: Bindings, tenant: TenantRecord, db = tenantDb(env, tenant.d
  * so an import never waits behind domain events (another import's 10,000 `asset.created` included).
  */
 export async function startChains(env: Bindings, tenantId: string, jobId: string): Promise<void> {
-  await env.IMPORTS.sendBatch(Array.from({ length: IMPORT_CHAINS }, () => ({ body: { tenantId, jobId } })));
+  await (env.IMPORTS as Queue<ImportMessage>).sendBatch(
+    Array.from({ length: IMPORT_CHAINS }, () => ({ body: { tenantId, jobId } })),
+  );
 }
 
 /**
@@ -44,7 +46,7 @@ async function runLink(env: Bindings, tenant: TenantRecord, msg: ImportMessage):
   if ((await processChunk(ctxFor(env, tenant, db), msg.jobId)) === 0) return;
   const job = await db.select({ status: importJobs.status }).from(importJobs).where(eq(importJobs.id, msg.jobId)).get();
   if (job?.status === "completed") await dispatchOutbox(env, tenant, db, FLUSH_ROUNDS);
-  else await env.IMPORTS.send(msg);
+  else await (env.IMPORTS as Queue<ImportMessage>).send(msg);
 }
 
 /**

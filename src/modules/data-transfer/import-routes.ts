@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { ImportEntity } from "../../db/tenant/data-transfer";
 import type { AppContext } from "../../env";
+import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { serviceCtx } from "../../http/service-context";
@@ -54,7 +55,10 @@ const importRoute = (path: string, operationId: "importInventoryItems" | "import
     request: { query: ImportQuery, ...csvBody },
     responses: {
       200: json(DryRunSchema, "Dry run: what each row would do"),
-      202: json(ImportJobSchema, "Started (or already completed); `Location` is the job"),
+      202: {
+        ...json(ImportJobSchema, "Started (or already completed); `Location` is the job"),
+        headers: { Location: HEADERS.location("The import job: `/api/v1/imports/{importId}`, to poll.") },
+      },
       ...errorResponses(413, 415),
     },
   });

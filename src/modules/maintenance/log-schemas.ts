@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf } from "../../platform/pagination";
-import { idParam, isoDateTime, textField } from "../../platform/schemas";
+import { idParam, isoDateTime, nullableRef, textField } from "../../platform/schemas";
 import { ScheduleSchema } from "./schemas";
 
 export const LogParams = z.object({ logId: idParam("logId", "mtl_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -52,7 +52,7 @@ export const UpdateLogBody = z
   .openapi("UpdateMaintenanceLog");
 
 export const CompletionSchema = LogSchema.extend({
-  schedule: ScheduleSchema.nullable().openapi({
+  schedule: nullableRef(ScheduleSchema).openapi({
     description: "The completed schedule after the completion (null for ad-hoc maintenance).",
   }),
 }).openapi("MaintenanceCompletion");

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAINTENANCE_TYPES, MAINTENANCE_RECURRENCE_UNITS, SCHEDULE_STATUSES } from "../../db/tenant/maintenance";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, nameField, textField } from "../../platform/schemas";
+import { idParam, nameField, nullableRef, textField } from "../../platform/schemas";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 export const ScheduleParams = z.object({ scheduleId: idParam("scheduleId", "mts_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -59,7 +59,7 @@ export const CreateScheduleBody = z
     itemId: idField.openapi({ description: "A live inventory item." }),
     title: nameField,
     type: z.enum(MAINTENANCE_TYPES),
-    recurrence: Recurrence.nullable().optional().openapi({ description: "Absent or null: one-off." }),
+    recurrence: nullableRef(Recurrence).optional().openapi({ description: "Absent or null: one-off." }),
     nextDueDate: dayField,
     reminderDays: z.number().int().min(0).max(365).optional().openapi({ description: "0..365, default 7." }),
     assigneeUserId: idField
@@ -74,7 +74,7 @@ export const UpdateScheduleBody = z
   .strictObject({
     title: nameField,
     type: z.enum(MAINTENANCE_TYPES),
-    recurrence: Recurrence.nullable(),
+    recurrence: nullableRef(Recurrence),
     nextDueDate: dayField.openapi({ description: "Also restarts the recurrence from this day." }),
     reminderDays: z.number().int().min(0).max(365),
     assigneeUserId: idField.nullable(),

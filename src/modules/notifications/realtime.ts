@@ -1,5 +1,5 @@
 import type { Bindings } from "../../env";
-import type { RealtimeMessage } from "../../events/user-realtime";
+import type { RealtimeMessage, UserRealtime } from "../../events/user-realtime";
 import { chunk } from "../../platform/d1";
 import { notificationEvent, type NotificationRow } from "./view";
 
@@ -13,7 +13,9 @@ const PER_CALL = 100;
 
 /** The realtime object of a workspace user: one per (tenant, user). */
 export function userRealtime(env: Pick<Bindings, "USER_REALTIME">, tenantId: string, userId: string) {
-  return env.USER_REALTIME.get(env.USER_REALTIME.idFromName(`${tenantId}:${userId}`));
+  // The binding is typed untyped in src/env.ts (it names nothing above it); the class is ours to name.
+  const ns = env.USER_REALTIME as unknown as DurableObjectNamespace<UserRealtime>;
+  return ns.get(ns.idFromName(`${tenantId}:${userId}`));
 }
 
 /**

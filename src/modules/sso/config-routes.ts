@@ -1,5 +1,5 @@
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
-import { enforceSsoGate, saveSsoConfig, toSsoConfigView } from "./config";
+import { deleteSsoConfig, enforceSsoGate, saveSsoConfig, toSsoConfigView } from "./config";
 import { loadSsoConfig } from "../../auth/sso/gate";
 import { SsoConfigBody, SsoConfigSchema } from "./schemas";
 import { spUrls } from "./urls";
@@ -44,5 +44,21 @@ export const ssoConfigRouter = createRouter()
       const row = await saveSsoConfig(c.env, c.var.tenant, input);
       await enforceSsoGate(c.var.db, c.var.tenant, row);
       return c.json(toSsoConfigView(c.var.tenant, row, urls), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "delete",
+      path: "/tenants/current/saml-config",
+      operationId: "deleteSsoConfig",
+      tags,
+      summary: "Remove the workspace's SSO config",
+      description:
+        "SSO sign-in stops at once, and the SSO-only gate goes with the config (password sign-in works again). A sign-in already under way fails at its callback. Idempotent: without a config, also 204.",
+      responses: { 204: { description: "Removed" } },
+    }),
+    async (c) => {
+      await deleteSsoConfig(c.env, c.var.tenant);
+      return c.body(null, 204);
     },
   );

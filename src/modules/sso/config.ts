@@ -138,6 +138,14 @@ export async function enforceSsoGate(db: TenantDb, tenant: TenantRecord, row: Ss
   await db.batch([...endPasswordSessions(db, nowIso())]);
 }
 
+/**
+ * Removes the workspace's SSO config: the SSO sign-in stops at once and, with the config, its
+ * SSO-only gate (password sign-in works again). Sign-ins already started fail at their callback.
+ */
+export async function deleteSsoConfig(env: Bindings, tenant: TenantRecord): Promise<void> {
+  await controlDb(env).delete(ssoConfigs).where(eq(ssoConfigs.tenantId, tenant.id)).run();
+}
+
 /** How long fetched IdP metadata is trusted before a sign-in fetches it again. */
 export const METADATA_MAX_AGE_MS = 24 * 60 * 60_000;
 

@@ -5,6 +5,7 @@ import {
   discover,
   newNonce,
   OidcError,
+  OidcUnreachable,
   pkcePair,
   type OidcProviderConfig,
 } from "../../auth/sso/oidc";
@@ -47,9 +48,14 @@ export function socialProvider(env: Bindings): OidcProviderConfig | null {
   };
 }
 
+/** One sentence, however the cause ends (the fetch errors end with their own period). */
+const sentence = (text: string) => `${text.replace(/[.\s]+$/, "")}.`;
+
 const refused = (err: unknown): never => {
+  if (err instanceof OidcUnreachable)
+    throw new ApiError("idp_unreachable", sentence(`The identity provider could not be reached: ${err.message}`));
   if (err instanceof OidcError)
-    throw new ApiError("unauthenticated", `The identity provider's answer was refused: ${err.message}.`);
+    throw new ApiError("unauthenticated", sentence(`The identity provider's answer was refused: ${err.message}`));
   throw err;
 };
 

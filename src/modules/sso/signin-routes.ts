@@ -1,5 +1,6 @@
 import type { AppContext } from "../../env";
 import { ApiError } from "../../platform/errors";
+import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonContent } from "../../http/router";
 import { SessionSchema } from "../auth";
 import { bootstrapFor } from "./bootstrap";
@@ -55,14 +56,32 @@ async function finish(c: AppContext, work: () => Promise<unknown>) {
   }
 }
 
+/** A refusal of a callback: the reason as a page for browsers, the envelope for JSON clients. */
+const pageOrEnvelope = <S extends number>(...statuses: S[]) =>
+  Object.fromEntries(
+    Object.entries(errorResponses(...statuses) as Record<string, ReturnType<typeof errorResponses<S>>[S]>).map(
+      ([status, r]) => [
+        status,
+        { ...r, content: { ...r.content, "text/html": { schema: { type: "string" as const } } } },
+      ],
+    ),
+  ) as unknown as ReturnType<typeof errorResponses<S>>;
+
 const callbackResponses = {
-  ...errorResponses(401, 403),
+  // The guard's own refusals (unknown workspace, throttle, body shape) come before the page is
+  // chosen, but a browser may meet any of them: each is documented as a page or the envelope.
+  ...pageOrEnvelope(400, 401, 403, 404, 413, 415, 429, 500, 502),
   200: {
     description:
       "Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login",
     content: { "text/html": { schema: { type: "string" as const } }, "application/json": { schema: SessionSchema } },
   },
 };
+
+const toIdp = (what: string) => ({
+  description: `To ${what}`,
+  headers: { Location: HEADERS.location(`The ${what}'s sign-in URL.`) },
+});
 
 export const ssoSigninRouter = createRouter()
   .openapi(
@@ -87,7 +106,7 @@ export const ssoSigninRouter = createRouter()
       summary: "Redirect to the workspace's identity provider",
       description:
         "302 to the SAML IdP (AuthnRequest, HTTP-Redirect binding) or the OIDC authorization endpoint (code + PKCE S256, state, nonce). 403 `plan_required` when the plan lacks SSO; 404 when no SSO is configured; 400 when the config cannot start a sign-in. Browsers use the UI route `/auth/sso-login`.",
-      responses: { 302: { description: "To the identity provider" }, ...errorResponses(400, 403) },
+      responses: { 302: toIdp("identity provider"), ...errorResponses(400, 403, 502) },
     }),
     async (c) => redirectToIdp(c, await startSsoLogin(signinCtx(c))),
   )
@@ -100,7 +119,7 @@ export const ssoSigninRouter = createRouter()
       summary: "Redirect to the platform's social identity provider",
       description:
         "The operator-configured OIDC provider (SPEC 5 rule 5), on every plan. 404 when the operator configured none.",
-      responses: { 302: { description: "To the social identity provider" }, ...errorResponses(401) },
+      responses: { 302: toIdp("social identity provider"), ...errorResponses(401, 502) },
     }),
     async (c) => redirectToIdp(c, await startSocialLogin(signinCtx(c))),
   )

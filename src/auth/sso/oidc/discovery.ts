@@ -24,6 +24,9 @@ export interface OidcMetadata {
 /** Why an OIDC sign-in cannot proceed: becomes a refusal page. */
 export class OidcError extends Error {}
 
+/** The provider could not be reached (network, timeout, 5xx): a 502, not the user's fault. */
+export class OidcUnreachable extends OidcError {}
+
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 const MAX_DOC_BYTES = 256 * 1024;
 
@@ -41,7 +44,8 @@ export async function getJson(
     maxBodyBytes: MAX_DOC_BYTES,
     headers: { accept: "application/json", ...headers },
   });
-  if (res.error) throw new OidcError(`could not fetch the ${what}: ${res.error}`);
+  if (res.error) throw new OidcUnreachable(`could not fetch the ${what}: ${res.error}`);
+  if ((res.status ?? 0) >= 500) throw new OidcUnreachable(`the ${what} answered HTTP ${res.status}`);
   if (res.status !== 200) throw new OidcError(`the ${what} answered HTTP ${res.status}`);
   try {
     const value: unknown = JSON.parse(res.body);

@@ -1,7 +1,14 @@
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import { base64url } from "../../../platform/crypto";
 import { guardedFetch, type OutboundPolicy } from "../../../platform/outbound";
-import { getJson, OidcError, OUTBOUND_TIMEOUT_MS, type OidcMetadata, type OidcProviderConfig } from "./discovery";
+import {
+  getJson,
+  OidcError,
+  OidcUnreachable,
+  OUTBOUND_TIMEOUT_MS,
+  type OidcMetadata,
+  type OidcProviderConfig,
+} from "./discovery";
 
 /** Asymmetric algorithms only: an HS256 ID token would be "signed" with our own client secret. */
 export const ID_TOKEN_ALGORITHMS = [
@@ -111,7 +118,7 @@ async function exchangeCode(
     timeoutMs: OUTBOUND_TIMEOUT_MS,
     maxBodyBytes: 256 * 1024,
   });
-  if (res.error) throw new OidcError(`could not reach the token endpoint: ${res.error}`);
+  if (res.error) throw new OidcUnreachable(`could not reach the token endpoint: ${res.error}`);
   let body: Record<string, unknown> = {};
   try {
     body = JSON.parse(res.body) as Record<string, unknown>;

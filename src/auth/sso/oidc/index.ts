@@ -1,4 +1,4 @@
-export { discover, OidcError, type OidcMetadata, type OidcProviderConfig } from "./discovery";
+export { discover, OidcError, OidcUnreachable, type OidcMetadata, type OidcProviderConfig } from "./discovery";
 export {
   authorizationUrl,
   checkIssParameter,

@@ -1,0 +1,54 @@
+/**
+ * The document's root: info (contact, licence) and the tags with what each group holds. Every tag
+ * an operation uses must be listed here: test/contract/document.test.ts fails otherwise, so a new
+ * resource group arrives with its description.
+ */
+export const API_TAGS: { name: string; description: string }[] = [
+  { name: "Auth", description: "Sign-in with a password, refresh and sign-out (JWTs), invite acceptance." },
+  { name: "Users", description: "The workspace's members, their roles, and invitations." },
+  { name: "API keys", description: "Keys for integrations: created once, scoped, revocable, with last use." },
+  { name: "Platform admin", description: "The operator's area on the admin host: workspaces, export, deletion." },
+  { name: "Categories", description: "What kind of thing an item is; one default category per workspace." },
+  { name: "Locations", description: "Where items live, as a tree; one default location per workspace." },
+  {
+    name: "Inventory items",
+    description: "Assets: create, edit, status, check-out and check-in, history, bulk actions.",
+  },
+  { name: "Bookings", description: "Reservations of items and kits for a window, pick-up and return." },
+  { name: "Kits", description: "Items handed out together, booked and checked out as one." },
+  { name: "Labels", description: "Printable QR labels (PDF) for items and locations." },
+  { name: "Asset health", description: "Each asset's health score and badge, and the workspace's settings for it." },
+  { name: "Trash", description: "Deleted records: list, restore, purge." },
+  { name: "People", description: "People who hold items (not necessarily users), deactivation included." },
+  { name: "Custom fields", description: "Workspace-defined fields on items, with types and validation." },
+  { name: "Layouts", description: "Saved column layouts of the item list." },
+  { name: "Inventory sessions", description: "Counting sessions: scope, scans, progress, reconciliation, reports." },
+  { name: "Session schedules", description: "Recurring counting sessions." },
+  { name: "Scan events", description: "Every scan, with who, where and when." },
+  { name: "Maintenance", description: "Maintenance schedules, due lists, reminders and the maintenance log." },
+  { name: "Notifications", description: "The signed-in user's notifications and their realtime channel." },
+  { name: "Feedback", description: "Feedback from users, with attachments." },
+  { name: "Objects", description: "Files (images, attachments) behind signed URLs." },
+  { name: "Search", description: "One search over items, people, locations and categories." },
+  { name: "Settings", description: "Workspace settings: time zone, currency, CORS origins and more." },
+  { name: "Analytics", description: "Utilisation, maintenance and inventory reports, and TT10." },
+  { name: "Exports", description: "CSV exports of items, people and sessions." },
+  { name: "Imports", description: "CSV imports of items and people, with a dry run and a job report." },
+  { name: "Webhooks", description: "Webhook endpoints (Standard Webhooks), deliveries and replay." },
+  { name: "Single sign-on", description: "SAML and OIDC configuration, and the sign-in flows they drive." },
+  { name: "Webhook events", description: "The events a webhook endpoint receives, one per type." },
+];
+
+/** `info` of the document: the same on every host (the typed client's copy is compared with it). */
+export const API_INFO = {
+  title: "Inventory Tracking API",
+  version: "1.0.0",
+  description:
+    "Multi-tenant asset and inventory tracking. The workspace is the first label of the host name " +
+    "(`https://<workspace>.<domain>/api/v1`). Errors are `{ message, code, details?, requestId }`; " +
+    "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`).\n\n" +
+    "Licence: proprietary; workspaces and their integrations may call the API under their subscription.",
+  // The operator of a deployment answers for it; the reference page (/api/v1/docs) is on every host.
+  contact: { name: "The operator of this deployment (platform admin)" },
+  license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+};

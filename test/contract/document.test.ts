@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { checkContract } from "../harness/contract";
+import { fetchOpenApi, operationsOf, type JsonSchema } from "../harness/openapi";
+import { api, createTenant } from "../harness/tenant";
+
+/**
+ * The served document as third-party contract tools read it (Portman, Newman, Ajv, Spectral):
+ * every schema is one a JSON Schema validator can satisfy, every answer the server gives is
+ * documented, and the root carries what linters ask for. The answers themselves are checked
+ * against it by test/harness/contract.ts in every integration test.
+ */
+
+const doc = await fetchOpenApi();
+const operations = operationsOf(doc);
+
+/** Every schema node of the document, with its JSON pointer. */
+function* schemaNodes(node: unknown, path: string): Generator<[string, JsonSchema]> {
+  if (!node || typeof node !== "object") return;
+  if (!Array.isArray(node)) yield [path, node as JsonSchema];
+  for (const [k, v] of Object.entries(node)) yield* schemaNodes(v, `${path}/${k}`);
+}
+
+describe("the served OpenAPI document", () => {
+  it("expresses nullable references as anyOf [$ref, null], never allOf [$ref, {type: [..., null]}]", () => {
+    const broken: string[] = [];
+    for (const [path, s] of schemaNodes(doc, "#")) {
+      const parts = s.allOf ?? [];
+      const nullable = parts.some((p) => Array.isArray(p.type) && p.type.includes("null"));
+      if (parts.some((p) => p.$ref) && nullable) broken.push(path);
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("names every tag it uses at the root, each with a description, and has info.contact and info.license", () => {
+    const root = (doc as unknown as { tags?: { name: string; description?: string }[] }).tags ?? [];
+    const used = new Set(operations.flatMap((o) => o.op.tags ?? []));
+    expect([...used].filter((t) => !root.some((r) => r.name === t))).toEqual([]);
+    expect(root.filter((t) => !t.description)).toEqual([]);
+    const info = (doc as unknown as { info: { contact?: object; license?: { name?: string } } }).info;
+    expect(info.contact).toBeTruthy();
+    expect(info.license?.name).toBeTruthy();
+  });
+
+  it("documents 429 with Retry-After on every throttled or rate-limited route, and WWW-Authenticate on 401s", () => {
+    const missing: string[] = [];
+    for (const { operationId, op } of operations) {
+      const responses = (op.responses ?? {}) as Record<string, { headers?: Record<string, unknown> }>;
+      if (responses["429"] && !responses["429"].headers?.["Retry-After"]) missing.push(`${operationId} 429`);
+      if (responses["401"] && !responses["401"].headers?.["WWW-Authenticate"]) missing.push(`${operationId} 401`);
+    }
+    for (const id of ["login", "refreshToken", "acceptInvite", "adminLogin"]) {
+      const op = operations.find((o) => o.operationId === id);
+      if (!op?.op.responses?.["429"]) missing.push(`${id} has no 429`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("the contract check of the harness", () => {
+  it("refuses a body that leaves its schema, an undocumented status and an undeclared header", async () => {
+    const t = await createTenant();
+    const url = `${t.base}/categories`;
+    const req = () => new Request(url, { headers: { authorization: `ApiKey ${t.apiKey}` } });
+    const page = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+    await expect(checkContract(req(), page({ items: [], nextCursor: null }))).resolves.toBeUndefined();
+    await expect(checkContract(req(), page({ items: "none" }))).rejects.toThrow(/leaves its schema/);
+    await expect(checkContract(req(), page({ message: "x" }, 418))).rejects.toThrow(/does not document/);
+    await expect(
+      checkContract(req(), page({ items: [], nextCursor: null }, 200, { location: "/elsewhere" })),
+    ).rejects.toThrow(/does not declare/);
+    const html = new Response("<p>hi</p>", { headers: { "content-type": "text/html" } });
+    await expect(checkContract(req(), html)).rejects.toThrow(/text\/html/);
+    // The real answer passes (call() checks it too).
+    expect((await api(t, "/categories")).status).toBe(200);
+  });
+
+  it("accepts an ad-hoc maintenance completion's null schedule (the nullable reference validates)", async () => {
+    const t = await createTenant();
+    const item = await api<{ id: string }>(t, "/inventory-items", { body: { name: "Drill" } });
+    const log = await api<{ schedule: unknown }>(t, "/maintenance/logs", {
+      body: { itemId: item.body.id, type: "repair", completedDate: new Date(Date.now() - 3_600_000).toISOString() },
+    });
+    expect(log.status).toBe(201);
+    expect(log.body.schedule).toBeNull();
+  });
+});

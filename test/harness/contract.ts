@@ -1,0 +1,175 @@
+import { exports } from "cloudflare:workers";
+import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import type { Bindings } from "../../src/env";
+import worker from "../../src/index";
+import type { OpenApiDoc, Operation } from "./openapi";
+
+/**
+ * The contract check of the whole integration suite: every answer the tests receive from the Worker
+ * is checked against the OpenAPI document the Worker serves (Ajv, JSON Schema 2020-12 with formats,
+ * the dialect of OpenAPI 3.1). An undocumented status, media type or response header, or a JSON
+ * body that leaves its schema, fails the test that received it, so drift cannot land.
+ *
+ * It reads the document, not a list of routes: a route added anywhere is checked as soon as it is
+ * documented. Paths the document does not describe are the API's own pages (the document itself,
+ * the reference page) or unknown routes (404), and are left alone; any other answer of an
+ * undocumented `/api/v1` path fails.
+ */
+
+const DOC_URL = "https://docs.inventory.test/api/v1/openapi.json";
+/** Served on purpose outside the document: the document itself and the reference page. */
+const UNDOCUMENTED = new Set(["/api/v1/openapi.json", "/api/v1/docs", "/api/v1/docs/scalar.js"]);
+/**
+ * Headers that carry meaning a client acts on: when a response sends one, its OpenAPI response
+ * must declare it. (Content-Type, caching and CORS headers are transport, not contract.)
+ */
+const MEANINGFUL_HEADERS = [
+  "ratelimit-policy",
+  "ratelimit",
+  "retry-after",
+  "www-authenticate",
+  "location",
+  "idempotent-replayed",
+  "content-disposition",
+];
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"];
+
+interface Route {
+  method: string;
+  path: string;
+  pattern: RegExp;
+  /** Literal segments count: `/items/bulk` wins over `/items/{id}` as in the router. */
+  literals: number;
+  op: Operation & { responses?: Record<string, ResponseObject> };
+}
+interface ResponseObject {
+  content?: Record<string, { schema?: unknown }>;
+  headers?: Record<string, unknown>;
+}
+interface Contract {
+  routes: Route[];
+  ajv: Ajv2020;
+  validators: Map<string, ValidateFunction>;
+}
+
+let loaded: Promise<Contract> | undefined;
+
+async function load(): Promise<Contract> {
+  const res = await exports.default.fetch(new Request(DOC_URL));
+  if (res.status !== 200) throw new Error(`contract: the document answered ${res.status}`);
+  const doc = await res.json<OpenApiDoc>();
+  // strict: false lets OpenAPI's own keywords (example, discriminator, x-*) through unvalidated.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema(doc as object, "doc");
+  const routes: Route[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const source = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+");
+      routes.push({
+        method: method.toUpperCase(),
+        path,
+        pattern: new RegExp(`^${source}/?$`),
+        literals: path.split("/").filter((s) => s && !s.startsWith("{")).length,
+        op: op as Route["op"],
+      });
+    }
+  }
+  routes.sort((a, b) => b.literals - a.literals);
+  return { routes, ajv, validators: new Map() };
+}
+
+const pointer = (...parts: string[]) =>
+  `doc#/${parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+
+/** The document's response object for this status: exact, then `4XX`-style ranges, then `default`. */
+function responseFor(op: Route["op"], status: number): [string, ResponseObject] | undefined {
+  const responses = op.responses ?? {};
+  for (const key of [String(status), `${String(status)[0]}XX`, "default"]) {
+    const r = responses[key];
+    if (r) return [key, r];
+  }
+  return undefined;
+}
+
+/** Media types match exactly, or through a declared `type/*` or `*\/*`. */
+function declaredMedia(content: Record<string, unknown>, media: string): string | undefined {
+  if (content[media]) return media;
+  const [type] = media.split("/");
+  return [`${type}/*`, "*/*"].find((m) => content[m]);
+}
+
+/** Checks one answer of the Worker against the served document; throws what leaves it. */
+export async function checkContract(req: Request, res: Response): Promise<void> {
+  if (res.status === 101 || (res as { webSocket?: unknown }).webSocket) return;
+  const url = new URL(req.url);
+  const contract = await (loaded ??= load());
+  const route = contract.routes.find((r) => r.method === req.method && r.pattern.test(url.pathname));
+  const where = `${req.method} ${url.pathname} answered ${res.status}`;
+  if (!route) {
+    if (!url.pathname.startsWith("/api/v1/") || UNDOCUMENTED.has(url.pathname)) return;
+    // A CORS preflight is the browser's question about a documented operation, answered for all.
+    if (req.method === "OPTIONS" && req.headers.has("access-control-request-method")) return;
+    if (res.status === 404 || res.status === 405) return;
+    throw new Error(`contract: ${where}, but the document has no such operation`);
+  }
+  const found = responseFor(route.op, res.status);
+  if (!found) throw new Error(`contract: ${where}, a status ${route.op.operationId} does not document`);
+  const [statusKey, response] = found;
+  for (const header of MEANINGFUL_HEADERS) {
+    if (!res.headers.has(header)) continue;
+    const declared = Object.keys(response.headers ?? {}).some((h) => h.toLowerCase() === header);
+    if (!declared) throw new Error(`contract: ${where} with a \`${header}\` header its response does not declare`);
+  }
+  const body = await res.clone().text();
+  if (!body) return;
+  const media = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const content = response.content ?? {};
+  const mediaKey = declaredMedia(content, media);
+  if (!mediaKey) {
+    throw new Error(`contract: ${where} as \`${media}\`; documented: ${Object.keys(content).join(", ") || "no body"}`);
+  }
+  if (!/[/+]json$/.test(media) || !content[mediaKey]?.schema) return;
+  const ref = pointer(
+    "paths",
+    route.path,
+    route.method.toLowerCase(),
+    "responses",
+    statusKey,
+    "content",
+    mediaKey,
+    "schema",
+  );
+  let validate = contract.validators.get(ref);
+  if (!validate) {
+    validate = contract.ajv.compile({ $ref: ref });
+    contract.validators.set(ref, validate);
+  }
+  const value: unknown = JSON.parse(body);
+  if (!validate(value)) {
+    const errors = (validate.errors ?? [])
+      .slice(0, 8)
+      .map((e) => `${e.instancePath || "(root)"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`)
+      .join("; ");
+    throw new Error(
+      `contract: ${where} (${route.op.operationId}); the body leaves its schema: ${errors}\n${body.slice(0, 600)}`,
+    );
+  }
+}
+
+/** `exports.default.fetch` with the contract check: what every harness helper sends through. */
+export async function workerFetch(req: Request): Promise<Response> {
+  const res = await exports.default.fetch(req);
+  await checkContract(req, res);
+  return res;
+}
+
+/** The Worker's fetch handler with chosen bindings and context (tests of outages), checked the same way. */
+export async function fetchWith(req: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
+  const res = await worker.fetch(req, bindings, ctx);
+  await checkContract(req, res);
+  return res;
+}
