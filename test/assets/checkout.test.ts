@@ -70,7 +70,7 @@ describe("checkout and check-in", () => {
         .filter((e) => e.action === "checkout")
         .map((e) => e.field)
         .sort(),
-    ).toEqual(["assignedAt", "assigneeId", "dueBackAt", "status"]);
+    ).toEqual(["assignedAt", "assigneeId", "dueBackAt", "holder", "status"]);
     expect(audit.find((e) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({
       oldValue: p.id,
       newValue: null,
@@ -106,7 +106,7 @@ describe("checkout and check-in", () => {
         fromStatus: "assigned",
         toStatus: "available",
         reason: "checkin",
-        meta: { personId: p.id, assignmentId },
+        meta: { personId: p.id, personName: p.name, holder: { kind: "person", id: p.id, name: p.name }, assignmentId },
         actor: expect.any(String),
         at: back.body.updatedAt,
       },
@@ -115,7 +115,7 @@ describe("checkout and check-in", () => {
         fromStatus: "reserved",
         toStatus: "assigned",
         reason: "checkout",
-        meta: { personId: p.id, assignmentId },
+        meta: { personId: p.id, personName: p.name, holder: { kind: "person", id: p.id, name: p.name }, assignmentId },
         actor: expect.any(String),
         at: out.body.updatedAt,
       },
