@@ -99,12 +99,9 @@ export const assetFields = {
     .optional(),
   warrantyExpiresAt: isoDate.nullable().optional(),
   notes: textField.nullable().optional(),
-  requestable: z
-    .boolean()
-    .optional()
-    .openapi({
-      description: "Self-service users (role `requester`) see and request only requestable assets. Default false.",
-    }),
+  requestable: z.boolean().optional().openapi({
+    description: "Self-service users (role `requester`) see and request only requestable assets. Default false.",
+  }),
   customFields: z.record(z.string(), z.unknown()).optional().openapi({
     description:
       "Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value.",
