@@ -55,6 +55,10 @@ export const holderData = (h: { kind: HolderKind; id: string; name: string }) =>
   ...(h.kind === "person" ? { personId: h.id, personName: h.name } : {}),
 });
 
+/** Status events name a person as they always did (`personId`), any other holder as `holder`. */
+const statusWho = (h: { kind: HolderKind; id: string; name: string }) =>
+  h.kind === "person" ? { personId: h.id } : { holder: { kind: h.kind, id: h.id, name: h.name } };
+
 /** The assignment row and recorded change of one checkout. */
 export function checkoutChange(input: {
   asset: AssetRow;
@@ -100,7 +104,7 @@ export function checkoutChange(input: {
         from: asset.status,
         to: "assigned",
         reason: input.reason ?? "checkout",
-        meta: { ...who, assignmentId: assignment.id, ...meta },
+        meta: { ...statusWho(holder), assignmentId: assignment.id, ...meta },
       },
       timeline: [
         { type: "ASSIGNED", data: { ...who, assignmentId: assignment.id, dueBackAt, ...meta } },
@@ -160,7 +164,12 @@ export function checkinChange(input: {
             from: asset.status,
             to: "available",
             reason,
-            meta: { ...(who ?? { personId: asset.assigneeId }), assignmentId: assignment?.id ?? null },
+            meta: {
+              ...(assignment
+                ? statusWho({ kind: assignment.holderKind, id: assignment.personId, name: assignment.personName })
+                : { personId: asset.assigneeId }),
+              assignmentId: assignment?.id ?? null,
+            },
           }
         : undefined,
     timeline: assignment
