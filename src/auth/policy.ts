@@ -25,6 +25,12 @@ export interface RouteRule {
    * created without scopes have them all. Shown in the OpenAPI `security` of the route.
    */
   scope?: Scope;
+  /**
+   * Whether the self-service role (`requester`, issue 25) may call it. Every route without it
+   * refuses that role (403), so a new route is closed to it until someone decides otherwise; the
+   * handlers of these routes narrow what it sees to its own (src/http/self-service.ts).
+   */
+  selfService?: boolean;
   /** Whether a POST accepts `Idempotency-Key` (default: every POST with credentials, except read scopes). */
   idempotent?: boolean;
 }
@@ -44,7 +50,7 @@ export const ROUTE_POLICY = {
   refreshToken: { access: "tenantPublic", throttled: true },
   logout: { access: "tenantPublic" },
   acceptInvite: { access: "tenantPublic", throttled: true },
-  getMe: { access: "jwt" },
+  getMe: { access: "jwt", selfService: true },
   listUsers: { access: "jwt", roles: MANAGERS },
   updateUser: { access: "jwt", roles: MANAGERS },
   listInvites: { access: "jwt", roles: MANAGERS },
@@ -81,10 +87,10 @@ export const ROUTE_POLICY = {
   restoreLocation: { access: "data", scope: "locations:write" },
 
   // Assets (SPEC 4.4): API keys accepted.
-  listInventoryItems: { access: "data", scope: "inventory-items:read" },
-  getInventoryItemByTag: { access: "data", scope: "inventory-items:read" },
+  listInventoryItems: { access: "data", scope: "inventory-items:read", selfService: true },
+  getInventoryItemByTag: { access: "data", scope: "inventory-items:read", selfService: true },
   createInventoryItem: { access: "data", scope: "inventory-items:write" },
-  getInventoryItem: { access: "data", scope: "inventory-items:read" },
+  getInventoryItem: { access: "data", scope: "inventory-items:read", selfService: true },
   updateInventoryItem: { access: "data", scope: "inventory-items:write" },
   deleteInventoryItem: { access: "data", scope: "inventory-items:write" },
   restoreInventoryItem: { access: "data", scope: "inventory-items:write" },
@@ -98,10 +104,10 @@ export const ROUTE_POLICY = {
   listInventoryItemAudit: { access: "data", scope: "inventory-items:read" },
   listInventoryItemTimeline: { access: "data", scope: "inventory-items:read" },
   // Bookings (issue 15): API keys accepted, as for assets.
-  listBookings: { access: "data", scope: "bookings:read" },
+  listBookings: { access: "data", scope: "bookings:read", selfService: true },
   listAvailableInventoryItems: { access: "data", scope: "bookings:read" },
   createBooking: { access: "data", scope: "bookings:write" },
-  getBooking: { access: "data", scope: "bookings:read" },
+  getBooking: { access: "data", scope: "bookings:read", selfService: true },
   updateBooking: { access: "data", scope: "bookings:write" },
   cancelBooking: { access: "data", scope: "bookings:write" },
   pickUpBooking: { access: "data", scope: "bookings:write" },
@@ -119,6 +125,14 @@ export const ROUTE_POLICY = {
   checkinKit: { access: "data", scope: "kits:write" },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
+  // Requests (issue 25): anyone asks (the self-service role for requestable assets), sees and cancels
+  // their own; owners and admins see the queue and answer. JWT only: a request is a person's.
+  createRequest: { access: "jwt", selfService: true },
+  listRequests: { access: "jwt", selfService: true },
+  getRequest: { access: "jwt", selfService: true },
+  cancelRequest: { access: "jwt", selfService: true },
+  approveRequest: { access: "jwt", roles: MANAGERS },
+  declineRequest: { access: "jwt", roles: MANAGERS },
   // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the
   // URL (calendar apps cannot send headers), checked in the handler, so it is tenantPublic.
   createCalendarFeed: { access: "jwt" },
@@ -220,11 +234,11 @@ export const ROUTE_POLICY = {
   // Notifications (SPEC 4.9, 5): JWT only; each user sees only their own. The realtime WebSocket
   // carries its own credential (a single-use ticket from createRealtimeTicket, checked in the
   // handler) because browsers cannot set headers on a WebSocket, so it is tenantPublic.
-  listNotifications: { access: "jwt" },
-  getUnreadNotificationCount: { access: "jwt" },
-  markAllNotificationsRead: { access: "jwt" },
-  updateNotification: { access: "jwt" },
-  createRealtimeTicket: { access: "jwt" },
+  listNotifications: { access: "jwt", selfService: true },
+  getUnreadNotificationCount: { access: "jwt", selfService: true },
+  markAllNotificationsRead: { access: "jwt", selfService: true },
+  updateNotification: { access: "jwt", selfService: true },
+  createRealtimeTicket: { access: "jwt", selfService: true },
   openRealtimeChannel: { access: "tenantPublic" },
 
   // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.

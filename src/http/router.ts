@@ -116,9 +116,15 @@ function ruleDescription(rule: RouteRule): string {
     admin: "Admin host; platform-admin cookie.",
   }[rule.access];
   const roles = rule.roles ? ` Roles: ${rule.roles.join(", ")}.` : "";
+  const self =
+    rule.access === "data" || rule.access === "jwt"
+      ? rule.selfService
+        ? " Self-service role (requester): yes, narrowed to its own."
+        : " Self-service role (requester): no."
+      : "";
   const plan = rule.feature ? ` Plan feature: ${rule.feature}.` : "";
   const scope = rule.scope ? ` API-key scope: \`${rule.scope}\`.` : "";
-  return `${who}${roles}${plan}${scope}`;
+  return `${who}${roles}${self}${plan}${scope}`;
 }
 
 /** Binds the cursors this request hands out and accepts to its list (src/platform/pagination.ts). */

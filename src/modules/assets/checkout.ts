@@ -4,7 +4,7 @@ import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField, type ApiError } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, type BatchRider } from "../../platform/d1-write";
 import { requireAsset, liveAsset } from "./lookup";
 import { assetFieldDefs, type Asset } from "./view";
 import { commitAssetWrite } from "./write";
@@ -50,7 +50,7 @@ export async function checkout(
   ctx: ServiceCtx,
   id: string,
   input: CheckoutInput,
-  extra: { reason?: string; meta?: Record<string, unknown> } = {},
+  extra: { reason?: string; meta?: Record<string, unknown>; rider?: BatchRider } = {},
 ): Promise<Asset> {
   const { db } = ctx;
   const now = nowIso();
@@ -58,6 +58,7 @@ export async function checkout(
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
   const target = targetOf(input);
   const { asset, holder, stillValid } = await refuseCheckout(ctx, id, target, now, dueBackAt);
+  const { rider, ...why } = extra;
   const { assignment, change } = checkoutChange({
     asset,
     holder,
@@ -65,7 +66,7 @@ export async function checkout(
     at: now,
     actor: ctx.actor,
     defs: await assetFieldDefs(db),
-    ...extra,
+    ...why,
   });
   // Conditional on the exact status read (one of CHECKOUT_FROM), so the status event's fromStatus, the audit and the event are true.
   const free = and(eq(assets.id, id), eq(assets.status, asset.status), isNull(assets.holderId), liveAsset);

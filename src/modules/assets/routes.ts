@@ -25,13 +25,21 @@ import {
   TimelinePage,
   TimelineQuery,
 } from "./schemas";
-import { presentAsset } from "./view";
+import { presentAsset, type AssetRow } from "./view";
+import { selfServiceOf, type SelfService } from "../../http/self-service";
+import { notFound } from "../../platform/errors";
 import { checkout } from "./checkout";
 import { checkin } from "./checkin";
 import { allowedTransitions, changeStatus } from "./status";
 import { requireAsset } from "./lookup";
 import { bulkRoutes } from "./bulk-routes";
 import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history";
+
+/** The self-service role sees requestable assets and those its person holds; anything else is 404 to it. */
+function visibleTo(self: SelfService | null, row: AssetRow): AssetRow {
+  if (!self || row.requestable || (self.personId && row.assigneeId === self.personId)) return row;
+  throw notFound("Inventory item");
+}
 
 const crudRoutes = createRouter()
   .openapi(
@@ -46,7 +54,11 @@ const crudRoutes = createRouter()
       request: { query: ListAssetsQuery },
       responses: { 200: json(AssetPage, "A page of inventory items") },
     }),
-    async (c) => c.json(await listAssets(c.var.db, c.req.valid("query"), basisOf(settingsOf(c.var.tenant))), 200),
+    async (c) => {
+      const self = await selfServiceOf(c);
+      const query = { ...c.req.valid("query"), ...(self ? { selfService: { personId: self.personId } } : {}) };
+      return c.json(await listAssets(c.var.db, query, basisOf(settingsOf(c.var.tenant))), 200);
+    },
   )
   .openapi(
     // Registered before the /{inventoryItemId}/... routes so a tag never reads as an item id.
@@ -60,8 +72,10 @@ const crudRoutes = createRouter()
       request: { params: TagParams },
       responses: { 200: json(AssetSchema, "The item") },
     }),
-    async (c) =>
-      c.json(await presentAsset(c.var.db, await svc.getAssetByTag(serviceCtx(c), c.req.valid("param").uniqueTag)), 200),
+    async (c) => {
+      const row = await svc.getAssetByTag(serviceCtx(c), c.req.valid("param").uniqueTag);
+      return c.json(await presentAsset(c.var.db, visibleTo(await selfServiceOf(c), row)), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -86,8 +100,10 @@ const crudRoutes = createRouter()
       request: { params: ItemParams },
       responses: { 200: json(AssetSchema, "The item") },
     }),
-    async (c) =>
-      c.json(await presentAsset(c.var.db, await svc.getAsset(c.var.db, c.req.valid("param").inventoryItemId)), 200),
+    async (c) => {
+      const row = await svc.getAsset(c.var.db, c.req.valid("param").inventoryItemId);
+      return c.json(await presentAsset(c.var.db, visibleTo(await selfServiceOf(c), row)), 200);
+    },
   )
   .openapi(
     defineRoute({
