@@ -80,6 +80,7 @@ export async function checkout(
           "checkout",
           sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${free}) AND ${stillValid} AND ${noBlockingBooking(id, now, dueBackAt)}`,
         ),
+        ...(rider?.guards ?? []),
       ],
       writes: [
         db
@@ -87,6 +88,7 @@ export async function checkout(
           .set(checkoutAssetSet(holder, dueBackAt, now))
           .where(free),
         db.insert(assignments).values(assignment),
+        ...(rider?.writes ?? []),
       ],
       changes: [change],
     },
