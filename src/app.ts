@@ -7,6 +7,7 @@ import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
 import { kitsRouter } from "./modules/kits";
+import { requestsRouter } from "./modules/requests";
 import { labelsRouter } from "./modules/labels";
 import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
@@ -56,6 +57,7 @@ export const MODULES = [
   assetsRouter,
   bookingsRouter,
   kitsRouter,
+  requestsRouter,
   labelsRouter,
   calendarRouter,
   healthRouter,

@@ -31,6 +31,8 @@ export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<A
       if (rule.roles && !rule.roles.includes(principal.kind === "platformAdmin" ? "owner" : principal.role)) {
         throw new ApiError("forbidden", `This action needs one of the roles: ${rule.roles.join(", ")}`);
       }
+      if (principal.kind === "user" && principal.role === "requester" && !rule.selfService)
+        throw new ApiError("forbidden", "The self-service role (requester) cannot use this route");
       if (rule.scope && principal.kind === "apiKey") requireScope(principal.scopes, rule.scope);
       if (rule.alsoScope && principal.kind === "apiKey") requireScope(principal.scopes, rule.alsoScope);
       if (rule.feature && !planIncludes(c.var.tenant.plan, rule.feature)) {

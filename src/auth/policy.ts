@@ -31,6 +31,12 @@ export interface RouteRule {
    * `inventory-items:write` (CUSTODY), so a kits, bookings or trash key cannot move assets.
    */
   alsoScope?: Scope;
+  /**
+   * Whether the self-service role (`requester`, issue 25) may call it. Every route without it
+   * refuses that role (403), so a new route is closed to it until someone decides otherwise; the
+   * handlers of these routes narrow what it sees to its own (src/http/self-service.ts).
+   */
+  selfService?: boolean;
   /** Whether a POST accepts `Idempotency-Key` (default: every POST with credentials, except read scopes). */
   idempotent?: boolean;
   /**
@@ -56,7 +62,7 @@ export const ROUTE_POLICY = {
   refreshToken: { access: "tenantPublic", throttled: true },
   logout: { access: "tenantPublic" },
   acceptInvite: { access: "tenantPublic", throttled: true },
-  getMe: { access: "jwt" },
+  getMe: { access: "jwt", selfService: true },
   listUsers: { access: "jwt", roles: MANAGERS },
   updateUser: { access: "jwt", roles: MANAGERS },
   listInvites: { access: "jwt", roles: MANAGERS },
@@ -93,10 +99,10 @@ export const ROUTE_POLICY = {
   restoreLocation: { access: "data", scope: "locations:write" },
 
   // Assets (SPEC 4.4): API keys accepted.
-  listInventoryItems: { access: "data", scope: "inventory-items:read" },
-  getInventoryItemByTag: { access: "data", scope: "inventory-items:read" },
+  listInventoryItems: { access: "data", scope: "inventory-items:read", selfService: true },
+  getInventoryItemByTag: { access: "data", scope: "inventory-items:read", selfService: true },
   createInventoryItem: { access: "data", scope: "inventory-items:write" },
-  getInventoryItem: { access: "data", scope: "inventory-items:read" },
+  getInventoryItem: { access: "data", scope: "inventory-items:read", selfService: true },
   updateInventoryItem: { access: "data", scope: "inventory-items:write" },
   deleteInventoryItem: { access: "data", scope: "inventory-items:write" },
   restoreInventoryItem: { access: "data", scope: "inventory-items:write" },
@@ -110,10 +116,10 @@ export const ROUTE_POLICY = {
   listInventoryItemAudit: { access: "data", scope: "inventory-items:read" },
   listInventoryItemTimeline: { access: "data", scope: "inventory-items:read" },
   // Bookings (issue 15): API keys accepted, as for assets.
-  listBookings: { access: "data", scope: "bookings:read" },
+  listBookings: { access: "data", scope: "bookings:read", selfService: true },
   listAvailableInventoryItems: { access: "data", scope: "bookings:read" },
   createBooking: { access: "data", scope: "bookings:write" },
-  getBooking: { access: "data", scope: "bookings:read" },
+  getBooking: { access: "data", scope: "bookings:read", selfService: true },
   updateBooking: { access: "data", scope: "bookings:write" },
   cancelBooking: { access: "data", scope: "bookings:write" },
   pickUpBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
@@ -131,6 +137,14 @@ export const ROUTE_POLICY = {
   checkinKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
+  // Requests (issue 25): anyone asks (the self-service role for requestable assets), sees and cancels
+  // their own; owners and admins see the queue and answer. JWT only: a request is a person's.
+  createRequest: { access: "jwt", selfService: true },
+  listRequests: { access: "jwt", selfService: true },
+  getRequest: { access: "jwt", selfService: true },
+  cancelRequest: { access: "jwt", selfService: true },
+  approveRequest: { access: "jwt", roles: MANAGERS },
+  declineRequest: { access: "jwt", roles: MANAGERS },
   // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the
   // URL (calendar apps cannot send headers), checked in the handler, so it is tenantPublic.
   createCalendarFeed: { access: "jwt", issuesSecret: true },
@@ -232,11 +246,11 @@ export const ROUTE_POLICY = {
   // Notifications (SPEC 4.9, 5): JWT only; each user sees only their own. The realtime WebSocket
   // carries its own credential (a single-use ticket from createRealtimeTicket, checked in the
   // handler) because browsers cannot set headers on a WebSocket, so it is tenantPublic.
-  listNotifications: { access: "jwt" },
-  getUnreadNotificationCount: { access: "jwt" },
-  markAllNotificationsRead: { access: "jwt" },
-  updateNotification: { access: "jwt" },
-  createRealtimeTicket: { access: "jwt", issuesSecret: true },
+  listNotifications: { access: "jwt", selfService: true },
+  getUnreadNotificationCount: { access: "jwt", selfService: true },
+  markAllNotificationsRead: { access: "jwt", selfService: true },
+  updateNotification: { access: "jwt", selfService: true },
+  createRealtimeTicket: { access: "jwt", selfService: true, issuesSecret: true },
   openRealtimeChannel: { access: "tenantPublic" },
 
   // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.

@@ -418,5 +418,25 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "ALTER TABLE `refresh_tokens` ADD `method` text DEFAULT 'password' NOT NULL;",
       "-- Hand-written (issue 20 item 7): calendar feeds end with a deactivation. Feeds made before their\n-- user's last deactivation (tokens_valid_after, set only by deactivations until this release) are\n-- deleted, so a user reactivated earlier does not keep an old feed URL alive.\nDELETE FROM `calendar_feeds` WHERE `created_at` < (\n  SELECT `tokens_valid_after` FROM `users` WHERE `users`.`id` = `calendar_feeds`.`user_id`\n);"
     ]
+  },
+  {
+    "name": "0025_custody.sql",
+    "queries": [
+      "CREATE TABLE `requests` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`kind` text NOT NULL,\n\t`requester_user_id` text NOT NULL,\n\t`person_id` text NOT NULL,\n\t`asset_id` text,\n\t`kit_id` text,\n\t`starts_at` text,\n\t`ends_at` text,\n\t`due_back_at` text,\n\t`note` text,\n\t`status` text DEFAULT 'open' NOT NULL,\n\t`decided_by` text,\n\t`decided_at` text,\n\t`decision_note` text,\n\t`booking_id` text,\n\t`reminded_at` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+      "CREATE INDEX `requests_status_idx` ON `requests` (`status`,`created_at`,`id`);",
+      "CREATE INDEX `requests_requester_idx` ON `requests` (`requester_user_id`,`id`);",
+      "CREATE INDEX `requests_asset_idx` ON `requests` (`asset_id`,`status`);",
+      "ALTER TABLE `assets` ADD `holder_kind` text;",
+      "ALTER TABLE `assets` ADD `holder_id` text;",
+      "ALTER TABLE `assets` ADD `holder_name` text;",
+      "ALTER TABLE `assets` ADD `requestable` integer DEFAULT false NOT NULL;",
+      "CREATE INDEX `assets_holder_idx` ON `assets` (`holder_kind`,`holder_id`,`id`) WHERE deleted_at IS NULL AND holder_id IS NOT NULL;",
+      "CREATE INDEX `assets_requestable_idx` ON `assets` (`id`) WHERE deleted_at IS NULL AND requestable = 1;",
+      "ALTER TABLE `assignments` ADD `holder_kind` text DEFAULT 'person' NOT NULL;",
+      "-- ---------------------------------------------------------------------------------------------\n-- Hand-written (issue 25): backfill the holder of today's checkouts (all to people), and keep the\n-- holder's name snapshot fresh when a person, a location or an asset is renamed.\n-- ---------------------------------------------------------------------------------------------\nUPDATE `assets` SET `holder_kind` = 'person', `holder_id` = `assignee_id`,\n  `holder_name` = (SELECT `name` FROM `people` WHERE `people`.`id` = `assets`.`assignee_id`)\n  WHERE `assignee_id` IS NOT NULL;",
+      "CREATE TRIGGER `assets_holder_name_person` AFTER UPDATE OF `name` ON `people`\nBEGIN\n  UPDATE `assets` SET `holder_name` = NEW.`name` WHERE `holder_kind` = 'person' AND `holder_id` = NEW.`id`;\nEND;",
+      "CREATE TRIGGER `assets_holder_name_location` AFTER UPDATE OF `name` ON `locations`\nBEGIN\n  UPDATE `assets` SET `holder_name` = NEW.`name` WHERE `holder_kind` = 'location' AND `holder_id` = NEW.`id`;\nEND;",
+      "CREATE TRIGGER `assets_holder_name_asset` AFTER UPDATE OF `name` ON `assets`\nBEGIN\n  UPDATE `assets` SET `holder_name` = NEW.`name` WHERE `holder_kind` = 'asset' AND `holder_id` = NEW.`id`;\nEND;"
+    ]
   }
 ];

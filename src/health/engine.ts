@@ -10,7 +10,9 @@ export interface HealthSignals {
   assetId: string;
   status: AssetStatus;
   createdAt: string;
+  /** Who holds it: a person's id, or (issue 25) a location's or an asset's, told apart by `holderKind`. */
   assigneeId: string | null;
+  holderKind?: "person" | "location" | "asset" | null;
   dueBackAt: string | null;
   purchaseDate: string | null;
   warrantyExpiresAt: string | null;
@@ -157,7 +159,7 @@ function returnDue(x: Scan) {
     x.found.push({
       code: "RETURN_OVERDUE",
       message: `Was due back on ${s.dueBackAt}`,
-      links: [link.person(s.assigneeId)],
+      links: [link.holder(s.holderKind, s.assigneeId)],
     });
 }
 

@@ -138,10 +138,16 @@ function ruleDescription(rule: RouteRule): string {
     admin: "Admin host; platform-admin cookie.",
   }[rule.access];
   const roles = rule.roles ? ` Roles: ${rule.roles.join(", ")}.` : "";
+  const self =
+    rule.access === "data" || rule.access === "jwt"
+      ? rule.selfService
+        ? " Self-service role (requester): yes, narrowed to its own."
+        : " Self-service role (requester): no."
+      : "";
   const plan = rule.feature ? ` Plan feature: ${rule.feature}.` : "";
   const scopes = scopesOf(rule).map((s) => `\`${s}\``);
   const scope = scopes.length > 0 ? ` API-key scope${scopes.length > 1 ? "s" : ""}: ${scopes.join(" and ")}.` : "";
-  return `${who}${roles}${plan}${scope}`;
+  return `${who}${roles}${self}${plan}${scope}`;
 }
 
 /** Binds the cursors this request hands out and accepts to its list (src/platform/pagination.ts). */

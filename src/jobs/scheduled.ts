@@ -4,6 +4,7 @@ import { runHealthJob } from "../health";
 import { runBookingReminders } from "../modules/bookings";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runDueSchedules } from "../modules/session-schedules";
+import { runRequestExpiry } from "../modules/requests";
 import { resumeImports } from "../modules/data-transfer";
 import type { TenantRecord } from "../tenancy/registry";
 import { runRetention } from "./retention";
@@ -24,6 +25,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "maintenance-reminders", run: runMaintenanceReminders },
   // Booking reminders: pick-up within 24 hours, overdue returns; once per booking and kind (a ledger).
   { job: "booking-reminders", run: runBookingReminders },
+  // Requests (issue 25): reminded after the workspace's requestExpiryDays, expired after twice that.
+  { job: "request-expiry", run: runRequestExpiry },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
   // settle, another preset; plus a daily full pass (src/health/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },

@@ -1,4 +1,5 @@
 import { getTableColumns, SQL, sql, type InferInsertModel } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
@@ -34,6 +35,16 @@ export function batchGuard(db: D1Db, name: string, condition: SQL) {
 export function guardFailed(err: unknown, name?: string): boolean {
   const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);
   return text.includes(name ? `guard:${name}'` : "guard:");
+}
+
+/**
+ * Statements another module adds to a verb's batch, so its own change commits with the verb's or
+ * not at all (a request's approval rides on the checkout or booking it makes, issue 25). The
+ * rider's guards go after the verb's; a failed rider guard reaches the caller unchanged.
+ */
+export interface BatchRider {
+  guards: BatchItem<"sqlite">[];
+  writes: BatchItem<"sqlite">[];
 }
 
 /** Joins guard conditions with AND; no conditions means "always". */

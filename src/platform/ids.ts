@@ -38,6 +38,8 @@ export const ID_PREFIXES = {
   booking: "bkg",
   kit: "kit",
   calendarFeed: "cal",
+  /** A self-service request (issue 25); `req` is taken by HTTP request ids. */
+  assetRequest: "rqt",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

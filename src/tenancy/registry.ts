@@ -14,9 +14,19 @@ export interface TenantSettings {
   healthSensitivity: "relaxed" | "balanced" | "strict";
   /** Browser origins allowed to call the workspace's API (CORS), e.g. `https://app.example.com`. */
   corsOrigins: string[];
+  /**
+   * Requests (issue 25): an open request unanswered this many days is reminded to the admins; one
+   * unanswered twice as long expires.
+   */
+  requestExpiryDays: number;
 }
 
-export const DEFAULT_SETTINGS: TenantSettings = { timezone: "UTC", healthSensitivity: "balanced", corsOrigins: [] };
+export const DEFAULT_SETTINGS: TenantSettings = {
+  timezone: "UTC",
+  healthSensitivity: "balanced",
+  corsOrigins: [],
+  requestExpiryDays: 7,
+};
 
 export const controlDb = (env: Bindings) => drizzle(env.CONTROL_DB);
 

@@ -31,7 +31,8 @@ export type Resource =
   | "invite"
   | "verification"
   | "booking"
-  | "kit";
+  | "kit"
+  | "request";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 const crud = (
@@ -66,9 +67,10 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   ...crud("asset", "asset", "asset", { restore: true, purge: true }),
   {
     type: "asset.checked_out",
-    description: "An asset was checked out to a person.",
+    description: "An asset was checked out to a person, a location or another asset.",
     resource: "asset",
-    extra: "`assignment`: the new assignment.",
+    extra:
+      "`assignment`: the new assignment; `target`: who or what holds it (`kind` person, location or asset, `id`, `name`); `requestId` when a request's approval made it.",
   },
   {
     type: "asset.checked_in",
@@ -165,6 +167,20 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     resource: "kit",
   },
   { type: "kit.checked_in", description: "A kit's checked-out items were checked in.", resource: "kit" },
+  { type: "request.created", description: "Someone asked for an asset or a kit.", resource: "request" },
+  {
+    type: "request.approved",
+    description: "A request was approved; its checkout or booking was made in the same write.",
+    resource: "request",
+    extra: "`bookingId` for a booking request; the checkout's asset.checked_out carries `requestId`.",
+  },
+  { type: "request.declined", description: "A request was declined.", resource: "request" },
+  { type: "request.cancelled", description: "The requester cancelled their request.", resource: "request" },
+  {
+    type: "request.expired",
+    description: "A request went unanswered twice the workspace's requestExpiryDays and expired.",
+    resource: "request",
+  },
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
   {
     type: "api_key.created",

@@ -70,7 +70,7 @@ describe("checkout and check-in", () => {
         .filter((e) => e.action === "checkout")
         .map((e) => e.field)
         .sort(),
-    ).toEqual(["assignedAt", "assigneeId", "dueBackAt", "status"]);
+    ).toEqual(["assignedAt", "assigneeId", "dueBackAt", "holder", "status"]);
     expect(audit.find((e) => e.action === "checkin" && e.field === "assigneeId")).toMatchObject({
       oldValue: p.id,
       newValue: null,

@@ -18,6 +18,7 @@ import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { call, createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
 import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
+import { openRequest } from "./request-fixtures";
 
 /**
  * Fixtures of the shared security suite (test/security/routes.test.ts), which walks every
@@ -86,6 +87,7 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   feedId: calendarFeed,
   "calendar.file": calendarFeedFile,
   kitId: kit,
+  requestId: openRequest,
   uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) =>
     created(

@@ -52,7 +52,15 @@ export async function assignDirectly(
   await db.batch([
     db
       .update(assets)
-      .set({ status: "assigned", assigneeId: person.id, assignedAt: at, updatedAt: at })
+      .set({
+        status: "assigned",
+        assigneeId: person.id,
+        holderKind: "person",
+        holderId: person.id,
+        holderName: person.name,
+        assignedAt: at,
+        updatedAt: at,
+      })
       .where(eq(assets.id, assetId)),
     db.insert(assignments).values({
       id,

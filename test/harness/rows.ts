@@ -77,8 +77,14 @@ export async function insertAsset(t: TestTenant, fields: Partial<AssetRow> = {})
     updatedAt: now,
     deletedAt: null,
     deletedBy: null,
+    holderKind: null,
+    holderId: null,
+    holderName: null,
+    requestable: false,
     ...fields,
   };
+  // A row inserted as held by a person (assigneeId) gets the matching holder, as a checkout would write it.
+  if (row.assigneeId && !fields.holderId) Object.assign(row, { holderKind: "person", holderId: row.assigneeId });
   await (await dbOf(t)).insert(assets).values(row).run();
   return row;
 }

@@ -36,6 +36,8 @@ const s = {} as {
   bJwt: string;
   freeJwt: string;
   member: TestUser;
+  /** The self-service role (issue 25): refused everywhere the policy table does not mark `selfService`. */
+  requester: TestUser;
   cookie: string;
   /** Per scope group: a key with every scope but that group's, and a key with only its `read`. */
   withoutGroup: Record<string, string>;
@@ -47,14 +49,15 @@ beforeAll(async () => {
   const a = await createTenant({ plan: "enterprise" });
   const b = await createTenant({ plan: "enterprise" });
   const free = await createTenant({ plan: "free" });
-  const [aJwt, bJwt, freeJwt, member, cookie] = await Promise.all([
+  const [aJwt, bJwt, freeJwt, member, requester, cookie] = await Promise.all([
     userJwt(a),
     userJwt(b),
     userJwt(free),
     createUser(a, "member"),
+    createUser(a, "requester"),
     adminCookie(),
   ]);
-  Object.assign(s, { a, b, free, aJwt, bJwt, freeJwt, member, cookie });
+  Object.assign(s, { a, b, free, aJwt, bJwt, freeJwt, member, requester, cookie });
   const scopedKey = async (scopes: string[]) => {
     const res = await req<CreatedApiKey>(`${a.base}/api-keys`, {
       auth: { jwt: aJwt },
@@ -230,6 +233,16 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
     if (rule.roles && !rule.roles.includes("member")) {
       it(`refuses a member: roles ${rule.roles.join(", ")} (403)`, async () => {
         expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.member.jwt } }), 403, "forbidden");
+      });
+    }
+    if (rule.selfService) {
+      it("lets the self-service role (requester) past the guard", async () => {
+        const res = await req<ErrorBody | null>(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.requester.jwt } });
+        expect([401, 403], JSON.stringify(res.body)).not.toContain(res.status);
+      });
+    } else {
+      it("refuses the self-service role (requester) (403)", async () => {
+        expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.requester.jwt } }), 403, "forbidden");
       });
     }
     if (rule.feature) {

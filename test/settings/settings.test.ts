@@ -12,6 +12,7 @@ describe("workspace settings", () => {
       timezone: "UTC",
       healthSensitivity: "balanced",
       corsOrigins: [],
+      requestExpiryDays: 7,
     });
 
     const set = await api<WorkspaceSettings>(t, "/settings", {
@@ -22,6 +23,16 @@ describe("workspace settings", () => {
     expect(set.status).toBe(200);
     expect(set.body.timezone).toBe("Pacific/Kiritimati");
     expect((await api<WorkspaceSettings>(t, "/settings")).body.timezone).toBe("Pacific/Kiritimati");
+    // The request expiry (issue 25) is set on its own and keeps the zone; 0 days is refused.
+    const days = await api<WorkspaceSettings>(t, "/settings", {
+      method: "PATCH",
+      auth: { jwt: owner },
+      body: { requestExpiryDays: 3 },
+    });
+    expect(days.body).toMatchObject({ timezone: "Pacific/Kiritimati", requestExpiryDays: 3 });
+    expect((await api<WorkspaceSettings>(t, "/settings")).body).toMatchObject({ requestExpiryDays: 3 });
+    const zero = { method: "PATCH", auth: { jwt: owner }, body: { requestExpiryDays: 0 } };
+    expect((await api(t, "/settings", zero)).status).toBe(400);
 
     const bad = await api<Failure>(t, "/settings", {
       method: "PATCH",

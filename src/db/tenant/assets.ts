@@ -5,6 +5,10 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 export const ASSET_STATUSES = ["available", "assigned", "reserved", "maintenance", "lost", "retired"] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
+/** What an asset can be checked out to (issue 25). */
+export const HOLDER_KINDS = ["person", "location", "asset"] as const;
+export type HolderKind = (typeof HOLDER_KINDS)[number];
+
 export const assets = sqliteTable(
   "assets",
   {
@@ -18,7 +22,18 @@ export const assets = sqliteTable(
     categoryId: text("category_id").notNull(),
     locationId: text("location_id").notNull(),
     status: text("status", { enum: ASSET_STATUSES }).notNull().default("available"),
+    /** The person holding it (a checkout to a person); null when free or held by a location or an asset. */
     assigneeId: text("assignee_id"),
+    /**
+     * Who or what holds it (issue 25): a person, a location or another asset; null when free. For a
+     * person `holderId` equals `assigneeId`. `holderName` is a snapshot kept fresh by the triggers of
+     * the `custody` migration (renames of people, locations and assets).
+     */
+    holderKind: text("holder_kind", { enum: HOLDER_KINDS }),
+    holderId: text("holder_id"),
+    holderName: text("holder_name"),
+    /** The self-service role sees and requests only requestable assets (issue 25). */
+    requestable: integer("requestable", { mode: "boolean" }).notNull().default(false),
     assignedAt: text("assigned_at"),
     dueBackAt: text("due_back_at"),
     reservedUntil: text("reserved_until"),
@@ -50,6 +65,11 @@ export const assets = sqliteTable(
     index("assets_category_idx").on(t.categoryId, t.id).where(sql`deleted_at IS NULL`),
     index("assets_location_idx").on(t.locationId, t.id).where(sql`deleted_at IS NULL`),
     index("assets_assignee_idx").on(t.assigneeId, t.id).where(sql`deleted_at IS NULL`),
+    // Holder filters and the custody tree (an asset's children: holder_kind 'asset', holder_id = it).
+    index("assets_holder_idx")
+      .on(t.holderKind, t.holderId, t.id)
+      .where(sql`deleted_at IS NULL AND holder_id IS NOT NULL`),
+    index("assets_requestable_idx").on(t.id).where(sql`deleted_at IS NULL AND requestable = 1`),
     // Not partial: sync lists (updatedSince) return deleted assets too (tombstones).
     index("assets_updated_idx").on(t.updatedAt, t.id),
     index("assets_due_back_idx").on(t.dueBackAt, t.id).where(sql`due_back_at IS NOT NULL AND deleted_at IS NULL`),
@@ -86,6 +106,12 @@ export const assignments = sqliteTable(
   {
     id: text("id").primaryKey(),
     assetId: text("asset_id").notNull(),
+    /**
+     * What held the asset (issue 25). The holder's id and name stay in `person_id`/`person_name`
+     * (a location or asset id carries its own prefix, so a person's history never matches one);
+     * this avoids rebuilding the table, and the API shows `holder` plus `personId` only for a person.
+     */
+    holderKind: text("holder_kind", { enum: HOLDER_KINDS }).notNull().default("person"),
     personId: text("person_id").notNull(),
     /** Snapshot so history stays readable after the person is permanently deleted. */
     personName: text("person_name").notNull(),

@@ -35,7 +35,15 @@ export const REASON_CODE_LIST = Object.keys(REASON_CODES) as [ReasonCode, ...Rea
 export const SEVERITIES = ["info", "warning", "critical"] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export const LINK_RELS = ["asset", "statusEvents", "maintenanceSchedule", "session", "category", "person"] as const;
+export const LINK_RELS = [
+  "asset",
+  "statusEvents",
+  "maintenanceSchedule",
+  "session",
+  "category",
+  "person",
+  "location",
+] as const;
 export type LinkRel = (typeof LINK_RELS)[number];
 
 export interface ReasonLink {

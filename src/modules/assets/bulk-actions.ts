@@ -11,12 +11,12 @@ import {
   checkinChange,
   checkoutAssetSet,
   checkoutChange,
-  checkoutRefusal,
-  intoBookingRefusal,
-  notCheckedOut,
-  personRefusal,
+  personHolder,
   type AssignmentRow,
-} from "./checkout";
+} from "./checkout-change";
+import { intoBookingRefusal } from "./checkout";
+import { checkoutRefusal, personRefusal } from "./checkout-target";
+import { notCheckedOut } from "./checkin";
 import { requirePerson } from "./lookup";
 import { canMove, checkStatusInput, forbiddenMove, statusAssetSet, statusMoveChange } from "./status";
 import { toAsset, type AssetRow } from "./view";
@@ -78,8 +78,7 @@ export async function actionPlan(
           if (no) return { error: no };
           const { assignment, change } = checkoutChange({
             asset: row,
-            personId: person.id,
-            personName: person.name,
+            holder: personHolder(person.id, person.name),
             dueBackAt,
             at,
             actor,
@@ -99,7 +98,7 @@ export async function actionPlan(
         writes: (ids) => [
           db
             .update(assets)
-            .set(checkoutAssetSet(person.id, dueBackAt, at))
+            .set(checkoutAssetSet(personHolder(person.id, person.name), dueBackAt, at))
             .where(inJson(assets.id, ids)),
           insertJsonRows(
             db,
@@ -122,7 +121,7 @@ export async function actionPlan(
       const openOf = new Map(open.map((a) => [a.assetId, a]));
       return {
         decide: (row) => {
-          if (row.status !== "assigned" || !row.assigneeId) return { error: notCheckedOut(row) };
+          if (row.status !== "assigned" || !row.holderId) return { error: notCheckedOut(row) };
           const assignment = openOf.get(row.id);
           if (!assignment) return { error: conflict("The asset has no open assignment") };
           return changeVerdict(checkinChange({ asset: row, assignment, reason: "checkin", notes, at, actor, defs }));

@@ -22,8 +22,16 @@ export const BulkAssetBody = z
         "The PATCH fields (also categoryId / locationId to move), the same for every asset. uniqueTag and customFields are per asset: use PATCH.",
     }),
     z.strictObject({ action: z.literal("status"), ids, ...StatusBody.shape }).openapi("BulkStatus"),
-    z.strictObject({ action: z.literal("checkout"), ids, ...CheckoutBody.shape }).openapi("BulkCheckout"),
-    z.strictObject({ action: z.literal("checkin"), ids, ...CheckinBody.shape }).openapi("BulkCheckin"),
+    // Bulk checkout stays person-only: a location or asset target is one item at a time (issue 25).
+    z
+      .strictObject({
+        action: z.literal("checkout"),
+        ids,
+        personId: CheckoutBody.shape.personId.unwrap(),
+        dueBackAt: CheckoutBody.shape.dueBackAt,
+      })
+      .openapi("BulkCheckout"),
+    z.strictObject({ action: z.literal("checkin"), ids, notes: CheckinBody.shape.notes }).openapi("BulkCheckin"),
     z.strictObject({ action: z.literal("delete"), ids }).openapi("BulkDelete"),
     z.strictObject({ action: z.literal("restore"), ids }).openapi("BulkRestore"),
   ])

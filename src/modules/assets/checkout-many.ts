@@ -4,7 +4,7 @@ import { people } from "../../db/tenant/people";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../platform/d1-write";
 import { blockingBookingsOf, noBlockingBookingOf } from "./booking-rule";
-import { checkinAssetSet, checkinChange, checkoutAssetSet, checkoutChange } from "./checkout";
+import { checkinAssetSet, checkinChange, checkoutAssetSet, checkoutChange, personHolder } from "./checkout-change";
 import { CHECKOUT_FROM } from "./status";
 import { assetFieldDefs, type AssetRow } from "./view";
 import type { AssetWrite } from "./write";
@@ -34,10 +34,10 @@ async function readMembers(ctx: ServiceCtx, ids: readonly string[]): Promise<Map
 
 /** True while every member is live and has exactly the status and assignee it was read with. */
 function membersUnchanged(rows: readonly AssetRow[]): SQL {
-  const pinned = JSON.stringify(rows.map((r) => [r.id, r.status, r.assigneeId ?? ""]));
+  const pinned = JSON.stringify(rows.map((r) => [r.id, r.status, r.holderId ?? ""]));
   return sql`(SELECT count(*) FROM ${assets} JOIN json_each(${pinned}) p
       ON ${assets.id} = json_extract(p.value, '$[0]') AND ${assets.status} = json_extract(p.value, '$[1]')
-      AND coalesce(${assets.assigneeId}, '') = json_extract(p.value, '$[2]')
+      AND coalesce(${assets.holderId}, '') = json_extract(p.value, '$[2]')
     WHERE ${assets.deletedAt} IS NULL) = ${rows.length}`;
 }
 
@@ -80,8 +80,9 @@ export async function planCheckoutMany(
   const members = input.assetIds.flatMap((id) => rows.get(id) ?? []);
   const defs = await assetFieldDefs(db);
   const { personId, personName, dueBackAt, at, reason, meta } = input;
+  const holder = personHolder(personId, personName);
   const made = members.map((asset) =>
-    checkoutChange({ asset, personId, personName, dueBackAt, at, actor: ctx.actor, defs, reason, meta }),
+    checkoutChange({ asset, holder, dueBackAt, at, actor: ctx.actor, defs, reason, meta }),
   );
   const guard = batchGuard(
     db,
@@ -100,8 +101,8 @@ export async function planCheckoutMany(
         ? [
             db
               .update(assets)
-              .set(checkoutAssetSet(personId, dueBackAt, at))
-              .where(and(inJson(assets.id, ids), isNull(assets.assigneeId), isNull(assets.deletedAt))),
+              .set(checkoutAssetSet(holder, dueBackAt, at))
+              .where(and(inJson(assets.id, ids), isNull(assets.holderId), isNull(assets.deletedAt))),
             insertJsonRows(
               db,
               assignments,
@@ -128,7 +129,7 @@ export async function planCheckinMany(
   const held: AssetRow[] = [];
   for (const id of input.assetIds) {
     const a = rows.get(id);
-    if (!a || a.status !== "assigned" || !a.assigneeId) continue;
+    if (!a || a.status !== "assigned" || !a.holderId) continue;
     if (input.personId && a.assigneeId !== input.personId) {
       refusals.push({ assetId: id, reason: "checked out to someone else" });
       continue;

@@ -38,8 +38,9 @@ export type AssignmentRow = typeof assignments.$inferSelect;
 export const toAssignment = (r: AssignmentRow) => ({
   id: r.id,
   assetId: r.assetId,
-  personId: r.personId,
-  personName: r.personName,
+  personId: r.holderKind === "person" ? r.personId : null,
+  personName: r.holderKind === "person" ? r.personName : null,
+  holder: { kind: r.holderKind, id: r.personId, name: r.personName },
   checkedOutAt: r.checkedOutAt,
   checkedOutBy: r.checkedOutBy,
   dueBackAt: r.dueBackAt,

@@ -29,3 +29,4 @@ export { planCheckinMany, planCheckoutMany } from "./checkout-many";
 export type { MemberRefusal } from "./checkout-many";
 export { assetFieldDefs, toAsset } from "./view";
 export type { Asset, AssetRow } from "./view";
+export { checkout } from "./checkout";

@@ -20,6 +20,7 @@ export interface AssetInput {
   notes?: string | null;
   customFields?: Record<string, unknown>;
   imageKey?: string | null;
+  requestable?: boolean;
 }
 
 const blankToNull = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v === "" ? null : v);
@@ -63,6 +64,7 @@ export function columnsWith(
     const v = blankToNull(input[k]);
     if (v !== undefined) out[k] = v;
   }
+  if (input.requestable !== undefined) out.requestable = input.requestable;
   if (input.purchaseDate !== undefined) out.purchaseDate = input.purchaseDate;
   if (input.warrantyExpiresAt !== undefined) out.warrantyExpiresAt = input.warrantyExpiresAt;
   Object.assign(out, cost(input, base));

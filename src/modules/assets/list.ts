@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, gte, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { assets, type AssetStatus } from "../../db/tenant/assets";
+import { assets, type AssetStatus, type HolderKind } from "../../db/tenant/assets";
 import { assetHealth } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
@@ -19,6 +19,12 @@ export interface ListAssetsInput extends HealthListInput {
   categoryId?: string;
   locationId?: string;
   assigneeId?: string;
+  /** Issue 25: who or what holds the assets (kind alone, or kind and id). */
+  holderKind?: HolderKind;
+  holderId?: string;
+  requestable?: boolean;
+  /** The self-service role's reach: requestable assets and those its person holds (set by the route, not the query). */
+  selfService?: { personId: string | null };
   updatedSince?: string;
   overdue?: boolean;
 }
@@ -74,7 +80,9 @@ function driverOf(i: ListAssetsInput): Driver {
   const mode = modeOf(i);
   if (byHealth(mode)) return "health";
   if (mode !== "id") return "range";
-  const equality = [i.status, i.categoryId, i.locationId, i.assigneeId].some((v) => v !== undefined);
+  const equality = [i.status, i.categoryId, i.locationId, i.assigneeId, i.holderKind, i.holderId].some(
+    (v) => v !== undefined,
+  );
   return i.healthBadge && !equality ? "badge" : "equality";
 }
 
@@ -85,6 +93,25 @@ const EQUALITY_INDEX: Record<string, string> = {
   location_id: "assets_location_idx",
   assignee_id: "assets_assignee_idx",
 };
+
+/**
+ * The holder filters: driving through assets_holder_idx (holder_kind, holder_id, id) when the
+ * equality filters drive; read from asset_health, one correlated seek per health row.
+ */
+function holderTerm(i: ListAssetsInput, drives: boolean, fromHealth: boolean): SQL | undefined {
+  if (i.holderKind === undefined && i.holderId === undefined) return undefined;
+  const terms = (t: string, plus: string) =>
+    sql.join(
+      [
+        ...(i.holderKind === undefined ? [] : [sql`${sql.raw(`${plus}${t}.holder_kind`)} = ${i.holderKind}`]),
+        ...(i.holderId === undefined ? [] : [sql`${sql.raw(`${plus}${t}.holder_id`)} = ${i.holderId}`]),
+      ],
+      sql` AND `,
+    );
+  if (fromHealth)
+    return sql`(SELECT 1 FROM ${assets} f WHERE ${terms("f", "")} AND f.id = ${assetHealth.assetId} AND f.deleted_at IS NULL) = 1`;
+  return terms('"assets"', drives ? "" : "+");
+}
 
 /** The list query (exported so the query-plan test can EXPLAIN exactly what the route runs). */
 export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: string) {
@@ -127,6 +154,11 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
     eqTerm(assets.categoryId, input.categoryId),
     eqTerm(assets.locationId, input.locationId),
     eqTerm(assets.assigneeId, input.assigneeId),
+    holderTerm(input, driver === "equality", fromHealth),
+    input.requestable === undefined ? undefined : sql`+${assets.requestable} = ${input.requestable ? 1 : 0}`,
+    input.selfService
+      ? sql`(+${assets.requestable} = 1 OR +${assets.assigneeId} = ${input.selfService.personId ?? ""})`
+      : undefined,
     input.healthBadge
       ? sql`${col(assetHealth.badge, driver === "health" || driver === "badge")} = ${input.healthBadge}`
       : undefined,
@@ -205,7 +237,10 @@ async function purgedAssets(db: TenantDb, input: ListAssetsInput) {
   const filters = [
     ...eqs,
     ...(q ? [sql`(${prefix("name")} OR ${prefix("uniqueTag")} OR ${prefix("serialNumber")})`] : []),
-    ...(input.healthBadge ? [sql`0`] : []),
+    // Purged assets have no health, and none was held (a held asset cannot be deleted).
+    ...(input.healthBadge || input.holderKind || input.holderId ? [sql`0`] : []),
+    ...(input.requestable !== undefined ? [sql`${d("requestable")} = ${input.requestable ? 1 : 0}`] : []),
+    ...(input.selfService ? [sql`0`] : []),
   ];
   const after = decodeListCursor(input.cursor, "updated");
   const since = new Date(input.updatedSince!).toISOString();

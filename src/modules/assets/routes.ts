@@ -15,6 +15,7 @@ import {
   UpdateAssetBody,
   AllowedTransitionsSchema,
   CheckinBody,
+  CheckinResultSchema,
   CheckoutBody,
   StatusBody,
   AssignmentPage,
@@ -24,12 +25,21 @@ import {
   TimelinePage,
   TimelineQuery,
 } from "./schemas";
-import { presentAsset } from "./view";
-import { checkin, checkout } from "./checkout";
+import { presentAsset, type AssetRow } from "./view";
+import { selfServiceOf, type SelfService } from "../../http/self-service";
+import { notFound } from "../../platform/errors";
+import { checkout } from "./checkout";
+import { checkin } from "./checkin";
 import { allowedTransitions, changeStatus } from "./status";
 import { requireAsset } from "./lookup";
 import { bulkRoutes } from "./bulk-routes";
 import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history";
+
+/** The self-service role sees requestable assets and those its person holds; anything else is 404 to it. */
+function visibleTo(self: SelfService | null, row: AssetRow): AssetRow {
+  if (!self || row.requestable || (self.personId && row.assigneeId === self.personId)) return row;
+  throw notFound("Inventory item");
+}
 
 const crudRoutes = createRouter()
   .openapi(
@@ -44,7 +54,11 @@ const crudRoutes = createRouter()
       request: { query: ListAssetsQuery },
       responses: { 200: json(AssetPage, "A page of inventory items") },
     }),
-    async (c) => c.json(await listAssets(c.var.db, c.req.valid("query"), basisOf(settingsOf(c.var.tenant))), 200),
+    async (c) => {
+      const self = await selfServiceOf(c);
+      const query = { ...c.req.valid("query"), ...(self ? { selfService: { personId: self.personId } } : {}) };
+      return c.json(await listAssets(c.var.db, query, basisOf(settingsOf(c.var.tenant))), 200);
+    },
   )
   .openapi(
     // Registered before the /{inventoryItemId}/... routes so a tag never reads as an item id.
@@ -58,8 +72,10 @@ const crudRoutes = createRouter()
       request: { params: TagParams },
       responses: { 200: json(AssetSchema, "The item") },
     }),
-    async (c) =>
-      c.json(await presentAsset(c.var.db, await svc.getAssetByTag(serviceCtx(c), c.req.valid("param").uniqueTag)), 200),
+    async (c) => {
+      const row = await svc.getAssetByTag(serviceCtx(c), c.req.valid("param").uniqueTag);
+      return c.json(await presentAsset(c.var.db, visibleTo(await selfServiceOf(c), row)), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -84,8 +100,10 @@ const crudRoutes = createRouter()
       request: { params: ItemParams },
       responses: { 200: json(AssetSchema, "The item") },
     }),
-    async (c) =>
-      c.json(await presentAsset(c.var.db, await svc.getAsset(c.var.db, c.req.valid("param").inventoryItemId)), 200),
+    async (c) => {
+      const row = await svc.getAsset(c.var.db, c.req.valid("param").inventoryItemId);
+      return c.json(await presentAsset(c.var.db, visibleTo(await selfServiceOf(c), row)), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -173,9 +191,9 @@ const statusRoutes = createRouter()
       path: "/inventory-items/{inventoryItemId}/checkout",
       operationId: "checkoutInventoryItem",
       tags,
-      summary: "Check an item out to a person",
+      summary: "Check an item out to a person, a location or another item",
       description:
-        "Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, or the person is deactivated or deleted; 400 for an unknown person or a dueBackAt in the past.",
+        "Exactly one target: `personId` (the default form), `locationId` (the item moves there) or `assetId` (the item travels with that item from then on: it takes its location now and whenever it moves). Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, the person is deactivated or deleted, the target item is retired or lost, or the target item is the item itself or inside its subtree; 400 for an unknown target or a dueBackAt in the past. Items checked out to this one move with it.",
       request: { params: ItemParams, ...jsonBody(CheckoutBody) },
       responses: { 200: json(AssetSchema, "The item, now assigned"), ...errorResponses(409, 415) },
     }),
@@ -189,9 +207,9 @@ const statusRoutes = createRouter()
       tags,
       summary: "Check an item back in",
       description:
-        "Clears the assignee, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Body optional.",
+        "Clears the holder, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Items checked out to this one stay with it unless `cascade` is true; `children` names them either way. Body optional.",
       request: { params: ItemParams, ...jsonBody(CheckinBody, false) },
-      responses: { 200: json(AssetSchema, "The item, now available"), ...errorResponses(409, 415) },
+      responses: { 200: json(CheckinResultSchema, "The item, now available"), ...errorResponses(409, 415) },
     }),
     async (c) => c.json(await checkin(serviceCtx(c), c.req.valid("param").inventoryItemId, c.req.valid("json")), 200),
   );

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { deletedAtField } from "../../platform/sync";
-import { ASSET_STATUSES, TIMELINE_TYPES } from "../../db/tenant/assets";
+import { ASSET_STATUSES, HOLDER_KINDS, TIMELINE_TYPES } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { isoDateTime, nameField, nullableRef, textField, idParam } from "../../platform/schemas";
 import { healthListQuery, HealthSchema } from "../../health";
@@ -14,6 +14,14 @@ const knownCurrency = (c: string) => (currencies ??= new Set(Intl.supportedValue
 export const StatusEnum = z
   .enum(ASSET_STATUSES)
   .openapi({ description: "See the lifecycle table in GET .../allowed-status-transitions." });
+
+export const HolderSchema = z
+  .object({
+    kind: z.enum(HOLDER_KINDS),
+    id: z.string().openapi({ example: "loc_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    name: z.string().openapi({ description: "The holder's current name (a snapshot in history)." }),
+  })
+  .openapi("Holder");
 
 export const AssetSchema = z
   .object({
@@ -30,10 +38,16 @@ export const AssetSchema = z
     categoryId: z.string(),
     locationId: z.string(),
     status: StatusEnum,
-    assigneeId: z
-      .string()
-      .nullable()
-      .openapi({ description: "Person holding the asset (set by checkout, cleared by check-in)." }),
+    assigneeId: z.string().nullable().openapi({
+      description:
+        "Person holding the asset (set by a checkout to a person, cleared by check-in); null when a location or an asset holds it (see `holder`).",
+    }),
+    holder: HolderSchema.nullable().openapi({
+      description: "Who or what holds the asset while it is checked out: a person, a location or another asset.",
+    }),
+    requestable: z.boolean().openapi({
+      description: "Whether self-service users (role `requester`) see it and may request it.",
+    }),
     assignedAt: z.string().nullable(),
     dueBackAt: z.string().nullable(),
     reservedUntil: z.string().nullable(),
@@ -85,6 +99,9 @@ export const assetFields = {
     .optional(),
   warrantyExpiresAt: isoDate.nullable().optional(),
   notes: textField.nullable().optional(),
+  requestable: z.boolean().optional().openapi({
+    description: "Self-service users (role `requester`) see and request only requestable assets. Default false.",
+  }),
   customFields: z.record(z.string(), z.unknown()).optional().openapi({
     description:
       "Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value.",
@@ -127,7 +144,14 @@ export const ListAssetsQuery = z.object({
   status: StatusEnum.optional(),
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),
-  assigneeId: z.string().max(64).optional(),
+  assigneeId: z.string().max(64).optional().openapi({ description: "Held by this person." }),
+  holderKind: z.enum(HOLDER_KINDS).optional().openapi({ description: "Held by a person, a location or an asset." }),
+  holderId: z
+    .string()
+    .max(64)
+    .optional()
+    .openapi({ description: "Held by this person, location or asset (e.g. what is checked out to a laptop)." }),
+  requestable: bool.optional().openapi({ description: "Only requestable (true) or non-requestable (false) assets." }),
   updatedSince: isoDateTime.optional().openapi({
     description:
       "Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order).",
@@ -163,14 +187,44 @@ export const StatusBody = z
   })
   .openapi("StatusChange");
 
+const targetId = (example: string, description: string) =>
+  z.string().min(1).max(64).optional().openapi({ example, description });
+
 export const CheckoutBody = z
   .strictObject({
-    personId: z.string().min(1).max(64).openapi({ example: "per_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    personId: targetId("per_01jd3k4m5n6p7q8r9s0t1v2w3x", "Check out to this person (the default form)."),
+    locationId: targetId(
+      "loc_01jd3k4m5n6p7q8r9s0t1v2w3x",
+      "Check out to this location (e.g. a projector deployed in a room): the item moves there.",
+    ),
+    assetId: targetId(
+      "ast_01jd3k4m5n6p7q8r9s0t1v2w3x",
+      "Check out to this asset (a dock to a laptop): the item moves with it from then on. Not the item itself nor anything it holds (409).",
+    ),
     dueBackAt: isoDateTime.optional().openapi({ description: "When it should come back; must be in the future." }),
   })
-  .openapi("Checkout");
+  .refine((b) => [b.personId, b.locationId, b.assetId].filter(Boolean).length === 1, {
+    path: ["personId"],
+    message: "exactly one of personId, locationId or assetId is required",
+  })
+  .openapi("Checkout", { description: "Exactly one target: `personId`, `locationId` or `assetId`." });
 
-export const CheckinBody = z.strictObject({ notes: textField.optional() }).openapi("Checkin");
+export const CheckinBody = z
+  .strictObject({
+    notes: textField.optional(),
+    cascade: z.boolean().optional().openapi({
+      description:
+        "Also check in every asset checked out to this one (and to those, recursively), in the same write. Default false: they stay with it.",
+    }),
+  })
+  .openapi("Checkin");
+
+export const CheckinResultSchema = AssetSchema.extend({
+  children: z.array(z.object({ id: z.string(), name: z.string(), checkedIn: z.boolean() })).openapi({
+    description:
+      "With `cascade`: every asset checked in with it. Without: the assets still checked out to it (check them in with `cascade`, or one by one).",
+  }),
+}).openapi("CheckinResult");
 
 const Via = z.enum(["status", "checkout", "checkin"]);
 export const AllowedTransitionsSchema = z
@@ -207,8 +261,12 @@ export const AssignmentSchema = z
   .object({
     id: z.string(),
     assetId: z.string(),
-    personId: z.string(),
-    personName: z.string(),
+    personId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The person holding it; null when a location or an asset did." }),
+    personName: z.string().nullable(),
+    holder: HolderSchema.openapi({ description: "Who or what held it (name as it was at checkout)." }),
     checkedOutAt: z.string(),
     checkedOutBy: z.string(),
     dueBackAt: z.string().nullable(),

@@ -114,12 +114,26 @@ export async function updateAsset(ctx: Ctx, id: string, input: AssetInput): Prom
   return change.after;
 }
 
+const holdsAssets = async (db: Ctx["db"], id: string) =>
+  Boolean(
+    await db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.holderKind, "asset"), eq(assets.holderId, id), liveAsset))
+      .get(),
+  );
+const holdsRefusal = () =>
+  conflict("The asset holds checked-out assets; check them in first (check-in with cascade)", {
+    reason: "holds_assets",
+  });
+
 /** Soft delete. An assigned asset must be checked in first, so nobody holds a deleted asset. */
 export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
   const { db } = ctx;
   const current = await requireAsset(db, id);
   if (current.status === "assigned")
     throw conflict("The asset is checked out; check it in before deleting it", { status: current.status });
+  if (await holdsAssets(db, id)) throw holdsRefusal();
   const defs = await assetFieldDefs(db);
   const now = nowIso();
   await commitAssetWrite(
@@ -130,7 +144,8 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
         batchGuard(
           db,
           "deletable",
-          sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)`,
+          sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${id} AND ${assets.status} <> 'assigned' AND ${assets.deletedAt} IS NULL)
+            AND NOT EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.holderKind} = 'asset' AND ${assets.holderId} = ${id} AND ${assets.deletedAt} IS NULL)`,
         ),
       ],
       writes: [
@@ -153,6 +168,7 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
     async (err) => {
       if (!guardFailed(err, "deletable")) throw err;
       await requireAsset(db, id);
+      if (await holdsAssets(db, id)) throw holdsRefusal();
       throw conflict("The asset is checked out; check it in before deleting it");
     },
   );

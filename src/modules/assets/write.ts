@@ -1,12 +1,13 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { assetStatusEvents, assetTimeline, type AssetStatus, type TimelineType } from "../../db/tenant/assets";
+import { assets, assetStatusEvents, assetTimeline, type AssetStatus, type TimelineType } from "../../db/tenant/assets";
 import { auditStatementsMany } from "../../events/audit";
 import { recordEvents } from "../../events/outbox";
-import { insertJsonRows } from "../../platform/d1-write";
+import { insertJsonRows, updateJsonRows } from "../../platform/d1-write";
+import { descendantsOf } from "./custody-tree";
 import { healthRemove, healthStale, settleHealth } from "../../health";
 import type { ServiceCtx } from "../../http/service-context";
 import { orderedId } from "../../platform/ids";
-import type { Asset } from "./view";
+import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 
 /**
  * The asset write recipe: every verb that changes assets (create, update, delete, restore, status,
@@ -125,9 +126,10 @@ export function afterAssetWrite(ctx: ServiceCtx, w: AssetWrite): Promise<void> {
  */
 export async function commitAssetWrite(
   ctx: ServiceCtx,
-  w: AssetWrite,
+  given: AssetWrite,
   onFailure: (err: unknown) => Promise<never> = (err) => Promise.reject(err),
 ): Promise<void> {
+  const w = await withCarriedChildren(ctx, given);
   const statements = assetWriteStatements(ctx, w);
   try {
     await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
@@ -135,6 +137,54 @@ export async function commitAssetWrite(
     await onFailure(err);
   }
   await afterAssetWrite(ctx, w);
+}
+
+/**
+ * Issue 25: an asset checked out to an asset travels with it. When a write moves assets to another
+ * location, their live descendants in the custody tree move too, in the same batch, each with its
+ * own MOVED timeline entry, audit row and asset.updated event (`carriedBy` names the moved root).
+ * Every verb that moves assets goes through here (update, bulk, CSV import, checkout), so none
+ * can forget the children.
+ */
+export async function withCarriedChildren(ctx: ServiceCtx, w: AssetWrite): Promise<AssetWrite> {
+  const moved = w.changes.filter((c) => c.before && c.before.locationId !== c.after.locationId);
+  if (!moved.length) return w;
+  const inWrite = new Set(w.changes.map((c) => c.after.id));
+  const children = (
+    await descendantsOf(
+      ctx.db,
+      moved.map((c) => c.after.id),
+    )
+  ).filter((r) => !inWrite.has(r.id));
+  if (!children.length) return w;
+  // Parents come before their children, so each child finds its holder's new location here.
+  const to = new Map(w.changes.map((c) => [c.after.id, { loc: c.after.locationId, root: c.after.id }]));
+  const defs = await assetFieldDefs(ctx.db);
+  const carried: AssetRow[] = [];
+  const changes: AssetChange[] = [];
+  for (const child of children) {
+    const parent = child.holderId ? to.get(child.holderId) : undefined;
+    if (!parent || parent.loc === child.locationId) continue;
+    const next = { ...child, locationId: parent.loc, updatedAt: w.at };
+    to.set(child.id, parent);
+    carried.push(next);
+    changes.push({
+      before: toAsset(child, defs),
+      after: toAsset(next, defs),
+      action: "update",
+      auditFields: ["locationId"],
+      event: { type: "asset.updated", payload: { changes: ["locationId"], carriedBy: parent.root } },
+      timeline: [
+        { type: "MOVED", data: { fromLocationId: child.locationId, toLocationId: parent.loc, carriedBy: parent.root } },
+      ],
+    });
+  }
+  if (!carried.length) return w;
+  return {
+    ...w,
+    writes: [...w.writes, updateJsonRows(ctx.db, assets, "id", ["locationId", "updatedAt"], carried)],
+    changes: [...w.changes, ...changes],
+  };
 }
 
 export interface TimelineInput {

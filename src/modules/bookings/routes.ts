@@ -1,5 +1,7 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { selfServiceOf } from "../../http/self-service";
+import { notFound } from "../../platform/errors";
 import { availability, listBookings } from "./list";
 import { pickUp, returnBooking } from "./pickup";
 import {
@@ -29,7 +31,12 @@ export const bookingsRouter = createRouter()
       request: { query: ListBookingsQuery },
       responses: { 200: json(BookingPage, "A page of bookings") },
     }),
-    async (c) => c.json(await listBookings(c.var.db, c.req.valid("query")), 200),
+    async (c) => {
+      // The self-service role sees its own person's bookings only (none while no person matches it).
+      const self = await selfServiceOf(c);
+      const query = self ? { ...c.req.valid("query"), personId: self.personId ?? "-" } : c.req.valid("query");
+      return c.json(await listBookings(c.var.db, query), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -69,7 +76,12 @@ export const bookingsRouter = createRouter()
       request: { params: BookingParams },
       responses: { 200: json(BookingSchema, "The booking") },
     }),
-    async (c) => c.json(await getBooking(c.var.db, c.req.valid("param").bookingId), 200),
+    async (c) => {
+      const booking = await getBooking(c.var.db, c.req.valid("param").bookingId);
+      const self = await selfServiceOf(c);
+      if (self && booking.personId !== self.personId) throw notFound("Booking");
+      return c.json(booking, 200);
+    },
   )
   .openapi(
     defineRoute({

@@ -7,7 +7,7 @@ import { recordEvent } from "../../events/outbox";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { chunk } from "../../platform/d1";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, type BatchRider } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { TenantDb } from "../../env";
@@ -61,6 +61,8 @@ export function bookingRecord(ctx: ServiceCtx, type: string, before: Booking | n
 export async function createBooking(
   ctx: ServiceCtx,
   input: {
+    /** Chosen by a caller that records the id in the same batch (a request's approval). */
+    id?: string;
     personId: string;
     assetIds: string[];
     kitId?: string | null;
@@ -68,6 +70,7 @@ export async function createBooking(
     endsAt: string;
     notes?: string | null;
   },
+  rider?: BatchRider,
 ): Promise<Booking> {
   const { db } = ctx;
   const now = nowIso();
@@ -78,7 +81,7 @@ export async function createBooking(
   if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them first`);
   await refuseConflicts(db, input.assetIds, w, null);
   const row: BookingRow = {
-    id: newId("booking"),
+    id: input.id ?? newId("booking"),
     personId: input.personId,
     kitId: input.kitId ?? null,
     status: "reserved",
@@ -99,9 +102,11 @@ export async function createBooking(
       "booking_conflict",
       sql`${bookableSql(input.assetIds, w, null)} AND ${personActive(input.personId)}`,
     ),
+    ...(rider?.guards ?? []),
     db.insert(bookings).values(row),
     ...chunk(items, ITEMS_PER_INSERT).map((part) => db.insert(bookingItems).values(part)),
     ...bookingRecord(ctx, "booking.created", null, after, now),
+    ...(rider?.writes ?? []),
   ];
   try {
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

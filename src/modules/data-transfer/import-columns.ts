@@ -41,6 +41,11 @@ export const ASSET_IMPORT_COLUMNS: EntityColumns = {
     "status",
     "assigneeid",
     "assignee",
+    // Custody (issue 25): set by checkout, and requestable by the API (an import leaves both as they are).
+    "holderkind",
+    "holderid",
+    "holder",
+    "requestable",
     "assignedat",
     "duebackat",
     "lastverifiedat",

@@ -3,7 +3,7 @@ import { kitMembers } from "../../db/tenant/kits";
 import { people } from "../../db/tenant/people";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
+import { batchGuard, guardFailed, inJson, type BatchRider } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
 import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
 import { createBooking } from "../bookings";
@@ -20,9 +20,10 @@ function membershipGuard(ctx: ServiceCtx, kitId: string, ids: readonly string[])
   );
 }
 
-const withKit = (w: AssetWrite, ctx: ServiceCtx, kit: Kit, type: string) => ({
+const withKit = (w: AssetWrite, ctx: ServiceCtx, kit: Kit, type: string, rider?: BatchRider) => ({
   ...w,
-  guards: [membershipGuard(ctx, kit.id, kit.assetIds), ...w.guards],
+  guards: [membershipGuard(ctx, kit.id, kit.assetIds), ...w.guards, ...(rider?.guards ?? [])],
+  writes: [...w.writes, ...(rider?.writes ?? [])],
   events: [{ type, subjectId: kit.id, payload: kit }],
 });
 
@@ -36,7 +37,12 @@ const onLostRace = async (err: unknown): Promise<never> => {
  * Checks every member out to a person in one batch (the asset write recipe): all or none, with a
  * reason per refused member. A plain checkout's bookings rule applies to each member.
  */
-export async function checkoutKit(ctx: ServiceCtx, kitId: string, input: { personId: string; dueBackAt?: string }) {
+export async function checkoutKit(
+  ctx: ServiceCtx,
+  kitId: string,
+  input: { personId: string; dueBackAt?: string },
+  rider?: BatchRider,
+) {
   const { db } = ctx;
   const row = await requireKit(db, kitId);
   const now = nowIso();
@@ -64,7 +70,7 @@ export async function checkoutKit(ctx: ServiceCtx, kitId: string, input: { perso
     row,
     ids.map((assetId) => ({ assetId, status: "assigned" as const })),
   );
-  await commitAssetWrite(ctx, withKit(plan.write, ctx, after, "kit.checked_out"), onLostRace);
+  await commitAssetWrite(ctx, withKit(plan.write, ctx, after, "kit.checked_out", rider), onLostRace);
   return after;
 }
 
@@ -94,10 +100,11 @@ export async function checkinKit(ctx: ServiceCtx, kitId: string) {
 export async function bookKit(
   ctx: ServiceCtx,
   kitId: string,
-  input: { personId: string; startsAt: string; endsAt: string; notes?: string | null },
+  input: { id?: string; personId: string; startsAt: string; endsAt: string; notes?: string | null },
+  rider?: BatchRider,
 ) {
   await requireKit(ctx.db, kitId);
   const ids = (await memberStates(ctx.db, kitId)).map((m) => m.assetId);
   if (!ids.length) throw conflict("The kit has no items");
-  return createBooking(ctx, { ...input, assetIds: ids, kitId });
+  return createBooking(ctx, { ...input, assetIds: ids, kitId }, rider);
 }

@@ -3,3 +3,5 @@ export { kitsRouter } from "./routes";
 export { KitSchema } from "./schemas";
 export type { Kit } from "./schemas";
 export { restoreKit } from "./service";
+export { bookKit, checkoutKit } from "./actions";
+export { memberStates } from "./service";

@@ -16,7 +16,13 @@ export async function personAssignmentHistory(
     .select({ a: assignments, assetName: assets.name, assetUniqueTag: assets.uniqueTag })
     .from(assignments)
     .leftJoin(assets, eq(assets.id, assignments.assetId))
-    .where(and(eq(assignments.personId, personId), after ? lt(assignments.id, String(after[0])) : undefined))
+    .where(
+      and(
+        eq(assignments.personId, personId),
+        eq(assignments.holderKind, "person"),
+        after ? lt(assignments.id, String(after[0])) : undefined,
+      ),
+    )
     .orderBy(desc(assignments.id))
     .limit(input.limit + 1)
     .all();

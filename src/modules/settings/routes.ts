@@ -19,6 +19,11 @@ const SettingsSchema = z
     corsOrigins: z.array(z.string()).openapi({
       description: "Browser origins allowed to call this workspace's API (CORS); set with PUT /settings/cors.",
     }),
+    requestExpiryDays: z.int().openapi({
+      example: 7,
+      description:
+        "An open request (POST /requests) unanswered this many days is reminded to owners and admins; unanswered twice as long, it expires.",
+    }),
   })
   .openapi("WorkspaceSettings");
 
@@ -34,7 +39,13 @@ const CorsBody = z
   })
   .openapi("UpdateCorsOrigins");
 
-const UpdateSettingsBody = z.strictObject({ timezone: z.string().min(1).max(64) }).openapi("UpdateWorkspaceSettings");
+const UpdateSettingsBody = z
+  .strictObject({
+    timezone: z.string().min(1).max(64).optional(),
+    requestExpiryDays: z.int().min(1).max(90).optional().openapi({ description: "1..90 days (default 7)." }),
+  })
+  .refine((b) => Object.keys(b).length > 0, "at least one field is required")
+  .openapi("UpdateWorkspaceSettings");
 
 export const settingsRouter = createRouter()
   .openapi(

@@ -16,16 +16,22 @@ export function checkTimezone(zone: string): string {
   }
 }
 
-/** Sets the time zone with json_set, so other settings written concurrently are kept. */
-export async function updateGeneralSettings(env: Bindings, tenant: TenantRecord, patch: { timezone: string }) {
-  const timezone = checkTimezone(patch.timezone);
+/** Sets the time zone and the request expiry with json_set, so other settings written concurrently are kept. */
+export async function updateGeneralSettings(
+  env: Bindings,
+  tenant: TenantRecord,
+  patch: { timezone?: string; requestExpiryDays?: number },
+) {
+  const next: Record<string, string | number> = {};
+  if (patch.timezone !== undefined) next.timezone = checkTimezone(patch.timezone);
+  if (patch.requestExpiryDays !== undefined) next.requestExpiryDays = patch.requestExpiryDays;
   const updatedAt = nowIso();
-  await controlDb(env)
-    .update(tenants)
-    .set({ settings: sql`json_set(${tenants.settings}, '$.timezone', ${timezone})`, updatedAt })
-    .where(eq(tenants.id, tenant.id))
-    .run();
-  return toSettings({ ...tenant, settings: { ...tenant.settings, timezone }, updatedAt });
+  const set = Object.entries(next).reduce(
+    (acc, [k, v]) => sql`json_set(${acc}, ${`$.${k}`}, ${v})`,
+    sql`${tenants.settings}`,
+  );
+  await controlDb(env).update(tenants).set({ settings: set, updatedAt }).where(eq(tenants.id, tenant.id)).run();
+  return toSettings({ ...tenant, settings: { ...tenant.settings, ...next }, updatedAt });
 }
 
 /** Replaces the CORS allowlist (json_set keeps other settings written concurrently). */

@@ -6,6 +6,7 @@ import { ApiKeySchema } from "../api-keys";
 import { AssetSchema } from "../assets";
 import { BookingSchema } from "../bookings";
 import { KitSchema } from "../kits";
+import { RequestSchema } from "../requests";
 import { CategorySchema } from "../categories";
 import { CustomFieldSchema } from "../custom-fields";
 import { FeedbackSchema } from "../feedback";
@@ -26,6 +27,7 @@ const RESOURCES: Record<Resource, z.ZodType> = {
   asset: AssetSchema,
   booking: BookingSchema,
   kit: KitSchema,
+  request: RequestSchema,
   person: PersonSchema,
   category: CategorySchema,
   location: LocationSchema,

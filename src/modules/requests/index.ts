@@ -1,0 +1,8 @@
+/**
+ * Front door of the requests module (issue 25): people ask for an asset or a kit, now or for a
+ * window; owners and admins answer; the cron reminds and expires (docs/requests.md).
+ */
+export { requestsRouter } from "./routes";
+export { RequestSchema } from "./schemas";
+export type { Request } from "./schemas";
+export { runRequestExpiry } from "./expiry";

@@ -1,0 +1,72 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { notifications } from "../../db/tenant/notifications";
+import { users } from "../../db/tenant/users";
+import type { Bindings, TenantDb } from "../../env";
+import { recordEvent } from "../../events/outbox";
+import { insertJsonRows } from "../../platform/d1-write";
+import { newId } from "../../platform/ids";
+import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
+import type { RequestStatus } from "../../db/tenant/requests";
+import { toRequest, type RequestRow } from "./view";
+
+/**
+ * Who hears of each step (issue 25): a new request, a cancellation and a reminder go to the owners
+ * and admins who answer the queue; an answer and an expiry go to the requester (an expiry to both).
+ * The rows are written in the step's own batch; the realtime push follows the commit and never
+ * fails the step (DESIGN 2).
+ */
+export type Step = "created" | "approved" | "declined" | "cancelled" | "expired" | "reminder";
+
+export async function activeManagers(db: TenantDb): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.role, ["owner", "admin"]), eq(users.status, "active")))
+    .all();
+  return rows.map((r) => r.id);
+}
+
+const TITLES: Record<Step, string> = {
+  created: "New request",
+  approved: "Your request was approved",
+  declined: "Your request was declined",
+  cancelled: "A request was cancelled",
+  expired: "A request expired unanswered",
+  reminder: "A request is waiting for an answer",
+};
+
+export function notificationRows(step: Step, r: RequestRow, recipients: readonly string[], at: string) {
+  const what = r.assetId ? `asset ${r.assetId}` : `kit ${r.kitId}`;
+  const when = r.kind === "booking" ? `from ${r.startsAt} to ${r.endsAt}` : "now";
+  return [...new Set(recipients)].sort().map(
+    (userId): NotificationRow => ({
+      id: newId("notification"),
+      userId,
+      type: step === "reminder" ? "request.reminder" : `request.${step}`,
+      title: TITLES[step],
+      message: `Request for ${what} ${when}${r.decisionNote ? `: ${r.decisionNote}` : ""}`,
+      data: { requestId: r.id, status: r.status, assetId: r.assetId, kitId: r.kitId },
+      readAt: null,
+      createdAt: at,
+      updatedAt: at,
+    }),
+  );
+}
+
+/** The statements that record a step: the `request.<status>` webhook event and the notifications. */
+export function stepStatements(db: TenantDb, actor: string, after: RequestRow, rows: NotificationRow[]) {
+  const type = `request.${after.status as Exclude<RequestStatus, "open"> | "created"}`;
+  return [
+    recordEvent(db, {
+      type: after.status === "open" ? "request.created" : type,
+      subjectId: after.id,
+      actor,
+      payload: toRequest(after),
+    }),
+    ...(rows.length ? [insertJsonRows(db, notifications, rows)] : []),
+  ];
+}
+
+/** Pushes the committed rows to their owners' open sockets. */
+export const push = (env: Pick<Bindings, "USER_REALTIME">, tenantId: string, rows: readonly NotificationRow[]) =>
+  pushCreated(realtimeSink(env, tenantId), rows);
