@@ -7,6 +7,7 @@ import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
 import { kitsRouter } from "./modules/kits";
+import { stockItemsRouter, stockMovementsRouter } from "./modules/stock";
 import { labelsRouter } from "./modules/labels";
 import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
@@ -55,6 +56,8 @@ export const MODULES = [
   assetsRouter,
   bookingsRouter,
   kitsRouter,
+  stockItemsRouter,
+  stockMovementsRouter,
   labelsRouter,
   calendarRouter,
   healthRouter,

@@ -38,6 +38,8 @@ export const ID_PREFIXES = {
   booking: "bkg",
   kit: "kit",
   calendarFeed: "cal",
+  stockItem: "stk",
+  stockMovement: "smv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -19,3 +19,4 @@ export * from "./idempotency";
 export * from "./sync";
 export * from "./bookings";
 export * from "./kits";
+export * from "./stock";

@@ -6,6 +6,7 @@ import { ApiKeySchema } from "../api-keys";
 import { AssetSchema } from "../assets";
 import { BookingSchema } from "../bookings";
 import { KitSchema } from "../kits";
+import { StockItemSchema, StockMovementSchema } from "../stock";
 import { CategorySchema } from "../categories";
 import { CustomFieldSchema } from "../custom-fields";
 import { FeedbackSchema } from "../feedback";
@@ -26,6 +27,19 @@ const RESOURCES: Record<Resource, z.ZodType> = {
   asset: AssetSchema,
   booking: BookingSchema,
   kit: KitSchema,
+  stockItem: StockItemSchema,
+  stockMovement: StockMovementSchema,
+  stockLevel: z
+    .object({
+      itemId: z.string(),
+      name: z.string(),
+      tag: z.string(),
+      unit: z.string(),
+      locationId: z.string().nullable().openapi({ description: "Null: the item's total over all locations." }),
+      quantity: z.number().int(),
+      reorderLevel: z.number().int().nullable(),
+    })
+    .openapi("WebhookStockLevel"),
   person: PersonSchema,
   category: CategorySchema,
   location: LocationSchema,
