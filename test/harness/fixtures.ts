@@ -86,6 +86,17 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   feedId: calendarFeed,
   "calendar.file": calendarFeedFile,
   kitId: kit,
+  stockItemId: async (ctx) =>
+    created(await ctx.api("/stock-items", { body: { name: ctx.unique("Stock item"), unit: "box" } })),
+  movementId: async (ctx) => {
+    const item = created(await ctx.api("/stock-items", { body: { name: ctx.unique("Stock item") } }));
+    const locationId = created(await ctx.api("/locations", { body: { name: ctx.unique("Location") } }));
+    const res = await ctx.api<{ movement: { id: string } }>(`/stock-items/${item}/receive`, {
+      body: { locationId, quantity: 1 },
+    });
+    if (res.status !== 201) throw new Error(`fixture receive answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.movement.id;
+  },
   uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) =>
     created(
