@@ -17,6 +17,7 @@ import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { call, createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
+import { STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
 import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 
 /**
@@ -162,6 +163,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
     endsAt: new Date(Date.now() + 8 * 86_400_000).toISOString(),
   }),
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
+  ...STOCK_SAMPLES,
 };
 
 /**
@@ -180,6 +182,7 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
     await checkoutSetup(ctx);
   },
   checkinKit: kitWithMember,
+  ...Object.fromEntries(Object.keys(STOCK_SAMPLES).map((op) => [op, stockSetup])),
   bookKit: async (ctx, path) => {
     await kitWithMember(ctx, path);
     await checkoutSetup(ctx);
