@@ -11059,6 +11059,8 @@ export interface components {
              */
             layout: "avery5160" | "roll62";
             assetIds?: string[];
+            /** @description Labels of stock items: their tag, and a QR code of `/s/<tag>`. */
+            stockItemIds?: string[];
             filter?: {
                 categoryId?: string;
                 locationId?: string;
@@ -12050,6 +12052,17 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 status: "draft" | "active" | "completed" | "cancelled";
+            }[];
+            /** @description Stock items (issue 24): every word starts a word of the name, or `q` is the tag or SKU. */
+            stockItems: {
+                id: string;
+                name: string;
+                tag: string;
+                sku: string | null;
+                unit: string;
+                onHand: number;
+                /** @description `q` equals the tag or SKU (case-insensitive); such hits come first. */
+                exactMatch: boolean;
             }[];
         };
         WorkspaceSettings: {
