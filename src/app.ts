@@ -7,7 +7,7 @@ import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
 import { kitsRouter } from "./modules/kits";
-import { stockItemsRouter, stockMovementsRouter } from "./modules/stock";
+import { stockCountsRouter, stockItemsRouter, stockMovementsRouter } from "./modules/stock";
 import { labelsRouter } from "./modules/labels";
 import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
@@ -58,6 +58,7 @@ export const MODULES = [
   kitsRouter,
   stockItemsRouter,
   stockMovementsRouter,
+  stockCountsRouter,
   labelsRouter,
   calendarRouter,
   healthRouter,

@@ -135,6 +135,10 @@ export const ROUTE_POLICY = {
   listStockMovements: { access: "data", scope: "stock:read" },
   getStockMovement: { access: "data", scope: "stock:read" },
   listPersonStock: { access: "data", scope: "stock:read" },
+  // Counting stock is session work; applying the variances moves stock.
+  countSessionStock: { access: "data", scope: "sessions:write" },
+  listSessionStockCounts: { access: "data", scope: "sessions:read" },
+  applySessionStockCounts: { access: "data", scope: "stock:write" },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
   // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the

@@ -17,7 +17,7 @@ import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { call, createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
-import { STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
+import { countSetup, STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
 import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 
 /**
@@ -183,6 +183,7 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
   },
   checkinKit: kitWithMember,
   ...Object.fromEntries(Object.keys(STOCK_SAMPLES).map((op) => [op, stockSetup])),
+  countSessionStock: countSetup,
   bookKit: async (ctx, path) => {
     await kitWithMember(ctx, path);
     await checkoutSetup(ctx);

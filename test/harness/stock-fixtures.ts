@@ -37,10 +37,21 @@ export async function stockSetup(ctx: FixtureContext, path: string): Promise<voi
 
 const state = (ctx: FixtureContext) => states.get(ctx.tenant.id)!;
 
+/** A stock item and a location to count in the fixture session. */
+export async function countSetup(ctx: FixtureContext): Promise<void> {
+  const from = created(await ctx.api("/locations", { body: { name: ctx.unique("Shelf") } }));
+  const itemId = created(await ctx.api("/stock-items", { body: { name: ctx.unique("Counted") } }));
+  states.set(`count:${ctx.tenant.id}`, { from, to: itemId, personId: "" });
+}
+
 export const STOCK_SAMPLES: Record<string, (ctx: FixtureContext) => unknown> = {
   receiveStock: (ctx) => ({ locationId: state(ctx).from, quantity: 1 }),
   issueStock: (ctx) => ({ locationId: state(ctx).from, quantity: 1, personId: state(ctx).personId }),
   returnStock: (ctx) => ({ issueId: state(ctx).issueId }),
   transferStock: (ctx) => ({ fromLocationId: state(ctx).from, toLocationId: state(ctx).to, quantity: 1 }),
   adjustStock: (ctx) => ({ locationId: state(ctx).from, countedQuantity: 1, reason: "count" }),
+  countSessionStock: (ctx) => {
+    const s = states.get(`count:${ctx.tenant.id}`)!;
+    return { itemId: s.to, locationId: s.from, countedQuantity: 1 };
+  },
 };

@@ -5,7 +5,8 @@
  */
 export { isStockHoldingRace, returnAllForPeople } from "./holdings";
 export { restoreStockItem } from "./items";
+export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
 export { stockItemsRouter } from "./routes";
 export { StockItemSchema, StockMovementSchema } from "./schemas";
-export type { StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";
+export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";

@@ -218,6 +218,43 @@ export const ListAllMovementsQuery = ListMovementsQuery.extend({
 });
 export const PageQuery = z.object({ ...pageQuery });
 
+export const SessionParams = z.object({ sessionId: idParam("sessionId", "ses_01jd3k4m5n6p7q8r9s0t1v2w3x") });
+export const CountStockBody = z
+  .strictObject({
+    itemId: ref,
+    locationId: ref,
+    countedQuantity: level,
+    scanId: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .openapi({ description: "The client's id of this count: a replay (offline queue) counts once." }),
+  })
+  .openapi("CountStock");
+export const StockCountSchema = z
+  .object({
+    sessionId: z.string(),
+    itemId: z.string(),
+    locationId: z.string(),
+    expected: z.number().int().openapi({ description: "On hand at the location when counted." }),
+    counted: z.number().int(),
+    variance: z.number().int().openapi({ description: "`counted - expected`." }),
+    scanId: z.string().nullable(),
+    countedBy: z.string(),
+    countedAt: z.string(),
+    appliedMovementId: z.string().nullable().openapi({ description: "The adjust movement that applied the variance." }),
+  })
+  .openapi("StockCount");
+export const StockCountPage = pageOf(StockCountSchema, "StockCountPage");
+export const CountStockResult = z
+  .object({ result: z.enum(["counted", "already_counted"]), count: StockCountSchema })
+  .openapi("CountStockResult");
+export const ApplyStockCountsResult = z
+  .object({ applied: z.array(StockMovementSchema) })
+  .openapi("ApplyStockCountsResult");
+
+export type StockCount = z.infer<typeof StockCountSchema>;
 export type StockItem = z.infer<typeof StockItemSchema>;
 export type StockLevel = z.infer<typeof StockLevelSchema>;
 export type StockMovement = z.infer<typeof StockMovementSchema>;
