@@ -7,7 +7,7 @@ import { apiKeysRouter } from "./modules/api-keys";
 import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
 import { kitsRouter } from "./modules/kits";
-import { stockCountsRouter, stockItemsRouter, stockMovementsRouter } from "./modules/stock";
+import { stockAnalyticsRouter, stockCountsRouter, stockItemsRouter, stockMovementsRouter } from "./modules/stock";
 import { labelsRouter } from "./modules/labels";
 import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
@@ -59,6 +59,7 @@ export const MODULES = [
   stockItemsRouter,
   stockMovementsRouter,
   stockCountsRouter,
+  stockAnalyticsRouter,
   labelsRouter,
   calendarRouter,
   healthRouter,

@@ -251,6 +251,7 @@ export const ROUTE_POLICY = {
 
   // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.
   getAnalyticsOverview: { access: "data", scope: "stats:read" },
+  getAnalyticsStock: { access: "data", scope: "stats:read" },
   getAnalyticsSessions: { access: "data", scope: "stats:read" },
   getAnalyticsLifecycle: { access: "data", scope: "stats:read" },
   getAnalyticsMaintenance: { access: "data", scope: "stats:read" },

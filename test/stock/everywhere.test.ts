@@ -55,3 +55,33 @@ describe("stock everywhere the rest is", () => {
     expect(history.body.items).toHaveLength(1);
   });
 });
+
+describe("stock analytics", () => {
+  it("values stock by category and location per currency, counts consumption per month and items below a level", async () => {
+    const t = await createTenant();
+    const [a, b] = [await newLocation(t, "A"), await newLocation(t, "B")];
+    const toner = await newStockItem(t, { unitCost: 2.5, currency: "EUR", reorderLevel: 5 });
+    await receive(t, toner.id, a, 4);
+    await move(t, toner.id, "transfer", { fromLocationId: a, toLocationId: b, quantity: 1 });
+    const person = await seedPerson(t);
+    await move(t, toner.id, "issue", { locationId: a, quantity: 2, personId: person.id });
+    const res = await api<{
+      valueByCategory: { id: string; currency: string; value: number; units: number }[];
+      valueByLocation: { id: string; value: number }[];
+      consumption: { month: string; issued: number }[];
+      belowLevel: number;
+    }>(t, "/analytics/stock");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.valueByCategory).toEqual([{ id: toner.categoryId, currency: "EUR", value: 5, units: 2 }]);
+    expect(res.body.valueByLocation.map((v) => [v.id, v.value]).sort()).toEqual(
+      [
+        [a, 2.5],
+        [b, 2.5],
+      ].sort(),
+    );
+    expect(res.body.consumption).toEqual([
+      expect.objectContaining({ month: new Date().toISOString().slice(0, 7), issued: 2 }),
+    ]);
+    expect(res.body.belowLevel).toBe(1);
+  });
+});

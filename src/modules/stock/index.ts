@@ -5,6 +5,7 @@
  */
 export { isStockHoldingRace, returnAllForPeople } from "./holdings";
 export { restoreStockItem } from "./items";
+export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
 export { stockItemsRouter } from "./routes";
