@@ -27,7 +27,8 @@ const load = () =>
 async function main() {
   await runBench({ statePrefix: "inventory-bench-stock-", maxSockets: C }, async ({ port, vars, call }) => {
     const { slug, auth } = await createWorkspace(port, vars);
-    const post = (path, body, status, what) => expectStatus(call(slug, "POST", path, { body, headers: auth }), status, what);
+    const post = (path, body, status, what) =>
+      expectStatus(call(slug, "POST", path, { body, headers: auth }), status, what);
     const get = async (path, what) => (await expectStatus(call(slug, "GET", path, { headers: auth }), 200, what)).body;
     const locationId = (await post("/locations", { name: "Bench store" }, 201, "location")).body.id;
     const personId = (await post("/people", { name: "Bench holder" }, 201, "person")).body.id;

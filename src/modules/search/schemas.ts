@@ -58,11 +58,9 @@ export const SearchResults = z
     assets: z.array(AssetHit),
     people: z.array(PersonHit),
     sessions: z.array(SessionHit),
-    stockItems: z
-      .array(StockHit)
-      .openapi({
-        description: "Stock items (issue 24): every word starts a word of the name, or `q` is the tag or SKU.",
-      }),
+    stockItems: z.array(StockHit).openapi({
+      description: "Stock items (issue 24): every word starts a word of the name, or `q` is the tag or SKU.",
+    }),
   })
   .openapi("SearchResults");
 
