@@ -8,6 +8,7 @@ import { assetsRouter } from "./modules/assets";
 import { bookingsRouter } from "./modules/bookings";
 import { kitsRouter } from "./modules/kits";
 import { requestsRouter } from "./modules/requests";
+import { stockAnalyticsRouter, stockCountsRouter, stockItemsRouter, stockMovementsRouter } from "./modules/stock";
 import { labelsRouter } from "./modules/labels";
 import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
@@ -58,6 +59,10 @@ export const MODULES = [
   bookingsRouter,
   kitsRouter,
   requestsRouter,
+  stockItemsRouter,
+  stockMovementsRouter,
+  stockCountsRouter,
+  stockAnalyticsRouter,
   labelsRouter,
   calendarRouter,
   healthRouter,

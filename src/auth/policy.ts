@@ -135,6 +135,28 @@ export const ROUTE_POLICY = {
   removeKitMember: { access: "data", scope: "kits:write" },
   checkoutKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
   checkinKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
+  // Stock (issue 24): quantities per location, moved by append-only movements; API keys accepted.
+  listStockItems: { access: "data", scope: "stock:read" },
+  createStockItem: { access: "data", scope: "stock:write" },
+  getStockItem: { access: "data", scope: "stock:read" },
+  updateStockItem: { access: "data", scope: "stock:write" },
+  deleteStockItem: { access: "data", scope: "stock:write" },
+  restoreStockItem: { access: "data", scope: "stock:write" },
+  listStockLevels: { access: "data", scope: "stock:read" },
+  setStockLevel: { access: "data", scope: "stock:write" },
+  receiveStock: { access: "data", scope: "stock:write" },
+  issueStock: { access: "data", scope: "stock:write" },
+  returnStock: { access: "data", scope: "stock:write" },
+  transferStock: { access: "data", scope: "stock:write" },
+  adjustStock: { access: "data", scope: "stock:write" },
+  listStockItemMovements: { access: "data", scope: "stock:read" },
+  listStockMovements: { access: "data", scope: "stock:read" },
+  getStockMovement: { access: "data", scope: "stock:read" },
+  listPersonStock: { access: "data", scope: "stock:read" },
+  // Counting stock is session work; applying the variances moves stock.
+  countSessionStock: { access: "data", scope: "sessions:write" },
+  listSessionStockCounts: { access: "data", scope: "sessions:read" },
+  applySessionStockCounts: { access: "data", scope: "stock:write" },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
   // Requests (issue 25): anyone asks (the self-service role for requestable assets), sees and cancels
@@ -255,6 +277,7 @@ export const ROUTE_POLICY = {
 
   // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.
   getAnalyticsOverview: { access: "data", scope: "stats:read" },
+  getAnalyticsStock: { access: "data", scope: "stats:read" },
   getAnalyticsSessions: { access: "data", scope: "stats:read" },
   getAnalyticsLifecycle: { access: "data", scope: "stats:read" },
   getAnalyticsMaintenance: { access: "data", scope: "stats:read" },

@@ -18,6 +18,7 @@ export const SCOPE_GROUPS = [
   "bookings",
   "kits",
   "labels",
+  "stock",
 ] as const;
 export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 export type ScopeLevel = "read" | "write";

@@ -438,5 +438,28 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE TRIGGER `assets_holder_name_location` AFTER UPDATE OF `name` ON `locations`\nBEGIN\n  UPDATE `assets` SET `holder_name` = NEW.`name` WHERE `holder_kind` = 'location' AND `holder_id` = NEW.`id`;\nEND;",
       "CREATE TRIGGER `assets_holder_name_asset` AFTER UPDATE OF `name` ON `assets`\nBEGIN\n  UPDATE `assets` SET `holder_name` = NEW.`name` WHERE `holder_kind` = 'asset' AND `holder_id` = NEW.`id`;\nEND;"
     ]
+  },
+  {
+    "name": "0026_stock.sql",
+    "queries": [
+      "CREATE TABLE `stock_count_scans` (\n\t`session_id` text NOT NULL,\n\t`scan_id` text NOT NULL,\n\t`at` text NOT NULL,\n\tPRIMARY KEY(`session_id`, `scan_id`)\n);",
+      "CREATE TABLE `stock_counts` (\n\t`session_id` text NOT NULL,\n\t`item_id` text NOT NULL,\n\t`location_id` text NOT NULL,\n\t`expected` integer NOT NULL,\n\t`counted` integer NOT NULL,\n\t`scan_id` text,\n\t`counted_by` text NOT NULL,\n\t`counted_at` text NOT NULL,\n\t`applied_movement_id` text,\n\tPRIMARY KEY(`session_id`, `item_id`, `location_id`),\n\tCONSTRAINT \"stock_counts_counted_ck\" CHECK(\"stock_counts\".\"counted\" >= 0)\n);",
+      "CREATE TABLE `stock_items` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`name` text NOT NULL,\n\t`category_id` text NOT NULL,\n\t`unit` text DEFAULT 'each' NOT NULL,\n\t`sku` text,\n\t`tag` text NOT NULL,\n\t`unit_cost_minor` integer,\n\t`currency` text,\n\t`returnable` integer DEFAULT false NOT NULL,\n\t`reorder_level` integer,\n\t`on_hand` integer DEFAULT 0 NOT NULL,\n\t`low` integer DEFAULT false NOT NULL,\n\t`notes` text,\n\t`custom_fields` text DEFAULT '{}' NOT NULL,\n\t`file_keys` text DEFAULT '[]' NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`deleted_at` text,\n\t`deleted_by` text,\n\tCONSTRAINT \"stock_items_on_hand_ck\" CHECK(\"stock_items\".\"on_hand\" >= 0)\n);",
+      "CREATE UNIQUE INDEX `stock_items_tag_live_uq` ON `stock_items` (lower(\"tag\")) WHERE deleted_at IS NULL;",
+      "CREATE UNIQUE INDEX `stock_items_sku_live_uq` ON `stock_items` (lower(\"sku\")) WHERE sku IS NOT NULL AND deleted_at IS NULL;",
+      "CREATE INDEX `stock_items_live_idx` ON `stock_items` (`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `stock_items_deleted_idx` ON `stock_items` (`deleted_at`,`id`) WHERE deleted_at IS NOT NULL;",
+      "CREATE INDEX `stock_items_category_idx` ON `stock_items` (`category_id`,`id`) WHERE deleted_at IS NULL;",
+      "CREATE INDEX `stock_items_name_idx` ON `stock_items` (lower(\"name\"));",
+      "CREATE INDEX `stock_items_updated_idx` ON `stock_items` (`updated_at`,`id`);",
+      "CREATE TABLE `stock_levels` (\n\t`item_id` text NOT NULL,\n\t`location_id` text NOT NULL,\n\t`quantity` integer DEFAULT 0 NOT NULL,\n\t`reorder_level` integer,\n\t`low` integer DEFAULT false NOT NULL,\n\t`updated_at` text NOT NULL,\n\tPRIMARY KEY(`item_id`, `location_id`),\n\tCONSTRAINT \"stock_levels_quantity_ck\" CHECK(\"stock_levels\".\"quantity\" >= 0)\n);",
+      "CREATE INDEX `stock_levels_location_idx` ON `stock_levels` (`location_id`,`item_id`);",
+      "CREATE TABLE `stock_movements` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`item_id` text NOT NULL,\n\t`kind` text NOT NULL,\n\t`quantity` integer NOT NULL,\n\t`from_location_id` text,\n\t`to_location_id` text,\n\t`person_id` text,\n\t`asset_id` text,\n\t`issued_to_location_id` text,\n\t`open_quantity` integer,\n\t`issue_id` text,\n\t`unit_cost_minor` integer,\n\t`currency` text,\n\t`supplier` text,\n\t`reference` text,\n\t`note` text,\n\t`reason` text,\n\t`counted_quantity` integer,\n\t`session_id` text,\n\t`actor` text NOT NULL,\n\t`at` text NOT NULL,\n\tCONSTRAINT \"stock_movements_quantity_ck\" CHECK(\"stock_movements\".\"quantity\" >= 0),\n\tCONSTRAINT \"stock_movements_open_ck\" CHECK(\"stock_movements\".\"open_quantity\" IS NULL OR \"stock_movements\".\"open_quantity\" >= 0)\n);",
+      "CREATE INDEX `stock_movements_item_idx` ON `stock_movements` (`item_id`,`id`);",
+      "CREATE INDEX `stock_movements_open_idx` ON `stock_movements` (`person_id`,`id`) WHERE open_quantity > 0;",
+      "CREATE INDEX `stock_movements_open_item_idx` ON `stock_movements` (`item_id`,`id`) WHERE open_quantity > 0;",
+      "CREATE INDEX `stock_movements_issue_idx` ON `stock_movements` (`issue_id`) WHERE issue_id IS NOT NULL;",
+      "CREATE INDEX `stock_movements_kind_at_idx` ON `stock_movements` (`kind`,`at`);"
+    ]
   }
 ];

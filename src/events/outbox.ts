@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../env";
 import { outbox } from "../db/tenant/outbox";
 import { nowIso } from "../platform/clock";
-import { insertJsonRows, insertWhere } from "../platform/d1-write";
+import { batchable, insertJsonRows, insertWhere } from "../platform/d1-write";
 import { newId } from "../platform/ids";
 
 export interface NewEvent {
@@ -54,4 +54,23 @@ const eventRow = (event: NewEvent) => ({
 export function recordEventIfChanged(db: TenantDb, event: NewEvent) {
   touched.add(db);
   return insertWhere(db, outbox, eventRow(event), sql`changes() > 0`);
+}
+
+/**
+ * Events the batch computes as it runs: `select` yields rows `(type, subject_id, payload)` (payload
+ * as JSON text), one event each, none when it matches nothing. So an event can carry state only the
+ * batch knows (a quantity after concurrent writes) or exist only when a condition holds at that
+ * point (a reorder level crossed). Ids are `evt_` + this instant's ULID time + 80 random bits.
+ */
+export function recordEventsSelected(db: TenantDb, select: SQL, actor: string) {
+  touched.add(db);
+  const time = newId("event").slice(4, 14);
+  return batchable(
+    db,
+    db.run(
+      sql`INSERT INTO ${outbox} (id, type, subject_id, payload, actor, created_at, attempts)
+        SELECT ${`evt_${time}`} || lower(hex(randomblob(8))), e.type, e.subject_id, e.payload, ${actor}, ${nowIso()}, 0
+        FROM (${select}) e`,
+    ),
+  );
 }

@@ -40,6 +40,8 @@ export const ID_PREFIXES = {
   calendarFeed: "cal",
   /** A self-service request (issue 25); `req` is taken by HTTP request ids. */
   assetRequest: "rqt",
+  stockItem: "stk",
+  stockMovement: "smv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

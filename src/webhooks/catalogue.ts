@@ -32,7 +32,10 @@ export type Resource =
   | "verification"
   | "booking"
   | "kit"
-  | "request";
+  | "request"
+  | "stockItem"
+  | "stockMovement"
+  | "stockLevel";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 const crud = (
@@ -180,6 +183,32 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     type: "request.expired",
     description: "A request went unanswered twice the workspace's requestExpiryDays and expired.",
     resource: "request",
+  },
+  ...crud("stock_item", "stockItem", "stock item", { restore: true, purge: true }),
+  ...(
+    [
+      ["stock.received", "Units of a stock item were received at a location."],
+      ["stock.issued", "Units of a stock item were issued to a person, an asset or a location."],
+      ["stock.returned", "Units of a returnable issue came back (also when their holder was deactivated)."],
+      ["stock.transferred", "Units of a stock item moved between locations."],
+      ["stock.adjusted", "A counted correction changed a location's quantity (by hand or from an inventory session)."],
+    ] as const
+  ).map(([type, description]) => ({
+    type,
+    description,
+    resource: "stockMovement" as const,
+    extra: "`onHand`: the item's total after it; `levels`: the touched locations' quantities after it.",
+  })),
+  {
+    type: "stock.low",
+    description:
+      "A stock item fell below a reorder level, at a location or in total: once per crossing (each admin is notified in the app).",
+    resource: "stockLevel",
+  },
+  {
+    type: "stock.restocked",
+    description: "A stock item that was low is back at or above its reorder level.",
+    resource: "stockLevel",
   },
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
   {

@@ -17,6 +17,7 @@ import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { call, createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
+import { countSetup, STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
 import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 import { openRequest } from "./request-fixtures";
 
@@ -88,6 +89,17 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   "calendar.file": calendarFeedFile,
   kitId: kit,
   requestId: openRequest,
+  stockItemId: async (ctx) =>
+    created(await ctx.api("/stock-items", { body: { name: ctx.unique("Stock item"), unit: "box" } })),
+  movementId: async (ctx) => {
+    const item = created(await ctx.api("/stock-items", { body: { name: ctx.unique("Stock item") } }));
+    const locationId = created(await ctx.api("/locations", { body: { name: ctx.unique("Location") } }));
+    const res = await ctx.api<{ movement: { id: string } }>(`/stock-items/${item}/receive`, {
+      body: { locationId, quantity: 1 },
+    });
+    if (res.status !== 201) throw new Error(`fixture receive answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.movement.id;
+  },
   uniqueTag: inventoryItemTag,
   customFieldId: async (ctx) =>
     created(
@@ -153,6 +165,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
     endsAt: new Date(Date.now() + 8 * 86_400_000).toISOString(),
   }),
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
+  ...STOCK_SAMPLES,
 };
 
 /**
@@ -171,6 +184,8 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
     await checkoutSetup(ctx);
   },
   checkinKit: kitWithMember,
+  ...Object.fromEntries(Object.keys(STOCK_SAMPLES).map((op) => [op, stockSetup])),
+  countSessionStock: countSetup,
   bookKit: async (ctx, path) => {
     await kitWithMember(ctx, path);
     await checkoutSetup(ctx);

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const CUSTOM_FIELD_ENTITIES = ["asset", "person"] as const;
+export const CUSTOM_FIELD_ENTITIES = ["asset", "person", "stock_item"] as const;
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
 export const CUSTOM_FIELD_TYPES = ["text", "number", "date", "checkbox", "dropdown"] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];

@@ -20,3 +20,4 @@ export * from "./sync";
 export * from "./bookings";
 export * from "./kits";
 export * from "./requests";
+export * from "./stock";

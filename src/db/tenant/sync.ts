@@ -14,6 +14,7 @@ export const TOMBSTONE_ENTITIES = [
   "location",
   "custom_field",
   "kit",
+  "stock_item",
 ] as const;
 export type TombstoneEntity = (typeof TOMBSTONE_ENTITIES)[number];
 

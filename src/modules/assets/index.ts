@@ -6,7 +6,15 @@ export { checkinAllForPeople, checkinAllForPerson } from "./checkin-people";
 export type { AssetInput } from "./input";
 export { listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
-export { countLiveAssetsUsing, generateTag, noLiveAssetUses, requireAsset } from "./lookup";
+export {
+  countLiveAssetsUsing,
+  generateTag,
+  noLiveAssetUses,
+  requireAsset,
+  requirePerson,
+  resolveCategory,
+  resolveLocation,
+} from "./lookup";
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk-schemas";
 export { assetsRouter } from "./routes";
 export { AssetSchema, CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
@@ -22,7 +30,7 @@ export type {
 export { createAsset, restoreAsset, updateAsset } from "./service";
 export { upsertAssets } from "./upsert";
 export type { AssetUpsert, AssetUpsertResult } from "./upsert";
-export { currencyDigits } from "./view";
+export { currencyDigits, fromMinor, toMinor } from "./view";
 export { afterAssetWrite, assetWriteStatements, commitAssetWrite, timelineRow } from "./write";
 export type { AssetChange, AssetWrite } from "./write";
 export { planCheckinMany, planCheckoutMany } from "./checkout-many";

@@ -24,6 +24,19 @@ export const BUILTIN_FORM_FIELDS: Record<CustomFieldEntity, readonly string[]> =
     "imageKey",
   ],
   person: ["name", "email", "employeeNumber", "department", "title", "phone", "locationId", "notes", "status"],
+  stock_item: [
+    "name",
+    "categoryId",
+    "unit",
+    "sku",
+    "tag",
+    "unitCost",
+    "currency",
+    "returnable",
+    "reorderLevel",
+    "notes",
+    "fileKeys",
+  ],
 };
 
 /** Response and storage fields that are not on forms but still cannot be custom field keys. */
@@ -47,11 +60,16 @@ const SYSTEM_FIELDS: Record<CustomFieldEntity, readonly string[]> = {
     "image",
   ],
   person: ["id", "customFields", "createdAt", "updatedAt", "deletedAt", "deletedBy", "location", "assignments"],
+  stock_item: ["id", "customFields", "createdAt", "updatedAt", "deletedAt", "deletedBy", "onHand", "low", "levels"],
 };
 
 const reserved = (entity: CustomFieldEntity) =>
   new Set([...BUILTIN_FORM_FIELDS[entity], ...SYSTEM_FIELDS[entity]].map((k) => k.toLowerCase()));
-const RESERVED: Record<CustomFieldEntity, Set<string>> = { asset: reserved("asset"), person: reserved("person") };
+const RESERVED: Record<CustomFieldEntity, Set<string>> = {
+  asset: reserved("asset"),
+  person: reserved("person"),
+  stock_item: reserved("stock_item"),
+};
 
 /** A custom field key may not shadow a built-in field of its entity, compared case-insensitively. */
 export const isReservedKey = (entity: CustomFieldEntity, key: string) => RESERVED[entity].has(key.toLowerCase());

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import type { CustomFieldEntity } from "../../db/tenant/custom-fields";
 import { people } from "../../db/tenant/people";
+import { stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { chunk } from "../../platform/d1";
 import { nowIso } from "../../platform/clock";
@@ -12,7 +13,8 @@ import { nowIso } from "../../platform/clock";
  * definition changes (type/entity change, option removal, key reuse), never on asset or person writes.
  * Deleted rows count too: restoring them would bring their values back.
  */
-const tableOf = (entity: CustomFieldEntity) => (entity === "asset" ? assets : people);
+const tableOf = (entity: CustomFieldEntity) =>
+  entity === "asset" ? assets : entity === "person" ? people : stockItems;
 
 /** JSON path of a key; keys are `[A-Za-z][A-Za-z0-9_]*` (schemas.ts), so no quoting is needed. */
 export const jsonPath = (key: string) => `$.${key}`;

@@ -13,6 +13,12 @@ const LabelsBody = z
         "`avery5160`: US Letter sheet, 3 x 10 (Avery 5160 / L7160 style); `roll62`: 62 mm roll, one 62 x 29 mm label per page.",
     }),
     assetIds: z.array(z.string().min(1).max(64)).min(1).max(MAX_LABELS).optional(),
+    stockItemIds: z
+      .array(z.string().min(1).max(64))
+      .min(1)
+      .max(MAX_LABELS)
+      .optional()
+      .openapi({ description: "Labels of stock items: their tag, and a QR code of `/s/<tag>`." }),
     filter: z
       .object({
         categoryId: z.string().max(64).optional(),

@@ -1,6 +1,7 @@
 import { inJson } from "../../platform/d1-write";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
+import { stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
 import { requireAsset } from "../assets";
@@ -21,10 +22,13 @@ export async function labelsPdf(
   input: {
     layout: LayoutName;
     assetIds?: string[];
+    stockItemIds?: string[];
     filter?: { categoryId?: string; locationId?: string; status?: string; q?: string };
   },
 ): Promise<Uint8Array> {
-  if (!input.assetIds === !input.filter) throw invalidField("body", "pass either assetIds or filter");
+  if ([input.assetIds, input.stockItemIds, input.filter].filter(Boolean).length !== 1)
+    throw invalidField("body", "pass exactly one of assetIds, stockItemIds and filter");
+  if (input.stockItemIds) return stockLabels(db, origin, input.layout, input.stockItemIds);
   const f = input.filter ?? {};
   const prefix = f.q ? `${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await db
@@ -56,5 +60,23 @@ export async function labelsPdf(
   return renderLabels(
     rows.map((r) => ({ name: r.name, uniqueTag: r.uniqueTag, url: assetUrl(origin, r.uniqueTag) })),
     input.layout,
+  );
+}
+
+/** Stock item labels (issue 24), in the order asked; the QR code opens `/s/<tag>` on the workspace host. */
+async function stockLabels(db: TenantDb, origin: string, layout: LayoutName, ids: string[]) {
+  const rows = await db
+    .select({ id: stockItems.id, name: stockItems.name, tag: stockItems.tag })
+    .from(stockItems)
+    .where(and(isNull(stockItems.deletedAt), inJson(stockItems.id, ids)))
+    .all();
+  const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+  if (missing.length) throw invalidField("body.stockItemIds", `unknown or deleted stock items: ${missing.join(", ")}`);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return renderLabels(
+    ids
+      .map((id) => byId.get(id)!)
+      .map((r) => ({ name: r.name, uniqueTag: r.tag, url: `${origin}/s/${encodeURIComponent(r.tag)}` })),
+    layout,
   );
 }

@@ -8,6 +8,7 @@ import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { type ApiError, conflict, notFound } from "../../platform/errors";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
 import { liveDefinitions } from "../custom-fields";
+import { isStockHoldingRace, returnAllForPeople } from "../stock";
 import { AUDITED_FIELDS } from "./service";
 import { toPerson, type PersonRow } from "./view";
 import { DEACTIVATION_REASON } from "./update";
@@ -41,6 +42,7 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
   if (toChange.length > 0) {
     const changeIds = toChange.map((r) => r.id);
     const checkin = await checkinAllForPeople(ctx, changeIds, DEACTIVATION_REASON);
+    const stockBack = await returnAllForPeople(ctx, changeIds, DEACTIVATION_REASON);
     const heldBy = new Map<string, string[]>();
     for (const c of checkin.changes) {
       const personId = String(c.before?.assigneeId ?? "");
@@ -56,6 +58,7 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
             AND ${people.updatedAt} = j.value ->> '$[1]' AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL) = ${toChange.length}`,
         ),
         ...assetWriteStatements(ctx, checkin),
+        ...stockBack.statements,
         db.update(people).set({ status: "deactivated", updatedAt: at }).where(inJson(people.id, changeIds)),
         ...recordEvents(
           db,
@@ -82,7 +85,8 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
       ]);
       await afterAssetWrite(ctx, checkin);
     } catch (err) {
-      if (!guardFailed(err, "people_state") && !guardFailed(err, "people_assets_changed")) throw err;
+      if (!guardFailed(err, "people_state") && !guardFailed(err, "people_assets_changed") && !isStockHoldingRace(err))
+        throw err;
       raced = conflict("The person or their assets changed while this request ran; retry");
     }
   }

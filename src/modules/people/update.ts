@@ -12,6 +12,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPerson } from "../assets";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { checkCustomFieldValues } from "../custom-fields";
+import { isStockHoldingRace, returnAllForPeople } from "../stock";
 import type { UpdatePersonInput } from "./schemas";
 import { AUDITED_FIELDS, emailTaken, getPerson, live, locationGuard, rethrowGuard } from "./service";
 
@@ -43,6 +44,8 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
   if (samePerson(cur, next)) return presentPerson(ctx.db, cur);
   const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : null;
   const checkedInAssetIds = checkin?.changes.map((c) => c.after.id) ?? [];
+  // The same rule for stock they hold: every open returnable issue comes back (issue 24).
+  const stockBack = statusChange === "deactivated" ? await returnAllForPeople(ctx, [id], DEACTIVATION_REASON) : null;
 
   const out = await presentPerson(ctx.db, next);
   const { events, audit } = personUpdated(cur, next, out, ctx.actor, now, checkedInAssetIds);
@@ -58,6 +61,7 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
       ),
       ...guards,
       ...(checkin ? assetWriteStatements(ctx, checkin) : []),
+      ...(stockBack?.statements ?? []),
       ctx.db
         .update(people)
         .set(set)
@@ -66,7 +70,8 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
       ...auditStatements(ctx.db, audit),
     ])
     .catch((err: unknown) => {
-      if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed")) throw concurrent();
+      if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed") || isStockHoldingRace(err))
+        throw concurrent();
       return rethrowGuard(err);
     });
   await onUniqueViolation(batch, () => emailTaken(next.email));

@@ -12,6 +12,7 @@ import { ApiError, conflict, invalidField, notFound } from "../../platform/error
 import { newId } from "../../platform/ids";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
+import { returnAllForPeople } from "../stock";
 import { AUDITED_FIELDS, newPersonRow, nextPersonRow, personCreated, personUpdated, samePerson } from "./changes";
 import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
 import { createPerson, emailTaken, live } from "./service";
@@ -149,6 +150,13 @@ async function planUpsert(ctx: ServiceCtx, items: readonly PersonUpsert[]) {
         DEACTIVATION_REASON,
       )
     : null;
+  const stockBack = deactivating.length
+    ? await returnAllForPeople(
+        ctx,
+        deactivating.map((u) => u.cur.id),
+        DEACTIVATION_REASON,
+      )
+    : null;
   const heldBy = new Map<string, string[]>();
   for (const c of checkin?.changes ?? []) {
     const personId = String(c.before?.assigneeId ?? "");
@@ -191,6 +199,7 @@ async function planUpsert(ctx: ServiceCtx, items: readonly PersonUpsert[]) {
         ]
       : []),
     ...(checkin ? assetWriteStatements(ctx, checkin) : []),
+    ...(stockBack?.statements ?? []),
     ...(created.length ? [insertJsonRows(db, people, created)] : []),
     ...(updated.length
       ? [

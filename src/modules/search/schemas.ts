@@ -40,6 +40,17 @@ const PersonHit = z.object({
   employeeNumber: z.string().nullable(),
   status: z.enum(PERSON_STATUSES),
 });
+const StockHit = z.object({
+  id: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  sku: z.string().nullable(),
+  unit: z.string(),
+  onHand: z.number().int(),
+  exactMatch: z
+    .boolean()
+    .openapi({ description: "`q` equals the tag or SKU (case-insensitive); such hits come first." }),
+});
 const SessionHit = z.object({ id: z.string(), name: z.string(), status: z.enum(SESSION_STATUSES) });
 
 export const SearchResults = z
@@ -47,6 +58,9 @@ export const SearchResults = z
     assets: z.array(AssetHit),
     people: z.array(PersonHit),
     sessions: z.array(SessionHit),
+    stockItems: z.array(StockHit).openapi({
+      description: "Stock items (issue 24): every word starts a word of the name, or `q` is the tag or SKU.",
+    }),
   })
   .openapi("SearchResults");
 

@@ -54,6 +54,40 @@ const SESSIONS_SQL = `SELECT s.id, s.name, s.status
   JOIN sessions s ON s.rowid = f.rowid AND s.id = f.id
   ORDER BY f.score`;
 
+// Stock items (issue 24) have no FTS index: a workspace holds few of them (hundreds to thousands),
+// so every word must start a word of the name, or `q` must equal the tag or SKU (those come first).
+const STOCK_SQL = `SELECT id, name, tag, sku, unit, on_hand,
+    (lower(tag) = lower(?1) OR lower(sku) = lower(?1)) AS exact_match
+  FROM stock_items WHERE deleted_at IS NULL AND (lower(tag) = lower(?1) OR lower(sku) = lower(?1)
+    OR NOT EXISTS (SELECT 1 FROM json_each(?3) w WHERE (' ' || lower(name)) NOT LIKE '% ' || w.value || '%' ESCAPE '\\'))
+  ORDER BY exact_match DESC, id LIMIT ?2`;
+interface StockRow {
+  id: string;
+  name: string;
+  tag: string;
+  sku: string | null;
+  unit: string;
+  on_hand: number;
+  exact_match: number;
+}
+const likeWords = (q: string) =>
+  JSON.stringify(
+    q
+      .toLowerCase()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => w.replace(/[\\%_]/g, (c) => `\\${c}`)),
+  );
+const toStock = (r: StockRow) => ({
+  id: r.id,
+  name: r.name,
+  tag: r.tag,
+  sku: r.sku,
+  unit: r.unit,
+  onHand: r.on_hand,
+  exactMatch: r.exact_match === 1,
+});
+
 const toAsset = (r: AssetRow, exactMatch: boolean) => ({
   id: r.id,
   name: r.name,
@@ -67,15 +101,22 @@ const toAsset = (r: AssetRow, exactMatch: boolean) => ({
 export async function search(raw: D1Database, input: { q: string; limit: number }) {
   const match = ftsQuery(input.q);
   const exact = raw.prepare(EXACT_SQL).bind(input.q, input.limit);
+  const stock = raw.prepare(STOCK_SQL).bind(input.q, input.limit, likeWords(input.q));
   if (!match) {
-    const { results } = await exact.all<AssetRow>();
-    return { assets: results.map((r) => toAsset(r, true)), people: [], sessions: [] };
+    const [exactRes, stockRes] = await raw.batch<unknown>([exact, stock]);
+    return {
+      assets: (exactRes!.results as AssetRow[]).map((r) => toAsset(r, true)),
+      people: [],
+      sessions: [],
+      stockItems: (stockRes!.results as StockRow[]).map(toStock),
+    };
   }
-  const [exactRes, assetsRes, peopleRes, sessionsRes] = await raw.batch<unknown>([
+  const [exactRes, assetsRes, peopleRes, sessionsRes, stockRes] = await raw.batch<unknown>([
     exact,
     raw.prepare(ASSETS_SQL).bind(match, input.limit),
     raw.prepare(PEOPLE_SQL).bind(match, input.limit, input.q),
     raw.prepare(SESSIONS_SQL).bind(match, input.limit),
+    stock,
   ]);
   const exactRows = exactRes!.results as AssetRow[];
   const seen = new Set(exactRows.map((r) => r.id));
@@ -91,5 +132,5 @@ export async function search(raw: D1Database, input: { q: string; limit: number 
     status: r.status,
   }));
   const sessions = (sessionsRes!.results as SessionRow[]).map((r) => ({ id: r.id, name: r.name, status: r.status }));
-  return { assets, people, sessions };
+  return { assets, people, sessions, stockItems: (stockRes!.results as StockRow[]).map(toStock) };
 }

@@ -8,6 +8,7 @@ import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../
 import { bookings } from "../../db/tenant/bookings";
 import { kitMembers } from "../../db/tenant/kits";
 import { people } from "../../db/tenant/people";
+import { stockCounts, stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { recordTombstones } from "../../events/tombstones";
 import { nowIso } from "../../platform/clock";
@@ -61,7 +62,7 @@ const auditRows =
 function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedStatement[] {
   const entity = String(row.entity);
   const key = String(row.key);
-  const table = entity === "person" ? people : assets;
+  const table = entity === "person" ? people : entity === "stock_item" ? stockItems : assets;
   const path = `$.${JSON.stringify(key)}`;
   const sole = sql`NOT EXISTS (SELECT 1 FROM custom_fields o WHERE o.entity = ${entity} AND lower(o.key) = lower(${key}) AND o.id <> ${id})`;
   return [
@@ -82,7 +83,7 @@ function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedSt
         })
         .where(
           and(
-            eq(layouts.entity, entity === "person" ? "person" : "asset"),
+            eq(layouts.entity, entity === "person" ? "person" : entity === "stock_item" ? "stock_item" : "asset"),
             guard,
             sole,
             sql`EXISTS (
@@ -107,6 +108,8 @@ function customFieldLeftovers(id: string, row: Record<string, unknown>): OwnedSt
  * - kit: bookings made for it keep their items and lose the kit reference (its members were
  *   released when it was trashed). An asset's purge also removes its kit membership; its booking
  *   rows stay as the bookings' record.
+ * - stock item: its movements (its history), levels and session counts. A category, a location or a
+ *   person is not purged while stock items, stock levels or movements still name them.
  */
 export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
   asset: {
@@ -145,6 +148,10 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
   person: {
     blockers: (id) => [
       { count: count("assets", "assignee_id", id), noun: "asset(s) still assigned to them; check them in first" },
+      {
+        count: sql`(SELECT count(*) FROM stock_movements r WHERE r.person_id = ${id} AND r.open_quantity > 0)`,
+        noun: "open returnable stock issue(s); return them first",
+      },
     ],
     owned: (id) => [auditRows("person", id)],
   },
@@ -154,6 +161,7 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
         count: count("assets", "category_id", id),
         noun: "asset(s), live or in the trash, in this category; move or permanently delete them first",
       },
+      { count: count("stock_items", "category_id", id), noun: "stock item(s), live or in the trash, in this category" },
       ...sessionBlockers("category_id", id),
     ],
     owned: (id) => [auditRows("category", id)],
@@ -163,6 +171,7 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
       { count: count("assets", "location_id", id), noun: "asset(s), live or in the trash, at this location" },
       { count: count("people", "location_id", id), noun: "person(s), live or in the trash, at this location" },
       { count: count("locations", "parent_id", id), noun: "location(s), live or in the trash, nested under it" },
+      { count: count("stock_levels", "location_id", id), noun: "stock level(s) at this location" },
       ...sessionBlockers("location_id", id),
     ],
     owned: (id) => [auditRows("location", id)],
@@ -180,6 +189,15 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
           .set({ kitId: null })
           .where(and(eq(bookings.kitId, id), guard)),
       auditRows("kit", id),
+    ],
+  },
+  stock_item: {
+    blockers: () => [],
+    owned: (id) => [
+      (db, guard) => db.delete(stockMovements).where(and(eq(stockMovements.itemId, id), guard)),
+      (db, guard) => db.delete(stockLevels).where(and(eq(stockLevels.itemId, id), guard)),
+      (db, guard) => db.delete(stockCounts).where(and(eq(stockCounts.itemId, id), guard)),
+      auditRows("stock_item", id),
     ],
   },
 };

@@ -3,6 +3,7 @@ import { restoreAsset } from "../assets";
 import { restoreCategory } from "../categories";
 import { restoreCustomField } from "../custom-fields";
 import { restoreKit } from "../kits";
+import { restoreStockItem } from "../stock";
 import { restoreLocation } from "../locations";
 import { restorePerson } from "../people";
 import { eachInOrder, settle } from "./outcome";
@@ -22,6 +23,7 @@ const RESTORE: Record<TrashType, RestoreVerb> = {
   person: restorePerson,
   custom_field: restoreCustomField,
   kit: restoreKit,
+  stock_item: restoreStockItem,
 };
 
 export function restoreItems(ctx: ServiceCtx, items: readonly TrashRef[]): Promise<TrashResult[]> {

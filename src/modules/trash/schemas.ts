@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 
 /** What can be in the trash: every soft-deletable resource (SPEC 3, "Soft deletion"). */
-export const TRASH_TYPES = ["category", "location", "asset", "person", "custom_field", "kit"] as const;
+export const TRASH_TYPES = ["category", "location", "asset", "person", "custom_field", "kit", "stock_item"] as const;
 export type TrashType = (typeof TRASH_TYPES)[number];
 
 /** Most items one restore or permanent-delete request takes. */

@@ -4,6 +4,7 @@ import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
 import { customFields } from "../../db/tenant/custom-fields";
 import { kits } from "../../db/tenant/kits";
+import { stockItems } from "../../db/tenant/stock";
 import { people } from "../../db/tenant/people";
 import type { TrashType } from "./schemas";
 
@@ -24,6 +25,7 @@ export const TRASH_TABLES: Record<TrashType, TrashTable> = {
   person: { table: people, name: "name", label: "Person", auditType: "person" },
   custom_field: { table: customFields, name: "label", label: "Custom field", auditType: "custom_field" },
   kit: { table: kits, name: "name", label: "Kit", auditType: "kit" },
+  stock_item: { table: stockItems, name: "name", label: "Stock item", auditType: "stock_item" },
 };
 
 export const tableOf = (type: TrashType): SQLiteTable => TRASH_TABLES[type].table;

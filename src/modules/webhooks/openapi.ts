@@ -7,6 +7,7 @@ import { AssetSchema } from "../assets";
 import { BookingSchema } from "../bookings";
 import { KitSchema } from "../kits";
 import { RequestSchema } from "../requests";
+import { StockItemSchema, StockMovementSchema } from "../stock";
 import { CategorySchema } from "../categories";
 import { CustomFieldSchema } from "../custom-fields";
 import { FeedbackSchema } from "../feedback";
@@ -28,6 +29,19 @@ const RESOURCES: Record<Resource, z.ZodType> = {
   booking: BookingSchema,
   kit: KitSchema,
   request: RequestSchema,
+  stockItem: StockItemSchema,
+  stockMovement: StockMovementSchema,
+  stockLevel: z
+    .object({
+      itemId: z.string(),
+      name: z.string(),
+      tag: z.string(),
+      unit: z.string(),
+      locationId: z.string().nullable().openapi({ description: "Null: the item's total over all locations." }),
+      quantity: z.number().int(),
+      reorderLevel: z.number().int().nullable(),
+    })
+    .openapi("WebhookStockLevel"),
   person: PersonSchema,
   category: CategorySchema,
   location: LocationSchema,

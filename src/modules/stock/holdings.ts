@@ -1,0 +1,129 @@
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { locations } from "../../db/tenant/catalog";
+import { people } from "../../db/tenant/people";
+import { stockLevels, stockMovements } from "../../db/tenant/stock";
+import type { TenantDb } from "../../env";
+import type { ServiceCtx } from "../../http/service-context";
+import { nowIso } from "../../platform/clock";
+import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
+import { notFound } from "../../platform/errors";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { crossingStatements } from "./crossings";
+import { requireStockItem } from "./items";
+import { movementStatements, type PlannedMovement } from "./ledger";
+import { movementRow } from "./movements";
+import { toMovement, toStockLevel } from "./view";
+
+/** Sets (or clears) an item's reorder level at a location; a level already crossed notifies at once. */
+export async function setStockLevel(ctx: ServiceCtx, itemId: string, locationId: string, reorderLevel: number | null) {
+  const { db } = ctx;
+  await requireStockItem(db, itemId);
+  const loc = await db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), isNull(locations.deletedAt)))
+    .get();
+  if (!loc) throw notFound("Location");
+  const at = nowIso();
+  const results = await db
+    .batch([
+      batchGuard(
+        db,
+        "stock_item_live",
+        sql`EXISTS (SELECT 1 FROM stock_items WHERE id = ${itemId} AND deleted_at IS NULL)`,
+      ),
+      db
+        .insert(stockLevels)
+        .values({ itemId, locationId, quantity: 0, reorderLevel, low: false, updatedAt: at })
+        .onConflictDoUpdate({
+          target: [stockLevels.itemId, stockLevels.locationId],
+          set: { reorderLevel, updatedAt: at },
+        }),
+      ...crossingStatements(db, { levels: [[itemId, locationId]], itemIds: [] }, ctx.actor),
+      db
+        .select()
+        .from(stockLevels)
+        .where(and(eq(stockLevels.itemId, itemId), eq(stockLevels.locationId, locationId))),
+    ])
+    .catch((err: unknown) => {
+      if (guardFailed(err, "stock_item_live")) throw notFound("Stock item");
+      throw err;
+    });
+  const rows = results[results.length - 1] as (typeof stockLevels.$inferSelect)[];
+  return toStockLevel(rows[0]!);
+}
+
+/** A person's open returnable issues (what they hold), oldest first: the person page lists them next to their assets. */
+export async function listPersonStock(db: TenantDb, personId: string, input: { limit: number; cursor?: string }) {
+  const person = await db.select({ id: people.id }).from(people).where(eq(people.id, personId)).get();
+  if (!person) throw notFound("Person");
+  const after = decodeCursor(input.cursor, 1);
+  const rows = await db
+    .select()
+    .from(stockMovements)
+    .where(
+      and(
+        eq(stockMovements.personId, personId),
+        sql`${stockMovements.openQuantity} > 0`,
+        after ? gt(stockMovements.id, String(after[0])) : undefined,
+      ),
+    )
+    .orderBy(asc(stockMovements.id))
+    .limit(input.limit + 1)
+    .all();
+  return toPage(rows, input.limit, (r) => [r.id], toMovement);
+}
+
+/** Guard name of `returnAllForPeople`: what the people held changed between the read and the batch. */
+export const PEOPLE_STOCK_GUARD = "people_stock_changed";
+
+/**
+ * For the people module (deactivation, one or many people): the statements that return everything
+ * the people hold, for the caller's own batch. Each open returnable issue gets a `return` movement
+ * of its open units to the location it was issued from, with its event and the restock crossings.
+ * The guard pins the open issues read, so a concurrent issue or return fails the whole batch
+ * (`isStockHoldingRace`: answer 409, retry).
+ */
+export async function returnAllForPeople(ctx: ServiceCtx, personIds: readonly string[], reason: string) {
+  const { db } = ctx;
+  const open = await db
+    .select()
+    .from(stockMovements)
+    .where(and(inJson(stockMovements.personId, personIds), sql`${stockMovements.openQuantity} > 0`))
+    .orderBy(asc(stockMovements.id))
+    .all();
+  const snapshot = JSON.stringify(open.map((m) => [m.id, m.openQuantity]));
+  const guard = batchGuard(
+    db,
+    PEOPLE_STOCK_GUARD,
+    sql`(SELECT coalesce(json_group_array(json_array(id, open_quantity)), '[]') FROM (SELECT ${stockMovements.id} AS id, ${stockMovements.openQuantity} AS open_quantity
+      FROM ${stockMovements} WHERE ${inJson(stockMovements.personId, personIds)} AND ${stockMovements.openQuantity} > 0 ORDER BY ${stockMovements.id})) = ${snapshot}`,
+  );
+  if (!open.length) return { statements: [guard], returned: [] as ReturnType<typeof toMovement>[] };
+  const moves: PlannedMovement[] = open.map((issue) => ({
+    row: movementRow(ctx, { id: issue.itemId }, "return", {
+      quantity: issue.openQuantity!,
+      toLocationId: issue.fromLocationId,
+      issueId: issue.id,
+      personId: issue.personId,
+      reason,
+    }),
+    deltas: [{ locationId: issue.fromLocationId!, delta: issue.openQuantity! }],
+  }));
+  return {
+    statements: movementStatements(db, ctx.actor, moves, {
+      guards: [guard],
+      writes: [
+        db
+          .update(stockMovements)
+          .set({ openQuantity: 0 })
+          .where(and(inJson(stockMovements.personId, personIds), sql`${stockMovements.openQuantity} > 0`)),
+      ],
+    }),
+    returned: moves.map((m) => toMovement(m.row)),
+  };
+}
+
+/** Whether a batch failed because what the people held changed meanwhile. */
+export const isStockHoldingRace = (err: unknown) =>
+  guardFailed(err, PEOPLE_STOCK_GUARD) || guardFailed(err, "stock_item_live");

@@ -1,0 +1,13 @@
+/**
+ * Front door of the stock module (issue 24, docs/stock.md): quantities of things, per location,
+ * changed only by append-only movements kept exact in one batch each.
+ * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
+ */
+export { isStockHoldingRace, returnAllForPeople } from "./holdings";
+export { restoreStockItem } from "./items";
+export { stockAnalyticsRouter } from "./analytics";
+export { stockCountsRouter } from "./count-routes";
+export { stockMovementsRouter } from "./movement-routes";
+export { stockItemsRouter } from "./routes";
+export { StockItemSchema, StockMovementSchema } from "./schemas";
+export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";

@@ -1,0 +1,221 @@
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { stockItems, stockMovements } from "../../db/tenant/stock";
+import type { TenantDb } from "../../env";
+import { auditStatements } from "../../events/audit";
+import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import type { ServiceCtx } from "../../http/service-context";
+import { nowIso } from "../../platform/clock";
+import { isUniqueViolation } from "../../platform/d1";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { conflict, notFound } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { resolveCategory } from "../assets";
+import { liveDefinitions } from "../custom-fields";
+import { crossingStatements } from "./crossings";
+import { categoryLive, columnsFor, generateStockTag, taken, type StockItemInput } from "./input";
+import { AUDITED_FIELDS, toStockItem, type StockItemRow, type StockItemView } from "./view";
+
+const TAG_ATTEMPTS = 5;
+export const liveItem = isNull(stockItems.deletedAt);
+export const stockFieldDefs = (db: TenantDb) => liveDefinitions(db, "stock_item");
+
+/** A live stock item, or 404. */
+export async function requireStockItem(db: TenantDb, id: string): Promise<StockItemRow> {
+  const row = await db
+    .select()
+    .from(stockItems)
+    .where(and(eq(stockItems.id, id), liveItem))
+    .get();
+  if (!row) throw notFound("Stock item");
+  return row;
+}
+
+export async function getStockItem(db: TenantDb, id: string): Promise<StockItemView> {
+  return toStockItem(await requireStockItem(db, id), await stockFieldDefs(db));
+}
+
+async function run(
+  ctx: ServiceCtx,
+  row: Pick<StockItemRow, "tag" | "sku" | "categoryId">,
+  batch: BatchItem<"sqlite">[],
+) {
+  try {
+    await ctx.db.batch(batch as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw Object.assign(taken(row), { cause: err });
+    if (guardFailed(err, "stock_category")) {
+      await resolveCategory(ctx.db, row.categoryId); // deleted meanwhile: the same 400 as if read now
+    }
+    throw err;
+  }
+}
+
+const audit = (ctx: ServiceCtx, action: string, at: string, before: StockItemView | null, after: StockItemView) =>
+  auditStatements(ctx.db, {
+    entityType: "stock_item",
+    entityId: after.id,
+    action,
+    actor: ctx.actor,
+    at,
+    before,
+    after,
+    fields: AUDITED_FIELDS,
+  });
+
+export async function createStockItem(ctx: ServiceCtx, input: StockItemInput & { name: string }) {
+  const { db } = ctx;
+  const categoryId = await resolveCategory(db, input.categoryId);
+  const defs = await stockFieldDefs(db);
+  const cols = await columnsFor(ctx, { ...input, categoryId }, defs);
+  const now = nowIso();
+  for (let attempt = 1; ; attempt++) {
+    const row: StockItemRow = {
+      id: newId("stockItem"),
+      name: input.name,
+      categoryId,
+      unit: "each",
+      sku: null,
+      tag: input.tag ?? generateStockTag(),
+      unitCostMinor: null,
+      currency: null,
+      returnable: false,
+      reorderLevel: null,
+      onHand: 0,
+      low: false,
+      notes: null,
+      customFields: {},
+      fileKeys: [],
+      ...cols,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+      deletedBy: null,
+    };
+    const out = toStockItem(row, defs);
+    const written = await run(ctx, row, [
+      batchGuard(db, "stock_category", categoryLive(categoryId)),
+      db.insert(stockItems).values(row),
+      recordEvent(db, { type: "stock_item.created", subjectId: row.id, actor: ctx.actor, payload: out }),
+      ...audit(ctx, "create", now, null, out),
+      // A reorder level above 0 on an empty item is already crossed.
+      ...crossingStatements(db, { levels: [], itemIds: [row.id] }, ctx.actor),
+    ]).then(
+      () => true,
+      (err: unknown) => {
+        // A generated tag that collided: draw another.
+        if (input.tag === undefined && attempt < TAG_ATTEMPTS && isUniqueViolation(err, "stock_items_tag_live_uq"))
+          return false;
+        throw err;
+      },
+    );
+    if (written) return getStockItem(db, row.id);
+  }
+}
+
+export async function updateStockItem(ctx: ServiceCtx, id: string, input: StockItemInput) {
+  const { db } = ctx;
+  const cur = await requireStockItem(db, id);
+  if (input.categoryId !== undefined) await resolveCategory(db, input.categoryId);
+  const defs = await stockFieldDefs(db);
+  const cols = await columnsFor(ctx, input, defs, cur);
+  const now = nowIso();
+  const next: StockItemRow = { ...cur, ...cols, updatedAt: now };
+  const before = toStockItem(cur, defs);
+  const after = toStockItem(next, defs);
+  const changes = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
+  if (!changes.length) return before;
+  if (cur.returnable && next.returnable === false && (await openIssueCount(db, id)) > 0)
+    throw conflict("Units of this item are still out on returnable issues; return them before making it consumable");
+  await run(ctx, next, [
+    batchGuard(db, "stock_category", categoryLive(next.categoryId)),
+    db
+      .update(stockItems)
+      .set({ ...cols, updatedAt: now })
+      .where(and(eq(stockItems.id, id), liveItem)),
+    recordEventIfChanged(db, {
+      type: "stock_item.updated",
+      subjectId: id,
+      actor: ctx.actor,
+      payload: { ...after, changes },
+    }),
+    ...audit(ctx, "update", now, before, after),
+    ...(changes.includes("reorderLevel") ? crossingStatements(db, { levels: [], itemIds: [id] }, ctx.actor) : []),
+  ]);
+  return getStockItem(db, id);
+}
+
+const openIssues = (id: string) =>
+  sql`EXISTS (SELECT 1 FROM ${stockMovements} WHERE ${stockMovements.itemId} = ${id} AND ${stockMovements.openQuantity} > 0)`;
+
+async function openIssueCount(db: TenantDb, id: string): Promise<number> {
+  const row = await db
+    .select({ n: sql<number>`count(*)` })
+    .from(stockMovements)
+    .where(and(eq(stockMovements.itemId, id), sql`${stockMovements.openQuantity} > 0`))
+    .get();
+  return row?.n ?? 0;
+}
+
+/**
+ * Moves the item to the trash with its quantities (a restore brings them back). Refused while
+ * units are out on returnable issues: someone holds them, and their return needs a live item.
+ */
+export async function deleteStockItem(ctx: ServiceCtx, id: string) {
+  const { db } = ctx;
+  const cur = await requireStockItem(db, id);
+  const open = await openIssueCount(db, id);
+  if (open) throw conflict(`${open} returnable issue(s) of this item are still open; return them first`, { open });
+  const at = nowIso();
+  const out = toStockItem(cur, await stockFieldDefs(db));
+  const [, moved] = await db
+    .batch([
+      batchGuard(db, "stock_open_issues", sql`NOT ${openIssues(id)}`),
+      db
+        .update(stockItems)
+        .set({ deletedAt: at, deletedBy: ctx.actor, updatedAt: at })
+        .where(and(eq(stockItems.id, id), liveItem)),
+      recordEventIfChanged(db, {
+        type: "stock_item.deleted",
+        subjectId: id,
+        actor: ctx.actor,
+        payload: { ...out, deletedAt: at },
+      }),
+      ...audit(ctx, "delete", at, null, out),
+    ])
+    .catch((err: unknown) => {
+      if (guardFailed(err, "stock_open_issues")) throw conflict("An issue of this item was made meanwhile; retry");
+      throw err;
+    });
+  if (moved.meta.changes === 0) throw notFound("Stock item");
+}
+
+/** Brings a trashed item back (also used by the trash). 409 when its tag or SKU is taken meanwhile, or its category is deleted. */
+export async function restoreStockItem(ctx: ServiceCtx, id: string): Promise<StockItemView> {
+  const { db } = ctx;
+  const row = await db
+    .select()
+    .from(stockItems)
+    .where(and(eq(stockItems.id, id), isNotNull(stockItems.deletedAt)))
+    .get();
+  if (!row) throw notFound("Deleted stock item");
+  const at = nowIso();
+  const out = toStockItem({ ...row, deletedAt: null, deletedBy: null, updatedAt: at }, await stockFieldDefs(db));
+  await db
+    .batch([
+      batchGuard(db, "stock_category", categoryLive(row.categoryId)),
+      db
+        .update(stockItems)
+        .set({ deletedAt: null, deletedBy: null, updatedAt: at })
+        .where(and(eq(stockItems.id, id), isNotNull(stockItems.deletedAt))),
+      recordEventIfChanged(db, { type: "stock_item.restored", subjectId: id, actor: ctx.actor, payload: out }),
+      ...audit(ctx, "restore", at, null, out),
+    ])
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw taken(row);
+      if (guardFailed(err, "stock_category"))
+        throw conflict("Cannot restore: its category is deleted; restore that first", { categoryId: row.categoryId });
+      throw err;
+    });
+  return out;
+}

@@ -1,0 +1,116 @@
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { stockItems, stockLevels, stockMovements, type StockMovementKind } from "../../db/tenant/stock";
+import type { TenantDb } from "../../env";
+import { syncRows, tombstoneData } from "../../events/tombstones";
+import { decodeCursor, toPage } from "../../platform/pagination";
+import { syncPage } from "../../platform/sync";
+import { liveItem, requireStockItem, stockFieldDefs } from "./items";
+import { toMovement, toStockItem, toStockLevel } from "./view";
+
+export interface ListStockItemsInput {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  categoryId?: string;
+  locationId?: string;
+  low?: "true" | "false";
+  updatedSince?: string;
+}
+
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const prefix = (col: unknown, q: string) => sql`lower(${col}) >= ${q} AND lower(${col}) < ${`${q}\uffff`}`;
+
+/** Filters shared by the plain list and the sync list's live rows. */
+function filters(input: ListStockItemsInput) {
+  const q = input.q ? asciiLower(input.q) : undefined;
+  const belowAnywhere = sql`(${stockItems.low} = 1 OR EXISTS (SELECT 1 FROM ${stockLevels} WHERE ${stockLevels.itemId} = ${stockItems.id} AND ${stockLevels.low} = 1))`;
+  return [
+    q
+      ? sql`((${prefix(stockItems.name, q)}) OR (${prefix(stockItems.tag, q)}) OR (${prefix(stockItems.sku, q)}))`
+      : undefined,
+    input.categoryId ? eq(stockItems.categoryId, input.categoryId) : undefined,
+    input.locationId
+      ? sql`EXISTS (SELECT 1 FROM ${stockLevels} WHERE ${stockLevels.itemId} = ${stockItems.id} AND ${stockLevels.locationId} = ${input.locationId} AND ${stockLevels.quantity} > 0)`
+      : undefined,
+    input.low === "true" ? belowAnywhere : input.low === "false" ? sql`NOT ${belowAnywhere}` : undefined,
+  ];
+}
+
+/** Stock items by id (creation order); with `updatedSince`, the sync list with deleted and purged items. */
+export async function listStockItems(db: TenantDb, input: ListStockItemsInput) {
+  const defs = await stockFieldDefs(db);
+  if (input.updatedSince) {
+    const rows = await syncRows(
+      db,
+      "stock_item",
+      stockItems,
+      { ...input, updatedSince: input.updatedSince },
+      and(...filters(input)),
+      input.categoryId ? [sql`${tombstoneData("categoryId")} = ${input.categoryId}`] : [],
+    );
+    return syncPage(rows, input.limit, (r) => ({ ...toStockItem(r, defs), deletedAt: r.deletedAt ?? null }));
+  }
+  const after = decodeCursor(input.cursor, 1);
+  const rows = await db
+    .select()
+    .from(stockItems)
+    .where(and(liveItem, ...filters(input), after ? gt(stockItems.id, String(after[0])) : undefined))
+    .orderBy(asc(stockItems.id))
+    .limit(input.limit + 1)
+    .all();
+  return toPage(
+    rows,
+    input.limit,
+    (r) => [r.id],
+    (r) => toStockItem(r, defs),
+  );
+}
+
+/** The item's quantity per location (every location it was ever at), by location id. */
+export async function listStockLevels(db: TenantDb, itemId: string, input: { limit: number; cursor?: string }) {
+  await requireStockItem(db, itemId);
+  const after = decodeCursor(input.cursor, 1);
+  const rows = await db
+    .select()
+    .from(stockLevels)
+    .where(and(eq(stockLevels.itemId, itemId), after ? gt(stockLevels.locationId, String(after[0])) : undefined))
+    .orderBy(asc(stockLevels.locationId))
+    .limit(input.limit + 1)
+    .all();
+  return toPage(rows, input.limit, (r) => [r.locationId], toStockLevel);
+}
+
+export interface ListMovementsInput {
+  limit: number;
+  cursor?: string;
+  kind?: StockMovementKind;
+  itemId?: string;
+  personId?: string;
+  open?: "true";
+}
+
+/** Movements oldest first (the history of an item, or every movement for an export or a sync by cursor). */
+export async function listMovements(db: TenantDb, input: ListMovementsInput) {
+  const after = decodeCursor(input.cursor, 1);
+  const rows = await db
+    .select()
+    .from(stockMovements)
+    .where(
+      and(
+        input.itemId ? eq(stockMovements.itemId, input.itemId) : undefined,
+        input.kind ? eq(stockMovements.kind, input.kind) : undefined,
+        input.personId ? eq(stockMovements.personId, input.personId) : undefined,
+        input.open ? sql`${stockMovements.openQuantity} > 0` : undefined,
+        after ? gt(stockMovements.id, String(after[0])) : undefined,
+      ),
+    )
+    .orderBy(asc(stockMovements.id))
+    .limit(input.limit + 1)
+    .all();
+  return toPage(rows, input.limit, (r) => [r.id], toMovement);
+}
+
+export async function getMovement(db: TenantDb, id: string) {
+  const row = await db.select().from(stockMovements).where(eq(stockMovements.id, id)).get();
+  return row ? toMovement(row) : null;
+}
