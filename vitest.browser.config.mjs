@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     fileParallelism: false,
+    // One wrangler dev for all files (the app built once): test/browser/global-setup.mjs.
+    globalSetup: ["./test/browser/global-setup.mjs"],
   },
 });

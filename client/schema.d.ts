@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password).
+         * @description Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new pair
-         * @description Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401).
+         * @description Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Without `refreshToken` in the body the `inventory_refresh` cookie is used (browsers; same origin only, 403 otherwise) and its successor is set as the cookie, not returned; neither present is a 401.
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -56,7 +56,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a refresh token
-         * @description Idempotent; always 204.
+         * @description Idempotent; 204. Without `refreshToken` in the body the `inventory_refresh` cookie's token is revoked (same origin only, 403 otherwise); the cookie is cleared either way.
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -8996,6 +8996,16 @@ export interface components {
             expiresIn: number;
             user: components["schemas"]["User"];
         };
+        AuthCookieSession: {
+            /** @description JWT for `Authorization: Bearer`; valid only on this workspace's host. */
+            accessToken: string;
+            /**
+             * @description Access token lifetime in seconds.
+             * @example 900
+             */
+            expiresIn: number;
+            user: components["schemas"]["User"];
+        };
         Error: {
             /** @example name: required */
             message: string;
@@ -9017,9 +9027,12 @@ export interface components {
             email: string;
             /** @example correct-horse-battery */
             password: string;
+            /** @description For browsers: `true` sets the refresh token as the HttpOnly, SameSite=Strict cookie `inventory_refresh` (path /api/v1/auth/) and leaves it out of the body (`AuthCookieSession`). Default false: the token is in the body. */
+            refreshCookie?: boolean;
         };
         RefreshTokenRequest: {
-            refreshToken: string;
+            /** @description The refresh token. Omit it to use the `inventory_refresh` cookie instead (browsers, same origin only: another origin gets 403); the new token then goes into the cookie, not the body. */
+            refreshToken?: string;
         };
         AcceptInvite: {
             /** @description The invite token from POST /users/invites. */
@@ -11462,7 +11475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthSession"];
+                    "application/json": components["schemas"]["AuthSession"] | components["schemas"]["AuthCookieSession"];
                 };
             };
             /** @description Validation failed */
@@ -11604,7 +11617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthSession"];
+                    "application/json": components["schemas"]["AuthSession"] | components["schemas"]["AuthCookieSession"];
                 };
             };
             /** @description Validation failed */
@@ -11639,6 +11652,22 @@ export interface operations {
                      * @example {
                      *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
                      *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -11747,6 +11776,22 @@ export interface operations {
                      *           "message": "must not be empty"
                      *         }
                      *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38593,15 +38638,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login */
+            /** @description Signed in (`Accept: application/json`): the same body as POST /auth/login */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
                     "application/json": components["schemas"]["AuthSession"];
                 };
+            };
+            /** @description Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation failed */
             400: {
@@ -38738,15 +38789,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login */
+            /** @description Signed in (`Accept: application/json`): the same body as POST /auth/login */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
                     "application/json": components["schemas"]["AuthSession"];
                 };
+            };
+            /** @description Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation failed */
             400: {

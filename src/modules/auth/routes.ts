@@ -3,7 +3,9 @@ import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonConten
 import { getUser, toUser } from "../users";
 import { UserSchema } from "../users";
 import { serviceCtx } from "../../http/service-context";
-import { AcceptInviteBody, LoginBody, RefreshBody, SessionSchema } from "./schemas";
+import { AcceptInviteBody, LoginBody, RefreshBody, SessionResponseSchema, SessionSchema } from "./schemas";
+import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
+import { invalidRefreshToken } from "./refresh-tokens";
 import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
 import { ssoGateOn } from "../../auth/sso/gate";
@@ -25,11 +27,15 @@ export const authRouter = createRouter()
       tags,
       summary: "Sign in with email and password",
       description:
-        "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password).",
+        "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.",
       request: body(LoginBody),
-      responses: { 200: json(SessionSchema, "Signed in"), ...errorResponses(401, 403, 415) },
+      responses: { 200: json(SessionResponseSchema, "Signed in"), ...errorResponses(401, 403, 415) },
     }),
-    async (c) => c.json(await svc.login(await gatedAuthCtx(c), c.req.valid("json")), 200),
+    async (c) => {
+      const input = c.req.valid("json");
+      const session = await svc.login(await gatedAuthCtx(c), input);
+      return c.json(deliverSession(c, session, input.refreshCookie === true), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -39,11 +45,16 @@ export const authRouter = createRouter()
       tags,
       summary: "Exchange a refresh token for a new pair",
       description:
-        "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401).",
+        "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Without `refreshToken` in the body the `inventory_refresh` cookie is used (browsers; same origin only, 403 otherwise) and its successor is set as the cookie, not returned; neither present is a 401.",
       request: body(RefreshBody),
-      responses: { 200: json(SessionSchema, "New tokens"), ...errorResponses(401, 415) },
+      responses: { 200: json(SessionResponseSchema, "New tokens"), ...errorResponses(401, 403, 415) },
     }),
-    async (c) => c.json(await svc.refresh(authCtx(c), c.req.valid("json").refreshToken), 200),
+    async (c) => {
+      const inBody = c.req.valid("json").refreshToken;
+      const token = inBody ?? refreshCookieOf(c);
+      if (!token) throw invalidRefreshToken();
+      return c.json(deliverSession(c, await svc.refresh(authCtx(c), token), inBody === undefined), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -52,12 +63,15 @@ export const authRouter = createRouter()
       operationId: "logout",
       tags,
       summary: "Revoke a refresh token",
-      description: "Idempotent; always 204.",
+      description:
+        "Idempotent; 204. Without `refreshToken` in the body the `inventory_refresh` cookie's token is revoked (same origin only, 403 otherwise); the cookie is cleared either way.",
       request: body(RefreshBody),
-      responses: { 204: { description: "Revoked" }, ...errorResponses(415) },
+      responses: { 204: { description: "Revoked" }, ...errorResponses(403, 415) },
     }),
     async (c) => {
-      await svc.logout(authCtx(c), c.req.valid("json").refreshToken);
+      const token = c.req.valid("json").refreshToken ?? refreshCookieOf(c);
+      if (token) await svc.logout(authCtx(c), token);
+      clearRefreshCookie(c);
       return c.body(null, 204);
     },
   )
