@@ -14,19 +14,45 @@ export const currentUser = computed(() => (session.value.status === "signedIn" ?
 
 const NEXT_KEY = "inventory.next";
 
+/**
+ * The signed-in user's profile (no token) is kept so that the scanner opens offline after a
+ * reload: its queued scans wait for the connection, and the first call back online renews the
+ * access token through the cookie (or ends the session if the cookie is gone). Cleared on sign-out.
+ */
+const USER_KEY = "inventory.user";
+
 export async function restoreSession(): Promise<void> {
-  const user = await auth.refresh().catch(() => null);
+  let user: auth.User | null;
+  try {
+    user = await auth.refresh();
+  } catch {
+    // The network is unreachable (not a refused cookie): offline, keep the last user.
+    const kept = navigator.onLine ? null : localStorage.getItem(USER_KEY);
+    session.value = kept ? { status: "signedIn", user: JSON.parse(kept) } : { status: "signedOut" };
+    if (kept) window.addEventListener("online", () => void restoreSession(), { once: true });
+    return;
+  }
+  keep(user);
   session.value = user ? { status: "signedIn", user } : { status: "signedOut" };
+}
+
+function keep(user: auth.User | null) {
+  if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
+  else localStorage.removeItem(USER_KEY);
 }
 
 export async function signInWithPassword(email: string, password: string, fallback: string) {
   const result = await auth.signIn(email, password, fallback);
-  if (result.ok) session.value = { status: "signedIn", user: result.user };
+  if (result.ok) {
+    keep(result.user);
+    session.value = { status: "signedIn", user: result.user };
+  }
   return result;
 }
 
 export async function signOut(): Promise<void> {
   await auth.signOut();
+  keep(null);
   session.value = { status: "signedOut" };
   navigate("/login", { replace: true });
 }
