@@ -1,4 +1,5 @@
 import { copyFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import preact from "@preact/preset-vite";
@@ -24,6 +25,15 @@ function scalarScript(): Plugin {
 }
 
 /**
+ * The decoder's wasm must be the build of the zxing-wasm that the barcode-detector ponyfill was
+ * built with (its JS glue and the wasm go together; another version fails with "memory access out
+ * of bounds"), which need not be the zxing-wasm at the top of node_modules: resolved from the
+ * ponyfill's own place. web/src/platform/decoder.ts imports it as "zxing-reader.wasm?url".
+ */
+const fromPonyfill = createRequire(createRequire(import.meta.url).resolve("barcode-detector/ponyfill"));
+const zxingReaderWasm = fromPonyfill.resolve("zxing-wasm/reader/zxing_reader.wasm");
+
+/**
  * The field app (docs/field-app.md): built into dist/app, the Worker's static assets. The service
  * worker is its own entry at a fixed name (/sw.js: its scope is the whole origin); everything else
  * is hashed under /assets/ and served with a long cache life.
@@ -31,6 +41,7 @@ function scalarScript(): Plugin {
 export default defineConfig({
   root: here,
   plugins: [preact(), scalarScript()],
+  resolve: { alias: [{ find: /^zxing-reader\.wasm/, replacement: zxingReaderWasm }] },
   build: {
     outDir,
     emptyOutDir: true,

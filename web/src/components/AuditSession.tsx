@@ -116,7 +116,7 @@ export function AuditSession({ id }: { id: string }) {
             .filter((s) => !s.unscanned)
             .map((s) => (
               <li key={s.scanId}>
-                {s.name ?? s.code} — {t.audit.kinds[s.result === "already_scanned" ? "already" : s.result === "wrong_location" ? "wrong" : s.result === "accepted" ? "accepted" : "notExpected"]},{" "}
+                {s.name ?? s.code} — {t.audit.kinds[audit.kindOf(s)]},{" "}
                 {s.scannedBy === me ? t.audit.byYou : t.audit.byOther}
               </li>
             ))}

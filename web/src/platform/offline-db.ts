@@ -48,6 +48,11 @@ export async function queued(sessionId: string): Promise<QueuedScan[]> {
   return all.sort((a, b) => a.seq - b.seq);
 }
 
+/** The scanIds a session has in the queue. */
+export async function queuedIds(sessionId: string): Promise<string[]> {
+  return (await open()).getAllKeysFromIndex("queue", "bySession", sessionId);
+}
+
 export async function dequeue(scanIds: string[]): Promise<void> {
   const tx = (await open()).transaction("queue", "readwrite");
   await Promise.all([...scanIds.map((id) => tx.store.delete(id)), tx.done]);

@@ -13,7 +13,7 @@ import { loadCopy, type OfflineCopy, saveCopy } from "../platform/offline-db";
 import { t } from "../strings";
 import { parseCode } from "./codes";
 import { online } from "./network";
-import { countPending, replay, scanRequest, sending, settle, take } from "./scan-queue";
+import { countPending, replay, scanRequest, sent, take } from "./scan-queue";
 
 export type ResultKind = "accepted" | "already" | "wrong" | "unknown" | "notExpected" | "queued" | "refused";
 export type ScanEntry = {
@@ -43,9 +43,10 @@ export const auditError = signal("");
 let copy: OfflineCopy | undefined;
 const scannedHere = new Set<string>();
 let timer: ReturnType<typeof setInterval> | undefined;
+let missingFor = -1;
 
 const KIND: Record<string, ResultKind> = { accepted: "accepted", already_scanned: "already", wrong_location: "wrong" };
-const kindOf = (o: { result: string; reason: string | null }): ResultKind =>
+export const kindOf = (o: { result: string; reason: string | null }): ResultKind =>
   KIND[o.result] ?? (o.reason === "unknown_code" ? "unknown" : "notExpected");
 const CUE = { accepted: "accepted", already: "already", wrong: "wrong", unknown: "unknown", notExpected: "unknown", queued: "queued", refused: "unknown" } as const;
 
@@ -61,6 +62,7 @@ export async function openSession(id: string): Promise<void> {
   if (sessionId.value === id) return;
   sessionId.value = id;
   results.value = [];
+  missingFor = -1;
   scannedHere.clear();
   copy = await loadCopy(id);
   await countPending(id);
@@ -85,7 +87,9 @@ async function refresh(full: boolean): Promise<void> {
       auditError.value = messageOf(error, "");
       return;
     }
-    const moved = progress.value?.scanned !== data.progress.scanned || full;
+    // The missing list follows the count (ours or anyone's scans and undos move it).
+    const moved = missingFor !== data.progress.scanned || full;
+    missingFor = data.progress.scanned;
     mobile.value = data;
     progress.value = data.progress;
     copySavedAt.value = null;
@@ -141,26 +145,26 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
     return c.kind === "tag" && (i.uniqueTag === c.tag || i.itemId === c.tag);
   });
   if (item) scannedHere.add(item.itemId);
-  const scan = await take(id, code, GUESS[guess ?? "notInCopy"], allowMarkAnyway);
+  const scan = await take(id, code, GUESS[guess ?? "notInCopy"], online.value, allowMarkAnyway);
   const queuedEntry: ScanEntry = { key: scan.scanId, kind: "queued", code, name: item?.name ?? null, itemId: null, guess, seenAt };
   if (!online.value) return show(queuedEntry);
-  sending(scan.scanId, true);
+  let settled = false;
   try {
     const { data, error, response } = await api.scan(id, scanRequest(scan));
+    // A 5xx leaves the scan queued for the replay; any other answer is final.
+    settled = response.status < 500;
     if (data) {
-      await settle([scan.scanId]);
       progress.value = data.progress;
       show({ key: scan.scanId, kind: kindOf(data), code, name: data.item?.name ?? null, itemId: data.item?.id ?? null, seenAt });
-    } else if (response.status >= 500) {
-      show(queuedEntry);
-    } else {
-      await settle([scan.scanId]);
+    } else if (settled) {
       show({ ...queuedEntry, kind: "refused", message: messageOf(error, String(response.status)) });
+    } else {
+      show(queuedEntry);
     }
   } catch {
     show(queuedEntry);
   } finally {
-    sending(scan.scanId, false);
+    await sent(scan, settled);
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import { signal } from "@preact/signals";
 import { type Progress, type ScanRequest, scanBatch } from "../api/sessions";
-import { dequeue, enqueue, type QueuedScan, queued } from "../platform/offline-db";
+import { dequeue, enqueue, type QueuedScan, queued, queuedIds } from "../platform/offline-db";
 
 export type Differing = { scanId: string; code: string; guess: QueuedScan["guess"]; result: string; name: string | null };
 
@@ -28,15 +28,21 @@ export const scanRequest = (s: QueuedScan): ScanRequest => ({
   ...(s.allowMarkAnyway ? { allowMarkAnyway: true } : {}),
 });
 
+/**
+ * Counted from the queue itself after every change (never kept by hand: changes overlap), less
+ * the scans being sent one by one right now.
+ */
 export async function countPending(sessionId: string): Promise<void> {
-  pending.value = (await queued(sessionId)).length;
+  pending.value = (await queuedIds(sessionId)).filter((id) => !inflight.has(id)).length;
 }
 
 /** Writes a scan to the queue; it stays there until `settle` (an answer) removes it. */
+/** `online`: the scan is about to be sent on its own (it counts as pending only if that fails). */
 export async function take(
   sessionId: string,
   code: string,
   guess: QueuedScan["guess"],
+  online: boolean,
   allowMarkAnyway = false,
 ): Promise<QueuedScan> {
   const scan: QueuedScan = {
@@ -48,16 +54,17 @@ export async function take(
     seq: Date.now() * 1000 + (seq++ % 1000),
     ...(allowMarkAnyway ? { allowMarkAnyway } : {}),
   };
+  if (online) inflight.add(scan.scanId);
   await enqueue(scan);
-  pending.value++;
+  await countPending(sessionId);
   return scan;
 }
 
-export const sending = (scanId: string, on: boolean) => void (on ? inflight.add(scanId) : inflight.delete(scanId));
-
-export async function settle(scanIds: string[]): Promise<void> {
-  await dequeue(scanIds);
-  pending.value = Math.max(0, pending.value - scanIds.length);
+/** The single send is over: answered (`settled`) or left in the queue for the replay. */
+export async function sent(scan: QueuedScan, settled: boolean): Promise<void> {
+  if (settled) await dequeue([scan.scanId]);
+  inflight.delete(scan.scanId);
+  await countPending(scan.sessionId);
 }
 
 /** Sends what the queue holds for a session; one replay at a time. Stops quietly when offline. */
@@ -81,7 +88,7 @@ export function replay(sessionId: string, onProgress: (p: Progress) => void): Pr
             diffs.push({ scanId: sent.scanId, code: sent.code, guess: sent.guess, result: r.result, name: r.item?.name ?? null });
         }
         if (diffs.length) differing.value = [...diffs, ...differing.value];
-        await settle(batch.map((s) => s.scanId));
+        await dequeue(batch.map((s) => s.scanId));
         onProgress(data.progress);
       }
     } catch {
