@@ -2,17 +2,17 @@
  * The audit mode: one active session, its live progress and missing list, and the results of this
  * phone's scans. Progress and the latest scans (everyone's) come from GET /sessions/{id}/mobile,
  * polled while the page is open; the missing list from GET /sessions/{id}/missing when the count
- * moves. Offline, the page shows the session's offline copy (its mobile payload and expected
- * items, saved when it was opened online), marked as such, and scans wait in the queue.
+ * moves. Offline, the page shows the session's offline copy (offline-copy.ts), marked as such, and
+ * scans wait in the queue (scan-queue.ts).
  */
 import { effect, signal } from "@preact/signals";
 import { messageOf } from "../api/client";
 import * as api from "../api/sessions";
 import { cue } from "../platform/feedback";
-import { loadCopy, type OfflineCopy, saveCopy } from "../platform/offline-db";
+import { queued } from "../platform/offline-db";
 import { t } from "../strings";
-import { parseCode } from "./codes";
 import { online } from "./network";
+import * as copy from "./offline-copy";
 import { countPending, replay, scanRequest, sent, take } from "./scan-queue";
 
 export type ResultKind = "accepted" | "already" | "wrong" | "unknown" | "notExpected" | "queued" | "refused";
@@ -23,7 +23,7 @@ export type ScanEntry = {
   name: string | null;
   itemId: string | null;
   /** Offline only: what the offline copy says about the code. */
-  guess?: "expected" | "alreadyScanned" | "notInCopy";
+  guess?: copy.Guess;
   message?: string;
   undone?: boolean;
   resolved?: boolean;
@@ -40,8 +40,6 @@ export const results = signal<ScanEntry[]>([]);
 export const copySavedAt = signal<string | null>(null);
 export const auditError = signal("");
 
-let copy: OfflineCopy | undefined;
-const scannedHere = new Set<string>();
 let timer: ReturnType<typeof setInterval> | undefined;
 let missingFor = -1;
 
@@ -61,10 +59,16 @@ const update = (key: string, patch: Partial<ScanEntry>) => {
 export async function openSession(id: string): Promise<void> {
   if (sessionId.value === id) return;
   sessionId.value = id;
-  results.value = [];
   missingFor = -1;
-  scannedHere.clear();
-  copy = await loadCopy(id);
+  await copy.loadOfflineCopy(id);
+  // What is still queued (a reload offline) is listed again as queued.
+  results.value = (await queued(id)).reverse().slice(0, 50).map((q) => ({
+    key: q.scanId,
+    kind: "queued" as const,
+    code: q.code,
+    name: copy.itemFor(q.code)?.name ?? null,
+    itemId: null,
+  }));
   await countPending(id);
   await refresh(true);
   clearInterval(timer);
@@ -94,44 +98,22 @@ async function refresh(full: boolean): Promise<void> {
     progress.value = data.progress;
     copySavedAt.value = null;
     if (moved) {
-      const m = await api.missing(id);
+      const m = await api.missing(id, 100);
       if (m.data) missingItems.value = m.data.items;
+      if (full) await copy.saveOfflineCopy(id, data);
+      else await copy.updateOfflineCopy(data, m.data && !m.data.nextCursor ? m.data.items : null);
     }
-    if (full) await saveOfflineCopy(id, data);
   } catch {
-    if (copy) {
-      mobile.value = copy.mobile as api.Mobile;
-      progress.value ??= mobile.value.progress;
-      missingItems.value = missingItems.value.length
-        ? missingItems.value
-        : (copy.items.filter((i) => i.state === "missing") as api.SessionItem[]);
-      copySavedAt.value = copy.savedAt;
+    const view = copy.offlineView();
+    if (view) {
+      mobile.value = view.mobile;
+      progress.value = view.progress;
+      missingItems.value = view.missing;
+      copySavedAt.value = view.savedAt;
     }
   }
 }
 
-async function saveOfflineCopy(id: string, data: api.Mobile): Promise<void> {
-  const items: OfflineCopy["items"] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 50; page++) {
-    const { data: p } = await api.itemsPage(id, cursor);
-    if (!p) return;
-    for (const i of p.items) items.push({ itemId: i.itemId, name: i.name, uniqueTag: i.uniqueTag, state: i.state });
-    if (!p.nextCursor) break;
-    cursor = p.nextCursor;
-  }
-  copy = { sessionId: id, savedAt: new Date().toISOString(), mobile: data, items };
-  await saveCopy(copy);
-}
-
-/** What the offline copy says about a code (a tag or a label URL). */
-function guessOf(raw: string): ScanEntry["guess"] {
-  const code = parseCode(raw);
-  const tag = code.kind === "tag" ? code.tag : null;
-  const item = tag ? copy?.items.find((i) => i.uniqueTag === tag || i.itemId === tag) : undefined;
-  if (!item || item.state === "excluded") return "notInCopy";
-  return item.state === "scanned" || scannedHere.has(item.itemId) ? "alreadyScanned" : "expected";
-}
 const GUESS = { expected: "accepted", alreadyScanned: "already_scanned", notInCopy: "not_in_session" } as const;
 
 /** One code from the camera, the wedge or the keyboard. */
@@ -139,13 +121,10 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
   const id = sessionId.value;
   const code = raw.trim();
   if (!id || !code) return;
-  const guess = guessOf(code);
-  const item = copy?.items.find((i) => {
-    const c = parseCode(code);
-    return c.kind === "tag" && (i.uniqueTag === c.tag || i.itemId === c.tag);
-  });
-  if (item) scannedHere.add(item.itemId);
-  const scan = await take(id, code, GUESS[guess ?? "notInCopy"], online.value, allowMarkAnyway);
+  const guess = copy.guessOf(code);
+  const item = copy.itemFor(code);
+  if (item) copy.markScanned(item.itemId, true);
+  const scan = await take(id, code, GUESS[guess], online.value, allowMarkAnyway);
   const queuedEntry: ScanEntry = { key: scan.scanId, kind: "queued", code, name: item?.name ?? null, itemId: null, guess, seenAt };
   if (!online.value) return show(queuedEntry);
   let settled = false;
@@ -155,6 +134,7 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
     settled = response.status < 500;
     if (data) {
       progress.value = data.progress;
+      if (data.item && (data.result === "accepted" || data.result === "already_scanned")) copy.answered(data.item.id);
       show({ key: scan.scanId, kind: kindOf(data), code, name: data.item?.name ?? null, itemId: data.item?.id ?? null, seenAt });
     } else if (settled) {
       show({ ...queuedEntry, kind: "refused", message: messageOf(error, String(response.status)) });
@@ -182,7 +162,7 @@ export async function undo(entry: ScanEntry): Promise<void> {
     const { data, error } = await api.unscan(id, entry.itemId);
     if (!data) return void (auditError.value = messageOf(error, ""));
     update(entry.key, { undone: true });
-    scannedHere.delete(entry.itemId);
+    copy.markScanned(entry.itemId, false);
     progress.value = data.progress;
     cue("undone");
     await refresh(false);
@@ -195,7 +175,12 @@ export async function undo(entry: ScanEntry): Promise<void> {
 effect(() => {
   const id = sessionId.value;
   if (online.value && id)
-    void replay(id, (p) => {
+    void replay(id, (answers, p) => {
       progress.value = p;
+      const byScan = new Map(answers.map((a) => [a.sentScanId, a]));
+      results.value = results.value.map((e) => {
+        const a = byScan.get(e.key);
+        return a ? { ...e, kind: kindOf(a), name: a.item?.name ?? e.name, itemId: a.item?.id ?? null, guess: undefined } : e;
+      });
     }).then(() => refresh(false));
 });

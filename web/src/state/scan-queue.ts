@@ -7,7 +7,7 @@
  * differs from what the offline copy predicted, the screen lists it: the server's answer wins.
  */
 import { signal } from "@preact/signals";
-import { type Progress, type ScanRequest, scanBatch } from "../api/sessions";
+import { type BatchResult, type Progress, type ScanRequest, scanBatch } from "../api/sessions";
 import { dequeue, enqueue, type QueuedScan, queued, queuedIds } from "../platform/offline-db";
 
 export type Differing = { scanId: string; code: string; guess: QueuedScan["guess"]; result: string; name: string | null };
@@ -67,8 +67,13 @@ export async function sent(scan: QueuedScan, settled: boolean): Promise<void> {
   await countPending(scan.sessionId);
 }
 
-/** Sends what the queue holds for a session; one replay at a time. Stops quietly when offline. */
-export function replay(sessionId: string, onProgress: (p: Progress) => void): Promise<void> {
+export type Answer = BatchResult["results"][number] & { sentScanId: string };
+
+/**
+ * Sends what the queue holds for a session; one replay at a time. Stops quietly when offline.
+ * `onAnswers`: the server's answers (with the scanId each was sent with) and the progress after.
+ */
+export function replay(sessionId: string, onAnswers: (answers: Answer[], p: Progress) => void): Promise<void> {
   replaying ??= (async () => {
     try {
       for (;;) {
@@ -89,7 +94,10 @@ export function replay(sessionId: string, onProgress: (p: Progress) => void): Pr
         }
         if (diffs.length) differing.value = [...diffs, ...differing.value];
         await dequeue(batch.map((s) => s.scanId));
-        onProgress(data.progress);
+        onAnswers(
+          data.results.map((r) => ({ ...r, sentScanId: batch[r.index]?.scanId ?? "" })),
+          data.progress,
+        );
       }
     } catch {
       // Offline again: the rest waits for the next time.
