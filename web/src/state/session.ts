@@ -12,21 +12,35 @@ export type SessionState = { status: "loading" } | { status: "signedOut" } | { s
 export const session = signal<SessionState>({ status: "loading" });
 export const currentUser = computed(() => (session.value.status === "signedIn" ? session.value.user : null));
 
+/**
+ * What the signed-in user may do: operationIds from GET /auth/permissions (the API's policy table).
+ * An action is shown only when its operation is here; the API still decides every call.
+ */
+export const operations = signal<ReadonlySet<string>>(new Set());
+export const can = (operationId: string) => operations.value.has(operationId);
+
+async function signedIn(user: auth.User) {
+  operations.value = new Set(await auth.permissions().catch(() => []));
+  session.value = { status: "signedIn", user };
+}
+
 const NEXT_KEY = "inventory.next";
 
 export async function restoreSession(): Promise<void> {
   const user = await auth.refresh().catch(() => null);
-  session.value = user ? { status: "signedIn", user } : { status: "signedOut" };
+  if (user) await signedIn(user);
+  else session.value = { status: "signedOut" };
 }
 
 export async function signInWithPassword(email: string, password: string, fallback: string) {
   const result = await auth.signIn(email, password, fallback);
-  if (result.ok) session.value = { status: "signedIn", user: result.user };
+  if (result.ok) await signedIn(result.user);
   return result;
 }
 
 export async function signOut(): Promise<void> {
   await auth.signOut();
+  operations.value = new Set();
   session.value = { status: "signedOut" };
   navigate("/login", { replace: true });
 }
