@@ -96,7 +96,7 @@ describe("the field app at phone size", () => {
     const page = await phone();
     await page.goto(`${ws.base}/a/DRL-001`);
     await page.waitForURL(`${ws.base}/login?next=%2Fa%2FDRL-001`);
-    await expect.poll(() => page.getByRole("heading", { name: "Sign in" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("button", { name: "Sign in with password" }).isVisible()).toBe(true);
     await checkPage(page, "01-login");
     await signIn(page, ws.owner);
     await page.waitForURL(`${ws.base}/a/DRL-001`);
@@ -239,6 +239,28 @@ describe("the field app at phone size", () => {
     expect((await page.goto(`${ws.base}/`)).status()).toBe(200);
     await expect.poll(() => page.getByRole("link", { name: "Open the scanner" }).isVisible()).toBe(true);
     await checkPage(page, "08-home");
+    await page.context().close();
+  });
+
+  it("installable: a manifest, and a service worker whose cached shell opens the app offline", async () => {
+    const page = await phone();
+    await page.goto(`${ws.base}/login?next=%2Fa%2FDRL-001`);
+    await signIn(page, ws.owner);
+    await page.waitForURL(`${ws.base}/a/DRL-001`);
+    const manifest = await page.evaluate(async () => {
+      const href = document.querySelector('link[rel="manifest"]')?.getAttribute("href");
+      return href ? (await fetch(href)).json() : null;
+    });
+    expect(manifest).toMatchObject({ display: "standalone", start_url: "/scan" });
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await expect.poll(() => page.evaluate(() => caches.keys().then((k) => k.length))).toBeGreaterThan(0);
+    await page.context().setOffline(true);
+    await page.reload();
+    await expect.poll(() => page.getByText(/Offline: changes wait/).isVisible()).toBe(true);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    expect(await page.getByRole("link", { name: "Inventory" }).isVisible()).toBe(true);
+    await checkPage(page, "09-offline");
+    await page.context().setOffline(false);
     await page.context().close();
   });
 });

@@ -1,10 +1,13 @@
 /**
  * Who is signed in. On start the app trades the refresh cookie (if any) for an access token; the
  * pages read `session` and call the verbs below. The return path survives the SSO round trip in
- * sessionStorage (it is a path, never a token).
+ * sessionStorage (it is a path, never a token). Who was signed in last (the user and their
+ * permissions, never a token) is kept in localStorage so the app opens offline; signing out
+ * forgets it.
  */
 import { computed, signal } from "@preact/signals";
 import * as auth from "../api/auth";
+import { hasAccessToken } from "../api/client";
 import { navigate, safeReturnPath } from "./router";
 
 export type SessionState = { status: "loading" } | { status: "signedOut" } | { status: "signedIn"; user: auth.User };
@@ -19,18 +22,44 @@ export const currentUser = computed(() => (session.value.status === "signedIn" ?
 export const operations = signal<ReadonlySet<string>>(new Set());
 export const can = (operationId: string) => operations.value.has(operationId);
 
+const LAST_KEY = "inventory.lastUser";
+type Remembered = { user: auth.User; operations: string[] };
+
 async function signedIn(user: auth.User) {
-  operations.value = new Set(await auth.permissions().catch(() => []));
+  const ops = await auth.permissions().catch(() => [] as string[]);
+  operations.value = new Set(ops);
+  localStorage.setItem(LAST_KEY, JSON.stringify({ user, operations: ops } satisfies Remembered));
   session.value = { status: "signedIn", user };
+}
+
+function remembered(): Remembered | null {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_KEY) ?? "null") as Remembered | null;
+  } catch {
+    return null;
+  }
 }
 
 const NEXT_KEY = "inventory.next";
 
 export async function restoreSession(): Promise<void> {
-  const user = await auth.refresh().catch(() => null);
-  if (user) await signedIn(user);
-  else session.value = { status: "signedOut" };
+  try {
+    const user = await auth.refresh();
+    if (user) return await signedIn(user);
+    localStorage.removeItem(LAST_KEY);
+    session.value = { status: "signedOut" };
+  } catch {
+    // The service cannot be reached (offline): carry on as who was signed in last. Calls fail or
+    // wait in the offline queue; back online the cookie is tried again (below).
+    const last = remembered();
+    operations.value = new Set(last?.operations ?? []);
+    session.value = last ? { status: "signedIn", user: last.user } : { status: "signedOut" };
+  }
 }
+
+window.addEventListener("online", () => {
+  if (!hasAccessToken()) void restoreSession();
+});
 
 export async function signInWithPassword(email: string, password: string, fallback: string) {
   const result = await auth.signIn(email, password, fallback);
@@ -40,6 +69,7 @@ export async function signInWithPassword(email: string, password: string, fallba
 
 export async function signOut(): Promise<void> {
   await auth.signOut();
+  localStorage.removeItem(LAST_KEY);
   operations.value = new Set();
   session.value = { status: "signedOut" };
   navigate("/login", { replace: true });
