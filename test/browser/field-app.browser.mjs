@@ -235,10 +235,16 @@ describe("the field app at phone size", () => {
     await page.keyboard.type("NEW-777", { delay: 5 });
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ws.base}/a/NEW-777`);
-    await page.goto(`${ws.base}/no-such-page`);
     expect((await page.goto(`${ws.base}/`)).status()).toBe(200);
     await expect.poll(() => page.getByRole("link", { name: "Open the scanner" }).isVisible()).toBe(true);
     await checkPage(page, "08-home");
+    // A path the router does not know (the Worker answers only the app's pages with the app).
+    await page.evaluate(() => {
+      history.pushState(null, "", "/nowhere");
+      dispatchEvent(new PopStateEvent("popstate"));
+    });
+    await expect.poll(() => page.getByRole("heading", { name: "Page not found" }).isVisible()).toBe(true);
+    await checkPage(page, "10-not-found");
     await page.context().close();
   });
 
