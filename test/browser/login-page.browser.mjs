@@ -7,7 +7,14 @@ import { inflateRawSync } from "node:zlib";
 import * as samlify from "samlify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "../../scripts/lib/http.mjs";
-import { launch, openPage as open, worker as sharedWorker, workspace as newWorkspace } from "./browser.mjs";
+import {
+  axeViolations,
+  launch,
+  openPage as open,
+  screenshot,
+  worker as sharedWorker,
+  workspace as newWorkspace,
+} from "./browser.mjs";
 
 let worker;
 let browser;
@@ -202,6 +209,8 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     expect(await page.getByLabel("Email").isVisible()).toBe(false);
     const reveal = page.getByRole("button", { name: "Owner sign-in with password" });
     expect(await reveal.getAttribute("aria-expanded")).toBe("false");
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "login-sso-gate");
     await sso.click();
     await page.waitForURL(/127\.0\.0\.1:\d+\/sso\?SAMLRequest=/);
     expect(await page.getByRole("heading", { name: "Test IdP sign-in" }).isVisible()).toBe(true);
@@ -257,6 +266,7 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     await page.goto(`${worker.url("no-such-workspace")}/login`);
     await expect.poll(() => page.getByRole("heading", { name: "Workspace not found" }).isVisible()).toBe(true);
     expect(await page.getByLabel("Email").isVisible()).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
     expect(await page.getByRole("link", { name: "Sign in with single sign-on" }).isVisible()).toBe(false);
     await page.context().close();
   });

@@ -46,8 +46,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** expect.poll with time for a loaded machine (its default second is too short for a page's first load). */
-const until = (fn, opts) => expect.poll(fn, { timeout: 15_000, interval: 100, ...opts });
 const phone = () => openPage(browser, { viewport: PHONE, permissions: ["camera"] });
 const row = (page, kind, text) => page.locator(`li.result[data-kind="${kind}"]`, { hasText: text });
 const progressText = (page) => page.locator(".progress strong").textContent();
@@ -58,25 +56,25 @@ describe("the scanner in headless Chromium", () => {
     const [a1, a2, a3] = assets;
     const page = await phone();
     await signInTo(page, ws.base, ws.owner, `/scan/audit/${session.id}`);
-    await until(() => progressText(page)).toBe("0 of 4 scanned");
+    await expect.poll(() => progressText(page)).toBe("0 of 4 scanned");
     // The decoder is not loaded before the camera is asked for.
     const wasmBefore = await page.evaluate(
       () => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length,
     );
     expect(wasmBefore).toBe(0);
     await page.getByRole("button", { name: "Start camera" }).click();
-    await until(() => row(page, "accepted", a1.name).count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    await until(() => row(page, "already", a1.name).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => row(page, "accepted", a1.name).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => row(page, "already", a1.name).count(), { timeout: 20_000 }).toBeGreaterThan(0);
     await expect
       .poll(() => row(page, "unknown", `/a/${gone.uniqueTag}`).count(), { timeout: 20_000 })
       .toBeGreaterThan(0);
-    await until(() => row(page, "accepted", a2.name).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => row(page, "accepted", a2.name).count(), { timeout: 20_000 }).toBeGreaterThan(0);
     // Wrong location: the prompt, then "Mark anyway" accepts it as found.
     const wrong = row(page, "wrong", stray.name).first();
     await wrong.waitFor({ timeout: 20_000 });
     expect(await wrong.textContent()).toMatch(/Wrong location: Projector 1.*recorded somewhere else/);
     await wrong.getByRole("button", { name: "Mark anyway" }).click();
-    await until(() => row(page, "accepted", stray.name).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => row(page, "accepted", stray.name).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     // The wasm came from our own assets (no CDN), after the camera opened; nothing left loopback.
     const wasm = await page.evaluate(() =>
       performance
@@ -91,8 +89,8 @@ describe("the scanner in headless Chromium", () => {
     // Stop the camera, then undo the mis-scan of A2: it counts as missing again.
     await page.getByRole("button", { name: "Stop camera" }).click();
     await row(page, "accepted", a2.name).first().getByRole("button", { name: /^Undo/ }).click();
-    await until(() => row(page, "accepted", a2.name).first().textContent()).toMatch(/Undone/);
-    await until(() => page.locator(".missing-list").textContent()).toContain(a2.name);
+    await expect.poll(() => row(page, "accepted", a2.name).first().textContent()).toMatch(/Undone/);
+    await expect.poll(() => page.locator(".missing-list").textContent()).toContain(a2.name);
     const item = await ws.api(`/sessions/${session.id}/items/${a2.id}`);
     expect(item.body.state).toBe("missing");
     // Another person scans A3 on their own phone: the first phone sees it without doing anything.
@@ -101,12 +99,12 @@ describe("the scanner in headless Chromium", () => {
     const second = await phone();
     await signInTo(second, ws.base, other, `/scan/audit/${session.id}`);
     await typeCodes(second, [a3.uniqueTag]);
-    await until(() => row(second, "accepted", a3.name).count()).toBe(1);
+    await expect.poll(() => row(second, "accepted", a3.name).count()).toBe(1);
     await expect
       .poll(() => page.locator(".recent-list").textContent(), { timeout: 10_000 })
       .toMatch(/Laptop 3 — Accepted, by someone else/);
-    await until(() => progressText(page)).not.toBe(before);
-    await until(() => page.locator(".missing-list").textContent()).not.toContain(a3.name);
+    await expect.poll(() => progressText(page)).not.toBe(before);
+    await expect.poll(() => page.locator(".missing-list").textContent()).not.toContain(a3.name);
     const report = (await ws.api(`/sessions/${session.id}/report`)).body;
     expect(report).toMatchObject({ unknownCodes: 1, wrongLocation: 1 });
     expect(report.scanned).toBeGreaterThanOrEqual(2);
@@ -123,24 +121,24 @@ describe("the scanner in headless Chromium", () => {
     const session = await startSession(ws, "Store count", store.id);
     const page = await phone();
     await signInTo(page, ws.base, ws.owner, `/scan/audit/${session.id}`);
-    await until(() => progressText(page)).toBe("0 of 60 scanned");
+    await expect.poll(() => progressText(page)).toBe("0 of 60 scanned");
     // The app shell is cached by the service worker before the network goes.
     await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
     const tags = assets.map((a) => a.uniqueTag);
     await typeCodes(page, tags.slice(0, 10));
-    await until(() => progressText(page)).toBe("10 of 60 scanned");
+    await expect.poll(() => progressText(page)).toBe("10 of 60 scanned");
     await page.context().setOffline(true);
     // 50 scans offline: 45 new chairs and 5 taken again (the server will count each once).
     await typeCodes(page, [...tags.slice(10, 55), ...tags.slice(50, 55)]);
-    await until(() => page.getByText("50 scans waiting to be sent.").isVisible()).toBe(true);
-    await until(() => page.getByText(/Offline copy from/).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("50 scans waiting to be sent.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText(/Offline copy from/).isVisible()).toBe(true);
     expect(await row(page, "queued", "Chair 11").count()).toBe(1);
     // A reload with the queue full: the shell comes from the service worker, the queue from IndexedDB.
     await page.reload();
-    await until(() => page.getByText("50 scans waiting to be sent.").isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.getByText("50 scans waiting to be sent.").isVisible(), { timeout: 15_000 }).toBe(true);
     // Offline, the page shows the offline copy less this phone's scans, and the queued scans again.
     expect(await row(page, "queued", "Chair 11").count()).toBe(1);
-    await until(() => page.locator(".missing-list").textContent()).toMatch(/Chair 56/);
+    await expect.poll(() => page.locator(".missing-list").textContent()).toMatch(/Chair 56/);
     const offlineMissing = await page.locator(".missing-list").textContent();
     expect(offlineMissing).not.toMatch(/Chair 1 |Chair 11 /);
     await screenshot(page, "scanner-offline");
@@ -148,7 +146,7 @@ describe("the scanner in headless Chromium", () => {
     await expect
       .poll(() => page.locator(".notice", { hasText: "waiting to be sent" }).count(), { timeout: 20_000 })
       .toBe(0);
-    await until(() => progressText(page), { timeout: 10_000 }).toBe("55 of 60 scanned");
+    await expect.poll(() => progressText(page), { timeout: 10_000 }).toBe("55 of 60 scanned");
     // The queued rows now carry the server's answers.
     expect(await row(page, "accepted", "Chair 11").count()).toBe(1);
     expect(await row(page, "already", "Chair 51").count()).toBe(1);
@@ -172,20 +170,20 @@ describe("the scanner in headless Chromium", () => {
     const page = await phone();
     await signInTo(page, ws.base, ws.owner, "/scan/batch");
     await typeCodes(page, [...assets.map((a) => `${ws.base}/a/${a.uniqueTag}`), "NO-SUCH-TAG", assets[0].uniqueTag]);
-    await until(() => page.getByRole("heading", { name: "Scanned list (4)" }).isVisible()).toBe(true);
-    await until(() => page.locator(".batch-list").textContent()).toMatch(/Drill 3/);
+    await expect.poll(() => page.getByRole("heading", { name: "Scanned list (4)" }).isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".batch-list").textContent()).toMatch(/Drill 3/);
     expect(await page.locator(".batch-list").textContent()).toMatch(/NO-SUCH-TAG/);
     await page.getByLabel("Action for the whole list").selectOption("checkout");
     await page.getByLabel("Check out to").selectOption({ label: "Dana Field" });
     await page.getByRole("button", { name: "Apply to 3 assets" }).click();
-    await until(() => page.getByText("3 done, 0 failed.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("3 done, 0 failed.").isVisible()).toBe(true);
     for (const a of assets) expect((await ws.api(`/inventory-items/${a.id}`)).body.status).toBe("assigned");
     // Check in two (one of them already back: answered per item), then move one.
     await typeCodes(page, [assets[0].uniqueTag, assets[1].uniqueTag]);
     await ws.api(`/inventory-items/${assets[1].id}/checkin`, { method: "POST", body: {} });
     await page.getByLabel("Action for the whole list").selectOption("checkin");
     await page.getByRole("button", { name: "Apply to 2 assets" }).click();
-    await until(() => page.getByText("1 done, 1 failed.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("1 done, 1 failed.").isVisible()).toBe(true);
     expect(await page.locator("li.result", { hasText: "Failed: Drill 2" }).count()).toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "scanner-batch");
@@ -196,7 +194,7 @@ describe("the scanner in headless Chromium", () => {
     await page.getByLabel("Action for the whole list").selectOption("move");
     await page.getByLabel("Move to").selectOption({ label: "Van" });
     await page.getByRole("button", { name: "Apply to 1 asset" }).click();
-    await until(() => page.getByText("1 done, 0 failed.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("1 done, 0 failed.").isVisible()).toBe(true);
     expect((await ws.api(`/inventory-items/${assets[2].id}`)).body.locationId).toBe(van.id);
     await page.context().close();
   });
@@ -206,7 +204,6 @@ describe("the scanner in headless Chromium", () => {
     const page = await phone();
     await signInTo(page, ws.base, ws.owner, "/scan");
     await page.getByRole("button", { name: "Start camera" }).waitFor();
-    // (Checked before axe: its helper first tries an inline script tag, which the CSP refuses.)
     expect(page.cspViolations).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "scanner-lookup");
@@ -218,7 +215,7 @@ describe("the scanner in headless Chromium", () => {
     await page.getByLabel("Session name").fill("Spot check");
     await page.getByRole("button", { name: "Start and scan" }).click();
     await page.waitForURL(/\/scan\/audit\/[^/]+$/);
-    await until(() => page.getByRole("heading", { name: "Spot check" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("heading", { name: "Spot check" }).isVisible()).toBe(true);
     await page.context().close();
   });
 });

@@ -3,7 +3,16 @@ import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonConten
 import { getUser, toUser } from "../users";
 import { UserSchema } from "../users";
 import { serviceCtx } from "../../http/service-context";
-import { AcceptInviteBody, LoginBody, RefreshBody, SessionResponseSchema, SessionSchema } from "./schemas";
+import {
+  AcceptInviteBody,
+  LoginBody,
+  PermissionsSchema,
+  RefreshBody,
+  SessionResponseSchema,
+  SessionSchema,
+} from "./schemas";
+import { permittedOperations } from "../../auth/policy";
+import { planIncludes } from "../../tenancy/plans";
 import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
 import { invalidRefreshToken } from "./refresh-tokens";
 import type { AuthCtx } from "./refresh-tokens";
@@ -89,6 +98,25 @@ export const authRouter = createRouter()
       // The guard admits only user JWTs here; anything else has no "me".
       const id = p.kind === "user" ? p.userId : "";
       return c.json(toUser(await getUser(serviceCtx(c), id)), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/auth/permissions",
+      operationId: "getMyPermissions",
+      tags,
+      summary: "What the signed-in user may do",
+      description:
+        "The operations (by operationId) that the user's role and the workspace's plan allow, from the same policy table that guards every route. The field app shows an action only when its operation is listed.",
+      responses: { 200: json(PermissionsSchema, "The permitted operations") },
+    }),
+    async (c) => {
+      const p = c.var.principal;
+      // The guard admits user JWTs only (a platform admin acts as an owner, as in the guard).
+      const role = p.kind === "platformAdmin" ? "owner" : p.role;
+      const plan = c.var.tenant.plan;
+      return c.json({ role, operations: permittedOperations(role, (f) => planIncludes(plan, f)) }, 200);
     },
   )
   .openapi(

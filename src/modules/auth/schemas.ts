@@ -55,3 +55,14 @@ export const SessionResponseSchema = z.union([SessionSchema, CookieSessionSchema
 
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type AuthSession = z.infer<typeof SessionSchema>;
+
+export const PermissionsSchema = z
+  .object({
+    role: z.enum(["owner", "admin", "member"]),
+    operations: z.array(z.string()).openapi({
+      description:
+        "The operationIds of this document that the signed-in user may call (role and plan), sorted. A client shows only these actions; the API still checks every call.",
+      example: ["checkinInventoryItem", "checkoutInventoryItem", "getInventoryItemByTag"],
+    }),
+  })
+  .openapi("Permissions");

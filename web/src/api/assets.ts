@@ -30,11 +30,11 @@ export const searchPeople = (q: string) => authed(() => api.GET("/people", { par
 export const searchLocations = (q: string) =>
   authed(() => api.GET("/locations", { params: { query: { q, limit: 10 } } }));
 
-export const checkOut = (id: string, personId: string) =>
+export const checkOut = (id: string, personId: string, dueBackAt?: string) =>
   authed(() =>
     api.POST("/inventory-items/{inventoryItemId}/checkout", {
       params: { path: { inventoryItemId: id } },
-      body: { personId },
+      body: dueBackAt ? { personId, dueBackAt } : { personId },
     }),
   );
 
@@ -74,3 +74,13 @@ export const report = (title: string, message: string, photo: Blob | null) =>
       },
     }),
   );
+
+/** A deleted asset with this tag (tombstones come back only from a sync list: `updatedSince`). */
+export const trashedByTag = (tag: string) =>
+  authed(() => api.GET("/inventory-items", { params: { query: { q: tag, updatedSince: "1970-01-01T00:00:00.000Z", limit: 50 } } }));
+
+export const restore = (id: string) =>
+  authed(() => api.POST("/trash/restore", { body: { items: [{ type: "asset", id }] } }));
+
+export const purge = (id: string) =>
+  authed(() => api.POST("/trash/permanent-delete", { body: { items: [{ type: "asset", id }] } }));

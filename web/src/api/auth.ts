@@ -57,6 +57,12 @@ export async function bootstrap(): Promise<Bootstrap | null> {
   return data ?? null;
 }
 
+/** The operationIds the signed-in user may call (role and plan), from the API's policy table. */
+export async function permissions(): Promise<string[]> {
+  const { data } = await authed(() => api.GET("/auth/permissions"));
+  return data?.operations ?? [];
+}
+
 export async function me(): Promise<User | null> {
   const { data } = await authed(() => api.GET("/auth/me"));
   return data ?? null;

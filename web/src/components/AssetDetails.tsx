@@ -4,16 +4,10 @@ import { t } from "../strings";
 const date = (iso: string) => new Date(iso).toLocaleDateString("en", { dateStyle: "medium" });
 
 /** What an asset is and where it stands: every state in words, with colour as a second signal. */
-export function AssetDetails({ view }: { view: AssetView }) {
+export function AssetFacts({ view }: { view: AssetView }) {
   const { item, health } = view;
   return (
-    <>
-      {view.photoUrl ? (
-        <img class="photo" src={view.photoUrl} alt={t.asset.photo(item.name)} />
-      ) : (
-        <p class="hint">{t.asset.noPhoto}</p>
-      )}
-      <dl class="facts">
+    <dl class="facts">
         <dt>{t.asset.tag}</dt>
         <dd>{item.uniqueTag}</dd>
         <dt>{t.asset.status}</dt>
@@ -35,7 +29,15 @@ export function AssetDetails({ view }: { view: AssetView }) {
             t.health.unknown
           )}
         </dd>
-      </dl>
+    </dl>
+  );
+}
+
+/** Below the actions: why the health is what it is, what is due, who booked it, the photo. */
+export function AssetMore({ view }: { view: AssetView }) {
+  const { item, health } = view;
+  return (
+    <>
       {health && (
         <section aria-labelledby="why">
           <h2 id="why">{t.asset.healthReasons}</h2>
@@ -76,6 +78,12 @@ export function AssetDetails({ view }: { view: AssetView }) {
           </ul>
         )}
       </section>
+      <h2>{t.asset.photoTitle}</h2>
+      {view.photoUrl ? (
+        <img class="photo" src={view.photoUrl} alt={t.asset.photo(item.name)} />
+      ) : (
+        <p class="hint">{t.asset.noPhoto}</p>
+      )}
     </>
   );
 }

@@ -1,52 +1,39 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { messageOf } from "../api/client";
-import * as api from "../api/sessions";
+import { activeSessions, type Choice, places as listPlaces, startAudit } from "../state/choices";
 import { navigate } from "../state/router";
+import { can } from "../state/session";
 import { t } from "../strings";
 import { Button, Field, Notice, Spinner } from "./ui";
 
 /**
  * Audit, step one: the active sessions to scan into (GET /sessions/active), or a new one started
- * at once (POST /sessions with status "active"; every role may, as the policy table says: a
- * refusal would be shown as the API's message).
+ * at once (POST /sessions with status "active") when the user's permissions (GET /auth/permissions,
+ * the policy table) include createSession; a refusal would still be shown as the API's message.
  */
 export function AuditChooser() {
-  const sessions = useSignal<api.Session[] | null>(null);
-  const places = useSignal<{ id: string; name: string }[]>([]);
+  const sessions = useSignal<Choice[] | null>(null);
+  const places = useSignal<Choice[]>([]);
   const message = useSignal("");
   const name = useSignal("");
   const locationId = useSignal("");
 
   useEffect(() => {
-    void api
-      .activeSessions()
-      .then(({ data, error }) => {
-        sessions.value = data?.items ?? [];
-        if (!data) message.value = messageOf(error, t.unreachable);
-      })
-      .catch(() => {
-        sessions.value = [];
-        message.value = t.unreachable;
-      });
-    void api
-      .locations()
-      .then(({ data }) => {
-        places.value = data?.items.map((l) => ({ id: l.id, name: l.name })) ?? [];
-      })
-      .catch(() => undefined);
+    void activeSessions().then((r) => {
+      sessions.value = r.items;
+      if (r.message) message.value = r.message;
+    });
+    void listPlaces().then((r) => {
+      places.value = r.items;
+    });
   }, []);
 
   async function start(e: Event) {
     e.preventDefault();
     if (!name.value.trim()) return;
-    try {
-      const { data, error } = await api.startSession(name.value.trim(), locationId.value || null);
-      if (data) navigate(`/scan/audit/${encodeURIComponent(data.id)}`);
-      else message.value = messageOf(error, t.unreachable);
-    } catch {
-      message.value = t.unreachable;
-    }
+    const r = await startAudit(name.value.trim(), locationId.value || null);
+    if ("id" in r) navigate(`/scan/audit/${encodeURIComponent(r.id)}`);
+    else message.value = r.message;
   }
 
   return (
@@ -68,6 +55,8 @@ export function AuditChooser() {
           ))}
         </ul>
       )}
+      {can("createSession") && (
+      <>
       <h2>{t.audit.start}</h2>
       <form noValidate onSubmit={(e) => void start(e)}>
         <Field id="session-name" label={t.audit.name}>
@@ -100,6 +89,8 @@ export function AuditChooser() {
           {t.audit.startSubmit}
         </Button>
       </form>
+      </>
+      )}
     </>
   );
 }

@@ -1,15 +1,17 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { locations, people as listPeople } from "../api/sessions";
 import * as batch from "../state/batch";
+import { type Choice, people as listPeople, places as listPlaces } from "../state/choices";
+import { can } from "../state/session";
 import { t } from "../strings";
 import { CameraPanel } from "./CameraPanel";
 import { CodeForm } from "./CodeForm";
 import { Button, Field, Notice } from "./ui";
 
-type Choice = { id: string; name: string };
-
-/** Batch: scan a list, choose one action and its target, apply it to the whole list at once. */
+/**
+ * Batch: scan a list, choose one action and its target, apply it to the whole list at once. The
+ * actions are shown when the user's permissions include the bulk route (the API decides per item).
+ */
 export function BatchPanel() {
   const action = useSignal<"checkout" | "checkin" | "move">("checkin");
   const people = useSignal<Choice[]>([]);
@@ -17,16 +19,12 @@ export function BatchPanel() {
   const target = useSignal("");
 
   useEffect(() => {
-    void listPeople()
-      .then(({ data }) => {
-        people.value = data?.items.map((p) => ({ id: p.id, name: p.name })) ?? [];
-      })
-      .catch(() => undefined);
-    void locations()
-      .then(({ data }) => {
-        places.value = data?.items.map((l) => ({ id: l.id, name: l.name })) ?? [];
-      })
-      .catch(() => undefined);
+    void listPeople().then((r) => {
+      people.value = r.items;
+    });
+    void listPlaces().then((r) => {
+      places.value = r.items;
+    });
   }, []);
 
   const ready = batch.list.value.filter((a) => a.id).length;
@@ -63,6 +61,7 @@ export function BatchPanel() {
           ))}
         </ul>
       )}
+      {can("bulkInventoryItems") && (
       <form noValidate onSubmit={apply}>
         <Field id="batch-action" label={t.batch.action}>
           <select
@@ -100,6 +99,7 @@ export function BatchPanel() {
           {t.batch.run(ready)}
         </Button>
       </form>
+      )}
       {batch.outcomes.value.length > 0 && (
         <section aria-labelledby="batch-results">
           <h2 id="batch-results">{t.batch.results}</h2>

@@ -19,7 +19,7 @@ export type AssetView = {
 
 export type AssetState =
   | { status: "loading" }
-  | { status: "missing"; tag: string }
+  | { status: "missing"; tag: string; trashed: Item | null }
   | { status: "error"; message: string }
   | { status: "ready"; view: AssetView };
 
@@ -30,7 +30,7 @@ export async function loadAsset(tag: string, unreachable: string): Promise<void>
   try {
     const found = await assets.byTag(tag);
     if (found.response.status === 404) {
-      asset.value = { status: "missing", tag };
+      asset.value = { status: "missing", tag, trashed: await trashedWithTag(tag) };
       return;
     }
     if (!found.data) {
@@ -66,4 +66,11 @@ async function surroundings(item: Item): Promise<AssetView> {
     locationName: location.data?.name ?? null,
     photoUrl: photo?.data?.url ?? null,
   };
+}
+
+/** A deleted asset that had this tag (tags compare case-insensitively), if any. */
+async function trashedWithTag(tag: string): Promise<Item | null> {
+  const { data } = await assets.trashedByTag(tag);
+  const lower = tag.toLowerCase();
+  return data?.items.find((i) => i.deletedAt && i.uniqueTag.toLowerCase() === lower) ?? null;
 }

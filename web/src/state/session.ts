@@ -1,10 +1,13 @@
 /**
  * Who is signed in. On start the app trades the refresh cookie (if any) for an access token; the
  * pages read `session` and call the verbs below. The return path survives the SSO round trip in
- * sessionStorage (it is a path, never a token).
+ * sessionStorage (it is a path, never a token). Who was signed in last (the user and their
+ * permissions, never a token) is kept in localStorage so the app opens offline; signing out
+ * forgets it.
  */
 import { computed, signal } from "@preact/signals";
 import * as auth from "../api/auth";
+import { hasAccessToken } from "../api/client";
 import { navigate, safeReturnPath } from "./router";
 
 export type SessionState = { status: "loading" } | { status: "signedOut" } | { status: "signedIn"; user: auth.User };
@@ -12,47 +15,62 @@ export type SessionState = { status: "loading" } | { status: "signedOut" } | { s
 export const session = signal<SessionState>({ status: "loading" });
 export const currentUser = computed(() => (session.value.status === "signedIn" ? session.value.user : null));
 
+/**
+ * What the signed-in user may do: operationIds from GET /auth/permissions (the API's policy table).
+ * An action is shown only when its operation is here; the API still decides every call.
+ */
+export const operations = signal<ReadonlySet<string>>(new Set());
+export const can = (operationId: string) => operations.value.has(operationId);
+
+const LAST_KEY = "inventory.lastUser";
+type Remembered = { user: auth.User; operations: string[] };
+
+async function signedIn(user: auth.User) {
+  const ops = await auth.permissions().catch(() => [] as string[]);
+  operations.value = new Set(ops);
+  localStorage.setItem(LAST_KEY, JSON.stringify({ user, operations: ops } satisfies Remembered));
+  session.value = { status: "signedIn", user };
+}
+
+function remembered(): Remembered | null {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_KEY) ?? "null") as Remembered | null;
+  } catch {
+    return null;
+  }
+}
+
 const NEXT_KEY = "inventory.next";
 
-/**
- * The signed-in user's profile (no token) is kept so that the scanner opens offline after a
- * reload: its queued scans wait for the connection, and the first call back online renews the
- * access token through the cookie (or ends the session if the cookie is gone). Cleared on sign-out.
- */
-const USER_KEY = "inventory.user";
-
 export async function restoreSession(): Promise<void> {
-  let user: auth.User | null;
   try {
-    user = await auth.refresh();
+    const user = await auth.refresh();
+    if (user) return await signedIn(user);
+    localStorage.removeItem(LAST_KEY);
+    session.value = { status: "signedOut" };
   } catch {
-    // The network is unreachable (not a refused cookie): offline, keep the last user.
-    const kept = navigator.onLine ? null : localStorage.getItem(USER_KEY);
-    session.value = kept ? { status: "signedIn", user: JSON.parse(kept) } : { status: "signedOut" };
-    if (kept) window.addEventListener("online", () => void restoreSession(), { once: true });
-    return;
+    // The service cannot be reached (offline): carry on as who was signed in last. Calls fail or
+    // wait in the offline queue; back online the cookie is tried again (below).
+    const last = remembered();
+    operations.value = new Set(last?.operations ?? []);
+    session.value = last ? { status: "signedIn", user: last.user } : { status: "signedOut" };
   }
-  keep(user);
-  session.value = user ? { status: "signedIn", user } : { status: "signedOut" };
 }
 
-function keep(user: auth.User | null) {
-  if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
-  else localStorage.removeItem(USER_KEY);
-}
+window.addEventListener("online", () => {
+  if (!hasAccessToken()) void restoreSession();
+});
 
 export async function signInWithPassword(email: string, password: string, fallback: string) {
   const result = await auth.signIn(email, password, fallback);
-  if (result.ok) {
-    keep(result.user);
-    session.value = { status: "signedIn", user: result.user };
-  }
+  if (result.ok) await signedIn(result.user);
   return result;
 }
 
 export async function signOut(): Promise<void> {
   await auth.signOut();
-  keep(null);
+  localStorage.removeItem(LAST_KEY);
+  operations.value = new Set();
   session.value = { status: "signedOut" };
   navigate("/login", { replace: true });
 }
