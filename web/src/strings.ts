@@ -134,7 +134,7 @@ export const t = {
   audit: {
     choose: "Choose a session",
     none: "No session is taking scans.",
-    open: (name: string) => `Audit ${name}`,
+    open: (name: string) => name,
     start: "Start a session",
     name: "Session name",
     location: "Location (optional)",
@@ -156,6 +156,7 @@ export const t = {
     undo: "Undo",
     undone: "Undone: counts as missing again.",
     undoOffline: "Undo needs a connection.",
+    tooLong: "This code is too long to be a label.",
     markAnyway: "Mark anyway",
     kinds: {
       accepted: "Accepted",

@@ -13,7 +13,7 @@ import { queued } from "../platform/offline-db";
 import { t } from "../strings";
 import { online } from "./network";
 import * as copy from "./offline-copy";
-import { countPending, replay, scanRequest, sent, take } from "./scan-queue";
+import { countPending, pending, replay, scanRequest, sent, take } from "./scan-queue";
 
 export type ResultKind = "accepted" | "already" | "wrong" | "unknown" | "notExpected" | "queued" | "refused";
 export type ScanEntry = {
@@ -97,6 +97,8 @@ async function refresh(full: boolean): Promise<void> {
     mobile.value = data;
     progress.value = data.progress;
     copySavedAt.value = null;
+    // The server answers again (after a failure the browser did not call offline): send the queue.
+    if (pending.value > 0) void replayQueue(id);
     if (moved) {
       const m = await api.missing(id, 100);
       if (m.data) missingItems.value = m.data.items;
@@ -116,11 +118,20 @@ async function refresh(full: boolean): Promise<void> {
 
 const GUESS = { expected: "accepted", alreadyScanned: "already_scanned", notInCopy: "not_in_session" } as const;
 
+/**
+ * Whether an answer ends a scan. A 5xx, a timeout, throttling or a lost sign-in (401 after the
+ * refresh failed) leave it queued for the replay; any other answer (a result, a 409 for a closed
+ * session, a 400) is final and shown.
+ */
+const isFinal = (status: number) => status < 500 && ![401, 408, 429].includes(status);
+
 /** One code from the camera, the wedge or the keyboard. */
 export async function submit(raw: string, seenAt?: number, allowMarkAnyway = false): Promise<void> {
   const id = sessionId.value;
   const code = raw.trim();
   if (!id || !code) return;
+  // Longer than any code the API takes (MAX_CODE_LENGTH): it would block a replay batch (400).
+  if (code.length > 512) return show({ key: `long-${Date.now()}`, kind: "refused", code: `${code.slice(0, 40)}…`, name: null, itemId: null, message: t.audit.tooLong });
   const guess = copy.guessOf(code);
   const item = copy.itemFor(code);
   if (item) copy.markScanned(item.itemId, true);
@@ -130,8 +141,7 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
   let settled = false;
   try {
     const { data, error, response } = await api.scan(id, scanRequest(scan));
-    // A 5xx leaves the scan queued for the replay; any other answer is final.
-    settled = response.status < 500;
+    settled = isFinal(response.status);
     if (data) {
       progress.value = data.progress;
       if (data.item && (data.result === "accepted" || data.result === "already_scanned")) copy.answered(data.item.id);
@@ -171,16 +181,20 @@ export async function undo(entry: ScanEntry): Promise<void> {
   }
 }
 
+/** Replays the queue; the rows of replayed scans take the server's answers. */
+function replayQueue(id: string): Promise<void> {
+  return replay(id, (answers, p) => {
+    progress.value = p;
+    const byScan = new Map(answers.map((a) => [a.sentScanId, a]));
+    results.value = results.value.map((e) => {
+      const a = byScan.get(e.key);
+      return a ? { ...e, kind: kindOf(a), name: a.item?.name ?? e.name, itemId: a.item?.id ?? null, guess: undefined } : e;
+    });
+  });
+}
+
 // Back online: the queue goes first, then the live state.
 effect(() => {
   const id = sessionId.value;
-  if (online.value && id)
-    void replay(id, (answers, p) => {
-      progress.value = p;
-      const byScan = new Map(answers.map((a) => [a.sentScanId, a]));
-      results.value = results.value.map((e) => {
-        const a = byScan.get(e.key);
-        return a ? { ...e, kind: kindOf(a), name: a.item?.name ?? e.name, itemId: a.item?.id ?? null, guess: undefined } : e;
-      });
-    }).then(() => refresh(false));
+  if (online.value && id) void replayQueue(id).then(() => refresh(false));
 });
