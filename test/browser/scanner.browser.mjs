@@ -86,6 +86,7 @@ describe("the scanner in headless Chromium", () => {
     for (const url of wasm) expect(url.startsWith(`${ws.base}/assets/`)).toBe(true);
     expect(page.offsite).toEqual([]);
     expect(page.cspViolations).toEqual([]);
+    await screenshot(page, "scanner-camera");
     // Stop the camera, then undo the mis-scan of A2: it counts as missing again.
     await page.getByRole("button", { name: "Stop camera" }).click();
     await row(page, "accepted", a2.name).first().getByRole("button", { name: /^Undo/ }).click();

@@ -16,9 +16,12 @@ function useLatencyMark(entry: audit.ScanEntry | undefined) {
   }, [entry?.key]);
 }
 
+/** What a result is about: the asset's name, or the code as read when there is no asset. */
+const describe = (entry: audit.ScanEntry) => (entry.kind === "unknown" || !entry.name ? entry.code : entry.name);
+
 function ResultRow({ entry }: { entry: audit.ScanEntry }) {
   const label = t.audit.kinds[entry.kind];
-  const what = entry.kind === "unknown" || !entry.name ? entry.code : entry.name;
+  const what = describe(entry);
   return (
     <li class={`result result-${entry.kind}`} data-kind={entry.kind}>
       <p>
@@ -75,6 +78,11 @@ export function AuditSession({ id }: { id: string }) {
       {pending.value > 0 && <Notice tone="info">{t.audit.pending(pending.value)}</Notice>}
       {replayError.value && <Notice tone="error">{t.audit.replayError(replayError.value)}</Notice>}
       {audit.auditError.value && <Notice tone="error">{audit.auditError.value}</Notice>}
+      {entries[0] && (
+        <p class={`latest result-${entries[0].kind}`} role="status">
+          <strong>{t.audit.kinds[entries[0].kind]}:</strong> {describe(entries[0])}
+        </p>
+      )}
       <CameraPanel onCode={submit} />
       <CodeForm onCode={submit} submitLabel={t.nav.scan} />
       {differing.value.length > 0 && (
@@ -89,7 +97,7 @@ export function AuditSession({ id }: { id: string }) {
       )}
       <section aria-labelledby="results">
         <h3 id="results">{t.audit.results}</h3>
-        <ul class="plain results" aria-live="polite">
+        <ul class="plain results">
           {entries.map((e) => (
             <ResultRow key={e.key} entry={e} />
           ))}

@@ -144,7 +144,12 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
     settled = isFinal(response.status);
     if (data) {
       progress.value = data.progress;
-      if (data.item && (data.result === "accepted" || data.result === "already_scanned")) copy.answered(data.item.id);
+      const itemId = data.item?.id;
+      if (itemId && (data.result === "accepted" || data.result === "already_scanned")) {
+        copy.answered(itemId);
+        // The server counts it: off the missing list now, not at the next poll.
+        missingItems.value = missingItems.value.filter((i) => i.itemId !== itemId);
+      }
       show({ key: scan.scanId, kind: kindOf(data), code, name: data.item?.name ?? null, itemId: data.item?.id ?? null, seenAt });
     } else if (settled) {
       show({ ...queuedEntry, kind: "refused", message: messageOf(error, String(response.status)) });
