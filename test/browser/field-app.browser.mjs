@@ -258,6 +258,12 @@ describe("the field app at phone size", () => {
       return href ? (await fetch(href)).json() : null;
     });
     expect(manifest).toMatchObject({ display: "standalone", start_url: "/scan" });
+    // The hashed build files come straight from the asset server, cached for good (web/public/_headers).
+    const cache = await page.evaluate(async () => {
+      const src = document.querySelector('script[type="module"]')?.getAttribute("src") ?? "";
+      return (await fetch(src, { cache: "no-store" })).headers.get("cache-control");
+    });
+    expect(cache).toBe("public, max-age=31536000, immutable");
     await page.evaluate(() => navigator.serviceWorker.ready);
     await expect.poll(() => page.evaluate(() => caches.keys().then((k) => k.length))).toBeGreaterThan(0);
     await page.context().setOffline(true);
