@@ -198,6 +198,49 @@ describe("the field app at phone size", () => {
     await page.context().close();
   });
 
+  it("shows the asset's photo (a signed view URL of this origin, allowed by the CSP)", async () => {
+    const item = await created(
+      await ws.api("/inventory-items", { method: "POST", body: { name: "Camera", uniqueTag: "CAM-001" } }),
+      "item",
+    );
+    const upload = await created(
+      await ws.api("/objects", {
+        method: "POST",
+        body: { contentType: "image/png", size: PNG.length, purpose: "asset-image" },
+      }),
+      "upload",
+    );
+    const page = await phone();
+    await page.goto(`${ws.base}/login?next=%2Fa%2FCAM-001`);
+    await signIn(page, ws.owner);
+    await expect.poll(() => page.getByRole("heading", { name: "Camera" }).isVisible()).toBe(true);
+    expect(await page.getByText("No photo.").isVisible()).toBe(true);
+    // The upload URL is its own credential (no Authorization): PUT the bytes as a client would.
+    const put = await page.evaluate(
+      async ({ url, b64 }) =>
+        (
+          await fetch(url, {
+            method: "PUT",
+            headers: { "content-type": "image/png" },
+            body: Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)),
+          })
+        ).status,
+      { url: upload.uploadUrl, b64: PNG.toString("base64") },
+    );
+    expect(put).toBeLessThan(300);
+    const patched = await ws.api(`/inventory-items/${item.id}`, {
+      method: "PATCH",
+      body: { imageKey: upload.objectKey },
+    });
+    expect(patched.status).toBe(200);
+    await page.reload();
+    const img = page.getByRole("img", { name: "Photo of Camera" });
+    await expect.poll(() => img.isVisible()).toBe(true);
+    await expect.poll(() => img.evaluate((el) => el.naturalWidth)).toBe(1);
+    expect(page.cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
   it("an unknown tag offers a quick create, which opens the new asset", async () => {
     const page = await phone();
     await page.goto(`${ws.base}/login?next=%2Fa%2FNEW-777`);
