@@ -58,7 +58,7 @@ export const t = {
     nobody: "Nobody",
     location: "Location",
     health: "Health",
-    healthReasons: "Why",
+    healthReasons: "Why this health",
     noReasons: "Nothing to report.",
     nextMaintenance: "Next maintenance",
     noMaintenance: "None scheduled.",
