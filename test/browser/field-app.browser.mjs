@@ -262,6 +262,16 @@ describe("the field app at phone size", () => {
     await page.waitForURL(`${ws.base}/scan`);
     await expect.poll(() => page.getByRole("heading", { name: "Scan" }).isVisible()).toBe(true);
     await checkPage(page, "07-scan");
+    // The smallest WebAssembly module: compiles on the decoder's page, is refused everywhere else.
+    const compiles = () =>
+      page.evaluate(() =>
+        WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(
+          () => true,
+          () => false,
+        ),
+      );
+    expect(await compiles()).toBe(true);
+    page.cspViolations.length = 0;
     await page.getByLabel("Tag or label URL").fill("https://other.example.com/a/DRL-001");
     await page.getByRole("button", { name: "Open" }).click();
     await expect
@@ -271,6 +281,8 @@ describe("the field app at phone size", () => {
     await page.getByRole("button", { name: "Open" }).click();
     await page.waitForURL(`${ws.base}/a/DRL-001`);
     await expect.poll(() => page.getByRole("heading", { name: "Drill 18V" }).isVisible()).toBe(true);
+    expect(await compiles()).toBe(false);
+    page.cspViolations.length = 0;
     // A hardware scanner types fast and presses Enter, with no field focused.
     await page.goto(`${ws.base}/scan`);
     await expect.poll(() => page.getByRole("heading", { name: "Scan" }).isVisible()).toBe(true);
