@@ -198,6 +198,49 @@ describe("the field app at phone size", () => {
     await page.context().close();
   });
 
+  it("shows the asset's photo (a signed view URL of this origin, allowed by the CSP)", async () => {
+    const item = await created(
+      await ws.api("/inventory-items", { method: "POST", body: { name: "Camera", uniqueTag: "CAM-001" } }),
+      "item",
+    );
+    const upload = await created(
+      await ws.api("/objects", {
+        method: "POST",
+        body: { contentType: "image/png", size: PNG.length, purpose: "asset-image" },
+      }),
+      "upload",
+    );
+    const page = await phone();
+    await page.goto(`${ws.base}/login?next=%2Fa%2FCAM-001`);
+    await signIn(page, ws.owner);
+    await expect.poll(() => page.getByRole("heading", { name: "Camera" }).isVisible()).toBe(true);
+    expect(await page.getByText("No photo.").isVisible()).toBe(true);
+    // The upload URL is its own credential (no Authorization): PUT the bytes as a client would.
+    const put = await page.evaluate(
+      async ({ url, b64 }) =>
+        (
+          await fetch(url, {
+            method: "PUT",
+            headers: { "content-type": "image/png" },
+            body: Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)),
+          })
+        ).status,
+      { url: upload.uploadUrl, b64: PNG.toString("base64") },
+    );
+    expect(put).toBeLessThan(300);
+    const patched = await ws.api(`/inventory-items/${item.id}`, {
+      method: "PATCH",
+      body: { imageKey: upload.objectKey },
+    });
+    expect(patched.status).toBe(200);
+    await page.reload();
+    const img = page.getByRole("img", { name: "Photo of Camera" });
+    await expect.poll(() => img.isVisible()).toBe(true);
+    await expect.poll(() => img.evaluate((el) => el.naturalWidth)).toBe(1);
+    expect(page.cspViolations).toEqual([]);
+    await page.context().close();
+  });
+
   it("an unknown tag offers a quick create, which opens the new asset", async () => {
     const page = await phone();
     await page.goto(`${ws.base}/login?next=%2Fa%2FNEW-777`);
@@ -219,6 +262,16 @@ describe("the field app at phone size", () => {
     await page.waitForURL(`${ws.base}/scan`);
     await expect.poll(() => page.getByRole("heading", { name: "Scan" }).isVisible()).toBe(true);
     await checkPage(page, "07-scan");
+    // The smallest WebAssembly module: compiles on the decoder's page, is refused everywhere else.
+    const compiles = () =>
+      page.evaluate(() =>
+        WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])).then(
+          () => true,
+          () => false,
+        ),
+      );
+    expect(await compiles()).toBe(true);
+    page.cspViolations.length = 0;
     await page.getByLabel("Tag or label URL").fill("https://other.example.com/a/DRL-001");
     await page.getByRole("button", { name: "Open" }).click();
     await expect
@@ -228,6 +281,8 @@ describe("the field app at phone size", () => {
     await page.getByRole("button", { name: "Open" }).click();
     await page.waitForURL(`${ws.base}/a/DRL-001`);
     await expect.poll(() => page.getByRole("heading", { name: "Drill 18V" }).isVisible()).toBe(true);
+    expect(await compiles()).toBe(false);
+    page.cspViolations.length = 0;
     // A hardware scanner types fast and presses Enter, with no field focused.
     await page.goto(`${ws.base}/scan`);
     await expect.poll(() => page.getByRole("heading", { name: "Scan" }).isVisible()).toBe(true);
@@ -258,6 +313,12 @@ describe("the field app at phone size", () => {
       return href ? (await fetch(href)).json() : null;
     });
     expect(manifest).toMatchObject({ display: "standalone", start_url: "/scan" });
+    // The hashed build files come straight from the asset server, cached for good (web/public/_headers).
+    const cache = await page.evaluate(async () => {
+      const src = document.querySelector('script[type="module"]')?.getAttribute("src") ?? "";
+      return (await fetch(src, { cache: "no-store" })).headers.get("cache-control");
+    });
+    expect(cache).toBe("public, max-age=31536000, immutable");
     await page.evaluate(() => navigator.serviceWorker.ready);
     await expect.poll(() => page.evaluate(() => caches.keys().then((k) => k.length))).toBeGreaterThan(0);
     await page.context().setOffline(true);

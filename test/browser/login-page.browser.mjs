@@ -191,6 +191,19 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     await page.context().close();
   });
 
+  it("goes back only to a path of this workspace: a `next` naming another host lands on the start page", async () => {
+    for (const next of ["//evil.example/a/X", "https://evil.example/a/X", "/\\evil.example"]) {
+      const page = await openPage();
+      await page.goto(`${w.plain.base}/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel("Email").fill(w.plain.owner.email);
+      await page.getByLabel("Password").fill(w.plain.owner.password);
+      await page.getByRole("button", { name: "Sign in with password" }).click();
+      await page.waitForURL(`${w.plain.base}/`);
+      expect(page.offsite).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("with SSO configured but the gate off: passwords as usual, no SSO button (SPEC 5 rule 5)", async () => {
     const page = await openPage();
     await page.goto(`${w.sso.base}/login`);

@@ -1,4 +1,4 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { Layout } from "./components/Layout";
 import { Spinner } from "./components/ui";
 import { AssetPage } from "./pages/AssetPage";
@@ -28,8 +28,15 @@ export function App() {
   const p = path.value;
   const { page, open } = route(p);
   const status = session.value.status;
+  // After moving to another page, focus its main area, so a screen reader starts there.
+  const first = useRef(true);
   useEffect(() => {
-    if (!open && status === "signedOut") navigate(loginPathFor(p + (query.value.size ? `?${query.value}` : "")), { replace: true });
+    if (first.current) first.current = false;
+    else document.getElementById("main")?.focus();
+  }, [p]);
+  useEffect(() => {
+    if (!open && status === "signedOut")
+      navigate(loginPathFor(p + (query.value.size ? `?${query.value}` : "")), { replace: true });
   }, [open, status, p]);
   if (status === "loading" || (!open && status !== "signedIn"))
     return (

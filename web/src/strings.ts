@@ -58,7 +58,7 @@ export const t = {
     nobody: "Nobody",
     location: "Location",
     health: "Health",
-    healthReasons: "Why",
+    healthReasons: "Why this health",
     noReasons: "Nothing to report.",
     nextMaintenance: "Next maintenance",
     noMaintenance: "None scheduled.",
@@ -168,7 +168,11 @@ export const t = {
       refused: "Refused",
     } as Record<string, string>,
     wrongHint: "This asset is recorded somewhere else. Is it here?",
-    guesses: { expected: "in the offline copy", alreadyScanned: "already scanned here", notInCopy: "not in the offline copy" },
+    guesses: {
+      expected: "in the offline copy",
+      alreadyScanned: "already scanned here",
+      notInCopy: "not in the offline copy",
+    },
   },
   batch: {
     list: (n: number) => `Scanned list (${n})`,

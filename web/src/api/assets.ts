@@ -11,13 +11,16 @@ export const health = (id: string) =>
   authed(() => api.GET("/inventory-items/{inventoryItemId}/health", { params: { path: { inventoryItemId: id } } }));
 
 export const maintenance = (id: string) =>
-  authed(() => api.GET("/maintenance/schedules/item/{itemId}", { params: { path: { itemId: id }, query: { limit: 20 } } }));
+  authed(() =>
+    api.GET("/maintenance/schedules/item/{itemId}", { params: { path: { itemId: id }, query: { limit: 20 } } }),
+  );
 
 /** Bookings of the asset that are not over: reserved and checked out (overdue ones included). */
 export const openBookings = (id: string, status: "reserved" | "checked_out") =>
   authed(() => api.GET("/bookings", { params: { query: { assetId: id, status, limit: 20 } } }));
 
-export const person = (id: string) => authed(() => api.GET("/people/{personId}", { params: { path: { personId: id } } }));
+export const person = (id: string) =>
+  authed(() => api.GET("/people/{personId}", { params: { path: { personId: id } } }));
 
 export const location = (id: string) =>
   authed(() => api.GET("/locations/{locationId}", { params: { path: { locationId: id } } }));
@@ -77,7 +80,9 @@ export const report = (title: string, message: string, photo: Blob | null) =>
 
 /** A deleted asset with this tag (tombstones come back only from a sync list: `updatedSince`). */
 export const trashedByTag = (tag: string) =>
-  authed(() => api.GET("/inventory-items", { params: { query: { q: tag, updatedSince: "1970-01-01T00:00:00.000Z", limit: 50 } } }));
+  authed(() =>
+    api.GET("/inventory-items", { params: { query: { q: tag, updatedSince: "1970-01-01T00:00:00.000Z", limit: 50 } } }),
+  );
 
 export const restore = (id: string) =>
   authed(() => api.POST("/trash/restore", { body: { items: [{ type: "asset", id }] } }));

@@ -12,7 +12,8 @@ export const api = createInventoryClient({ baseUrl: `${location.origin}/api/v1` 
 
 api.use({
   onRequest({ request }) {
-    if (accessToken && !request.headers.has("authorization")) request.headers.set("authorization", `Bearer ${accessToken}`);
+    if (accessToken && !request.headers.has("authorization"))
+      request.headers.set("authorization", `Bearer ${accessToken}`);
     return request;
   },
 });

@@ -23,7 +23,8 @@ export const activeSessions = () => authed(() => api.GET("/sessions/active", { p
 export const startSession = (name: string, locationId: string | null) =>
   authed(() => api.POST("/sessions", { body: { name, status: "active", ...(locationId ? { locationId } : {}) } }));
 
-export const mobile = (sessionId: string) => authed(() => api.GET("/sessions/{sessionId}/mobile", { params: sid(sessionId) }));
+export const mobile = (sessionId: string) =>
+  authed(() => api.GET("/sessions/{sessionId}/mobile", { params: sid(sessionId) }));
 
 export const missing = (sessionId: string, limit = 50) =>
   authed(() => api.GET("/sessions/{sessionId}/missing", { params: { ...sid(sessionId), query: { limit } } }));

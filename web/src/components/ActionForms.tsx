@@ -178,7 +178,13 @@ export function BookForm({ tag }: FormProps) {
         <input id="from" ref={from} type="datetime-local" required value={localInput(soon)} />
       </Field>
       <Field id="to" label={t.actions.to}>
-        <input id="to" ref={to} type="datetime-local" required value={localInput(new Date(soon.getTime() + 86_400_000))} />
+        <input
+          id="to"
+          ref={to}
+          type="datetime-local"
+          required
+          value={localInput(new Date(soon.getTime() + 86_400_000))}
+        />
       </Field>
       <Actions confirm={t.actions.confirmBook} disabled={!person.value} />
     </form>

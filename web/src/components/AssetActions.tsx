@@ -10,8 +10,18 @@ import { Button } from "./ui";
  * and the asset's state allows it (check out when available, check in when checked out).
  */
 const ACTIONS: { name: act.ActionName; operation: string; label: string; when?: (item: Item) => boolean }[] = [
-  { name: "checkOut", operation: "checkoutInventoryItem", label: t.actions.checkOut, when: (i) => i.status === "available" },
-  { name: "checkIn", operation: "checkinInventoryItem", label: t.actions.checkIn, when: (i) => i.status === "assigned" },
+  {
+    name: "checkOut",
+    operation: "checkoutInventoryItem",
+    label: t.actions.checkOut,
+    when: (i) => i.status === "available",
+  },
+  {
+    name: "checkIn",
+    operation: "checkinInventoryItem",
+    label: t.actions.checkIn,
+    when: (i) => i.status === "assigned",
+  },
   { name: "move", operation: "updateInventoryItem", label: t.actions.move },
   { name: "report", operation: "submitFeedback", label: t.actions.report },
   { name: "book", operation: "createBooking", label: t.actions.book },

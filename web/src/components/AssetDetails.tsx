@@ -8,27 +8,27 @@ export function AssetFacts({ view }: { view: AssetView }) {
   const { item, health } = view;
   return (
     <dl class="facts">
-        <dt>{t.asset.tag}</dt>
-        <dd>{item.uniqueTag}</dd>
-        <dt>{t.asset.status}</dt>
-        <dd>
-          <span class={`badge badge-status-${item.status}`}>{t.status[item.status] ?? item.status}</span>
-          {item.dueBackAt && <span class="hint"> {t.asset.dueBack(date(item.dueBackAt))}</span>}
-        </dd>
-        <dt>{t.asset.assignee}</dt>
-        <dd>{view.assigneeName ?? t.asset.nobody}</dd>
-        <dt>{t.asset.location}</dt>
-        <dd>{view.locationName ?? "—"}</dd>
-        <dt>{t.asset.health}</dt>
-        <dd>
-          {health ? (
-            <span class={`badge badge-health-${health.badge}`}>
-              {t.health[health.badge] ?? health.badge} ({health.score}/100)
-            </span>
-          ) : (
-            t.health.unknown
-          )}
-        </dd>
+      <dt>{t.asset.tag}</dt>
+      <dd>{item.uniqueTag}</dd>
+      <dt>{t.asset.status}</dt>
+      <dd>
+        <span class={`badge badge-status-${item.status}`}>{t.status[item.status] ?? item.status}</span>
+        {item.dueBackAt && <span class="hint"> {t.asset.dueBack(date(item.dueBackAt))}</span>}
+      </dd>
+      <dt>{t.asset.assignee}</dt>
+      <dd>{view.assigneeName ?? t.asset.nobody}</dd>
+      <dt>{t.asset.location}</dt>
+      <dd>{view.locationName ?? "—"}</dd>
+      <dt>{t.asset.health}</dt>
+      <dd>
+        {health ? (
+          <span class={`badge badge-health-${health.badge}`}>
+            {t.health[health.badge] ?? health.badge} ({health.score}/100)
+          </span>
+        ) : (
+          t.health.unknown
+        )}
+      </dd>
     </dl>
   );
 }

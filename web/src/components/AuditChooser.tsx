@@ -56,40 +56,40 @@ export function AuditChooser() {
         </ul>
       )}
       {can("createSession") && (
-      <>
-      <h2>{t.audit.start}</h2>
-      <form noValidate onSubmit={(e) => void start(e)}>
-        <Field id="session-name" label={t.audit.name}>
-          <input
-            id="session-name"
-            value={name.value}
-            onInput={(e) => {
-              name.value = e.currentTarget.value;
-            }}
-            required
-          />
-        </Field>
-        <Field id="session-location" label={t.audit.location}>
-          <select
-            id="session-location"
-            value={locationId.value}
-            onChange={(e) => {
-              locationId.value = e.currentTarget.value;
-            }}
-          >
-            <option value="">{t.audit.anyLocation}</option>
-            {places.value.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Button type="submit" variant="primary">
-          {t.audit.startSubmit}
-        </Button>
-      </form>
-      </>
+        <>
+          <h2>{t.audit.start}</h2>
+          <form noValidate onSubmit={(e) => void start(e)}>
+            <Field id="session-name" label={t.audit.name}>
+              <input
+                id="session-name"
+                value={name.value}
+                onInput={(e) => {
+                  name.value = e.currentTarget.value;
+                }}
+                required
+              />
+            </Field>
+            <Field id="session-location" label={t.audit.location}>
+              <select
+                id="session-location"
+                value={locationId.value}
+                onChange={(e) => {
+                  locationId.value = e.currentTarget.value;
+                }}
+              >
+                <option value="">{t.audit.anyLocation}</option>
+                {places.value.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Button type="submit" variant="primary">
+              {t.audit.startSubmit}
+            </Button>
+          </form>
+        </>
       )}
     </>
   );

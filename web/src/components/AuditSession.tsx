@@ -74,7 +74,9 @@ export function AuditSession({ id }: { id: string }) {
           <strong>{t.audit.progress(p.scanned, p.total)}</strong>
         </p>
       )}
-      {audit.copySavedAt.value && <Notice tone="warn">{t.audit.offlineCopy(new Date(audit.copySavedAt.value).toLocaleString())}</Notice>}
+      {audit.copySavedAt.value && (
+        <Notice tone="warn">{t.audit.offlineCopy(new Date(audit.copySavedAt.value).toLocaleString())}</Notice>
+      )}
       {pending.value > 0 && <Notice tone="info">{t.audit.pending(pending.value)}</Notice>}
       {replayError.value && <Notice tone="error">{t.audit.replayError(replayError.value)}</Notice>}
       {audit.auditError.value && <Notice tone="error">{audit.auditError.value}</Notice>}

@@ -36,7 +36,9 @@ export function BatchPanel() {
     const a = action.value;
     if (a === "checkin") void batch.run({ action: "checkin" });
     else if (target.value)
-      void batch.run(a === "checkout" ? { action: a, personId: target.value } : { action: a, locationId: target.value });
+      void batch.run(
+        a === "checkout" ? { action: a, personId: target.value } : { action: a, locationId: target.value },
+      );
   }
 
   return (
@@ -62,43 +64,43 @@ export function BatchPanel() {
         </ul>
       )}
       {can("bulkInventoryItems") && (
-      <form noValidate onSubmit={apply}>
-        <Field id="batch-action" label={t.batch.action}>
-          <select
-            id="batch-action"
-            value={action.value}
-            onChange={(e) => {
-              action.value = e.currentTarget.value as typeof action.value;
-              target.value = "";
-            }}
-          >
-            <option value="checkin">{t.actions.checkIn}</option>
-            <option value="checkout">{t.actions.checkOut}</option>
-            <option value="move">{t.actions.move}</option>
-          </select>
-        </Field>
-        {action.value !== "checkin" && (
-          <Field id="batch-target" label={action.value === "checkout" ? t.batch.checkOutTo : t.batch.moveTo}>
+        <form noValidate onSubmit={apply}>
+          <Field id="batch-action" label={t.batch.action}>
             <select
-              id="batch-target"
-              value={target.value}
+              id="batch-action"
+              value={action.value}
               onChange={(e) => {
-                target.value = e.currentTarget.value;
+                action.value = e.currentTarget.value as typeof action.value;
+                target.value = "";
               }}
             >
-              <option value="">—</option>
-              {choices.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name}
-                </option>
-              ))}
+              <option value="checkin">{t.actions.checkIn}</option>
+              <option value="checkout">{t.actions.checkOut}</option>
+              <option value="move">{t.actions.move}</option>
             </select>
           </Field>
-        )}
-        <Button type="submit" variant="primary" disabled={!ready || (action.value !== "checkin" && !target.value)}>
-          {t.batch.run(ready)}
-        </Button>
-      </form>
+          {action.value !== "checkin" && (
+            <Field id="batch-target" label={action.value === "checkout" ? t.batch.checkOutTo : t.batch.moveTo}>
+              <select
+                id="batch-target"
+                value={target.value}
+                onChange={(e) => {
+                  target.value = e.currentTarget.value;
+                }}
+              >
+                <option value="">—</option>
+                {choices.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
+          <Button type="submit" variant="primary" disabled={!ready || (action.value !== "checkin" && !target.value)}>
+            {t.batch.run(ready)}
+          </Button>
+        </form>
       )}
       {batch.outcomes.value.length > 0 && (
         <section aria-labelledby="batch-results">

@@ -11,19 +11,11 @@ export function Button({ variant = "plain", class: cls, type = "button", ...rest
   return <button type={type} class={`btn btn-${variant} ${cls ?? ""}`} {...rest} />;
 }
 
-export function LinkButton({
-  variant = "plain",
-  ...rest
-}: ComponentProps<"a"> & { variant?: "primary" | "plain" }) {
+export function LinkButton({ variant = "plain", ...rest }: ComponentProps<"a"> & { variant?: "primary" | "plain" }) {
   return <a class={`btn btn-${variant}`} {...rest} />;
 }
 
-export function Field(props: {
-  id: string;
-  label: string;
-  hint?: string;
-  children: ComponentChildren;
-}) {
+export function Field(props: { id: string; label: string; hint?: string; children: ComponentChildren }) {
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>

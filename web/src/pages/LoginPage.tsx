@@ -46,8 +46,18 @@ export function LoginPage() {
       </Layout>
     );
   const b = boot.value;
-  if (b === "loading") return <Layout title={t.signIn.title}><Spinner label={t.loading} /></Layout>;
-  if (b === null) return <Layout title={t.signIn.title}><Notice tone="error">{t.unreachable}</Notice></Layout>;
+  if (b === "loading")
+    return (
+      <Layout title={t.signIn.title}>
+        <Spinner label={t.loading} />
+      </Layout>
+    );
+  if (b === null)
+    return (
+      <Layout title={t.signIn.title}>
+        <Notice tone="error">{t.unreachable}</Notice>
+      </Layout>
+    );
   if (!b.exists)
     return (
       <Layout title={t.signIn.noWorkspaceTitle}>
@@ -69,7 +79,10 @@ export function LoginPage() {
       return;
     }
     busy.value = true;
-    const result = await signInWithPassword(e, p, t.signIn.failed).catch(() => ({ ok: false as const, message: t.unreachable }));
+    const result = await signInWithPassword(e, p, t.signIn.failed).catch(() => ({
+      ok: false as const,
+      message: t.unreachable,
+    }));
     busy.value = false;
     if (!result.ok) {
       error.value = result.message;
@@ -110,7 +123,14 @@ export function LoginPage() {
             <input id="email" ref={email} name="email" type="email" autoComplete="username" required />
           </Field>
           <Field id="password" label={t.signIn.password}>
-            <input id="password" ref={password} name="password" type="password" autoComplete="current-password" required />
+            <input
+              id="password"
+              ref={password}
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
           </Field>
           <Button type="submit" variant="primary" disabled={busy.value}>
             {t.signIn.submit}

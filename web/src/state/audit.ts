@@ -46,7 +46,15 @@ let missingFor = -1;
 const KIND: Record<string, ResultKind> = { accepted: "accepted", already_scanned: "already", wrong_location: "wrong" };
 export const kindOf = (o: { result: string; reason: string | null }): ResultKind =>
   KIND[o.result] ?? (o.reason === "unknown_code" ? "unknown" : "notExpected");
-const CUE = { accepted: "accepted", already: "already", wrong: "wrong", unknown: "unknown", notExpected: "unknown", queued: "queued", refused: "unknown" } as const;
+const CUE = {
+  accepted: "accepted",
+  already: "already",
+  wrong: "wrong",
+  unknown: "unknown",
+  notExpected: "unknown",
+  queued: "queued",
+  refused: "unknown",
+} as const;
 
 function show(entry: ScanEntry) {
   results.value = [entry, ...results.value].slice(0, 50);
@@ -62,13 +70,16 @@ export async function openSession(id: string): Promise<void> {
   missingFor = -1;
   await copy.loadOfflineCopy(id);
   // What is still queued (a reload offline) is listed again as queued.
-  results.value = (await queued(id)).reverse().slice(0, 50).map((q) => ({
-    key: q.scanId,
-    kind: "queued" as const,
-    code: q.code,
-    name: copy.itemFor(q.code)?.name ?? null,
-    itemId: null,
-  }));
+  results.value = (await queued(id))
+    .reverse()
+    .slice(0, 50)
+    .map((q) => ({
+      key: q.scanId,
+      kind: "queued" as const,
+      code: q.code,
+      name: copy.itemFor(q.code)?.name ?? null,
+      itemId: null,
+    }));
   await countPending(id);
   await refresh(true);
   clearInterval(timer);
@@ -131,12 +142,28 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
   const code = raw.trim();
   if (!id || !code) return;
   // Longer than any code the API takes (MAX_CODE_LENGTH): it would block a replay batch (400).
-  if (code.length > 512) return show({ key: `long-${Date.now()}`, kind: "refused", code: `${code.slice(0, 40)}…`, name: null, itemId: null, message: t.audit.tooLong });
+  if (code.length > 512)
+    return show({
+      key: `long-${Date.now()}`,
+      kind: "refused",
+      code: `${code.slice(0, 40)}…`,
+      name: null,
+      itemId: null,
+      message: t.audit.tooLong,
+    });
   const guess = copy.guessOf(code);
   const item = copy.itemFor(code);
   if (item) copy.markScanned(item.itemId, true);
   const scan = await take(id, code, GUESS[guess], online.value, allowMarkAnyway);
-  const queuedEntry: ScanEntry = { key: scan.scanId, kind: "queued", code, name: item?.name ?? null, itemId: null, guess, seenAt };
+  const queuedEntry: ScanEntry = {
+    key: scan.scanId,
+    kind: "queued",
+    code,
+    name: item?.name ?? null,
+    itemId: null,
+    guess,
+    seenAt,
+  };
   if (!online.value) return show(queuedEntry);
   let settled = false;
   try {
@@ -150,7 +177,14 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
         // The server counts it: off the missing list now, not at the next poll.
         missingItems.value = missingItems.value.filter((i) => i.itemId !== itemId);
       }
-      show({ key: scan.scanId, kind: kindOf(data), code, name: data.item?.name ?? null, itemId: data.item?.id ?? null, seenAt });
+      show({
+        key: scan.scanId,
+        kind: kindOf(data),
+        code,
+        name: data.item?.name ?? null,
+        itemId: data.item?.id ?? null,
+        seenAt,
+      });
     } else if (settled) {
       show({ ...queuedEntry, kind: "refused", message: messageOf(error, String(response.status)) });
     } else {
@@ -193,7 +227,9 @@ function replayQueue(id: string): Promise<void> {
     const byScan = new Map(answers.map((a) => [a.sentScanId, a]));
     results.value = results.value.map((e) => {
       const a = byScan.get(e.key);
-      return a ? { ...e, kind: kindOf(a), name: a.item?.name ?? e.name, itemId: a.item?.id ?? null, guess: undefined } : e;
+      return a
+        ? { ...e, kind: kindOf(a), name: a.item?.name ?? e.name, itemId: a.item?.id ?? null, guess: undefined }
+        : e;
     });
   });
 }

@@ -13,7 +13,10 @@ import { t } from "../strings";
 import { parseCode } from "./codes";
 
 export type ListedAsset = { key: string; tag: string; id: string | null; name: string | null; problem?: string };
-export type BatchAction = { action: "checkout"; personId: string } | { action: "checkin" } | { action: "move"; locationId: string };
+export type BatchAction =
+  | { action: "checkout"; personId: string }
+  | { action: "checkin" }
+  | { action: "move"; locationId: string };
 
 export const list = signal<ListedAsset[]>([]);
 export const outcomes = signal<(BulkItem & { name: string })[]>([]);

@@ -13,7 +13,9 @@ type Listed = { items: Choice[]; message?: string };
 async function list(call: () => Promise<{ data?: { items: Choice[] }; error?: unknown }>): Promise<Listed> {
   try {
     const { data, error } = await call();
-    return data ? { items: data.items.map((i) => ({ id: i.id, name: i.name })) } : { items: [], message: messageOf(error, t.unreachable) };
+    return data
+      ? { items: data.items.map((i) => ({ id: i.id, name: i.name })) }
+      : { items: [], message: messageOf(error, t.unreachable) };
   } catch {
     return { items: [], message: t.unreachable };
   }
@@ -24,7 +26,10 @@ export const places = () => list(api.locations);
 export const people = () => list(api.people);
 
 /** Starts an audit at once (POST /sessions, status "active"): its id, or why not. */
-export async function startAudit(name: string, locationId: string | null): Promise<{ id: string } | { message: string }> {
+export async function startAudit(
+  name: string,
+  locationId: string | null,
+): Promise<{ id: string } | { message: string }> {
   try {
     const { data, error } = await api.startSession(name, locationId);
     return data ? { id: data.id } : { message: messageOf(error, t.unreachable) };

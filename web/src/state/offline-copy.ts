@@ -26,7 +26,8 @@ export function guessOf(raw: string): Guess {
   return item.state === "scanned" || scannedHere.has(item.itemId) ? "alreadyScanned" : "expected";
 }
 
-export const markScanned = (itemId: string, on: boolean) => void (on ? scannedHere.add(itemId) : scannedHere.delete(itemId));
+export const markScanned = (itemId: string, on: boolean) =>
+  void (on ? scannedHere.add(itemId) : scannedHere.delete(itemId));
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -10,7 +10,13 @@ import { signal } from "@preact/signals";
 import { type BatchResult, type Progress, type ScanRequest, scanBatch } from "../api/sessions";
 import { dequeue, enqueue, type QueuedScan, queued, queuedIds } from "../platform/offline-db";
 
-export type Differing = { scanId: string; code: string; guess: QueuedScan["guess"]; result: string; name: string | null };
+export type Differing = {
+  scanId: string;
+  code: string;
+  guess: QueuedScan["guess"];
+  result: string;
+  name: string | null;
+};
 
 export const pending = signal(0);
 export const differing = signal<Differing[]>([]);
@@ -90,7 +96,13 @@ export function replay(sessionId: string, onAnswers: (answers: Answer[], p: Prog
         for (const r of data.results) {
           const sent = batch[r.index];
           if (sent && r.result !== sent.guess)
-            diffs.push({ scanId: sent.scanId, code: sent.code, guess: sent.guess, result: r.result, name: r.item?.name ?? null });
+            diffs.push({
+              scanId: sent.scanId,
+              code: sent.code,
+              guess: sent.guess,
+              result: r.result,
+              name: r.item?.name ?? null,
+            });
         }
         if (diffs.length) differing.value = [...diffs, ...differing.value];
         await dequeue(batch.map((s) => s.scanId));
