@@ -99,10 +99,7 @@ describe("the scanner in headless Chromium", () => {
     const other = await invitedUser(ws, "member");
     const second = await phone();
     await signInTo(second, ws.base, other, `/scan/audit/${session.id}`);
-    // ... with a keyboard-wedge scanner: fast keys and Enter, no field focused.
-    await second.getByRole("heading", { name: "Room 101 audit" }).click();
-    await second.keyboard.type(a3.uniqueTag, { delay: 5 });
-    await second.keyboard.press("Enter");
+    await typeCodes(second, [a3.uniqueTag]);
     await expect.poll(() => row(second, "accepted", a3.name).count()).toBe(1);
     await expect
       .poll(() => page.locator(".recent-list").textContent(), { timeout: 10_000 })

@@ -92,8 +92,14 @@ export function closeSession(): void {
   mobile.value = null;
 }
 
+/** Refreshes are numbered: an older answer never overwrites a newer one (a poll under way when an undo lands). */
+let started = 0;
+let applied = 0;
+let appliedMissing = 0;
+
 /** Live state from the server; offline, the offline copy. `full` also renews the offline copy. */
 async function refresh(full: boolean): Promise<void> {
+  const n = ++started;
   const id = sessionId.value;
   if (!id) return;
   try {
@@ -102,6 +108,9 @@ async function refresh(full: boolean): Promise<void> {
       auditError.value = messageOf(error, "");
       return;
     }
+    // (The first, full refresh always goes on: it saves the offline copy.)
+    if (n < applied && !full) return;
+    applied = Math.max(applied, n);
     // The missing list follows the count (ours or anyone's scans and undos move it).
     const moved = missingFor !== data.progress.scanned || full;
     missingFor = data.progress.scanned;
@@ -112,7 +121,10 @@ async function refresh(full: boolean): Promise<void> {
     if (pending.value > 0) void replayQueue(id);
     if (moved) {
       const m = await api.missing(id, 100);
-      if (m.data) missingItems.value = m.data.items;
+      if (m.data && n >= appliedMissing) {
+        appliedMissing = n;
+        missingItems.value = m.data.items;
+      }
       if (full) await copy.saveOfflineCopy(id, data);
       else await copy.updateOfflineCopy(data, m.data && !m.data.nextCursor ? m.data.items : null);
     }
@@ -212,6 +224,12 @@ export async function undo(entry: ScanEntry): Promise<void> {
     if (!data) return void (auditError.value = messageOf(error, ""));
     update(entry.key, { undone: true });
     copy.markScanned(entry.itemId, false);
+    const itemId = entry.itemId;
+    if (data.removed && !missingItems.value.some((i) => i.itemId === itemId)) {
+      const tag = copy.itemFor(entry.code)?.uniqueTag ?? "";
+      const back = { itemId, name: entry.name ?? entry.code, uniqueTag: tag } as api.SessionItem;
+      missingItems.value = [...missingItems.value, back];
+    }
     progress.value = data.progress;
     cue("undone");
     await refresh(false);
