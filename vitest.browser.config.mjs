@@ -11,5 +11,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     fileParallelism: false,
+    // A page waits on the API (and the machine may be busy): expect.poll's default of 1 s is too
+    // short for a page to settle; 15 s still fails a page that never gets there.
+    expect: { poll: { timeout: 15_000, interval: 50 } },
+    // One wrangler dev for all files (the app built once): test/browser/global-setup.mjs.
+    globalSetup: ["./test/browser/global-setup.mjs"],
   },
 });

@@ -10,6 +10,7 @@ import { adminLogin, createTenant } from "../scripts/lib/admin-client.mjs";
 import { parseDevVars } from "../scripts/lib/dev-vars.mjs";
 import { localUrl } from "../scripts/lib/http.mjs";
 import { DEV_VARS, DEV_VARS_EXAMPLE } from "../scripts/lib/paths.mjs";
+import { ensureWebBuild } from "../scripts/lib/web-build.mjs";
 import { runWrangler, spawnWrangler } from "../scripts/lib/wrangler.mjs";
 
 export const log = (msg) => console.log(`[bench] ${msg}`);
@@ -129,6 +130,8 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
     state,
     /** Applies the control database's migrations (and bundles the Worker when `bundle`). */
     async prepare() {
+      // The Worker's static assets (the field app's build) must exist for wrangler dev to start.
+      ensureWebBuild();
       log(`local state in ${state}; applying control migrations`);
       await runWrangler(["d1", "migrations", "apply", "CONTROL_DB", "--local", "--persist-to", state], { quiet: true });
       if (!bundle) return;

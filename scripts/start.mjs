@@ -1,4 +1,5 @@
 // `npm start`: one command from a fresh clone to a running local API with a demo workspace.
+//   0. the field app (web/) built into dist/app, the Worker's static assets (docs/field-app.md)
 //   1. .dev.vars from .dev.vars.example when missing (local secrets, admin credentials)
 //   2. pending migrations applied to the local control database and used pool databases
 //   3. `wrangler dev` (BASE_URL http://localhost:$PORT: hosts <slug>.localhost) with local D1, Durable Objects, R2, Queues and cron (--test-scheduled)
@@ -10,6 +11,7 @@ import { adminCredentials, ensureDevVars } from "./lib/dev-vars.mjs";
 import { request } from "./lib/http.mjs";
 import { migrateLocalDatabases } from "./lib/local-migrations.mjs";
 import { recordLocalPort } from "./lib/local-port.mjs";
+import { buildWeb } from "./lib/web-build.mjs";
 import { reexecUnderNode22IfNeeded, spawnWrangler } from "./lib/wrangler.mjs";
 
 const log = (msg) => console.log(`[start] ${msg}`);
@@ -26,6 +28,9 @@ async function main() {
   const admin = adminCredentials();
   // Seeding must talk to *our* server: refuse to start next to another one on the same port.
   await assertPortFree(port);
+
+  log("Building the field app (web/ into dist/app)...");
+  buildWeb({ quiet: true });
 
   log("Checking local database migrations...");
   await migrateLocalDatabases(log);

@@ -42,6 +42,8 @@ import { cors } from "./modules/settings";
 import { ssoConfigRouter, ssoPages, ssoSigninRouter } from "./modules/sso";
 import { API_INFO, API_TAGS } from "./openapi-meta";
 
+import { fieldAppPages } from "./modules/field-app";
+
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -115,7 +117,9 @@ export function buildApp() {
   // ENVIRONMENT=development only: x-d1-queries / x-d1-round-trips on every response (bench/).
   app.use(`${API_PREFIX}/*`, d1QueryCounter);
   for (const router of MODULES) app.route(API_PREFIX, router);
-  // Browser pages outside the API prefix: /login and the SSO entry point /auth/sso-login.
+  // Browser pages outside the API prefix: the field app's pages (/, /login, /a/:tag, /scan, ...)
+  // and the SSO entry point /auth/sso-login.
+  app.route("/", fieldAppPages);
   app.route("/", ssoPages);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
@@ -150,7 +154,8 @@ export function buildApp() {
       },
     ],
   }));
-  // The page's script comes from this Worker (the pinned npm package), not a CDN: docs work offline.
+  // The page's script comes from this Worker (the pinned npm package, copied into the app's build by
+  // web/vite.config.ts), not a CDN: docs work offline.
   app.get(
     `${API_PREFIX}/docs`,
     Scalar({
@@ -161,7 +166,7 @@ export function buildApp() {
     }),
   );
   app.get(SCALAR_SCRIPT, async (c) => {
-    const res = await c.env.ASSETS.fetch(new Request(new URL("/standalone.js", c.req.url)));
+    const res = await c.env.ASSETS.fetch(new Request(new URL("/vendor/scalar/standalone.js", c.req.url)));
     if (!res.ok) throw new ApiError("not_found", "Route not found");
     return new Response(res.body, {
       headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" },

@@ -175,6 +175,7 @@ export function banner(creds, port, adminEmail) {
     "",
     "──────────────────────────────────────────────────────────────────────────",
     " Inventory API is running locally",
+    `   Field app      ${t}/   (sign in; labels open ${t}/a/<tag>, the scanner ${t}/scan)`,
     `   Workspace API  ${t}/api/v1`,
     `   API docs       ${t}/api/v1/docs   (OpenAPI: ${t}/api/v1/openapi.json)`,
     `   Admin API      ${localUrl("admin", port)}/api/v1/admin   (sign in as ${adminEmail}; password in .dev.vars)`,

@@ -63,6 +63,7 @@ export const ROUTE_POLICY = {
   logout: { access: "tenantPublic" },
   acceptInvite: { access: "tenantPublic", throttled: true },
   getMe: { access: "jwt", selfService: true },
+  getMyPermissions: { access: "jwt", selfService: true },
   listUsers: { access: "jwt", roles: MANAGERS },
   updateUser: { access: "jwt", roles: MANAGERS },
   listInvites: { access: "jwt", roles: MANAGERS },
@@ -336,3 +337,21 @@ export const acceptsIdempotencyKey = (method: string, rule: RouteRule): boolean 
     !rule.scope?.endsWith(":read"));
 
 export const ruleFor = (operationId: OperationId): RouteRule => ROUTE_POLICY[operationId];
+
+/**
+ * The operations a signed-in user may call on their workspace, from this table: the routes that
+ * take credentials (`data`, `jwt`) whose roles include `role` and whose plan feature the workspace
+ * has. GET /auth/permissions answers it, so a client (the field app among them) shows only what
+ * the API will accept; the guard still decides every call.
+ */
+export function permittedOperations(role: Role, hasFeature: (f: PlanFeature) => boolean): OperationId[] {
+  return (Object.entries(ROUTE_POLICY) as [OperationId, RouteRule][])
+    .filter(
+      ([, rule]) =>
+        (rule.access === "data" || rule.access === "jwt") &&
+        (!rule.roles || rule.roles.includes(role)) &&
+        (!rule.feature || hasFeature(rule.feature)),
+    )
+    .map(([id]) => id)
+    .sort();
+}

@@ -1,26 +1,20 @@
-// The sign-in page (GET /login) in headless Chromium (Debian's `chromium`, driven by
-// playwright-core) against the Worker under `wrangler dev` on 127.0.0.1. Runs in Node through
-// `vitest run --config vitest.browser.config.mjs` (part of `npm test`).
-import { existsSync, readFileSync } from "node:fs";
+// The field app's sign-in (/login) in headless Chromium (Debian's `chromium`, driven by
+// playwright-core) against the Worker under `wrangler dev` on 127.0.0.1 (test/browser/global-setup.mjs).
+// Runs in Node through `vitest run --config vitest.browser.config.mjs` (part of `npm test`).
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { inflateRawSync } from "node:zlib";
 import * as samlify from "samlify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium } from "playwright-core";
-import { adminLogin, createTenant } from "../../scripts/lib/admin-client.mjs";
 import { request } from "../../scripts/lib/http.mjs";
-import { ADMIN, startLocalWorker } from "./local-worker.mjs";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+import {
+  axeViolations,
+  launch,
+  openPage as open,
+  screenshot,
+  worker as sharedWorker,
+  workspace as newWorkspace,
+} from "./browser.mjs";
 
 let worker;
 let browser;
@@ -84,20 +78,7 @@ function startIdp() {
   });
 }
 
-async function workspace(cookie, label, plan) {
-  const slug = `${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  const owner = { email: `owner@${slug}.example.com`, password: "owner-password-123" };
-  const res = await createTenant(worker.url("admin"), cookie, {
-    slug,
-    plan,
-    ownerEmail: owner.email,
-    ownerPassword: owner.password,
-  });
-  if (res.status !== 201) throw new Error(`create ${slug}: ${res.status}`);
-  const base = worker.url(slug);
-  const jwt = (await request(`${base}/api/v1/auth/login`, { method: "POST", body: owner })).body.accessToken;
-  return { slug, base, owner, jwt };
-}
+const workspace = (_cookie, label, plan) => newWorkspace(label, plan);
 
 async function member(ws) {
   const email = `member@${ws.slug}.example.com`;
@@ -129,35 +110,13 @@ async function configureSaml(ws, ssoOnlyEnabled, path = "/sso") {
   });
 }
 
-/** A fresh page that can reach loopback only; anything else is aborted and recorded. */
-async function openPage() {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const offsite = [];
-  await page.route("**/*", (route) => {
-    const host = new URL(route.request().url()).hostname;
-    if (host === "127.0.0.1" || host === "localhost" || host.endsWith(".localhost")) return route.continue();
-    offsite.push(route.request().url());
-    return route.abort();
-  });
-  page.offsite = offsite;
-  return page;
-}
+const openPage = () => open(browser);
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`,
-    );
   idp = await startIdp();
-  worker = await startLocalWorker({
-    SOCIAL_OIDC_ISSUER: "http://127.0.0.1:9/",
-    SOCIAL_OIDC_CLIENT_ID: "social-client",
-    SOCIAL_OIDC_CLIENT_SECRET: "social-secret",
-    SOCIAL_OIDC_NAME: "Example ID",
-  });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
-  const cookie = await adminLogin(worker.url("admin"), ADMIN);
+  worker = sharedWorker();
+  browser = await launch();
+  const cookie = null;
   w.plain = await workspace(cookie, "plain", "pro");
   w.sso = await workspace(cookie, "sso", "enterprise");
   await configureSaml(w.sso, false);
@@ -172,12 +131,16 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  worker?.stop();
   idp?.close();
 });
 
+/** The browser's refresh cookie on the workspace host, if any. */
+async function refreshCookie(page) {
+  return (await page.context().cookies()).find((c) => c.name === "inventory_refresh");
+}
+
 describe("the sign-in page (/login) in headless Chromium", () => {
-  it("without SSO: the password form (labelled, keyboard-operable) and the social login; no SSO button", async () => {
+  it("without SSO: the password form (labelled, keyboard-operable) and the social login; tokens kept out of script's reach", async () => {
     const page = await openPage();
     await page.goto(`${w.plain.base}/login`);
     await expect.poll(() => page.getByRole("button", { name: "Sign in with password" }).isVisible()).toBe(true);
@@ -194,15 +157,51 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     await expect.poll(() => page.getByRole("alert").first().textContent()).toMatch(/Invalid email or password/);
     await page.getByLabel("Password").fill(w.plain.owner.password);
     await page.keyboard.press("Enter");
+    await page.waitForURL(`${w.plain.base}/`);
     await expect.poll(() => page.getByText(`Signed in as ${w.plain.owner.email}.`).isVisible()).toBe(true);
-    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem("inventory.session")));
-    expect(stored).toMatchObject({
-      accessToken: expect.any(String),
-      refreshToken: expect.any(String),
-      user: { email: w.plain.owner.email },
+    // The access token is in memory only; the refresh token is an HttpOnly, SameSite=Strict cookie
+    // scoped to the auth routes. Nothing is left in web storage, and script cannot read the cookie.
+    const storage = await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
+    expect(storage).not.toMatch(/eyJ|refresh/i);
+    expect(await page.evaluate(() => document.cookie)).toBe("");
+    expect(await refreshCookie(page)).toMatchObject({
+      httpOnly: true,
+      secure: true,
+      sameSite: "Strict",
+      path: "/api/v1/auth/",
     });
+    // A reload keeps the session (the cookie is traded for a new access token) ...
+    await page.reload();
+    await expect.poll(() => page.getByText(`Signed in as ${w.plain.owner.email}.`).isVisible()).toBe(true);
+    // ... and signing out ends it: the cookie is cleared and revoked, a reload asks to sign in.
+    const before = (await refreshCookie(page)).value;
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${w.plain.base}/login`);
+    expect(await refreshCookie(page)).toBeUndefined();
+    const reused = await request(`${w.plain.base}/api/v1/auth/refresh`, {
+      method: "POST",
+      body: { refreshToken: before },
+      okStatuses: [401],
+    });
+    expect(reused.status).toBe(401);
+    await page.goto(`${w.plain.base}/`);
+    await page.waitForURL(`${w.plain.base}/login`);
     expect(page.offsite).toEqual([]);
+    expect(page.cspViolations).toEqual([]);
     await page.context().close();
+  });
+
+  it("goes back only to a path of this workspace: a `next` naming another host lands on the start page", async () => {
+    for (const next of ["//evil.example/a/X", "https://evil.example/a/X", "/\\evil.example"]) {
+      const page = await openPage();
+      await page.goto(`${w.plain.base}/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel("Email").fill(w.plain.owner.email);
+      await page.getByLabel("Password").fill(w.plain.owner.password);
+      await page.getByRole("button", { name: "Sign in with password" }).click();
+      await page.waitForURL(`${w.plain.base}/`);
+      expect(page.offsite).toEqual([]);
+      await page.context().close();
+    }
   });
 
   it("with SSO configured but the gate off: passwords as usual, no SSO button (SPEC 5 rule 5)", async () => {
@@ -223,6 +222,8 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     expect(await page.getByLabel("Email").isVisible()).toBe(false);
     const reveal = page.getByRole("button", { name: "Owner sign-in with password" });
     expect(await reveal.getAttribute("aria-expanded")).toBe("false");
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "login-sso-gate");
     await sso.click();
     await page.waitForURL(/127\.0\.0\.1:\d+\/sso\?SAMLRequest=/);
     expect(await page.getByRole("heading", { name: "Test IdP sign-in" }).isVisible()).toBe(true);
@@ -238,7 +239,7 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     await reveal.focus();
     await page.keyboard.press("Enter");
     expect(await reveal.getAttribute("aria-expanded")).toBe("true");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("email");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("email");
     await page.keyboard.type(w.gatedMember.email);
     await page.getByLabel("Password").fill(w.gatedMember.password);
     await page.keyboard.press("Enter");
@@ -250,20 +251,25 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     await page.context().close();
   });
 
-  it("a whole SAML sign-in: SSO button, the IdP's auto-posted response, the session handed to the page", async () => {
+  it("a whole SAML sign-in from a page asked for: the IdP's auto-posted response, the cookie, back to that page; no token in any URL", async () => {
     const page = await openPage();
-    await page.goto(`${w.full.base}/login`);
+    const urls = [];
+    page.on("request", (req) => urls.push(req.url()));
+    await page.goto(`${w.full.base}/scan`);
+    await page.waitForURL(`${w.full.base}/login?next=%2Fscan`);
     const sso = page.getByRole("link", { name: "Sign in with single sign-on" });
     await expect.poll(() => sso.isVisible()).toBe(true);
     await sso.click();
-    await page.waitForURL(`${w.full.base}/login`);
-    await expect.poll(() => page.getByText(`Signed in as ${w.fullMember.email}.`).isVisible()).toBe(true);
-    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem("inventory.session")));
-    expect(stored).toMatchObject({
-      accessToken: expect.any(String),
-      refreshToken: expect.any(String),
-      user: { email: w.fullMember.email, role: "member" },
-    });
+    await page.waitForURL(`${w.full.base}/scan`);
+    await expect.poll(() => page.getByRole("heading", { name: "Scan" }).isVisible()).toBe(true);
+    const cookie = await refreshCookie(page);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    const me = await page.evaluate(() => document.body.innerText);
+    expect(me).not.toMatch(/eyJ/);
+    // Neither the refresh token nor any JWT travelled in a URL.
+    expect(urls.filter((u) => u.includes(cookie.value) || /eyJ[\w-]+\.[\w-]+\./.test(u))).toEqual([]);
+    const storage = await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
+    expect(storage).not.toMatch(/eyJ|refresh/i);
     expect(page.offsite).toEqual([]);
     await page.context().close();
   });
@@ -273,6 +279,7 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     await page.goto(`${worker.url("no-such-workspace")}/login`);
     await expect.poll(() => page.getByRole("heading", { name: "Workspace not found" }).isVisible()).toBe(true);
     expect(await page.getByLabel("Email").isVisible()).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
     expect(await page.getByRole("link", { name: "Sign in with single sign-on" }).isVisible()).toBe(false);
     await page.context().close();
   });

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
+import { ensureWebBuild } from "../../scripts/lib/web-build.mjs";
 
 // Fields holding paths (or per-environment copies) that this copy does not rewrite: fail loudly
 // instead of handing the pool a configuration that points elsewhere.
@@ -26,6 +27,9 @@ const UNSUPPORTED = [
 
 /** Writes the isolated copy of `sourcePath` and returns its path (removed when the process exits). */
 export function isolatedWranglerConfig(sourcePath) {
+  // The static assets (the field app's build) must exist for the Worker to start: a run of a few
+  // test files without `npm run build:web` first gets one build (`npm test` always builds).
+  ensureWebBuild();
   const source = resolve(sourcePath);
   const { rawConfig } = experimental_readRawConfig({ config: source });
   const present = UNSUPPORTED.filter((key) => rawConfig[key] !== undefined);

@@ -2,6 +2,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../../src/app";
 import { ROUTE_POLICY } from "../../src/auth/policy";
+import { APP_FILES, APP_PAGES } from "../../src/modules/field-app";
 import { fetchOpenApi, operationsOf, toHonoPath } from "../harness/openapi";
 import { call } from "../harness/tenant";
 
@@ -10,14 +11,15 @@ const operations = operationsOf(doc);
 const ERROR_REF = "#/components/schemas/Error";
 /** Served by the app itself, not API operations. */
 // Not API operations: the bare URL's pointer, the document and its reference page, and the browser
-// pages outside the API (SPEC 9 UI routes): the sign-in page and the SSO entry point.
+// pages outside the API (SPEC 9 UI routes): the field app's pages and files, the SSO entry point.
 const NOT_OPERATIONS = new Set([
   "/",
   "/api/v1/openapi.json",
   "/api/v1/docs",
   "/api/v1/docs/scalar.js",
-  "/login",
   "/auth/sso-login",
+  ...APP_PAGES.map((p) => p.path),
+  ...Object.keys(APP_FILES),
 ]);
 
 describe("GET /api/v1/openapi.json", () => {

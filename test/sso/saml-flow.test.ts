@@ -87,7 +87,7 @@ describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
     expect(row?.consumedAt).toBeNull();
   });
 
-  it("signs an existing user in by email, case-insensitively, with the same token pair as password sign-in; a browser gets the hand-off page", async () => {
+  it("signs an existing user in by email, case-insensitively, with the same token pair as password sign-in; a browser gets the refresh cookie and a 303 to the app, no token in the page or URL", async () => {
     const t = await createTenant({ plan: "enterprise" });
     await configureSaml(t);
     const { requestId, relayState } = await startSaml(t);
@@ -97,13 +97,26 @@ describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
       relayState,
       "text/html",
     );
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/text\/html/);
-    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'nonce-/);
-    const session = JSON.parse(/<script type="application\/json" id="session">(.*?)<\/script>/s.exec(res.body)![1]!);
-    expect(session.user.id).toBe(t.owner.id);
-    const refreshed = await api(t, "/auth/refresh", { body: { refreshToken: session.refreshToken }, auth: null });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/login");
+    expect(res.body).not.toMatch(/eyJ/);
+    const cookies = res.headers.getSetCookie();
+    const refresh = cookies.find((c) => c.startsWith("inventory_refresh="));
+    expect(refresh).toMatch(/Path=\/api\/v1\/auth\/; .*HttpOnly/);
+    expect(refresh).toMatch(/Secure/);
+    expect(refresh).toMatch(/SameSite=Strict/);
+    // The state cookie of this sign-in is released at the same time.
+    expect(cookies.some((c) => c.startsWith("sso_state=;") || /^sso_state=.*Max-Age=0/.test(c))).toBe(true);
+    // The app trades the cookie for a session of the signed-in user (same origin).
+    const token = /^inventory_refresh=([^;]+)/.exec(refresh!)![1]!;
+    const refreshed = await api<AuthSession>(t, "/auth/refresh", {
+      body: {},
+      auth: null,
+      headers: { cookie: `inventory_refresh=${token}`, "sec-fetch-site": "same-origin" },
+    });
     expect(refreshed.status).toBe(200);
+    expect(refreshed.body.user.id).toBe(t.owner.id);
+    expect(refreshed.body).not.toHaveProperty("refreshToken");
   });
 
   it("refuses unknown and deactivated users with a clear page, and a response to another request", async () => {

@@ -5,6 +5,7 @@
 export { joinByInvite } from "./join";
 export { endPasswordSessions, mintRefreshToken, sessionBody } from "./refresh-tokens";
 export type { AuthCtx } from "./refresh-tokens";
+export { deliverSession, setRefreshCookie } from "./refresh-cookie";
 export { authRouter } from "./routes";
 export { SessionSchema } from "./schemas";
 export type { AuthSession } from "./schemas";

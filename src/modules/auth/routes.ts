@@ -3,7 +3,18 @@ import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonConten
 import { getUser, toUser } from "../users";
 import { UserSchema } from "../users";
 import { serviceCtx } from "../../http/service-context";
-import { AcceptInviteBody, LoginBody, RefreshBody, SessionSchema } from "./schemas";
+import {
+  AcceptInviteBody,
+  LoginBody,
+  PermissionsSchema,
+  RefreshBody,
+  SessionResponseSchema,
+  SessionSchema,
+} from "./schemas";
+import { permittedOperations } from "../../auth/policy";
+import { planIncludes } from "../../tenancy/plans";
+import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
+import { invalidRefreshToken } from "./refresh-tokens";
 import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
 import { ssoGateOn } from "../../auth/sso/gate";
@@ -25,11 +36,15 @@ export const authRouter = createRouter()
       tags,
       summary: "Sign in with email and password",
       description:
-        "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password).",
+        "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.",
       request: body(LoginBody),
-      responses: { 200: json(SessionSchema, "Signed in"), ...errorResponses(401, 403, 415) },
+      responses: { 200: json(SessionResponseSchema, "Signed in"), ...errorResponses(401, 403, 415) },
     }),
-    async (c) => c.json(await svc.login(await gatedAuthCtx(c), c.req.valid("json")), 200),
+    async (c) => {
+      const input = c.req.valid("json");
+      const session = await svc.login(await gatedAuthCtx(c), input);
+      return c.json(deliverSession(c, session, input.refreshCookie === true), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -39,11 +54,16 @@ export const authRouter = createRouter()
       tags,
       summary: "Exchange a refresh token for a new pair",
       description:
-        "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Under the workspace's SSO-only gate, a session born of a password (sign-in or invite acceptance) ends: 403 `sso_required` and the token is revoked, except for owners (break-glass).",
+        "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Under the workspace's SSO-only gate, a session born of a password (sign-in or invite acceptance) ends: 403 `sso_required` and the token is revoked, except for owners (break-glass). Without `refreshToken` in the body the `inventory_refresh` cookie is used (browsers; same origin only, 403 otherwise) and its successor is set as the cookie, not returned; neither present is a 401.",
       request: body(RefreshBody),
-      responses: { 200: json(SessionSchema, "New tokens"), ...errorResponses(401, 403, 415) },
+      responses: { 200: json(SessionResponseSchema, "New tokens"), ...errorResponses(401, 403, 415) },
     }),
-    async (c) => c.json(await svc.refresh(await gatedAuthCtx(c), c.req.valid("json").refreshToken), 200),
+    async (c) => {
+      const inBody = c.req.valid("json").refreshToken;
+      const token = inBody ?? refreshCookieOf(c);
+      if (!token) throw invalidRefreshToken();
+      return c.json(deliverSession(c, await svc.refresh(await gatedAuthCtx(c), token), inBody === undefined), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -52,12 +72,15 @@ export const authRouter = createRouter()
       operationId: "logout",
       tags,
       summary: "Revoke a refresh token",
-      description: "Idempotent; always 204.",
+      description:
+        "Idempotent; 204. Without `refreshToken` in the body the `inventory_refresh` cookie's token is revoked (same origin only, 403 otherwise); the cookie is cleared either way.",
       request: body(RefreshBody),
-      responses: { 204: { description: "Revoked" }, ...errorResponses(415) },
+      responses: { 204: { description: "Revoked" }, ...errorResponses(403, 415) },
     }),
     async (c) => {
-      await svc.logout(authCtx(c), c.req.valid("json").refreshToken);
+      const token = c.req.valid("json").refreshToken ?? refreshCookieOf(c);
+      if (token) await svc.logout(authCtx(c), token);
+      clearRefreshCookie(c);
       return c.body(null, 204);
     },
   )
@@ -75,6 +98,25 @@ export const authRouter = createRouter()
       // The guard admits only user JWTs here; anything else has no "me".
       const id = p.kind === "user" ? p.userId : "";
       return c.json(toUser(await getUser(serviceCtx(c), id)), 200);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/auth/permissions",
+      operationId: "getMyPermissions",
+      tags,
+      summary: "What the signed-in user may do",
+      description:
+        "The operations (by operationId) that the user's role and the workspace's plan allow, from the same policy table that guards every route. The field app shows an action only when its operation is listed.",
+      responses: { 200: json(PermissionsSchema, "The permitted operations") },
+    }),
+    async (c) => {
+      const p = c.var.principal;
+      // The guard admits user JWTs only (a platform admin acts as an owner, as in the guard).
+      const role = p.kind === "platformAdmin" ? "owner" : p.role;
+      const plan = c.var.tenant.plan;
+      return c.json({ role, operations: permittedOperations(role, (f) => planIncludes(plan, f)) }, 200);
     },
   )
   .openapi(

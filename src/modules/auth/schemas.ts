@@ -9,10 +9,21 @@ export const LoginBody = z
   .strictObject({
     email: emailField,
     password: z.string().min(1).max(PASSWORD_MAX).openapi({ example: "correct-horse-battery" }),
+    refreshCookie: z.boolean().optional().openapi({
+      description:
+        "For browsers: `true` sets the refresh token as the HttpOnly, SameSite=Strict cookie `inventory_refresh` (path /api/v1/auth/) and leaves it out of the body (`AuthCookieSession`). Default false: the token is in the body.",
+    }),
   })
   .openapi("Login");
 
-export const RefreshBody = z.strictObject({ refreshToken: opaqueToken }).openapi("RefreshTokenRequest");
+export const RefreshBody = z
+  .strictObject({
+    refreshToken: opaqueToken.optional().openapi({
+      description:
+        "The refresh token. Omit it to use the `inventory_refresh` cookie instead (browsers, same origin only: another origin gets 403); the new token then goes into the cookie, not the body.",
+    }),
+  })
+  .openapi("RefreshTokenRequest");
 
 export const AcceptInviteBody = z
   .strictObject({
@@ -36,5 +47,22 @@ export const SessionSchema = z
   })
   .openapi("AuthSession");
 
+/** The session of a browser that keeps its refresh token in the `inventory_refresh` cookie. */
+export const CookieSessionSchema = SessionSchema.omit({ refreshToken: true }).openapi("AuthCookieSession");
+
+/** What login and refresh answer: the refresh token in the body, or (cookie mode) in the cookie. */
+export const SessionResponseSchema = z.union([SessionSchema, CookieSessionSchema]);
+
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type AuthSession = z.infer<typeof SessionSchema>;
+
+export const PermissionsSchema = z
+  .object({
+    role: z.enum(["owner", "admin", "member"]),
+    operations: z.array(z.string()).openapi({
+      description:
+        "The operationIds of this document that the signed-in user may call (role and plan), sorted. A client shows only these actions; the API still checks every call.",
+      example: ["checkinInventoryItem", "checkoutInventoryItem", "getInventoryItemByTag"],
+    }),
+  })
+  .openapi("Permissions");

@@ -37,18 +37,3 @@ export function refusalPage(message: string, nonce: string): string {
     nonce,
   );
 }
-
-/**
- * The page that completes a browser sign-in: it keeps the token pair (the same body as
- * POST /auth/login) in sessionStorage for the sign-in page and moves on to it. The JSON is
- * embedded as a data block, escaped so no value can end the script element.
- */
-export function sessionHandoffPage(session: unknown, nonce: string): string {
-  const data = JSON.stringify(session).replace(/</g, "\\u003c");
-  return htmlPage(
-    "Signed in",
-    `<h1>Signed in</h1><p>Continuing…</p><script type="application/json" id="session">${data}</script>`,
-    nonce,
-    `sessionStorage.setItem("inventory.session", document.getElementById("session").textContent); location.replace("/login");`,
-  );
-}

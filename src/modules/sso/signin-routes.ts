@@ -2,9 +2,9 @@ import type { AppContext } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonContent } from "../../http/router";
-import { SessionSchema } from "../auth";
+import { SessionSchema, setRefreshCookie } from "../auth";
 import { bootstrapFor } from "./bootstrap";
-import { newNonce, pageHeaders, refusalPage, sessionHandoffPage } from "./html";
+import { newNonce, pageHeaders, refusalPage } from "./html";
 import { spMetadataXml } from "./saml-flow";
 import { BootstrapSchema, OidcCallbackQuerySchema, SamlCallbackForm } from "./signin-schemas";
 import {
@@ -38,17 +38,20 @@ export function redirectToIdp(c: AppContext, start: SigninStart) {
 const wantsJson = (c: AppContext) => (c.req.header("accept") ?? "").includes("application/json");
 
 /**
- * Callbacks are where browsers land: they get a page (the session handed to /login, or the
- * reason for a refusal); a client that asks for JSON gets the session body or the error envelope.
+ * Callbacks are where browsers land. A browser gets its refresh token as the HttpOnly
+ * `inventory_refresh` cookie and a 303 to the app's /login, which trades the cookie for an access
+ * token and goes on to the page the person asked for (docs/field-app.md): no token in a URL or in
+ * the page. A refusal is a page with the reason. A client that asks for JSON gets the session body
+ * or the error envelope.
  */
-async function finish(c: AppContext, work: () => Promise<unknown>) {
+async function finish(c: AppContext, work: () => Promise<{ refreshToken: string }>) {
   // Whatever the outcome, this browser's sign-in attempt is over.
   releaseBrowser(c);
   try {
     const session = await work();
     if (wantsJson(c)) return c.json(session, 200);
-    const nonce = newNonce();
-    return c.body(sessionHandoffPage(session, nonce), 200, pageHeaders(nonce));
+    setRefreshCookie(c, session.refreshToken);
+    return c.redirect("/login", 303);
   } catch (err) {
     if (!(err instanceof ApiError) || wantsJson(c)) throw err;
     const nonce = newNonce();
@@ -72,9 +75,12 @@ const callbackResponses = {
   // chosen, but a browser may meet any of them: each is documented as a page or the envelope.
   ...pageOrEnvelope(400, 401, 403, 404, 413, 415, 429, 500, 502),
   200: {
+    description: "Signed in (`Accept: application/json`): the same body as POST /auth/login",
+    content: { "application/json": { schema: SessionSchema } },
+  },
+  303: {
     description:
-      "Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login",
-    content: { "text/html": { schema: { type: "string" as const } }, "application/json": { schema: SessionSchema } },
+      "Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login",
   },
 };
 

@@ -1,0 +1,26 @@
+// One Worker (wrangler dev on 127.0.0.1) for every browser test file: the field app is built once,
+// the server started once, and each file reaches it through `inject("worker")`. Every file makes
+// its own workspaces, so files share nothing but the process.
+import { buildWeb } from "../../scripts/lib/web-build.mjs";
+import { startLocalWorker } from "./local-worker.mjs";
+
+/** Extra Worker variables every browser test may rely on. */
+export const WORKER_VARS = {
+  // A social login that is configured but never reached (the page only shows its button).
+  SOCIAL_OIDC_ISSUER: "http://127.0.0.1:9/",
+  SOCIAL_OIDC_CLIENT_ID: "social-client",
+  SOCIAL_OIDC_CLIENT_SECRET: "social-secret",
+  SOCIAL_OIDC_NAME: "Example ID",
+};
+
+let worker;
+
+export async function setup({ provide }) {
+  buildWeb({ quiet: true });
+  worker = await startLocalWorker(WORKER_VARS);
+  provide("workerPort", worker.port);
+}
+
+export async function teardown() {
+  worker?.stop();
+}

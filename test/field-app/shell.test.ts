@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { APP_PAGES, appCsp } from "../../src/modules/field-app";
+import { call, createTenant } from "../harness/tenant";
+
+/** The field app's document and files as the Worker serves them (docs/field-app.md). */
+describe("the field app's pages on a workspace host", () => {
+  it("every app route answers with index.html under the strict CSP; only the decoder pages may compile wasm", async () => {
+    const t = await createTenant();
+    const origin = new URL(t.base).origin;
+    for (const [path, decoder] of [
+      ["/", false],
+      ["/login", false],
+      ["/a/AST-123", false],
+      ["/a/odd%20tag", false],
+      ["/scan", true],
+      ["/scan/audit", true],
+    ] as const) {
+      const res = await call<string>(`${origin}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp).toBe(appCsp(decoder));
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/'unsafe-inline'|'unsafe-eval'|https?:|\*/);
+      expect(csp.includes("'wasm-unsafe-eval'"), path).toBe(decoder);
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("permissions-policy")).toContain("camera=(self)");
+      expect(res.body).toMatch(/<div id="app"><\/div>/);
+    }
+  });
+
+  it("the document has no inline script or style: every script is a same-origin file", async () => {
+    const t = await createTenant();
+    const res = await call<string>(`${new URL(t.base).origin}/a/X`);
+    const scripts = [...res.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attrs, content] of scripts) {
+      expect(attrs).toMatch(/src="\/assets\/[^"]+\.js"/);
+      expect(content).toBe("");
+    }
+    expect(res.body).not.toMatch(/<style|style="/);
+  });
+
+  it("serves the service worker (revalidated every load) and the manifest; the API is unchanged around them", async () => {
+    const t = await createTenant();
+    const origin = new URL(t.base).origin;
+    const sw = await call<string>(`${origin}/sw.js`);
+    expect(sw.status).toBe(200);
+    expect(sw.headers.get("content-type")).toMatch(/javascript/);
+    expect(sw.headers.get("cache-control")).toBe("no-cache");
+    const manifest = await call<{ start_url: string; icons: unknown[] }>(`${origin}/manifest.webmanifest`);
+    expect(manifest.status).toBe(200);
+    expect(manifest.body.start_url).toBe("/scan");
+    expect(manifest.body.icons.length).toBeGreaterThan(0);
+    const unknown = await call(`${origin}/no-such-page`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: "not_found" });
+    const api = await call(`${origin}/api/v1/no-such-route`);
+    expect(api.status).toBe(404);
+    expect(api.body).toMatchObject({ code: "not_found" });
+  });
+
+  it("the bare base host keeps its pointer to the API; every page path is listed once", async () => {
+    const bare = await call<{ message: string }>("https://inventory.test/");
+    expect(bare.status).toBe(200);
+    expect(bare.body.message).toMatch(/Inventory Tracking API/);
+    expect(new Set(APP_PAGES.map((p) => p.path)).size).toBe(APP_PAGES.length);
+  });
+});

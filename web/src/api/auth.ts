@@ -1,0 +1,69 @@
+/**
+ * Sign-in, refresh and sign-out through the public auth routes. Browsers keep the refresh token in
+ * the `inventory_refresh` cookie (HttpOnly, SameSite=Strict, path /api/v1/auth/): login asks for
+ * it with `refreshCookie: true`, refresh and logout send an empty body so the cookie is used.
+ */
+import type { components } from "../../../client/index";
+import { api, authed, messageOf, onUnauthenticated, setAccessToken } from "./client";
+
+export type User = components["schemas"]["User"];
+export type Bootstrap = components["schemas"]["AuthBootstrap"];
+
+export type SignInResult = { ok: true; user: User } | { ok: false; message: string };
+
+let renewTimer: ReturnType<typeof setTimeout> | undefined;
+let inflight: Promise<User | null> | null = null;
+
+function accept(session: { accessToken: string; expiresIn: number; user: User }): User {
+  setAccessToken(session.accessToken);
+  clearTimeout(renewTimer);
+  // Renew a minute before the access token expires, so a scan never waits on a refresh.
+  renewTimer = setTimeout(() => void refresh(), Math.max(10, session.expiresIn - 60) * 1000);
+  return session.user;
+}
+
+export async function signIn(email: string, password: string, fallback: string): Promise<SignInResult> {
+  const { data, error } = await api.POST("/auth/login", { body: { email, password, refreshCookie: true } });
+  if (data) return { ok: true, user: accept(data) };
+  return { ok: false, message: messageOf(error, fallback) };
+}
+
+/** Trades the refresh cookie for an access token; null when there is no (valid) session. */
+export function refresh(): Promise<User | null> {
+  // One refresh at a time: the cookie rotates, so two at once would race.
+  inflight ??= (async () => {
+    try {
+      const { data } = await api.POST("/auth/refresh", { body: {} });
+      if (data) return accept(data);
+      setAccessToken(null);
+      return null;
+    } finally {
+      inflight = null;
+    }
+  })();
+  return inflight;
+}
+
+onUnauthenticated(async () => (await refresh()) !== null);
+
+export async function signOut(): Promise<void> {
+  clearTimeout(renewTimer);
+  setAccessToken(null);
+  await api.POST("/auth/logout", { body: {} }).catch(() => undefined);
+}
+
+export async function bootstrap(): Promise<Bootstrap | null> {
+  const { data } = await api.GET("/auth/bootstrap").catch(() => ({ data: undefined }));
+  return data ?? null;
+}
+
+/** The operationIds the signed-in user may call (role and plan), from the API's policy table. */
+export async function permissions(): Promise<string[]> {
+  const { data } = await authed(() => api.GET("/auth/permissions"));
+  return data?.operations ?? [];
+}
+
+export async function me(): Promise<User | null> {
+  const { data } = await authed(() => api.GET("/auth/me"));
+  return data ?? null;
+}

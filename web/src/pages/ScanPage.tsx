@@ -1,0 +1,86 @@
+import { useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
+import { AuditChooser } from "../components/AuditChooser";
+import { AuditSession } from "../components/AuditSession";
+import { BatchPanel } from "../components/BatchPanel";
+import { CameraPanel } from "../components/CameraPanel";
+import { CodeForm } from "../components/CodeForm";
+import { Layout } from "../components/Layout";
+import { Notice } from "../components/ui";
+import { listenForWedge } from "../platform/wedge";
+import * as audit from "../state/audit";
+import * as batch from "../state/batch";
+import { assetPath, parseCode } from "../state/codes";
+import { navigate, path } from "../state/router";
+import { t } from "../strings";
+
+type Mode = { mode: "lookUp" } | { mode: "audit"; sessionId: string | null } | { mode: "batch" };
+
+/** /scan: look up; /scan/audit and /scan/audit/{sessionId}: audit; /scan/batch: batch. */
+function modeOf(p: string): Mode {
+  if (p === "/scan/batch") return { mode: "batch" };
+  const m = /^\/scan\/audit(?:\/([^/]+))?$/.exec(p);
+  if (m) return { mode: "audit", sessionId: m[1] ? decodeURIComponent(m[1]) : null };
+  return { mode: "lookUp" };
+}
+
+const TABS = [
+  { mode: "lookUp", href: "/scan", label: t.modes.lookUp },
+  { mode: "audit", href: "/scan/audit", label: t.modes.audit },
+  { mode: "batch", href: "/scan/batch", label: t.modes.batch },
+] as const;
+
+function LookUp() {
+  const message = useSignal("");
+  const lookUp = (raw: string) => {
+    const code = parseCode(raw);
+    if (code.kind === "empty") message.value = t.scan.empty;
+    else if (code.kind === "otherWorkspace") message.value = t.scan.otherWorkspace(code.host);
+    else navigate(assetPath(code.tag));
+  };
+  const latest = useRef(lookUp);
+  latest.current = lookUp;
+  useEffect(() => listenForWedge((raw) => latest.current(raw)), []);
+  return (
+    <>
+      {message.value && <Notice tone="warn">{message.value}</Notice>}
+      <CameraPanel onCode={lookUp} />
+      <CodeForm onCode={lookUp} submitLabel={t.scan.open} />
+    </>
+  );
+}
+
+/**
+ * The scanner: three modes, each taking codes from the camera, a keyboard-wedge scanner and the
+ * keyboard (docs/field-app.md "The scanner").
+ */
+export function ScanPage() {
+  const current = modeOf(path.value);
+  const auditId = current.mode === "audit" ? current.sessionId : null;
+  useEffect(() => {
+    // A wedge scan outside any field goes to the mode on screen (in a field, the form takes it).
+    if (current.mode === "batch") return listenForWedge((raw) => void batch.addCode(raw));
+    if (auditId) return listenForWedge((raw) => void audit.submit(raw));
+    return undefined;
+  }, [current.mode, auditId]);
+
+  return (
+    <Layout title={t.scan.title}>
+      <nav aria-label={t.modes.label} class="tabs">
+        {TABS.map((tab) => (
+          <a
+            key={tab.mode}
+            class={`btn ${tab.mode === current.mode ? "btn-primary" : "btn-plain"}`}
+            href={tab.href}
+            aria-current={tab.mode === current.mode ? "page" : undefined}
+          >
+            {tab.label}
+          </a>
+        ))}
+      </nav>
+      {current.mode === "lookUp" && <LookUp />}
+      {current.mode === "audit" && (auditId ? <AuditSession id={auditId} /> : <AuditChooser />)}
+      {current.mode === "batch" && <BatchPanel />}
+    </Layout>
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The batch mode: a list of scanned assets, then one action on all of them through
+ * POST /inventory-items/bulk (check out to a person, check in, move to a location), answered per
+ * item. Each code is looked up as it is scanned (GET /inventory-items/unique-tag/{tag}), so an
+ * unknown code is named at once instead of failing the whole list later.
+ */
+import { signal } from "@preact/signals";
+import { byTag } from "../api/assets";
+import { messageOf } from "../api/client";
+import { type BulkItem, bulk } from "../api/sessions";
+import { cue } from "../platform/feedback";
+import { t } from "../strings";
+import { parseCode } from "./codes";
+
+export type ListedAsset = { key: string; tag: string; id: string | null; name: string | null; problem?: string };
+export type BatchAction =
+  | { action: "checkout"; personId: string }
+  | { action: "checkin" }
+  | { action: "move"; locationId: string };
+
+export const list = signal<ListedAsset[]>([]);
+export const outcomes = signal<(BulkItem & { name: string })[]>([]);
+export const batchMessage = signal("");
+
+export async function addCode(raw: string): Promise<void> {
+  const code = parseCode(raw);
+  if (code.kind === "empty") return;
+  if (code.kind === "otherWorkspace") {
+    batchMessage.value = t.scan.otherWorkspace(code.host);
+    return cue("unknown");
+  }
+  if (list.value.some((a) => a.tag === code.tag)) {
+    batchMessage.value = t.batch.duplicate(code.tag);
+    return cue("already");
+  }
+  const key = `${code.tag}-${Date.now()}`;
+  list.value = [...list.value, { key, tag: code.tag, id: null, name: null }];
+  try {
+    const { data, error } = await byTag(code.tag);
+    const patch = data ? { id: data.id, name: data.name } : { problem: messageOf(error, t.batch.unknown) };
+    list.value = list.value.map((a) => (a.key === key ? { ...a, ...patch } : a));
+    batchMessage.value = data ? t.batch.added(data.name) : t.batch.unknownCode(code.tag);
+    cue(data ? "accepted" : "unknown");
+  } catch {
+    list.value = list.value.map((a) => (a.key === key ? { ...a, problem: t.unreachable } : a));
+  }
+}
+
+export const remove = (key: string) => {
+  list.value = list.value.filter((a) => a.key !== key);
+};
+
+export async function run(action: BatchAction): Promise<void> {
+  const assets = list.value.filter((a) => a.id);
+  const ids = assets.map((a) => a.id as string);
+  if (!ids.length) return;
+  const body =
+    action.action === "move"
+      ? { action: "update" as const, ids, locationId: action.locationId }
+      : action.action === "checkout"
+        ? { action: "checkout" as const, ids, personId: action.personId }
+        : { action: "checkin" as const, ids };
+  try {
+    const { data, error } = await bulk(body);
+    if (!data) {
+      batchMessage.value = messageOf(error, t.unreachable);
+      return;
+    }
+    outcomes.value = data.items.map((r, i) => ({ ...r, name: assets[i]?.name ?? r.id }));
+    const failed = data.items.filter((r) => !r.ok).length;
+    batchMessage.value = t.batch.done(data.items.length - failed, failed);
+    cue(failed ? "wrong" : "accepted");
+    // Done items leave the list; the ones that failed stay for another try.
+    const okIds = new Set(data.items.filter((r) => r.ok).map((r) => r.id));
+    list.value = list.value.filter((a) => !a.id || !okIds.has(a.id));
+  } catch {
+    batchMessage.value = t.unreachable;
+  }
+}
