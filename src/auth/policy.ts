@@ -350,6 +350,7 @@ export function permittedOperations(role: Role, hasFeature: (f: PlanFeature) => 
       ([, rule]) =>
         (rule.access === "data" || rule.access === "jwt") &&
         (!rule.roles || rule.roles.includes(role)) &&
+        (role !== "requester" || rule.selfService === true) &&
         (!rule.feature || hasFeature(rule.feature)),
     )
     .map(([id]) => id)

@@ -6,11 +6,11 @@ import { api, createTenant } from "../harness/tenant";
 
 type Permissions = { role: string; operations: string[] };
 
-async function memberJwt(t: Awaited<ReturnType<typeof createTenant>>) {
+async function memberJwt(t: Awaited<ReturnType<typeof createTenant>>, role = "member") {
   const owner = await userJwt(t);
   const email = `member-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const invite = await api<{ token: string }>(t, "/users/invites", {
-    body: { email, role: "member" },
+    body: { email, role },
     auth: { jwt: owner },
   });
   const joined = await api<{ accessToken: string }>(t, "/auth/invites/accept", {
@@ -70,6 +70,25 @@ describe("GET /auth/permissions", () => {
       auth: { jwt },
     });
     expect(refused.status).toBe(403);
+  });
+
+  it("the self-service role gets exactly the routes open to it, and the API refuses the rest", async () => {
+    const t = await createTenant();
+    const jwt = await memberJwt(t, "requester");
+    const res = await api<Permissions>(t, "/auth/permissions", { auth: { jwt } });
+    expect(res.status).toBe(200);
+    expect(res.body.role).toBe("requester");
+    const expected = (Object.entries(ROUTE_POLICY) as [string, RouteRule][])
+      .filter(([, r]) => (r.access === "data" || r.access === "jwt") && r.selfService && !r.roles)
+      .filter(([, r]) => !r.feature || planIncludes(t.plan, r.feature))
+      .map(([id]) => id)
+      .sort();
+    expect(res.body.operations).toEqual(expected);
+    expect(res.body.operations).toContain("createRequest");
+    expect(res.body.operations).not.toContain("checkoutInventoryItem");
+    expect(
+      (await api(t, "/inventory-items/ast_x/checkout", { body: { personId: "per_x" }, auth: { jwt } })).status,
+    ).toBe(403);
   });
 
   it("is for signed-in users: no credentials 401, an API key 403", async () => {

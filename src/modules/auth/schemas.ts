@@ -1,3 +1,4 @@
+import { ROLES } from "../../db/tenant/users";
 import { z } from "@hono/zod-openapi";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../platform/passwords";
 import { nameField } from "../../platform/schemas";
@@ -58,7 +59,7 @@ export type AuthSession = z.infer<typeof SessionSchema>;
 
 export const PermissionsSchema = z
   .object({
-    role: z.enum(["owner", "admin", "member"]),
+    role: z.enum(ROLES),
     operations: z.array(z.string()).openapi({
       description:
         "The operationIds of this document that the signed-in user may call (role and plan), sorted. A client shows only these actions; the API still checks every call.",
