@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with email and password
-         * @description Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password).
+         * @description Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -34,7 +34,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for a new pair
-         * @description Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Under the workspace's SSO-only gate, a session born of a password (sign-in or invite acceptance) ends: 403 `sso_required` and the token is revoked, except for owners (break-glass).
+         * @description Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Under the workspace's SSO-only gate, a session born of a password (sign-in or invite acceptance) ends: 403 `sso_required` and the token is revoked, except for owners (break-glass). Without `refreshToken` in the body the `inventory_refresh` cookie is used (browsers; same origin only, 403 otherwise) and its successor is set as the cookie, not returned; neither present is a 401.
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -56,7 +56,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke a refresh token
-         * @description Idempotent; always 204.
+         * @description Idempotent; 204. Without `refreshToken` in the body the `inventory_refresh` cookie's token is revoked (same origin only, 403 otherwise); the cookie is cleared either way.
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -76,9 +76,31 @@ export interface paths {
         };
         /**
          * The signed-in user
-         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
         get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the signed-in user may do
+         * @description The operations (by operationId) that the user's role and the workspace's plan allow, from the same policy table that guards every route. The field app shows an action only when its operation is listed.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
+         */
+        get: operations["getMyPermissions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -118,7 +140,7 @@ export interface paths {
         };
         /**
          * List the workspace's users
-         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         get: operations["listUsers"];
         put?: never;
@@ -146,7 +168,7 @@ export interface paths {
          * Change a user's role, status or name
          * @description Only an owner may change an owner or grant the owner role (403). The last active owner cannot be demoted or deactivated (409). Deactivation signs the user out everywhere (refresh tokens revoked, access tokens refused). Plan limits: seats (active users + open invites) and admins (owners + admins, incl. open invites for those roles); exceeding one answers 403 `plan_required` with details `{ limit, current, resource }`.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -162,7 +184,7 @@ export interface paths {
          * List open invites
          * @description Invites not yet accepted, revoked or expired.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         get: operations["listInvites"];
         put?: never;
@@ -170,7 +192,7 @@ export interface paths {
          * Invite a user
          * @description No email is sent: the response carries the invite `token` (shown once, stored hashed) for the caller to pass on. The invitee accepts with POST /auth/invites/accept. Invites expire after 7 days. 409 when a user or an open invite with that email exists; only an owner may invite an owner. Plan limits: seats (active users + open invites) and admins (owners + admins, incl. open invites for those roles); exceeding one answers 403 `plan_required` with details `{ limit, current, resource }`.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         post: operations["createInvite"];
         delete?: never;
@@ -193,7 +215,7 @@ export interface paths {
          * Revoke an invite
          * @description Idempotent for revoked invites; 409 for an accepted one.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         delete: operations["revokeInvite"];
         options?: never;
@@ -212,7 +234,7 @@ export interface paths {
          * List API keys
          * @description Newest first; revoked keys included. Tokens and hashes are never returned.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -220,7 +242,7 @@ export interface paths {
          * Create an API key
          * @description The `token` is shown once; only its SHA-256 hash is stored. Keys act with the admin role on the routes that accept them, limited to their `scopes` (absent: every scope) until `expiresAt` (absent: never).
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -243,7 +265,7 @@ export interface paths {
          * Revoke an API key
          * @description Takes effect immediately: the key gets 401 from then on. Idempotent.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -384,13 +406,13 @@ export interface paths {
         };
         /**
          * List categories
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `categories:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:read`.
          */
         get: operations["listCategories"];
         put?: never;
         /**
          * Create a category
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `categories:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:write`.
          */
         post: operations["createCategory"];
         delete?: never;
@@ -408,7 +430,7 @@ export interface paths {
         };
         /**
          * The workspace's default category
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `categories:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:read`.
          */
         get: operations["getDefaultCategory"];
         put?: never;
@@ -428,7 +450,7 @@ export interface paths {
         };
         /**
          * Get a category
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `categories:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:read`.
          */
         get: operations["getCategory"];
         put?: never;
@@ -437,14 +459,14 @@ export interface paths {
          * Move a category to the trash
          * @description The default category, and categories that assets use, cannot be deleted (409).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `categories:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:write`.
          */
         delete: operations["deleteCategory"];
         options?: never;
         head?: never;
         /**
          * Update a category
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `categories:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:write`.
          */
         patch: operations["updateCategory"];
         trace?: never;
@@ -462,7 +484,7 @@ export interface paths {
          * Restore a deleted category
          * @description 409 when a live category has taken its name meanwhile.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `categories:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:write`.
          */
         post: operations["restoreCategory"];
         delete?: never;
@@ -482,7 +504,7 @@ export interface paths {
          * List locations
          * @description All live locations, flat, by name; `parentId` narrows to one location's direct children.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:read`.
          */
         get: operations["listLocations"];
         put?: never;
@@ -490,7 +512,7 @@ export interface paths {
          * Create a location
          * @description `parentId` must name a live location (else 400 naming `body.parentId`); a location cannot be placed under itself or one of its descendants (409).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:write`.
          */
         post: operations["createLocation"];
         delete?: never;
@@ -508,7 +530,7 @@ export interface paths {
         };
         /**
          * The workspace's default location
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:read`.
          */
         get: operations["getDefaultLocation"];
         put?: never;
@@ -528,7 +550,7 @@ export interface paths {
         };
         /**
          * Get a location
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:read`.
          */
         get: operations["getLocation"];
         put?: never;
@@ -537,7 +559,7 @@ export interface paths {
          * Move a location to the trash
          * @description 409 for the default location, and for a location that still contains live locations (`details.children` says how many) or assets.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:write`.
          */
         delete: operations["deleteLocation"];
         options?: never;
@@ -546,7 +568,7 @@ export interface paths {
          * Update or move a location
          * @description `parentId` must name a live location (else 400 naming `body.parentId`); a location cannot be placed under itself or one of its descendants (409). `parentId: null` moves it to the top level.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:write`.
          */
         patch: operations["updateLocation"];
         trace?: never;
@@ -564,7 +586,7 @@ export interface paths {
          * Restore a deleted location
          * @description Restores it under its former parent. 409 while that parent is deleted (restore the parent first; `details.parentId` names it) or when a live location has taken its name.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `locations:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:write`.
          */
         post: operations["restoreLocation"];
         delete?: never;
@@ -586,7 +608,7 @@ export interface paths {
          * Record a quick-add event
          * @description Client analytics of the quick-add flow (SPEC 2.7): `quick_add_opened`, `asset_created_quick`, `asset_assigned`, `advanced_opened`. Stored per user and `flowId`; `meta` is limited to 2,048 bytes of JSON (400 beyond).
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         post: operations["recordQuickAddEvent"];
         delete?: never;
@@ -608,7 +630,7 @@ export interface paths {
          * One action on many inventory items
          * @description `{ action, ids, ...the action's fields }` for 1..100 items: `update` (PATCH fields, also moving category or location), `status` (as POST .../status), `checkout` (to one person), `checkin`, `delete`, `restore`. Answers 200 with `items` in request order: `{ id, ok, status, item? }`, or `{ id, ok: false, status, error }` with the status and error envelope the single route would have answered. Every rule of the single routes holds; the items that pass are written in one batch (a fixed number of D1 statements for any count).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         post: operations["bulkInventoryItems"];
         delete?: never;
@@ -628,7 +650,7 @@ export interface paths {
          * List inventory items
          * @description Cursor-paginated. Newest first; with `overdue=true` most overdue first; with `updatedSince` oldest change first (sync order); with `healthSort` by stored health score. Every item carries its `health`; `healthBadge` filters on it. `q` is a case-insensitive prefix of name, unique tag or serial number.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `inventory-items:read`.
          */
         get: operations["listInventoryItems"];
         put?: never;
@@ -636,7 +658,7 @@ export interface paths {
          * Create an inventory item
          * @description uniqueTag is generated when absent; category and location default to the workspace defaults.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         post: operations["createInventoryItem"];
         delete?: never;
@@ -656,7 +678,7 @@ export interface paths {
          * Look an item up by its unique tag
          * @description Case-insensitive; live items only.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `inventory-items:read`.
          */
         get: operations["getInventoryItemByTag"];
         put?: never;
@@ -676,7 +698,7 @@ export interface paths {
         };
         /**
          * Get an inventory item
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `inventory-items:read`.
          */
         get: operations["getInventoryItem"];
         put?: never;
@@ -685,7 +707,7 @@ export interface paths {
          * Move an inventory item to the trash
          * @description A checked-out item must be checked in first (409).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         delete: operations["deleteInventoryItem"];
         options?: never;
@@ -694,7 +716,7 @@ export interface paths {
          * Update an inventory item
          * @description Status and assignee change only through .../status, .../checkout and .../checkin. A location change adds a MOVED timeline entry.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         patch: operations["updateInventoryItem"];
         trace?: never;
@@ -712,7 +734,7 @@ export interface paths {
          * Restore a deleted inventory item
          * @description 409 when a live item has taken its unique tag meanwhile, or its category or location is deleted.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         post: operations["restoreInventoryItem"];
         delete?: never;
@@ -734,7 +756,7 @@ export interface paths {
          * Move an item to another status
          * @description Follows the lifecycle table (GET .../allowed-status-transitions). A forbidden move is 409 with the allowed moves in `details.allowed`; `assigned` is reached only by checkout and left only by check-in. `retired` needs a reason.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         post: operations["changeInventoryItemStatus"];
         delete?: never;
@@ -752,7 +774,7 @@ export interface paths {
         };
         /**
          * The moves allowed from the item's current status
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["getAllowedStatusTransitions"];
         put?: never;
@@ -773,10 +795,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Check an item out to a person
-         * @description Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, or the person is deactivated or deleted; 400 for an unknown person or a dueBackAt in the past.
+         * Check an item out to a person, a location or another item
+         * @description Exactly one target: `personId` (the default form), `locationId` (the item moves there) or `assetId` (the item travels with that item from then on: it takes its location now and whenever it moves). Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, the person is deactivated or deleted, the target item is retired or lost, or the target item is the item itself or inside its subtree; 400 for an unknown target or a dueBackAt in the past. Items checked out to this one move with it.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         post: operations["checkoutInventoryItem"];
         delete?: never;
@@ -796,9 +818,9 @@ export interface paths {
         put?: never;
         /**
          * Check an item back in
-         * @description Clears the assignee, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Body optional.
+         * @description Clears the holder, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Items checked out to this one stay with it unless `cascade` is true; `children` names them either way. Body optional.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         post: operations["checkinInventoryItem"];
         delete?: never;
@@ -818,7 +840,7 @@ export interface paths {
          * Status changes of an item
          * @description Newest first: who, when, from, to, reason, meta.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["listInventoryItemStatusEvents"];
         put?: never;
@@ -840,7 +862,7 @@ export interface paths {
          * Checkouts and check-ins of an item
          * @description Newest first: person, out/in times and who, due date.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["listInventoryItemAssignmentHistory"];
         put?: never;
@@ -862,7 +884,7 @@ export interface paths {
          * Field-level change log of an item
          * @description Newest first: one entry per changed field per write (who, when, field, old, new); delete and restore have no field.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["listInventoryItemAudit"];
         put?: never;
@@ -884,7 +906,7 @@ export interface paths {
          * Timeline of an item
          * @description Newest first. `types` filters by the SPEC 2.4 event types (unknown type: 400).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["listInventoryItemTimeline"];
         put?: never;
@@ -906,7 +928,7 @@ export interface paths {
          * List bookings
          * @description Cursor-paginated in (startsAt, id) order. `from`/`to` keep bookings overlapping the window; `status=overdue` are picked-up bookings past their end.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `bookings:read`.
          */
         get: operations["listBookings"];
         put?: never;
@@ -914,7 +936,7 @@ export interface paths {
          * Book inventory items for a person
          * @description Refused (409, naming the conflicting bookings and items) when the window overlaps another active booking of an item, an item is retired or lost, or an item is checked out with no dueBackAt or one after startsAt. Of concurrent bookings of one item and window exactly one wins.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:write`.
          */
         post: operations["createBooking"];
         delete?: never;
@@ -934,7 +956,7 @@ export interface paths {
          * Inventory items free over a window
          * @description Live items that are not retired or lost, not checked out past `from`, and not held by an active booking overlapping [from, to). Filters as the item list: categoryId, locationId, q. Cursor-paginated by id.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:read`.
          */
         get: operations["listAvailableInventoryItems"];
         put?: never;
@@ -954,7 +976,7 @@ export interface paths {
         };
         /**
          * Get a booking
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `bookings:read`.
          */
         get: operations["getBooking"];
         put?: never;
@@ -966,7 +988,7 @@ export interface paths {
          * Move or re-note a booking
          * @description Only a reserved booking moves; the conflict rules apply to the new window.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:write`.
          */
         patch: operations["updateBooking"];
         trace?: never;
@@ -982,7 +1004,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a reserved booking
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:write`.
          */
         post: operations["cancelBooking"];
         delete?: never;
@@ -1004,7 +1026,7 @@ export interface paths {
          * Pick a booking up: check every item out
          * @description Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `bookings:write` and `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
         post: operations["pickUpBooking"];
         delete?: never;
@@ -1026,7 +1048,7 @@ export interface paths {
          * Return a booking's items (some or all)
          * @description Checks the items in; the booking is `returned` when none is outstanding.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `bookings:write` and `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
         post: operations["returnBooking"];
         delete?: never;
@@ -1044,7 +1066,7 @@ export interface paths {
         };
         /**
          * List kits
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:read`.
          */
         get: operations["listKits"];
         put?: never;
@@ -1052,7 +1074,7 @@ export interface paths {
          * Create a kit
          * @description An item belongs to at most one kit (409 naming the items already in one).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:write`.
          */
         post: operations["createKit"];
         delete?: never;
@@ -1070,7 +1092,7 @@ export interface paths {
         };
         /**
          * Get a kit
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:read`.
          */
         get: operations["getKit"];
         put?: never;
@@ -1079,14 +1101,14 @@ export interface paths {
          * Delete a kit (moved to the trash; its items stay)
          * @description The kit goes to the trash and its items are released (they may join another kit meanwhile). Restore it with POST /kits/{kitId}/restore or through the trash; purge it there.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:write`.
          */
         delete: operations["deleteKit"];
         options?: never;
         head?: never;
         /**
          * Rename a kit
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:write`.
          */
         patch: operations["updateKit"];
         trace?: never;
@@ -1104,7 +1126,7 @@ export interface paths {
          * Restore a kit from the trash
          * @description Brings the kit back with the items it had that are still live. 409 naming the items that joined another kit meanwhile (nothing restored); 404 when the kit is not in the trash.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:write`.
          */
         post: operations["restoreKit"];
         delete?: never;
@@ -1124,7 +1146,7 @@ export interface paths {
         put?: never;
         /**
          * Add items to a kit
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:write`.
          */
         post: operations["addKitMembers"];
         delete?: never;
@@ -1145,7 +1167,7 @@ export interface paths {
         post?: never;
         /**
          * Remove an item from a kit
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `kits:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:write`.
          */
         delete: operations["removeKitMember"];
         options?: never;
@@ -1166,7 +1188,7 @@ export interface paths {
          * Check every item of a kit out
          * @description One batch, all or none; the plain checkout's bookings rule applies to each item. 409 with `details.members`: a reason per refused item; nothing is changed.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `kits:write` and `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `kits:write` and `inventory-items:write`.
          */
         post: operations["checkoutKit"];
         delete?: never;
@@ -1186,7 +1208,7 @@ export interface paths {
         put?: never;
         /**
          * Check every checked-out item of a kit in
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `kits:write` and `inventory-items:write`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `kits:write` and `inventory-items:write`.
          */
         post: operations["checkinKit"];
         delete?: never;
@@ -1208,7 +1230,7 @@ export interface paths {
          * Book every item of a kit
          * @description The booking conflict rules apply to every item; the 409 names the conflicting bookings and items.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `bookings:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:write`.
          */
         post: operations["bookKit"];
         delete?: never;
@@ -1228,11 +1250,123 @@ export interface paths {
          * The kit an item belongs to
          * @description 404 when the item is in no kit.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["getInventoryItemKit"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List requests (the admins' queue with status=open)
+         * @description Newest first. The self-service role sees only its own requests.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        /**
+         * Ask for an asset or a kit, now or for a window
+         * @description The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable). Owners and admins are notified; `request.created` is sent.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
+         */
+        post: operations["createRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a request
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests/{requestId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a request: the checkout or booking is made in the same write
+         * @description Exactly one answer takes effect. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired...): the request then stays open.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
+         */
+        post: operations["approveRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests/{requestId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a request, with a note
+         * @description Exactly one answer takes effect. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired...): the request then stays open.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
+         */
+        post: operations["declineRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/requests/{requestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel your own open request
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
+         */
+        post: operations["cancelRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1250,7 +1384,7 @@ export interface paths {
          * List stock items
          * @description By creation (id). With `updatedSince`: the sync list, oldest change first, deleted and purged items included with `deletedAt`.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["listStockItems"];
         put?: never;
@@ -1258,7 +1392,7 @@ export interface paths {
          * Create a stock item
          * @description Starts with nothing on hand: receive stock to add units. 409 when the tag or SKU is taken.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["createStockItem"];
         delete?: never;
@@ -1276,7 +1410,7 @@ export interface paths {
         };
         /**
          * Get a stock item
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["getStockItem"];
         put?: never;
@@ -1285,7 +1419,7 @@ export interface paths {
          * Delete a stock item (moved to the trash)
          * @description Its quantities and history stay and come back with a restore. 409 while units are out on returnable issues.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         delete: operations["deleteStockItem"];
         options?: never;
@@ -1294,7 +1428,7 @@ export interface paths {
          * Update a stock item
          * @description Quantities change only through movements. Making a returnable item consumable is refused (409) while units are out on its issues.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         patch: operations["updateStockItem"];
         trace?: never;
@@ -1312,7 +1446,7 @@ export interface paths {
          * Restore a stock item from the trash
          * @description 409 when a live item took its tag or SKU meanwhile, or its category is deleted.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["restoreStockItem"];
         delete?: never;
@@ -1330,7 +1464,7 @@ export interface paths {
         };
         /**
          * Quantities of a stock item per location
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["listStockLevels"];
         put?: never;
@@ -1353,7 +1487,7 @@ export interface paths {
          * Set the reorder level of a stock item at a location
          * @description Below it (strictly), one `stock.low` and one notification per admin are sent once per crossing; back at or above it, `stock.restocked`. Null clears it.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         put: operations["setStockLevel"];
         post?: never;
@@ -1376,7 +1510,7 @@ export interface paths {
          * Receive stock
          * @description Adds units at a location, with their unit cost, supplier and reference. One batch: the movement row, the quantities and the event, all or nothing. Send an `Idempotency-Key` to retry safely.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["receiveStock"];
         delete?: never;
@@ -1398,7 +1532,7 @@ export interface paths {
          * Issue stock
          * @description Takes units from a location to a person, an asset or a location. A returnable item's issue stays open until returned. 409 naming what is there (`details.available`) when the location holds fewer units; nothing changes. One batch: the movement row, the quantities and the event, all or nothing. Send an `Idempotency-Key` to retry safely.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["issueStock"];
         delete?: never;
@@ -1420,7 +1554,7 @@ export interface paths {
          * Return stock
          * @description Brings units of an open returnable issue back (all of them by default) to the location they came from, or another. 409 when fewer are still out. One batch: the movement row, the quantities and the event, all or nothing. Send an `Idempotency-Key` to retry safely.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["returnStock"];
         delete?: never;
@@ -1442,7 +1576,7 @@ export interface paths {
          * Transfer stock between locations
          * @description The total on hand is unchanged. 409 naming what is there (`details.available`) when the location holds fewer units; nothing changes. One batch: the movement row, the quantities and the event, all or nothing. Send an `Idempotency-Key` to retry safely.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["transferStock"];
         delete?: never;
@@ -1464,7 +1598,7 @@ export interface paths {
          * Adjust stock to a count
          * @description A counted correction with a reason: the quantity at the location becomes `countedQuantity`. 409 when the quantity changed since it was read (or differs from `expectedQuantity`), or when nothing changes. One batch: the movement row, the quantities and the event, all or nothing. Send an `Idempotency-Key` to retry safely.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["adjustStock"];
         delete?: never;
@@ -1482,7 +1616,7 @@ export interface paths {
         };
         /**
          * History of a stock item: its movements, oldest first
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["listStockItemMovements"];
         put?: never;
@@ -1504,7 +1638,7 @@ export interface paths {
          * Every stock movement, oldest first
          * @description Append-only: following `nextCursor` to the end and resuming later from it is a complete sync.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["listStockMovements"];
         put?: never;
@@ -1524,7 +1658,7 @@ export interface paths {
         };
         /**
          * Get a stock movement
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["getStockMovement"];
         put?: never;
@@ -1546,7 +1680,7 @@ export interface paths {
          * What a person holds: their open returnable issues
          * @description Next to their assets (GET /inventory-items?assigneeId=). Deactivating the person returns all of it to where it was issued from.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["listPersonStock"];
         put?: never;
@@ -1566,7 +1700,7 @@ export interface paths {
         };
         /**
          * A session's stock counts with their variance
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["listSessionStockCounts"];
         put?: never;
@@ -1574,7 +1708,7 @@ export interface paths {
          * Count a stock item at a location in an active session
          * @description The latest count per item and location wins. With `scanId`, a replay (the offline queue) counts once and answers `already_counted`. 409 unless the session is active.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["countSessionStock"];
         delete?: never;
@@ -1596,7 +1730,7 @@ export interface paths {
          * Apply a completed session's stock variances
          * @description One adjust movement per count with a variance not yet applied (at most 200 per call), all in one batch; the variance is added to the quantity there now. 409 unless the session is completed.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stock:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["applySessionStockCounts"];
         delete?: never;
@@ -1614,7 +1748,7 @@ export interface paths {
         };
         /**
          * Stock value by category and location, consumption per month, items below their level
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["getAnalyticsStock"];
         put?: never;
@@ -1634,7 +1768,7 @@ export interface paths {
         };
         /**
          * The item's QR code (its URL, `<origin>/a/<tag>`) as SVG
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["getInventoryItemQrSvg"];
         put?: never;
@@ -1658,7 +1792,7 @@ export interface paths {
          * A PDF of labels (QR code, name, tag) for item ids or a list filter
          * @description Either `assetIds` (printed in that order) or `filter` (as the item list; at most 1000 matches).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `labels:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `labels:read`.
          */
         post: operations["renderLabelSheet"];
         delete?: never;
@@ -1678,7 +1812,7 @@ export interface paths {
          * List your calendar feeds
          * @description The signed-in user's feeds, newest first (their URLs are not shown again).
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         get: operations["listCalendarFeeds"];
         put?: never;
@@ -1686,7 +1820,7 @@ export interface paths {
          * Create an iCalendar feed of bookings
          * @description A feed URL for calendar apps (which cannot send headers, so the URL carries a secret). It shows the workspace's bookings, or one person's, from 90 days back to a year ahead (at most 2000 events). The feed belongs to the signed-in user: it stops working when they are deactivated or revoke it. At most 20 feeds per user.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         post: operations["createCalendarFeed"];
         delete?: never;
@@ -1709,7 +1843,7 @@ export interface paths {
          * Revoke a calendar feed
          * @description Its URL answers 404 from now on. A user revokes their own feeds.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         delete: operations["revokeCalendarFeed"];
         options?: never;
@@ -1752,7 +1886,7 @@ export interface paths {
          * Health of up to 200 inventory items
          * @description Answers from the stored scores in one database statement whatever the count (ids travel as one JSON parameter); rows marked stale by a recent write are re-scored first, which adds a round. Ids that are not live items of this workspace are listed in `notFound`, never as errors.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         post: operations["getInventoryItemsHealthBatch"];
         delete?: never;
@@ -1772,7 +1906,7 @@ export interface paths {
          * Health of an inventory item
          * @description Score 0..100, badge and reasons (see HealthReasonCode). Stored and kept current by every write that changes a signal and by the cron for signals that change with time.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["getInventoryItemHealth"];
         put?: never;
@@ -1794,14 +1928,14 @@ export interface paths {
          * Workspace health sensitivity
          * @description The workspace's preset, what each preset means (thresholds, cut-offs, penalties) and how many assets still wait to be re-scored.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `settings:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `settings:read`.
          */
         get: operations["getHealthSettings"];
         /**
          * Change the workspace health sensitivity
          * @description Re-scores every asset: up to 1,000 before answering, the rest in the background and by the cron (`rescore.pending` counts down to 0; single-item and batch health reads are exact meanwhile).
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         put: operations["updateHealthSettings"];
         post?: never;
@@ -1822,7 +1956,7 @@ export interface paths {
          * List deleted items
          * @description Deleted categories, locations, assets, people and custom fields, most recently deleted first. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `trash:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `trash:read`.
          */
         get: operations["listTrash"];
         put?: never;
@@ -1846,7 +1980,7 @@ export interface paths {
          * Restore deleted items
          * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit, stock_item); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. A restore that would break a uniqueness rule (a live row took the name, tag, email or key meanwhile) fails with `conflict` and the reason. Each restore emits its `<type>.restored` event. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scopes: `trash:write` and `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `trash:write` and `inventory-items:write`.
          */
         post: operations["restoreTrashItems"];
         delete?: never;
@@ -1868,7 +2002,7 @@ export interface paths {
          * Permanently delete items in the trash
          * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit, stock_item); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. Only items already in the trash can be deleted: a live one fails with `conflict` (move it to the trash first). Deletes the row and what only it owned: an asset's assignments, status events, timeline, audit entries and image; a person's audit entries (their assignment rows stay in the assets' history, which keeps the person's name); a custom field's values and layout entries. Refused (`conflict`) while something still references the item, trashed or not: assets using a category or location, people or child locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. API-key scopes: `trash:write` and `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. Self-service role (requester): no. API-key scopes: `trash:write` and `inventory-items:write`.
          */
         post: operations["permanentlyDeleteTrashItems"];
         delete?: never;
@@ -1890,7 +2024,7 @@ export interface paths {
          * Deactivate many people
          * @description `{ action: "deactivate", ids }` for 1..100 people: each as PATCH /people/{id} `{status: "deactivated"}` (every asset they hold is checked in first), all in one batch. Answers `items` in request order with each person's status and, on failure, the single route's error envelope.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
          */
         post: operations["bulkPeople"];
         delete?: never;
@@ -1910,7 +2044,7 @@ export interface paths {
          * List people
          * @description By name. Active people by default; `status=all` adds deactivated ones (never deleted ones).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:read`.
          */
         get: operations["listPeople"];
         put?: never;
@@ -1918,7 +2052,7 @@ export interface paths {
          * Create a person
          * @description The email is unique among the workspace's people (409); `locationId` must be a live location and `customFields` must match the person custom fields (400 naming the field).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
          */
         post: operations["createPerson"];
         delete?: never;
@@ -1938,7 +2072,7 @@ export interface paths {
          * Get a person
          * @description Active or deactivated; deleted people are 404.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:read`.
          */
         get: operations["getPerson"];
         put?: never;
@@ -1947,7 +2081,7 @@ export interface paths {
          * Move a person to the trash
          * @description Refused (409, with `details.assetIds`) while the person holds assets: check them in or deactivate the person first.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
          */
         delete: operations["deletePerson"];
         options?: never;
@@ -1956,7 +2090,7 @@ export interface paths {
          * Update, deactivate or activate a person
          * @description `status: deactivated` checks every asset the person holds back in (history and timeline record it, reason `person_deactivated`) and deactivates them in the same write; `status: active` brings them back. A concurrent change to the person or their assets is a 409 (retry).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
          */
         patch: operations["updatePerson"];
         trace?: never;
@@ -1974,7 +2108,7 @@ export interface paths {
          * Restore a deleted person
          * @description 409 when another person has taken the email meanwhile.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
          */
         post: operations["restorePerson"];
         delete?: never;
@@ -1994,7 +2128,7 @@ export interface paths {
          * The person's assignment history
          * @description Every checkout of the person, newest first.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:read`.
          */
         get: operations["getPersonAssignmentHistory"];
         put?: never;
@@ -2016,7 +2150,7 @@ export interface paths {
          * List custom field definitions
          * @description Live definitions, oldest first; filter by `entity`.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:read`.
          */
         get: operations["listCustomFields"];
         put?: never;
@@ -2024,7 +2158,7 @@ export interface paths {
          * Create a custom field definition
          * @description Keys are unique per entity among live fields (case-insensitive, 409) and may not be a built-in field name of the entity (400). Dropdown options are trimmed, non-blank, unique case-insensitively, at least one.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:write`.
          */
         post: operations["createCustomField"];
         delete?: never;
@@ -2042,7 +2176,7 @@ export interface paths {
         };
         /**
          * Get a custom field definition
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:read`.
          */
         get: operations["getCustomField"];
         put?: never;
@@ -2051,7 +2185,7 @@ export interface paths {
          * Move a custom field to the trash
          * @description Stored values and layout entries are kept but hidden until the field is restored.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:write`.
          */
         delete: operations["deleteCustomField"];
         options?: never;
@@ -2060,7 +2194,7 @@ export interface paths {
          * Update a custom field definition
          * @description Changing `entity` or `type` once any value exists, or removing a dropdown option still in use, is a 409. Renaming `key` moves the stored values and layout entries in the same write.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:write`.
          */
         patch: operations["updateCustomField"];
         trace?: never;
@@ -2078,7 +2212,7 @@ export interface paths {
          * Restore a deleted custom field
          * @description 409 when a live field of the entity has taken its key meanwhile.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:write`.
          */
         post: operations["restoreCustomField"];
         delete?: never;
@@ -2098,7 +2232,7 @@ export interface paths {
          * List form layouts
          * @description Oldest first; filter by `entity`.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:read`.
          */
         get: operations["listLayouts"];
         put?: never;
@@ -2106,7 +2240,7 @@ export interface paths {
          * Create a layout
          * @description Fields are built-in field names of the entity or live custom field keys, each at most once (400 naming the entry). Names are unique per entity (409). The first layout of an entity becomes its default.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:write`.
          */
         post: operations["createLayout"];
         delete?: never;
@@ -2126,7 +2260,7 @@ export interface paths {
          * The default layout of an entity
          * @description What a create/edit form shows. 404 when the entity has no layout yet.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:read`.
          */
         get: operations["getDefaultLayout"];
         put?: never;
@@ -2146,7 +2280,7 @@ export interface paths {
         };
         /**
          * Get a layout
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:read`.
          */
         get: operations["getLayout"];
         put?: never;
@@ -2155,7 +2289,7 @@ export interface paths {
          * Delete a layout
          * @description Permanent. Deleting the default makes the entity's oldest remaining layout the default.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:write`.
          */
         delete: operations["deleteLayout"];
         options?: never;
@@ -2164,7 +2298,7 @@ export interface paths {
          * Update a layout
          * @description `isDefault: true` moves the default here; unsetting the default is a 409. The entity cannot change.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `custom-fields:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `custom-fields:write`.
          */
         patch: operations["updateLayout"];
         trace?: never;
@@ -2180,7 +2314,7 @@ export interface paths {
          * List sessions
          * @description Newest first.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["listSessions"];
         put?: never;
@@ -2188,7 +2322,7 @@ export interface paths {
          * Create a session
          * @description A draft unless `status: "active"`. Unknown locationId, categoryId or assignees: 400. Statuses: `draft` → `active` (the expected set is taken from the scope) → `completed` (scans written through, report stored, `session.completed` emitted); `draft` or `active` → `cancelled`. completed and cancelled are final (409). Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["createSession"];
         delete?: never;
@@ -2208,7 +2342,7 @@ export interface paths {
          * Active sessions
          * @description Sessions currently taking scans, newest first.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["listActiveSessions"];
         put?: never;
@@ -2228,7 +2362,7 @@ export interface paths {
         };
         /**
          * Get a session
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["getSession"];
         put?: never;
@@ -2237,7 +2371,7 @@ export interface paths {
          * Delete a draft or cancelled session
          * @description Active and completed sessions cannot be deleted (409): a completed session is the audit record. Scan records stay in the assets' history.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         delete: operations["deleteSession"];
         options?: never;
@@ -2246,7 +2380,7 @@ export interface paths {
          * Update a session or change its status
          * @description Statuses: `draft` → `active` (the expected set is taken from the scope) → `completed` (scans written through, report stored, `session.completed` emitted); `draft` or `active` → `cancelled`. completed and cancelled are final (409). Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         patch: operations["updateSession"];
         trace?: never;
@@ -2262,7 +2396,7 @@ export interface paths {
          * Items of a session with their scan state
          * @description By asset id. A draft has only its manual includes/exclusions: the expected set is taken at start.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["listSessionItems"];
         put?: never;
@@ -2284,7 +2418,7 @@ export interface paths {
          * One item of a session
          * @description With its scan records in this session (latest 20).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["getSessionItem"];
         put?: never;
@@ -2308,7 +2442,7 @@ export interface paths {
          * Include an asset in the expected set
          * @description A draft records it for the start; an active session changes its expected set at once; completed or cancelled: 409. Unknown or deleted asset: 404.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["includeSessionItem"];
         delete?: never;
@@ -2330,7 +2464,7 @@ export interface paths {
          * Exclude an asset from the expected set
          * @description A draft records it for the start; an active session changes its expected set at once; completed or cancelled: 409. Unknown or deleted asset: 404. A scan it already has stays recorded but no longer counts.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["excludeSessionItem"];
         delete?: never;
@@ -2348,7 +2482,7 @@ export interface paths {
         };
         /**
          * Expected items not scanned yet
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["listMissingSessionItems"];
         put?: never;
@@ -2370,7 +2504,7 @@ export interface paths {
          * Session report
          * @description Live while active; the stored final report once completed or cancelled.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["getSessionReport"];
         put?: never;
@@ -2394,7 +2528,7 @@ export interface paths {
          * Scan an item
          * @description Results (SPEC 2.10) are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); `not_in_session` with reason `not_expected`, `excluded` or `unknown_code` (a code that matches no asset; recorded for the report); `wrong_location` (reason `outside_scope`): a location-scoped session met an asset recorded outside its scope, accepted as a `found` item with `allowMarkAnyway`. Idempotent: one item is accepted once however many phones send it at once, and a repeated `scanId` returns the first answer. Draft, completed or cancelled session: 409.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["scanSessionItem"];
         delete?: never;
@@ -2416,7 +2550,7 @@ export interface paths {
          * Scan up to 500 items at once
          * @description For RFID readers and offline replays: applied in `scannedAt` order (ties in request order), answered per scan in request order. More than 500: 400. Results (SPEC 2.10) are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); `not_in_session` with reason `not_expected`, `excluded` or `unknown_code` (a code that matches no asset; recorded for the report); `wrong_location` (reason `outside_scope`): a location-scoped session met an asset recorded outside its scope, accepted as a `found` item with `allowMarkAnyway`. Idempotent: one item is accepted once however many phones send it at once, and a repeated `scanId` returns the first answer. Draft, completed or cancelled session: 409.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["scanSessionBatch"];
         delete?: never;
@@ -2438,7 +2572,7 @@ export interface paths {
          * Remove an item's scan
          * @description The item counts as missing again; `removed: false` when it had no scan. An item that is not in the session: 400. Verification already written to the asset (lastVerifiedAt, VERIFIED timeline entry) stays: the timeline is append-only.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["unscanSessionItem"];
         delete?: never;
@@ -2458,7 +2592,7 @@ export interface paths {
          * Fast mobile payload
          * @description Answered by the session's object alone: identity, status, location, progress and the 20 latest scans. A draft: 409.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["getSessionMobile"];
         put?: never;
@@ -2478,7 +2612,7 @@ export interface paths {
         };
         /**
          * List recurring session schedules
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["listSessionSchedules"];
         put?: never;
@@ -2486,7 +2620,7 @@ export interface paths {
          * Create a recurring session schedule
          * @description The cron (every 5 minutes) creates one session per due time, named `<name> · <date>`, and starts it unless `autoStart` is false. Runs missed while the service was down are skipped, not replayed.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         post: operations["createSessionSchedule"];
         delete?: never;
@@ -2504,7 +2638,7 @@ export interface paths {
         };
         /**
          * Get a schedule
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["getSessionSchedule"];
         put?: never;
@@ -2513,7 +2647,7 @@ export interface paths {
          * Delete a schedule
          * @description The sessions it created stay.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         delete: operations["deleteSessionSchedule"];
         options?: never;
@@ -2522,7 +2656,7 @@ export interface paths {
          * Update a schedule
          * @description A new nextRunAt or recurrence restarts the series from nextRunAt. 409 when a run happened in between (reload and retry). The cron (every 5 minutes) creates one session per due time, named `<name> · <date>`, and starts it unless `autoStart` is false. Runs missed while the service was down are skipped, not replayed.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
         patch: operations["updateSessionSchedule"];
         trace?: never;
@@ -2538,7 +2672,7 @@ export interface paths {
          * Scan history of an asset
          * @description Scan records across sessions, newest first: session, result, condition, comment, photos, location and scanner. Accepted scans and the first not-in-session / wrong-location answer per session are recorded; repeats are not.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         get: operations["getItemScanHistory"];
         put?: never;
@@ -2560,7 +2694,7 @@ export interface paths {
          * List maintenance schedules
          * @description Every schedule of the workspace's live items, newest first; `itemId` and `status` narrow it. With `updatedSince` (sync): every schedule changed at or after that time, oldest change first by (updatedAt, id), including schedules of items in the trash and deleted schedules as tombstones (`deletedAt` set, kept 90 days).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
         get: operations["listMaintenanceSchedules"];
         put?: never;
@@ -2568,7 +2702,7 @@ export interface paths {
          * Create a maintenance schedule
          * @description `itemId` must be a live item and `assigneeUserId` an active workspace user (400 naming the field otherwise).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:write`.
          */
         post: operations["createMaintenanceSchedule"];
         delete?: never;
@@ -2588,7 +2722,7 @@ export interface paths {
          * Due maintenance: overdue, due today, upcoming
          * @description Active schedules of live items, classified per SPEC 2.9 with "today" in the workspace's time zone (settings.timezone, default UTC): `overdue` (nextDueDate before today), `due_today`, `upcoming` (after today, within `lookaheadDays` and within the schedule's own reminderDays). Ordered by nextDueDate (most overdue first), then id. `lookaheadDays` 1..60 (default 7); `reminderDays` is an alias.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
         get: operations["listDueMaintenanceSchedules"];
         put?: never;
@@ -2610,7 +2744,7 @@ export interface paths {
          * Maintenance schedules of an item
          * @description Soonest due first; includes paused and completed schedules.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
         get: operations["listItemMaintenanceSchedules"];
         put?: never;
@@ -2630,7 +2764,7 @@ export interface paths {
         };
         /**
          * Get a maintenance schedule
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
         get: operations["getMaintenanceSchedule"];
         put?: never;
@@ -2639,7 +2773,7 @@ export interface paths {
          * Delete a maintenance schedule
          * @description Permanent. Its logs stay in the item's history. A sync (`GET /maintenance/schedules?updatedSince=`) sees the deletion as a tombstone for 90 days.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:write`.
          */
         delete: operations["deleteMaintenanceSchedule"];
         options?: never;
@@ -2648,7 +2782,7 @@ export interface paths {
          * Update a maintenance schedule
          * @description The item cannot change. Setting nextDueDate (or a new recurrence) restarts the rhythm from that day. Completing is done with POST /maintenance/logs.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:write`.
          */
         patch: operations["updateMaintenanceSchedule"];
         trace?: never;
@@ -2666,7 +2800,7 @@ export interface paths {
          * Record completed maintenance
          * @description The SPEC 2.8 ad-hoc completion `{itemId, type, completedDate, notes}`, or with `scheduleId` the completion of that schedule of the same item: a recurring schedule's nextDueDate moves to the first date of its rhythm after both its current due date and the completion day (so it stays on its calendar; an early completion counts for the current occurrence; missed occurrences are not stacked); a one-off schedule becomes `completed`. Adds a MAINTENANCE_COMPLETED timeline entry and a `maintenance.completed` event. This is how maintenance is completed: it does not go through the asset's status (or its status meta), and it leaves the asset's status as it is.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:write`.
          */
         post: operations["createMaintenanceLog"];
         delete?: never;
@@ -2686,7 +2820,7 @@ export interface paths {
          * Maintenance logs of an item
          * @description Latest completion first.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
         get: operations["listItemMaintenanceLogs"];
         put?: never;
@@ -2708,7 +2842,7 @@ export interface paths {
          * Maintenance logs of a schedule
          * @description The completions of the schedule, latest first.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
         get: operations["listScheduleMaintenanceLogs"];
         put?: never;
@@ -2728,7 +2862,7 @@ export interface paths {
         };
         /**
          * Get a maintenance log
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
         get: operations["getMaintenanceLog"];
         put?: never;
@@ -2737,7 +2871,7 @@ export interface paths {
          * Delete a maintenance log
          * @description Permanent. A schedule it completed keeps its advanced due date; the timeline entry stays.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:write`.
          */
         delete: operations["deleteMaintenanceLog"];
         options?: never;
@@ -2746,7 +2880,7 @@ export interface paths {
          * Correct a maintenance log
          * @description Type, completion time or notes. The schedule it completed is not moved again; the timeline entry stays as recorded.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `maintenance:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:write`.
          */
         patch: operations["updateMaintenanceLog"];
         trace?: never;
@@ -2762,7 +2896,7 @@ export interface paths {
          * List my notifications
          * @description The caller's own notifications, newest first.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -2782,7 +2916,7 @@ export interface paths {
         };
         /**
          * Count my unread notifications
-         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
         get: operations["getUnreadNotificationCount"];
         put?: never;
@@ -2810,7 +2944,7 @@ export interface paths {
          * Mark all my notifications read
          * @description Each changed record is also pushed to the user's realtime channel (`notification.updated`, full record after the change); a failed push does not fail the request.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
         patch: operations["markAllNotificationsRead"];
         trace?: never;
@@ -2832,7 +2966,7 @@ export interface paths {
          * Mark a notification read or unread
          * @description Another user's notification is a 404. Each changed record is also pushed to the user's realtime channel (`notification.updated`, full record after the change); a failed push does not fail the request.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
         patch: operations["updateNotification"];
         trace?: never;
@@ -2850,7 +2984,7 @@ export interface paths {
          * Get a ticket for the realtime WebSocket
          * @description Browsers cannot send Authorization headers on a WebSocket: this single-use ticket, valid for `expiresIn` seconds, authenticates GET /notifications/realtime instead.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
         post: operations["createRealtimeTicket"];
         delete?: never;
@@ -2894,7 +3028,7 @@ export interface paths {
          * Send feedback
          * @description multipart/form-data with `title`, `message` and up to 5 `attachments` (PNG, JPEG or GIF by their magic bytes, at most 5242880 bytes = 5 MB each; the whole request at most 26279936 bytes). The body is checked while it streams in: an attachment of another type is refused with 415 after its first bytes, one over 5 MB with 413 as soon as it passes the limit, a 6th attachment with 400. Missing or empty title or message: 400. Nothing is stored when refused.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         post: operations["submitFeedback"];
         delete?: never;
@@ -2916,7 +3050,7 @@ export interface paths {
          * Get a signed upload URL
          * @description Issues a tenant-scoped object key and a signed, single-use upload URL (15 minutes) for a file of the declared type and exact size (at most 10 MiB). PUT the bytes to `uploadUrl`; then reference `objectKey` (e.g. an asset's `imageKey`).
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         post: operations["createObjectUpload"];
         delete?: never;
@@ -2936,7 +3070,7 @@ export interface paths {
          * Get a signed view URL
          * @description A signed URL (15 minutes) that serves the object. 404 for a key of another workspace or one not uploaded (yet).
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         get: operations["getObjectViewUrl"];
         put?: never;
@@ -3002,7 +3136,7 @@ export interface paths {
          * Quick search
          * @description Grouped results across assets (name, unique tag, serial number, model), people (name, email, employee number) and sessions (name), each group ranked by relevance (bm25) with prefix matching. An asset whose unique tag or serial number equals `q` comes first (`exactMatch: true`). Deleted assets and people are not found. Empty `q` or longer than 100 characters: 400.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403).
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
         get: operations["search"];
         put?: never;
@@ -3022,7 +3156,7 @@ export interface paths {
         };
         /**
          * Workspace settings
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `settings:read`.
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `settings:read`.
          */
         get: operations["getSettings"];
         put?: never;
@@ -3034,7 +3168,7 @@ export interface paths {
          * Change workspace settings
          * @description Only the time zone is set here; an unknown IANA zone is a 400.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         patch: operations["updateSettings"];
         trace?: never;
@@ -3051,7 +3185,7 @@ export interface paths {
          * Set the browser origins allowed to call the API (CORS)
          * @description Replaces the allowlist. A request with an allowed `Origin` gets it back in `Access-Control-Allow-Origin` (never `*`; no cookies are involved: send Authorization); preflights (OPTIONS) are answered 204 for allowed origins and 403 otherwise.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner. Self-service role (requester): no.
          */
         put: operations["updateCorsOrigins"];
         post?: never;
@@ -3072,7 +3206,7 @@ export interface paths {
          * Workspace overview
          * @description Asset counts by status, category and location; assigned and overdue returns; health badge counts; sessions in progress; maintenance overdue, due today and upcoming (workspace time zone). `categoryId`/`locationId` must name live rows (400).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["getAnalyticsOverview"];
         put?: never;
@@ -3094,7 +3228,7 @@ export interface paths {
          * Inventory session analytics
          * @description Per period (by completion time): sessions completed, scanned vs expected, missing rate, wrong-location count, median time to complete. The scope filters match the sessions' own category/location scope. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["getAnalyticsSessions"];
         put?: never;
@@ -3116,7 +3250,7 @@ export interface paths {
          * Asset lifecycle analytics
          * @description Assets created, retired, lost and found per period, and the age distribution of live assets. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["getAnalyticsLifecycle"];
         put?: never;
@@ -3138,7 +3272,7 @@ export interface paths {
          * Maintenance analytics
          * @description Maintenance completed per period and type, the overdue backlog, and the pooled mean time between consecutive completions of an item (all intervals ending in the range: total length / number). `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["getAnalyticsMaintenance"];
         put?: never;
@@ -3160,7 +3294,7 @@ export interface paths {
          * Depreciation
          * @description Straight-line and double-declining-balance book values: per category and currency (useful life = the category's expected life, else `defaultLifeMonths`; salvage = `salvagePercent` of cost), totals per currency (never summed across currencies) and per asset, paginated by id.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["getAnalyticsDepreciation"];
         put?: never;
@@ -3182,7 +3316,7 @@ export interface paths {
          * Replacement and loss
          * @description SPEC 4.7: age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets missed in each of their last `inARow` completed sessions that expected them. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["getAnalyticsReplacementLoss"];
         put?: never;
@@ -3204,7 +3338,7 @@ export interface paths {
          * Available reports and exports
          * @description The analytics reports, CSV exports and CSV imports, each with its parameters.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `stats:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
         get: operations["listAnalyticsReports"];
         put?: never;
@@ -3248,7 +3382,7 @@ export interface paths {
          * Export inventory items as CSV
          * @description Every item matching the list's filters (same parameters and order as GET /inventory-items, without paging), custom fields as columns headed by their keys, then health. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
         get: operations["exportInventoryItems"];
         put?: never;
@@ -3270,7 +3404,7 @@ export interface paths {
          * Export people as CSV
          * @description People matching the list's filters (`q`, `status`; by name), custom fields as columns. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:read`.
          */
         get: operations["exportPeople"];
         put?: never;
@@ -3292,7 +3426,7 @@ export interface paths {
          * Export a session's report as CSV
          * @description One record per item of the session: state `scanned`, `missing`, `found` (outside the scope, marked anyway) or `excluded`, with scan time, scanner, wrong location and condition. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `sessions:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
         get: operations["exportSessionReport"];
         put?: never;
@@ -3316,7 +3450,7 @@ export interface paths {
          * Import inventory items from CSV
          * @description Creates inventory items, or updates the live one with the same unique tag. Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `inventory-items:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
         post: operations["importInventoryItems"];
         delete?: never;
@@ -3338,7 +3472,7 @@ export interface paths {
          * Import people from CSV
          * @description Creates people, or updates the live one with the same email. Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
          */
         post: operations["importPeople"];
         delete?: never;
@@ -3358,7 +3492,7 @@ export interface paths {
          * Import status
          * @description Progress and counts of an import started with dryRun=false.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `imports:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `imports:read`.
          */
         get: operations["getImport"];
         put?: never;
@@ -3380,7 +3514,7 @@ export interface paths {
          * Per-row results of an import
          * @description Each data row (1 = first after the header): created, updated (with the record's id) or refused (with the errors by column); pending while the import runs.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. API-key scope: `imports:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `imports:read`.
          */
         get: operations["listImportRows"];
         put?: never;
@@ -3402,7 +3536,7 @@ export interface paths {
          * List webhook endpoints
          * @description Newest first.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -3410,7 +3544,7 @@ export interface paths {
          * Create a webhook endpoint
          * @description Returns the signing secret (`whsec_...`) once; afterwards only its prefix is shown. At most 20 endpoints per workspace (409), URLs up to 2048 characters; private, loopback, link-local and internal addresses are refused (400). Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`); verify them with any Standard Webhooks library.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -3428,7 +3562,7 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -3437,7 +3571,7 @@ export interface paths {
          * Delete a webhook endpoint
          * @description Its delivery history stays; deliveries still pending end as `dead`.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -3446,7 +3580,7 @@ export interface paths {
          * Update a webhook endpoint
          * @description Enabling a disabled endpoint clears its failure record; replay what it missed with the replay routes.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -3464,7 +3598,7 @@ export interface paths {
          * Rotate the signing secret
          * @description Returns the new secret once. For 24 hours the previous secret signs too: `webhook-signature` then carries two space-separated `v1,` signatures, so receivers can switch without losing a delivery.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -3486,7 +3620,7 @@ export interface paths {
          * Send a signed test event now
          * @description Sends a `webhook.verification` event (15 s timeout, redirects not followed) and answers what happened; a 2xx sets the endpoint's `lastVerifiedAt`. Works on disabled endpoints too.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         post: operations["verifyWebhookEndpoint"];
         delete?: never;
@@ -3506,7 +3640,7 @@ export interface paths {
          * List the webhook event types
          * @description Every type an endpoint can subscribe to, with what `data` holds; the payload schemas are in this document's `webhooks` section.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         get: operations["listWebhookEventTypes"];
         put?: never;
@@ -3528,7 +3662,7 @@ export interface paths {
          * List webhook deliveries
          * @description Newest first. Statuses: `pending` (not tried yet), `retrying` (failed, next try at `nextAttemptAt`), `succeeded`, `dead` (every try failed, the endpoint answered 410, or it was disabled or deleted).
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -3548,7 +3682,7 @@ export interface paths {
         };
         /**
          * Get a delivery with its attempts
-         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         get: operations["getWebhookDelivery"];
         put?: never;
@@ -3572,7 +3706,7 @@ export interface paths {
          * Send a delivery again now
          * @description One attempt now with the same payload and `webhook-id`, freshly signed; answers the delivery with the new attempt. Success marks it `succeeded`; a failure leaves its schedule as it was. 409 when its endpoint is disabled or deleted.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -3594,7 +3728,7 @@ export interface paths {
          * Deliver an event again to every endpoint subscribed now
          * @description Creates a new delivery (source `replay`, same `webhook-id`: the event id) per enabled endpoint subscribed to the event's type now, each sent and retried like any other. 409 for event types webhooks do not carry.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         post: operations["replayWebhookEvent"];
         delete?: never;
@@ -3614,7 +3748,7 @@ export interface paths {
          * Delivery health per endpoint
          * @description Over the last `windowMinutes` (5..1440, default 60): attempts, successes, failures, success rate, p50/p95 latency; with each endpoint's last error, failure streak and disabled state.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Plan feature: webhooks.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no. Plan feature: webhooks.
          */
         get: operations["getWebhookHealth"];
         put?: never;
@@ -3636,7 +3770,7 @@ export interface paths {
          * The workspace's SSO draft
          * @description SAML or OIDC settings (never the client secret), the fixed callbacks of this workspace, and the `ssoAccess` / `ssoLoginEnabled` flags. `configured: false` until a config is saved.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner. Self-service role (requester): no.
          */
         get: operations["getSsoConfig"];
         put?: never;
@@ -3645,7 +3779,7 @@ export interface paths {
          * Remove the workspace's SSO config
          * @description SSO sign-in stops at once, and the SSO-only gate goes with the config (password sign-in works again). A sign-in already under way fails at its callback. Idempotent: without a config, also 204.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner. Self-service role (requester): no.
          */
         delete: operations["deleteSsoConfig"];
         options?: never;
@@ -3654,7 +3788,7 @@ export interface paths {
          * Save the workspace's SSO config
          * @description The body is the protocol config itself (SPEC 2.2), replacing the previous one. 400s name the field: `provider` required; SAML needs `entityId`, `acsUrl` (this workspace's fixed callback) and `idpMetadataUrl` or `idpCertificate`; OIDC needs `clientId` and `clientSecret`; URLs must be valid. A metadata URL is fetched and parsed on save; an unreachable or unusable document is a 400 on `idpMetadataUrl`.
          *
-         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner.
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner. Self-service role (requester): no.
          */
         patch: operations["updateSsoConfig"];
         trace?: never;
@@ -4161,8 +4295,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An asset was checked out to a person.
-         * @description `data`: the asset after the change. Adds `assignment`: the new assignment.
+         * An asset was checked out to a person, a location or another asset.
+         * @description `data`: the asset after the change. Adds `assignment`: the new assignment; `target`: who or what holds it (`kind` person, location or asset, `id`, `name`); `requestId` when a request's approval made it.
          */
         post: {
             parameters: {
@@ -8374,6 +8508,361 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Someone asked for an asset or a kit.
+         * @description `data`: the request after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "request.created";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Request"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A request was approved; its checkout or booking was made in the same write.
+         * @description `data`: the request after the change. Adds `bookingId` for a booking request; the checkout's asset.checked_out carries `requestId`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "request.approved";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Request"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A request was declined.
+         * @description `data`: the request after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "request.declined";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Request"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The requester cancelled their request.
+         * @description `data`: the request after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "request.cancelled";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Request"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A request went unanswered twice the workspace's requestExpiryDays and expired.
+         * @description `data`: the request after the change.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                    "webhook-id": string;
+                    /** @description Unix seconds when this attempt was signed. */
+                    "webhook-timestamp": string;
+                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The event id (= `webhook-id`). */
+                        id: string;
+                        /** @enum {string} */
+                        type: "request.expired";
+                        /** @description When the event happened (ISO 8601 UTC). */
+                        timestamp: string;
+                        tenantId: string;
+                        data: components["schemas"]["Request"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx within 15 s acknowledges the delivery. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gone: the endpoint is disabled at once. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Retried after `Retry-After` (also honoured on 503). */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "stock_item.created": {
         parameters: {
             query?: never;
@@ -9824,8 +10313,11 @@ export interface components {
              * @enum {string}
              */
             status: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
-            /** @description Person holding the asset (set by checkout, cleared by check-in). */
+            /** @description Person holding the asset (set by a checkout to a person, cleared by check-in); null when a location or an asset holds it (see `holder`). */
             assigneeId: string | null;
+            holder: components["schemas"]["Holder"];
+            /** @description Whether self-service users (role `requester`) see it and may request it. */
+            requestable: boolean;
             assignedAt: string | null;
             dueBackAt: string | null;
             reservedUntil: string | null;
@@ -9853,6 +10345,15 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        /** @description Who or what holds the asset while it is checked out: a person, a location or another asset. */
+        Holder: {
+            /** @enum {string} */
+            kind: "person" | "location" | "asset";
+            /** @example loc_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @description The holder's current name (a snapshot in history). */
+            name: string;
+        } | null;
         WebhookPurgedItem: {
             id: string;
             type: string;
@@ -10159,6 +10660,31 @@ export interface components {
             createdAt: string;
             updatedAt: string;
         };
+        Request: {
+            /** @example rqt_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @enum {string} */
+            kind: "checkout" | "booking";
+            /** @enum {string} */
+            status: "open" | "approved" | "declined" | "cancelled" | "expired";
+            requesterUserId: string;
+            /** @description The person (matched by the requester's email) who will hold it. */
+            personId: string;
+            assetId: string | null;
+            kitId: string | null;
+            startsAt: string | null;
+            endsAt: string | null;
+            dueBackAt: string | null;
+            note: string | null;
+            decidedBy: string | null;
+            decidedAt: string | null;
+            decisionNote: string | null;
+            /** @description The booking an approved booking request made. */
+            bookingId: string | null;
+            remindedAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
         StockItem: {
             /** @description Set when the row is deleted (tombstone); only lists with `updatedSince` return deleted rows. */
             deletedAt?: string | null;
@@ -10280,7 +10806,7 @@ export interface components {
             id: string;
             email: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "requester";
             invitedBy: string;
             expiresAt: string;
             createdAt: string;
@@ -10292,7 +10818,7 @@ export interface components {
             email: string;
             name: string | null;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "requester";
             /** @enum {string} */
             status: "active" | "deactivated";
             lastLoginAt: string | null;
@@ -10308,6 +10834,16 @@ export interface components {
             accessToken: string;
             /** @description Opaque, single use, 30 days; exchange at POST /auth/refresh. */
             refreshToken: string;
+            /**
+             * @description Access token lifetime in seconds.
+             * @example 900
+             */
+            expiresIn: number;
+            user: components["schemas"]["User"];
+        };
+        AuthCookieSession: {
+            /** @description JWT for `Authorization: Bearer`; valid only on this workspace's host. */
+            accessToken: string;
             /**
              * @description Access token lifetime in seconds.
              * @example 900
@@ -10336,9 +10872,25 @@ export interface components {
             email: string;
             /** @example correct-horse-battery */
             password: string;
+            /** @description For browsers: `true` sets the refresh token as the HttpOnly, SameSite=Strict cookie `inventory_refresh` (path /api/v1/auth/) and leaves it out of the body (`AuthCookieSession`). Default false: the token is in the body. */
+            refreshCookie?: boolean;
         };
         RefreshTokenRequest: {
-            refreshToken: string;
+            /** @description The refresh token. Omit it to use the `inventory_refresh` cookie instead (browsers, same origin only: another origin gets 403); the new token then goes into the cookie, not the body. */
+            refreshToken?: string;
+        };
+        Permissions: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "member" | "requester";
+            /**
+             * @description The operationIds of this document that the signed-in user may call (role and plan), sorted. A client shows only these actions; the API still checks every call.
+             * @example [
+             *       "checkinInventoryItem",
+             *       "checkoutInventoryItem",
+             *       "getInventoryItemByTag"
+             *     ]
+             */
+            operations: string[];
         };
         AcceptInvite: {
             /** @description The invite token from POST /users/invites. */
@@ -10353,7 +10905,7 @@ export interface components {
         };
         UpdateUser: {
             /** @enum {string} */
-            role?: "owner" | "admin" | "member";
+            role?: "owner" | "admin" | "member" | "requester";
             /** @enum {string} */
             status?: "active" | "deactivated";
             name?: string | null;
@@ -10376,7 +10928,7 @@ export interface components {
              */
             email: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "requester";
         };
         ApiKeyPage: {
             items: components["schemas"]["ApiKey"][];
@@ -10606,6 +11158,8 @@ export interface components {
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
+            /** @description Self-service users (role `requester`) see and request only requestable assets. Default false. */
+            requestable?: boolean;
             /** @description R2 key of an uploaded image in this workspace (tenants/<tenantId>/...). */
             imageKey?: string | null;
         };
@@ -10652,7 +11206,6 @@ export interface components {
              *     ]
              */
             ids: string[];
-            /** @example per_01jd3k4m5n6p7q8r9s0t1v2w3x */
             personId: string;
             /**
              * Format: date-time
@@ -10744,7 +11297,7 @@ export interface components {
             /** @description What the reason is about: the schedule, the session, the category, the person holding it. */
             links?: {
                 /** @enum {string} */
-                rel: "asset" | "statusEvents" | "maintenanceSchedule" | "session" | "category" | "person";
+                rel: "asset" | "statusEvents" | "maintenanceSchedule" | "session" | "category" | "person" | "location";
                 id: string;
                 /** @example /api/v1/maintenance/schedules/mts_01jd3k4m5n6p7q8r9s0t1v2w3x */
                 href: string;
@@ -10794,6 +11347,8 @@ export interface components {
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
+            /** @description Self-service users (role `requester`) see and request only requestable assets. Default false. */
+            requestable?: boolean;
             /** @description Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value. */
             customFields?: {
                 [key: string]: unknown;
@@ -10827,6 +11382,8 @@ export interface components {
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
+            /** @description Self-service users (role `requester`) see and request only requestable assets. Default false. */
+            requestable?: boolean;
             /** @description Values keyed by custom field key; validated against the asset field definitions. On update a key set to null removes the value. */
             customFields?: {
                 [key: string]: unknown;
@@ -10872,9 +11429,23 @@ export interface components {
                 reasonRequired: boolean;
             }[];
         };
+        /** @description Exactly one target: `personId`, `locationId` or `assetId`. */
         Checkout: {
-            /** @example per_01jd3k4m5n6p7q8r9s0t1v2w3x */
-            personId: string;
+            /**
+             * @description Check out to this person (the default form).
+             * @example per_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            personId?: string;
+            /**
+             * @description Check out to this location (e.g. a projector deployed in a room): the item moves there.
+             * @example loc_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            locationId?: string;
+            /**
+             * @description Check out to this asset (a dock to a laptop): the item moves with it from then on. Not the item itself nor anything it holds (409).
+             * @example ast_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            assetId?: string;
             /**
              * Format: date-time
              * @description When it should come back; must be in the future.
@@ -10882,8 +11453,18 @@ export interface components {
              */
             dueBackAt?: string;
         };
+        CheckinResult: components["schemas"]["InventoryItem"] & {
+            /** @description With `cascade`: every asset checked in with it. Without: the assets still checked out to it (check them in with `cascade`, or one by one). */
+            children: {
+                id: string;
+                name: string;
+                checkedIn: boolean;
+            }[];
+        };
         Checkin: {
             notes?: string;
+            /** @description Also check in every asset checked out to this one (and to those, recursively), in the same write. Default false: they stay with it. */
+            cascade?: boolean;
         };
         AssetStatusEventPage: {
             items: components["schemas"]["AssetStatusEvent"][];
@@ -10909,8 +11490,10 @@ export interface components {
         Assignment: {
             id: string;
             assetId: string;
-            personId: string;
-            personName: string;
+            /** @description The person holding it; null when a location or an asset did. */
+            personId: string | null;
+            personName: string | null;
+            holder: components["schemas"]["Holder"] & unknown;
             checkedOutAt: string;
             checkedOutBy: string;
             dueBackAt: string | null;
@@ -11032,6 +11615,47 @@ export interface components {
              */
             endsAt: string;
             notes?: string | null;
+        };
+        /** @description Ask for an asset or a kit: now (a checkout, optionally with dueBackAt) or for a window (a booking, startsAt and endsAt). */
+        CreateRequest: {
+            /**
+             * @description The asset asked for.
+             * @example ast_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            assetId?: string;
+            /**
+             * @description Or a kit (every item of it).
+             * @example kit_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            kitId?: string;
+            /**
+             * Format: date-time
+             * @description With endsAt: a booking for this window.
+             * @example 2026-11-21T09:30:00Z
+             */
+            startsAt?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T09:30:00Z
+             */
+            endsAt?: string;
+            /**
+             * Format: date-time
+             * @description Without a window: a checkout now, due back then (optional).
+             * @example 2026-11-21T09:30:00Z
+             */
+            dueBackAt?: string;
+            /** @description Why, for the admin who answers. */
+            note?: string;
+        };
+        RequestPage: {
+            items: components["schemas"]["Request"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        RequestDecision: {
+            /** @description Shown to the requester. */
+            note?: string;
         };
         StockItemPage: {
             items: components["schemas"]["StockItem"][];
@@ -12228,9 +12852,16 @@ export interface components {
             healthSensitivity: "relaxed" | "balanced" | "strict";
             /** @description Browser origins allowed to call this workspace's API (CORS); set with PUT /settings/cors. */
             corsOrigins: string[];
+            /**
+             * @description An open request (POST /requests) unanswered this many days is reminded to owners and admins; unanswered twice as long, it expires.
+             * @example 7
+             */
+            requestExpiryDays: number;
         };
         UpdateWorkspaceSettings: {
-            timezone: string;
+            timezone?: string;
+            /** @description 1..90 days (default 7). */
+            requestExpiryDays?: number;
         };
         UpdateCorsOrigins: {
             /**
@@ -12984,7 +13615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthSession"];
+                    "application/json": components["schemas"]["AuthSession"] | components["schemas"]["AuthCookieSession"];
                 };
             };
             /** @description Validation failed */
@@ -13146,7 +13777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthSession"];
+                    "application/json": components["schemas"]["AuthSession"] | components["schemas"]["AuthCookieSession"];
                 };
             };
             /** @description Validation failed */
@@ -13331,6 +13962,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
@@ -13415,6 +14062,122 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The permitted operations */
+            200: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permissions"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -18917,7 +19680,14 @@ export interface operations {
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
                 categoryId?: string;
                 locationId?: string;
+                /** @description Held by this person. */
                 assigneeId?: string;
+                /** @description Held by a person, a location or an asset. */
+                holderKind?: "person" | "location" | "asset";
+                /** @description Held by this person, location or asset (e.g. what is checked out to a laptop). */
+                holderId?: string;
+                /** @description Only requestable (true) or non-requestable (false) assets. */
+                requestable?: "true" | "false";
                 /** @description Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
                 updatedSince?: string;
                 /** @description true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter. */
@@ -20810,7 +21580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryItem"];
+                    "application/json": components["schemas"]["CheckinResult"];
                 };
             };
             /** @description Validation failed */
@@ -25426,6 +26196,1231 @@ export interface operations {
             };
         };
     };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+                /** @description `open` is the admins' queue. */
+                status?: "open" | "approved" | "declined" | "cancelled" | "expired";
+                /** @description Only the caller's own requests (always so for the self-service role). */
+                mine?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests */
+            200: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The open request */
+            201: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request */
+            200: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RequestDecision"];
+            };
+        };
+        responses: {
+            /** @description The approved request */
+            200: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    declineRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RequestDecision"];
+            };
+        };
+        responses: {
+            /** @description The declined request */
+            200: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled request */
+            200: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Request"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listStockItems: {
         parameters: {
             query?: {
@@ -25452,6 +27447,8 @@ export interface operations {
             /** @description A page of stock items */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25461,6 +27458,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25483,6 +27482,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25499,6 +27500,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25515,6 +27518,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25531,6 +27536,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25547,6 +27558,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25581,6 +27594,10 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25590,6 +27607,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25612,6 +27633,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25628,6 +27653,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25644,6 +27673,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25660,6 +27693,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25676,6 +27715,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25692,6 +27735,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25708,6 +27755,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25724,6 +27775,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25740,6 +27799,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25769,6 +27832,8 @@ export interface operations {
             /** @description The stock item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25778,6 +27843,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25800,6 +27867,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25816,6 +27885,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25832,6 +27903,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25848,6 +27921,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25864,6 +27943,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25893,6 +27974,8 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -25900,6 +27983,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25922,6 +28007,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25938,6 +28025,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25954,6 +28043,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25970,6 +28061,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25986,6 +28079,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26002,6 +28101,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26035,6 +28136,8 @@ export interface operations {
             /** @description Updated */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26044,6 +28147,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26066,6 +28171,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26082,6 +28189,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26098,6 +28207,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26114,6 +28225,8 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26130,6 +28243,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26146,6 +28261,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26162,6 +28279,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26178,6 +28301,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26210,6 +28335,10 @@ export interface operations {
             /** @description The restored item */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26219,6 +28348,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26241,6 +28374,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26257,6 +28394,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26273,6 +28414,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26289,6 +28434,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26305,6 +28456,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26321,6 +28476,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26337,6 +28500,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26371,6 +28538,8 @@ export interface operations {
             /** @description A page of levels, by location id */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26380,6 +28549,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26402,6 +28573,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26418,6 +28591,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26434,6 +28609,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26450,6 +28627,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26466,6 +28649,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26500,6 +28685,8 @@ export interface operations {
             /** @description The level */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26509,6 +28696,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26531,6 +28720,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26547,6 +28738,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26563,6 +28756,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26579,6 +28774,8 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26595,6 +28792,8 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26611,6 +28810,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26627,6 +28832,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26663,6 +28870,10 @@ export interface operations {
             /** @description The movement, the item and the touched levels after it */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26672,6 +28883,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26694,6 +28909,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26710,6 +28929,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26726,6 +28949,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26742,6 +28969,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26758,6 +28991,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26774,6 +29011,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26790,6 +29031,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26806,6 +29051,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26822,6 +29075,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26858,6 +29115,10 @@ export interface operations {
             /** @description The movement, the item and the touched levels after it */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26867,6 +29128,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26889,6 +29154,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26905,6 +29174,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26921,6 +29194,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26937,6 +29214,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26953,6 +29236,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26969,6 +29256,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26985,6 +29276,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27001,6 +29296,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27017,6 +29320,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27053,6 +29360,10 @@ export interface operations {
             /** @description The movement, the item and the touched levels after it */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27062,6 +29373,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27084,6 +29399,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27100,6 +29419,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27116,6 +29439,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27132,6 +29459,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27148,6 +29481,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27164,6 +29501,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27180,6 +29521,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27196,6 +29541,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27212,6 +29565,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27248,6 +29605,10 @@ export interface operations {
             /** @description The movement, the item and the touched levels after it */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27257,6 +29618,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27279,6 +29644,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27295,6 +29664,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27311,6 +29684,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27327,6 +29704,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27343,6 +29726,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27359,6 +29746,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27375,6 +29766,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27391,6 +29786,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27407,6 +29810,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27443,6 +29850,10 @@ export interface operations {
             /** @description The movement, the item and the touched levels after it */
             201: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27452,6 +29863,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27474,6 +29889,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27490,6 +29909,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27506,6 +29929,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27522,6 +29949,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27538,6 +29971,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27554,6 +29991,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27570,6 +30011,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27586,6 +30031,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27602,6 +30055,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27637,6 +30094,8 @@ export interface operations {
             /** @description A page of movements */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27646,6 +30105,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27668,6 +30129,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27684,6 +30147,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27700,6 +30165,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27716,6 +30183,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27732,6 +30205,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27769,6 +30244,8 @@ export interface operations {
             /** @description A page of movements */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27778,6 +30255,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27800,6 +30279,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27816,6 +30297,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27832,6 +30315,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27848,6 +30333,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27864,6 +30355,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27893,6 +30386,8 @@ export interface operations {
             /** @description The movement */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27902,6 +30397,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27924,6 +30421,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27940,6 +30439,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27956,6 +30457,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27972,6 +30475,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27988,6 +30497,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28022,6 +30533,8 @@ export interface operations {
             /** @description A page of open issues, oldest first */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28031,6 +30544,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28053,6 +30568,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28069,6 +30586,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28085,6 +30604,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28101,6 +30622,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28117,6 +30644,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28151,6 +30680,8 @@ export interface operations {
             /** @description A page of counts, by item and location */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28160,6 +30691,8 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28182,6 +30715,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28198,6 +30733,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28214,6 +30751,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28230,6 +30769,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28246,6 +30791,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28282,6 +30829,10 @@ export interface operations {
             /** @description The count */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28291,6 +30842,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28313,6 +30868,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28329,6 +30888,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28345,6 +30908,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28361,6 +30928,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28377,6 +30950,10 @@ export interface operations {
             /** @description Payload too large */
             413: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28393,6 +30970,10 @@ export interface operations {
             /** @description Unsupported media type */
             415: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28409,6 +30990,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28425,6 +31010,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28441,6 +31034,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28473,6 +31070,10 @@ export interface operations {
             /** @description The adjust movements written */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28482,6 +31083,10 @@ export interface operations {
             /** @description Validation failed */
             400: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28504,6 +31109,10 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28520,6 +31129,10 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28536,6 +31149,10 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28552,6 +31169,12 @@ export interface operations {
             /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
             409: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28568,6 +31191,10 @@ export interface operations {
             /** @description Idempotency-Key reused with a different request */
             422: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28584,6 +31211,14 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28600,6 +31235,10 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28627,6 +31266,8 @@ export interface operations {
             /** @description Stock analytics */
             200: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28636,6 +31277,8 @@ export interface operations {
             /** @description Missing or invalid credentials */
             401: {
                 headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28652,6 +31295,8 @@ export interface operations {
             /** @description Not allowed (role, credential type or plan) */
             403: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28668,6 +31313,8 @@ export interface operations {
             /** @description Unknown resource or workspace */
             404: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28684,6 +31331,12 @@ export interface operations {
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28700,6 +31353,8 @@ export interface operations {
             /** @description Unexpected error */
             500: {
                 headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -44177,7 +46832,14 @@ export interface operations {
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
                 categoryId?: string;
                 locationId?: string;
+                /** @description Held by this person. */
                 assigneeId?: string;
+                /** @description Held by a person, a location or an asset. */
+                holderKind?: "person" | "location" | "asset";
+                /** @description Held by this person, location or asset (e.g. what is checked out to a laptop). */
+                holderId?: string;
+                /** @description Only requestable (true) or non-requestable (false) assets. */
+                requestable?: "true" | "false";
                 /** @description Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
                 updatedSince?: string;
                 /** @description true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter. */
@@ -48414,15 +51076,21 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login */
+            /** @description Signed in (`Accept: application/json`): the same body as POST /auth/login */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
                     "application/json": components["schemas"]["AuthSession"];
                 };
+            };
+            /** @description Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation failed */
             400: {
@@ -48604,15 +51272,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed in: an HTML page that hands the session to /login, or with `Accept: application/json` the same body as POST /auth/login */
+            /** @description Signed in (`Accept: application/json`): the same body as POST /auth/login */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
                     "application/json": components["schemas"]["AuthSession"];
                 };
+            };
+            /** @description Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Validation failed */
             400: {
