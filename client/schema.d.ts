@@ -51088,6 +51088,8 @@ export interface operations {
             /** @description Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login */
             303: {
                 headers: {
+                    /** @description The app's sign-in page, `/login`, which trades the cookie for a session. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -51284,6 +51286,8 @@ export interface operations {
             /** @description Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login */
             303: {
                 headers: {
+                    /** @description The app's sign-in page, `/login`, which trades the cookie for a session. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -16,6 +16,11 @@ export const API_TAGS: { name: string; description: string }[] = [
   },
   { name: "Bookings", description: "Reservations of items and kits for a window, pick-up and return." },
   { name: "Kits", description: "Items handed out together, booked and checked out as one." },
+  {
+    name: "Stock",
+    description: "Quantities of things per location (consumables, accessories, spare parts), moved by movements.",
+  },
+  { name: "Requests", description: "Asking for an asset or a kit, now or for a window; admins approve or decline." },
   { name: "Labels", description: "Printable QR labels (PDF) for items and locations." },
   { name: "Asset health", description: "Each asset's health score and badge, and the workspace's settings for it." },
   { name: "Trash", description: "Deleted records: list, restore, purge." },

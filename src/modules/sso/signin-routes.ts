@@ -81,6 +81,7 @@ const callbackResponses = {
   303: {
     description:
       "Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login",
+    headers: { Location: HEADERS.location("The app's sign-in page, `/login`, which trades the cookie for a session.") },
   },
 };
 
