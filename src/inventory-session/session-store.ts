@@ -1,4 +1,4 @@
-import type { InitInput, ItemInfo, ItemState, RecentScan } from "./types";
+import type { InitInput, ItemInfo, ItemState, RecentScan, ScanCommand } from "./types";
 
 /*
  * The object's own SQLite: session metadata, the expected set with scan state, and every stored
@@ -86,6 +86,7 @@ export function toItemState(r: ItemRow): ItemState {
 export class SessionStore {
   private metaCache: SessionMeta | null = null;
   private seqCache: number | null = null;
+  private seqPending = false;
 
   constructor(private readonly sql: SqlStorage) {
     this.createTables();
@@ -119,14 +120,29 @@ export class SessionStore {
     return this.seqCache;
   }
 
-  /** The next change sequence number; persisted in the same transaction as the change it marks. */
+  /**
+   * The next change sequence number. It is persisted once per transaction, by `saveSeq` at its end
+   * (a 500-scan batch used to rewrite the meta row 500 times), so it commits or rolls back with the
+   * changes it marks; `forgetSeq` drops the cached value after a rollback.
+   */
   nextSeq(): number {
     this.seqCache = this.currentSeq() + 1;
+    this.seqPending = true;
+    return this.seqCache;
+  }
+
+  saveSeq(): void {
+    if (!this.seqPending) return;
     this.sql.exec(
       `INSERT INTO meta (key, value) VALUES ('seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       String(this.seqCache),
     );
-    return this.seqCache;
+    this.seqPending = false;
+  }
+
+  forgetSeq(): void {
+    this.seqCache = null;
+    this.seqPending = false;
   }
 
   /** Loads the session; the item list goes in as one JSON parameter (the storage API caps bound parameters). */
@@ -170,6 +186,45 @@ export class SessionStore {
 
   itemByTag(tag: string): ItemRow | undefined {
     return this.sql.exec<ItemRow>(`SELECT * FROM items WHERE tag_lc = ? LIMIT 1`, tag.toLowerCase()).toArray()[0];
+  }
+
+  /**
+   * Of `commands`, the lookup keys (`lookupKey`) of those the object cannot answer alone: not a
+   * replay of a stored clientScanId, no code, or an item it holds (by id, or by tag: an id also
+   * matches a tag). Two statements for a whole batch, where one lookup per scan used to be.
+   */
+  unresolvedKeys(commands: readonly ScanCommand[]): string[] {
+    const keyed = commands.filter((c) => c.key.kind !== "none") as (ScanCommand & { key: { value: string } })[];
+    if (keyed.length === 0) return [];
+    const json = (values: (string | null)[]) => JSON.stringify([...new Set(values.filter((v) => v !== null))]);
+    const ids = json(keyed.map((c) => (c.key.kind === "id" ? c.key.value : null)));
+    const tags = json(keyed.map((c) => c.key.value.toLowerCase()));
+    const held = this.sql
+      .exec<{ asset_id: string; tag_lc: string }>(
+        `SELECT asset_id, tag_lc FROM items WHERE asset_id IN (SELECT value FROM json_each(?)) OR tag_lc IN (SELECT value FROM json_each(?))`,
+        ids,
+        tags,
+      )
+      .toArray();
+    const heldIds = new Set(held.map((r) => r.asset_id));
+    const heldTags = new Set(held.map((r) => r.tag_lc));
+    const open = keyed.filter(
+      (c) => !heldTags.has(c.key.value.toLowerCase()) && !(c.key.kind === "id" && heldIds.has(c.key.value)),
+    );
+    const replays = open.some((c) => c.clientScanId)
+      ? new Set(
+          this.sql
+            .exec<{ client_scan_id: string }>(
+              `SELECT client_scan_id FROM scans WHERE client_scan_id IN (SELECT value FROM json_each(?))`,
+              json(open.map((c) => c.clientScanId)),
+            )
+            .toArray()
+            .map((r) => r.client_scan_id),
+        )
+      : new Set<string>();
+    return open
+      .filter((c) => !(c.clientScanId && replays.has(c.clientScanId)))
+      .map((c) => `${c.key.kind}:${c.key.kind === "tag" ? c.key.value.toLowerCase() : c.key.value}`);
   }
 
   progress() {
