@@ -109,10 +109,11 @@ async function main() {
         const lines = (pending + text).split("\n");
         pending = lines.pop();
         for (const line of lines) {
-          const at = line.indexOf("d1-queue {");
-          if (at < 0) continue;
+          // wrangler prints it as an error, in colour: take the JSON object between the escapes.
+          const json = /d1-queue (\{[^}]*\})/.exec(line)?.[1];
+          if (!json) continue;
           try {
-            const { queue, items, statements, roundTrips } = JSON.parse(line.slice(at + 9));
+            const { queue, items, statements, roundTrips } = JSON.parse(json);
             const q = d1.get(queue) ?? { batches: 0, items: 0, statements: 0, roundTrips: 0 };
             d1.set(queue, {
               batches: q.batches + 1,
@@ -229,7 +230,9 @@ async function main() {
           "statements/item": (q.statements / Math.max(1, q.items)).toFixed(3),
           "round trips/item": (q.roundTrips / Math.max(1, q.items)).toFixed(3),
         }));
-        printTable(["D1 statements of the Queue consumers (items: deliveries attempted, or events)"], perQueue);
+        if (perQueue.length)
+          printTable(["D1 statements of the Queue consumers (items: deliveries attempted, or events)"], perQueue);
+        else log(`no d1-queue lines seen in wrangler's output; its tail:\n${worker.recentOutput()}`);
         if (lost !== 0 || differentIds !== 0 || result["bad signatures"] !== 0)
           throw new Error(
             `lost ${lost}, duplicated with another webhook-id ${differentIds}, bad signatures ${result["bad signatures"]}`,
