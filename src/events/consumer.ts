@@ -68,7 +68,8 @@ export async function consumeEvents(
           console.error("event consumer failed; retrying", ids[0], String(err));
           return settle(ids, false);
         }
-        const tenant = await findTenantById(env, tenantId).catch(() => undefined);
+        const tenant = await findTenantById(env, tenantId).catch(() => null);
+        if (tenant === null) return settle(ids, false); // the control database is down: retry them all
         for (const id of ids) {
           try {
             if (tenant) await consumeEvent({ env, tenant, db: tenantDb(env, tenant.dbBinding) }, id, handlers);
