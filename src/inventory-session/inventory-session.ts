@@ -3,6 +3,7 @@ import type { Bindings } from "../env";
 import { rawTenantDb } from "../tenancy/pool";
 import { findItem, ScanEngine } from "./apply-scan";
 import { flushRound } from "./flush";
+import { unresolvedKeys } from "./misses";
 import { AssetLookup } from "./lookup";
 import { SessionStore, toItemState, type SessionMeta } from "./session-store";
 import type {
@@ -63,7 +64,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   async scan(commands: ScanCommand[], receivedAt: string): Promise<ScanBatchAnswer> {
     const early = this.openMeta();
     if ("error" in early) return early;
-    const misses = this.store.unresolvedKeys(commands);
+    const misses = unresolvedKeys(this.ctx.storage.sql, commands);
     const assets = misses.length
       ? await this.lookup.resolve(rawTenantDb(this.env, early.dbBinding), misses)
       : new Map();
