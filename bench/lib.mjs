@@ -110,6 +110,7 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
     .filter((k) => vars[k] !== undefined)
     .flatMap((k) => ["--var", `${k}:${vars[k]}`]);
   const output = [];
+  const listeners = [];
   let child = null;
   let exit = null; // resolves when the running child exits
   let ended = null; // its exit code or signal, once it has exited
@@ -165,7 +166,11 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
       );
       ended = null;
       exit = new Promise((r) => child.once("exit", (code, signal) => r((ended = signal ?? code))));
-      for (const s of [child.stdout, child.stderr]) s?.on("data", (c) => output.push(c) > 200 && output.shift());
+      for (const s of [child.stdout, child.stderr])
+        s?.on("data", (c) => {
+          for (const fn of listeners) fn(String(c));
+          if (output.push(c) > 200) output.shift();
+        });
       await waitReady();
     },
     /**
@@ -196,6 +201,8 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
       if (!binding) throw new Error(`could not read the workspace's database binding: ${text.slice(0, 500)}`);
       return binding;
     },
+    /** Calls `fn` with every chunk of wrangler's output (stdout and stderr) from now on. */
+    onOutput: (fn) => listeners.push(fn),
     /** Process group of the running wrangler dev (wrangler and its workerd), for memory sampling; null when stopped. */
     pgid: () => (child && ended === null ? child.pid : null),
     /** The last of wrangler's output (up to 4,000 characters), for a failure report. */

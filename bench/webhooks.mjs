@@ -100,7 +100,30 @@ async function main() {
       devArgs: ["--var", "ENVIRONMENT:development", "--var", "WEBHOOK_RETRY_SCALE:0.001"],
       maxSockets: CONCURRENCY + 4,
     },
-    async ({ port, vars, call }) => {
+    async ({ port, vars, call, worker }) => {
+      // The Worker logs each consumed Queue batch's D1 statements under ENVIRONMENT=development
+      // (src/index.ts, `d1-queue {...}` lines): summed per queue here.
+      const d1 = new Map();
+      let pending = "";
+      worker.onOutput((text) => {
+        const lines = (pending + text).split("\n");
+        pending = lines.pop();
+        for (const line of lines) {
+          // wrangler prints it as an error, in colour: take the JSON object between the escapes.
+          const json = /d1-queue (\{[^}]*\})/.exec(line)?.[1];
+          if (!json) continue;
+          try {
+            const { queue, items, statements, roundTrips } = JSON.parse(json);
+            const q = d1.get(queue) ?? { batches: 0, items: 0, statements: 0, roundTrips: 0 };
+            d1.set(queue, {
+              batches: q.batches + 1,
+              items: q.items + items,
+              statements: q.statements + statements,
+              roundTrips: q.roundTrips + roundTrips,
+            });
+          } catch {}
+        }
+      });
       const receivers = await Promise.all(Array.from({ length: ENDPOINTS }, (_, i) => receiver(i, i === FLAKY)));
       try {
         const ws = await createWorkspace(port, vars, { ownerPassword: "bench-owner-password-1" });
@@ -122,6 +145,7 @@ async function main() {
 
         log(`writing ${EVENTS} categories (${CONCURRENCY} in flight); each fans out to ${ENDPOINTS} endpoints`);
         const wroteAt = new Map();
+        const delivered = () => receivers.reduce((n, r) => n + r.state.ok.size, 0);
         const t0 = Date.now();
         const during = trivial(200); // the trivial route while the writes and deliveries run
         await pool(
@@ -138,10 +162,13 @@ async function main() {
               log(`${wroteAt.size}/${EVENTS} written, ${receivers.reduce((n, r) => n + r.state.ok.size, 0)} delivered`);
           }),
         );
-        const writeS = (Date.now() - t0) / 1000;
+        const writesEnd = Date.now();
+        const writeS = (writesEnd - t0) / 1000;
+        const deliveredAtWritesEnd = delivered();
         log(`writes done in ${writeS.toFixed(1)} s; waiting for deliveries`);
+        // The trivial route while only deliveries run (the writes are done): the burst's own cost.
+        const deliveryPhase = delivered() < EVENTS * ENDPOINTS ? trivial(200) : null;
         const expected = EVENTS * ENDPOINTS;
-        const delivered = () => receivers.reduce((n, r) => n + r.state.ok.size, 0);
         let last = delivered();
         let lastChange = Date.now();
         while (delivered() < expected && Date.now() - lastChange < SETTLE_MS) {
@@ -153,6 +180,7 @@ async function main() {
           }
         }
         const duringStats = (await during).stats;
+        const deliveryStats = deliveryPhase ? (await deliveryPhase).stats : null;
         const end = Math.max(...receivers.map((r) => r.state.lastArrival));
         const delays = [];
         for (const r of receivers)
@@ -169,6 +197,10 @@ async function main() {
           endpoints: ENDPOINTS,
           "deliveries ok": delays.length,
           "deliveries/s": Math.round(delays.length / ((end - t0) / 1000)),
+          // The consumers' own pace: what arrived after the last write, over the time it took.
+          "deliveries/s after writes": Math.round(
+            (delays.length - deliveredAtWritesEnd) / Math.max(0.001, (end - writesEnd) / 1000),
+          ),
           "delay p50 ms": percentile(delays, 50),
           "delay p99 ms": percentile(delays, 99),
           lost,
@@ -186,9 +218,21 @@ async function main() {
           ["Trivial route GET /categories/default (client ms)"],
           [
             { when: "idle, before", ...idle.stats },
-            { when: "during the fan-out", ...duringStats },
+            { when: "during the writes and fan-out", ...duringStats },
+            ...(deliveryStats ? [{ when: "during the deliveries only", ...deliveryStats }] : []),
           ],
         );
+        const perQueue = [...d1].map(([queue, q]) => ({
+          queue,
+          batches: q.batches,
+          items: q.items,
+          "D1 statements": q.statements,
+          "statements/item": (q.statements / Math.max(1, q.items)).toFixed(3),
+          "round trips/item": (q.roundTrips / Math.max(1, q.items)).toFixed(3),
+        }));
+        if (perQueue.length)
+          printTable(["D1 statements of the Queue consumers (items: deliveries attempted, or events)"], perQueue);
+        else log(`no d1-queue lines seen in wrangler's output; its tail:\n${worker.recentOutput()}`);
         if (lost !== 0 || differentIds !== 0 || result["bad signatures"] !== 0)
           throw new Error(
             `lost ${lost}, duplicated with another webhook-id ${differentIds}, bad signatures ${result["bad signatures"]}`,

@@ -3,8 +3,9 @@ import type { Bindings } from "./env";
 import { consumeEvents } from "./events/consumer";
 import { EVENT_HANDLERS } from "./event-handlers";
 import type { EventMessage } from "./events/types";
+import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
-import { consumeWebhookMessages } from "./webhooks";
+import { consumeWebhookMessages, deliveryIdsOf } from "./webhooks";
 import type { WebhookMessage } from "./webhooks";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/data-transfer";
 
@@ -16,14 +17,36 @@ export { UserRealtime } from "./events/user-realtime";
 
 const app = buildApp();
 
+type AnyMessage = EventMessage | WebhookMessage | ImportMessage;
+
+function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
+  if (batch.queue === WEBHOOK_QUEUE) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
+  if (batch.queue === IMPORT_QUEUE) return consumeImportMessages(env, batch as MessageBatch<ImportMessage>);
+  return consumeEvents(env, batch as MessageBatch<EventMessage>, EVENT_HANDLERS);
+}
+
+/**
+ * Development only (ENVIRONMENT=development, as the benchmarks run): every consumed batch logs its
+ * D1 statements beside the work it carried (`items`: deliveries for webhooks, else messages), one
+ * `d1-queue` line each (on stderr, which `wrangler dev --log-level error` still shows), which
+ * bench/webhooks.mjs sums into statements per delivery.
+ */
+async function consumeCounted(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
+  const n: D1Counter = { statements: 0, roundTrips: 0 };
+  await consume(batch, countedEnv(env, n));
+  const items =
+    batch.queue === WEBHOOK_QUEUE
+      ? batch.messages.reduce((sum, m) => sum + deliveryIdsOf(m.body as WebhookMessage).length, 0)
+      : batch.messages.length;
+  console.error(`d1-queue ${JSON.stringify({ queue: batch.queue, items, ...n })}`);
+}
+
 export default {
   fetch: app.fetch,
-  async queue(batch: MessageBatch<EventMessage | WebhookMessage | ImportMessage>, env: Bindings): Promise<void> {
-    if (batch.queue === WEBHOOK_QUEUE) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
-    if (batch.queue === IMPORT_QUEUE) return consumeImportMessages(env, batch as MessageBatch<ImportMessage>);
-    await consumeEvents(env, batch as MessageBatch<EventMessage>, EVENT_HANDLERS);
+  async queue(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
+    return env.ENVIRONMENT === "development" ? consumeCounted(batch, env) : consume(batch, env);
   },
   async scheduled(controller: ScheduledController, env: Bindings, ctx: ExecutionContext): Promise<void> {
     ctx.waitUntil(runScheduled(env, controller));
   },
-} satisfies ExportedHandler<Bindings, EventMessage | WebhookMessage | ImportMessage>;
+} satisfies ExportedHandler<Bindings, AnyMessage>;

@@ -1,8 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../env";
 import { rawTenantDb } from "../tenancy/pool";
-import { findItem, lookupKey, ScanEngine } from "./apply-scan";
+import { findItem, ScanEngine } from "./apply-scan";
 import { flushRound } from "./flush";
+import { unresolvedKeys } from "./misses";
 import { AssetLookup } from "./lookup";
 import { SessionStore, toItemState, type SessionMeta } from "./session-store";
 import type {
@@ -55,7 +56,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
 
   /** Loads the session (idempotent: an initialized object keeps its state and answers its progress). */
   async init(input: InitInput): Promise<{ progress: Progress }> {
-    if (!this.store.meta()) this.ctx.storage.transactionSync(() => this.store.initialize(input));
+    if (!this.store.meta()) this.transact(() => this.store.initialize(input));
     return { progress: this.store.progress() };
   }
 
@@ -63,10 +64,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   async scan(commands: ScanCommand[], receivedAt: string): Promise<ScanBatchAnswer> {
     const early = this.openMeta();
     if ("error" in early) return early;
-    const misses = commands
-      .filter((c) => !this.resolvedLocally(c))
-      .map((c) => lookupKey(c.key))
-      .filter((k): k is string => k !== null);
+    const misses = unresolvedKeys(this.ctx.storage.sql, commands);
     const assets = misses.length
       ? await this.lookup.resolve(rawTenantDb(this.env, early.dbBinding), misses)
       : new Map();
@@ -76,7 +74,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
       .map((_, i) => i)
       .sort((a, b) => commands[a]!.scannedAt.localeCompare(commands[b]!.scannedAt) || a - b);
     const outcomes = new Array(commands.length);
-    this.ctx.storage.transactionSync(() => {
+    this.transact(() => {
       for (const i of order) outcomes[i] = this.engine.apply(meta, commands[i]!, assets, receivedAt);
     });
     await this.scheduleFlush();
@@ -89,7 +87,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
     const item = findItem(this.store, key);
     if (!item) return { error: "not_in_session" };
     if (!item.scan_id) return { removed: false, item: toItemState(item), progress: this.store.progress() };
-    this.ctx.storage.transactionSync(() => this.store.unscan(item, by, at));
+    this.transact(() => this.store.unscan(item, by, at));
     await this.scheduleFlush();
     return { removed: true, item: toItemState(this.store.itemById(item.asset_id)!), progress: this.store.progress() };
   }
@@ -107,7 +105,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   private async setMembership(info: ItemInfo, excluded: boolean): Promise<MembershipAnswer> {
     const meta = this.openMeta();
     if ("error" in meta) return meta;
-    this.ctx.storage.transactionSync(() => this.store.setMembership(info, excluded));
+    this.transact(() => this.store.setMembership(info, excluded));
     await this.scheduleFlush();
     return { item: toItemState(this.store.itemById(info.assetId)!), progress: this.store.progress() };
   }
@@ -178,20 +176,24 @@ export class InventorySession extends DurableObject<Bindings> implements Session
     }
   }
 
+  /** One storage transaction that also persists the change sequence it used (see `SessionStore.nextSeq`). */
+  private transact(fn: () => void): void {
+    try {
+      this.ctx.storage.transactionSync(() => {
+        fn();
+        this.store.saveSeq();
+      });
+    } catch (err) {
+      this.store.forgetSeq();
+      throw err;
+    }
+  }
+
   private openMeta(): SessionMeta | ObjectError {
     const meta = this.store.meta();
     if (!meta) return { error: "uninitialized" };
     if (meta.status !== "active") return { error: "closed", status: meta.status };
     return meta;
-  }
-
-  /** True when the object can answer the command without D1: a replay, a dead code, or an asset it holds. */
-  private resolvedLocally(c: ScanCommand): boolean {
-    if (c.key.kind === "none" || findItem(this.store, c.key)) return true;
-    return (
-      !!c.clientScanId &&
-      this.ctx.storage.sql.exec(`SELECT 1 FROM scans WHERE client_scan_id = ?`, c.clientScanId).toArray().length > 0
-    );
   }
 
   private async scheduleFlush(): Promise<void> {

@@ -86,6 +86,7 @@ export function toItemState(r: ItemRow): ItemState {
 export class SessionStore {
   private metaCache: SessionMeta | null = null;
   private seqCache: number | null = null;
+  private seqPending = false;
 
   constructor(private readonly sql: SqlStorage) {
     this.createTables();
@@ -119,14 +120,29 @@ export class SessionStore {
     return this.seqCache;
   }
 
-  /** The next change sequence number; persisted in the same transaction as the change it marks. */
+  /**
+   * The next change sequence number. It is persisted once per transaction, by `saveSeq` at its end
+   * (a 500-scan batch used to rewrite the meta row 500 times), so it commits or rolls back with the
+   * changes it marks; `forgetSeq` drops the cached value after a rollback.
+   */
   nextSeq(): number {
     this.seqCache = this.currentSeq() + 1;
+    this.seqPending = true;
+    return this.seqCache;
+  }
+
+  saveSeq(): void {
+    if (!this.seqPending) return;
     this.sql.exec(
       `INSERT INTO meta (key, value) VALUES ('seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       String(this.seqCache),
     );
-    return this.seqCache;
+    this.seqPending = false;
+  }
+
+  forgetSeq(): void {
+    this.seqCache = null;
+    this.seqPending = false;
   }
 
   /** Loads the session; the item list goes in as one JSON parameter (the storage API caps bound parameters). */

@@ -102,6 +102,8 @@ export const inJson = (column: SQL | SQLiteColumn, values: readonly (string | nu
  * `json_each`. So a write of 100 assets records its timeline, audit and outbox rows in one
  * statement each instead of one per row (D1 counts statements; its cap is 100 parameters, and a
  * bound value may be up to 2 MB). Columns no row sets take their default, as in `insertWhere`.
+ * The SELECT always has a WHERE (`WHERE true`): SQLite would otherwise read an `ON CONFLICT`
+ * chained after it as a join constraint, so `.onConflictDoNothing()` works on the result.
  */
 export function insertJsonRows<T extends SQLiteTable>(
   db: D1Db,
@@ -123,7 +125,9 @@ export function insertJsonRows<T extends SQLiteTable>(
     if (col.default instanceof SQL) return col.default;
     return col.default === undefined ? sql`NULL` : sql.param(col.default, col);
   });
-  return db.insert(table).select(sql`SELECT ${sql.join(exprs, sql`, `)} FROM json_each(${JSON.stringify(data)})`);
+  return db
+    .insert(table)
+    .select(sql`SELECT ${sql.join(exprs, sql`, `)} FROM json_each(${JSON.stringify(data)}) WHERE true`);
 }
 
 /**

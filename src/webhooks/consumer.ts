@@ -1,27 +1,47 @@
 import type { Bindings } from "../env";
 import { tenantDb } from "../tenancy/pool";
-import { findTenantById, type TenantRecord } from "../tenancy/registry";
-import { runDueDelivery } from "./deliver";
-import { webhookDeps, type WebhookMessage } from "./deps";
+import { findTenantById } from "../tenancy/registry";
+import { runDueDeliveries } from "./deliver";
+import { deliveryIdsOf, webhookDeps, type WebhookMessage } from "./deps";
 
 /**
- * The webhook queue's consumer. The messages of a batch run concurrently, so a slow endpoint holds
- * up nothing but its own delivery. A message is acked once its attempt is recorded (the delivery row
- * schedules any retry itself); only an unexpected error (D1 unavailable) lets the Queue retry it.
+ * At most this many deliveries of one workspace are attempted per invocation. Its database serves
+ * the workspace's API too: a burst of 50,000 deliveries goes through in slices of this size (each
+ * one claim, one record batch), and the messages over it come back a second later.
+ */
+export const DELIVERIES_PER_WORKSPACE = 100;
+const OVER_CAP_DELAY_S = 1;
+
+/**
+ * The webhook queue's consumer. The messages of a batch are grouped by workspace (workspaces run
+ * concurrently) and each workspace's deliveries are attempted together by `runDueDeliveries`. A
+ * message is acked once its attempts are recorded (the delivery rows schedule any retry
+ * themselves); only an unexpected error (D1 unavailable) lets the Queue retry it. A crash between
+ * claim and record leaves the deliveries leased: the cron sweep picks them up once the lease ends.
  */
 export async function consumeWebhookMessages(env: Bindings, batch: MessageBatch<WebhookMessage>): Promise<void> {
-  const tenants = new Map<string, Promise<TenantRecord | undefined>>();
+  const byTenant = new Map<string, Message<WebhookMessage>[]>();
+  for (const msg of batch.messages) byTenant.set(msg.body.tenantId, [...(byTenant.get(msg.body.tenantId) ?? []), msg]);
   await Promise.all(
-    batch.messages.map(async (msg) => {
+    [...byTenant].map(async ([tenantId, messages]) => {
+      const mine: Message<WebhookMessage>[] = [];
+      let count = 0;
+      for (const msg of messages) {
+        const n = deliveryIdsOf(msg.body).length;
+        if (mine.length > 0 && count + n > DELIVERIES_PER_WORKSPACE) msg.retry({ delaySeconds: OVER_CAP_DELAY_S });
+        else mine.push(msg), (count += n);
+      }
       try {
-        const { tenantId, deliveryId } = msg.body;
-        if (!tenants.has(tenantId)) tenants.set(tenantId, findTenantById(env, tenantId));
-        const tenant = await tenants.get(tenantId);
-        if (tenant) await runDueDelivery(webhookDeps(env, tenant.id, tenantDb(env, tenant.dbBinding)), deliveryId);
-        msg.ack();
+        const tenant = await findTenantById(env, tenantId);
+        if (tenant)
+          await runDueDeliveries(
+            webhookDeps(env, tenant.id, tenantDb(env, tenant.dbBinding)),
+            mine.flatMap((m) => deliveryIdsOf(m.body)),
+          );
+        for (const m of mine) m.ack();
       } catch (err) {
-        console.error("webhook delivery failed; retrying the message", msg.id, String(err));
-        msg.retry({ delaySeconds: Math.min(300, 5 * 2 ** msg.attempts) });
+        console.error("webhook deliveries failed; retrying the messages", tenantId, String(err));
+        for (const m of mine) m.retry({ delaySeconds: Math.min(300, 5 * 2 ** m.attempts) });
       }
     }),
   );

@@ -1,11 +1,19 @@
 import type { Bindings, TenantDb } from "../env";
 import { outboundPolicyFor, type OutboundPolicy } from "../platform/outbound";
 
-/** A Queue message of the webhook delivery queue: a pointer to a delivery row, never a payload. */
-export interface WebhookMessage {
-  tenantId: string;
-  deliveryId: string;
-}
+/**
+ * A Queue message of the webhook delivery queue: pointers to delivery rows of one workspace, never
+ * payloads. `deliveryIds` holds up to MESSAGE_DELIVERIES ids; `deliveryId` is the one-delivery
+ * form sent before batching, still read so messages in flight across a deploy are delivered.
+ */
+export type WebhookMessage = { tenantId: string } & ({ deliveryIds: string[] } | { deliveryId: string });
+
+/** Delivery ids per Queue message. */
+export const MESSAGE_DELIVERIES = 25;
+
+/** The delivery ids a message points at, whichever its form. */
+export const deliveryIdsOf = (body: WebhookMessage): string[] =>
+  "deliveryIds" in body ? body.deliveryIds : [body.deliveryId];
 
 /** What the delivery code needs, passed in so tests drive it with their own clock and queue. */
 export interface WebhookDeps {

@@ -6,10 +6,11 @@
 export { CATALOGUE, isDeliverable, SUBSCRIBABLE_TYPES } from "./catalogue";
 export type { CatalogueEntry, Resource, WebhookPayload } from "./catalogue";
 export { consumeWebhookMessages } from "./consumer";
-export { replayDelivery } from "./deliver";
+export { replayDelivery, runDueDeliveries } from "./deliver";
 export { webhookDeps } from "./deps";
+export { deliveryIdsOf, MESSAGE_DELIVERIES } from "./deps";
 export type { WebhookDeps, WebhookMessage } from "./deps";
-export { fanOut, webhookFanOut } from "./fanout";
+export { fanOut, fanOutEvents, webhookFanOut } from "./fanout";
 export type { AttemptRow, DeliveryRow, EndpointRow } from "./record";
 export { sendSigned } from "./send";
 export { newSecret, secretPrefix } from "./signing";

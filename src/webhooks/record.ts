@@ -15,10 +15,58 @@ export type AttemptRow = typeof webhookAttempts.$inferSelect;
 /** A healthy endpoint's `lastSuccessAt` is refreshed at most this often (one write fewer per delivery under load). */
 const SUCCESS_STAMP_MS = 60_000;
 
+/** The attempt row of one outcome (`webhook_attempts`). */
+export const attemptRow = (
+  delivery: Pick<DeliveryRow, "id" | "endpointId">,
+  outcome: AttemptOutcome,
+  at: string,
+  trigger: "scheduled" | "replay",
+): AttemptRow => ({
+  id: newId("webhookAttempt"),
+  deliveryId: delivery.id,
+  endpointId: delivery.endpointId,
+  at,
+  ok: outcome.ok,
+  statusCode: outcome.statusCode,
+  latencyMs: outcome.latencyMs,
+  error: outcome.error,
+  responseBody: outcome.responseBody || null,
+  trigger,
+});
+
 /**
- * The attempt row and the endpoint's health counters for one outcome, for the delivery's batch.
- * `endpoint` is the row as read before the attempt.
+ * The UPDATE of an endpoint's health counters after `outcomes` (its attempts of one batch, in the
+ * order they finished), or undefined when nothing changes. `endpoint` is the row as read before the
+ * attempts. A success among them counts as the endpoint being up (the failures beside it are retried
+ * on their own schedule); only attempts that all failed extend its failure record. 410 disables it.
  */
+export function counterStatement(db: TenantDb, endpoint: EndpointRow, outcomes: readonly AttemptOutcome[], at: string) {
+  const ok = outcomes.some((o) => o.ok);
+  const gone = outcomes.some((o) => o.gone);
+  const failed = outcomes.filter((o) => !o.ok);
+  const healthy =
+    endpoint.consecutiveFailures === 0 && endpoint.failingSince === null && endpoint.lastSuccessAt !== null;
+  if (ok && !gone && healthy && Date.parse(at) - Date.parse(endpoint.lastSuccessAt!) < SUCCESS_STAMP_MS)
+    return undefined;
+  const counters = ok
+    ? { lastSuccessAt: at, failingSince: null, consecutiveFailures: 0, lastError: null }
+    : {
+        failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at})`,
+        consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + ${failed.length}`,
+        lastError: failed.at(-1)!.error,
+      };
+  return db
+    .update(webhookEndpoints)
+    .set({
+      ...counters,
+      updatedAt: at,
+      // 410 Gone: the receiver says this URL is finished; stop at once.
+      ...(gone ? { enabled: false, disabledReason: "gone", disabledAt: at } : {}),
+    })
+    .where(eq(webhookEndpoints.id, endpoint.id));
+}
+
+/** The attempt row and the endpoint's health counters for one outcome (a manual replay), for its batch. */
 export function attemptStatements(
   db: TenantDb,
   delivery: DeliveryRow,
@@ -27,35 +75,9 @@ export function attemptStatements(
   at: string,
   trigger: "scheduled" | "replay",
 ) {
-  const attempt = db.insert(webhookAttempts).values({
-    id: newId("webhookAttempt"),
-    deliveryId: delivery.id,
-    endpointId: delivery.endpointId,
-    at,
-    ok: outcome.ok,
-    statusCode: outcome.statusCode,
-    latencyMs: outcome.latencyMs,
-    error: outcome.error,
-    responseBody: outcome.responseBody || null,
-    trigger,
-  });
-  const healthy =
-    endpoint.consecutiveFailures === 0 && endpoint.failingSince === null && endpoint.lastSuccessAt !== null;
-  if (outcome.ok && healthy && Date.parse(at) - Date.parse(endpoint.lastSuccessAt!) < SUCCESS_STAMP_MS)
-    return [attempt] as const;
-  const counters = outcome.ok
-    ? db
-        .update(webhookEndpoints)
-        .set({ lastSuccessAt: at, failingSince: null, consecutiveFailures: 0, lastError: null, updatedAt: at })
-    : db.update(webhookEndpoints).set({
-        failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at})`,
-        consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
-        lastError: outcome.error,
-        updatedAt: at,
-        // 410 Gone: the receiver says this URL is finished; stop at once.
-        ...(outcome.gone ? { enabled: false, disabledReason: "gone", disabledAt: at } : {}),
-      });
-  return [attempt, counters.where(eq(webhookEndpoints.id, delivery.endpointId))] as const;
+  const attempt = db.insert(webhookAttempts).values(attemptRow(delivery, outcome, at, trigger));
+  const counters = counterStatement(db, endpoint, [outcome], at);
+  return counters ? ([attempt, counters] as const) : ([attempt] as const);
 }
 
 /**

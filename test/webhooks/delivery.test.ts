@@ -46,7 +46,7 @@ async function runAtDue(s: Awaited<ReturnType<typeof setup>>) {
 describe("webhook delivery schedule", () => {
   it("enqueues the first attempt at once, then retries a 500 on the backoff schedule with jitter until dead", async () => {
     const s = await setup(() => new Response("boom", { status: 500 }));
-    expect(s.d.sent).toEqual([{ body: { tenantId: s.t.id, deliveryId: s.delivery.id }, delaySeconds: undefined }]);
+    expect(s.d.sent).toEqual([{ body: { tenantId: s.t.id, deliveryIds: [s.delivery.id] }, delaySeconds: undefined }]);
     const waits: number[] = [];
     for (let i = 1; i <= MAX_ATTEMPTS; i++) {
       const outcome = await runAtDue(s);
@@ -90,7 +90,7 @@ describe("webhook delivery schedule", () => {
     s.d.advance(wait + 3 * 60_000);
     expect(await sweepDueDeliveries(await s.d.deps())).toBe(1);
     expect(s.d.sent).toHaveLength(messages + 1);
-    expect(s.d.sent.at(-1)!.body.deliveryId).toBe(s.delivery.id);
+    expect(s.d.sent.at(-1)!.body).toEqual({ tenantId: s.t.id, deliveryIds: [s.delivery.id] });
     expect(await runDueDelivery(await s.d.deps(), s.delivery.id)).toMatchObject({ ok: true });
     expect((await deliveryRow(s.t, s.delivery.id))!.status).toBe("succeeded");
   });

@@ -7,7 +7,8 @@ import { consumeEvent, type EventHandler } from "../../src/events/consumer";
 import { CONSUME_LEASE_MS, redispatchUnconsumed } from "../../src/events/dispatch";
 import type { EventMessage } from "../../src/events/types";
 import { findTenantById } from "../../src/tenancy/registry";
-import { fanOut } from "../../src/webhooks/fanout";
+import { deliveryIdsOf } from "../../src/webhooks/deps";
+import { fanOutEvents } from "../../src/webhooks/fanout";
 import { eventually, outboxRows } from "../harness/outbox";
 import { dbOf } from "../harness/tenant-db";
 import { createTenant, type TestTenant } from "../harness/tenant";
@@ -83,7 +84,7 @@ describe("no event lost", () => {
     const d = driver(t);
     const db = await dbOf(t);
     const ctx = { env, tenant: await tenantOf(t), db };
-    const fan: EventHandler = async (_c, event) => void (await fanOut(await d.deps(), event, "event"));
+    const fan: EventHandler = async (_c, events) => void (await fanOutEvents(await d.deps(), events, "event"));
     const crash: EventHandler = async () => {
       throw new Error("runtime crashed");
     };
@@ -93,6 +94,6 @@ describe("no event lost", () => {
     const deliveries = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, row!.id)).all();
     expect(deliveries.map((x) => x.endpointId)).toEqual([ep.id]);
     // Both runs enqueued the one delivery; the claim lets only one attempt through.
-    expect(new Set(d.sent.map((m) => m.body.deliveryId))).toEqual(new Set([deliveries[0]!.id]));
+    expect(new Set(d.sent.flatMap((m) => deliveryIdsOf(m.body)))).toEqual(new Set([deliveries[0]!.id]));
   });
 });
