@@ -106,7 +106,15 @@ export function httpClient(port, { maxSockets, timeoutMs = 60_000 }) {
 export function localWorker({ port, statePrefix, vars, call, bundle = true, devArgs = [] }) {
   const state = mkdtempSync(join(tmpdir(), statePrefix));
   const dist = join(state, "dist");
-  const varArgs = ["JWT_SECRET", "FILES_SIGNING_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "RATE_LIMITS", "ENVIRONMENT"]
+  const varArgs = [
+    "JWT_SECRET",
+    "FILES_SIGNING_SECRET",
+    "ADMIN_EMAIL",
+    "ADMIN_PASSWORD",
+    "RATE_LIMITS",
+    "ENVIRONMENT",
+    "D1_QUEUE_LOG",
+  ]
     .filter((k) => vars[k] !== undefined)
     .flatMap((k) => ["--var", `${k}:${vars[k]}`]);
   const output = [];
@@ -223,7 +231,7 @@ export async function runBench({ statePrefix, bundle, devArgs, maxSockets, timeo
   const port = Number(process.env.PORT ?? (await freePort()));
   // The per-plan request budgets (docs/api-platform.md) would cut load runs short: off here.
   // ENVIRONMENT=development turns on the x-d1-queries / x-d1-round-trips counters the tables report.
-  const vars = { RATE_LIMITS: "off", ENVIRONMENT: "development", ...workerVars() };
+  const vars = { RATE_LIMITS: "off", ENVIRONMENT: "development", D1_QUEUE_LOG: "true", ...workerVars() };
   const client = httpClient(port, { maxSockets, timeoutMs });
   const worker = localWorker({ port, statePrefix, vars, call: client.call, bundle, devArgs });
   process.on("SIGINT", async () => {

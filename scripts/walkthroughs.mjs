@@ -35,7 +35,10 @@ const LEDGER = [
   // only the bookings that still hold items count.
   "/bookings?status=reserved",
   "/bookings?status=checked_out",
-  "/sessions",
+  // Completed and cancelled sessions are the audit record, which no route deletes: only the
+  // sessions still open count.
+  "/sessions?status=draft",
+  "/sessions?status=active",
   "/maintenance/schedules",
   "/custom-fields",
   "/trash",

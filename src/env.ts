@@ -28,6 +28,8 @@ export interface Bindings {
   ENVIRONMENT: string;
   /** Development only: trust a client-sent `cf-connecting-ip` (src/auth/throttle.ts). Unset: ignored locally. */
   TRUST_CLIENT_IP?: string;
+  /** "true" (benchmarks only): each consumed Queue batch logs its D1 statements (src/index.ts). */
+  D1_QUEUE_LOG?: string;
   /** Public base URL (`https://example.com`); workspaces are `<slug>.<its host>`. Default http://localhost:8787. */
   BASE_URL?: string;
   JWT_SECRET: string;

@@ -26,9 +26,9 @@ function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> 
 }
 
 /**
- * Development only (ENVIRONMENT=development, as the benchmarks run): every consumed batch logs its
- * D1 statements beside the work it carried (`items`: deliveries for webhooks, else messages), one
- * `d1-queue` line each (on stderr, which `wrangler dev --log-level error` still shows), which
+ * Benchmarks only (D1_QUEUE_LOG=true, set by bench/lib.mjs; never under `npm start`, whose output
+ * stays quiet): every consumed batch logs its D1 statements beside the work it carried (`items`:
+ * deliveries for webhooks, else messages), one `d1-queue` line each (on stderr, which `wrangler dev --log-level error` still shows), which
  * bench/webhooks.mjs sums into statements per delivery.
  */
 async function consumeCounted(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
@@ -44,7 +44,7 @@ async function consumeCounted(batch: MessageBatch<AnyMessage>, env: Bindings): P
 export default {
   fetch: app.fetch,
   async queue(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
-    return env.ENVIRONMENT === "development" ? consumeCounted(batch, env) : consume(batch, env);
+    return env.D1_QUEUE_LOG === "true" ? consumeCounted(batch, env) : consume(batch, env);
   },
   async scheduled(controller: ScheduledController, env: Bindings, ctx: ExecutionContext): Promise<void> {
     ctx.waitUntil(runScheduled(env, controller));
