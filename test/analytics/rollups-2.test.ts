@@ -9,7 +9,7 @@ import type { Location } from "../../src/modules/locations";
 import type { MaintenanceLog } from "../../src/modules/maintenance";
 import { insertPerson } from "../harness/rows";
 import { scan, startSession } from "../harness/sessions";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { maintenanceAnalytics } from "./reference/maintenance";
 import { ago, ok, omitBounds, omitStamp, oracleCase, type RangeInput } from "./reference/oracle";

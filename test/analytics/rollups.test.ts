@@ -8,7 +8,7 @@ import type { Location } from "../../src/modules/locations";
 import type { MaintenanceLog } from "../../src/modules/maintenance";
 import { newId } from "../../src/platform/ids";
 import { insertAsset, insertPerson } from "../harness/rows";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { depreciation } from "./reference/depreciation";
 import { lifecycleAnalytics } from "./reference/lifecycle";

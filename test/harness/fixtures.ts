@@ -16,7 +16,7 @@ import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
-import { call, createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
+import { createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
 import { countSetup, STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
 import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 import { openRequest } from "./request-fixtures";

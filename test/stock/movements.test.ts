@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StockItem, StockLevel, StockMovement, StockMovementResult } from "../../src/modules/stock";
+import type { StockItem, StockLevel, StockMovement } from "../../src/modules/stock";
 import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";

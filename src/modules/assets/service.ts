@@ -16,7 +16,7 @@ import {
   generateTag,
   tagEquals,
 } from "./lookup";
-import { assetFieldDefs, AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./view";
+import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite } from "./write";
 import { createdChange, newAssetRow, tagTaken, updatedChange } from "./changes";
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import { bookingItems, bookingReminders, bookings } from "../../db/tenant/bookings";
 import { notifications } from "../../db/tenant/notifications";
 import { people } from "../../db/tenant/people";
@@ -11,6 +11,7 @@ import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
 import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
 import { toBooking, type BookingRow } from "./view";
+import { activeManagers } from "../users";
 
 export const BOOKING_REMINDER_ACTOR = "system:booking-reminders";
 /** A reserved booking is reminded this long before it starts (its pick-up). */
@@ -95,15 +96,6 @@ function dueQuery(db: TenantDb, kind: Kind, now: Date) {
 }
 
 type Due = { booking: BookingRow; personName: string | null; personEmail: string | null };
-
-async function activeManagers(db: TenantDb): Promise<string[]> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.role, ["owner", "admin"]), eq(users.status, "active")))
-    .all();
-  return rows.map((r) => r.id);
-}
 
 /** Each booking's owners among active users: its maker (when a user made it) and the booked person's user (same email). */
 async function ownersOf(db: TenantDb, due: readonly Due[]): Promise<Map<string, string[]>> {

@@ -1,6 +1,5 @@
-import { presentPerson, type PersonRow } from "./view";
+import { presentPerson } from "./view";
 import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { people } from "../../db/tenant/people";
 import { auditStatements } from "../../events/audit";
 import { recordEvents } from "../../events/outbox";
@@ -14,7 +13,7 @@ import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { checkCustomFieldValues } from "../custom-fields";
 import { isStockHoldingRace, returnAllForPeople } from "../stock";
 import type { UpdatePersonInput } from "./schemas";
-import { AUDITED_FIELDS, emailTaken, getPerson, live, locationGuard, rethrowGuard } from "./service";
+import { emailTaken, getPerson, live, locationGuard, rethrowGuard } from "./service";
 
 /** Why the assignments closed by a deactivation ended (assignments.checkin_reason, timeline data). */
 export const DEACTIVATION_REASON = "person_deactivated";

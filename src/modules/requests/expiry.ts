@@ -7,7 +7,8 @@ import { insertWhere } from "../../platform/d1-write";
 import { tenantDb } from "../../tenancy/pool";
 import { settingsOf, type TenantRecord } from "../../tenancy/registry";
 import type { NotificationRow } from "../notifications";
-import { activeManagers, notificationRows, push } from "./notify";
+import { activeManagers } from "../users";
+import { notificationRows, push } from "./notify";
 import { toRequest, type RequestRow } from "./view";
 
 export const REQUEST_EXPIRY_ACTOR = "system:request-expiry";

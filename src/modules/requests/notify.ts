@@ -1,6 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { notifications } from "../../db/tenant/notifications";
-import { users } from "../../db/tenant/users";
 import type { Bindings, TenantDb } from "../../env";
 import { recordEvent } from "../../events/outbox";
 import { insertJsonRows } from "../../platform/d1-write";
@@ -16,15 +14,6 @@ import { toRequest, type RequestRow } from "./view";
  * fails the step (DESIGN 2).
  */
 export type Step = "created" | "approved" | "declined" | "cancelled" | "expired" | "reminder";
-
-export async function activeManagers(db: TenantDb): Promise<string[]> {
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.role, ["owner", "admin"]), eq(users.status, "active")))
-    .all();
-  return rows.map((r) => r.id);
-}
 
 const TITLES: Record<Step, string> = {
   created: "New request",

@@ -11,7 +11,8 @@ import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { activeManagers, notificationRows, push, stepStatements } from "./notify";
+import { activeManagers } from "../users";
+import { notificationRows, push, stepStatements } from "./notify";
 import { toRequest, type RequestRow } from "./view";
 import type { Request } from "./schemas";
 

@@ -5,6 +5,6 @@
 export { usersRouter } from "./routes";
 export { emailField, InviteSchema, UserSchema } from "./schemas";
 export type { CreatedInvite, Invite, User } from "./schemas";
-export { getUser } from "./service";
+export { activeManagers, getUser } from "./service";
 export { toUser } from "./view";
 export type { UserRow } from "./view";

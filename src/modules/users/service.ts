@@ -1,10 +1,11 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { calendarFeeds } from "../../db/tenant/bookings";
 import { refreshTokens, users, type Role } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
+import type { TenantDb } from "../../env";
 import type { Plan } from "../../tenancy/plans";
 import { recordEventIfChanged } from "../../events/outbox";
 import { allOf } from "../../platform/d1-write";
@@ -149,4 +150,14 @@ export async function updateUser(
     throw conflict("The user was changed concurrently; retry");
   }
   return next;
+}
+
+/** The ids of the workspace's active owners and admins: who is told about a queue or a reminder. */
+export async function activeManagers(db: TenantDb): Promise<string[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inArray(users.role, ["owner", "admin"]), eq(users.status, "active")))
+    .all();
+  return rows.map((r) => r.id);
 }
