@@ -18,15 +18,8 @@ export {
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk-schemas";
 export { assetsRouter } from "./routes";
 export { AssetSchema, CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
-export type {
-  AllowedStatusTransitions,
-  AssetStatusEvent,
-  Assignment,
-  AuditEntry,
-  InventoryItem,
-  InventoryItemListItem,
-  TimelineEntry,
-} from "./schemas";
+export type { AllowedStatusTransitions, InventoryItem, InventoryItemListItem } from "./schemas";
+export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history-schemas";
 export { createAsset, restoreAsset, updateAsset } from "./service";
 export { upsertAssets } from "./upsert";
 export type { AssetUpsert, AssetUpsertResult } from "./upsert";

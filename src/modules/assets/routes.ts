@@ -18,13 +18,9 @@ import {
   CheckinResultSchema,
   CheckoutBody,
   StatusBody,
-  AssignmentPage,
-  AuditPage,
   PageQuery,
-  StatusEventPage,
-  TimelinePage,
-  TimelineQuery,
 } from "./schemas";
+import { AssignmentPage, AuditPage, StatusEventPage, TimelinePage, TimelineQuery } from "./history-schemas";
 import { presentAsset, type AssetRow } from "./view";
 import { selfServiceOf, type SelfService } from "../../http/self-service";
 import { notFound } from "../../platform/errors";

@@ -11,7 +11,7 @@ import {
   SessionResponseSchema,
   SessionSchema,
 } from "./schemas";
-import { permittedOperations } from "../../auth/policy";
+import { permittedOperations } from "../../auth/permissions";
 import { planIncludes } from "../../tenancy/plans";
 import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
 import { invalidRefreshToken } from "./refresh-tokens";

@@ -104,7 +104,7 @@ async function clearDefault(ctx: Ctx, entity: CustomFieldEntity, keep: string, a
 /** The first layout of an entity is its default whatever the body says; `isDefault: true` takes the default over. */
 export async function createLayout(ctx: Ctx, input: CreateLayoutInput) {
   await checkSections(ctx.db, input.entity, input.sections);
-  const any = await ctx.db
+  const existing = await ctx.db
     .select({ id: layouts.id })
     .from(layouts)
     .where(eq(layouts.entity, input.entity))
@@ -115,7 +115,7 @@ export async function createLayout(ctx: Ctx, input: CreateLayoutInput) {
     id: newId("layout"),
     entity: input.entity,
     name: input.name,
-    isDefault: input.isDefault === true || !any,
+    isDefault: input.isDefault === true || !existing,
     sections: input.sections,
     createdAt: now,
     updatedAt: now,

@@ -10,7 +10,7 @@ import { batchable, batchGuard, guardFailed, inJson } from "../../platform/d1-wr
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { movementStatements, type PlannedMovement } from "./ledger";
-import { movementRow, quantityAt } from "./movements";
+import { movementRow, quantityAt } from "./movement-parts";
 import { toMovement } from "./view";
 
 /**

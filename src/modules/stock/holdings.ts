@@ -11,7 +11,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import { crossingStatements } from "./crossings";
 import { requireStockItem } from "./items";
 import { movementStatements, type PlannedMovement } from "./ledger";
-import { movementRow } from "./movements";
+import { movementRow } from "./movement-parts";
 import { toMovement, toStockLevel } from "./view";
 
 /** Sets (or clears) an item's reorder level at a location; a level already crossed notifies at once. */
