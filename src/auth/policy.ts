@@ -95,9 +95,10 @@ export const ROUTE_POLICY = {
   checkoutKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
   checkinKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
   // Stock (issue 24): quantities per location, moved by append-only movements; API keys accepted.
-  listStockItems: { access: "data", scope: "stock:read" },
+  // The self-service role reads requestable items and its own person's holdings only (issue 25).
+  listStockItems: { access: "data", scope: "stock:read", selfService: true },
   createStockItem: { access: "data", scope: "stock:write" },
-  getStockItem: { access: "data", scope: "stock:read" },
+  getStockItem: { access: "data", scope: "stock:read", selfService: true },
   updateStockItem: { access: "data", scope: "stock:write" },
   deleteStockItem: { access: "data", scope: "stock:write" },
   restoreStockItem: { access: "data", scope: "stock:write" },
@@ -111,7 +112,7 @@ export const ROUTE_POLICY = {
   listStockItemMovements: { access: "data", scope: "stock:read" },
   listStockMovements: { access: "data", scope: "stock:read" },
   getStockMovement: { access: "data", scope: "stock:read" },
-  listPersonStock: { access: "data", scope: "stock:read" },
+  listPersonStock: { access: "data", scope: "stock:read", selfService: true },
   // Counting stock is session work; applying the variances moves stock.
   countSessionStock: { access: "data", scope: "sessions:write" },
   listSessionStockCounts: { access: "data", scope: "sessions:read" },

@@ -461,5 +461,17 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE INDEX `stock_movements_issue_idx` ON `stock_movements` (`issue_id`) WHERE issue_id IS NOT NULL;",
       "CREATE INDEX `stock_movements_kind_at_idx` ON `stock_movements` (`kind`,`at`);"
     ]
+  },
+  {
+    "name": "0027_stock_requests.sql",
+    "queries": [
+      "ALTER TABLE `requests` ADD `stock_item_id` text;",
+      "ALTER TABLE `requests` ADD `quantity` integer;",
+      "ALTER TABLE `requests` ADD `location_id` text;",
+      "ALTER TABLE `requests` ADD `stock_movement_id` text;",
+      "CREATE INDEX `requests_stock_item_idx` ON `requests` (`stock_item_id`,`status`) WHERE stock_item_id IS NOT NULL;",
+      "ALTER TABLE `stock_items` ADD `requestable` integer DEFAULT false NOT NULL;",
+      "CREATE INDEX `stock_items_requestable_idx` ON `stock_items` (`id`) WHERE deleted_at IS NULL AND requestable = 1;"
+    ]
   }
 ];

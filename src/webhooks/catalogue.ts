@@ -170,12 +170,17 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     resource: "kit",
   },
   { type: "kit.checked_in", description: "A kit's checked-out items were checked in.", resource: "kit" },
-  { type: "request.created", description: "Someone asked for an asset or a kit.", resource: "request" },
+  {
+    type: "request.created",
+    description: "Someone asked for an asset or a kit, or for units of a stock item (`stockItemId`, `quantity`).",
+    resource: "request",
+  },
   {
     type: "request.approved",
-    description: "A request was approved; its checkout or booking was made in the same write.",
+    description: "A request was approved; its checkout, booking or stock issue was made in the same write.",
     resource: "request",
-    extra: "`bookingId` for a booking request; the checkout's asset.checked_out carries `requestId`.",
+    extra:
+      "`bookingId` for a booking request; the checkout's asset.checked_out carries `requestId`; a stock request's `stockMovementId` and `locationId` name the issue (its stock.issued is sent too).",
   },
   { type: "request.declined", description: "A request was declined.", resource: "request" },
   { type: "request.cancelled", description: "The requester cancelled their request.", resource: "request" },

@@ -23,6 +23,8 @@ export const stockItems = sqliteTable(
     currency: text("currency"),
     /** An accessory that comes back (issues stay open until returned) or a consumable. */
     returnable: integer("returnable", { mode: "boolean" }).notNull().default(false),
+    /** Self-service users (role `requester`) see it and may request a quantity of it (issue 25). */
+    requestable: integer("requestable", { mode: "boolean" }).notNull().default(false),
     /** Reorder level over all locations; per-location levels live on stock_levels. */
     reorderLevel: integer("reorder_level"),
     /** The sum of the item's stock_levels, kept in each movement's batch. */
@@ -43,6 +45,8 @@ export const stockItems = sqliteTable(
     uniqueIndex("stock_items_tag_live_uq").on(sql`lower(${t.tag})`).where(sql`deleted_at IS NULL`),
     uniqueIndex("stock_items_sku_live_uq").on(sql`lower(${t.sku})`).where(sql`sku IS NOT NULL AND deleted_at IS NULL`),
     index("stock_items_live_idx").on(t.id).where(sql`deleted_at IS NULL`),
+    // The self-service role's list (issue 25): few items are requestable.
+    index("stock_items_requestable_idx").on(t.id).where(sql`deleted_at IS NULL AND requestable = 1`),
     index("stock_items_deleted_idx").on(t.deletedAt, t.id).where(sql`deleted_at IS NOT NULL`),
     index("stock_items_category_idx").on(t.categoryId, t.id).where(sql`deleted_at IS NULL`),
     index("stock_items_name_idx").on(sql`lower(${t.name})`),

@@ -1,6 +1,7 @@
 /**
  * Front door of the requests module (issue 25): people ask for an asset or a kit, now or for a
- * window; owners and admins answer; the cron reminds and expires (docs/requests.md).
+ * window, or for units of a stock item, now; owners and admins answer; the cron reminds and
+ * expires (docs/requests.md).
  */
 export { requestsRouter } from "./routes";
 export { RequestSchema } from "./schemas";

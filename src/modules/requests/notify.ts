@@ -25,7 +25,11 @@ const TITLES: Record<Step, string> = {
 };
 
 export function notificationRows(step: Step, r: RequestRow, recipients: readonly string[], at: string) {
-  const what = r.assetId ? `asset ${r.assetId}` : `kit ${r.kitId}`;
+  const what = r.stockItemId
+    ? `${r.quantity} of stock item ${r.stockItemId}`
+    : r.assetId
+      ? `asset ${r.assetId}`
+      : `kit ${r.kitId}`;
   const when = r.kind === "booking" ? `from ${r.startsAt} to ${r.endsAt}` : "now";
   return [...new Set(recipients)].sort().map(
     (userId): NotificationRow => ({
@@ -34,7 +38,14 @@ export function notificationRows(step: Step, r: RequestRow, recipients: readonly
       type: step === "reminder" ? "request.reminder" : `request.${step}`,
       title: TITLES[step],
       message: `Request for ${what} ${when}${r.decisionNote ? `: ${r.decisionNote}` : ""}`,
-      data: { requestId: r.id, status: r.status, assetId: r.assetId, kitId: r.kitId },
+      data: {
+        requestId: r.id,
+        status: r.status,
+        assetId: r.assetId,
+        kitId: r.kitId,
+        stockItemId: r.stockItemId,
+        quantity: r.quantity,
+      },
       readAt: null,
       createdAt: at,
       updatedAt: at,

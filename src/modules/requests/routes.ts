@@ -4,6 +4,7 @@ import { serviceCtx } from "../../http/service-context";
 import { ApiError } from "../../platform/errors";
 import { approveRequest, declineRequest } from "./decide";
 import {
+  ApprovalBody,
   CreateRequestBody,
   DecisionBody,
   ListRequestsQuery,
@@ -22,10 +23,10 @@ function requestsCtx(c: AppContext): RequestsCtx {
   return { ...serviceCtx(c), caller: { userId: p.userId, email: p.email, role: p.role }, env: c.env };
 }
 
-const optionalBody = { body: { required: false, content: { "application/json": { schema: DecisionBody } } } };
+const optional = <T>(schema: T) => ({ body: { required: false, content: { "application/json": { schema } } } });
 
 const ANSWER =
-  "409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired...): the request then stays open.";
+  "409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired, not enough stock on hand...): the request then stays open.";
 
 export const requestsRouter = createRouter()
   .openapi(
@@ -34,9 +35,9 @@ export const requestsRouter = createRouter()
       path: "/requests",
       operationId: "createRequest",
       tags,
-      summary: "Ask for an asset or a kit, now or for a window",
+      summary: "Ask for an asset or a kit (now or for a window), or for units of a stock item (now)",
       description:
-        "The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable). Owners and admins are notified; `request.created` is sent.",
+        "Exactly one of assetId, kitId or stockItemId (400 otherwise). The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable); a stock item must be requestable for every role. A stock request is for now only (stock is not booked: a window is 400) and reserves nothing: what is on hand is checked at approval. Owners and admins are notified; `request.created` is sent.",
       request: body(CreateRequestBody),
       responses: { 201: json(RequestSchema, "The open request"), ...errorResponses(409, 415) },
     }),
@@ -73,9 +74,9 @@ export const requestsRouter = createRouter()
       path: "/requests/{requestId}/approve",
       operationId: "approveRequest",
       tags,
-      summary: "Approve a request: the checkout or booking is made in the same write",
-      description: `Exactly one answer takes effect. ${ANSWER}`,
-      request: { params: RequestParams, ...optionalBody },
+      summary: "Approve a request: the checkout, booking or stock issue is made in the same write",
+      description: `Exactly one answer takes effect. A stock request issues its quantity to the requester's person (returnable or consumed, as the item says) from \`locationId\` (this body's, else the request's, else the location with the most on hand); 409 naming what is on hand when there is not enough. ${ANSWER}`,
+      request: { params: RequestParams, ...optional(ApprovalBody) },
       responses: { 200: json(RequestSchema, "The approved request"), ...errorResponses(409, 415) },
     }),
     async (c) =>
@@ -89,7 +90,7 @@ export const requestsRouter = createRouter()
       tags,
       summary: "Decline a request, with a note",
       description: `Exactly one answer takes effect. ${ANSWER}`,
-      request: { params: RequestParams, ...optionalBody },
+      request: { params: RequestParams, ...optional(DecisionBody) },
       responses: { 200: json(RequestSchema, "The declined request"), ...errorResponses(409, 415) },
     }),
     async (c) =>

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { REQUEST_STATUSES } from "../../db/tenant/requests";
+import { REQUEST_KINDS, REQUEST_STATUSES } from "../../db/tenant/requests";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoDateTime, textField } from "../../platform/schemas";
 
@@ -9,10 +9,32 @@ export const RequestParams = z.object({ requestId: idParam("requestId", "rqt_01j
 
 const id = (example: string) => z.string().min(1).max(64).optional().openapi({ example });
 
+/**
+ * A request asks for a person's own use, not a bulk move: larger quantities are issued directly
+ * (POST /stock-items/{id}/issue) by someone with stock:write.
+ */
+export const MAX_REQUEST_QUANTITY = 10_000;
+
+const STOCK_NOW = "stock is not booked: a stock request is for now, leave out startsAt and endsAt";
+
 export const CreateRequestBody = z
   .strictObject({
     assetId: id("ast_01jd3k4m5n6p7q8r9s0t1v2w3x").openapi({ description: "The asset asked for." }),
     kitId: id("kit_01jd3k4m5n6p7q8r9s0t1v2w3x").openapi({ description: "Or a kit (every item of it)." }),
+    stockItemId: id("stk_01jd3k4m5n6p7q8r9s0t1v2w3x").openapi({
+      description: "Or units of a requestable stock item (with quantity): issued to you on approval, now only.",
+    }),
+    quantity: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_REQUEST_QUANTITY)
+      .optional()
+      .openapi({ description: `With stockItemId (required there): whole units, 1..${MAX_REQUEST_QUANTITY}.` }),
+    locationId: id("loc_01jd3k4m5n6p7q8r9s0t1v2w3x").openapi({
+      description:
+        "With stockItemId (optional): the location to issue from. Without it the approver picks one, else the location with the most on hand.",
+    }),
     startsAt: isoDateTime.optional().openapi({ description: "With endsAt: a booking for this window." }),
     endsAt: isoDateTime.optional(),
     dueBackAt: isoDateTime
@@ -20,9 +42,22 @@ export const CreateRequestBody = z
       .openapi({ description: "Without a window: a checkout now, due back then (optional)." }),
     note: textField.optional().openapi({ description: "Why, for the admin who answers." }),
   })
-  .refine((b) => Boolean(b.assetId) !== Boolean(b.kitId), {
+  .refine((b) => [b.assetId, b.kitId, b.stockItemId].filter(Boolean).length === 1, {
     path: ["assetId"],
-    message: "exactly one of assetId or kitId is required",
+    message: "exactly one of assetId, kitId or stockItemId is required",
+  })
+  .refine((b) => (b.quantity !== undefined) === Boolean(b.stockItemId), {
+    path: ["quantity"],
+    message: "quantity goes with stockItemId (required there, not allowed for an asset or a kit)",
+  })
+  .refine((b) => b.locationId === undefined || Boolean(b.stockItemId), {
+    path: ["locationId"],
+    message: "locationId is for a stock request (where the units are issued from)",
+  })
+  .refine((b) => !(b.stockItemId && (b.startsAt || b.endsAt)), { path: ["startsAt"], message: STOCK_NOW })
+  .refine((b) => !(b.stockItemId && b.dueBackAt), {
+    path: ["dueBackAt"],
+    message: "a stock issue has no due date: returnable units come back by a return",
   })
   .refine((b) => Boolean(b.startsAt) === Boolean(b.endsAt), {
     path: ["endsAt"],
@@ -34,12 +69,20 @@ export const CreateRequestBody = z
   })
   .openapi("CreateRequest", {
     description:
-      "Ask for an asset or a kit: now (a checkout, optionally with dueBackAt) or for a window (a booking, startsAt and endsAt).",
+      "Ask for exactly one of: an asset or a kit, now (a checkout, optionally with dueBackAt) or for a window (a booking, startsAt and endsAt); or a quantity of a stock item, now (an issue).",
   });
 
-export const DecisionBody = z
-  .strictObject({ note: textField.optional().openapi({ description: "Shown to the requester." }) })
-  .openapi("RequestDecision");
+const decision = { note: textField.optional().openapi({ description: "Shown to the requester." }) };
+export const DecisionBody = z.strictObject(decision).openapi("RequestDecision");
+export const ApprovalBody = z
+  .strictObject({
+    ...decision,
+    locationId: id("loc_01jd3k4m5n6p7q8r9s0t1v2w3x").openapi({
+      description:
+        "A stock request only: the location to issue from (overrides the one asked for). Default: the one asked for, else the location with the most on hand.",
+    }),
+  })
+  .openapi("RequestApproval");
 
 export const ListRequestsQuery = z.object({
   ...pageQuery,
@@ -54,12 +97,23 @@ export const ListRequestsQuery = z.object({
 export const RequestSchema = z
   .object({
     id: z.string().openapi({ example: "rqt_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
-    kind: z.enum(["checkout", "booking"]),
+    kind: z.enum(REQUEST_KINDS).openapi({
+      description: "`checkout` (asset or kit, now), `booking` (asset or kit, a window), `issue` (stock units, now).",
+    }),
     status: z.enum(REQUEST_STATUSES),
     requesterUserId: z.string(),
     personId: z.string().openapi({ description: "The person (matched by the requester's email) who will hold it." }),
     assetId: z.string().nullable(),
     kitId: z.string().nullable(),
+    stockItemId: z.string().nullable(),
+    quantity: z.number().int().nullable().openapi({ description: "A stock request: the units asked for." }),
+    locationId: z.string().nullable().openapi({
+      description: "A stock request: the location asked to issue from; once approved, the one issued from.",
+    }),
+    stockMovementId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The stock `issue` movement an approved stock request made." }),
     startsAt: z.string().nullable(),
     endsAt: z.string().nullable(),
     dueBackAt: z.string().nullable(),

@@ -13,6 +13,7 @@ import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { activeManagers } from "../users";
 import { notificationRows, push, stepStatements } from "./notify";
+import { requireRequestableStock } from "./stock";
 import { toRequest, type RequestRow } from "./view";
 import type { Request } from "./schemas";
 
@@ -41,9 +42,23 @@ async function requesterPerson(ctx: RequestsCtx) {
   return person;
 }
 
-/** The asset or kit asked for: live, and for the self-service role requestable (every kit item so). */
-async function requireSubject(ctx: RequestsCtx, input: { assetId?: string; kitId?: string }) {
+export interface CreateRequestInput {
+  assetId?: string;
+  kitId?: string;
+  stockItemId?: string;
+  quantity?: number;
+  locationId?: string;
+  startsAt?: string;
+  endsAt?: string;
+  dueBackAt?: string;
+  note?: string;
+}
+
+/** What is asked for: a live asset or kit, for the self-service role requestable (every kit item so); a requestable stock item. */
+async function requireSubject(ctx: RequestsCtx, input: CreateRequestInput) {
   const selfService = ctx.caller.role === "requester";
+  if (input.stockItemId)
+    return requireRequestableStock(ctx.db, { stockItemId: input.stockItemId, locationId: input.locationId });
   if (input.assetId) {
     const a = await ctx.db
       .select({ id: assets.id, requestable: assets.requestable })
@@ -70,10 +85,7 @@ async function requireSubject(ctx: RequestsCtx, input: { assetId?: string; kitId
 
 const iso = (v: string | undefined) => (v ? new Date(v).toISOString() : null);
 
-export async function createRequest(
-  ctx: RequestsCtx,
-  input: { assetId?: string; kitId?: string; startsAt?: string; endsAt?: string; dueBackAt?: string; note?: string },
-): Promise<Request> {
+export async function createRequest(ctx: RequestsCtx, input: CreateRequestInput): Promise<Request> {
   const now = nowIso();
   const [startsAt, endsAt, dueBackAt] = [iso(input.startsAt), iso(input.endsAt), iso(input.dueBackAt)];
   if (startsAt && endsAt && endsAt <= startsAt) throw invalidField("body.endsAt", "must be after startsAt");
@@ -83,11 +95,15 @@ export async function createRequest(
   const person = await requesterPerson(ctx);
   const row: RequestRow = {
     id: newId("assetRequest"),
-    kind: startsAt ? "booking" : "checkout",
+    kind: input.stockItemId ? "issue" : startsAt ? "booking" : "checkout",
     requesterUserId: ctx.caller.userId,
     personId: person.id,
     assetId: input.assetId ?? null,
     kitId: input.kitId ?? null,
+    stockItemId: input.stockItemId ?? null,
+    quantity: input.quantity ?? null,
+    locationId: input.locationId ?? null,
+    stockMovementId: null,
     startsAt,
     endsAt,
     dueBackAt,

@@ -5,6 +5,7 @@
  */
 export { isStockHoldingRace, returnAllForPeople } from "./holdings";
 export { restoreStockItem } from "./items";
+export { issueStock } from "./movements";
 export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";

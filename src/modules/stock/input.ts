@@ -16,6 +16,7 @@ export interface StockItemInput {
   unitCost?: number | null;
   currency?: string | null;
   returnable?: boolean;
+  requestable?: boolean;
   reorderLevel?: number | null;
   notes?: string | null;
   customFields?: Record<string, unknown>;
@@ -48,7 +49,7 @@ export async function columnsFor(
   base?: StockItemRow,
 ): Promise<Partial<StockItemRow>> {
   const out: Partial<StockItemRow> = {};
-  for (const k of ["name", "categoryId", "unit", "tag", "returnable", "reorderLevel"] as const)
+  for (const k of ["name", "categoryId", "unit", "tag", "returnable", "requestable", "reorderLevel"] as const)
     if (input[k] !== undefined) (out as Record<string, unknown>)[k] = input[k];
   for (const k of ["sku", "notes"] as const) {
     const v = blankToNull(input[k]);

@@ -80,6 +80,7 @@ export async function createStockItem(ctx: ServiceCtx, input: StockItemInput & {
       unitCostMinor: null,
       currency: null,
       returnable: false,
+      requestable: false,
       reorderLevel: null,
       onHand: 0,
       low: false,

@@ -14,6 +14,8 @@ export interface ListStockItemsInput {
   categoryId?: string;
   locationId?: string;
   low?: "true" | "false";
+  /** The self-service role's list forces `true` (set by the route, whatever the query says). */
+  requestable?: boolean;
   updatedSince?: string;
 }
 
@@ -33,6 +35,7 @@ function filters(input: ListStockItemsInput) {
       ? sql`EXISTS (SELECT 1 FROM ${stockLevels} WHERE ${stockLevels.itemId} = ${stockItems.id} AND ${stockLevels.locationId} = ${input.locationId} AND ${stockLevels.quantity} > 0)`
       : undefined,
     input.low === "true" ? belowAnywhere : input.low === "false" ? sql`NOT ${belowAnywhere}` : undefined,
+    input.requestable === undefined ? undefined : eq(stockItems.requestable, input.requestable),
   ];
 }
 
@@ -46,7 +49,13 @@ export async function listStockItems(db: TenantDb, input: ListStockItemsInput) {
       stockItems,
       { ...input, updatedSince: input.updatedSince },
       and(...filters(input)),
-      input.categoryId ? [sql`${tombstoneData("categoryId")} = ${input.categoryId}`] : [],
+      [
+        ...(input.categoryId ? [sql`${tombstoneData("categoryId")} = ${input.categoryId}`] : []),
+        // Tombstones written before the column existed carry no `requestable`: not requestable.
+        ...(input.requestable === undefined
+          ? []
+          : [sql`coalesce(${tombstoneData("requestable")}, 0) = ${input.requestable ? 1 : 0}`]),
+      ],
     );
     return syncPage(rows, input.limit, (r) => ({ ...toStockItem(r, defs), deletedAt: r.deletedAt ?? null }));
   }

@@ -1,4 +1,5 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { selfServiceOf } from "../../http/self-service";
 import { serviceCtx } from "../../http/service-context";
 import { notFound } from "../../platform/errors";
 import { listPersonStock } from "./holdings";
@@ -150,9 +151,14 @@ export const stockMovementsRouter = createRouter()
       tags,
       summary: "What a person holds: their open returnable issues",
       description:
-        "Next to their assets (GET /inventory-items?assigneeId=). Deactivating the person returns all of it to where it was issued from.",
+        "Next to their assets (GET /inventory-items?assigneeId=). Deactivating the person returns all of it to where it was issued from. The self-service role (requester): its own person only (404 otherwise).",
       request: { params: PersonStockParams, query: PageQuery },
       responses: { 200: json(StockMovementPage, "A page of open issues, oldest first") },
     }),
-    async (c) => c.json(await listPersonStock(c.var.db, c.req.valid("param").personId, c.req.valid("query")), 200),
+    async (c) => {
+      const { personId } = c.req.valid("param");
+      const self = await selfServiceOf(c);
+      if (self && self.personId !== personId) throw notFound("Person");
+      return c.json(await listPersonStock(c.var.db, personId, c.req.valid("query")), 200);
+    },
   );

@@ -3,7 +3,7 @@ import { assets } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
 import { stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { ServiceCtx } from "../../http/service-context";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, type BatchRider } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
 import { minorOf } from "./input";
 import { requireStockItem } from "./items";
@@ -80,6 +80,12 @@ async function issueTarget(ctx: ServiceCtx, input: { personId?: string; assetId?
   return { fields: { issuedToLocationId: l.id }, guard: locationsLive(db, [l.id]) };
 }
 
+/**
+ * Issues units from a location. `opts` lets another module's write ride on the issue's batch (an
+ * approved stock request, issue 25): its guards run after the ledger's and the issue's, its writes
+ * after them, and it may fix the movement's id to reference it; a failed rider guard reaches the
+ * caller unchanged.
+ */
 export async function issueStock(
   ctx: ServiceCtx,
   itemId: string,
@@ -91,10 +97,12 @@ export async function issueStock(
     toLocationId?: string;
     note?: string | null;
   },
+  opts: { rider?: BatchRider; movementId?: string } = {},
 ) {
   const item = await requireStockItem(ctx.db, itemId);
   const target = await issueTarget(ctx, input);
   const row = movementRow(ctx, item, "issue", {
+    ...(opts.movementId ? { id: opts.movementId } : {}),
     quantity: input.quantity,
     fromLocationId: input.locationId,
     ...target.fields,
@@ -111,7 +119,7 @@ export async function issueStock(
     ctx,
     item,
     { row, deltas: [{ locationId: input.locationId, delta: -input.quantity }] },
-    { guards },
+    { guards: [...guards, ...(opts.rider?.guards ?? [])], writes: opts.rider?.writes },
     async (err) => {
       if (guardFailed(err, "stock_target")) throw conflict("The person or item issued to changed meanwhile; retry");
       if (guardFailed(err, "stock_returnable")) throw conflict("The item changed meanwhile; retry");

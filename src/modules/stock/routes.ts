@@ -1,5 +1,7 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { selfServiceOf } from "../../http/self-service";
 import { serviceCtx } from "../../http/service-context";
+import { notFound } from "../../platform/errors";
 import { setStockLevel } from "./holdings";
 import * as items from "./items";
 import { listStockItems, listStockLevels } from "./list";
@@ -18,7 +20,10 @@ import {
   UpdateStockItemBody,
 } from "./schemas";
 
-/** Stock items: CRUD, the trash, and reorder levels per location. Movements are in movement-routes.ts. */
+/**
+ * Stock items: CRUD, the trash, and reorder levels per location. Movements are in movement-routes.ts.
+ * The self-service role (issue 25) lists and reads requestable items only (others are 404 to it).
+ */
 export const stockItemsRouter = createRouter()
   .openapi(
     defineRoute({
@@ -28,11 +33,15 @@ export const stockItemsRouter = createRouter()
       tags,
       summary: "List stock items",
       description:
-        "By creation (id). With `updatedSince`: the sync list, oldest change first, deleted and purged items included with `deletedAt`.",
+        "By creation (id). With `updatedSince`: the sync list, oldest change first, deleted and purged items included with `deletedAt`. The self-service role (requester) gets requestable items only.",
       request: { query: ListStockItemsQuery },
       responses: { 200: json(StockItemPage, "A page of stock items") },
     }),
-    async (c) => c.json(await listStockItems(c.var.db, c.req.valid("query")), 200),
+    async (c) => {
+      const self = await selfServiceOf(c);
+      const query = { ...c.req.valid("query"), ...(self ? { requestable: true } : {}) };
+      return c.json(await listStockItems(c.var.db, query), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -54,10 +63,15 @@ export const stockItemsRouter = createRouter()
       operationId: "getStockItem",
       tags,
       summary: "Get a stock item",
+      description: "The self-service role (requester): requestable items only (404 otherwise).",
       request: { params: StockItemParams },
       responses: { 200: json(StockItemSchema, "The stock item") },
     }),
-    async (c) => c.json(await items.getStockItem(c.var.db, c.req.valid("param").stockItemId), 200),
+    async (c) => {
+      const item = await items.getStockItem(c.var.db, c.req.valid("param").stockItemId);
+      if (!item.requestable && (await selfServiceOf(c))) throw notFound("Stock item");
+      return c.json(item, 200);
+    },
   )
   .openapi(
     defineRoute({

@@ -26,6 +26,10 @@ export const StockItemSchema = z
     returnable: z.boolean().openapi({
       description: "An accessory that comes back: its issues stay open until returned. Otherwise consumed.",
     }),
+    requestable: z.boolean().openapi({
+      description:
+        "Whether self-service users (role `requester`) see it and may request a quantity of it (POST /requests).",
+    }),
     reorderLevel: z.number().int().nullable().openapi({
       description:
         "Total reorder level: when the quantity on hand over all locations falls below it, one `stock.low` is sent (once per crossing).",
@@ -58,6 +62,9 @@ const fields = {
     .nullable()
     .optional(),
   returnable: z.boolean().optional(),
+  requestable: z.boolean().optional().openapi({
+    description: "Self-service users (role `requester`) see and request only requestable stock items. Default false.",
+  }),
   reorderLevel: level.nullable().optional(),
   notes: textField.nullable().optional(),
   customFields: z.record(z.string(), z.unknown()).optional(),
@@ -82,6 +89,14 @@ export const ListStockItemsQuery = z.object({
     .enum(["true", "false"])
     .optional()
     .openapi({ description: "`true`: only items below a reorder level (total or at a location)." }),
+  requestable: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .openapi({
+      description:
+        "Only requestable (true) or non-requestable (false) items. The self-service role sees requestable items only, whatever this says.",
+    }),
 });
 
 export const StockLevelSchema = z
