@@ -14,8 +14,9 @@ export interface ListStockItemsInput {
   categoryId?: string;
   locationId?: string;
   low?: "true" | "false";
-  /** The self-service role's list forces `true` (set by the route, whatever the query says). */
   requestable?: boolean;
+  /** The self-service role's reach: requestable items only, on top of the filters (set by the route, not the query). */
+  selfService?: boolean;
   updatedSince?: string;
 }
 
@@ -36,6 +37,7 @@ function filters(input: ListStockItemsInput) {
       : undefined,
     input.low === "true" ? belowAnywhere : input.low === "false" ? sql`NOT ${belowAnywhere}` : undefined,
     input.requestable === undefined ? undefined : eq(stockItems.requestable, input.requestable),
+    input.selfService ? eq(stockItems.requestable, true) : undefined,
   ];
 }
 
@@ -55,6 +57,7 @@ export async function listStockItems(db: TenantDb, input: ListStockItemsInput) {
         ...(input.requestable === undefined
           ? []
           : [sql`coalesce(${tombstoneData("requestable")}, 0) = ${input.requestable ? 1 : 0}`]),
+        ...(input.selfService ? [sql`coalesce(${tombstoneData("requestable")}, 0) = 1`] : []),
       ],
     );
     return syncPage(rows, input.limit, (r) => ({ ...toStockItem(r, defs), deletedAt: r.deletedAt ?? null }));

@@ -39,7 +39,7 @@ export const stockItemsRouter = createRouter()
     }),
     async (c) => {
       const self = await selfServiceOf(c);
-      const query = { ...c.req.valid("query"), ...(self ? { requestable: true } : {}) };
+      const query = { ...c.req.valid("query"), ...(self ? { selfService: true } : {}) };
       return c.json(await listStockItems(c.var.db, query), 200);
     },
   )

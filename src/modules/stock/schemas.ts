@@ -95,7 +95,7 @@ export const ListStockItemsQuery = z.object({
     .optional()
     .openapi({
       description:
-        "Only requestable (true) or non-requestable (false) items. The self-service role sees requestable items only, whatever this says.",
+        "Only requestable (true) or non-requestable (false) items. The self-service role sees requestable items only (so `false` gives it none).",
     }),
 });
 
