@@ -1277,8 +1277,8 @@ export interface paths {
         get: operations["listRequests"];
         put?: never;
         /**
-         * Ask for an asset or a kit, now or for a window
-         * @description The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable). Owners and admins are notified; `request.created` is sent.
+         * Ask for an asset or a kit (now or for a window), or for units of a stock item (now)
+         * @description Exactly one of assetId, kitId or stockItemId (400 otherwise). The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable); a stock item must be requestable for every role. A stock request is for now only (stock is not booked: a window is 400) and reserves nothing: what is on hand is checked at approval. Owners and admins are notified; `request.created` is sent.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
@@ -1319,8 +1319,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a request: the checkout or booking is made in the same write
-         * @description Exactly one answer takes effect. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired...): the request then stays open.
+         * Approve a request: the checkout, booking or stock issue is made in the same write
+         * @description Exactly one answer takes effect. A stock request issues its quantity to the requester's person (returnable or consumed, as the item says) from `locationId` (this body's, else the request's, else the location with the most on hand); 409 naming what is on hand when there is not enough. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired, not enough stock on hand...): the request then stays open.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
@@ -1342,7 +1342,7 @@ export interface paths {
         put?: never;
         /**
          * Decline a request, with a note
-         * @description Exactly one answer takes effect. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired...): the request then stays open.
+         * @description Exactly one answer takes effect. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired, not enough stock on hand...): the request then stays open.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
@@ -1382,9 +1382,9 @@ export interface paths {
         };
         /**
          * List stock items
-         * @description By creation (id). With `updatedSince`: the sync list, oldest change first, deleted and purged items included with `deletedAt`.
+         * @description By creation (id). With `updatedSince`: the sync list, oldest change first, deleted and purged items included with `deletedAt`. The self-service role (requester) gets requestable items only.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `stock:read`.
          */
         get: operations["listStockItems"];
         put?: never;
@@ -1410,7 +1410,9 @@ export interface paths {
         };
         /**
          * Get a stock item
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
+         * @description The self-service role (requester): requestable items only (404 otherwise).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `stock:read`.
          */
         get: operations["getStockItem"];
         put?: never;
@@ -1678,9 +1680,9 @@ export interface paths {
         };
         /**
          * What a person holds: their open returnable issues
-         * @description Next to their assets (GET /inventory-items?assigneeId=). Deactivating the person returns all of it to where it was issued from.
+         * @description Next to their assets (GET /inventory-items?assigneeId=). Deactivating the person returns all of it to where it was issued from. The self-service role (requester): its own person only (404 otherwise).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `stock:read`.
          */
         get: operations["listPersonStock"];
         put?: never;
@@ -8518,7 +8520,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Someone asked for an asset or a kit.
+         * Someone asked for an asset or a kit, or for units of a stock item (`stockItemId`, `quantity`).
          * @description `data`: the request after the change.
          */
         post: {
@@ -8589,8 +8591,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A request was approved; its checkout or booking was made in the same write.
-         * @description `data`: the request after the change. Adds `bookingId` for a booking request; the checkout's asset.checked_out carries `requestId`.
+         * A request was approved; its checkout, booking or stock issue was made in the same write.
+         * @description `data`: the request after the change. Adds `bookingId` for a booking request; the checkout's asset.checked_out carries `requestId`; a stock request's `stockMovementId` and `locationId` name the issue (its stock.issued is sent too).
          */
         post: {
             parameters: {
@@ -10663,8 +10665,11 @@ export interface components {
         Request: {
             /** @example rqt_01jd3k4m5n6p7q8r9s0t1v2w3x */
             id: string;
-            /** @enum {string} */
-            kind: "checkout" | "booking";
+            /**
+             * @description `checkout` (asset or kit, now), `booking` (asset or kit, a window), `issue` (stock units, now).
+             * @enum {string}
+             */
+            kind: "checkout" | "booking" | "issue";
             /** @enum {string} */
             status: "open" | "approved" | "declined" | "cancelled" | "expired";
             requesterUserId: string;
@@ -10672,6 +10677,13 @@ export interface components {
             personId: string;
             assetId: string | null;
             kitId: string | null;
+            stockItemId: string | null;
+            /** @description A stock request: the units asked for. */
+            quantity: number | null;
+            /** @description A stock request: the location asked to issue from; once approved, the one issued from. */
+            locationId: string | null;
+            /** @description The stock `issue` movement an approved stock request made. */
+            stockMovementId: string | null;
             startsAt: string | null;
             endsAt: string | null;
             dueBackAt: string | null;
@@ -10702,6 +10714,8 @@ export interface components {
             currency: string | null;
             /** @description An accessory that comes back: its issues stay open until returned. Otherwise consumed. */
             returnable: boolean;
+            /** @description Whether self-service users (role `requester`) see it and may request a quantity of it (POST /requests). */
+            requestable: boolean;
             /** @description Total reorder level: when the quantity on hand over all locations falls below it, one `stock.low` is sent (once per crossing). */
             reorderLevel: number | null;
             /** @description Units on hand over all locations (units issued are not on hand). */
@@ -11616,7 +11630,7 @@ export interface components {
             endsAt: string;
             notes?: string | null;
         };
-        /** @description Ask for an asset or a kit: now (a checkout, optionally with dueBackAt) or for a window (a booking, startsAt and endsAt). */
+        /** @description Ask for exactly one of: an asset or a kit, now (a checkout, optionally with dueBackAt) or for a window (a booking, startsAt and endsAt); or a quantity of a stock item, now (an issue). */
         CreateRequest: {
             /**
              * @description The asset asked for.
@@ -11628,6 +11642,18 @@ export interface components {
              * @example kit_01jd3k4m5n6p7q8r9s0t1v2w3x
              */
             kitId?: string;
+            /**
+             * @description Or units of a requestable stock item (with quantity): issued to you on approval, now only.
+             * @example stk_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            stockItemId?: string;
+            /** @description With stockItemId (required there): whole units, 1..10000. */
+            quantity?: number;
+            /**
+             * @description With stockItemId (optional): the location to issue from. Without it the approver picks one, else the location with the most on hand.
+             * @example loc_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            locationId?: string;
             /**
              * Format: date-time
              * @description With endsAt: a booking for this window.
@@ -11653,6 +11679,15 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null at the end. */
             nextCursor: string | null;
         };
+        RequestApproval: {
+            /** @description Shown to the requester. */
+            note?: string;
+            /**
+             * @description A stock request only: the location to issue from (overrides the one asked for). Default: the one asked for, else the location with the most on hand.
+             * @example loc_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            locationId?: string;
+        };
         RequestDecision: {
             /** @description Shown to the requester. */
             note?: string;
@@ -11674,6 +11709,8 @@ export interface components {
             unitCost?: number | null;
             currency?: string | null;
             returnable?: boolean;
+            /** @description Self-service users (role `requester`) see and request only requestable stock items. Default false. */
+            requestable?: boolean;
             reorderLevel?: number | null;
             notes?: string | null;
             customFields?: {
@@ -11693,6 +11730,8 @@ export interface components {
             unitCost?: number | null;
             currency?: string | null;
             returnable?: boolean;
+            /** @description Self-service users (role `requester`) see and request only requestable stock items. Default false. */
+            requestable?: boolean;
             reorderLevel?: number | null;
             notes?: string | null;
             customFields?: {
@@ -26744,7 +26783,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["RequestDecision"];
+                "application/json": components["schemas"]["RequestApproval"];
             };
         };
         responses: {
@@ -27437,6 +27476,8 @@ export interface operations {
                 locationId?: string;
                 /** @description `true`: only items below a reorder level (total or at a location). */
                 low?: "true" | "false";
+                /** @description Only requestable (true) or non-requestable (false) items. The self-service role sees requestable items only (so `false` gives it none). */
+                requestable?: "true" | "false";
             };
             header?: never;
             path?: never;
