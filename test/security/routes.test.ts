@@ -240,6 +240,22 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
         const res = await req<ErrorBody | null>(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.requester.jwt } });
         expect([401, 403], JSON.stringify(res.body)).not.toContain(res.status);
       });
+      // Past the guard, the handler narrows it to its own (src/http/self-service.ts): the fixtures are
+      // the owner's, another person's, or not requestable, so none of them is the requester's to reach.
+      if (o.pathParams.length > 0)
+        it("narrows the self-service role (requester) to its own: a resource not its own is 404", async () => {
+          const { params, ctx } = await createPathResources(o);
+          await prepareOperation(o.operationId, o.method, fillPath(o.path, params), ctx);
+          const body = SAMPLE_BODIES[o.operationId]?.(ctx) ?? (o.body ? validSample(doc, o.body) : undefined);
+          expectError(
+            await req(hostUrl(s.a.slug, fillPath(o.path, params)), {
+              auth: { jwt: s.requester.jwt },
+              ...jsonOpts(o, body),
+            }),
+            404,
+            "not_found",
+          );
+        });
     } else {
       it("refuses the self-service role (requester) (403)", async () => {
         expectError(await req(hostUrl(s.a.slug, path), { ...plain, auth: { jwt: s.requester.jwt } }), 403, "forbidden");
