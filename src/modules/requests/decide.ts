@@ -31,7 +31,12 @@ export async function approveRequest(
   if (current.status !== "open") throw notOpen(current);
   if (input.locationId && current.kind !== "issue")
     throw invalidField("body.locationId", "only a stock request is issued from a location");
-  const stock = current.kind === "issue" ? await stockIssuePlan(ctx.db, current, input.locationId) : null;
+  const stock =
+    current.kind === "issue"
+      ? await stockIssuePlan(ctx.db, current, input.locationId).catch(async (err: unknown) => {
+          throw await refusal(ctx, id, err);
+        })
+      : null;
   const now = nowIso();
   const next: RequestRow = {
     ...current,
