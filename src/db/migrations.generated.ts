@@ -461,5 +461,11 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE INDEX `stock_movements_issue_idx` ON `stock_movements` (`issue_id`) WHERE issue_id IS NOT NULL;",
       "CREATE INDEX `stock_movements_kind_at_idx` ON `stock_movements` (`kind`,`at`);"
     ]
+  },
+  {
+    "name": "0027_import_ignored_columns.sql",
+    "queries": [
+      "ALTER TABLE `import_jobs` ADD `ignored_columns` text DEFAULT '[]' NOT NULL;"
+    ]
   }
 ];
