@@ -8,12 +8,26 @@ import { customValue } from "./custom-cells";
 /** One data row as planned: what it will do, and why not when refused. */
 export interface PlannedRow {
   rowNumber: number;
-  action: "create" | "update" | null;
+  action: "create" | "update" | "refused";
   targetId: string | null;
   matchKey: string | null;
   input: Record<string, unknown> | null;
   errors: ErrorDetail[];
 }
+
+/** A planned file: its rows, and the header names of the columns that nothing imports (reported, never silent). */
+export interface ImportPlan {
+  rows: PlannedRow[];
+  ignoredColumns: string[];
+}
+
+/** The refused form of a row (its errors say why); `action` is `refused`, never null (issue 23 item 8). */
+export const refusedRow = (
+  rowNumber: number,
+  targetId: string | null,
+  matchKey: string | null,
+  errors: ErrorDetail[],
+): PlannedRow => ({ rowNumber, action: "refused", targetId, matchKey, input: null, errors });
 
 /** A row's cells by input field, and its custom field values (typed as far as the cell allows); blank cells are left out. */
 export function cellsOf(columns: Column[], cells: string[]) {

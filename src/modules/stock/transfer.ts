@@ -7,4 +7,4 @@ export { createStockItem, updateStockItem } from "./items";
 export { listMovements, listStockItems, type ListMovementsInput, type ListStockItemsInput } from "./list";
 export { adjustStock, receiveStock } from "./movements";
 export { CreateStockItemBody, ListAllMovementsQuery, ListStockItemsQuery, UpdateStockItemBody } from "./schemas";
-export type { StockItemInput } from "./input";
+export { generateStockTag, type StockItemInput } from "./input";
