@@ -198,6 +198,26 @@ describe("asset import: status, holders, requestable", () => {
     expect(await item(t, d.id)).toMatchObject({ status: "maintenance", requestable: true });
   });
 
+  it("an export imported into another workspace finds its holders, categories and locations by name", async () => {
+    const [from, to] = [await createTenant(), await createTenant()];
+    const w1 = await world(from);
+    const w2 = await world(to);
+    const a = await insertAsset(from, { name: "Desk phone", uniqueTag: "MV-1" });
+    const b = await insertAsset(from, { name: "Beamer", uniqueTag: "MV-2" });
+    expect((await api(from, `/inventory-items/${a.id}/checkout`, { body: { personId: w1.ada.id } })).status).toBe(200);
+    expect((await api(from, `/inventory-items/${b.id}/checkout`, { body: { locationId: w1.roomId } })).status).toBe(
+      200,
+    );
+    const moved = await runImport(to, await exportCsv(from));
+    expect(moved.rows.flatMap((r) => r.errors)).toEqual([]);
+    expect(moved.job).toMatchObject({ created: 2, updated: 1, refused: 0 }); // the laptop is there already
+    const [phone, beamer] = await Promise.all(
+      ["MV-1", "MV-2"].map(async (tag) => (await api<InventoryItem>(to, `/inventory-items/unique-tag/${tag}`)).body),
+    );
+    expect(phone).toMatchObject({ status: "assigned", holder: { kind: "person", id: w2.ada.id } });
+    expect(beamer).toMatchObject({ status: "assigned", holder: { kind: "location", id: w2.roomId } });
+  });
+
   it("refuses an update whose state cannot be reached, naming the row and the holder", async () => {
     const t = await createTenant();
     const w = await world(t);

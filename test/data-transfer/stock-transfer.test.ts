@@ -175,27 +175,39 @@ describe("stock CSV", () => {
     expect(all.records.map((r) => r.kind)).toEqual(["receive", "receive", "adjust"]);
   });
 
-  it(`writes at most ${PER_ROW_CHUNK} stock rows per chunk, and refuses oversized files and unknown columns`, async () => {
+  it(`writes at most ${PER_ROW_CHUNK} stock rows per chunk, exports past D1's parameter cap, and refuses oversized files and unknown columns`, async () => {
     const t = await createTenant();
     const loc = await locations(t);
-    const csv = `name,tag,quantities\r\n${Array.from({ length: 45 }, (_, i) => `Part ${i},P-${i},Main store: ${i + 1}`).join("\r\n")}`;
+    // 120 rows: past D1's 100 parameters for every per-file lookup and every export page (one JSON parameter each).
+    const csv = `name,tag,quantities\r\n${Array.from({ length: 120 }, (_, i) => `Part ${i},P-${i},Main store: ${i + 1}`).join("\r\n")}`;
     const res = await postCsv<ImportJob>(t, "/imports/stock-items", csv);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: "running", processed: PER_ROW_CHUNK });
     await drainImport(await ctxOf(t), res.body.id);
     expect((await api<ImportJob>(t, `/imports/${res.body.id}`)).body).toMatchObject({
       status: "completed",
-      created: 45,
+      created: 120,
     });
     const db = await dbOf(t);
     const sum = await db.get<{ n: number; q: number }>(
       sql`SELECT count(*) AS n, sum(quantity) AS q FROM stock_movements WHERE kind = 'receive' AND to_location_id = ${loc.main}`,
     );
-    expect(sum).toEqual({ n: 45, q: (45 * 46) / 2 });
+    expect(sum).toEqual({ n: 120, q: (120 * 121) / 2 });
+    const items = await exported(t, "/exports/stock-items");
+    expect(items.records).toHaveLength(120);
+    expect(items.records.find((r) => r.tag === "P-119")).toMatchObject({
+      quantities: "Main store: 120",
+      onHand: "120",
+    });
+    expect((await exported(t, "/exports/stock-movements")).records).toHaveLength(120);
+    const again = await postCsv<ImportDryRun>(t, "/imports/stock-items?dryRun=true", items.text);
+    expect(again.body).toMatchObject({ update: 120, refused: 0 });
     const unknown = await postCsv<ErrorBody>(t, "/imports/stock-items?dryRun=true", "name,colour\r\nA,red");
     expect(unknown.status).toBe(400);
     expect(unknown.body.message).toContain("'colour'");
     const big = `name\r\n${Array.from({ length: 10_001 }, (_, i) => `S${i}`).join("\r\n")}`;
     expect((await postCsv(t, "/imports/stock-items?dryRun=true", big)).status).toBe(413);
+    const heavy = `name,notes\r\nA,${"x".repeat(5 * 1024 * 1024)}`;
+    expect((await postCsv(t, "/imports/stock-items?dryRun=true", heavy)).status).toBe(413);
   });
 });

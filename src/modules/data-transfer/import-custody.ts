@@ -79,43 +79,52 @@ function pick(list: readonly Named[], text: string, what: string): Named | strin
     : `no live ${what} '${text}'`;
 }
 
-/** The holder a row's cells name: holderKind + holderId/holder (what an export writes), else assigneeId/assignee (a person). */
-function holderOf(f: Record<string, string>, refs: HolderRefs): { holder?: Holder; error?: ErrorDetail } {
-  const idOrName = f.holderId ?? f.holder;
-  if (f.holderKind || idOrName) {
-    const kind = lower(f.holderKind) ?? KINDS[(f.holderId ?? "").slice(0, 3) as keyof typeof KINDS];
-    if (kind !== "person" && kind !== "location" && kind !== "asset")
-      return {
-        error: {
-          path: "holderKind",
-          message: `'${f.holderKind ?? ""}' is not a holder kind: person, location or asset`,
-        },
-      };
-    if (!idOrName) return { error: { path: "holderId", message: `a '${kind}' holder needs holderId or holder` } };
-    if (kind === "location") {
-      const id = refs.locations.byId.has(idOrName) ? idOrName : refs.locations.byName.get(idOrName.toLowerCase());
-      return id
-        ? { holder: { kind, id, name: refs.locations.names.get(id) ?? idOrName } }
-        : { error: { path: f.holderId ? "holderId" : "holder", message: `no live location '${idOrName}'` } };
-    }
-    const found = pick(
-      kind === "person" ? refs.people : refs.assets,
-      idOrName,
-      kind === "person" ? "person" : "inventory item",
-    );
-    return typeof found === "string"
-      ? { error: { path: f.holderId ? "holderId" : "holder", message: found } }
-      : { holder: { kind, id: found.id, name: found.name } };
+/** `text` as a holder of `kind`: found, or why not. */
+function find(kind: Holder["kind"], text: string, refs: HolderRefs): Holder | string {
+  if (kind === "location") {
+    const id = refs.locations.byId.has(text) ? text : refs.locations.byName.get(text.toLowerCase());
+    return id ? { kind, id, name: refs.locations.names.get(id) ?? text } : `no live location '${text}'`;
   }
-  const person = f.assigneeId ?? f.assignee;
-  if (!person) return {};
-  const found = pick(refs.people, person, "person");
-  if (typeof found === "string") return { error: { path: f.assigneeId ? "assigneeId" : "assignee", message: found } };
-  if (found.status !== "active")
+  const found = pick(
+    kind === "person" ? refs.people : refs.assets,
+    text,
+    kind === "person" ? "person" : "inventory item",
+  );
+  if (typeof found === "string") return found;
+  if (kind === "person" && found.status !== "active")
+    return `${found.name} is ${found.status}; only active people can hold assets`;
+  return { kind, id: found.id, name: found.name };
+}
+
+/**
+ * The holder a row's cells name: holderKind + holderId/holder (what an export writes), else
+ * assigneeId/assignee (a person). The id is tried first, then the name, so an export imported
+ * into another workspace (other ids) still finds its holders by name, email or tag.
+ */
+function holderOf(f: Record<string, string>, refs: HolderRefs): { holder?: Holder; error?: ErrorDetail } {
+  const custody = f.holderKind || f.holderId || f.holder;
+  const kind = custody
+    ? (lower(f.holderKind) ?? KINDS[(f.holderId ?? "").slice(0, 3) as keyof typeof KINDS])
+    : f.assigneeId || f.assignee
+      ? "person"
+      : undefined;
+  if (!kind) return {};
+  if (kind !== "person" && kind !== "location" && kind !== "asset")
     return {
-      error: { path: "assignee", message: `${found.name} is ${found.status}; only active people can hold assets` },
+      error: { path: "holderKind", message: `'${f.holderKind ?? ""}' is not a holder kind: person, location or asset` },
     };
-  return { holder: { kind: "person", id: found.id, name: found.name } };
+  const cells = (custody ? (["holderId", "holder"] as const) : (["assigneeId", "assignee"] as const)).filter(
+    (c) => f[c],
+  );
+  if (cells.length === 0)
+    return { error: { path: "holderId", message: `a '${kind}' holder needs holderId or holder` } };
+  let first: ErrorDetail | undefined;
+  for (const cell of cells) {
+    const found = find(kind, f[cell]!, refs);
+    if (typeof found !== "string") return { holder: found };
+    first ??= { path: cell, message: found };
+  }
+  return { error: first };
 }
 
 const targetOf = (h: Holder): CustodyStep["target"] =>

@@ -96,7 +96,10 @@ export function resolveRef(
 ): { id?: string; error?: ErrorDetail } {
   const id = fields[`${kind}Id`];
   const name = fields[kind];
-  if (id) return live.byId.has(id) ? { id } : { error: { path: `${kind}Id`, message: `unknown ${kind} '${id}'` } };
+  // The id first; an unknown id falls back to the name beside it, so an export imported into another
+  // workspace (other ids, same names) finds its categories and locations.
+  if (id && (live.byId.has(id) || !name))
+    return live.byId.has(id) ? { id } : { error: { path: `${kind}Id`, message: `unknown ${kind} '${id}'` } };
   if (name) {
     const found = live.byName.get(name.toLowerCase());
     return found ? { id: found } : { error: { path: kind, message: `no live ${kind} named '${name}'` } };
