@@ -251,6 +251,10 @@ export const ROUTE_POLICY = {
   exportSessionReport: { access: "data", scope: "sessions:read" },
   importInventoryItems: { access: "data", scope: "inventory-items:write" },
   importPeople: { access: "data", scope: "people:write" },
+  // Stock CSV (issue 24): read like the stock lists, written like the stock verbs.
+  exportStockItems: { access: "data", scope: "stock:read" },
+  exportStockMovements: { access: "data", scope: "stock:read" },
+  importStockItems: { access: "data", scope: "stock:write" },
   getImport: { access: "data", scope: "imports:read" },
   listImportRows: { access: "data", scope: "imports:read" },
   // Quick-add events (SPEC 2.7, 5): JWT only, stored per user.

@@ -473,5 +473,11 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "ALTER TABLE `stock_items` ADD `requestable` integer DEFAULT false NOT NULL;",
       "CREATE INDEX `stock_items_requestable_idx` ON `stock_items` (`id`) WHERE deleted_at IS NULL AND requestable = 1;"
     ]
+  },
+  {
+    "name": "0028_import_ignored_columns.sql",
+    "queries": [
+      "ALTER TABLE `import_jobs` ADD `ignored_columns` text DEFAULT '[]' NOT NULL;"
+    ]
   }
 ];

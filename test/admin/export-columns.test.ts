@@ -135,6 +135,7 @@ const ALLOWED: Record<string, string[]> = {
     "created_at",
     "updated_at",
     "completed_at",
+    "ignored_columns",
   ],
   import_rows: [
     "job_id",

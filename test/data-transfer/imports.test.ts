@@ -53,7 +53,7 @@ async function setup(t: TestTenant) {
 
 const CSV = [
   "Name,Unique Tag,Category,Purchase Cost,Currency,Cost center,ports,status",
-  "New laptop,NEW-1,laptops,1200.50,EUR,CC-7,4,available", // create (category by name, custom field by label; status ignored)
+  "New laptop,NEW-1,laptops,1200.50,EUR,CC-7,4,available", // create (category by name, custom field by label; status 'available' is what a new item is)
   "Renamed,ex-1,,,,,,", // update of EX-1 (tag case-insensitive)
   "Bad category,NEW-2,Phones,,,,,", // refused: unknown category
   "Bad cost,NEW-3,,12.345,EUR,,,", // refused: EUR has 2 decimals? (checked by the verb) / invalid number below
@@ -75,6 +75,8 @@ describe("POST /imports/inventory-items?dryRun=true", () => {
     expect(rows[0]).toMatchObject({ row: 1, action: "create", matchKey: "NEW-1", errors: [] });
     expect(rows[1]).toMatchObject({ row: 2, action: "update", errors: [] });
     expect(rows[2]!.errors).toEqual([{ path: "Category", message: "no live category named 'Phones'" }]);
+    expect(rows[2]!.action).toBe("refused");
+    expect(res.body.ignoredColumns).toEqual([]);
     expect(rows[4]!.errors[0]).toMatchObject({ path: "Unique Tag", message: "the same unique tag as row 1" });
     expect(rows[5]!.errors[0]!.path).toBe("Name");
     expect(rows[6]!.errors[0]!.path).toBe("ports");

@@ -31,3 +31,5 @@ export type { MemberRefusal } from "./checkout-many";
 export { assetFieldDefs, toAsset } from "./view";
 export type { Asset, AssetRow } from "./view";
 export { checkout } from "./checkout";
+// The lifecycle table and its verb, for CSV imports that carry a status (issue 23 item 8).
+export { allowedTransitions, canMove, changeStatus, CHECKOUT_FROM } from "./status";

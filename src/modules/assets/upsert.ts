@@ -38,6 +38,7 @@ const UPDATED_COLUMNS = [
   "currency",
   "warrantyExpiresAt",
   "notes",
+  "requestable",
   "customFields",
   "updatedAt",
 ] as const;

@@ -11,6 +11,12 @@ export function customCell(value: unknown): Cell {
 const TRUE = new Set(["true", "yes", "y", "1", "x"]);
 const FALSE = new Set(["false", "no", "n", "0"]);
 
+/** A yes/no cell (`true`/`yes`/`y`/`1`/`x`, `false`/`no`/`n`/`0`) as a boolean; anything else stays text for the schema to refuse. */
+export function booleanCell(text: string): boolean | string {
+  const v = text.trim().toLowerCase();
+  return TRUE.has(v) ? true : FALSE.has(v) ? false : text;
+}
+
 /**
  * A CSV cell as the JSON value the field's type takes, for the custom field checks to judge
  * (they refuse what does not fit): numbers and checkboxes are converted when they read as one.
@@ -20,9 +26,6 @@ export function customValue(def: FieldDef, text: string): unknown {
     const n = Number(text);
     return text.trim() !== "" && Number.isFinite(n) ? n : text;
   }
-  if (def.type === "checkbox") {
-    const v = text.trim().toLowerCase();
-    return TRUE.has(v) ? true : FALSE.has(v) ? false : text;
-  }
+  if (def.type === "checkbox") return booleanCell(text);
   return text;
 }

@@ -7,10 +7,12 @@ import { ListAssetsQuery } from "../assets";
 import { basisOf } from "../../health";
 import { ListPeopleQuery } from "../people";
 import { sessionCtx } from "../sessions";
+import { ListAllMovementsQuery, ListStockItemsQuery } from "../stock";
 import { attachment, csvStream } from "./csv";
 import { assetExport } from "./export-assets";
 import { peopleExport } from "./export-people";
 import { sessionReportExport } from "./export-session";
+import { stockItemExport, stockMovementExport } from "./export-stock";
 
 const tags = ["Exports"];
 const csv = (description: string) => ({
@@ -84,5 +86,37 @@ export const exportRouter = createRouter()
     async (c) => {
       const { header, pages } = await sessionReportExport(sessionCtx(c), c.req.valid("param").sessionId);
       return c.body(csvStream(header, pages), 200, csvHeaders("session-report"));
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/exports/stock-items",
+      operationId: "exportStockItems",
+      tags,
+      summary: "Export stock items as CSV",
+      description: `Every live stock item matching the list's filters (same parameters and order as GET /stock-items, without paging or \`updatedSince\`), custom fields as columns headed by their keys. \`quantities\` lists the units on hand per location (\`Main store: 40; Van 2: 5\`; a location by id when its name has a \`;\` or is shared), which POST /imports/stock-items reads back. ${RULES}`,
+      request: { query: ListStockItemsQuery.omit({ limit: true, cursor: true, updatedSince: true }) },
+      responses: { 200: csv("The stock items as CSV") },
+    }),
+    async (c) => {
+      const { header, pages } = await stockItemExport(c.var.db, c.req.valid("query"));
+      return c.body(csvStream(header, pages), 200, csvHeaders("stock-items"));
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/exports/stock-movements",
+      operationId: "exportStockMovements",
+      tags,
+      summary: "Export stock movements as CSV",
+      description: `Every movement matching the list's filters (same parameters and order as GET /stock-movements: oldest first, without paging), with the item's tag and name and the locations' and person's names beside their ids. ${RULES}`,
+      request: { query: ListAllMovementsQuery.omit({ limit: true, cursor: true }) },
+      responses: { 200: csv("The stock movements as CSV") },
+    }),
+    async (c) => {
+      const { header, pages } = await stockMovementExport(c.var.db, c.req.valid("query"));
+      return c.body(csvStream(header, pages), 200, csvHeaders("stock-movements"));
     },
   );

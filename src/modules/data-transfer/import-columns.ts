@@ -35,25 +35,20 @@ export const ASSET_IMPORT_COLUMNS: EntityColumns = {
     warrantyexpiresat: "warrantyExpiresAt",
     warranty: "warrantyExpiresAt",
     notes: "notes",
+    requestable: "requestable",
+    // Lifecycle and custody (issue 23 item 8), applied after the row's fields by the single routes' verbs (import-custody.ts).
+    status: "status",
+    statusreason: "statusReason",
+    assignee: "assignee",
+    assigneeemail: "assignee",
+    assigneeid: "assigneeId",
+    holderkind: "holderKind",
+    holderid: "holderId",
+    holder: "holder",
+    duebackat: "dueBackAt",
   },
-  ignored: [
-    "id",
-    "status",
-    "assigneeid",
-    "assignee",
-    // Custody (issue 25): set by checkout, and requestable by the API (an import leaves both as they are).
-    "holderkind",
-    "holderid",
-    "holder",
-    "requestable",
-    "assignedat",
-    "duebackat",
-    "lastverifiedat",
-    "createdat",
-    "updatedat",
-    "healthscore",
-    "healthbadge",
-  ],
+  // What an export writes that no import sets (kept by the system); reported as ignored by name.
+  ignored: ["id", "assignedat", "lastverifiedat", "createdat", "updatedat", "healthscore", "healthbadge"],
 };
 
 export const PERSON_IMPORT_COLUMNS: EntityColumns = {
@@ -72,9 +67,35 @@ export const PERSON_IMPORT_COLUMNS: EntityColumns = {
   ignored: ["id", "createdat", "updatedat"],
 };
 
+export const STOCK_IMPORT_COLUMNS: EntityColumns = {
+  fields: {
+    name: "name",
+    tag: "tag",
+    uniquetag: "tag",
+    sku: "sku",
+    categoryid: "categoryId",
+    category: "category",
+    unit: "unit",
+    unitcost: "unitCost",
+    cost: "unitCost",
+    currency: "currency",
+    returnable: "returnable",
+    reorderlevel: "reorderLevel",
+    notes: "notes",
+    // Opening quantities per location (`Main store: 40; Van 2: 5`), written as movements (import-stock-write.ts).
+    quantities: "quantities",
+  },
+  // `onHand` and `low` follow from the movements; `quantities` is what sets them.
+  ignored: ["id", "onhand", "low", "createdat", "updatedat"],
+};
+
+/** The file's columns that nothing imports, by their header (the dry run and the job say so). */
+export const ignoredColumns = (columns: readonly Column[]) =>
+  columns.filter((c) => c.kind === "ignored").map((c) => c.header);
+
 /**
  * Maps each header to what it feeds: built-in fields by name (and a few aliases), custom fields by
- * key or label; the read-only columns of an export are ignored. Unknown or repeated columns, or a
+ * key or label; the read-only columns of an export are ignored (and reported). Unknown or repeated columns, or a
  * file without any of `requiredAnyOf`, are a 400 naming them (nothing is guessed).
  */
 export function mapColumns(

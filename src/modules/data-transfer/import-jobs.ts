@@ -1,13 +1,12 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { importJobs, importRows, type ImportEntity } from "../../db/tenant/data-transfer";
 import { nowIso } from "../../platform/clock";
-import { notFound, type ErrorDetail } from "../../platform/errors";
+import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
-import { upsertAssets, type AssetInput } from "../assets";
-import { upsertPeople, type CreatePersonInput, type UpdatePersonInput } from "../people";
-import type { PlannedRow } from "./import-plan";
+import type { ImportPlan } from "./import-plan";
+import { writeRows } from "./import-write";
 
 /**
  * Rows written per chunk: the chunk is one set-based write (`upsertAssets` / `upsertPeople`: a
@@ -22,6 +21,12 @@ export const IMPORT_CHUNK = 250;
  * parameter, and a bound value must stay well under D1's 2 MB. 250 typical rows are ~100 KB.
  */
 export const IMPORT_CHUNK_BYTES = 256 * 1024;
+/**
+ * Rows per chunk that go through single verbs one by one (an asset row with a status or holder, every
+ * stock row): about 10 D1 statements each (a stock row with several opening quantities, a few more),
+ * so 20 of them keep a chunk far inside an invocation's query budget.
+ */
+export const PER_ROW_CHUNK = 20;
 /** Chunk chains started per job (import-background.ts): chunks of one job run in parallel invocations (claims keep them apart). */
 export const IMPORT_CHAINS = 6;
 /** Planned rows stored per statement (one JSON parameter). */
@@ -41,13 +46,15 @@ export const toJob = (j: JobRow) => ({
   createdAt: j.createdAt,
   updatedAt: j.updatedAt,
   completedAt: j.completedAt,
+  ignoredColumns: j.ignoredColumns,
 });
 
 /** Stores the job and its planned rows (refused ones already final), then writes the first chunk. */
-export async function startImport(ctx: ServiceCtx, entity: ImportEntity, planned: PlannedRow[]) {
+export async function startImport(ctx: ServiceCtx, entity: ImportEntity, plan: ImportPlan) {
+  const planned = plan.rows;
   const now = nowIso();
   const id = newId("importJob");
-  const refused = planned.filter((r) => !r.action).length;
+  const refused = planned.filter((r) => r.action === "refused").length;
   const job: JobRow = {
     id,
     entity,
@@ -61,6 +68,7 @@ export async function startImport(ctx: ServiceCtx, entity: ImportEntity, planned
     createdAt: now,
     updatedAt: now,
     completedAt: refused === planned.length ? now : null,
+    ignoredColumns: plan.ignoredColumns,
   };
   const stores = [];
   for (let i = 0; i < planned.length; i += STORE_CHUNK) {
@@ -70,7 +78,7 @@ export async function startImport(ctx: ServiceCtx, entity: ImportEntity, planned
       t: r.targetId,
       k: r.matchKey,
       i: r.input,
-      s: r.action ? "pending" : "refused",
+      s: r.action === "refused" ? "refused" : "pending",
       e: r.errors.length ? r.errors : null,
     }));
     // Insert-select through the query builder (drizzle's D1 batch cannot carry raw parameterized statements); columns in table order.
@@ -86,47 +94,6 @@ export async function startImport(ctx: ServiceCtx, entity: ImportEntity, planned
   return getImport(ctx, id);
 }
 
-type Claimed = typeof importRows.$inferSelect;
-
-/**
- * Writes a chunk's rows set-based through the owning module (`upsertAssets` / `upsertPeople`: the
- * single routes' rules, one batch for the chunk); an error the single route would have answered
- * (validation, conflict, gone meanwhile) refuses its row.
- */
-async function writeRows(ctx: ServiceCtx, entity: ImportEntity, rows: Claimed[]) {
-  const results =
-    entity === "asset"
-      ? await upsertAssets(
-          ctx,
-          rows.map((r) => ({
-            key: r.rowNumber,
-            targetId: r.action === "update" ? r.targetId : null,
-            input: (r.input ?? {}) as AssetInput,
-          })),
-        )
-      : await upsertPeople(
-          ctx,
-          rows.map((r) =>
-            r.action === "update" && r.targetId
-              ? { key: r.rowNumber, targetId: r.targetId, input: (r.input ?? {}) as UpdatePersonInput }
-              : { key: r.rowNumber, targetId: null, input: (r.input ?? {}) as CreatePersonInput },
-          ),
-        );
-  return results.map((res) => {
-    if ("id" in res) return { r: res.key, status: res.outcome, id: res.id, errors: null };
-    const err = res.error;
-    const details = Array.isArray(err.details)
-      ? (err.details as ErrorDetail[])
-      : [{ path: "(row)", message: err.message }];
-    return {
-      r: res.key,
-      status: "refused",
-      id: null,
-      errors: details.map((d) => ({ path: d.path.replace(/^body\./, ""), message: d.message })),
-    };
-  });
-}
-
 /**
  * Claims up to IMPORT_CHUNK pending rows of the job (a conditional UPDATE, so concurrent chunks
  * never take the same row), writes them set-based (`writeRows`), then records the
@@ -139,13 +106,16 @@ export async function processChunk(ctx: ServiceCtx, jobId: string): Promise<numb
   if (!job || job.status !== "running") return 0;
   const claim = crypto.randomUUID();
   const now = nowIso();
+  // Rows that go through single verbs (custody steps, stock rows) are counted apart: at most PER_ROW_CHUNK per chunk.
+  const limit = job.entity === "stock_item" ? PER_ROW_CHUNK : IMPORT_CHUNK;
   await db.run(sql`UPDATE import_rows SET status = 'claimed', claim = ${claim}, updated_at = ${now}
     WHERE job_id = ${jobId} AND status = 'pending' AND row_number IN (
       SELECT row_number FROM (
         SELECT row_number, row_number() OVER (ORDER BY row_number) AS n,
-          sum(coalesce(length(input), 0)) OVER (ORDER BY row_number) AS bytes
-        FROM (SELECT row_number, input FROM import_rows WHERE job_id = ${jobId} AND status = 'pending' ORDER BY row_number LIMIT ${IMPORT_CHUNK}))
-      WHERE n = 1 OR bytes <= ${IMPORT_CHUNK_BYTES})`);
+          sum(coalesce(length(input), 0)) OVER (ORDER BY row_number) AS bytes,
+          sum(json_type(input, '$.custody') IS NOT NULL) OVER (ORDER BY row_number) AS single
+        FROM (SELECT row_number, input FROM import_rows WHERE job_id = ${jobId} AND status = 'pending' ORDER BY row_number LIMIT ${limit}))
+      WHERE n = 1 OR (bytes <= ${IMPORT_CHUNK_BYTES} AND single <= ${PER_ROW_CHUNK}))`);
   const claimed = await db
     .select()
     .from(importRows)
@@ -153,7 +123,7 @@ export async function processChunk(ctx: ServiceCtx, jobId: string): Promise<numb
     .orderBy(asc(importRows.rowNumber))
     .all();
   if (claimed.length === 0) return 0;
-  const results = await writeRows({ ...ctx, actor: job.createdBy }, job.entity, claimed);
+  const results = await writeRows({ ...ctx, actor: job.createdBy }, jobId, job.entity, claimed);
   const count = (s: string) => results.filter((r) => r.status === s).length;
   const done = nowIso();
   const json = JSON.stringify(results);
@@ -224,7 +194,9 @@ export async function listImportRows(
     (r) => [r.rowNumber],
     (r) => ({
       row: r.rowNumber,
-      action: r.action,
+      // Every refused row says `refused` (issue 23 item 8): planned ones store it, older rows hold null,
+      // and a row refused while written keeps its planned action in the table but is refused all the same.
+      action: r.status === "refused" ? ("refused" as const) : (r.action ?? ("refused" as const)),
       status: r.status === "claimed" ? "pending" : r.status,
       id: r.targetId,
       matchKey: r.matchKey,

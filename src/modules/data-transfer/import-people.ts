@@ -1,15 +1,25 @@
 import type { TenantDb } from "../../env";
 import { liveDefinitions } from "../custom-fields";
 import { CreatePersonBody, UpdatePersonBody } from "../people";
-import { mapColumns, PERSON_IMPORT_COLUMNS } from "./import-columns";
+import { ignoredColumns, mapColumns, PERSON_IMPORT_COLUMNS } from "./import-columns";
 import type { ParsedCsv } from "./import-csv";
-import { cellsOf, checkCustom, shapeErrors, columnName, resolveRef, rowErrors, type PlannedRow } from "./import-plan";
+import {
+  cellsOf,
+  checkCustom,
+  columnName,
+  refusedRow,
+  resolveRef,
+  rowErrors,
+  shapeErrors,
+  type ImportPlan,
+  type PlannedRow,
+} from "./import-plan";
 import { liveRefs, matchLive } from "./import-refs";
 
 const PLAIN = ["name", "email", "employeeNumber", "department", "title", "phone", "notes", "status"] as const;
 
 /** Plans a people import: an update when the email names a live person (case-insensitive), else a create. */
-export async function planPeople(db: TenantDb, csv: ParsedCsv): Promise<PlannedRow[]> {
+export async function planPeople(db: TenantDb, csv: ParsedCsv): Promise<ImportPlan> {
   const [defs, locations] = await Promise.all([liveDefinitions(db, "person"), liveRefs(db, "locations")]);
   const columns = mapColumns(csv.header, PERSON_IMPORT_COLUMNS, defs, ["name", "email"]);
   const rows = csv.rows.map((cells) => cellsOf(columns, cells));
@@ -17,7 +27,7 @@ export async function planPeople(db: TenantDb, csv: ParsedCsv): Promise<PlannedR
   const existing = await matchLive(db, "people", "email", emails);
   const firstRow = new Map<string, number>();
 
-  return rows.map(({ fields, custom }, i): PlannedRow => {
+  const planned = rows.map(({ fields, custom }, i): PlannedRow => {
     const rowNumber = i + 1;
     const key = fields.email?.toLowerCase() ?? null;
     const match = key ? existing.get(key) : undefined;
@@ -37,15 +47,7 @@ export async function planPeople(db: TenantDb, csv: ParsedCsv): Promise<PlannedR
     if (cf.values) input.customFields = cf.values;
     const parsed = (match ? UpdatePersonBody : CreatePersonBody).safeParse(input);
     errors.push(...rowErrors(columns, parsed.success ? [] : parsed.error.issues, cf.problems));
-    if (errors.length)
-      return {
-        rowNumber,
-        action: null,
-        targetId: match?.id ?? null,
-        matchKey: fields.email ?? null,
-        input: null,
-        errors,
-      };
+    if (errors.length) return refusedRow(rowNumber, match?.id ?? null, fields.email ?? null, errors);
     return {
       rowNumber,
       action: match ? "update" : "create",
@@ -55,4 +57,5 @@ export async function planPeople(db: TenantDb, csv: ParsedCsv): Promise<PlannedR
       errors: [],
     };
   });
+  return { rows: planned, ignoredColumns: ignoredColumns(columns) };
 }

@@ -8,12 +8,26 @@ import { customValue } from "./custom-cells";
 /** One data row as planned: what it will do, and why not when refused. */
 export interface PlannedRow {
   rowNumber: number;
-  action: "create" | "update" | null;
+  action: "create" | "update" | "refused";
   targetId: string | null;
   matchKey: string | null;
   input: Record<string, unknown> | null;
   errors: ErrorDetail[];
 }
+
+/** A planned file: its rows, and the header names of the columns that nothing imports (reported, never silent). */
+export interface ImportPlan {
+  rows: PlannedRow[];
+  ignoredColumns: string[];
+}
+
+/** The refused form of a row (its errors say why); `action` is `refused`, never null (issue 23 item 8). */
+export const refusedRow = (
+  rowNumber: number,
+  targetId: string | null,
+  matchKey: string | null,
+  errors: ErrorDetail[],
+): PlannedRow => ({ rowNumber, action: "refused", targetId, matchKey, input: null, errors });
 
 /** A row's cells by input field, and its custom field values (typed as far as the cell allows); blank cells are left out. */
 export function cellsOf(columns: Column[], cells: string[]) {
@@ -82,7 +96,10 @@ export function resolveRef(
 ): { id?: string; error?: ErrorDetail } {
   const id = fields[`${kind}Id`];
   const name = fields[kind];
-  if (id) return live.byId.has(id) ? { id } : { error: { path: `${kind}Id`, message: `unknown ${kind} '${id}'` } };
+  // The id first; an unknown id falls back to the name beside it, so an export imported into another
+  // workspace (other ids, same names) finds its categories and locations.
+  if (id && (live.byId.has(id) || !name))
+    return live.byId.has(id) ? { id } : { error: { path: `${kind}Id`, message: `unknown ${kind} '${id}'` } };
   if (name) {
     const found = live.byName.get(name.toLowerCase());
     return found ? { id: found } : { error: { path: kind, message: `no live ${kind} named '${name}'` } };

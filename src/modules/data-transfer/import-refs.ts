@@ -18,13 +18,13 @@ export async function liveRefs(db: TenantDb, table: "categories" | "locations"):
 const LOOKUP_CHUNK = 1000;
 
 /**
- * Live rows whose lower-case match column (unique tag, email) is one of `keys`, through that
+ * Live rows whose lower-case match column (unique tag, email, stock tag or SKU) is one of `keys`, through that
  * column's unique expression index; returns lower-case key -> {id, customFields}.
  */
 export async function matchLive(
   db: TenantDb,
-  table: "assets" | "people",
-  column: "unique_tag" | "email",
+  table: "assets" | "people" | "stock_items",
+  column: "unique_tag" | "email" | "tag" | "sku",
   keys: string[],
 ) {
   const out = new Map<string, { id: string; customFields: Record<string, unknown> }>();
@@ -35,7 +35,7 @@ export async function matchLive(
       k: string;
       cf: string;
     }>(sql`SELECT id, lower(${sql.raw(column)}) AS k, custom_fields AS cf FROM ${sql.raw(table)}
-      WHERE lower(${sql.raw(column)}) IN (SELECT value FROM json_each(${chunk})) AND deleted_at IS NULL${column === "email" ? sql` AND email IS NOT NULL` : sql``}`);
+      WHERE lower(${sql.raw(column)}) IN (SELECT value FROM json_each(${chunk})) AND deleted_at IS NULL AND ${sql.raw(column)} IS NOT NULL`);
     for (const r of rows) out.set(r.k, { id: r.id, customFields: JSON.parse(r.cf) as Record<string, unknown> });
   }
   return out;

@@ -10,28 +10,31 @@ import { parseCsv, readCsvBody } from "./import-csv";
 import { startChains } from "./import-background";
 import { getImport, listImportRows, startImport } from "./import-jobs";
 import { planPeople } from "./import-people";
+import { planStockItems } from "./import-stock";
 import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, ImportRowsQuery } from "./import-schemas";
 
 const tags = ["Imports"];
+const PLANNERS = { asset: planAssets, person: planPeople, stock_item: planStockItems } as const;
 const Params = z.object({ importId: idParam("importId", "imp_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 const RULES =
-  "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are ignored, unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
+  "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are not imported and are listed by name in `ignoredColumns` (dry run and job), unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
 
 async function runImport(c: AppContext, entity: ImportEntity, dryRun: boolean) {
   const ctx = serviceCtx(c);
   const csv = parseCsv(await readCsvBody(c.req.raw));
-  const planned = entity === "asset" ? await planAssets(ctx.db, csv) : await planPeople(ctx.db, csv);
+  const plan = await PLANNERS[entity](ctx.db, csv);
   if (dryRun) {
-    const count = (a: string | null) => planned.filter((r) => r.action === a).length;
+    const count = (a: string) => plan.rows.filter((r) => r.action === a).length;
     return {
       dry: {
         dryRun: true as const,
         entity,
-        total: planned.length,
+        total: plan.rows.length,
         create: count("create"),
         update: count("update"),
-        refused: count(null),
-        rows: planned.map((r) => ({
+        refused: count("refused"),
+        ignoredColumns: plan.ignoredColumns,
+        rows: plan.rows.map((r) => ({
           row: r.rowNumber,
           action: r.action,
           matchKey: r.matchKey,
@@ -41,17 +44,23 @@ async function runImport(c: AppContext, entity: ImportEntity, dryRun: boolean) {
       },
     };
   }
-  return { job: await startImport(ctx, entity, planned) };
+  return { job: await startImport(ctx, entity, plan) };
 }
 
-const importRoute = (path: string, operationId: "importInventoryItems" | "importPeople", what: string, match: string) =>
+const importRoute = (
+  path: string,
+  operationId: "importInventoryItems" | "importPeople" | "importStockItems",
+  what: string,
+  match: string,
+  more = "",
+) =>
   defineRoute({
     method: "post",
     path,
     operationId,
     tags,
     summary: `Import ${what} from CSV`,
-    description: `Creates ${what}, or updates the live one with the same ${match}. ${RULES}`,
+    description: `Creates ${what}, or updates the live one with the same ${match}. ${more}${RULES}`,
     request: { query: ImportQuery, ...csvBody },
     responses: {
       200: json(DryRunSchema, "Dry run: what each row would do"),
@@ -79,11 +88,28 @@ async function handle(c: AppContext, entity: ImportEntity, dryRun: boolean) {
 }
 
 export const importRouter = createRouter()
-  .openapi(importRoute("/imports/inventory-items", "importInventoryItems", "inventory items", "unique tag"), (c) =>
-    handle(c, "asset", c.req.valid("query").dryRun),
+  .openapi(
+    importRoute(
+      "/imports/inventory-items",
+      "importInventoryItems",
+      "inventory items",
+      "unique tag",
+      "`status` moves the item through the lifecycle (the moves POST .../status allows, reason from `statusReason`); a holder (`assignee` as email or name, or `holderKind` + `holderId`/`holder` as the export writes them) checks it out (POST .../checkout, `dueBackAt` optional). The state the item already has is no change; a state it cannot reach refuses the row with `row N: ...` and the reason. ",
+    ),
+    (c) => handle(c, "asset", c.req.valid("query").dryRun),
   )
   .openapi(importRoute("/imports/people", "importPeople", "people", "email"), (c) =>
     handle(c, "person", c.req.valid("query").dryRun),
+  )
+  .openapi(
+    importRoute(
+      "/imports/stock-items",
+      "importStockItems",
+      "stock items",
+      "tag (or, without a tag, SKU)",
+      "`quantities` (`Location: 12; Other location: 3`, location names or ids, as the stock export writes it) sets the quantity at each location through real movements: a created item receives its opening quantities (`receive`, reference `CSV import`); an updated item is adjusted to the stated count (`adjust`, reason `CSV import`) where it differs. ",
+    ),
+    (c) => handle(c, "stock_item", c.req.valid("query").dryRun),
   )
   .openapi(
     defineRoute({

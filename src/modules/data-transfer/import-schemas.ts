@@ -7,6 +7,15 @@ const RowError = z.object({
   message: z.string(),
 });
 
+const ACTION = z.enum(["create", "update", "refused"]).openapi({
+  description: "`create` or `update` as planned; `refused` when the row is not written (its `errors` say why).",
+});
+const IGNORED = z.array(z.string()).openapi({
+  description:
+    "The file's columns that nothing imports, by their header (the read-only columns of an export, such as `id` or `createdAt`); every other column is imported.",
+  example: ["id", "createdAt", "updatedAt"],
+});
+
 export const ImportQuery = z.object({
   dryRun: z
     .enum(["true", "false"])
@@ -23,10 +32,11 @@ export const DryRunSchema = z
     create: z.number().int(),
     update: z.number().int(),
     refused: z.number().int(),
+    ignoredColumns: IGNORED,
     rows: z.array(
       z.object({
         row: z.number().int().openapi({ description: "1 = the first line after the header." }),
-        action: z.enum(["create", "update"]).nullable(),
+        action: ACTION,
         matchKey: z.string().nullable(),
         id: z.string().nullable().openapi({ description: "The record an update would change." }),
         errors: z.array(RowError),
@@ -51,6 +61,7 @@ export const ImportJobSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
+    ignoredColumns: IGNORED,
   })
   .openapi("ImportJob");
 
@@ -65,10 +76,13 @@ export const ImportRowsQuery = z.object({
 export const ImportRowPage = pageOf(
   z.object({
     row: z.number().int(),
-    action: z.enum(["create", "update"]).nullable(),
+    action: ACTION,
     status: z.enum(["pending", "created", "updated", "refused"]),
     id: z.string().nullable().openapi({ description: "The record created or updated." }),
-    matchKey: z.string().nullable().openapi({ description: "Unique tag (assets) or email (people)." }),
+    matchKey: z
+      .string()
+      .nullable()
+      .openapi({ description: "Unique tag (assets), email (people), or tag / SKU (stock items)." }),
     errors: z.array(RowError),
   }),
   "ImportRowPage",

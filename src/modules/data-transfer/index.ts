@@ -1,4 +1,5 @@
-// Data transfer: CSV exports (assets, people, a session's report) and CSV imports (assets, people),
+// Data transfer: CSV exports (assets, people, a session's report, stock items and movements) and CSV
+// imports (assets, people, stock items),
 // imports worked off in the background (Queue chain, cron catch-up). Front door.
 export { exportRouter } from "./export-routes";
 export { consumeImportMessages, IMPORT_QUEUE, resumeImports, type ImportMessage } from "./import-background";

@@ -12,3 +12,5 @@ export { stockMovementsRouter } from "./movement-routes";
 export { stockItemsRouter } from "./routes";
 export { StockItemSchema, StockMovementSchema } from "./schemas";
 export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";
+// CSV import/export (data-transfer module) goes through this file.
+export * from "./transfer";

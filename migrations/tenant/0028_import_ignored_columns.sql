@@ -1,0 +1,1 @@
+ALTER TABLE `import_jobs` ADD `ignored_columns` text DEFAULT '[]' NOT NULL;
