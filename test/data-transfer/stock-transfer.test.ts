@@ -69,14 +69,14 @@ describe("stock CSV", () => {
         .status,
     ).toBe(201);
     const csv = [
-      "name,tag,sku,category,unit,unitCost,currency,returnable,reorderLevel,notes,Bin,quantities,onHand,low",
-      "Toner,TON-1,HP-26A,consumables,each,79.90,EUR,no,2,black,B-3,Main store: 10; Van: 2: 3,13,false",
-      "Drill bits,,DB-6,,box,,,,,,,main store: 0,,", // generated tag; a 0 quantity writes no movement
-      "Mouse,MOU-1,,,each,,,yes,,,,,,",
-      "Cable,CAB-1,,Cables,each,,,,,,,Nowhere: 3,,", // refused: category and location unknown
-      "Battery,BAT-1,,,each,,,,,,,Main store: -1; Main store: 2,,", // refused: not a whole number
-      "Toner again,ton-1,,,,,,,,,,,,", // refused: same tag as row 1
-      ",SKU-ONLY,,,,,,,,,,,,", // refused: a create needs a name
+      "name,tag,sku,category,unit,unitCost,currency,returnable,requestable,reorderLevel,notes,Bin,quantities,onHand,low",
+      "Toner,TON-1,HP-26A,consumables,each,79.90,EUR,no,yes,2,black,B-3,Main store: 10; Van: 2: 3,13,false",
+      "Drill bits,,DB-6,,box,,,,,,,,main store: 0,,", // generated tag; a 0 quantity writes no movement
+      "Mouse,MOU-1,,,each,,,yes,,,,,,,",
+      "Cable,CAB-1,,Cables,each,,,,,,,,Nowhere: 3,,", // refused: category and location unknown
+      "Battery,BAT-1,,,each,,,,,,,,Main store: -1; Main store: 2,,", // refused: not a whole number
+      "Toner again,ton-1,,,,,,,,,,,,,", // refused: same tag as row 1
+      ",SKU-ONLY,,,,,,,,,,,,,", // refused: a create needs a name
     ].join("\r\n");
     const dry = await postCsv<ImportDryRun>(t, "/imports/stock-items?dryRun=true", csv);
     expect(dry.status).toBe(200);
@@ -110,6 +110,7 @@ describe("stock CSV", () => {
       unitCost: 79.9,
       currency: "EUR",
       returnable: false,
+      requestable: true,
       reorderLevel: 2,
       notes: "black",
       customFields: { bin: "B-3" },

@@ -80,6 +80,7 @@ export const STOCK_IMPORT_COLUMNS: EntityColumns = {
     cost: "unitCost",
     currency: "currency",
     returnable: "returnable",
+    requestable: "requestable",
     reorderlevel: "reorderLevel",
     notes: "notes",
     // Opening quantities per location (`Main store: 40; Van 2: 5`), written as movements (import-stock-write.ts).

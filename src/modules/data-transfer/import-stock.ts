@@ -98,6 +98,7 @@ export async function planStockItems(db: TenantDb, csv: ParsedCsv): Promise<Impo
     if (fields.unitCost !== undefined) input.unitCost = numberOrText(fields.unitCost);
     if (fields.reorderLevel !== undefined) input.reorderLevel = numberOrText(fields.reorderLevel);
     if (fields.returnable !== undefined) input.returnable = booleanCell(fields.returnable);
+    if (fields.requestable !== undefined) input.requestable = booleanCell(fields.requestable);
     if (!match && !fields.tag) input.tag = generateStockTag();
     const ref = resolveRef("category", fields, categories);
     if (ref.error) errors.push({ ...ref.error, path: columnName(columns, ref.error.path) });
