@@ -3424,7 +3424,7 @@ export interface paths {
         };
         /**
          * Export a session's report as CSV
-         * @description One record per item of the session: state `scanned`, `missing`, `found` (outside the scope, marked anyway) or `excluded`, with scan time, scanner, wrong location and condition. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         * @description One record per item of the session: state `scanned`, `missing`, `found` (outside the scope, marked anyway) or `excluded`, with scan time, scanner, wrong location and condition. Then one record per code that matched no asset: state `unknown_code`, the `code`, `scannedAt` and `scannedBy` of its first scan; the item columns stay empty. Every unknown code is listed (the JSON report lists at most 100). Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
@@ -10511,6 +10511,10 @@ export interface components {
             wrongLocation: number;
             /** @description Distinct codes that matched no asset. */
             unknownCodes: number;
+            /** @description Each code that matched no asset, in code order, with who scanned it first and when. At most 100 codes (`unknownCodes` is the total; `GET /exports/sessions/{sessionId}/report` lists them all, state `unknown_code`). */
+            unknownCodeList: components["schemas"]["SessionUnknownCode"][];
+            /** @description True when the session has more than 100 unknown codes. */
+            unknownCodeListTruncated: boolean;
             byLocation: {
                 id: string;
                 name: string | null;
@@ -10539,6 +10543,18 @@ export interface components {
                 lastScanAt: string | null;
             };
             generatedAt: string;
+        };
+        SessionUnknownCode: {
+            /** @description The code as scanned. */
+            code: string;
+            /** @description Its first scan (repeats are answered, not recorded). */
+            scannedAt: string;
+            /** @description Who scanned it first: a user or an API key. */
+            scannerId: string;
+            /** @enum {string} */
+            kind: "user" | "apiKey";
+            /** @description The user's name (or email) or the key's name. */
+            name: string | null;
         };
         SessionSchedule: {
             /** @example ssc_01jd3k4m5n6p7q8r9s0t1v2w3x */
