@@ -1790,7 +1790,7 @@ export interface paths {
         put?: never;
         /**
          * A PDF of labels (QR code, name, tag) for item ids or a list filter
-         * @description Either `assetIds` (printed in that order) or `filter` (as the item list; at most 1000 matches).
+         * @description Either `assetIds` (printed in that order) or `filter` (as the item list; at most 1000 matches). Each label: the QR code, the name on up to two lines (wrapped at spaces; "..." only when it does not fit in two), and the tag. Helvetica prints Latin-1 only: other characters print as `?`.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `labels:read`.
          */
@@ -31546,6 +31546,8 @@ export interface operations {
                 headers: {
                     /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
                     "RateLimit-Policy"?: string;
+                    /** @description Inline (browsers open it in their viewer, to print) with a file name for saving: `inline; filename="labels-<layout>.pdf"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
