@@ -3937,7 +3937,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was created.
+         * An asset was created.
          * @description `data`: the asset after the change.
          */
         post: {
@@ -4008,7 +4008,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was updated.
+         * An asset was updated.
          * @description `data`: the asset after the change. Adds `changes`: the names of the fields that changed.
          */
         post: {
@@ -4082,7 +4082,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was deleted (moved to the trash).
+         * An asset was deleted (moved to the trash).
          * @description `data`: the asset after the change. Adds `deletedAt`.
          */
         post: {
@@ -4153,7 +4153,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was restored from the trash.
+         * An asset was restored from the trash.
          * @description `data`: the asset after the change.
          */
         post: {
@@ -6298,7 +6298,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A inventory session was created.
+         * An inventory session was created.
          * @description `data`: the session after the change.
          */
         post: {
@@ -6369,7 +6369,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A inventory session was updated.
+         * An inventory session was updated.
          * @description `data`: the session after the change. Adds `changes`: the names of the fields that changed.
          */
         post: {
@@ -6443,7 +6443,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A inventory session was deleted.
+         * An inventory session was deleted.
          * @description `data`: the session after the change.
          */
         post: {
@@ -11226,7 +11226,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When it should come back; must be in the future.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
         };
@@ -11465,7 +11465,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When it should come back; must be in the future.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
         };
@@ -11564,13 +11564,13 @@ export interface components {
             assetIds: string[];
             /**
              * Format: date-time
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-01T09:00:00Z
              */
             startsAt: string;
             /**
              * Format: date-time
              * @description Exclusive end; after startsAt, in the future, at most 366 days after startsAt.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             endsAt: string;
             notes?: string | null;
@@ -11614,7 +11614,7 @@ export interface components {
             personId: string;
             /**
              * Format: date-time
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
         };
@@ -16784,7 +16784,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Case-insensitive substring of the name. */
                 q?: string;
@@ -17993,7 +17993,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Case-insensitive substring of the name. */
                 q?: string;
@@ -19704,7 +19704,7 @@ export interface operations {
                 holderId?: string;
                 /** @description Only requestable (true) or non-requestable (false) assets. */
                 requestable?: "true" | "false";
-                /** @description Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
+                /** @description Sync: assets changed at or after this time (ISO 8601), deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
                 updatedSince?: string;
                 /** @description true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter. */
                 overdue?: "true" | "false";
@@ -27444,7 +27444,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Prefix of the name, tag or SKU. */
                 q?: string;
@@ -33811,7 +33811,7 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -35053,7 +35053,7 @@ export interface operations {
     listCustomFields: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -37141,7 +37141,7 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -37534,7 +37534,7 @@ export interface operations {
     listActiveSessions: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -41159,7 +41159,7 @@ export interface operations {
     listMaintenanceSchedules: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -46858,7 +46858,7 @@ export interface operations {
                 holderId?: string;
                 /** @description Only requestable (true) or non-requestable (false) assets. */
                 requestable?: "true" | "false";
-                /** @description Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
+                /** @description Sync: assets changed at or after this time (ISO 8601), deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
                 updatedSince?: string;
                 /** @description true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter. */
                 overdue?: "true" | "false";
@@ -47009,7 +47009,7 @@ export interface operations {
     exportPeople: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Case-insensitive prefix of the name, email or employee number. */
                 q?: string;
