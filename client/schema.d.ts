@@ -1792,7 +1792,7 @@ export interface paths {
         put?: never;
         /**
          * A PDF of labels (QR code, name, tag) for item ids or a list filter
-         * @description Either `assetIds` (printed in that order) or `filter` (as the item list; at most 1000 matches).
+         * @description Either `assetIds` (printed in that order) or `filter` (as the item list; at most 1000 matches). Each label: the QR code, the name on up to two lines (wrapped at spaces; "..." only when it does not fit in two), and the tag. Helvetica prints Latin-1 only: other characters print as `?`.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `labels:read`.
          */
@@ -3426,7 +3426,7 @@ export interface paths {
         };
         /**
          * Export a session's report as CSV
-         * @description One record per item of the session: state `scanned`, `missing`, `found` (outside the scope, marked anyway) or `excluded`, with scan time, scanner, wrong location and condition. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         * @description One record per item of the session: state `scanned`, `missing`, `found` (outside the scope, marked anyway) or `excluded`, with scan time, scanner, wrong location and condition. Then one record per code that matched no asset: state `unknown_code`, the `code`, `scannedAt` and `scannedBy` of its first scan; the item columns stay empty. Every unknown code is listed (the JSON report lists at most 100). Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:read`.
          */
@@ -4005,7 +4005,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was created.
+         * An asset was created.
          * @description `data`: the asset after the change.
          */
         post: {
@@ -4076,7 +4076,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was updated.
+         * An asset was updated.
          * @description `data`: the asset after the change. Adds `changes`: the names of the fields that changed.
          */
         post: {
@@ -4150,7 +4150,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was deleted (moved to the trash).
+         * An asset was deleted (moved to the trash).
          * @description `data`: the asset after the change. Adds `deletedAt`.
          */
         post: {
@@ -4221,7 +4221,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A asset was restored from the trash.
+         * An asset was restored from the trash.
          * @description `data`: the asset after the change.
          */
         post: {
@@ -6366,7 +6366,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A inventory session was created.
+         * An inventory session was created.
          * @description `data`: the session after the change.
          */
         post: {
@@ -6437,7 +6437,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A inventory session was updated.
+         * An inventory session was updated.
          * @description `data`: the session after the change. Adds `changes`: the names of the fields that changed.
          */
         post: {
@@ -6511,7 +6511,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A inventory session was deleted.
+         * An inventory session was deleted.
          * @description `data`: the session after the change.
          */
         post: {
@@ -10579,6 +10579,10 @@ export interface components {
             wrongLocation: number;
             /** @description Distinct codes that matched no asset. */
             unknownCodes: number;
+            /** @description Each code that matched no asset, in code order, with who scanned it first and when. At most 100 codes (`unknownCodes` is the total; `GET /exports/sessions/{sessionId}/report` lists them all, state `unknown_code`). */
+            unknownCodeList: components["schemas"]["SessionUnknownCode"][];
+            /** @description True when the session has more than 100 unknown codes. */
+            unknownCodeListTruncated: boolean;
             byLocation: {
                 id: string;
                 name: string | null;
@@ -10607,6 +10611,18 @@ export interface components {
                 lastScanAt: string | null;
             };
             generatedAt: string;
+        };
+        SessionUnknownCode: {
+            /** @description The code as scanned. */
+            code: string;
+            /** @description Its first scan (repeats are answered, not recorded). */
+            scannedAt: string;
+            /** @description Who scanned it first: a user or an API key. */
+            scannerId: string;
+            /** @enum {string} */
+            kind: "user" | "apiKey";
+            /** @description The user's name (or email) or the key's name. */
+            name: string | null;
         };
         SessionSchedule: {
             /** @example ssc_01jd3k4m5n6p7q8r9s0t1v2w3x */
@@ -11290,7 +11306,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When it should come back; must be in the future.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
         };
@@ -11529,7 +11545,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When it should come back; must be in the future.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
         };
@@ -11628,13 +11644,13 @@ export interface components {
             assetIds: string[];
             /**
              * Format: date-time
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-01T09:00:00Z
              */
             startsAt: string;
             /**
              * Format: date-time
              * @description Exclusive end; after startsAt, in the future, at most 366 days after startsAt.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             endsAt: string;
             notes?: string | null;
@@ -11678,7 +11694,7 @@ export interface components {
             personId: string;
             /**
              * Format: date-time
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
         };
@@ -16897,7 +16913,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Case-insensitive substring of the name. */
                 q?: string;
@@ -18106,7 +18122,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Case-insensitive substring of the name. */
                 q?: string;
@@ -19817,7 +19833,7 @@ export interface operations {
                 holderId?: string;
                 /** @description Only requestable (true) or non-requestable (false) assets. */
                 requestable?: "true" | "false";
-                /** @description Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
+                /** @description Sync: assets changed at or after this time (ISO 8601), deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
                 updatedSince?: string;
                 /** @description true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter. */
                 overdue?: "true" | "false";
@@ -27557,7 +27573,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Prefix of the name, tag or SKU. */
                 q?: string;
@@ -31661,6 +31677,8 @@ export interface operations {
                 headers: {
                     /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
                     "RateLimit-Policy"?: string;
+                    /** @description Inline (browsers open it in their viewer, to print) with a file name for saving: `inline; filename="labels-<layout>.pdf"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33924,7 +33942,7 @@ export interface operations {
     listPeople: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -35166,7 +35184,7 @@ export interface operations {
     listCustomFields: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -37254,7 +37272,7 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -37647,7 +37665,7 @@ export interface operations {
     listActiveSessions: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -41272,7 +41290,7 @@ export interface operations {
     listMaintenanceSchedules: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Page size, 1..100. */
                 limit?: number;
@@ -46971,7 +46989,7 @@ export interface operations {
                 holderId?: string;
                 /** @description Only requestable (true) or non-requestable (false) assets. */
                 requestable?: "true" | "false";
-                /** @description Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
+                /** @description Sync: assets changed at or after this time (ISO 8601), deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order). */
                 updatedSince?: string;
                 /** @description true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter. */
                 overdue?: "true" | "false";
@@ -47122,7 +47140,7 @@ export interface operations {
     exportPeople: {
         parameters: {
             query?: {
-                /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
+                /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
                 /** @description Case-insensitive prefix of the name, email or employee number. */
                 q?: string;

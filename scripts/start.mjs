@@ -5,11 +5,15 @@
 //   3. `wrangler dev` (BASE_URL http://localhost:$PORT: hosts <slug>.localhost) with local D1, Durable Objects, R2, Queues and cron (--test-scheduled)
 //   4. once it answers: the demo workspace seeded through the admin API, credentials printed
 // Extra arguments go to `wrangler dev` (`npm start -- --inspector-port 9230`).
+import { createWriteStream, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
+import { outputGate, STOP_SIGNALS, whenParentGone } from "./lib/child-life.mjs";
 import { ensureDemo, banner } from "./lib/demo.mjs";
 import { adminCredentials, ensureDevVars } from "./lib/dev-vars.mjs";
 import { request } from "./lib/http.mjs";
 import { migrateLocalDatabases } from "./lib/local-migrations.mjs";
+import { ROOT } from "./lib/paths.mjs";
 import { recordLocalPort } from "./lib/local-port.mjs";
 import { buildWeb } from "./lib/web-build.mjs";
 import { reexecUnderNode22IfNeeded, spawnWrangler } from "./lib/wrangler.mjs";
@@ -36,10 +40,14 @@ async function main() {
   await migrateLocalDatabases(log);
 
   log(`Starting wrangler dev on port ${port}...`);
-  // In a terminal wrangler owns the keyboard (its hotkeys; Ctrl-C makes it shut down and exit).
-  // Otherwise it runs in its own process group and a signal to us goes to that whole group
-  // (wrangler, esbuild, workerd), as Ctrl-C in a terminal would.
-  const interactive = process.stdin.isTTY === true;
+  // Quiet until the credentials: wrangler's start-up output (the bindings table, a request log line
+  // per seeding call) goes to .wrangler/start.log and is printed only if the start fails; after the
+  // banner its output (request logs, the Worker's console) comes through as it is.
+  // Wrangler runs in its own process group, so a stop reaches wrangler, esbuild and workerd at once;
+  // it does not own the keyboard (no hotkeys): Ctrl-C reaches us and we stop the group.
+  mkdirSync(join(ROOT, ".wrangler"), { recursive: true });
+  const startLog = createWriteStream(join(ROOT, ".wrangler", "start.log"));
+  const gate = outputGate(startLog);
   wrangler = spawnWrangler(
     [
       "dev",
@@ -50,36 +58,51 @@ async function main() {
       `BASE_URL:http://localhost:${port}`,
       ...process.argv.slice(2),
     ],
-    { interactive, detached: !interactive },
+    { quiet: true, detached: true, env: { FORCE_COLOR: process.stdout.isTTY ? "1" : "0", ...process.env } },
   );
+  gate.pipe(wrangler.stdout, process.stdout);
+  gate.pipe(wrangler.stderr, process.stderr);
   let stopping = false;
   const exited = new Promise((resolve) => wrangler.on("exit", (code, signal) => resolve({ code, signal })));
   stopWrangler = (sig) => {
+    if (stopping) return;
     stopping = true;
-    if (wrangler.exitCode !== null) return;
-    try {
-      if (interactive) wrangler.kill(sig);
-      else process.kill(-wrangler.pid, sig);
-    } catch {
-      // already gone
-    }
+    if (wrangler.exitCode !== null || wrangler.signalCode !== null) return;
+    const group = (s) => {
+      try {
+        process.kill(-wrangler.pid, s);
+      } catch {
+        // already gone
+      }
+    };
+    group(sig);
+    // workerd can outlive a wrangler that hangs while tearing down: make sure the group is gone.
+    setTimeout(() => group("SIGKILL"), 10_000).unref();
   };
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"])
-    process.on(sig, () => stopWrangler(sig === "SIGHUP" ? "SIGTERM" : sig));
+  for (const sig of STOP_SIGNALS) process.on(sig, () => stopWrangler(sig === "SIGINT" ? "SIGINT" : "SIGTERM"));
+  // npm forwards a signal to its shell only: when npm and the shell are gone, we stop as well.
+  whenParentGone(() => stopWrangler("SIGTERM"));
   exited.then(({ code, signal }) => {
-    if (stopping || code === 0) log("Stopped.");
-    else log(`wrangler dev exited (${signal ?? `code ${code}`}).`);
+    if (!stopping && code !== 0) {
+      gate.dump();
+      log(`wrangler dev exited (${signal ?? `code ${code}`}); its output is above and in .wrangler/start.log.`);
+    } else log("Stopped.");
     process.exit(failed ? 1 : stopping ? 0 : (code ?? 1));
   });
 
-  await Promise.race([waitUntilReady(port), exited.then(() => new Promise(() => {}))]);
+  await Promise.race([waitUntilReady(port), exited.then(() => new Promise(() => {}))]).catch((err) => {
+    gate.dump();
+    throw err;
+  });
   recordLocalPort(port);
   try {
     const creds = await ensureDemo({ port, admin, log });
+    gate.release();
     console.log(banner(creds, port, admin.email));
   } catch (err) {
+    gate.release();
     if (stopping) return;
-    log(`Seeding the demo workspace failed: ${err.message}`);
+    log(`Seeding the demo workspace failed: ${err.message} (wrangler's output: .wrangler/start.log)`);
     log("The server keeps running; fix the problem and restart to retry.");
   }
 }

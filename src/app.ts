@@ -163,6 +163,12 @@ export function buildApp() {
       pageTitle: "Inventory Tracking API",
       cdn: SCALAR_SCRIPT,
       withDefaultFonts: false,
+      // Scalar's hosted services, which it shows on localhost by default: "Ask AI" (agent), MCP
+      // server generation and the developer toolbar (Deploy, Share). None of them work here, and the
+      // page sends nothing beyond this Worker.
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: "never",
     }),
   );
   app.get(SCALAR_SCRIPT, async (c) => {

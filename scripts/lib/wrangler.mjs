@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { STOP_SIGNALS, whenParentGone } from "./child-life.mjs";
 import { ROOT } from "./paths.mjs";
 
 const MIN_NODE = [22, 12];
@@ -23,6 +24,14 @@ export function nodeBinary() {
 const wranglerJs = () => join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 
 /**
+ * What every wrangler we start runs with, unless the caller's environment says otherwise: no fetch
+ * of the `Request.cf` object from workers.cloudflare.com (miniflare's CLOUDFLARE_CF_FETCH_ENABLED;
+ * offline it printed a stack trace per start, and local development sends nothing beyond loopback:
+ * requests get miniflare's placeholder `cf`), and no usage metrics.
+ */
+const WRANGLER_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" };
+
+/**
  * Starts wrangler with `args`. stdin is not a terminal unless `interactive`, which makes
  * `d1 migrations apply` take its default ("yes") instead of prompting.
  */
@@ -30,7 +39,7 @@ export function spawnWrangler(args, { interactive = false, quiet = false, detach
   const out = quiet ? "pipe" : "inherit";
   return spawn(nodeBinary(), [wranglerJs(), ...args], {
     cwd: ROOT,
-    env,
+    env: { ...WRANGLER_ENV, ...env },
     detached,
     stdio: [interactive ? "inherit" : "ignore", out, out],
   });
@@ -76,7 +85,10 @@ export function reexecUnderNode22IfNeeded() {
   const node = nodeBinary();
   if (node === process.execPath) return false;
   const child = spawn(node, process.argv.slice(1), { stdio: "inherit" });
-  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => child.kill(sig));
+  for (const sig of STOP_SIGNALS) process.on(sig, () => child.kill(sig));
+  // Orphaned (npm and sh were killed): stop the child too. It watches us as well, for when we are
+  // killed outright.
+  whenParentGone(() => child.kill("SIGTERM"));
   child.on("exit", (code, signal) => process.exit(code ?? (signal ? 130 : 1)));
   return true;
 }

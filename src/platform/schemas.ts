@@ -25,6 +25,11 @@ export const TEXT_MAX = 2000;
 export const nameField = z.string().trim().min(1, "must not be empty").max(NAME_MAX, `at most ${NAME_MAX} characters`);
 export const textField = z.string().trim().max(TEXT_MAX, `at most ${TEXT_MAX} characters`);
 export const isoDateTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-21T09:30:00Z" });
+/**
+ * Examples of instants that must lie ahead (a due date, a booking's window): far in the future, so
+ * the API reference's "Try it" sends a valid request whatever the year.
+ */
+export const FUTURE_EXAMPLE = { start: "2099-06-01T09:00:00Z", end: "2099-06-03T17:00:00Z" } as const;
 
 /**
  * A registered (named) schema or null. Written as `anyOf: [{ $ref }, { type: "null" }]`, the form

@@ -9,10 +9,13 @@ import { decodeCursor, toPage } from "./pagination";
  * (updatedAt, id), so a client mirrors a workspace by re-asking from its last `updatedAt` or by
  * following `nextCursor`. Deletes and restores move `updatedAt`, so they show up in the stream.
  */
+/**
+ * No `example`: the API reference's "Try it" sends an optional parameter's example, which would turn
+ * every list into a sync list. The format (ISO 8601 date-time) is in the schema.
+ */
 export const updatedSinceParam = z.iso.datetime({ offset: true }).optional().openapi({
   description:
-    "Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume.",
-  example: "2026-01-01T00:00:00Z",
+    "Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume.",
 });
 
 /** The `deletedAt` of list items: set on tombstones, which only sync lists (`updatedSince`) return. */

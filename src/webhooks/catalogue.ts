@@ -38,22 +38,24 @@ export type Resource =
   | "stockLevel";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
+/** "An asset", "A kit". */
+const aNoun = (noun: string) => `${/^[aeiou]/.test(noun) ? "An" : "A"} ${noun}`;
 const crud = (
   prefix: string,
   resource: Resource,
   noun: string,
   opts: { restore?: boolean; purge?: boolean } = {},
 ): CatalogueEntry[] => [
-  { type: `${prefix}.created`, description: `A ${noun} was created.`, resource },
-  { type: `${prefix}.updated`, description: `A ${noun} was updated.`, resource, extra: CHANGES },
+  { type: `${prefix}.created`, description: `${aNoun(noun)} was created.`, resource },
+  { type: `${prefix}.updated`, description: `${aNoun(noun)} was updated.`, resource, extra: CHANGES },
   {
     type: `${prefix}.deleted`,
-    description: `A ${noun} was deleted${opts.restore ? " (moved to the trash)" : ""}.`,
+    description: `${aNoun(noun)} was deleted${opts.restore ? " (moved to the trash)" : ""}.`,
     resource,
     extra: opts.restore ? "`deletedAt`." : undefined,
   },
   ...(opts.restore
-    ? [{ type: `${prefix}.restored`, description: `A ${noun} was restored from the trash.`, resource }]
+    ? [{ type: `${prefix}.restored`, description: `${aNoun(noun)} was restored from the trash.`, resource }]
     : []),
   ...(opts.purge
     ? [

@@ -93,6 +93,7 @@ const ALLOWED: Record<string, string[]> = {
     "picked_up_at",
     "returned_at",
     "cancelled_at",
+    "revision",
   ],
   calendar_feeds: ["id", "user_id", "person_id", "name", "created_at", "last_used_at"],
   categories: [

@@ -1,8 +1,11 @@
+import { eq } from "drizzle-orm";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import type { CalendarFeed } from "../../src/modules/calendar";
 import type { Page } from "../../src/platform/pagination";
+import { bookings } from "../../src/db/tenant/bookings";
 import { createUser, userJwt } from "../harness/principals";
+import { dbOf } from "../harness/tenant-db";
 import { api, call, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { book, inDays, newAsset, newPerson } from "./helpers";
 
@@ -76,21 +79,42 @@ describe("calendar feeds", () => {
     expect(first.component.getFirstPropertyValue("url")).toBe(`${t.base}/bookings/${one.body.id}`);
     expect(parsed.events.get(`${gone.body.id}@bookings`)!.component.getFirstPropertyValue("status")).toBe("CANCELLED");
 
-    // Moving a booking raises its SEQUENCE, so calendar apps take the new time.
-    const seqBefore = Number(parsed.events.get(`${two.body.id}@bookings`)!.sequence);
-    await new Promise((r) => setTimeout(r, 1100));
-    expect((await api(t, `/bookings/${two.body.id}`, { method: "PATCH", body: { endsAt: inDays(5) } })).status).toBe(
-      200,
-    );
-    const moved = parse((await fetchFeed(created.url)).body).events.get(`${two.body.id}@bookings`)!;
-    expect(Number(moved.sequence)).toBeGreaterThan(seqBefore);
+    // Every change raises SEQUENCE by one, two changes within the same second included, so calendar
+    // apps take the new time (a revision counter, not the seconds since creation).
+    const sequenceOf = async (id: string) => parse((await fetchFeed(created.url)).body).events.get(`${id}@bookings`)!;
+    expect(Number(parsed.events.get(`${two.body.id}@bookings`)!.sequence)).toBe(0);
+    const patch = (body: object) => api(t, `/bookings/${two.body.id}`, { method: "PATCH", body });
+    expect((await patch({ endsAt: inDays(5) })).status).toBe(200);
+    expect((await patch({ notes: "moved twice" })).status).toBe(200);
+    const moved = await sequenceOf(two.body.id);
+    expect(Number(moved.sequence)).toBe(2);
     expect(moved.endDate.toJSDate().getTime()).toBeGreaterThan(Date.now() + 4.9 * 86_400_000);
+    expect(Number((await sequenceOf(gone.body.id)).sequence)).toBe(1); // cancelled once
 
     // The feed records its use.
     const listed = await api<Page<CalendarFeed>>(t, "/calendar-feeds", { auth: { jwt: await userJwt(t) } });
     expect(listed.body.items.map((f) => f.id)).toEqual([created.id]);
     expect(listed.body.items[0]!.lastUsedAt).toMatch(/T\d\d:00:00\.000Z$/); // hour precision, as documented
     expect(JSON.stringify(listed.body)).not.toContain("ical_");
+  });
+
+  it("every write of a booking bumps its revision, whoever writes it (the trigger), once per statement", async () => {
+    const t = await createTenant();
+    const ada = await newPerson(t);
+    const a = await newAsset(t);
+    const b = await book(t, { personId: ada.id, assetIds: [a.id], startsAt: inDays(0.001), endsAt: inDays(1) });
+    const db = await dbOf(t);
+    const revision = async () =>
+      (await db.select({ r: bookings.revision }).from(bookings).where(eq(bookings.id, b.body.id)).get())!.r;
+    expect(await revision()).toBe(0);
+    expect((await api(t, `/bookings/${b.body.id}/pick-up`, { method: "POST" })).status).toBe(200);
+    expect((await api(t, `/bookings/${b.body.id}/return`, { method: "POST", body: {} })).status).toBe(200);
+    expect(await revision()).toBe(2);
+    // A writer that forgets the counter (here a raw UPDATE) still bumps it; one that sets it is kept.
+    await db.update(bookings).set({ notes: "raw" }).where(eq(bookings.id, b.body.id)).run();
+    expect(await revision()).toBe(3);
+    await db.update(bookings).set({ notes: "set", revision: 10 }).where(eq(bookings.id, b.body.id)).run();
+    expect(await revision()).toBe(10);
   });
 
   it("a person's feed shows only their bookings", async () => {

@@ -60,7 +60,25 @@ async function labels(t: TestTenant, body: unknown) {
       body: JSON.stringify(body),
     }),
   );
-  return { status: res.status, type: res.headers.get("content-type"), bytes: new Uint8Array(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    disposition: res.headers.get("content-disposition"),
+    bytes: new Uint8Array(await res.arrayBuffer()),
+  };
+}
+
+/** The text lines drawn on each page, in drawing order: pdf-lib writes standard-font text as `<hex> Tj`. */
+async function pageTexts(pdf: Uint8Array): Promise<string[][]> {
+  const doc = await PDFDocument.load(pdf);
+  return doc.getPages().map((page) => {
+    const contents = page.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
+    const ops = streams.map((s) => new TextDecoder().decode(decodePDFRawStream(s as PDFRawStream).decode())).join("\n");
+    return [...ops.matchAll(/<([0-9A-Fa-f]*)> Tj/g)].map((m) =>
+      String.fromCharCode(...(m[1]!.match(/../g) ?? []).map((h) => Number.parseInt(h, 16))),
+    );
+  });
 }
 
 describe("labels", () => {
@@ -97,6 +115,38 @@ describe("labels", () => {
     ]);
     expect((await labels(t, { layout: "avery5160" })).status).toBe(400);
     expect((await labels(t, { layout: "avery5160", assetIds: ["ast_missing"] })).status).toBe(400);
+  });
+
+  it("wraps names to two lines (ellipsis only after two), keeps the tag, and names the PDF", async () => {
+    const t = await createTenant();
+    const numbered = await newAsset(t, "Dell Latitude 5440 #001");
+    const long = await newAsset(t, "Professional studio condenser microphone with shock mount #002");
+    const word = await newAsset(t, "Supercalifragilisticexpialidocious-microphone-stand");
+    const short = await newAsset(t, "Tripod");
+    const roll = await labels(t, { layout: "roll62", assetIds: [numbered.id, long.id, word.id, short.id] });
+    expect(roll.status).toBe(200);
+    expect(roll.disposition).toBe('inline; filename="labels-roll62.pdf"');
+    const [n, l, w, s] = await pageTexts(roll.bytes);
+    // The "#001" that tells items apart is printed: the name goes on in a second line.
+    expect(n).toEqual(["Dell Latitude", "5440 #001", numbered.uniqueTag]);
+    expect(l).toHaveLength(3);
+    expect(l![0]).not.toContain("...");
+    expect(l![1]).toMatch(/\.\.\.$/);
+    expect(`${l![0]} ${l![1]}`.startsWith("Professional studio")).toBe(true);
+    // A word longer than the line is cut where the line is full, then goes on.
+    expect(w![0]!.length).toBeGreaterThan(5);
+    expect(`${w![0]}${w![1]!.replace(/\.\.\.$/, "")}`).toBe(
+      "Supercalifragilisticexpialidocious-microphone-stand".slice(
+        0,
+        w![0]!.length + w![1]!.replace(/\.\.\.$/, "").length,
+      ),
+    );
+    expect(s).toEqual(["Tripod", short.uniqueTag]);
+
+    const sheet = await labels(t, { layout: "avery5160", assetIds: [numbered.id, short.id] });
+    expect(sheet.disposition).toBe('inline; filename="labels-avery5160.pdf"');
+    const [texts] = await pageTexts(sheet.bytes);
+    expect(texts).toEqual(["Dell Latitude 5440", "#001", numbered.uniqueTag, "Tripod", short.uniqueTag]);
   });
 
   it("renders 1,000 labels in one request", async () => {

@@ -23,6 +23,12 @@ export const bookings = sqliteTable(
     pickedUpAt: text("picked_up_at"),
     returnedAt: text("returned_at"),
     cancelledAt: text("cancelled_at"),
+    /**
+     * Grows by one with every change of the row: the calendar feed's SEQUENCE (RFC 5545 3.8.7.4),
+     * which must grow even for two changes within one second. A trigger (migration booking_revision) bumps it on
+     * every UPDATE that does not set it, so no writer can forget it.
+     */
+    revision: integer("revision").notNull().default(0),
   },
   (t) => [
     // Lists read in (startsAt, id) order; the person and status filters seek their own index. The

@@ -120,7 +120,7 @@ export const REPORTS = [
     method: "GET",
     path: "/exports/sessions/{sessionId}/report",
     format: "csv",
-    summary: "A session's items with their scan state",
+    summary: "A session's items with their scan state, then the codes that matched no asset",
     parameters: [{ name: "sessionId", in: "path", required: true, description: "The session" }],
   },
   {

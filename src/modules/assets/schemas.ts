@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { deletedAtField } from "../../platform/sync";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { ASSET_STATUSES, HOLDER_KINDS } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { isoDateTime, nameField, nullableRef, textField, idParam } from "../../platform/schemas";
+import { FUTURE_EXAMPLE, isoDateTime, nameField, nullableRef, textField, idParam } from "../../platform/schemas";
 import { healthListQuery, HealthSchema } from "../../health";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
@@ -152,9 +152,9 @@ export const ListAssetsQuery = z.object({
     .optional()
     .openapi({ description: "Held by this person, location or asset (e.g. what is checked out to a laptop)." }),
   requestable: bool.optional().openapi({ description: "Only requestable (true) or non-requestable (false) assets." }),
-  updatedSince: isoDateTime.optional().openapi({
+  updatedSince: updatedSinceParam.openapi({
     description:
-      "Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order).",
+      "Sync: assets changed at or after this time (ISO 8601), deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order).",
   }),
   overdue: bool.optional().openapi({
     description: "true: assigned assets whose dueBackAt has passed, most overdue first; false or absent: no filter.",
@@ -201,7 +201,9 @@ export const CheckoutBody = z
       "ast_01jd3k4m5n6p7q8r9s0t1v2w3x",
       "Check out to this asset (a dock to a laptop): the item moves with it from then on. Not the item itself nor anything it holds (409).",
     ),
-    dueBackAt: isoDateTime.optional().openapi({ description: "When it should come back; must be in the future." }),
+    dueBackAt: isoDateTime
+      .optional()
+      .openapi({ description: "When it should come back; must be in the future.", example: FUTURE_EXAMPLE.end }),
   })
   .refine((b) => [b.personId, b.locationId, b.assetId].filter(Boolean).length === 1, {
     path: ["personId"],

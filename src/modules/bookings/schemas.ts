@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoDateTime } from "../../platform/schemas";
+import { FUTURE_EXAMPLE, idParam, isoDateTime } from "../../platform/schemas";
 import { AssetSchema } from "../assets";
 
 export const tags = ["Bookings"];
@@ -44,9 +44,10 @@ export const CreateBookingBody = z
   .object({
     personId: z.string().min(1).max(64),
     assetIds: assetIds.openapi({ description: `1..${MAX_BOOKING_ASSETS} inventory item ids.` }),
-    startsAt: isoDateTime,
+    startsAt: isoDateTime.openapi({ example: FUTURE_EXAMPLE.start }),
     endsAt: isoDateTime.openapi({
       description: "Exclusive end; after startsAt, in the future, at most 366 days after startsAt.",
+      example: FUTURE_EXAMPLE.end,
     }),
     notes: z.string().trim().max(2000).nullable().optional(),
   })

@@ -93,6 +93,7 @@ export async function createBooking(
     pickedUpAt: null,
     returnedAt: null,
     cancelledAt: null,
+    revision: 0,
   };
   const items = input.assetIds.map((assetId) => ({ bookingId: row.id, assetId, ...w, active: 1, returnedAt: null }));
   const after = toBooking(row, items, now);

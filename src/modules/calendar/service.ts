@@ -144,8 +144,8 @@ export async function renderFeed(db: TenantDb, token: string, bookingUrl: (id: s
     uid: `${b.id}@bookings`,
     stamp,
     lastModified: b.updatedAt,
-    // SEQUENCE must grow with every change: seconds from creation to the last update do.
-    sequence: Math.max(0, Math.floor((Date.parse(b.updatedAt) - Date.parse(b.createdAt)) / 1000)),
+    // SEQUENCE must grow with every change, two within one second included: the row's revision does.
+    sequence: b.revision,
     start: b.startsAt,
     end: b.endsAt,
     summary: `${items ?? "Booking"} — ${personName ?? b.personId}`,

@@ -79,7 +79,7 @@ export const exportRouter = createRouter()
       operationId: "exportSessionReport",
       tags,
       summary: "Export a session's report as CSV",
-      description: `One record per item of the session: state \`scanned\`, \`missing\`, \`found\` (outside the scope, marked anyway) or \`excluded\`, with scan time, scanner, wrong location and condition. ${RULES}`,
+      description: `One record per item of the session: state \`scanned\`, \`missing\`, \`found\` (outside the scope, marked anyway) or \`excluded\`, with scan time, scanner, wrong location and condition. Then one record per code that matched no asset: state \`unknown_code\`, the \`code\`, \`scannedAt\` and \`scannedBy\` of its first scan; the item columns stay empty. Every unknown code is listed (the JSON report lists at most 100). ${RULES}`,
       request: { params: z.object({ sessionId: idParam("sessionId", "ses_01jd3k4m5n6p7q8r9s0t1v2w3x") }) },
       responses: { 200: csv("The session's items as CSV") },
     }),

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoDateTime, nameField } from "../../platform/schemas";
+import { FUTURE_EXAMPLE, idParam, isoDateTime, nameField } from "../../platform/schemas";
 
 export const tags = ["Kits"];
 export const MAX_KIT_MEMBERS = 100;
@@ -49,7 +49,10 @@ export const KitMembersBody = z
   .openapi("KitMembers");
 
 export const KitCheckoutBody = z
-  .object({ personId: z.string().min(1).max(64), dueBackAt: isoDateTime.optional() })
+  .object({
+    personId: z.string().min(1).max(64),
+    dueBackAt: isoDateTime.optional().openapi({ example: FUTURE_EXAMPLE.end }),
+  })
   .strict()
   .openapi("KitCheckout");
 

@@ -31,12 +31,39 @@ export type LayoutName = keyof typeof LAYOUTS;
 /** Helvetica speaks WinAnsi only: other characters print as '?'. */
 const printable = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, "?");
 
+const ELLIPSIS = "...";
+
+/** One line: the text, or as much of it as fits followed by "...". */
 function fitted(text: string, font: PDFFont, size: number, width: number) {
   const full = printable(text);
   if (font.widthOfTextAtSize(full, size) <= width) return full;
   let n = full.length;
-  while (n > 1 && font.widthOfTextAtSize(`${full.slice(0, n)}...`, size) > width) n--;
-  return `${full.slice(0, n)}...`;
+  while (n > 1 && font.widthOfTextAtSize(`${full.slice(0, n)}${ELLIPSIS}`, size) > width) n--;
+  return `${full.slice(0, n)}${ELLIPSIS}`;
+}
+
+/**
+ * Up to `lines` lines: words wrap where the next one does not fit (a word longer than a line is cut
+ * where the line is full), and only the last line ends in "..." when text is left over. Names that
+ * differ by their end ("Laptop #001", "Laptop #002") then keep that end on the second line.
+ */
+export function wrapped(text: string, font: PDFFont, size: number, width: number, lines: number): string[] {
+  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width;
+  let rest = printable(text).replace(/\s+/g, " ").trim();
+  const out: string[] = [];
+  while (rest && out.length < lines - 1 && !fits(rest)) {
+    let end = rest.lastIndexOf(" ");
+    while (end > 0 && !fits(rest.slice(0, end))) end = rest.lastIndexOf(" ", end - 1);
+    if (end <= 0) {
+      // One word wider than the line: cut it where the line is full.
+      end = 1;
+      while (end < rest.length && fits(rest.slice(0, end + 1))) end++;
+    }
+    out.push(rest.slice(0, end).trimEnd());
+    rest = rest.slice(end).trimStart();
+  }
+  if (rest) out.push(fitted(rest, font, size, width));
+  return out;
 }
 
 /** Draws the QR code as filled rectangles (one per run): small content streams, fast for 1,000 labels. */
@@ -73,8 +100,16 @@ export async function renderLabels(labels: readonly Label[], layoutName: LayoutN
     const tx = x + side + 2 * pad;
     const tw = layout.w - side - 3 * pad;
     const size = Math.min(11, layout.h / 6);
-    p.drawText(fitted(label.name, bold, size, tw), { x: tx, y: y + layout.h / 2 + 2, size, font: bold });
-    p.drawText(fitted(label.uniqueTag, font, size, tw), { x: tx, y: y + layout.h / 2 - size - 2, size, font });
+    const lead = size * 1.2;
+    // Two lines for the name where the label is tall enough for them and the tag; one otherwise.
+    const nameLines = wrapped(label.name, bold, size, tw, layout.h - 2 * pad >= 3 * lead ? 2 : 1);
+    const text = [
+      ...nameLines.map((line) => ({ line, font: bold })),
+      { line: fitted(label.uniqueTag, font, size, tw), font },
+    ];
+    // The block of lines centred on the label's height (baselines a cap height below each line's top).
+    const top = y + layout.h / 2 + (text.length * lead) / 2;
+    text.forEach(({ line, font: f }, n) => p.drawText(line, { x: tx, y: top - n * lead - size * 0.8, size, font: f }));
   });
   if (!labels.length) doc.addPage([layout.page[0], layout.page[1]]);
   return doc.save({ useObjectStreams: true });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonBody as body } from "../../http/router";
 import { ItemParams } from "../assets";
 import { LAYOUTS, type LayoutName } from "./pdf";
@@ -55,18 +56,27 @@ export const labelsRouter = createRouter()
       operationId: "renderLabelSheet",
       tags,
       summary: "A PDF of labels (QR code, name, tag) for item ids or a list filter",
-      description: `Either \`assetIds\` (printed in that order) or \`filter\` (as the item list; at most ${MAX_LABELS} matches).`,
+      description: `Either \`assetIds\` (printed in that order) or \`filter\` (as the item list; at most ${MAX_LABELS} matches). Each label: the QR code, the name on up to two lines (wrapped at spaces; \"...\" only when it does not fit in two), and the tag. Helvetica prints Latin-1 only: other characters print as \`?\`.`,
       request: body(LabelsBody),
       responses: {
         200: {
           description: "PDF",
+          headers: {
+            "Content-Disposition": HEADERS.contentDisposition(
+              'Inline (browsers open it in their viewer, to print) with a file name for saving: `inline; filename="labels-<layout>.pdf"`.',
+            ),
+          },
           content: { "application/pdf": { schema: z.string().openapi({ format: "binary" }) } },
         },
         ...errorResponses(415),
       },
     }),
     async (c) => {
-      const pdf = await labelsPdf(c.var.db, new URL(c.req.url).origin, c.req.valid("json"));
-      return c.body(pdf.buffer as ArrayBuffer, 200, { "content-type": "application/pdf" });
+      const input = c.req.valid("json");
+      const pdf = await labelsPdf(c.var.db, new URL(c.req.url).origin, input);
+      return c.body(pdf.buffer as ArrayBuffer, 200, {
+        "content-type": "application/pdf",
+        "content-disposition": `inline; filename="labels-${input.layout}.pdf"`,
+      });
     },
   );

@@ -14,3 +14,4 @@ export type { ScanBatchResult, ScanOutcome, SessionMobile, UnscanResult } from "
 export { assigneeIdsField, SessionSchema } from "./schemas";
 export type { Session } from "./schemas";
 export { toSession } from "./view";
+export { unknownCodeScans } from "./unknown-codes";

@@ -4,18 +4,11 @@ import { createRouter, defineRoute, errorResponses, jsonContent as json } from "
 import { idParam } from "../../platform/schemas";
 import { sessionCtx } from "./context";
 import * as items from "./items";
+import { ReportSchema } from "./report-schemas";
 import { SessionParams } from "./schemas";
 
 const tags = ["Inventory sessions"];
 const ItemParams = SessionParams.extend({ itemId: idParam("itemId", "ast_01jd3k4m5n6p7q8r9s0t1v2w3x") });
-
-const Bucket = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  expected: z.number().int(),
-  scanned: z.number().int(),
-  missing: z.number().int(),
-});
 
 const SessionItemSchema = z
   .object({
@@ -64,36 +57,6 @@ const ItemsQuery = z.object({
     .optional()
     .openapi({ description: "Default `all` (everything except unscanned `found` rows)." }),
 });
-
-export const ReportSchema = z
-  .object({
-    sessionId: z.string(),
-    status: z.string(),
-    expected: z.number().int(),
-    scanned: z.number().int(),
-    missing: z.number().int(),
-    found: z.number().int(),
-    excluded: z.number().int(),
-    unexpected: z.number().int().openapi({ description: "Known assets scanned that were not expected (distinct)." }),
-    wrongLocation: z.number().int().openapi({
-      description: "Assets found outside a location scope: answered wrong_location or marked anyway (distinct).",
-    }),
-    unknownCodes: z.number().int().openapi({ description: "Distinct codes that matched no asset." }),
-    byLocation: z.array(Bucket),
-    byCategory: z.array(Bucket),
-    byScanner: z.array(
-      z.object({ scannerId: z.string(), kind: z.string(), name: z.string().nullable(), accepted: z.number().int() }),
-    ),
-    duration: z.object({
-      startedAt: z.string().nullable(),
-      endedAt: z.string().nullable(),
-      seconds: z.number().int().nullable(),
-      firstScanAt: z.string().nullable(),
-      lastScanAt: z.string().nullable(),
-    }),
-    generatedAt: z.string(),
-  })
-  .openapi("SessionReport");
 
 const MEMBERSHIP =
   "A draft records it for the start; an active session changes its expected set at once; completed or cancelled: 409. Unknown or deleted asset: 404.";
@@ -197,4 +160,5 @@ export const sessionItemsRouter = createRouter()
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type SessionItem = z.infer<typeof SessionItemSchema>;
 export type SessionItemDetail = z.infer<typeof SessionItemDetail>;
+export { ReportSchema };
 export type SessionReport = z.infer<typeof ReportSchema>;

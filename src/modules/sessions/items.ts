@@ -7,6 +7,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import type { ItemInfo } from "../../inventory-session";
 import { callObject, closedConflict, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
 import { buildReport } from "./report";
+import { unknownCodeList } from "./unknown-codes";
 
 type ItemRow = typeof sessionItems.$inferSelect;
 export type ItemState = "scanned" | "missing" | "excluded" | "found";
@@ -103,8 +104,13 @@ export async function getItem(ctx: SessionCtx, id: string, itemId: string) {
 /** The report: live for an active session (after a write-through), stored for an ended one. */
 export async function getReport(ctx: SessionCtx, id: string) {
   const row = await freshSession(ctx, id);
-  if (row.report && (row.status === "completed" || row.status === "cancelled"))
-    return row.report as Awaited<ReturnType<typeof buildReport>>;
+  if (row.report && (row.status === "completed" || row.status === "cancelled")) {
+    const stored = row.report as Awaited<ReturnType<typeof buildReport>>;
+    if (stored.unknownCodeList) return stored;
+    // Stored before the report listed unknown codes: the scan events are final, so list them now.
+    const list = await unknownCodeList(ctx.db, id);
+    return { ...stored, unknownCodeList: list.items, unknownCodeListTruncated: list.truncated };
+  }
   return buildReport(ctx, row);
 }
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { ServiceCtx } from "../../http/service-context";
 import type { SessionRow } from "./context";
+import { scannerKind, unknownCodeList } from "./unknown-codes";
 
 type Bucket = { id: string; name: string | null; expected: number; scanned: number };
 
@@ -10,7 +11,8 @@ type Bucket = { id: string; name: string | null; expected: number; scanned: numb
  * - expected: items of the expected set (scope at start + included − excluded); scanned: those
  *   with a standing scan; missing = expected − scanned;
  * - found: assets outside the scope marked anyway (allowMarkAnyway), scanned but not expected;
- * - unexpected: known assets answered `not_in_session`; unknownCodes: codes that matched no asset;
+ * - unexpected: known assets answered `not_in_session`; unknownCodes: codes that matched no asset,
+ *   listed (code, scans, who and when) in unknownCodeList, capped (unknown-codes.ts);
  * - wrongLocation: assets answered `wrong_location` or marked anyway;
  * - byScanner: standing accepted scans per scanner (user or API key).
  */
@@ -19,7 +21,7 @@ export async function buildReport(
   s: Pick<SessionRow, "id" | "status" | "startedAt" | "completedAt" | "cancelledAt">,
 ) {
   const { db } = ctx;
-  const [totals, events, byLocation, byCategory, byScanner] = await Promise.all([
+  const [totals, events, byLocation, byCategory, byScanner, unknownList] = await Promise.all([
     db.get<{ expected: number; scanned: number; found: number; excluded: number }>(sql`SELECT
         coalesce(sum(source <> 'found' AND excluded = 0), 0) AS expected,
         coalesce(sum(source <> 'found' AND excluded = 0 AND scan_id IS NOT NULL), 0) AS scanned,
@@ -50,6 +52,7 @@ export async function buildReport(
       FROM scan_events e LEFT JOIN users u ON u.id = e.scanned_by LEFT JOIN api_keys k ON k.id = e.scanned_by
       WHERE e.session_id = ${s.id} AND e.result = 'accepted' AND e.unscanned_at IS NULL AND e.superseded_by IS NULL
       GROUP BY e.scanned_by ORDER BY accepted DESC, e.scanned_by`),
+    unknownCodeList(db, s.id),
   ]);
   const expected = totals?.expected ?? 0;
   const scanned = totals?.scanned ?? 0;
@@ -72,11 +75,13 @@ export async function buildReport(
     unexpected: events?.unexpected ?? 0,
     wrongLocation: events?.wrong ?? 0,
     unknownCodes: events?.unknown ?? 0,
+    unknownCodeList: unknownList.items,
+    unknownCodeListTruncated: unknownList.truncated,
     byLocation: byLocation.map(bucket),
     byCategory: byCategory.map(bucket),
     byScanner: byScanner.map((r) => ({
       scannerId: r.id,
-      kind: r.id.startsWith("key_") ? "apiKey" : "user",
+      kind: scannerKind(r.id),
       name: r.userName ?? r.keyName ?? r.email,
       accepted: r.accepted,
     })),
