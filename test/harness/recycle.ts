@@ -31,13 +31,32 @@ const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** FTS5 keeps its index in shadow tables named after the virtual table; emptying the latter empties them. */
 const SHADOW = /_(data|idx|content|docsize|config)$/;
 
-async function emptyDatabase(db: D1Database, migrations: Migration[]): Promise<void> {
+/**
+ * Which pool databases a file claimed: a log in the control database (test-only; the registry's
+ * inserts write it through a trigger), so a file empties the few databases the file before it used
+ * instead of reading every one (80 today). Every write to a pool database goes through a workspace, hence a claim.
+ */
+const CLAIMS = "test_pool_claims";
+const CLAIMS_LOG = [
+  `CREATE TABLE IF NOT EXISTS ${CLAIMS} (db_binding TEXT PRIMARY KEY)`,
+  `CREATE TRIGGER IF NOT EXISTS ${CLAIMS}_log AFTER INSERT ON tenants BEGIN INSERT OR IGNORE INTO ${CLAIMS} VALUES (new.db_binding); END`,
+];
+
+/**
+ * The statements that empty a database, by binding, kept for the runtime's life: the next time,
+ * emptying it is one batch (one round trip). If the schema changed meanwhile (a workspace deletion
+ * dropped every table), the batch fails as a whole and the database is read again.
+ */
+const plans: Map<string, string[]> = ((globalThis as { __recyclePlans?: Map<string, string[]> }).__recyclePlans ??=
+  new Map());
+
+async function planFor(db: D1Database, migrations: Migration[]): Promise<string[] | "wipe" | "empty"> {
   const { results } = await db
     .prepare(
       "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'trigger', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
     )
     .all<Master>();
-  if (results.length === 0) return;
+  if (results.length === 0) return "empty";
   const tables = results.filter((r) => r.type === "table");
   const virtual = new Set(tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name));
   const ledger = tables.some((t) => t.name === "d1_migrations")
@@ -45,23 +64,37 @@ async function emptyDatabase(db: D1Database, migrations: Migration[]): Promise<v
         (r) => r.name,
       )
     : [];
-  if (ledger.join("\n") !== migrations.map((m) => m.name).join("\n")) {
-    await wipeDatabase(db);
-    return;
-  }
+  if (ledger.join("\n") !== migrations.map((m) => m.name).join("\n")) return "wipe";
   const emptied = tables.filter(
     (t) => t.name !== "d1_migrations" && !(SHADOW.test(t.name) && virtual.has(t.name.replace(SHADOW, ""))),
   );
   const triggers = results.filter((r) => r.type === "trigger" && r.sql);
-  const hasSequence = (await db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").all()).results
+  const sequence = (await db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").all()).results
     .length;
-  await db.batch([
-    db.prepare("PRAGMA defer_foreign_keys = on"),
-    ...triggers.map((t) => db.prepare(`DROP TRIGGER ${quoted(t.name)}`)),
-    ...emptied.map((t) => db.prepare(`DELETE FROM ${quoted(t.name)}`)),
-    ...(hasSequence ? [db.prepare("DELETE FROM sqlite_sequence WHERE name <> 'd1_migrations'")] : []),
-    ...triggers.map((t) => db.prepare(t.sql!)),
-  ]);
+  return [
+    "PRAGMA defer_foreign_keys = on",
+    ...triggers.map((t) => `DROP TRIGGER ${quoted(t.name)}`),
+    ...emptied.map((t) => `DELETE FROM ${quoted(t.name)}`),
+    ...(sequence ? ["DELETE FROM sqlite_sequence WHERE name <> 'd1_migrations'"] : []),
+    ...triggers.map((t) => t.sql!),
+  ];
+}
+
+async function emptyDatabase(binding: string, db: D1Database, migrations: Migration[]): Promise<void> {
+  const known = plans.get(binding);
+  if (known) {
+    try {
+      await db.batch(known.map((q) => db.prepare(q)));
+      return;
+    } catch {
+      plans.delete(binding);
+    }
+  }
+  const plan = await planFor(db, migrations);
+  if (plan === "empty") return;
+  if (plan === "wipe") return wipeDatabase(db);
+  await db.batch(plan.map((q) => db.prepare(q)));
+  plans.set(binding, plan);
 }
 
 async function emptyBucket(bucket: R2Bucket): Promise<void> {
@@ -73,12 +106,32 @@ async function emptyBucket(bucket: R2Bucket): Promise<void> {
   } while (cursor);
 }
 
-/** Empties the control database, every pool database and the files bucket (see above). */
+/** The pool databases claimed since the log began, or null when there is no log yet (fresh storage). */
+async function claimed(): Promise<string[] | null> {
+  const log = await env.CONTROL_DB.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").bind(CLAIMS).first();
+  if (!log) return null;
+  const { results } = await env.CONTROL_DB.prepare(`SELECT db_binding AS b FROM ${CLAIMS}`).all<{ b: string }>();
+  return results.map((r) => r.b);
+}
+
+/**
+ * Empties the control database, the pool databases claimed since the last call (all of them the
+ * first time) and the files bucket; then (re)starts the claims log. Call before migrating the
+ * control database: the log needs its `tenants` table, so the first call of a runtime only reads.
+ */
 export async function recycleStorage(): Promise<void> {
   const pool = Object.keys(env).filter((k) => /^TENANT_DB_/.test(k));
+  const used = (await claimed()) ?? pool;
   await Promise.all([
-    emptyDatabase(env.CONTROL_DB, CONTROL_MIGRATIONS),
-    ...pool.map((b) => emptyDatabase(env[b as `TENANT_DB_${string}`] as D1Database, TENANT_MIGRATIONS)),
+    emptyDatabase("CONTROL_DB", env.CONTROL_DB, CONTROL_MIGRATIONS),
+    ...used
+      .filter((b) => pool.includes(b))
+      .map((b) => emptyDatabase(b, env[b as `TENANT_DB_${string}`] as D1Database, TENANT_MIGRATIONS)),
     emptyBucket(env.FILES),
   ]);
+}
+
+/** Starts the claims log (after the control database is migrated). */
+export async function logClaims(): Promise<void> {
+  await env.CONTROL_DB.batch(CLAIMS_LOG.map((q) => env.CONTROL_DB.prepare(q)));
 }
