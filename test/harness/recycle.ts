@@ -9,7 +9,7 @@ import { wipeDatabase } from "../../src/tenancy/retire";
  * Test files share one workerd per Vitest worker (`isolate: false` in vitest.config.ts): the module
  * graph and the Miniflare storage outlive a file. Before each file (test/harness/setup.ts) this
  * returns every D1 database to the state "migrated, no rows": the control database and every pool
- * database a workspace of an earlier file claimed. A pool database keeps its schema and its migration
+ * database a workspace claimed since the file before began (all of them for a runtime's first file). A pool database keeps its schema and its migration
  * ledger, so the next workspace that claims it skips the 26+ migrations (provisioning's
  * `applyMigrations` finds nothing pending) and only seeds its rows: that was ~170 ms a workspace.
  *
@@ -45,7 +45,8 @@ const CLAIMS_LOG = [
 /**
  * The statements that empty a database, by binding, kept for the runtime's life: the next time,
  * emptying it is one batch (one round trip). If the schema changed meanwhile (a workspace deletion
- * dropped every table), the batch fails as a whole and the database is read again.
+ * dropped every table), the batch fails as a whole and the database is read again. On `globalThis`,
+ * so the cache holds even if Vitest evaluates this module again for the next file's setup.
  */
 const plans: Map<string, string[]> = ((globalThis as { __recyclePlans?: Map<string, string[]> }).__recyclePlans ??=
   new Map());
