@@ -92,6 +92,16 @@ export default defineConfig({
     // machine; a test file waits on D1 and timers often enough that two files share two cores well
     // (15 files: 113 s with one worker, 71 s with two).
     maxWorkers: "100%",
+    // Files share their worker's runtime instead of getting one each. With `isolate: true` every file
+    // started its own workerd (Miniflare with 65 D1 databases) and loaded the Worker's module graph
+    // again: ~4 s of CPU per file before its first test, 139 files. Shared, a file costs its tests.
+    // What a file must not inherit from the one before: its D1 rows and R2 objects, emptied before
+    // each file by test/harness/setup.ts (test/harness/recycle.ts, which keeps the schemas, so a
+    // recycled pool database is not migrated again); mocks, restored by Vitest between files; the
+    // outbound transport, reset by the setup file. Durable Objects and rate limits are keyed by
+    // workspace (a fresh id and slug per workspace); the admin host's sign-in budget is not, so the
+    // harness signs in from a fresh address each time (test/harness/admin.ts).
+    isolate: false,
     deps: { optimizer: { ssr: { enabled: true, include: OPTIMIZED_DEPS } } },
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -16,7 +16,8 @@ export const WORKER_VARS = {
 let worker;
 
 export async function setup({ provide }) {
-  buildWeb({ quiet: true });
+  // `npm test` (scripts/test.mjs) has just built it, with its size budget: not twice.
+  if (process.env.INVENTORY_WEB_BUILT !== "1") buildWeb({ quiet: true });
   worker = await startLocalWorker(WORKER_VARS);
   provide("workerPort", worker.port);
 }

@@ -4,10 +4,20 @@ import { call, TEST_DOMAIN, type CallOptions, type TestTenant } from "./tenant";
 
 export const ADMIN_URL = `https://admin.${TEST_DOMAIN}/api/v1`;
 
-/** Signs in on the admin host with the test admin credentials; returns the `Cookie` header value. */
+let signIns = 0;
+
+/**
+ * Signs in on the admin host with the test admin credentials; returns the `Cookie` header value.
+ * Each sign-in comes from its own client address: the admin host's sign-in budget (20 a minute per
+ * address, src/auth/throttle.ts) lives as long as the runtime, which test files share
+ * (vitest.config.ts, `isolate: false`), so a fixed address would let one file's sign-ins use up
+ * another's. The throttle itself is tested with chosen addresses (test/auth/throttle.test.ts).
+ */
 export async function adminSignIn(): Promise<string> {
+  const n = signIns++;
   const res = await call(`${ADMIN_URL}/admin/auth/login`, {
     body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+    headers: { "cf-connecting-ip": `198.18.${(n >> 8) & 255}.${n & 255}` },
   });
   const setCookie = res.headers.get("set-cookie");
   if (res.status !== 200 || !setCookie)

@@ -1,0 +1,68 @@
+// `npm test`: the checks, then the workerd suite, then the browser suite.
+//
+// The checks are independent of each other and mostly single-threaded (tsc, dependency-cruiser,
+// spectral), so they run side by side, one per core, instead of one after the other; each one's
+// output is printed in one piece when it ends, and any failure stops the run before the tests.
+// The field app is built here once (build:web, with its size budget), and the browser suite's
+// global setup is told so (INVENTORY_WEB_BUILT) instead of building it a second time.
+import { spawn } from "node:child_process";
+import { availableParallelism } from "node:os";
+
+// Longest first (CPU seconds on this machine: tsc 31, spectral 8, depcruise 7, tsc -p web 7, the
+// rest 1-2), so the long one starts at once and the others fill the second core beside it.
+const CHECKS = [
+  ["types", "npx tsc --noEmit"],
+  ["openapi lint", "npm run --silent lint:openapi"],
+  ["architecture", "npm run --silent check:architecture"],
+  ["types (web)", "npx tsc --noEmit -p web"],
+  ["migrations bundle", "node scripts/bundle-migrations.mjs --check"],
+  ["format", "npm run --silent check:format"],
+  ["web build", "npm run --silent build:web"],
+];
+
+function run(command, { capture, env } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, {
+      shell: true,
+      stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: { ...process.env, ...env },
+    });
+    let output = "";
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+async function checks() {
+  const queue = [...CHECKS];
+  const failed = [];
+  const started = Date.now();
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [name, command] = next;
+      const t0 = Date.now();
+      const { code, output } = await run(command, { capture: true });
+      const took = ((Date.now() - t0) / 1000).toFixed(1);
+      process.stdout.write(`${code === 0 ? "ok  " : "FAIL"} ${name} (${took} s)\n`);
+      if (code !== 0 || output.trim()) process.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
+      if (code !== 0) failed.push(name);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, availableParallelism()) }, worker));
+  process.stdout.write(`checks: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return failed;
+}
+
+const failed = await checks();
+if (failed.length > 0) {
+  process.stderr.write(`npm test: failed: ${failed.join(", ")}\n`);
+  process.exit(1);
+}
+// `node scripts/test.mjs --checks`: the checks alone.
+if (process.argv.includes("--checks")) process.exit(0);
+const env = { INVENTORY_WEB_BUILT: "1" };
+for (const command of ["npx vitest run", "npx vitest run --config vitest.browser.config.mjs"]) {
+  const { code } = await run(command, { env });
+  if (code !== 0) process.exit(code);
+}
