@@ -8,7 +8,7 @@ import { invalidField } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { assetFieldDefs, toAsset } from "../assets";
 import type { BOOKING_STATUSES } from "./schemas";
-import { MAX_BOOKING_DAYS } from "./conflicts";
+import { MAX_BOOKING_DAYS, unusableSql } from "./conflicts";
 import { toBooking } from "./view";
 
 const iso = (s: string) => new Date(s).toISOString();
@@ -84,8 +84,9 @@ export async function listBookings(
 }
 
 /**
- * The live assets free over [from, to): not retired or lost, not checked out past `from`, and
- * held by no active booking overlapping the window. Assets are walked in id order through the
+ * The live assets free over [from, to): those that can be handed over at `from` (the booking
+ * conflict rules: not retired, lost or in maintenance, not checked out past `from`, not overdue)
+ * and held by no active booking overlapping the window. Assets are walked in id order through the
  * list indexes (live, or by category/location) and each candidate costs one seek of
  * booking_items_window_idx, so a page costs about `limit` seeks, whatever the table sizes.
  */
@@ -110,8 +111,7 @@ export async function availability(
         prefix
           ? sql`(lower(${assets.name}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.uniqueTag}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.serialNumber}) LIKE ${prefix} ESCAPE '\\')`
           : undefined,
-        sql`${assets.status} NOT IN ('retired', 'lost')`,
-        sql`NOT (${assets.status} = 'assigned' AND (${assets.dueBackAt} IS NULL OR ${assets.dueBackAt} > ${from}))`,
+        sql`NOT ${unusableSql(from, nowIso())}`,
         sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${bookingItems.assetId} = ${assets.id} AND ${bookingItems.active} = 1 AND ${bookingItems.startsAt} < ${to} AND ${bookingItems.endsAt} > ${from})`,
       ),
     )
