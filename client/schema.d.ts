@@ -934,7 +934,7 @@ export interface paths {
         put?: never;
         /**
          * Book inventory items for a person
-         * @description Refused (409, naming the conflicting bookings and items) when the window overlaps another active booking of an item, an item is retired or lost, or an item is checked out with no dueBackAt or one after startsAt. Of concurrent bookings of one item and window exactly one wins.
+         * @description Refused (409, naming the conflicting bookings and items) when the window overlaps another active booking of an item, or an item could not be handed over when the window starts, so that every accepted booking can be picked up: `details.assets[]` is `{ assetId, code, reason }` with `code` one of `retired`, `lost`, `in_maintenance` (no end date is known), `checked_out` (no dueBackAt, or one after startsAt) and `checked_out_overdue` (past its dueBackAt: check it in first). Of concurrent bookings of one item and window exactly one wins.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:write`.
          */
@@ -954,7 +954,7 @@ export interface paths {
         };
         /**
          * Inventory items free over a window
-         * @description Live items that are not retired or lost, not checked out past `from`, and not held by an active booking overlapping [from, to). Filters as the item list: categoryId, locationId, q. Cursor-paginated by id.
+         * @description Live items that can be handed over when the window starts and are not held by an active booking overlapping [from, to). An item that could not be handed over at `from` is not listed: retired, lost, in maintenance, checked out with no dueBackAt or one after `from`, or checked out and already overdue; `POST /bookings` names the reason (409, `details.assets[].code`). Filters as the item list: categoryId, locationId, q (word prefixes of the name, or a prefix of the tag or serial). Cursor-paginated by id.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:read`.
          */
@@ -10950,8 +10950,8 @@ export interface components {
              */
             scopes?: components["schemas"]["ApiKeyScope"][] | null;
             /**
-             * Format: date-time
              * @description Optional expiry (ISO 8601, in the future); an expired key gets 401.
+             * @example 2026-11-21T09:30:00Z
              */
             expiresAt?: string | null;
         };
@@ -11145,16 +11145,16 @@ export interface components {
             locationId?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             purchaseDate?: string | null;
             purchaseCost?: number | null;
             currency?: string | null;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
@@ -11186,7 +11186,7 @@ export interface components {
             /** @description Only for `reserved`: until when and why. */
             meta?: {
                 /**
-                 * Format: date-time
+                 * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
                  * @example 2026-11-21T09:30:00Z
                  */
                 reservedUntil?: string;
@@ -11208,7 +11208,6 @@ export interface components {
             ids: string[];
             personId: string;
             /**
-             * Format: date-time
              * @description When it should come back; must be in the future.
              * @example 2026-11-21T09:30:00Z
              */
@@ -11334,16 +11333,16 @@ export interface components {
             locationId?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             purchaseDate?: string | null;
             purchaseCost?: number | null;
             currency?: string | null;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
@@ -11369,16 +11368,16 @@ export interface components {
             locationId?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             purchaseDate?: string | null;
             purchaseCost?: number | null;
             currency?: string | null;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
@@ -11402,7 +11401,7 @@ export interface components {
             /** @description Only for `reserved`: until when and why. */
             meta?: {
                 /**
-                 * Format: date-time
+                 * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
                  * @example 2026-11-21T09:30:00Z
                  */
                 reservedUntil?: string;
@@ -11447,7 +11446,6 @@ export interface components {
              */
             assetId?: string;
             /**
-             * Format: date-time
              * @description When it should come back; must be in the future.
              * @example 2026-11-21T09:30:00Z
              */
@@ -11547,12 +11545,11 @@ export interface components {
             /** @description 1..100 inventory item ids. */
             assetIds: string[];
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             startsAt: string;
             /**
-             * Format: date-time
              * @description Exclusive end; after startsAt, in the future, at most 366 days after startsAt.
              * @example 2026-11-21T09:30:00Z
              */
@@ -11561,12 +11558,12 @@ export interface components {
         };
         UpdateBooking: {
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             startsAt?: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             endsAt?: string;
@@ -11597,7 +11594,7 @@ export interface components {
         KitCheckout: {
             personId: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             dueBackAt?: string;
@@ -11605,12 +11602,12 @@ export interface components {
         KitBooking: {
             personId: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             startsAt: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             endsAt: string;
@@ -11629,18 +11626,16 @@ export interface components {
              */
             kitId?: string;
             /**
-             * Format: date-time
              * @description With endsAt: a booking for this window.
              * @example 2026-11-21T09:30:00Z
              */
             startsAt?: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             endsAt?: string;
             /**
-             * Format: date-time
              * @description Without a window: a checkout now, due back then (optional).
              * @example 2026-11-21T09:30:00Z
              */
@@ -12233,7 +12228,7 @@ export interface components {
              */
             categoryId?: string | null;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             dueAt?: string | null;
@@ -12260,7 +12255,7 @@ export interface components {
              */
             categoryId?: string | null;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             dueAt?: string | null;
@@ -12363,7 +12358,6 @@ export interface components {
              */
             scanId?: string;
             /**
-             * Format: date-time
              * @description When the scan happened on the device (offline scans); default: when it arrives. At most 5 minutes ahead of the server clock.
              * @example 2026-11-21T09:30:00Z
              */
@@ -12425,7 +12419,6 @@ export interface components {
                  */
                 scanId?: string;
                 /**
-                 * Format: date-time
                  * @description When the scan happened on the device (offline scans); default: when it arrives. At most 5 minutes ahead of the server clock.
                  * @example 2026-11-21T09:30:00Z
                  */
@@ -12497,7 +12490,6 @@ export interface components {
             assigneeIds?: string[];
             recurrence: components["schemas"]["Recurrence"];
             /**
-             * Format: date-time
              * @description The first run; later runs follow the recurrence from it.
              * @example 2026-11-21T09:30:00Z
              */
@@ -12528,7 +12520,6 @@ export interface components {
             assigneeIds?: string[];
             recurrence?: components["schemas"]["Recurrence"];
             /**
-             * Format: date-time
              * @description The first run; later runs follow the recurrence from it.
              * @example 2026-11-21T09:30:00Z
              */
@@ -12681,8 +12672,7 @@ export interface components {
              */
             type?: string;
             /**
-             * Format: date-time
-             * @description When the work was done; not in the future.
+             * @description When the work was done, not in the future: a date-time with an offset, or a date YYYY-MM-DD (stored as its midnight UTC; a schedule advances from that very day).
              * @example 2026-11-21T09:30:00Z
              */
             completedDate: string;
@@ -12699,7 +12689,7 @@ export interface components {
             /** @example battery replacement */
             type?: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             completedDate?: string;
@@ -22789,7 +22779,9 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
+                /** @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC. */
                 from: string;
+                /** @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC. */
                 to: string;
                 categoryId?: string;
                 locationId?: string;

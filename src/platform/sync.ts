@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, gte, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { decodeCursor, toPage } from "./pagination";
+import { isoInstant } from "./schemas";
 
 /**
  * Sync (docs/api-platform.md): a list with `updatedSince` returns every row changed at or after
@@ -9,7 +10,7 @@ import { decodeCursor, toPage } from "./pagination";
  * (updatedAt, id), so a client mirrors a workspace by re-asking from its last `updatedAt` or by
  * following `nextCursor`. Deletes and restores move `updatedAt`, so they show up in the stream.
  */
-export const updatedSinceParam = z.iso.datetime({ offset: true }).optional().openapi({
+export const updatedSinceParam = isoInstant.optional().openapi({
   description:
     "Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume.",
   example: "2026-01-01T00:00:00Z",

@@ -2,11 +2,10 @@ import { z } from "@hono/zod-openapi";
 import { deletedAtField } from "../../platform/sync";
 import { ASSET_STATUSES, HOLDER_KINDS } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { isoDateTime, nameField, nullableRef, textField, idParam } from "../../platform/schemas";
+import { isoDate, isoInstant, nameField, nullableRef, textField, idParam } from "../../platform/schemas";
 import { healthListQuery, HealthSchema } from "../../health";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
-const isoDate = z.iso.date().openapi({ example: "2025-03-14", description: "Calendar date, YYYY-MM-DD." });
 
 let currencies: Set<string> | undefined;
 const knownCurrency = (c: string) => (currencies ??= new Set(Intl.supportedValuesOf("currency"))).has(c);
@@ -152,7 +151,7 @@ export const ListAssetsQuery = z.object({
     .optional()
     .openapi({ description: "Held by this person, location or asset (e.g. what is checked out to a laptop)." }),
   requestable: bool.optional().openapi({ description: "Only requestable (true) or non-requestable (false) assets." }),
-  updatedSince: isoDateTime.optional().openapi({
+  updatedSince: isoInstant.optional().openapi({
     description:
       "Sync: assets changed at or after this time, deleted ones included (with `deletedAt`: tombstones); the list is then ordered by updatedAt ascending, then id (sync order).",
   }),
@@ -179,7 +178,7 @@ export const StatusBody = z
     reason: reasonText.optional().openapi({ description: "Required when toStatus is `retired`." }),
     meta: z
       .strictObject({
-        reservedUntil: isoDateTime.optional(),
+        reservedUntil: isoInstant.optional(),
         reservationReason: reasonText.optional(),
       })
       .optional()
@@ -201,7 +200,7 @@ export const CheckoutBody = z
       "ast_01jd3k4m5n6p7q8r9s0t1v2w3x",
       "Check out to this asset (a dock to a laptop): the item moves with it from then on. Not the item itself nor anything it holds (409).",
     ),
-    dueBackAt: isoDateTime.optional().openapi({ description: "When it should come back; must be in the future." }),
+    dueBackAt: isoInstant.optional().openapi({ description: "When it should come back; must be in the future." }),
   })
   .refine((b) => [b.personId, b.locationId, b.assetId].filter(Boolean).length === 1, {
     path: ["personId"],

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoDateTime, nameField } from "../../platform/schemas";
+import { idParam, isoInstant, nameField } from "../../platform/schemas";
 
 export const tags = ["Kits"];
 export const MAX_KIT_MEMBERS = 100;
@@ -49,15 +49,15 @@ export const KitMembersBody = z
   .openapi("KitMembers");
 
 export const KitCheckoutBody = z
-  .object({ personId: z.string().min(1).max(64), dueBackAt: isoDateTime.optional() })
+  .object({ personId: z.string().min(1).max(64), dueBackAt: isoInstant.optional() })
   .strict()
   .openapi("KitCheckout");
 
 export const KitBookingBody = z
   .object({
     personId: z.string().min(1).max(64),
-    startsAt: isoDateTime,
-    endsAt: isoDateTime,
+    startsAt: isoInstant,
+    endsAt: isoInstant,
     notes: z.string().trim().max(2000).nullable().optional(),
   })
   .strict()

@@ -4,6 +4,7 @@ import { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenan
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField } from "../../platform/errors";
+import { isBareDate } from "../../platform/schemas";
 import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";
 import { timelineRow } from "../assets";
@@ -77,7 +78,8 @@ export async function createLog(
     };
     const next = advanceSchedule(
       schedule,
-      localDate(new Date(completedDate), ctx.timezone),
+      // A bare date is the day the user means: its midnight UTC could be the day before in their zone.
+      isBareDate(input.completedDate) ? input.completedDate : localDate(new Date(completedDate), ctx.timezone),
       completedDate,
       log.createdAt,
     );

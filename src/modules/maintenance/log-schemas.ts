@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf } from "../../platform/pagination";
-import { idParam, isoDateTime, nullableRef, textField } from "../../platform/schemas";
+import { idParam, isoInstant, nullableRef, textField } from "../../platform/schemas";
 import { ScheduleSchema } from "./schemas";
 
 export const LogParams = z.object({ logId: idParam("logId", "mtl_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -36,7 +36,10 @@ export const CreateLogBody = z
     type: logType
       .optional()
       .openapi({ description: "Required for ad-hoc maintenance; defaults to the schedule's type." }),
-    completedDate: isoDateTime.openapi({ description: "When the work was done; not in the future." }),
+    completedDate: isoInstant.openapi({
+      description:
+        "When the work was done, not in the future: a date-time with an offset, or a date YYYY-MM-DD (stored as its midnight UTC; a schedule advances from that very day).",
+    }),
     notes: textField.nullable().optional(),
     scheduleId: z.string().trim().min(1, "must not be empty").max(64).optional().openapi({
       description:
@@ -46,7 +49,7 @@ export const CreateLogBody = z
   .openapi("CreateMaintenanceLog", { description: "SPEC 2.8 ad-hoc completion body, plus an optional scheduleId." });
 
 export const UpdateLogBody = z
-  .strictObject({ type: logType, completedDate: isoDateTime, notes: textField.nullable() })
+  .strictObject({ type: logType, completedDate: isoInstant, notes: textField.nullable() })
   .partial()
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")
   .openapi("UpdateMaintenanceLog");

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { REQUEST_STATUSES } from "../../db/tenant/requests";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoDateTime, textField } from "../../platform/schemas";
+import { idParam, isoInstant, textField } from "../../platform/schemas";
 
 export const tags = ["Requests"];
 
@@ -13,9 +13,9 @@ export const CreateRequestBody = z
   .strictObject({
     assetId: id("ast_01jd3k4m5n6p7q8r9s0t1v2w3x").openapi({ description: "The asset asked for." }),
     kitId: id("kit_01jd3k4m5n6p7q8r9s0t1v2w3x").openapi({ description: "Or a kit (every item of it)." }),
-    startsAt: isoDateTime.optional().openapi({ description: "With endsAt: a booking for this window." }),
-    endsAt: isoDateTime.optional(),
-    dueBackAt: isoDateTime
+    startsAt: isoInstant.optional().openapi({ description: "With endsAt: a booking for this window." }),
+    endsAt: isoInstant.optional(),
+    dueBackAt: isoInstant
       .optional()
       .openapi({ description: "Without a window: a checkout now, due back then (optional)." }),
     note: textField.optional().openapi({ description: "Why, for the admin who answers." }),
