@@ -11838,6 +11838,7 @@ export interface components {
                 locationId?: string;
                 /** @enum {string} */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
+                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word in them. */
                 q?: string;
             };
         };
@@ -19664,7 +19665,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Case-insensitive (ASCII) prefix of the name, unique tag or serial number. */
+                /** @description Case-insensitive prefix of the name, unique tag or serial number, or of any word in them: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
                 q?: string;
                 /** @description See the lifecycle table in GET .../allowed-status-transitions. */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
@@ -22785,7 +22786,7 @@ export interface operations {
                 to: string;
                 categoryId?: string;
                 locationId?: string;
-                /** @description Prefix of name, unique tag or serial. */
+                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word in them. */
                 q?: string;
             };
             header?: never;
@@ -27422,7 +27423,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
-                /** @description Prefix of the name, tag or SKU. */
+                /** @description Case-insensitive prefix of the name, tag or SKU, or of a later word of the name. */
                 q?: string;
                 categoryId?: string;
                 /** @description Only items with units on hand at this location. */
@@ -33791,7 +33792,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Case-insensitive prefix of the name, email or employee number. */
+                /** @description Case-insensitive prefix of the name, email or employee number, or of any word in them: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
                 q?: string;
                 /** @description `active` (default), `deactivated`, or `all` (both; never deleted people). */
                 status?: "active" | "deactivated" | "all";
@@ -46818,7 +46819,7 @@ export interface operations {
     exportInventoryItems: {
         parameters: {
             query?: {
-                /** @description Case-insensitive (ASCII) prefix of the name, unique tag or serial number. */
+                /** @description Case-insensitive prefix of the name, unique tag or serial number, or of any word in them: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
                 q?: string;
                 /** @description See the lifecycle table in GET .../allowed-status-transitions. */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
@@ -46985,7 +46986,7 @@ export interface operations {
             query?: {
                 /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
-                /** @description Case-insensitive prefix of the name, email or employee number. */
+                /** @description Case-insensitive prefix of the name, email or employee number, or of any word in them: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
                 q?: string;
                 /** @description `active` (default), `deactivated`, or `all` (both; never deleted people). */
                 status?: "active" | "deactivated" | "all";

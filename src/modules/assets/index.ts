@@ -4,7 +4,7 @@
  */
 export { checkinAllForPeople, checkinAllForPerson } from "./checkin-people";
 export type { AssetInput } from "./input";
-export { listAssets } from "./list";
+export { assetTextMatch, listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
 export {
   countLiveAssetsUsing,

@@ -133,13 +133,10 @@ const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
 export const ListAssetsQuery = z.object({
   ...pageQuery,
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(120)
-    .optional()
-    .openapi({ description: "Case-insensitive (ASCII) prefix of the name, unique tag or serial number." }),
+  q: z.string().trim().min(1).max(120).optional().openapi({
+    description:
+      'Case-insensitive prefix of the name, unique tag or serial number, or of any word in them: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match.',
+  }),
   status: StatusEnum.optional(),
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),

@@ -6,7 +6,7 @@ import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { assetFieldDefs, toAsset } from "../assets";
+import { assetFieldDefs, assetTextMatch, toAsset } from "../assets";
 import type { BOOKING_STATUSES } from "./schemas";
 import { MAX_BOOKING_DAYS, unusableSql } from "./conflicts";
 import { toBooking } from "./view";
@@ -98,7 +98,6 @@ export async function availability(
   const to = iso(q.to);
   const after = decodeCursor(q.cursor, 1);
   if (to <= from) throw invalidField("query.to", "must be after from");
-  const prefix = q.q ? `${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await db
     .select()
     .from(assets)
@@ -108,9 +107,7 @@ export async function availability(
         after ? gt(assets.id, String(after[0])) : undefined,
         q.categoryId ? eq(assets.categoryId, q.categoryId) : undefined,
         q.locationId ? eq(assets.locationId, q.locationId) : undefined,
-        prefix
-          ? sql`(lower(${assets.name}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.uniqueTag}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.serialNumber}) LIKE ${prefix} ESCAPE '\\')`
-          : undefined,
+        q.q ? assetTextMatch(q.q) : undefined,
         sql`NOT ${unusableSql(from, nowIso())}`,
         sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${bookingItems.assetId} = ${assets.id} AND ${bookingItems.active} = 1 AND ${bookingItems.startsAt} < ${to} AND ${bookingItems.endsAt} > ${from})`,
       ),

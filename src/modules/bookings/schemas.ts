@@ -86,7 +86,13 @@ export const AvailabilityQuery = z.object({
   to: isoInstant,
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),
-  q: z.string().trim().min(1).max(100).optional().openapi({ description: "Prefix of name, unique tag or serial." }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word in them." }),
 });
 
 export const AvailabilityPage = pageOf(AssetSchema, "AvailableItemPage");

@@ -24,7 +24,15 @@ const LabelsBody = z
         categoryId: z.string().max(64).optional(),
         locationId: z.string().max(64).optional(),
         status: z.enum(["available", "assigned", "reserved", "maintenance", "lost", "retired"]).optional(),
-        q: z.string().trim().min(1).max(100).optional(),
+        q: z
+          .string()
+          .trim()
+          .min(1)
+          .max(100)
+          .optional()
+          .openapi({
+            description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word in them.",
+          }),
       })
       .strict()
       .optional(),
