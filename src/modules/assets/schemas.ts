@@ -131,6 +131,15 @@ export const UpdateAssetBody = z
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
+/** The `q` of the other lists of items (availability, the labels' filter): the item list's matching, 1..100 characters. */
+export const assetTextQ = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .optional()
+  .openapi({ description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word in them." });
+
 export const ListAssetsQuery = z.object({
   ...pageQuery,
   q: z.string().trim().min(1).max(120).optional().openapi({

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoInstant } from "../../platform/schemas";
-import { AssetSchema } from "../assets";
+import { AssetSchema, assetTextQ } from "../assets";
 
 export const tags = ["Bookings"];
 
@@ -86,13 +86,7 @@ export const AvailabilityQuery = z.object({
   to: isoInstant,
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .optional()
-    .openapi({ description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word in them." }),
+  q: assetTextQ,
 });
 
 export const AvailabilityPage = pageOf(AssetSchema, "AvailableItemPage");

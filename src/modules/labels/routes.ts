@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, errorResponses, jsonBody as body } from "../../http/router";
-import { ItemParams } from "../assets";
+import { assetTextQ, ItemParams } from "../assets";
 import { LAYOUTS, type LayoutName } from "./pdf";
 import { itemQrSvg, labelsPdf, MAX_LABELS } from "./service";
 
@@ -24,15 +24,7 @@ const LabelsBody = z
         categoryId: z.string().max(64).optional(),
         locationId: z.string().max(64).optional(),
         status: z.enum(["available", "assigned", "reserved", "maintenance", "lost", "retired"]).optional(),
-        q: z
-          .string()
-          .trim()
-          .min(1)
-          .max(100)
-          .optional()
-          .openapi({
-            description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word in them.",
-          }),
+        q: assetTextQ,
       })
       .strict()
       .optional(),
