@@ -10613,6 +10613,16 @@ export interface components {
             dueDate: string | null;
             /** @description Who recorded it (user or API key id). */
             performedBy: string;
+            /**
+             * @description What the work cost, a decimal amount in `currency`.
+             * @example 89.5
+             */
+            cost: number | null;
+            /**
+             * @description ISO 4217 code of `cost`.
+             * @example EUR
+             */
+            currency: string | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -12678,6 +12688,10 @@ export interface components {
              */
             completedDate: string;
             notes?: string | null;
+            /** @description What the work cost, in `currency` (at most its minor-unit digits); needs `currency`. */
+            cost?: number | null;
+            /** @description ISO 4217 code of `cost`. */
+            currency?: string | null;
             /** @description Completes this schedule of the same item: its nextDueDate advances by the recurrence (a one-off schedule becomes `completed`). */
             scheduleId?: string;
         };
@@ -12695,6 +12709,9 @@ export interface components {
              */
             completedDate?: string;
             notes?: string | null;
+            /** @description null clears the cost; an absent currency keeps the stored one. */
+            cost?: number | null;
+            currency?: string | null;
         };
         NotificationPage: {
             items: components["schemas"]["Notification"][];
@@ -13012,6 +13029,18 @@ export interface components {
                     intervalsMeasured: number;
                 }[];
             };
+            /** @description What the completions completed in [from, to) cost, per currency (amounts in different currencies are never added), in currency order; completions without a cost are left out. Scoped like the completed counts. */
+            costs: {
+                /** @example EUR */
+                currency: string;
+                /**
+                 * @description Sum of the costs, a decimal amount in `currency`.
+                 * @example 1289.5
+                 */
+                total: number;
+                /** @description Completions with a cost in this currency. */
+                logs: number;
+            }[];
         };
         DepreciationAnalytics: {
             asOf: string;

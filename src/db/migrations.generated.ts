@@ -461,5 +461,13 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "CREATE INDEX `stock_movements_issue_idx` ON `stock_movements` (`issue_id`) WHERE issue_id IS NOT NULL;",
       "CREATE INDEX `stock_movements_kind_at_idx` ON `stock_movements` (`kind`,`at`);"
     ]
+  },
+  {
+    "name": "0027_maintenance_cost.sql",
+    "queries": [
+      "ALTER TABLE `maintenance_logs` ADD `cost_minor` integer;",
+      "ALTER TABLE `maintenance_logs` ADD `currency` text;",
+      "CREATE INDEX `maintenance_logs_cost_idx` ON `maintenance_logs` (`completed_date`,`currency`,`cost_minor`) WHERE cost_minor IS NOT NULL;"
+    ]
   }
 ];

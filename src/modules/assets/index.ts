@@ -17,7 +17,16 @@ export {
 } from "./lookup";
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk-schemas";
 export { assetsRouter } from "./routes";
-export { AssetSchema, assetTextQ, CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
+export {
+  AssetSchema,
+  assetTextQ,
+  costAmount,
+  currencyCode,
+  CreateAssetBody,
+  ItemParams,
+  ListAssetsQuery,
+  UpdateAssetBody,
+} from "./schemas";
 export type { AllowedStatusTransitions, InventoryItem, InventoryItemListItem } from "./schemas";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history-schemas";
 export { createAsset, restoreAsset, updateAsset } from "./service";

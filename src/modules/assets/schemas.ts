@@ -10,6 +10,14 @@ const nullableText = (max: number) => z.string().trim().max(max, `at most ${max}
 let currencies: Set<string> | undefined;
 const knownCurrency = (c: string) => (currencies ??= new Set(Intl.supportedValuesOf("currency"))).has(c);
 
+/** A decimal amount of money in request bodies (assets' purchaseCost, maintenance cost); its digits are checked against the currency. */
+export const costAmount = z.number().nonnegative("must not be negative").max(1e12);
+/** An ISO 4217 currency code the runtime knows (so its minor-unit digits are known). */
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR")
+  .refine(knownCurrency, "unknown ISO 4217 currency");
+
 export const StatusEnum = z
   .enum(ASSET_STATUSES)
   .openapi({ description: "See the lifecycle table in GET .../allowed-status-transitions." });
@@ -89,13 +97,8 @@ export const assetFields = {
     .optional()
     .openapi({ description: "Defaults to the workspace's default location." }),
   purchaseDate: isoDate.nullable().optional(),
-  purchaseCost: z.number().nonnegative("must not be negative").max(1e12).nullable().optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR")
-    .refine(knownCurrency, "unknown ISO 4217 currency")
-    .nullable()
-    .optional(),
+  purchaseCost: costAmount.nullable().optional(),
+  currency: currencyCode.nullable().optional(),
   warrantyExpiresAt: isoDate.nullable().optional(),
   notes: textField.nullable().optional(),
   requestable: z.boolean().optional().openapi({

@@ -10,6 +10,7 @@ import { insertWhere } from "../../platform/d1-write";
 import { timelineRow } from "../assets";
 import { healthStale, settleHealth } from "../../health";
 import { addDays, localDate, occurrenceAfter } from "./dates";
+import { logCost } from "./cost";
 import type { CreateLogInput } from "./log-schemas";
 import { liveItem, requireItemRef } from "./refs";
 import { toLog, toSchedule, type LogRow, type MaintenanceCtx, type ScheduleRow } from "./view";
@@ -100,6 +101,7 @@ function logRow(ctx: MaintenanceCtx, input: CreateLogInput, completedDate: strin
     notes: input.notes ?? null,
     dueDate: null,
     performedBy: ctx.actor,
+    ...logCost(input),
     createdAt: at,
     updatedAt: at,
   };
