@@ -11848,7 +11848,7 @@ export interface components {
                 locationId?: string;
                 /** @enum {string} */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
-                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word in them. */
+                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word of the name. */
                 q?: string;
             };
         };
@@ -19694,7 +19694,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Case-insensitive prefix of the name, unique tag or serial number, or of any word in them: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
+                /** @description Case-insensitive prefix of the name, unique tag or serial number, or words of the name: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
                 q?: string;
                 /** @description See the lifecycle table in GET .../allowed-status-transitions. */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
@@ -22815,7 +22815,7 @@ export interface operations {
                 to: string;
                 categoryId?: string;
                 locationId?: string;
-                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word in them. */
+                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word of the name. */
                 q?: string;
             };
             header?: never;
@@ -33821,7 +33821,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Case-insensitive prefix of the name, email or employee number, or of any word in them: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
+                /** @description Case-insensitive prefix of the name, email or employee number, or words of the name: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
                 q?: string;
                 /** @description `active` (default), `deactivated`, or `all` (both; never deleted people). */
                 status?: "active" | "deactivated" | "all";
@@ -46848,7 +46848,7 @@ export interface operations {
     exportInventoryItems: {
         parameters: {
             query?: {
-                /** @description Case-insensitive prefix of the name, unique tag or serial number, or of any word in them: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
+                /** @description Case-insensitive prefix of the name, unique tag or serial number, or words of the name: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
                 q?: string;
                 /** @description See the lifecycle table in GET .../allowed-status-transitions. */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
@@ -47015,7 +47015,7 @@ export interface operations {
             query?: {
                 /** @description Sync: rows changed at or after this time, deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
-                /** @description Case-insensitive prefix of the name, email or employee number, or of any word in them: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
+                /** @description Case-insensitive prefix of the name, email or employee number, or words of the name: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
                 q?: string;
                 /** @description `active` (default), `deactivated`, or `all` (both; never deleted people). */
                 status?: "active" | "deactivated" | "all";

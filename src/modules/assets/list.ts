@@ -56,14 +56,15 @@ function prefixEnd(p: string): string {
 /**
  * `q` (every list of assets: this one, availability, labels): a case-insensitive prefix of the
  * whole name, unique tag or serial number (ranges on the lower(...) expression indexes), or word
- * prefixes anywhere in them through assets_fts (issue 23: "pro" finds "MacBook Pro"). SQLite runs
+ * prefixes anywhere in the name through assets_fts (issue 23: "pro" finds "MacBook Pro"; tags and
+ * serials are codes, matched from their start only). SQLite runs
  * the OR as a multi-index OR: three index ranges and the FTS index, then rowid seeks.
  */
 export function assetTextMatch(q: string): SQL | undefined {
   const lo = asciiLower(q);
   const hi = prefixEnd(lo);
   const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
-  const words = ftsColumnsQuery(["name", "unique_tag", "serial_number"], q);
+  const words = ftsColumnsQuery(["name"], q);
   return or(
     range(sql`lower(${assets.name})`),
     range(sql`lower(${assets.uniqueTag})`),

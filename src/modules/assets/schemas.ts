@@ -141,13 +141,13 @@ export const assetTextQ = z
   .min(1)
   .max(100)
   .optional()
-  .openapi({ description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word in them." });
+  .openapi({ description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word of the name." });
 
 export const ListAssetsQuery = z.object({
   ...pageQuery,
   q: z.string().trim().min(1).max(120).optional().openapi({
     description:
-      'Case-insensitive prefix of the name, unique tag or serial number, or of any word in them: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match.',
+      'Case-insensitive prefix of the name, unique tag or serial number, or words of the name: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match.',
   }),
   status: StatusEnum.optional(),
   categoryId: z.string().max(64).optional(),

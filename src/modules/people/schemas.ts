@@ -73,7 +73,7 @@ export const ListPeopleQuery = z.object({
   ...pageQuery,
   q: z.string().trim().min(1).max(120).optional().openapi({
     description:
-      'Case-insensitive prefix of the name, email or employee number, or of any word in them: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match.',
+      'Case-insensitive prefix of the name, email or employee number, or words of the name: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match.',
   }),
   status: z
     .enum(["active", "deactivated", "all"])

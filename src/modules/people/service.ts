@@ -55,8 +55,9 @@ export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
   if (input.q) {
     const lo = asciiLower(input.q);
     const hi = `${lo}\u{10FFFF}`;
-    // Word prefixes anywhere (issue 23: "love" finds "Ada Lovelace") through people_fts.
-    const words = ftsColumnsQuery(["name", "email", "employee_number"], input.q);
+    // Word prefixes anywhere in the name (issue 23: "love" finds "Ada Lovelace") through people_fts;
+    // emails and employee numbers match from their start only ("corp" must not find every colleague).
+    const words = ftsColumnsQuery(["name"], input.q);
     match = sql`${people.id} IN (
       SELECT id FROM people WHERE lower(name) >= ${lo} AND lower(name) < ${hi}
       UNION SELECT id FROM people WHERE lower(email) >= ${lo} AND lower(email) < ${hi}
