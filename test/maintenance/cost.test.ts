@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { MaintenanceAnalytics } from "../../src/modules/analytics";
 import type { MaintenanceCompletion, MaintenanceLog } from "../../src/modules/maintenance";
+import { addDays } from "../../src/modules/maintenance/dates";
+import { createSchedule, day, setTimezone } from "../harness/maintenance";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { rawDbOf } from "../harness/tenant-db";
@@ -85,5 +87,26 @@ describe("maintenance cost", () => {
       "SEARCH l USING COVERING INDEX maintenance_logs_cost_idx (completed_date>? AND completed_date<?)",
     );
     expect(details).not.toMatch(/SCAN l\b/);
+  });
+});
+
+describe("a bare date as completedDate (issue 23)", () => {
+  it("is the day a schedule advances from, in any workspace time zone (its midnight UTC would be the day before in Los Angeles)", async () => {
+    const t = await createTenant();
+    await setTimezone(t, "America/Los_Angeles");
+    const item = await insertAsset(t);
+    const daily = await createSchedule(t, {
+      itemId: item.id,
+      type: "inspection",
+      recurrence: { every: 1, unit: "day" },
+      nextDueDate: addDays(day(0, "America/Los_Angeles"), -10),
+    });
+    const completed = addDays(day(0, "America/Los_Angeles"), -3);
+    const res = await api<MaintenanceCompletion>(t, "/maintenance/logs", {
+      body: { itemId: item.id, scheduleId: daily.id, completedDate: completed },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.completedDate).toBe(`${completed}T00:00:00.000Z`);
+    expect(res.body.schedule?.nextDueDate).toBe(addDays(completed, 1));
   });
 });
