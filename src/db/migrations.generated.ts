@@ -487,5 +487,13 @@ export const TENANT_MIGRATIONS: Migration[] = [
       "-- Hand-written (issue 23): the calendar's SEQUENCE was the seconds from created_at to updated_at.\n-- Existing bookings start from that value, so no event's SEQUENCE goes down for a calendar app\n-- that has seen it; then every UPDATE of a booking that does not set `revision` itself bumps it\n-- by one (recursive triggers are off, and the trigger's own UPDATE sets it anyway).\nUPDATE `bookings` SET `revision` = max(0, CAST((julianday(`updated_at`) - julianday(`created_at`)) * 86400 AS INTEGER));",
       "CREATE TRIGGER `bookings_revision` AFTER UPDATE ON `bookings` WHEN new.revision = old.revision BEGIN\n  UPDATE bookings SET revision = old.revision + 1 WHERE rowid = new.rowid;\nEND;"
     ]
+  },
+  {
+    "name": "0030_maintenance_cost.sql",
+    "queries": [
+      "ALTER TABLE `maintenance_logs` ADD `cost_minor` integer;",
+      "ALTER TABLE `maintenance_logs` ADD `currency` text;",
+      "CREATE INDEX `maintenance_logs_cost_idx` ON `maintenance_logs` (`completed_date`,`currency`,`cost_minor`) WHERE cost_minor IS NOT NULL;"
+    ]
   }
 ];

@@ -24,7 +24,37 @@ export const NAME_MAX = 120;
 export const TEXT_MAX = 2000;
 export const nameField = z.string().trim().min(1, "must not be empty").max(NAME_MAX, `at most ${NAME_MAX} characters`);
 export const textField = z.string().trim().max(TEXT_MAX, `at most ${TEXT_MAX} characters`);
-export const isoDateTime = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-21T09:30:00Z" });
+
+/**
+ * Dates and instants are accepted the same way everywhere (issue 23): every body and query field of
+ * either kind uses one of these two, and test/contract/dates.test.ts walks the served document to
+ * prove it. A date field is a calendar day; an instant field takes an ISO 8601 date-time with an
+ * offset or, for convenience, a calendar day meaning its midnight UTC (JavaScript's own reading of
+ * a bare date, so `new Date(value)` and `instantOf(value)` give the instant). A date-time without an
+ * offset is refused: its time zone would be a guess.
+ */
+export const DATE_MESSAGE = "must be a date YYYY-MM-DD";
+export const INSTANT_MESSAGE =
+  "must be an ISO 8601 date-time with an offset (2026-11-21T09:30:00Z) or a date YYYY-MM-DD (midnight UTC)";
+
+/** A calendar day, `YYYY-MM-DD` (a day that exists). */
+export const isoDate = z.iso
+  .date({ error: DATE_MESSAGE })
+  .openapi({ example: "2026-11-25", description: "A calendar date, YYYY-MM-DD." });
+
+/** An instant: a date-time with an offset, or a date meaning its midnight UTC. */
+export const instantValue = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: INSTANT_MESSAGE });
+export const isoInstant = instantValue.openapi({
+  example: "2026-11-21T09:30:00Z",
+  description: "An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.",
+});
+
+/** The instant an `isoInstant` value names, as ISO 8601 UTC (`...Z`); a bare date is its midnight UTC. */
+export const instantOf = (value: string) => new Date(value).toISOString();
+
+/** Whether an `isoInstant` value was given as a bare date (some fields read a day as a whole day). */
+export const isBareDate = (value: string) => value.length === 10;
+
 /**
  * Examples of instants that must lie ahead (a due date, a booking's window): far in the future, so
  * the API reference's "Try it" sends a valid request whatever the year.

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { and, asc, gte, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { decodeCursor, toPage } from "./pagination";
+import { instantValue } from "./schemas";
 
 /**
  * Sync (docs/api-platform.md): a list with `updatedSince` returns every row changed at or after
@@ -10,10 +11,10 @@ import { decodeCursor, toPage } from "./pagination";
  * following `nextCursor`. Deletes and restores move `updatedAt`, so they show up in the stream.
  */
 /**
- * No `example`: the API reference's "Try it" sends an optional parameter's example, which would turn
- * every list into a sync list. The format (ISO 8601 date-time) is in the schema.
+ * No `example` (`instantValue` is `isoInstant` without one): the API reference's "Try it" sends an
+ * optional parameter's example, which would turn every list into a sync list.
  */
-export const updatedSinceParam = z.iso.datetime({ offset: true }).optional().openapi({
+export const updatedSinceParam = instantValue.optional().openapi({
   description:
     "Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume.",
 });

@@ -174,6 +174,8 @@ const ALLOWED: Record<string, string[]> = {
     "notes",
     "due_date",
     "performed_by",
+    "cost_minor",
+    "currency",
     "created_at",
     "updated_at",
   ],

@@ -54,7 +54,8 @@ describe("asset list query plans (no full scans at 100k assets)", () => {
 
         // Never a table scan; the only index scan allowed is the unfiltered first page, read in id
         // order and stopped after limit+1 entries.
-        expect(plan, label).not.toMatch(/SCAN assets(?! USING)/);
+        // (`SCAN assets_fts VIRTUAL TABLE INDEX n:M…` is the FTS index answering a MATCH, not a scan.)
+        expect(plan, label).not.toMatch(/SCAN assets(?! USING)(?!_fts VIRTUAL TABLE INDEX \d+:M)/);
         if (/SCAN assets USING/.test(plan))
           expect(label).toMatch(/^\{\} cursor=false: SCAN assets USING INDEX assets_live_idx$/);
 
@@ -67,6 +68,9 @@ describe("asset list query plans (no full scans at 100k assets)", () => {
               : "assets_tag_live_uq";
           for (const idx of ["assets_name_idx", tagIndex, "assets_serial_idx"])
             expect(plan, label).toContain(`SEARCH assets USING INDEX ${idx} (<expr>>? AND <expr><?)`);
+          // Word prefixes (issue 23): the FTS index, then a rowid seek per match; never a scan of assets.
+          expect(plan, label).toMatch(/SCAN assets_fts VIRTUAL TABLE INDEX \d+:M/);
+          expect(plan, label).toContain("SEARCH assets USING INTEGER PRIMARY KEY (rowid=?)");
           continue;
         }
         // Without q, rows come off the index already in list order: no sort step.

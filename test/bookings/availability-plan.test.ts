@@ -62,7 +62,7 @@ describe("bookings query plans", () => {
   });
 
   it("the conflict read of a booking and a dated checkout's bookings rule seek the window index", async () => {
-    const conflicts = await plansOf((db) => refuseConflicts(db, [], { startsAt: from, endsAt: to }, null));
+    const conflicts = await plansOf((db) => refuseConflicts(db, [], { startsAt: from, endsAt: to }, null, from));
     expect(conflicts.at(-1)).toMatch(
       /^SEARCH booking_items USING INDEX booking_items_window_idx \(asset_id=\? AND starts_at<\?\)/,
     );

@@ -113,7 +113,7 @@ describe("maintenance logs", () => {
       [{ ...ok, itemId: deleted.id }, "body.itemId"],
       [{ ...ok, type: undefined }, "body.type"],
       [{ ...ok, type: "" }, "body.type"],
-      [{ ...ok, completedDate: "2026-01-01" }, "body.completedDate"],
+      [{ ...ok, completedDate: "2026-01-01T10:00:00" }, "body.completedDate"], // no offset (a bare date is accepted: test/contract/dates.test.ts)
       [{ ...ok, completedDate: new Date(Date.now() + 3_600_000).toISOString() }, "body.completedDate"],
       [{ ...ok, scheduleId: "mts_00000000000000000000000000" }, "body.scheduleId"],
       [{ ...ok, scheduleId: s.id }, "body.scheduleId"], // another item's schedule

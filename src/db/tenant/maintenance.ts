@@ -71,10 +71,15 @@ export const maintenanceLogs = sqliteTable(
     /** The schedule's due date this log completed (schedule completions only). */
     dueDate: text("due_date"),
     performedBy: text("performed_by").notNull(),
+    /** What the work cost (issue 23), in minor units of `currency` (as assets' purchase_cost_minor); both or neither. */
+    costMinor: integer("cost_minor"),
+    currency: text("currency"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
+    // Maintenance analytics: the cost totals of a range per currency, read from this index alone.
+    index("maintenance_logs_cost_idx").on(t.completedDate, t.currency, t.costMinor).where(sql`cost_minor IS NOT NULL`),
     index("maintenance_logs_item_idx").on(t.itemId, t.completedDate, t.id),
     index("maintenance_logs_schedule_idx").on(t.scheduleId, t.completedDate, t.id),
     // Analytics: completions per period and type, and the gaps between an item's completions.

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery } from "../../platform/pagination";
+import { isoDate } from "../../platform/schemas";
 import { scopeQuery } from "./filters";
 import { Filters } from "./schemas";
 
@@ -7,8 +8,7 @@ import { Filters } from "./schemas";
 export const DepreciationQuery = z.object({
   ...scopeQuery,
   ...pageQuery,
-  asOf: z.iso
-    .date()
+  asOf: isoDate
     .optional()
     .openapi({ description: "Day the book values are computed for (YYYY-MM-DD). Default: today (UTC)." }),
   salvagePercent: z.coerce

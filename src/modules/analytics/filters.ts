@@ -3,6 +3,7 @@ import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { categories, locations } from "../../db/tenant/catalog";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
+import { isoInstant } from "../../platform/schemas";
 
 /**
  * The query every analytics route shares: a date range cut into periods, and the category and
@@ -16,13 +17,8 @@ const DAY_MS = 86_400_000;
 export const MAX_PERIODS = 366;
 const DEFAULT_SPAN_DAYS: Record<Period, number> = { day: 30, week: 7 * 12, month: 365 };
 
-const instant = z
-  .string()
-  .max(40)
-  .refine(
-    (v) => /^\d{4}-\d{2}-\d{2}(T.+)?$/.test(v) && !Number.isNaN(Date.parse(v)),
-    "an ISO 8601 date (YYYY-MM-DD) or date-time",
-  );
+/** The shared instant field; here `to` reads a bare date as the end of that day (an inclusive last day). */
+const instant = isoInstant;
 
 const id = z.string().min(1).max(64);
 

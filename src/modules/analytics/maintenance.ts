@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
+import { fromMinor } from "../assets";
 import { localDate } from "../maintenance";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
 import { maintenanceIntervals } from "./intervals";
@@ -26,7 +27,7 @@ export async function maintenanceAnalytics(
   // to `to` from the log rows (completed_date may be a date or an instant), as the range reads them.
   const fromDay = range.from.slice(0, 10);
   const toDay = range.to.slice(0, 10);
-  const [whole, edge, backlog, intervals] = await Promise.all([
+  const [whole, edge, backlog, intervals, costs] = await Promise.all([
     fromDay < toDay
       ? dailyCounts(db, [fromDay, toDay], range.period, scope, sql`d.metric >= 'm:' AND d.metric < 'm;'`)
       : Promise.resolve([]),
@@ -40,6 +41,15 @@ export async function maintenanceAnalytics(
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) > 30)), 0) AS older
       FROM analytics_schedules_due r WHERE r.next_due_date < ${today}${rollupScope("r", scope)}`),
     maintenanceIntervals(db, range, scope),
+    // Cost totals per currency (issue 23): a range of maintenance_logs_cost_idx, which covers them unscoped.
+    db.all<{
+      currency: string;
+      minor: number;
+      logs: number;
+    }>(sql`SELECT l.currency AS currency, sum(l.cost_minor) AS minor, count(*) AS logs
+      FROM maintenance_logs l INDEXED BY maintenance_logs_cost_idx ${join}
+      WHERE l.cost_minor IS NOT NULL AND l.completed_date >= ${range.from} AND l.completed_date < ${range.to}${f}
+      GROUP BY l.currency ORDER BY l.currency`),
   ]);
   const byPeriod = new Map<string, Record<string, number>>();
   const counts = addRows(addRows(new Map(), whole), edge);
@@ -68,5 +78,6 @@ export async function maintenanceAnalytics(
       over30Days: backlog?.older ?? 0,
     },
     meanDaysBetweenMaintenance: intervals,
+    costs: costs.map((c) => ({ currency: c.currency, total: fromMinor(c.minor, c.currency), logs: c.logs })),
   };
 }

@@ -145,6 +145,20 @@ export const MaintenanceAnalyticsSchema = z
         description:
           "With categoryId / locationId: the items whose asset is now in that category / location (as the completed counts).",
       }),
+    costs: z
+      .array(
+        z.object({
+          currency: z.string().openapi({ example: "EUR" }),
+          total: z
+            .number()
+            .openapi({ example: 1289.5, description: "Sum of the costs, a decimal amount in `currency`." }),
+          logs: z.number().int().openapi({ description: "Completions with a cost in this currency." }),
+        }),
+      )
+      .openapi({
+        description:
+          "What the completions completed in [from, to) cost, per currency (amounts in different currencies are never added), in currency order; completions without a cost are left out. Scoped like the completed counts.",
+      }),
   })
   .openapi("MaintenanceAnalytics");
 

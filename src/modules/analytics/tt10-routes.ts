@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { createRouter, defineRoute, jsonContent } from "../../http/router";
-import { idParam, isoDateTime } from "../../platform/schemas";
+import { idParam, isoInstant } from "../../platform/schemas";
 import { tt10Report } from "./tt10";
 
 const Tt10Entry = z
@@ -35,8 +35,8 @@ const Tt10Report = pageOf(Tt10Entry, "Tt10ReportPage")
 export type Tt10Report = z.infer<typeof Tt10Report>;
 
 const Tt10Query = z.object({
-  from: isoDateTime.optional().openapi({ description: "Only events at or after this instant (ISO 8601)." }),
-  to: isoDateTime
+  from: isoInstant.optional().openapi({ description: "Only events at or after this instant (ISO 8601)." }),
+  to: isoInstant
     .optional()
     .openapi({ description: "Only events before this instant (ISO 8601); must be after `from` (400)." }),
   ...pageQuery,

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { nameField } from "../../platform/schemas";
+import { isoInstant, nameField } from "../../platform/schemas";
 import { ALL_SCOPES, type Scope } from "../../auth/scopes";
 
 export const ScopeSchema = z
@@ -44,8 +44,7 @@ export const CreateApiKeyBody = z
           "`<group>:read` or `<group>:write` per path group (write implies read). Absent or null: every scope.",
         example: ["inventory-items:write", "people:read"],
       }),
-    expiresAt: z.iso
-      .datetime({ offset: true })
+    expiresAt: isoInstant
       .nullable()
       .optional()
       .openapi({ description: "Optional expiry (ISO 8601, in the future); an expired key gets 401." }),

@@ -5,7 +5,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../platform/d1-write";
 import { blockingBookingsOf, noBlockingBookingOf } from "./booking-rule";
 import { checkinAssetSet, checkinChange, checkoutAssetSet, checkoutChange, personHolder } from "./checkout-change";
-import { CHECKOUT_FROM } from "./status";
+import { CHECKOUT_FROM, statusReason } from "./status";
 import { assetFieldDefs, type AssetRow } from "./view";
 import type { AssetWrite } from "./write";
 
@@ -68,7 +68,7 @@ export async function planCheckoutMany(
     const a = rows.get(id);
     if (!a) refusals.push({ assetId: id, reason: "deleted" });
     else if (a.status === "assigned") refusals.push({ assetId: id, reason: "checked out to someone else" });
-    else if (!CHECKOUT_FROM.includes(a.status)) refusals.push({ assetId: id, reason: `status is '${a.status}'` });
+    else if (!CHECKOUT_FROM.includes(a.status)) refusals.push({ assetId: id, reason: statusReason(a.status) });
   }
   const except = typeof input.bookingRule === "object" ? input.bookingRule.except : undefined;
   if (input.bookingRule) {

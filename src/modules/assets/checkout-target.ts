@@ -7,7 +7,7 @@ import { conflict, invalidField, type ApiError } from "../../platform/errors";
 import type { Holder } from "./checkout-change";
 import { holdersAbove, notAboveTarget } from "./custody-tree";
 import { requirePerson, type PersonRow } from "./lookup";
-import { CHECKOUT_FROM, forbiddenMove } from "./status";
+import { CHECKOUT_FROM, notCheckable } from "./status";
 import type { AssetRow } from "./view";
 
 /** The checkout body's target: exactly one of a person (the default form), a location or an asset. */
@@ -30,7 +30,7 @@ export function checkoutRefusal(asset: AssetRow): ApiError | null {
       assigneeId: asset.assigneeId,
       holder: asset.holderKind ? { kind: asset.holderKind, id: asset.holderId, name: asset.holderName } : null,
     });
-  if (!CHECKOUT_FROM.includes(asset.status)) return forbiddenMove(asset, "assigned");
+  if (!CHECKOUT_FROM.includes(asset.status)) return notCheckable(asset);
   return null;
 }
 

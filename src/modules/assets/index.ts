@@ -4,7 +4,7 @@
  */
 export { checkinAllForPeople, checkinAllForPerson } from "./checkin-people";
 export type { AssetInput } from "./input";
-export { listAssets } from "./list";
+export { assetTextMatch, listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
 export {
   countLiveAssetsUsing,
@@ -17,7 +17,16 @@ export {
 } from "./lookup";
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk-schemas";
 export { assetsRouter } from "./routes";
-export { AssetSchema, CreateAssetBody, ItemParams, ListAssetsQuery, UpdateAssetBody } from "./schemas";
+export {
+  AssetSchema,
+  assetTextQ,
+  costAmount,
+  currencyCode,
+  CreateAssetBody,
+  ItemParams,
+  ListAssetsQuery,
+  UpdateAssetBody,
+} from "./schemas";
 export type { AllowedStatusTransitions, InventoryItem, InventoryItemListItem } from "./schemas";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history-schemas";
 export { createAsset, restoreAsset, updateAsset } from "./service";

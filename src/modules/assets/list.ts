@@ -4,6 +4,7 @@ import { assets, type AssetStatus, type HolderKind } from "../../db/tenant/asset
 import { assetHealth } from "../../db/tenant/health";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
+import { ftsColumnsQuery, ftsRowidIn } from "../../platform/fts";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { mergeSync } from "../../platform/sync";
 import { tombstoneData, tombstoneField, tombstonesSince } from "../../events/tombstones";
@@ -52,15 +53,23 @@ function prefixEnd(p: string): string {
   return chars.join("") + String.fromCodePoint(last + 1);
 }
 
-/** `q`: case-insensitive prefix of name, unique tag or serial number, as ranges on the lower(...) expression indexes. */
-function prefixMatch(q: string): SQL | undefined {
+/**
+ * `q` (every list of assets: this one, availability, labels): a case-insensitive prefix of the
+ * whole name, unique tag or serial number (ranges on the lower(...) expression indexes), or word
+ * prefixes anywhere in the name through assets_fts (issue 23: "pro" finds "MacBook Pro"; tags and
+ * serials are codes, matched from their start only). SQLite runs
+ * the OR as a multi-index OR: three index ranges and the FTS index, then rowid seeks.
+ */
+export function assetTextMatch(q: string): SQL | undefined {
   const lo = asciiLower(q);
   const hi = prefixEnd(lo);
   const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
+  const words = ftsColumnsQuery(["name"], q);
   return or(
     range(sql`lower(${assets.name})`),
     range(sql`lower(${assets.uniqueTag})`),
     range(sql`lower(${assets.serialNumber})`),
+    words === null ? undefined : ftsRowidIn("assets", words),
   );
 }
 
@@ -145,7 +154,7 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
   const where = and(
     // Sync (updatedSince) also returns deleted assets: tombstones carry deletedAt.
     mode === "updated" ? undefined : liveAsset,
-    input.q ? prefixMatch(input.q) : undefined,
+    input.q ? assetTextMatch(input.q) : undefined,
     // In score order the status is read from asset_health (kept equal by triggers): its (status, score, id)
     // index drives, so no asset of another status is skipped (the lost ones before risk_first).
     driver === "health" && input.status !== undefined

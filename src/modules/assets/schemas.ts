@@ -2,14 +2,29 @@ import { z } from "@hono/zod-openapi";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { ASSET_STATUSES, HOLDER_KINDS } from "../../db/tenant/assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { FUTURE_EXAMPLE, isoDateTime, nameField, nullableRef, textField, idParam } from "../../platform/schemas";
+import {
+  FUTURE_EXAMPLE,
+  isoDate,
+  isoInstant,
+  nameField,
+  nullableRef,
+  textField,
+  idParam,
+} from "../../platform/schemas";
 import { healthListQuery, HealthSchema } from "../../health";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
-const isoDate = z.iso.date().openapi({ example: "2025-03-14", description: "Calendar date, YYYY-MM-DD." });
 
 let currencies: Set<string> | undefined;
 const knownCurrency = (c: string) => (currencies ??= new Set(Intl.supportedValuesOf("currency"))).has(c);
+
+/** A decimal amount of money in request bodies (assets' purchaseCost, maintenance cost); its digits are checked against the currency. */
+export const costAmount = z.number().nonnegative("must not be negative").max(1e12);
+/** An ISO 4217 currency code the runtime knows (so its minor-unit digits are known). */
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR")
+  .refine(knownCurrency, "unknown ISO 4217 currency");
 
 export const StatusEnum = z
   .enum(ASSET_STATUSES)
@@ -90,13 +105,8 @@ export const assetFields = {
     .optional()
     .openapi({ description: "Defaults to the workspace's default location." }),
   purchaseDate: isoDate.nullable().optional(),
-  purchaseCost: z.number().nonnegative("must not be negative").max(1e12).nullable().optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR")
-    .refine(knownCurrency, "unknown ISO 4217 currency")
-    .nullable()
-    .optional(),
+  purchaseCost: costAmount.nullable().optional(),
+  currency: currencyCode.nullable().optional(),
   warrantyExpiresAt: isoDate.nullable().optional(),
   notes: textField.nullable().optional(),
   requestable: z.boolean().optional().openapi({
@@ -132,15 +142,21 @@ export const UpdateAssetBody = z
 
 const bool = z.enum(["true", "false"]).transform((v) => v === "true");
 
+/** The `q` of the other lists of items (availability, the labels' filter): the item list's matching, 1..100 characters. */
+export const assetTextQ = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .optional()
+  .openapi({ description: "As the item list's `q`: a prefix of the name, tag or serial, or of any word of the name." });
+
 export const ListAssetsQuery = z.object({
   ...pageQuery,
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(120)
-    .optional()
-    .openapi({ description: "Case-insensitive (ASCII) prefix of the name, unique tag or serial number." }),
+  q: z.string().trim().min(1).max(120).optional().openapi({
+    description:
+      'Case-insensitive prefix of the name, unique tag or serial number, or words of the name: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match.',
+  }),
   status: StatusEnum.optional(),
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),
@@ -179,7 +195,7 @@ export const StatusBody = z
     reason: reasonText.optional().openapi({ description: "Required when toStatus is `retired`." }),
     meta: z
       .strictObject({
-        reservedUntil: isoDateTime.optional(),
+        reservedUntil: isoInstant.optional(),
         reservationReason: reasonText.optional(),
       })
       .optional()
@@ -201,7 +217,7 @@ export const CheckoutBody = z
       "ast_01jd3k4m5n6p7q8r9s0t1v2w3x",
       "Check out to this asset (a dock to a laptop): the item moves with it from then on. Not the item itself nor anything it holds (409).",
     ),
-    dueBackAt: isoDateTime
+    dueBackAt: isoInstant
       .optional()
       .openapi({ description: "When it should come back; must be in the future.", example: FUTURE_EXAMPLE.end }),
   })

@@ -16,15 +16,42 @@ export interface StatusChange {
 
 const STATUS_FIELDS = ["status", "reservedUntil", "reservationReason"] as const;
 
+/** What a caller does next when a move is refused, so the message never points at a route that would refuse too. */
+function moveHint(from: AssetStatus, to: AssetStatus): string {
+  if (from === "assigned") return "; check it in first (POST .../checkin)";
+  if (to === "assigned")
+    return CHECKOUT_FROM.includes(from)
+      ? "; check it out with POST .../checkout"
+      : "; only an available or reserved asset is checked out (POST .../checkout)";
+  return "";
+}
+
 /** 409 for a move the lifecycle table does not allow, listing the moves that are. */
 export function forbiddenMove(row: AssetRow, to: AssetStatus) {
-  const allowed = allowedTransitions(row.status);
-  const hint =
-    to === "assigned" ? " (use POST .../checkout)" : row.status === "assigned" ? " (use POST .../checkin)" : "";
-  return conflict(`Cannot move the asset from '${row.status}' to '${to}'${hint}`, {
+  const message =
+    row.status === to
+      ? `The asset is already '${to}'`
+      : `Cannot move the asset from '${row.status}' to '${to}'${moveHint(row.status, to)}`;
+  return conflict(message, { fromStatus: row.status, toStatus: to, allowed: allowedTransitions(row.status) });
+}
+
+/** Why an asset in a status that cannot be checked out is refused, and what makes it checkable again. */
+const NOT_CHECKABLE: Partial<Record<AssetStatus, string>> = {
+  maintenance:
+    "The asset is in maintenance; when the work is done, set its status to 'available' (POST .../status) and check it out then",
+  lost: "The asset is lost; when it is found, set its status to 'available' (POST .../status) and check it out then",
+  retired: "The asset is retired; reinstate it (POST .../status to 'available') before checking it out",
+};
+
+/** The short form for a refused member of a kit checkout or a pick-up (`details.members[].reason`). */
+export const statusReason = (status: AssetStatus) => (status === "maintenance" ? "in maintenance" : status);
+
+/** 409 for a checkout from a status outside CHECKOUT_FROM (other than `assigned`), with the same details as a refused move. */
+export function notCheckable(row: AssetRow) {
+  return conflict(NOT_CHECKABLE[row.status] ?? `The asset cannot be checked out while '${row.status}'`, {
     fromStatus: row.status,
-    toStatus: to,
-    allowed,
+    toStatus: "assigned",
+    allowed: allowedTransitions(row.status),
   });
 }
 

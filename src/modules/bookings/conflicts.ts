@@ -7,10 +7,14 @@ import { conflict, invalidField } from "../../platform/errors";
 import { type MemberRefusal } from "../assets";
 
 /**
- * The booking conflict rules (issue 15). A booking of assets over [startsAt, endsAt) is refused when
- * one of them is held by another active booking overlapping the window, is retired or lost, or is
- * checked out with no dueBackAt or one after startsAt. The same rules run twice: as a read, to name
- * the conflicts in the 409, and as the batch guard, so of two concurrent bookings exactly one wins.
+ * The booking conflict rules (issues 15 and 23). A booking of assets over [startsAt, endsAt) is
+ * refused when one of them is held by another active booking overlapping the window, or cannot be
+ * handed over when the window starts: retired, lost, in maintenance (no end date is known, so no
+ * window can be promised), checked out with no dueBackAt or one after startsAt, or checked out and
+ * already overdue (it did not come back when promised, so its return is unknown). These are exactly
+ * the items a pick-up would refuse, so a booking that is accepted can be picked up. The same rules
+ * run twice: as a read, to name the conflicts in the 409, and as the batch guard, so of two
+ * concurrent bookings exactly one wins; availability lists only items that pass them.
  */
 
 export interface Window {
@@ -27,17 +31,45 @@ const overlapping = (ids: readonly string[], w: Window, except: string | null): 
     except ? ne(bookingItems.bookingId, except) : undefined,
   ) as SQL;
 
-const unusable = (w: Window): SQL =>
-  sql`(${assets.status} IN ('retired', 'lost') OR (${assets.status} = 'assigned' AND (${assets.dueBackAt} IS NULL OR ${assets.dueBackAt} > ${w.startsAt})))`;
+/** Why an item cannot be handed over when a window starts (`details.assets[].code`, availability's rule). */
+export const UNAVAILABLE_REASONS = ["retired", "lost", "in_maintenance", "checked_out", "checked_out_overdue"] as const;
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
+/** The SQL of `unavailableReason` being non-null: one rule for the guard, the 409 and availability. */
+export const unusableSql = (startsAt: string, now: string): SQL =>
+  sql`(${assets.status} IN ('retired', 'lost', 'maintenance') OR (${assets.status} = 'assigned' AND (${assets.dueBackAt} IS NULL OR ${assets.dueBackAt} > ${startsAt} OR ${assets.dueBackAt} <= ${now})))`;
+
+/** The same rule read from a row, with the code and the sentence the 409 names. */
+export function unavailableReason(
+  a: { status: string; dueBackAt: string | null },
+  startsAt: string,
+  now: string,
+): { code: UnavailableReason; reason: string } | null {
+  if (a.status === "retired" || a.status === "lost") return { code: a.status, reason: a.status };
+  if (a.status === "maintenance")
+    return { code: "in_maintenance", reason: "in maintenance; complete its maintenance before booking it" };
+  if (a.status !== "assigned") return null;
+  if (a.dueBackAt === null) return { code: "checked_out", reason: "checked out with no due-back date" };
+  if (a.dueBackAt <= now)
+    return { code: "checked_out_overdue", reason: `checked out and overdue since ${a.dueBackAt}; check it in first` };
+  if (a.dueBackAt > startsAt) return { code: "checked_out", reason: `checked out until ${a.dueBackAt}` };
+  return null;
+}
 
 /** The guard condition: every asset live and usable, no overlapping active booking. */
-export function bookableSql(ids: readonly string[], w: Window, except: string | null): SQL {
+export function bookableSql(ids: readonly string[], w: Window, except: string | null, now: string): SQL {
   return sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${overlapping(ids, w, except)})
-    AND (SELECT count(*) FROM ${assets} WHERE ${inJson(assets.id, ids)} AND ${assets.deletedAt} IS NULL AND NOT ${unusable(w)}) = ${ids.length}`;
+    AND (SELECT count(*) FROM ${assets} WHERE ${inJson(assets.id, ids)} AND ${assets.deletedAt} IS NULL AND NOT ${unusableSql(w.startsAt, now)}) = ${ids.length}`;
 }
 
 /** Throws 400 for unknown ids and 409 naming the conflicting bookings and assets; returns when bookable. */
-export async function refuseConflicts(db: TenantDb, ids: readonly string[], w: Window, except: string | null) {
+export async function refuseConflicts(
+  db: TenantDb,
+  ids: readonly string[],
+  w: Window,
+  except: string | null,
+  now: string,
+) {
   const rows = await db
     .select({ id: assets.id, status: assets.status, dueBackAt: assets.dueBackAt })
     .from(assets)
@@ -46,15 +78,10 @@ export async function refuseConflicts(db: TenantDb, ids: readonly string[], w: W
   const found = new Map(rows.map((r) => [r.id, r]));
   const unknown = ids.filter((id) => !found.has(id));
   if (unknown.length) throw invalidField("body.assetIds", `unknown or deleted inventory items: ${unknown.join(", ")}`);
-  const assetsRefused: MemberRefusal[] = [];
-  for (const r of rows) {
-    if (r.status === "retired" || r.status === "lost") assetsRefused.push({ assetId: r.id, reason: `${r.status}` });
-    else if (r.status === "assigned" && (r.dueBackAt === null || r.dueBackAt > w.startsAt))
-      assetsRefused.push({
-        assetId: r.id,
-        reason: r.dueBackAt ? `checked out until ${r.dueBackAt}` : "checked out with no due-back date",
-      });
-  }
+  const assetsRefused: (MemberRefusal & { code: UnavailableReason })[] = rows.flatMap((r) => {
+    const why = unavailableReason(r, w.startsAt, now);
+    return why ? [{ assetId: r.id, ...why }] : [];
+  });
   const bookings = await db
     .select({
       bookingId: bookingItems.bookingId,

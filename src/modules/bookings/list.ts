@@ -6,9 +6,9 @@ import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { assetFieldDefs, toAsset } from "../assets";
+import { assetFieldDefs, assetTextMatch, toAsset } from "../assets";
 import type { BOOKING_STATUSES } from "./schemas";
-import { MAX_BOOKING_DAYS } from "./conflicts";
+import { MAX_BOOKING_DAYS, unusableSql } from "./conflicts";
 import { toBooking } from "./view";
 
 const iso = (s: string) => new Date(s).toISOString();
@@ -84,8 +84,9 @@ export async function listBookings(
 }
 
 /**
- * The live assets free over [from, to): not retired or lost, not checked out past `from`, and
- * held by no active booking overlapping the window. Assets are walked in id order through the
+ * The live assets free over [from, to): those that can be handed over at `from` (the booking
+ * conflict rules: not retired, lost or in maintenance, not checked out past `from`, not overdue)
+ * and held by no active booking overlapping the window. Assets are walked in id order through the
  * list indexes (live, or by category/location) and each candidate costs one seek of
  * booking_items_window_idx, so a page costs about `limit` seeks, whatever the table sizes.
  */
@@ -97,7 +98,6 @@ export async function availability(
   const to = iso(q.to);
   const after = decodeCursor(q.cursor, 1);
   if (to <= from) throw invalidField("query.to", "must be after from");
-  const prefix = q.q ? `${q.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await db
     .select()
     .from(assets)
@@ -107,11 +107,8 @@ export async function availability(
         after ? gt(assets.id, String(after[0])) : undefined,
         q.categoryId ? eq(assets.categoryId, q.categoryId) : undefined,
         q.locationId ? eq(assets.locationId, q.locationId) : undefined,
-        prefix
-          ? sql`(lower(${assets.name}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.uniqueTag}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.serialNumber}) LIKE ${prefix} ESCAPE '\\')`
-          : undefined,
-        sql`${assets.status} NOT IN ('retired', 'lost')`,
-        sql`NOT (${assets.status} = 'assigned' AND (${assets.dueBackAt} IS NULL OR ${assets.dueBackAt} > ${from}))`,
+        q.q ? assetTextMatch(q.q) : undefined,
+        sql`NOT ${unusableSql(from, nowIso())}`,
         sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${bookingItems.assetId} = ${assets.id} AND ${bookingItems.active} = 1 AND ${bookingItems.startsAt} < ${to} AND ${bookingItems.endsAt} > ${from})`,
       ),
     )

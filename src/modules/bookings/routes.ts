@@ -46,7 +46,7 @@ export const bookingsRouter = createRouter()
       tags,
       summary: "Inventory items free over a window",
       description:
-        "Live items that are not retired or lost, not checked out past `from`, and not held by an active booking overlapping [from, to). Filters as the item list: categoryId, locationId, q. Cursor-paginated by id.",
+        "Live items that can be handed over when the window starts and are not held by an active booking overlapping [from, to). An item that could not be handed over at `from` is not listed: retired, lost, in maintenance, checked out with no dueBackAt or one after `from`, or checked out and already overdue; `POST /bookings` names the reason (409, `details.assets[].code`). Filters as the item list: categoryId, locationId, q (word prefixes of the name, or a prefix of the tag or serial). Cursor-paginated by id.",
       request: { query: AvailabilityQuery },
       responses: { 200: json(AvailabilityPage, "A page of free items") },
     }),
@@ -60,7 +60,7 @@ export const bookingsRouter = createRouter()
       tags,
       summary: "Book inventory items for a person",
       description:
-        "Refused (409, naming the conflicting bookings and items) when the window overlaps another active booking of an item, an item is retired or lost, or an item is checked out with no dueBackAt or one after startsAt. Of concurrent bookings of one item and window exactly one wins.",
+        "Refused (409, naming the conflicting bookings and items) when the window overlaps another active booking of an item, or an item could not be handed over when the window starts, so that every accepted booking can be picked up: `details.assets[]` is `{ assetId, code, reason }` with `code` one of `retired`, `lost`, `in_maintenance` (no end date is known), `checked_out` (no dueBackAt, or one after startsAt) and `checked_out_overdue` (past its dueBackAt: check it in first). Of concurrent bookings of one item and window exactly one wins.",
       request: body(CreateBookingBody),
       responses: { 201: json(BookingSchema, "Created"), ...errorResponses(409, 415) },
     }),

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { FUTURE_EXAMPLE, idParam, isoDateTime } from "../../platform/schemas";
-import { AssetSchema } from "../assets";
+import { FUTURE_EXAMPLE, idParam, isoInstant } from "../../platform/schemas";
+import { AssetSchema, assetTextQ } from "../assets";
 
 export const tags = ["Bookings"];
 
@@ -44,8 +44,8 @@ export const CreateBookingBody = z
   .object({
     personId: z.string().min(1).max(64),
     assetIds: assetIds.openapi({ description: `1..${MAX_BOOKING_ASSETS} inventory item ids.` }),
-    startsAt: isoDateTime.openapi({ example: FUTURE_EXAMPLE.start }),
-    endsAt: isoDateTime.openapi({
+    startsAt: isoInstant.openapi({ example: FUTURE_EXAMPLE.start }),
+    endsAt: isoInstant.openapi({
       description: "Exclusive end; after startsAt, in the future, at most 366 days after startsAt.",
       example: FUTURE_EXAMPLE.end,
     }),
@@ -56,8 +56,8 @@ export const CreateBookingBody = z
 
 export const UpdateBookingBody = z
   .object({
-    startsAt: isoDateTime.optional(),
-    endsAt: isoDateTime.optional(),
+    startsAt: isoInstant.optional(),
+    endsAt: isoInstant.optional(),
     notes: z.string().trim().max(2000).nullable().optional(),
   })
   .strict()
@@ -74,8 +74,8 @@ export const BookingParams = z.object({ bookingId: idParam("bookingId", "bkg_01j
 
 export const ListBookingsQuery = z.object({
   ...pageQuery,
-  from: isoDateTime.optional().openapi({ description: "Bookings that end after this instant." }),
-  to: isoDateTime.optional().openapi({ description: "Bookings that start before this instant." }),
+  from: isoInstant.optional().openapi({ description: "Bookings that end after this instant." }),
+  to: isoInstant.optional().openapi({ description: "Bookings that start before this instant." }),
   personId: z.string().max(64).optional(),
   assetId: z.string().max(64).optional(),
   status: z.enum(BOOKING_STATUSES).optional(),
@@ -83,11 +83,11 @@ export const ListBookingsQuery = z.object({
 
 export const AvailabilityQuery = z.object({
   ...pageQuery,
-  from: isoDateTime,
-  to: isoDateTime,
+  from: isoInstant,
+  to: isoInstant,
   categoryId: z.string().max(64).optional(),
   locationId: z.string().max(64).optional(),
-  q: z.string().trim().min(1).max(100).optional().openapi({ description: "Prefix of name, unique tag or serial." }),
+  q: assetTextQ,
 });
 
 export const AvailabilityPage = pageOf(AssetSchema, "AvailableItemPage");

@@ -79,7 +79,7 @@ export async function createBooking(
   const person = await db.select().from(people).where(eq(people.id, input.personId)).get();
   if (!person || person.deletedAt) throw invalidField("body.personId", `unknown person '${input.personId}'`);
   if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them first`);
-  await refuseConflicts(db, input.assetIds, w, null);
+  await refuseConflicts(db, input.assetIds, w, null, now);
   const row: BookingRow = {
     id: input.id ?? newId("booking"),
     personId: input.personId,
@@ -101,7 +101,7 @@ export async function createBooking(
     batchGuard(
       db,
       "booking_conflict",
-      sql`${bookableSql(input.assetIds, w, null)} AND ${personActive(input.personId)}`,
+      sql`${bookableSql(input.assetIds, w, null, now)} AND ${personActive(input.personId)}`,
     ),
     ...(rider?.guards ?? []),
     db.insert(bookings).values(row),
@@ -114,7 +114,7 @@ export async function createBooking(
   } catch (err) {
     if (!guardFailed(err, "booking_conflict")) throw err;
     // Lost a race: name what won it.
-    await refuseConflicts(db, input.assetIds, w, null);
+    await refuseConflicts(db, input.assetIds, w, null, now);
     throw conflict("The items or the person changed meanwhile; retry");
   }
   return after;
@@ -143,7 +143,7 @@ export async function updateBooking(
   const ids = items.map((i) => i.assetId);
   if (moves) {
     checkWindow(w, now);
-    await refuseConflicts(db, ids, w, id);
+    await refuseConflicts(db, ids, w, id, now);
   }
   const next: BookingRow = {
     ...row,
@@ -157,7 +157,7 @@ export async function updateBooking(
     batchGuard(
       db,
       "booking_conflict",
-      sql`EXISTS (SELECT 1 FROM ${bookings} WHERE ${unchanged}) AND ${moves ? bookableSql(ids, w, id) : sql`1 = 1`}`,
+      sql`EXISTS (SELECT 1 FROM ${bookings} WHERE ${unchanged}) AND ${moves ? bookableSql(ids, w, id, now) : sql`1 = 1`}`,
     ),
     db
       .update(bookings)
@@ -170,7 +170,7 @@ export async function updateBooking(
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
     if (!guardFailed(err, "booking_conflict")) throw err;
-    if (moves) await refuseConflicts(db, ids, w, id);
+    if (moves) await refuseConflicts(db, ids, w, id, now);
     throw conflict("The booking changed meanwhile; retry");
   }
   return after;

@@ -1,18 +1,14 @@
 import type { CustomFieldEntity } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
 import { ApiError, type ErrorDetail } from "../../platform/errors";
-import { TEXT_MAX } from "../../platform/schemas";
+import { DATE_MESSAGE, isoDate, TEXT_MAX } from "../../platform/schemas";
 import { liveDefinitions, type FieldDef } from "./definitions";
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). Date-times are refused: a date field has no time zone. */
-export function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value;
-}
+/**
+ * A calendar date `YYYY-MM-DD` that exists (no 2026-02-30), by the shared date field of every body
+ * and query (issue 23). Date-times are refused: a date field has no time zone.
+ */
+export const isCalendarDate = (value: string): boolean => isoDate.safeParse(value).success;
 
 /** The stored form of one value, or the reason it is refused. */
 function normalize(def: FieldDef, value: unknown): { ok: unknown } | { error: string } {
@@ -27,9 +23,7 @@ function normalize(def: FieldDef, value: unknown): { ok: unknown } | { error: st
     case "number":
       return typeof value === "number" && Number.isFinite(value) ? { ok: value } : { error: "must be a finite number" };
     case "date":
-      return typeof value === "string" && isCalendarDate(value)
-        ? { ok: value }
-        : { error: "must be a date YYYY-MM-DD" };
+      return typeof value === "string" && isCalendarDate(value) ? { ok: value } : { error: DATE_MESSAGE };
     case "checkbox":
       return typeof value === "boolean" ? { ok: value } : { error: "must be true or false" };
     case "dropdown": {

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { FUTURE_EXAMPLE, idParam, isoDateTime, nameField } from "../../platform/schemas";
+import { FUTURE_EXAMPLE, idParam, isoInstant, nameField } from "../../platform/schemas";
 
 export const tags = ["Kits"];
 export const MAX_KIT_MEMBERS = 100;
@@ -51,7 +51,7 @@ export const KitMembersBody = z
 export const KitCheckoutBody = z
   .object({
     personId: z.string().min(1).max(64),
-    dueBackAt: isoDateTime.optional().openapi({ example: FUTURE_EXAMPLE.end }),
+    dueBackAt: isoInstant.optional().openapi({ example: FUTURE_EXAMPLE.end }),
   })
   .strict()
   .openapi("KitCheckout");
@@ -59,8 +59,8 @@ export const KitCheckoutBody = z
 export const KitBookingBody = z
   .object({
     personId: z.string().min(1).max(64),
-    startsAt: isoDateTime,
-    endsAt: isoDateTime,
+    startsAt: isoInstant,
+    endsAt: isoInstant,
     notes: z.string().trim().max(2000).nullable().optional(),
   })
   .strict()

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonBody as body } from "../../http/router";
-import { ItemParams } from "../assets";
+import { assetTextQ, ItemParams } from "../assets";
 import { LAYOUTS, type LayoutName } from "./pdf";
 import { itemQrSvg, labelsPdf, MAX_LABELS } from "./service";
 
@@ -25,7 +25,7 @@ const LabelsBody = z
         categoryId: z.string().max(64).optional(),
         locationId: z.string().max(64).optional(),
         status: z.enum(["available", "assigned", "reserved", "maintenance", "lost", "retired"]).optional(),
-        q: z.string().trim().min(1).max(100).optional(),
+        q: assetTextQ,
       })
       .strict()
       .optional(),

@@ -4,7 +4,7 @@ import { assets } from "../../db/tenant/assets";
 import { stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
-import { requireAsset } from "../assets";
+import { assetTextMatch, requireAsset } from "../assets";
 import { renderLabels, type LayoutName } from "./pdf";
 import { assetUrl, qrSvg } from "./qr";
 
@@ -30,7 +30,6 @@ export async function labelsPdf(
     throw invalidField("body", "pass exactly one of assetIds, stockItemIds and filter");
   if (input.stockItemIds) return stockLabels(db, origin, input.layout, input.stockItemIds);
   const f = input.filter ?? {};
-  const prefix = f.q ? `${f.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await db
     .select({ id: assets.id, name: assets.name, uniqueTag: assets.uniqueTag })
     .from(assets)
@@ -41,9 +40,7 @@ export async function labelsPdf(
         f.categoryId ? eq(assets.categoryId, f.categoryId) : undefined,
         f.locationId ? eq(assets.locationId, f.locationId) : undefined,
         f.status ? sql`${assets.status} = ${f.status}` : undefined,
-        prefix
-          ? sql`(lower(${assets.name}) LIKE ${prefix} ESCAPE '\\' OR lower(${assets.uniqueTag}) LIKE ${prefix} ESCAPE '\\')`
-          : undefined,
+        f.q ? assetTextMatch(f.q) : undefined,
       ),
     )
     .orderBy(asc(assets.id))

@@ -4,11 +4,13 @@ import { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenan
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField } from "../../platform/errors";
+import { isBareDate } from "../../platform/schemas";
 import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";
 import { timelineRow } from "../assets";
 import { healthStale, settleHealth } from "../../health";
 import { addDays, localDate, occurrenceAfter } from "./dates";
+import { logCost } from "./cost";
 import type { CreateLogInput } from "./log-schemas";
 import { liveItem, requireItemRef } from "./refs";
 import { toLog, toSchedule, type LogRow, type MaintenanceCtx, type ScheduleRow } from "./view";
@@ -77,7 +79,8 @@ export async function createLog(
     };
     const next = advanceSchedule(
       schedule,
-      localDate(new Date(completedDate), ctx.timezone),
+      // A bare date is the day the user means: its midnight UTC could be the day before in their zone.
+      isBareDate(input.completedDate) ? input.completedDate : localDate(new Date(completedDate), ctx.timezone),
       completedDate,
       log.createdAt,
     );
@@ -98,6 +101,7 @@ function logRow(ctx: MaintenanceCtx, input: CreateLogInput, completedDate: strin
     notes: input.notes ?? null,
     dueDate: null,
     performedBy: ctx.actor,
+    ...logCost(input),
     createdAt: at,
     updatedAt: at,
   };

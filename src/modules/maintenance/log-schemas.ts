@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf } from "../../platform/pagination";
-import { idParam, isoDateTime, nullableRef, textField } from "../../platform/schemas";
+import { idParam, isoInstant, nullableRef, textField } from "../../platform/schemas";
+import { costAmount, currencyCode } from "../assets";
 import { ScheduleSchema } from "./schemas";
 
 export const LogParams = z.object({ logId: idParam("logId", "mtl_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -25,6 +26,11 @@ export const LogSchema = z
     notes: z.string().nullable(),
     dueDate: z.string().nullable().openapi({ description: "The schedule's due date that this log completed." }),
     performedBy: z.string().openapi({ description: "Who recorded it (user or API key id)." }),
+    cost: z
+      .number()
+      .nullable()
+      .openapi({ example: 89.5, description: "What the work cost, a decimal amount in `currency`." }),
+    currency: z.string().nullable().openapi({ example: "EUR", description: "ISO 4217 code of `cost`." }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -36,8 +42,16 @@ export const CreateLogBody = z
     type: logType
       .optional()
       .openapi({ description: "Required for ad-hoc maintenance; defaults to the schedule's type." }),
-    completedDate: isoDateTime.openapi({ description: "When the work was done; not in the future." }),
+    completedDate: isoInstant.openapi({
+      description:
+        "When the work was done, not in the future: a date-time with an offset, or a date YYYY-MM-DD (stored as its midnight UTC; a schedule advances from that very day).",
+    }),
     notes: textField.nullable().optional(),
+    cost: costAmount
+      .nullable()
+      .optional()
+      .openapi({ description: "What the work cost, in `currency` (at most its minor-unit digits); needs `currency`." }),
+    currency: currencyCode.nullable().optional().openapi({ description: "ISO 4217 code of `cost`." }),
     scheduleId: z.string().trim().min(1, "must not be empty").max(64).optional().openapi({
       description:
         "Completes this schedule of the same item: its nextDueDate advances by the recurrence (a one-off schedule becomes `completed`).",
@@ -46,7 +60,15 @@ export const CreateLogBody = z
   .openapi("CreateMaintenanceLog", { description: "SPEC 2.8 ad-hoc completion body, plus an optional scheduleId." });
 
 export const UpdateLogBody = z
-  .strictObject({ type: logType, completedDate: isoDateTime, notes: textField.nullable() })
+  .strictObject({
+    type: logType,
+    completedDate: isoInstant,
+    notes: textField.nullable(),
+    cost: costAmount
+      .nullable()
+      .openapi({ description: "null clears the cost; an absent currency keeps the stored one." }),
+    currency: currencyCode.nullable(),
+  })
   .partial()
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")
   .openapi("UpdateMaintenanceLog");

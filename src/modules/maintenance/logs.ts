@@ -1,4 +1,5 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { logCost } from "./cost";
 import { maintenanceLogs as l } from "../../db/tenant/maintenance";
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
@@ -54,10 +55,18 @@ export async function updateLog(ctx: ServiceCtx, id: string, patch: UpdateLogInp
       throw invalidField("body.completedDate", "must not be in the future");
     next.completedDate = at.toISOString();
   }
+  if (patch.cost !== undefined || patch.currency !== undefined) Object.assign(next, logCost(patch, current));
   const [res] = await ctx.db.batch([
     ctx.db
       .update(l)
-      .set({ type: next.type, notes: next.notes, completedDate: next.completedDate, updatedAt: next.updatedAt })
+      .set({
+        type: next.type,
+        notes: next.notes,
+        completedDate: next.completedDate,
+        costMinor: next.costMinor,
+        currency: next.currency,
+        updatedAt: next.updatedAt,
+      })
       .where(and(eq(l.id, id), eq(l.updatedAt, current.updatedAt))),
     recordEventIfChanged(ctx.db, {
       type: "maintenance_log.updated",

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MAINTENANCE_TYPES, MAINTENANCE_RECURRENCE_UNITS, SCHEDULE_STATUSES } from "../../db/tenant/maintenance";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, nameField, nullableRef, textField } from "../../platform/schemas";
+import { idParam, isoDate, nameField, nullableRef, textField } from "../../platform/schemas";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 export const ScheduleParams = z.object({ scheduleId: idParam("scheduleId", "mts_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -10,9 +10,10 @@ export const ItemParams = z.object({ itemId: idParam("itemId", "ast_01jd3k4m5n6p
 export const DUE_STATUSES = ["overdue", "due_today", "upcoming"] as const;
 export type DueStatus = (typeof DUE_STATUSES)[number];
 
-export const dayField = z.iso
-  .date()
-  .openapi({ example: "2026-12-01", description: "Calendar day (YYYY-MM-DD) in the workspace's time zone." });
+export const dayField = isoDate.openapi({
+  example: "2026-12-01",
+  description: "Calendar day (YYYY-MM-DD) in the workspace's time zone.",
+});
 const idField = z.string().trim().min(1, "must not be empty").max(64);
 
 const Recurrence = z

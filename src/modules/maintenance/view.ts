@@ -2,6 +2,7 @@ import { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenan
 import type { AppContext } from "../../env";
 import { serviceCtx, type ServiceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";
+import { costOf } from "./cost";
 
 export type ScheduleRow = typeof maintenanceSchedules.$inferSelect;
 
@@ -43,6 +44,8 @@ export const toLog = (r: LogRow) => ({
   notes: r.notes,
   dueDate: r.dueDate,
   performedBy: r.performedBy,
+  cost: costOf(r),
+  currency: r.currency,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

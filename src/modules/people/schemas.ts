@@ -71,13 +71,10 @@ export const UpdatePersonBody = CreatePersonBody.partial()
 export const ListPeopleQuery = z.object({
   updatedSince: updatedSinceParam,
   ...pageQuery,
-  q: z
-    .string()
-    .trim()
-    .min(1)
-    .max(120)
-    .optional()
-    .openapi({ description: "Case-insensitive prefix of the name, email or employee number." }),
+  q: z.string().trim().min(1).max(120).optional().openapi({
+    description:
+      'Case-insensitive prefix of the name, email or employee number, or words of the name: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match.',
+  }),
   status: z
     .enum(["active", "deactivated", "all"])
     .default("active")

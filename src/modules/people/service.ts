@@ -12,6 +12,7 @@ import { onUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { decodeCursor, toPage } from "../../platform/pagination";
+import { ftsColumnsQuery } from "../../platform/fts";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { liveDefinitions } from "../custom-fields";
@@ -54,10 +55,14 @@ export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
   if (input.q) {
     const lo = asciiLower(input.q);
     const hi = `${lo}\u{10FFFF}`;
+    // Word prefixes anywhere in the name (issue 23: "love" finds "Ada Lovelace") through people_fts;
+    // emails and employee numbers match from their start only ("corp" must not find every colleague).
+    const words = ftsColumnsQuery(["name"], input.q);
     match = sql`${people.id} IN (
       SELECT id FROM people WHERE lower(name) >= ${lo} AND lower(name) < ${hi}
       UNION SELECT id FROM people WHERE lower(email) >= ${lo} AND lower(email) < ${hi}
-      UNION SELECT id FROM people WHERE lower(employee_number) >= ${lo} AND lower(employee_number) < ${hi})`;
+      UNION SELECT id FROM people WHERE lower(employee_number) >= ${lo} AND lower(employee_number) < ${hi}
+      ${words === null ? sql`` : sql`UNION SELECT id FROM people_fts WHERE people_fts MATCH ${words}`})`;
   }
   return db
     .select()

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { REQUEST_KINDS, REQUEST_STATUSES } from "../../db/tenant/requests";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoDateTime, textField } from "../../platform/schemas";
+import { idParam, isoInstant, textField } from "../../platform/schemas";
 
 export const tags = ["Requests"];
 
@@ -35,9 +35,9 @@ export const CreateRequestBody = z
       description:
         "With stockItemId (optional): the location to issue from. Without it the approver picks one, else the location with the most on hand.",
     }),
-    startsAt: isoDateTime.optional().openapi({ description: "With endsAt: a booking for this window." }),
-    endsAt: isoDateTime.optional(),
-    dueBackAt: isoDateTime
+    startsAt: isoInstant.optional().openapi({ description: "With endsAt: a booking for this window." }),
+    endsAt: isoInstant.optional(),
+    dueBackAt: isoInstant
       .optional()
       .openapi({ description: "Without a window: a checkout now, due back then (optional)." }),
     note: textField.optional().openapi({ description: "Why, for the admin who answers." }),

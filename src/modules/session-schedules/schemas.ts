@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { RECURRENCE_UNITS } from "../../db/tenant/sessions";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoDateTime, nameField } from "../../platform/schemas";
+import { idParam, isoInstant, nameField } from "../../platform/schemas";
 import { assigneeIdsField } from "../sessions";
 
 export const ScheduleParams = z.object({ scheduleId: idParam("scheduleId", "ssc_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -49,7 +49,7 @@ export const CreateScheduleBody = z
     scope: Scope.optional(),
     assigneeIds: assigneeIdsField.optional(),
     recurrence: Recurrence,
-    nextRunAt: isoDateTime.openapi({ description: "The first run; later runs follow the recurrence from it." }),
+    nextRunAt: isoInstant.openapi({ description: "The first run; later runs follow the recurrence from it." }),
     active: z.boolean().optional(),
     autoStart: z
       .boolean()

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SCAN_CONDITIONS, SCAN_RESULTS, SESSION_STATUSES } from "../../db/tenant/sessions";
-import { isoDateTime } from "../../platform/schemas";
+import { isoInstant } from "../../platform/schemas";
 
 export const MAX_CODE_LENGTH = 512;
 export const MAX_BATCH = 500;
@@ -38,7 +38,7 @@ const scanFields = {
         "Client-generated id of this scan. A scan sent again with the same scanId (an offline replay, a retry) gets the first answer back and changes nothing.",
       example: "phone-7f3a:000123",
     }),
-  scannedAt: isoDateTime.optional().openapi({
+  scannedAt: isoInstant.optional().openapi({
     description:
       "When the scan happened on the device (offline scans); default: when it arrives. At most 5 minutes ahead of the server clock.",
   }),

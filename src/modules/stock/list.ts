@@ -3,6 +3,7 @@ import { stockItems, stockLevels, stockMovements, type StockMovementKind } from 
 import type { TenantDb } from "../../env";
 import { syncRows, tombstoneData } from "../../events/tombstones";
 import { decodeCursor, toPage } from "../../platform/pagination";
+import { likeLaterWord } from "../../platform/sql";
 import { syncPage } from "../../platform/sync";
 import { liveItem, requireStockItem, stockFieldDefs } from "./items";
 import { toMovement, toStockItem, toStockLevel } from "./view";
@@ -29,7 +30,8 @@ function filters(input: ListStockItemsInput) {
   const belowAnywhere = sql`(${stockItems.low} = 1 OR EXISTS (SELECT 1 FROM ${stockLevels} WHERE ${stockLevels.itemId} = ${stockItems.id} AND ${stockLevels.low} = 1))`;
   return [
     q
-      ? sql`((${prefix(stockItems.name, q)}) OR (${prefix(stockItems.tag, q)}) OR (${prefix(stockItems.sku, q)}))`
+      ? // A stock catalogue is small (no FTS index): later words of the name are a LIKE over it (issue 23).
+        sql`((${prefix(stockItems.name, q)}) OR (${prefix(stockItems.tag, q)}) OR (${prefix(stockItems.sku, q)}) OR ${likeLaterWord(stockItems.name, q)})`
       : undefined,
     input.categoryId ? eq(stockItems.categoryId, input.categoryId) : undefined,
     input.locationId

@@ -82,7 +82,13 @@ export const UpdateStockItemBody = z
 export const ListStockItemsQuery = z.object({
   ...pageQuery,
   updatedSince: updatedSinceParam,
-  q: z.string().trim().min(1).max(120).optional().openapi({ description: "Prefix of the name, tag or SKU." }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(120)
+    .optional()
+    .openapi({ description: "Case-insensitive prefix of the name, tag or SKU, or of a later word of the name." }),
   categoryId: ref.optional(),
   locationId: ref.optional().openapi({ description: "Only items with units on hand at this location." }),
   low: z

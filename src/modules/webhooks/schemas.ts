@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { isoDateTime } from "../../platform/schemas";
+import { isoInstant } from "../../platform/schemas";
 import { SUBSCRIBABLE_TYPES } from "../../webhooks";
 
 /** Endpoints per workspace, and the longest URL accepted. */
@@ -150,8 +150,8 @@ export const ListDeliveriesQuery = z
     endpointId: z.string().min(1).max(64).optional(),
     status: z.enum(DELIVERY_STATUSES).optional(),
     eventType: z.string().min(1).max(100).optional(),
-    dateFrom: isoDateTime.optional().openapi({ description: "Created at or after." }),
-    dateTo: isoDateTime.optional().openapi({ description: "Created at or before." }),
+    dateFrom: isoInstant.optional().openapi({ description: "Created at or after." }),
+    dateTo: isoInstant.optional().openapi({ description: "Created at or before." }),
   })
   .refine((q) => !q.dateFrom || !q.dateTo || Date.parse(q.dateFrom) <= Date.parse(q.dateTo), {
     message: "dateFrom must not be after dateTo",

@@ -1,0 +1,40 @@
+import { type SQL, sql } from "drizzle-orm";
+
+/**
+ * Turns what a user typed into an FTS5 MATCH expression that cannot be a syntax error: each
+ * whitespace-separated term becomes a quoted phrase (quotes doubled), so FTS5 operators, column
+ * filters and punctuation in the input are plain text; each phrase gets `*`, a prefix match on its
+ * last token, so results come while typing. Terms are AND-ed (FTS5's implicit operator).
+ *
+ * A term without a letter or digit (`-`, `***`) has no tokens and is dropped; null when nothing is
+ * left. Terms of one character match whole tokens only: a one-letter prefix would expand to a
+ * large share of the vocabulary and be slow on big workspaces without helping anyone find a thing.
+ *
+ * @example ftsQuery('dell "lat') // => '"dell"* """lat"*'
+ */
+export const MAX_TERMS = 8;
+
+export function ftsQuery(q: string): string | null {
+  const terms = q
+    .split(/\s+/)
+    .filter((t) => /[\p{L}\p{N}]/u.test(t))
+    .slice(0, MAX_TERMS);
+  if (terms.length === 0) return null;
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"${[...t].length > 1 ? "*" : ""}`).join(" ");
+}
+
+/**
+ * The MATCH expression of a list's `q` filter (issue 23): a word of one of `columns` starts with
+ * each term, so "pro" finds "MacBook Pro". Lists use it as `rowid IN (SELECT rowid FROM <t>_fts
+ * WHERE <t>_fts MATCH ?)` (the FTS tables of migration 0008 share their base rows' rowids), so
+ * SQLite reads the FTS index and seeks the table by rowid, never scanning it. Null when the query
+ * has no searchable term.
+ */
+export function ftsColumnsQuery(columns: readonly string[], q: string): string | null {
+  const match = ftsQuery(q);
+  return match === null ? null : `{${columns.join(" ")}} : (${match})`;
+}
+
+/** `"<table>".rowid IN (rows of <table>_fts matching `match`)`, the form the lists add to their prefix ranges. */
+export const ftsRowidIn = (table: "assets" | "people", match: string): SQL =>
+  sql`${sql.raw(`"${table}".rowid`)} IN (SELECT rowid FROM ${sql.raw(`${table}_fts`)} WHERE ${sql.raw(`${table}_fts`)} MATCH ${match})`;
