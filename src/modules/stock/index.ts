@@ -4,6 +4,7 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { isStockHoldingRace, returnAllForPeople } from "./holdings";
+export { countStockUsing, noLiveStockUses } from "./in-use";
 export { restoreStockItem } from "./items";
 export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
