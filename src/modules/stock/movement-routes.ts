@@ -1,9 +1,9 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { serviceCtx } from "../../http/service-context";
 import { notFound } from "../../platform/errors";
 import { listPersonStock } from "./holdings";
 import { requireStockItem } from "./items";
 import { getMovement, listMovements } from "./list";
+import { stockCtx } from "./rows";
 import { adjustStock, issueStock, receiveStock, returnStock, transferStock } from "./movements";
 import {
   AdjustStockBody,
@@ -43,7 +43,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(ReceiveStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await receiveStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await receiveStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -56,7 +56,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(IssueStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await issueStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await issueStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -69,7 +69,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(ReturnStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await returnStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await returnStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -82,7 +82,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(TransferStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await transferStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await transferStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -95,7 +95,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(AdjustStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await adjustStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await adjustStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
