@@ -1,6 +1,7 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { setStockLevel } from "./holdings";
+import { stockCtx } from "./rows";
 import * as items from "./items";
 import { listStockItems, listStockLevels } from "./list";
 import {
@@ -131,7 +132,7 @@ export const stockItemsRouter = createRouter()
     async (c) => {
       const p = c.req.valid("param");
       return c.json(
-        await setStockLevel(serviceCtx(c), p.stockItemId, p.locationId, c.req.valid("json").reorderLevel),
+        await setStockLevel(stockCtx(c), p.stockItemId, p.locationId, c.req.valid("json").reorderLevel),
         200,
       );
     },
