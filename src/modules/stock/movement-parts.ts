@@ -130,6 +130,10 @@ export async function shortage(db: TenantDb, item: StockItemRow, locationId: str
 export interface MovementPlan {
   item: MovingItem;
   move: PlannedMovement;
+  /** The units at the location it takes from, as read (a bulk request checks its takes in order against it). */
+  available?: number;
+  /** A return: the units of its issue still out, as read. */
+  open?: number;
   /** The verb's own guard conditions (the adjust's "still the quantity read"). */
   checks?: GuardCheck[];
   /** Maps the verb's own guard failures to answers (return undefined for the others). */

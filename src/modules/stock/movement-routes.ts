@@ -1,5 +1,7 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { notFound } from "../../platform/errors";
+import { bulkStockMovements } from "./bulk";
+import { BulkStockMovementsBody, BulkStockMovementsResultSchema, MAX_BULK_MOVEMENTS } from "./bulk-schemas";
 import { listPersonStock } from "./holdings";
 import { requireStockItem } from "./items";
 import { getMovement, listMovements } from "./list";
@@ -96,6 +98,26 @@ export const stockMovementsRouter = createRouter()
       responses: result,
     }),
     async (c) => c.json(await adjustStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/stock-movements/bulk",
+      operationId: "bulkStockMovements",
+      tags,
+      summary: "Many movements in one request",
+      description:
+        `\`{ movements: [{ kind, stockItemId, ...the single route's body }] }\` for 1..${MAX_BULK_MOVEMENTS} receive, issue, return or transfer movements, applied in order. ` +
+        "Answers 200 with `items` in request order: `{ index, ok: true, status: 201, movement, stockItem }` or `{ index, ok: false, status, error }` with the status and error envelope the single route would have answered " +
+        "(a take is checked against the units there plus what the earlier movements of the request changed). The movements that pass are written as ONE batch, all or none, with every guard of the single routes (never below 0); " +
+        "a reorder level is judged on the quantities after the whole request (one `stock.low` or `stock.restocked` per crossing). Send an `Idempotency-Key` to retry safely.",
+      request: body(BulkStockMovementsBody),
+      responses: {
+        200: json(BulkStockMovementsResultSchema, "Per-movement outcomes, in request order"),
+        ...errorResponses(415),
+      },
+    }),
+    async (c) => c.json({ items: await bulkStockMovements(stockCtx(c), c.req.valid("json"), c.var.requestId) }, 200),
   )
   .openapi(
     defineRoute({

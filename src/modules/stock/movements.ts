@@ -78,7 +78,9 @@ export interface IssueInput {
 export async function planIssue(ctx: StockCtx, itemId: string, input: IssueInput): Promise<MovementPlan> {
   const to: Record<string, string> =
     input.personId || input.assetId ? {} : { "body.toLocationId": input.toLocationId! };
-  const { item } = requireLive(await readForMovement(ctx.db, itemId, { locations: to }));
+  const { item, quantity: available } = requireLive(
+    await readForMovement(ctx.db, itemId, { locations: to, quantityAt: input.locationId }),
+  );
   const target = await issueTarget(ctx, input);
   const row = movementRow(ctx, item, "issue", {
     quantity: input.quantity,
@@ -89,7 +91,7 @@ export async function planIssue(ctx: StockCtx, itemId: string, input: IssueInput
   });
   // A returnable issue must stay returnable: the item may not turn consumable in between.
   const needs = { ...target.needs, returnable: item.returnable };
-  return { item, move: { row, deltas: [{ locationId: input.locationId, delta: -input.quantity }], needs } };
+  return { item, available, move: { row, deltas: [{ locationId: input.locationId, delta: -input.quantity }], needs } };
 }
 
 export interface ReturnInput {
@@ -131,6 +133,7 @@ export async function planReturn(ctx: StockCtx, itemId: string, input: ReturnInp
   });
   return {
     item,
+    open: issue.openQuantity,
     move: {
       row,
       deltas: [{ locationId, delta: quantity }],
@@ -151,8 +154,11 @@ export interface TransferInput {
 }
 
 export async function planTransfer(ctx: StockCtx, itemId: string, input: TransferInput): Promise<MovementPlan> {
-  const { item } = requireLive(
-    await readForMovement(ctx.db, itemId, { locations: { "body.toLocationId": input.toLocationId } }),
+  const { item, quantity: available } = requireLive(
+    await readForMovement(ctx.db, itemId, {
+      locations: { "body.toLocationId": input.toLocationId },
+      quantityAt: input.fromLocationId,
+    }),
   );
   const row = movementRow(ctx, item, "transfer", {
     quantity: input.quantity,
@@ -164,7 +170,7 @@ export async function planTransfer(ctx: StockCtx, itemId: string, input: Transfe
     { locationId: input.fromLocationId, delta: -input.quantity },
     { locationId: input.toLocationId, delta: input.quantity },
   ];
-  return { item, move: { row, deltas, needs: { locations: [input.toLocationId] } } };
+  return { item, available, move: { row, deltas, needs: { locations: [input.toLocationId] } } };
 }
 
 export const receiveStock = async (ctx: StockCtx, itemId: string, input: ReceiveInput) =>
