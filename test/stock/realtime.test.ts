@@ -16,9 +16,12 @@ describe("stock notifications in realtime", () => {
     const member = await createUser(t, "member");
     const a = await newLocation(t);
     const person = await seedPerson(t);
-    const item = await newStockItem(t, { name: "Toner", reorderLevel: 5 });
-    await receive(t, item.id, a, 8); // restocked: an event, no notification
     const [owner, adm, mem] = [await connect(t, ownerJwt), await connect(t, admin.jwt), await connect(t, member.jwt)];
+    // Created with a level above its 0 units: already crossed, pushed too.
+    const item = await newStockItem(t, { name: "Toner", reorderLevel: 5 });
+    for (const c of [owner, adm])
+      expect((await c.next("notification.created")).notification!.data).toMatchObject({ itemId: item.id, quantity: 0 });
+    await receive(t, item.id, a, 8); // restocked: an event, no notification
 
     expect((await move(t, item.id, "issue", { locationId: a, quantity: 4, personId: person.id })).status).toBe(201);
     for (const [client, jwt] of [
@@ -42,7 +45,7 @@ describe("stock notifications in realtime", () => {
     expect(set.status).toBe(200);
     const perLocation = await owner.next("notification.created");
     expect(perLocation.notification!.data).toMatchObject({ itemId: item.id, locationId: a, quantity: 3 });
-    expect(owner.messages.filter((m) => m.type === "notification.created").length).toBe(2);
+    expect(owner.messages.filter((m) => m.type === "notification.created").length).toBe(3);
     expect(mem.messages.map((m) => m.type)).toEqual(["ready"]);
     for (const c of [owner, adm, mem]) c.ws.close(1000, "done");
   });

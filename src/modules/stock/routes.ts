@@ -46,7 +46,7 @@ export const stockItemsRouter = createRouter()
       request: body(CreateStockItemBody),
       responses: { 201: json(StockItemSchema, "Created"), ...errorResponses(409, 415) },
     }),
-    async (c) => c.json(await items.createStockItem(serviceCtx(c), c.req.valid("json")), 201),
+    async (c) => c.json(await items.createStockItem(stockCtx(c), c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -73,7 +73,7 @@ export const stockItemsRouter = createRouter()
       responses: { 200: json(StockItemSchema, "Updated"), ...errorResponses(409, 415) },
     }),
     async (c) =>
-      c.json(await items.updateStockItem(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 200),
+      c.json(await items.updateStockItem(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 200),
   )
   .openapi(
     defineRoute({
