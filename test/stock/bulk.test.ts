@@ -92,6 +92,32 @@ describe("bulk stock movements", () => {
     expect((await outboxRows(t, { subjectId: item.id, type: "stock.issued" })).length).toBe(100);
   });
 
+  it("racing bulk requests and single issues never take more than is there; every 201 is one row", async () => {
+    const t = await createTenant();
+    const a = await newLocation(t);
+    const person = await seedPerson(t);
+    const item = await newStockItem(t);
+    await receive(t, item.id, a, 20);
+    const one = { kind: "issue", stockItemId: item.id, locationId: a, quantity: 1, personId: person.id };
+    const [bulks, singles] = await Promise.all([
+      Promise.all(Array.from({ length: 4 }, () => bulk(t, Array(6).fill(one)))),
+      Promise.all(
+        Array.from({ length: 6 }, () =>
+          api(t, `/stock-items/${item.id}/issue`, { body: { locationId: a, quantity: 1, personId: person.id } }),
+        ),
+      ),
+    ]);
+    expect(bulks.every((r) => r.status === 200)).toBe(true);
+    const answers = [...bulks.flatMap((r) => r.body.items.map((i) => i.status)), ...singles.map((r) => r.status)];
+    expect(answers.every((s) => s === 201 || s === 409)).toBe(true);
+    const issued = answers.filter((s) => s === 201).length;
+    expect(issued).toBeLessThanOrEqual(20);
+    expect((await api<StockItem>(t, `/stock-items/${item.id}`)).body.onHand).toBe(20 - issued);
+    expect((await outboxRows(t, { subjectId: item.id, type: "stock.issued" })).length).toBe(issued);
+    const rows = await api<Page<StockMovement>>(t, `/stock-movements?itemId=${item.id}&kind=issue&limit=100`);
+    expect(rows.body.items.length).toBe(issued);
+  });
+
   it("refuses bad requests with a 400 (too many, none, adjust, bad fields) and is idempotent with a key", async () => {
     const t = await createTenant();
     const a = await newLocation(t);
