@@ -3,7 +3,7 @@ import { guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict } from "../../platform/errors";
 import type { BulkStockMovementsInput, BulkStockMovementsResult } from "./bulk-schemas";
 import { stockFieldDefs } from "./items";
-import { batchWritten, movementBatch } from "./ledger";
+import { batchWritten, lowNow, movementBatch } from "./ledger";
 import type { MovementPlan } from "./movement-parts";
 import { planIssue, planReceive, planReturn, planTransfer } from "./movements";
 import { pushNotifications, type StockCtx } from "./rows";
@@ -114,10 +114,7 @@ export async function bulkStockMovements(
     await pushNotifications(ctx, written.notifications);
     const defs = await stockFieldDefs(ctx.db);
     const items = new Map(
-      written.items.map((row) => [
-        row.id,
-        toStockItem({ ...row, low: row.reorderLevel !== null && row.onHand < row.reorderLevel }, defs),
-      ]),
+      written.items.map((row) => [row.id, toStockItem({ ...row, low: lowNow(row.reorderLevel, row.onHand) }, defs)]),
     );
     return answer(verdicts, requestId, items);
   }

@@ -220,4 +220,4 @@ export async function commitMovement(
 }
 
 /** The flag the crossing statements leave on a touched row ("below" is strict). */
-const lowNow = (level: number | null, quantity: number) => level !== null && quantity < level;
+export const lowNow = (level: number | null, quantity: number) => level !== null && quantity < level;
