@@ -457,7 +457,7 @@ export interface paths {
         post?: never;
         /**
          * Move a category to the trash
-         * @description The default category, and categories that assets use, cannot be deleted (409).
+         * @description The default category, and categories that live assets or live stock items use, cannot be deleted (409; `details.assets` or `details.stockItems` says how many).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `categories:write`.
          */
@@ -557,7 +557,7 @@ export interface paths {
         post?: never;
         /**
          * Move a location to the trash
-         * @description 409 for the default location, and for a location that still contains live locations (`details.children` says how many) or assets.
+         * @description 409 for the default location, and for a location that still contains live locations (`details.children` says how many), assets (`details.assets`) or units of live stock items (`details.stockItems`: transfer or issue them first).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `locations:write`.
          */
@@ -1603,6 +1603,28 @@ export interface paths {
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["adjustStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stock-movements/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Many movements in one request
+         * @description `{ movements: [{ kind, stockItemId, ...the single route's body }] }` for 1..100 receive, issue, return or transfer movements, applied in order. Answers 200 with `items` in request order: `{ index, ok: true, status: 201, movement, stockItem }` or `{ index, ok: false, status, error }` with the status and error envelope the single route would have answered (a take is checked against the units there plus what the earlier movements of the request changed). The movements that pass are written as ONE batch, all or none, with every guard of the single routes (never below 0); a reorder level is judged on the quantities after the whole request (one `stock.low` or `stock.restocked` per crossing). Send an `Idempotency-Key` to retry safely.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
+         */
+        post: operations["bulkStockMovements"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11886,6 +11908,83 @@ export interface components {
             /** @description The quantity the count corrects (as read). When given and the quantity changed meanwhile: 409. */
             expectedQuantity?: number;
             reason: string;
+        };
+        BulkStockMovementsResult: {
+            items: components["schemas"]["BulkStockMovementResult"][];
+        };
+        BulkStockMovementResult: {
+            /** @description Position in `movements`. */
+            index: number;
+            ok: boolean;
+            /** @description The status the single route would have answered (201, 400, 404, 409). */
+            status: number;
+            movement?: components["schemas"]["StockMovement"] & unknown;
+            stockItem?: components["schemas"]["StockItem"] & unknown;
+            error?: components["schemas"]["Error"] & unknown;
+        };
+        BulkStockMovements: {
+            /** @description 1..100 movements, applied in this order: a later one sees the units an earlier one received or took. */
+            movements: components["schemas"]["BulkStockMovement"][];
+        };
+        /** @description A movement as its single route takes it, with `kind` and `stockItemId`. Adjust is not offered: a counted correction is taken against the quantity read, one at a time (POST .../adjust, or a session's apply). */
+        BulkStockMovement: components["schemas"]["BulkReceiveStock"] | components["schemas"]["BulkIssueStock"] | components["schemas"]["BulkReturnStock"] | components["schemas"]["BulkTransferStock"];
+        BulkReceiveStock: {
+            locationId: string;
+            quantity: number;
+            unitCost?: number | null;
+            currency?: string | null;
+            supplier?: string | null;
+            reference?: string | null;
+            note?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "receive";
+            stockItemId: string;
+        };
+        BulkIssueStock: {
+            /** @description Where the units are taken from. */
+            locationId: string;
+            quantity: number;
+            personId?: string;
+            assetId?: string;
+            /** @description Issued to a location (e.g. a workshop). */
+            toLocationId?: string;
+            note?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "issue";
+            stockItemId: string;
+        };
+        BulkReturnStock: {
+            /** @description The open returnable issue. */
+            issueId: string;
+            /** @description Default: every unit still out. */
+            quantity?: number;
+            /** @description Default: the location it was issued from. */
+            locationId?: string;
+            note?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "return";
+            stockItemId: string;
+        };
+        BulkTransferStock: {
+            fromLocationId: string;
+            toLocationId: string;
+            quantity: number;
+            note?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "transfer";
+            stockItemId: string;
         };
         StockMovementPage: {
             items: components["schemas"]["StockMovement"][];
@@ -30005,6 +30104,249 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StockMovementResult"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    /** @description The schemes this route accepts: `ApiKey, Bearer realm="api"`. */
+                    "WWW-Authenticate"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    /** @description The budget that ran out and when it refills, e.g. `"credential";r=0;t=60`. */
+                    RateLimit?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkStockMovements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkStockMovements"];
+            };
+        };
+        responses: {
+            /** @description Per-movement outcomes, in request order */
+            200: {
+                headers: {
+                    /** @description The budgets that apply (IETF draft-ietf-httpapi-ratelimit-headers), e.g. `"credential";q=600;w=60, "workspace";q=1500;w=60`. Absent when rate limiting is off (local benchmarks). */
+                    "RateLimit-Policy"?: string;
+                    /** @description `true` when this answer is the stored first answer of an earlier request with the same `Idempotency-Key`. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkStockMovementsResult"];
                 };
             };
             /** @description Validation failed */

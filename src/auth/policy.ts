@@ -109,6 +109,7 @@ export const ROUTE_POLICY = {
   returnStock: { access: "data", scope: "stock:write" },
   transferStock: { access: "data", scope: "stock:write" },
   adjustStock: { access: "data", scope: "stock:write" },
+  bulkStockMovements: { access: "data", scope: "stock:write" },
   listStockItemMovements: { access: "data", scope: "stock:read" },
   listStockMovements: { access: "data", scope: "stock:read" },
   getStockMovement: { access: "data", scope: "stock:read" },

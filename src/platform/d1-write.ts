@@ -31,6 +31,24 @@ export function batchGuard(db: D1Db, name: string, condition: SQL) {
     .from(sql`(SELECT 1)`);
 }
 
+/** A named guard condition, for `batchGuards`. */
+export interface GuardCheck {
+  name: string;
+  holds: SQL;
+}
+
+/**
+ * Several guards as ONE statement (D1 counts statements): the first check that does not hold (in
+ * order; NULL does not hold) fails the batch with its name, exactly as its own `batchGuard` would.
+ */
+export function batchGuards(db: D1Db, checks: readonly GuardCheck[]) {
+  const verdict = checks.reduceRight<SQL>(
+    (rest, c) => sql`CASE WHEN ${c.holds} THEN ${rest} ELSE ${`guard:${c.name}`} END`,
+    sql`'$'`,
+  );
+  return db.select({ ok: sql<null>`json_extract('{}', ${verdict})` }).from(sql`(SELECT 1)`);
+}
+
 /** True when a batch failed because the guard `name` (or any guard, without a name) did not hold. */
 export function guardFailed(err: unknown, name?: string): boolean {
   const text = String(err instanceof Error ? `${err.message} ${String(err.cause ?? "")}` : err);

@@ -80,7 +80,8 @@ export const categoriesRouter = createRouter()
       operationId: "deleteCategory",
       tags,
       summary: "Move a category to the trash",
-      description: "The default category, and categories that assets use, cannot be deleted (409).",
+      description:
+        "The default category, and categories that live assets or live stock items use, cannot be deleted (409; `details.assets` or `details.stockItems` says how many).",
       request: { params: Params },
       responses: { 204: { description: "Deleted" }, ...errorResponses(409) },
     }),

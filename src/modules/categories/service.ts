@@ -11,6 +11,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../http/service-context";
 import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
+import { countStockUsing, noLiveStockUses } from "../stock";
 import { healthStaleWhere, settleHealthBacklog } from "../../health";
 import { type CategoryRow, toCategory } from "./view";
 
@@ -136,7 +137,7 @@ export async function updateCategory(
   return next;
 }
 
-/** Soft delete. The default category, and a category live assets use, cannot be deleted. */
+/** Soft delete. The default category, and a category live assets or live stock items use, cannot be deleted. */
 export async function deleteCategory(ctx: Ctx, id: string) {
   const current = await getCategory(ctx, id);
   if (current.isDefault) throw conflict("The default category cannot be deleted");
@@ -146,7 +147,9 @@ export async function deleteCategory(ctx: Ctx, id: string) {
     ctx.db
       .update(categories)
       .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
-      .where(and(eq(categories.id, id), live, noLiveAssetUses({ categoryId: id }))),
+      .where(
+        and(eq(categories.id, id), live, noLiveAssetUses({ categoryId: id }), noLiveStockUses({ categoryId: id })),
+      ),
     recordEventIfChanged(ctx.db, {
       type: "category.deleted",
       subjectId: id,
@@ -155,7 +158,7 @@ export async function deleteCategory(ctx: Ctx, id: string) {
     }),
   ]);
   if (res.meta.changes === 0) {
-    await refuseIfInUse(ctx, id); // an asset arrived meanwhile
+    await refuseIfInUse(ctx, id); // an asset or stock item arrived meanwhile
     throw notFound("Category");
   }
 }
@@ -164,6 +167,11 @@ async function refuseIfInUse(ctx: Ctx, id: string): Promise<void> {
   const users = await countLiveAssetsUsing(ctx.db, { categoryId: id });
   if (users > 0)
     throw conflict(`The category is used by ${users} asset(s); move them to another category first`, { assets: users });
+  const stock = await countStockUsing(ctx.db, { categoryId: id });
+  if (stock > 0)
+    throw conflict(`The category is used by ${stock} stock item(s); move them to another category first`, {
+      stockItems: stock,
+    });
 }
 
 export async function restoreCategory(ctx: Ctx, id: string) {

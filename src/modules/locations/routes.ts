@@ -86,7 +86,7 @@ export const locationsRouter = createRouter()
       tags,
       summary: "Move a location to the trash",
       description:
-        "409 for the default location, and for a location that still contains live locations (`details.children` says how many) or assets.",
+        "409 for the default location, and for a location that still contains live locations (`details.children` says how many), assets (`details.assets`) or units of live stock items (`details.stockItems`: transfer or issue them first).",
       request: { params: Params },
       responses: { 204: { description: "Deleted" }, ...errorResponses(409) },
     }),

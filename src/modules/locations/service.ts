@@ -13,6 +13,7 @@ import { likeContains } from "../../platform/sql";
 import { insertWhere } from "../../platform/d1-write";
 import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
 import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
+import { countStockUsing, noLiveStockUses } from "../stock";
 import { type LocationRow, toLocation } from "./view";
 
 type Ctx = ServiceCtx;
@@ -147,9 +148,14 @@ async function checkDeletable(ctx: Ctx, row: LocationRow): Promise<void> {
   const users = await countLiveAssetsUsing(ctx.db, { locationId: row.id });
   if (users > 0)
     throw conflict(`The location holds ${users} asset(s); move them to another location first`, { assets: users });
+  const stock = await countStockUsing(ctx.db, { locationId: row.id });
+  if (stock > 0)
+    throw conflict(`The location holds units of ${stock} stock item(s); transfer or issue them first`, {
+      stockItems: stock,
+    });
 }
 
-/** Soft delete, refused for the default location and one holding live locations or assets. */
+/** Soft delete, refused for the default location and one holding live locations, assets or on-hand stock. */
 export async function deleteLocation(ctx: Ctx, id: string) {
   const current = await getLocation(ctx, id);
   await checkDeletable(ctx, current);
@@ -165,6 +171,7 @@ export async function deleteLocation(ctx: Ctx, id: string) {
           eq(locations.isDefault, false),
           sql`${liveChildCount(id)} = 0`,
           noLiveAssetUses({ locationId: id }),
+          noLiveStockUses({ locationId: id }),
         ),
       ),
     recordEventIfChanged(ctx.db, {

@@ -1,6 +1,7 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { applyStockCounts, countStock, listStockCounts } from "./counts";
+import { stockCtx } from "./rows";
 import {
   ApplyStockCountsResult,
   CountStockBody,
@@ -51,5 +52,5 @@ export const stockCountsRouter = createRouter()
       request: { params: SessionParams },
       responses: { 200: json(ApplyStockCountsResult, "The adjust movements written"), ...errorResponses(409) },
     }),
-    async (c) => c.json(await applyStockCounts(serviceCtx(c), c.req.valid("param").sessionId), 200),
+    async (c) => c.json(await applyStockCounts(stockCtx(c), c.req.valid("param").sessionId), 200),
   );

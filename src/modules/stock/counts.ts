@@ -9,7 +9,8 @@ import { nowIso } from "../../platform/clock";
 import { batchable, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { movementStatements, type PlannedMovement } from "./ledger";
+import { batchWritten, movementBatch, type PlannedMovement } from "./ledger";
+import { pushNotifications, type StockCtx } from "./rows";
 import { movementRow, quantityAt } from "./movement-parts";
 import { toMovement } from "./view";
 
@@ -123,7 +124,7 @@ export const APPLY_MAX = 200;
  * The one-step "apply" of a completed session: an adjust movement per count with a variance not yet
  * applied, all in one batch (all or none; a location that cannot give the units is a 409 naming it).
  */
-export async function applyStockCounts(ctx: ServiceCtx, sessionId: string) {
+export async function applyStockCounts(ctx: StockCtx, sessionId: string) {
   const { db } = ctx;
   const session = await requireSession(db, sessionId);
   if (session.status !== "completed")
@@ -157,26 +158,25 @@ export async function applyStockCounts(ctx: ServiceCtx, sessionId: string) {
   });
   const links = JSON.stringify(moves.map((m) => [m.row.itemId, m.deltas[0]!.locationId, m.row.id]));
   const pairs = pending.map((c) => `${c.itemId}\n${c.locationId}`);
-  await db
-    .batch(
-      movementStatements(db, ctx.actor, moves, {
-        guards: [
-          batchGuard(
-            db,
-            "counts_pending",
-            sql`(SELECT count(*) FROM ${stockCounts} WHERE ${stockCounts.sessionId} = ${sessionId} AND ${stockCounts.appliedMovementId} IS NULL
+  const plan = movementBatch(db, ctx.actor, moves, {
+    guards: [
+      batchGuard(
+        db,
+        "counts_pending",
+        sql`(SELECT count(*) FROM ${stockCounts} WHERE ${stockCounts.sessionId} = ${sessionId} AND ${stockCounts.appliedMovementId} IS NULL
               AND ${inJson(sql`${stockCounts.itemId} || char(10) || ${stockCounts.locationId}`, pairs)}) = ${pending.length}`,
-          ),
-        ],
-        writes: [
-          batchable(
-            db,
-            db.run(sql`UPDATE ${stockCounts} SET applied_movement_id = j.value ->> 2 FROM json_each(${links}) AS j
+      ),
+    ],
+    writes: [
+      batchable(
+        db,
+        db.run(sql`UPDATE ${stockCounts} SET applied_movement_id = j.value ->> 2 FROM json_each(${links}) AS j
               WHERE ${stockCounts.sessionId} = ${sessionId} AND ${stockCounts.itemId} = j.value ->> 0 AND ${stockCounts.locationId} = j.value ->> 1`),
-          ),
-        ],
-      }) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
-    )
+      ),
+    ],
+  });
+  const results = await db
+    .batch(plan.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])
     .catch((err: unknown) => {
       if (guardFailed(err, "counts_pending"))
         throw conflict("The counts were applied or changed meanwhile; read them again");
@@ -185,5 +185,6 @@ export async function applyStockCounts(ctx: ServiceCtx, sessionId: string) {
       if (guardFailed(err, "stock_item_live")) throw conflict("A counted stock item was deleted meanwhile");
       throw err;
     });
+  await pushNotifications(ctx, batchWritten(results, plan).notifications);
   return { applied: moves.map((m) => toMovement(m.row)) };
 }

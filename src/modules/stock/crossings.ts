@@ -8,6 +8,7 @@ import { recordEventsSelected } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { batchable } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
+import type { NotificationRow } from "../notifications";
 
 /**
  * Reorder-level crossings, once per crossing (issue 24, part 4). Each level (an item at a location)
@@ -48,31 +49,54 @@ function crossings(type: string, t: Touched, levelWhere: SQL, itemWhere: SQL) {
     FROM ${stockItems} i WHERE ${itemIn(t)} AND ${itemWhere}`;
 }
 
-/** The crossing statements for a batch, after its quantity writes (nothing to cross: no statements). */
+/** Holds while none of the items can cross: no reorder level on them or their levels, no low flag up. */
+export const unwatched = (itemIds: readonly string[]) => {
+  const ids = sql`(SELECT value FROM json_each(${JSON.stringify(itemIds)}))`;
+  return sql`NOT EXISTS (SELECT 1 FROM ${stockItems} i WHERE i.id IN ${ids} AND (i.reorder_level IS NOT NULL OR i.low = 1))
+    AND NOT EXISTS (SELECT 1 FROM ${stockLevels} l WHERE l.item_id IN ${ids} AND (l.reorder_level IS NOT NULL OR l.low = 1))`;
+};
+
+/** The notification rows a crossing batch created, as `RETURNING` gives them (for the realtime push). */
+export const NOTIFICATIONS_RETURNED = sql.raw(
+  "RETURNING id, user_id AS userId, type, title, message, data, read_at AS readAt, created_at AS createdAt, updated_at AS updatedAt",
+);
+
+/**
+ * The crossing statements for a batch, after its quantity writes (nothing to cross: no statements):
+ * the events of both directions (one statement), the admins' notifications of the low crossings,
+ * then each flag set to what its quantity says (one statement per table). Four statements; the
+ * notification insert is the second (`CROSSING_NOTIFICATIONS_AT`) and returns its rows.
+ */
 export function crossingStatements(db: TenantDb, t: Touched, actor: string) {
   if (!t.levels.length && !t.itemIds.length) return [];
   const at = nowIso();
   const ntfTime = newId("notification").slice(4, 14);
   const low = crossings("stock.low", t, LOW_LEVEL, LOW_ITEM);
-  return [
-    recordEventsSelected(db, sql`SELECT type, subject_id, payload FROM (${low})`, actor),
-    batchable(
-      db,
-      db.run(sql`INSERT INTO ${notifications} (id, user_id, type, title, message, data, read_at, created_at, updated_at)
+  const restocked = crossings("stock.restocked", t, UP_LEVEL, UP_ITEM);
+  const events = recordEventsSelected(
+    db,
+    sql`SELECT type, subject_id, payload FROM (${low}) UNION ALL SELECT type, subject_id, payload FROM (${restocked})`,
+    actor,
+  );
+  const writes = [
+    db.run(sql`INSERT INTO ${notifications} (id, user_id, type, title, message, data, read_at, created_at, updated_at)
         SELECT ${`ntf_${ntfTime}`} || lower(hex(randomblob(8))), u.id, 'stock.low', 'Low stock: ' || c.name,
           c.quantity || ' ' || c.unit || ' ' || coalesce('at ' || c.place, 'in total') || ', below the reorder level of ' || c.level,
           c.payload, NULL, ${at}, ${at}
         FROM (${low}) c CROSS JOIN ${users} u
-        WHERE u.role IN ('owner', 'admin') AND u.status = 'active'`),
-    ),
-    db.run(sql`UPDATE ${stockLevels} AS l SET low = 1 WHERE ${levelIn(t)} AND ${LOW_LEVEL}`),
-    db.run(sql`UPDATE ${stockItems} AS i SET low = 1 WHERE ${itemIn(t)} AND ${LOW_ITEM}`),
-    recordEventsSelected(
-      db,
-      sql`SELECT type, subject_id, payload FROM (${crossings("stock.restocked", t, UP_LEVEL, UP_ITEM)})`,
-      actor,
-    ),
-    db.run(sql`UPDATE ${stockLevels} AS l SET low = 0 WHERE ${levelIn(t)} AND ${UP_LEVEL}`),
-    db.run(sql`UPDATE ${stockItems} AS i SET low = 0 WHERE ${itemIn(t)} AND ${UP_ITEM}`),
+        WHERE u.role IN ('owner', 'admin') AND u.status = 'active' ${NOTIFICATIONS_RETURNED}`),
+    db.run(sql`UPDATE ${stockLevels} AS l SET low = (l.reorder_level IS NOT NULL AND l.quantity < l.reorder_level)
+      WHERE ${levelIn(t)} AND ((${LOW_LEVEL}) OR (${UP_LEVEL}))`),
+    db.run(sql`UPDATE ${stockItems} AS i SET low = (i.reorder_level IS NOT NULL AND i.on_hand < i.reorder_level)
+      WHERE ${itemIn(t)} AND ((${LOW_ITEM}) OR (${UP_ITEM}))`),
   ].map((s) => batchable(db, s));
+  return [events, ...writes];
+}
+
+export const CROSSING_NOTIFICATIONS_AT = 1;
+
+/** The notifications a crossing batch created, from the D1 result of its notification insert. */
+export function createdNotifications(result: unknown): NotificationRow[] {
+  const rows = ((result as D1Result<Record<string, unknown>>).results ?? []) as (NotificationRow & { data: unknown })[];
+  return rows.map((r) => ({ ...r, data: typeof r.data === "string" ? JSON.parse(r.data) : r.data }) as NotificationRow);
 }

@@ -8,14 +8,15 @@ import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import { crossingStatements } from "./crossings";
+import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./crossings";
 import { requireStockItem } from "./items";
 import { movementStatements, type PlannedMovement } from "./ledger";
 import { movementRow } from "./movement-parts";
+import { pushNotifications, type StockCtx } from "./rows";
 import { toMovement, toStockLevel } from "./view";
 
 /** Sets (or clears) an item's reorder level at a location; a level already crossed notifies at once. */
-export async function setStockLevel(ctx: ServiceCtx, itemId: string, locationId: string, reorderLevel: number | null) {
+export async function setStockLevel(ctx: StockCtx, itemId: string, locationId: string, reorderLevel: number | null) {
   const { db } = ctx;
   await requireStockItem(db, itemId);
   const loc = await db
@@ -49,6 +50,7 @@ export async function setStockLevel(ctx: ServiceCtx, itemId: string, locationId:
       if (guardFailed(err, "stock_item_live")) throw notFound("Stock item");
       throw err;
     });
+  await pushNotifications(ctx, createdNotifications(results[2 + CROSSING_NOTIFICATIONS_AT]));
   const rows = results[results.length - 1] as (typeof stockLevels.$inferSelect)[];
   return toStockLevel(rows[0]!);
 }

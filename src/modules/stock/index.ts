@@ -4,6 +4,7 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { isStockHoldingRace, returnAllForPeople } from "./holdings";
+export { countStockUsing, noLiveStockUses } from "./in-use";
 export { restoreStockItem } from "./items";
 export { issueStock } from "./movements";
 export { stockAnalyticsRouter } from "./analytics";
@@ -11,6 +12,7 @@ export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
 export { stockItemsRouter } from "./routes";
 export { StockItemSchema, StockMovementSchema } from "./schemas";
+export type { BulkStockMovementsResult } from "./bulk-schemas";
 export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";
 // CSV import/export (data-transfer module) goes through this file.
 export * from "./transfer";

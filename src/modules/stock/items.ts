@@ -12,7 +12,8 @@ import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { resolveCategory } from "../assets";
 import { liveDefinitions } from "../custom-fields";
-import { crossingStatements } from "./crossings";
+import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./crossings";
+import { pushNotifications, type StockCtx } from "./rows";
 import { categoryLive, columnsFor, generateStockTag, taken, type StockItemInput } from "./input";
 import { AUDITED_FIELDS, toStockItem, type StockItemRow, type StockItemView } from "./view";
 
@@ -41,7 +42,7 @@ async function run(
   batch: BatchItem<"sqlite">[],
 ) {
   try {
-    await ctx.db.batch(batch as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    return await ctx.db.batch(batch as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (err) {
     if (isUniqueViolation(err)) throw Object.assign(taken(row), { cause: err });
     if (guardFailed(err, "stock_category")) {
@@ -63,7 +64,7 @@ const audit = (ctx: ServiceCtx, action: string, at: string, before: StockItemVie
     fields: AUDITED_FIELDS,
   });
 
-export async function createStockItem(ctx: ServiceCtx, input: StockItemInput & { name: string }) {
+export async function createStockItem(ctx: StockCtx, input: StockItemInput & { name: string }) {
   const { db } = ctx;
   const categoryId = await resolveCategory(db, input.categoryId);
   const defs = await stockFieldDefs(db);
@@ -102,7 +103,10 @@ export async function createStockItem(ctx: ServiceCtx, input: StockItemInput & {
       // A reorder level above 0 on an empty item is already crossed.
       ...crossingStatements(db, { levels: [], itemIds: [row.id] }, ctx.actor),
     ]).then(
-      () => true,
+      // The crossing statements are the batch's last four: push the notifications they made.
+      async (results) => (
+        await pushNotifications(ctx, createdNotifications(results.at(-4 + CROSSING_NOTIFICATIONS_AT))), true
+      ),
       (err: unknown) => {
         // A generated tag that collided: draw another.
         if (input.tag === undefined && attempt < TAG_ATTEMPTS && isUniqueViolation(err, "stock_items_tag_live_uq"))
@@ -114,7 +118,7 @@ export async function createStockItem(ctx: ServiceCtx, input: StockItemInput & {
   }
 }
 
-export async function updateStockItem(ctx: ServiceCtx, id: string, input: StockItemInput) {
+export async function updateStockItem(ctx: StockCtx, id: string, input: StockItemInput) {
   const { db } = ctx;
   const cur = await requireStockItem(db, id);
   if (input.categoryId !== undefined) await resolveCategory(db, input.categoryId);
@@ -128,7 +132,8 @@ export async function updateStockItem(ctx: ServiceCtx, id: string, input: StockI
   if (!changes.length) return before;
   if (cur.returnable && next.returnable === false && (await openIssueCount(db, id)) > 0)
     throw conflict("Units of this item are still out on returnable issues; return them before making it consumable");
-  await run(ctx, next, [
+  const crossing = changes.includes("reorderLevel");
+  const results = await run(ctx, next, [
     batchGuard(db, "stock_category", categoryLive(next.categoryId)),
     db
       .update(stockItems)
@@ -141,8 +146,9 @@ export async function updateStockItem(ctx: ServiceCtx, id: string, input: StockI
       payload: { ...after, changes },
     }),
     ...audit(ctx, "update", now, before, after),
-    ...(changes.includes("reorderLevel") ? crossingStatements(db, { levels: [], itemIds: [id] }, ctx.actor) : []),
+    ...(crossing ? crossingStatements(db, { levels: [], itemIds: [id] }, ctx.actor) : []),
   ]);
+  if (crossing) await pushNotifications(ctx, createdNotifications(results.at(-4 + CROSSING_NOTIFICATIONS_AT)));
   return getStockItem(db, id);
 }
 

@@ -1,13 +1,23 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { recordEventsSelected } from "../../events/outbox";
-import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { batchable, batchGuard, insertJsonRows } from "../../platform/d1-write";
-import { crossingStatements, type Touched } from "./crossings";
-import { toMovement, type StockItemRow, type StockLevelRow, type StockMovementRow } from "./view";
+import { batchable, batchGuards, guardFailed, insertJsonRows, type GuardCheck } from "../../platform/d1-write";
+import {
+  CROSSING_NOTIFICATIONS_AT,
+  createdNotifications,
+  crossingStatements,
+  unwatched,
+  type Touched,
+} from "./crossings";
+import { needsStatements, type MovementNeeds } from "./needs";
+import { itemRow, levelRow, pushNotifications, type StockCtx } from "./rows";
+import { toMovement, type StockMovementRow } from "./view";
+
+/** Guard of an unwatched movement: a reorder level appeared meanwhile (commit again with the crossings). */
+export const WATCHED_GUARD = "stock_watched";
 
 /**
  * The stock ledger: how movements change quantities, exactly, without transactions.
@@ -23,6 +33,8 @@ export interface PlannedMovement {
   row: StockMovementRow;
   /** Signed change per location (units leaving: negative). */
   deltas: readonly { locationId: string; delta: number }[];
+  /** What else it relies on and writes (checked for all the batch's movements at once). */
+  needs?: MovementNeeds;
 }
 
 export const EVENT_OF = {
@@ -55,60 +67,94 @@ const enoughStock = (takes: readonly [string, string, number][]) =>
 const itemsLive = (ids: readonly string[]) =>
   sql`(SELECT count(*) FROM ${stockItems} WHERE ${stockItems.id} IN (SELECT value FROM json_each(${JSON.stringify(ids)})) AND ${stockItems.deletedAt} IS NULL) = ${ids.length}`;
 
+/** What a caller adds to a movement write. */
+export interface MovementExtras {
+  /** The verb's own guard conditions (e.g. an issue still open), checked in the ledger's one guard statement. */
+  checks?: GuardCheck[];
+  /** Guard statements of a caller's own (another module's batch), after the ledger's guard. */
+  guards?: BatchItem<"sqlite">[];
+  /** Writes after the quantity writes. */
+  writes?: BatchItem<"sqlite">[];
+  /**
+   * Whether a touched item may cross a reorder level (it or one of its levels has one, or is flagged
+   * low), as read before the batch. False leaves the four crossing statements out and adds the
+   * check `stock_watched` (still none), so a level set meanwhile fails the batch and the caller
+   * writes again with them (`commitMovement` does). Default true: always crossing-checked.
+   */
+  watched?: boolean;
+}
+
 /**
- * The statements of a movement write, for the caller's batch: `guards` (the caller's own, e.g. an
- * issue still open) run after the ledger's, `writes` after the quantity writes. Guard names:
- * `stock_item_live`, `stock_short`.
+ * The statements of a movement write, for the caller's batch. Guard names: `stock_item_live`,
+ * `stock_short`, then the caller's checks, then `stock_watched`. The level upsert and the item
+ * update return the rows they wrote (`LEVELS_AT` / `ITEMS_AT` after the caller's guards); the
+ * crossing notifications are at `crossingAt` (absent when unwatched).
  */
-export function movementStatements(
+export function movementBatch(
   db: TenantDb,
   actor: string,
   moves: readonly PlannedMovement[],
-  extra: { guards?: BatchItem<"sqlite">[]; writes?: BatchItem<"sqlite">[] } = {},
-): BatchItem<"sqlite">[] {
+  extra: MovementExtras = {},
+) {
   const at = nowIso();
   const { levels, items } = net(moves);
   const takes = levels.filter((l) => l[2] < 0);
-  const changed = levels.filter((l) => l[2] !== 0);
   const itemIds = items.map(([id]) => id);
   const touched: Touched = { levels: levels.map(([i, l]) => [i, l] as const), itemIds };
-  return [
-    batchGuard(db, "stock_item_live", itemsLive(itemIds)),
-    ...(takes.length ? [batchGuard(db, "stock_short", enoughStock(takes))] : []),
+  const watched = extra.watched ?? true;
+  const needs = needsStatements(db, moves);
+  const guards = [
+    batchGuards(db, [
+      { name: "stock_item_live", holds: itemsLive(itemIds) },
+      ...(takes.length ? [{ name: "stock_short", holds: enoughStock(takes) }] : []),
+      ...needs.checks,
+      ...(extra.checks ?? []),
+      ...(watched ? [] : [{ name: WATCHED_GUARD, holds: unwatched(itemIds) }]),
+    ]),
     ...(extra.guards ?? []),
-    // Level rows appear at quantity 0 on first use, then every change is one relative UPDATE.
-    // (`WHERE true`: SQLite's parser needs it between an INSERT's SELECT and its ON CONFLICT.)
+  ];
+  const statements: BatchItem<"sqlite">[] = [
+    ...guards,
+    // A level row appears with its first change (the guard above refused any take from a missing
+    // row; SQLite checks the inserted row before the conflict, hence max(.., 0) and the update's own
+    // lookup of the delta); every later change is a relative update. RETURNING
+    // gives the rows as written, in place of a read-back. (`WHERE true`: SQLite's parser needs it
+    // between an INSERT's SELECT and its ON CONFLICT.)
     batchable(
       db,
       db.run(sql`INSERT INTO ${stockLevels} (item_id, location_id, quantity, low, updated_at)
-        SELECT j.value ->> 0, j.value ->> 1, 0, 0, ${at} FROM json_each(${JSON.stringify(levels)}) AS j WHERE true
-        ON CONFLICT (item_id, location_id) DO NOTHING`),
+        SELECT j.value ->> 0, j.value ->> 1, max(j.value ->> 2, 0), 0, ${at} FROM json_each(${JSON.stringify(levels)}) AS j WHERE true
+        ON CONFLICT (item_id, location_id) DO UPDATE SET updated_at = excluded.updated_at,
+          quantity = quantity + (SELECT d.value ->> 2 FROM json_each(${JSON.stringify(levels)}) AS d
+            WHERE d.value ->> 0 = ${stockLevels}.item_id AND d.value ->> 1 = ${stockLevels}.location_id)
+        RETURNING *`),
     ),
-    ...(changed.length
-      ? [
-          batchable(
-            db,
-            db.run(sql`UPDATE ${stockLevels} SET quantity = quantity + (j.value ->> 2), updated_at = ${at}
-              FROM json_each(${JSON.stringify(changed)}) AS j
-              WHERE ${stockLevels.itemId} = j.value ->> 0 AND ${stockLevels.locationId} = j.value ->> 1`),
-          ),
-        ]
-      : []),
     batchable(
       db,
       db.run(sql`UPDATE ${stockItems} SET on_hand = on_hand + (j.value ->> 1), updated_at = ${at}
-        FROM json_each(${JSON.stringify(items)}) AS j WHERE ${stockItems.id} = j.value ->> 0`),
+        FROM json_each(${JSON.stringify(items)}) AS j WHERE ${stockItems.id} = j.value ->> 0 RETURNING *`),
     ),
     insertJsonRows(
       db,
       stockMovements,
       moves.map((m) => m.row),
     ),
+    ...needs.writes,
     ...(extra.writes ?? []),
     recordEventsSelected(db, movementEvents(moves), actor),
-    ...crossingStatements(db, touched, actor),
   ];
+  const crossingAt = watched ? statements.length + CROSSING_NOTIFICATIONS_AT : undefined;
+  if (watched) statements.push(...crossingStatements(db, touched, actor));
+  return { statements, levelsAt: guards.length, itemsAt: guards.length + 1, crossingAt };
 }
+
+/** The statements of a movement write, for a caller's own batch (always crossing-checked). */
+export const movementStatements = (
+  db: TenantDb,
+  actor: string,
+  moves: readonly PlannedMovement[],
+  extra: Omit<MovementExtras, "watched"> = {},
+): BatchItem<"sqlite">[] => movementBatch(db, actor, moves, extra).statements;
 
 /** One event per movement: the movement, `onHand` and the touched locations' quantities just after the batch's writes. */
 function movementEvents(moves: readonly PlannedMovement[]): SQL {
@@ -127,31 +173,51 @@ function movementEvents(moves: readonly PlannedMovement[]): SQL {
     FROM json_each(${JSON.stringify(data)}) e`;
 }
 
+/** The rows a movement batch wrote, from its results: levels, items (as stored: snake_case) and notifications. */
+export function batchWritten(results: unknown[], at: { levelsAt: number; itemsAt: number; crossingAt?: number }) {
+  const rows = <T>(i: number) => ((results[i] as D1Result<Record<string, unknown>>).results ?? []) as T[];
+  return {
+    levels: rows<Record<string, unknown>>(at.levelsAt).map(levelRow),
+    items: rows<Record<string, unknown>>(at.itemsAt).map(itemRow),
+    notifications: at.crossingAt === undefined ? [] : createdNotifications(results[at.crossingAt]),
+  };
+}
+
 /**
- * Runs one movement's batch with the touched item and levels read back as its last statements, so
- * the answer shows exactly the state this movement produced. `onError` maps guard failures.
+ * Runs one movement's batch; its level and item writes return the state this movement produced,
+ * with the `low` flags as the crossing statements leave them (a touched row's flag is its quantity
+ * against its level). Without a reorder level in sight the crossing statements are left out; if a
+ * level was set meanwhile, the batch fails on `stock_watched` and runs again with them.
+ * `onError` maps guard failures. The admins' new notifications are pushed to their open sockets.
  */
 export async function commitMovement(
-  ctx: ServiceCtx,
+  ctx: StockCtx,
   move: PlannedMovement,
-  extra: { guards?: BatchItem<"sqlite">[]; writes?: BatchItem<"sqlite">[] },
+  extra: Omit<MovementExtras, "watched">,
+  watched: boolean,
   onError: (err: unknown) => Promise<never>,
 ) {
   const { db } = ctx;
-  const itemId = move.row.itemId;
-  const locations = JSON.stringify(move.deltas.map((d) => d.locationId));
-  const statements = [
-    ...movementStatements(db, ctx.actor, [move], extra),
-    db.select().from(stockItems).where(eq(stockItems.id, itemId)),
-    db
-      .select()
-      .from(stockLevels)
-      .where(
-        sql`${stockLevels.itemId} = ${itemId} AND ${stockLevels.locationId} IN (SELECT value FROM json_each(${locations}))`,
-      )
-      .orderBy(stockLevels.locationId),
-  ];
-  const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]).catch(onError);
-  const [item, levels] = results.slice(-2) as [StockItemRow[], StockLevelRow[]];
-  return { item: item[0]!, levels };
+  const run = async (watch: boolean): Promise<ReturnType<typeof batchWritten>> => {
+    const plan = movementBatch(db, ctx.actor, [move], { ...extra, watched: watch });
+    try {
+      const results = await db.batch(plan.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+      return batchWritten(results, plan);
+    } catch (err) {
+      if (!watch && guardFailed(err, WATCHED_GUARD)) return run(true);
+      return onError(err);
+    }
+  };
+  const written = await run(watched);
+  await pushNotifications(ctx, written.notifications);
+  const item = written.items[0]!;
+  return {
+    item: { ...item, low: lowNow(item.reorderLevel, item.onHand) },
+    levels: written.levels
+      .map((l) => ({ ...l, low: lowNow(l.reorderLevel, l.quantity) }))
+      .sort((a, b) => a.locationId.localeCompare(b.locationId)),
+  };
 }
+
+/** The flag the crossing statements leave on a touched row ("below" is strict). */
+export const lowNow = (level: number | null, quantity: number) => level !== null && quantity < level;

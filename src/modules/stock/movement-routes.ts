@@ -1,10 +1,12 @@
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { selfServiceOf } from "../../http/self-service";
-import { serviceCtx } from "../../http/service-context";
 import { notFound } from "../../platform/errors";
+import { bulkStockMovements } from "./bulk";
+import { BulkStockMovementsBody, BulkStockMovementsResultSchema, MAX_BULK_MOVEMENTS } from "./bulk-schemas";
 import { listPersonStock } from "./holdings";
 import { requireStockItem } from "./items";
 import { getMovement, listMovements } from "./list";
+import { stockCtx } from "./rows";
 import { adjustStock, issueStock, receiveStock, returnStock, transferStock } from "./movements";
 import {
   AdjustStockBody,
@@ -44,7 +46,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(ReceiveStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await receiveStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await receiveStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -57,7 +59,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(IssueStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await issueStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await issueStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -70,7 +72,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(ReturnStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await returnStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await returnStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -83,7 +85,7 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(TransferStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await transferStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await transferStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -96,7 +98,27 @@ export const stockMovementsRouter = createRouter()
       request: { params: StockItemParams, ...body(AdjustStockBody) },
       responses: result,
     }),
-    async (c) => c.json(await adjustStock(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+    async (c) => c.json(await adjustStock(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/stock-movements/bulk",
+      operationId: "bulkStockMovements",
+      tags,
+      summary: "Many movements in one request",
+      description:
+        `\`{ movements: [{ kind, stockItemId, ...the single route's body }] }\` for 1..${MAX_BULK_MOVEMENTS} receive, issue, return or transfer movements, applied in order. ` +
+        "Answers 200 with `items` in request order: `{ index, ok: true, status: 201, movement, stockItem }` or `{ index, ok: false, status, error }` with the status and error envelope the single route would have answered " +
+        "(a take is checked against the units there plus what the earlier movements of the request changed). The movements that pass are written as ONE batch, all or none, with every guard of the single routes (never below 0); " +
+        "a reorder level is judged on the quantities after the whole request (one `stock.low` or `stock.restocked` per crossing). Send an `Idempotency-Key` to retry safely.",
+      request: body(BulkStockMovementsBody),
+      responses: {
+        200: json(BulkStockMovementsResultSchema, "Per-movement outcomes, in request order"),
+        ...errorResponses(415),
+      },
+    }),
+    async (c) => c.json({ items: await bulkStockMovements(stockCtx(c), c.req.valid("json"), c.var.requestId) }, 200),
   )
   .openapi(
     defineRoute({

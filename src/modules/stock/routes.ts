@@ -3,6 +3,7 @@ import { selfServiceOf } from "../../http/self-service";
 import { serviceCtx } from "../../http/service-context";
 import { notFound } from "../../platform/errors";
 import { setStockLevel } from "./holdings";
+import { stockCtx } from "./rows";
 import * as items from "./items";
 import { listStockItems, listStockLevels } from "./list";
 import {
@@ -54,7 +55,7 @@ export const stockItemsRouter = createRouter()
       request: body(CreateStockItemBody),
       responses: { 201: json(StockItemSchema, "Created"), ...errorResponses(409, 415) },
     }),
-    async (c) => c.json(await items.createStockItem(serviceCtx(c), c.req.valid("json")), 201),
+    async (c) => c.json(await items.createStockItem(stockCtx(c), c.req.valid("json")), 201),
   )
   .openapi(
     defineRoute({
@@ -86,7 +87,7 @@ export const stockItemsRouter = createRouter()
       responses: { 200: json(StockItemSchema, "Updated"), ...errorResponses(409, 415) },
     }),
     async (c) =>
-      c.json(await items.updateStockItem(serviceCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 200),
+      c.json(await items.updateStockItem(stockCtx(c), c.req.valid("param").stockItemId, c.req.valid("json")), 200),
   )
   .openapi(
     defineRoute({
@@ -145,7 +146,7 @@ export const stockItemsRouter = createRouter()
     async (c) => {
       const p = c.req.valid("param");
       return c.json(
-        await setStockLevel(serviceCtx(c), p.stockItemId, p.locationId, c.req.valid("json").reorderLevel),
+        await setStockLevel(stockCtx(c), p.stockItemId, p.locationId, c.req.valid("json").reorderLevel),
         200,
       );
     },
