@@ -934,7 +934,7 @@ export interface paths {
         put?: never;
         /**
          * Book inventory items for a person
-         * @description Refused (409, naming the conflicting bookings and items) when the window overlaps another active booking of an item, an item is retired or lost, or an item is checked out with no dueBackAt or one after startsAt. Of concurrent bookings of one item and window exactly one wins.
+         * @description Refused (409, naming the conflicting bookings and items) when the window overlaps another active booking of an item, or an item could not be handed over when the window starts, so that every accepted booking can be picked up: `details.assets[]` is `{ assetId, code, reason }` with `code` one of `retired`, `lost`, `in_maintenance` (no end date is known), `checked_out` (no dueBackAt, or one after startsAt) and `checked_out_overdue` (past its dueBackAt: check it in first). Of concurrent bookings of one item and window exactly one wins.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:write`.
          */
@@ -954,7 +954,7 @@ export interface paths {
         };
         /**
          * Inventory items free over a window
-         * @description Live items that are not retired or lost, not checked out past `from`, and not held by an active booking overlapping [from, to). Filters as the item list: categoryId, locationId, q. Cursor-paginated by id.
+         * @description Live items that can be handed over when the window starts and are not held by an active booking overlapping [from, to). An item that could not be handed over at `from` is not listed: retired, lost, in maintenance, checked out with no dueBackAt or one after `from`, or checked out and already overdue; `POST /bookings` names the reason (409, `details.assets[].code`). Filters as the item list: categoryId, locationId, q (word prefixes of the name, or a prefix of the tag or serial). Cursor-paginated by id.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `bookings:read`.
          */
@@ -10719,6 +10719,16 @@ export interface components {
             dueDate: string | null;
             /** @description Who recorded it (user or API key id). */
             performedBy: string;
+            /**
+             * @description What the work cost, a decimal amount in `currency`.
+             * @example 89.5
+             */
+            cost: number | null;
+            /**
+             * @description ISO 4217 code of `cost`.
+             * @example EUR
+             */
+            currency: string | null;
             createdAt: string;
             updatedAt: string;
         };
@@ -11068,8 +11078,8 @@ export interface components {
              */
             scopes?: components["schemas"]["ApiKeyScope"][] | null;
             /**
-             * Format: date-time
              * @description Optional expiry (ISO 8601, in the future); an expired key gets 401.
+             * @example 2026-11-21T09:30:00Z
              */
             expiresAt?: string | null;
         };
@@ -11263,16 +11273,16 @@ export interface components {
             locationId?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             purchaseDate?: string | null;
             purchaseCost?: number | null;
             currency?: string | null;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
@@ -11304,7 +11314,7 @@ export interface components {
             /** @description Only for `reserved`: until when and why. */
             meta?: {
                 /**
-                 * Format: date-time
+                 * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
                  * @example 2026-11-21T09:30:00Z
                  */
                 reservedUntil?: string;
@@ -11326,7 +11336,6 @@ export interface components {
             ids: string[];
             personId: string;
             /**
-             * Format: date-time
              * @description When it should come back; must be in the future.
              * @example 2099-06-03T17:00:00Z
              */
@@ -11452,16 +11461,16 @@ export interface components {
             locationId?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             purchaseDate?: string | null;
             purchaseCost?: number | null;
             currency?: string | null;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
@@ -11487,16 +11496,16 @@ export interface components {
             locationId?: string;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             purchaseDate?: string | null;
             purchaseCost?: number | null;
             currency?: string | null;
             /**
              * Format: date
-             * @description Calendar date, YYYY-MM-DD.
-             * @example 2025-03-14
+             * @description A calendar date, YYYY-MM-DD.
+             * @example 2026-11-25
              */
             warrantyExpiresAt?: string | null;
             notes?: string | null;
@@ -11520,7 +11529,7 @@ export interface components {
             /** @description Only for `reserved`: until when and why. */
             meta?: {
                 /**
-                 * Format: date-time
+                 * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
                  * @example 2026-11-21T09:30:00Z
                  */
                 reservedUntil?: string;
@@ -11565,7 +11574,6 @@ export interface components {
              */
             assetId?: string;
             /**
-             * Format: date-time
              * @description When it should come back; must be in the future.
              * @example 2099-06-03T17:00:00Z
              */
@@ -11665,12 +11673,11 @@ export interface components {
             /** @description 1..100 inventory item ids. */
             assetIds: string[];
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2099-06-01T09:00:00Z
              */
             startsAt: string;
             /**
-             * Format: date-time
              * @description Exclusive end; after startsAt, in the future, at most 366 days after startsAt.
              * @example 2099-06-03T17:00:00Z
              */
@@ -11679,12 +11686,12 @@ export interface components {
         };
         UpdateBooking: {
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             startsAt?: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             endsAt?: string;
@@ -11715,7 +11722,7 @@ export interface components {
         KitCheckout: {
             personId: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
@@ -11723,12 +11730,12 @@ export interface components {
         KitBooking: {
             personId: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             startsAt: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             endsAt: string;
@@ -11759,18 +11766,16 @@ export interface components {
              */
             locationId?: string;
             /**
-             * Format: date-time
              * @description With endsAt: a booking for this window.
              * @example 2026-11-21T09:30:00Z
              */
             startsAt?: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             endsAt?: string;
             /**
-             * Format: date-time
              * @description Without a window: a checkout now, due back then (optional).
              * @example 2026-11-21T09:30:00Z
              */
@@ -12063,6 +12068,7 @@ export interface components {
                 locationId?: string;
                 /** @enum {string} */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
+                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word of the name. */
                 q?: string;
             };
         };
@@ -12453,7 +12459,7 @@ export interface components {
              */
             categoryId?: string | null;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             dueAt?: string | null;
@@ -12480,7 +12486,7 @@ export interface components {
              */
             categoryId?: string | null;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             dueAt?: string | null;
@@ -12583,7 +12589,6 @@ export interface components {
              */
             scanId?: string;
             /**
-             * Format: date-time
              * @description When the scan happened on the device (offline scans); default: when it arrives. At most 5 minutes ahead of the server clock.
              * @example 2026-11-21T09:30:00Z
              */
@@ -12645,7 +12650,6 @@ export interface components {
                  */
                 scanId?: string;
                 /**
-                 * Format: date-time
                  * @description When the scan happened on the device (offline scans); default: when it arrives. At most 5 minutes ahead of the server clock.
                  * @example 2026-11-21T09:30:00Z
                  */
@@ -12717,7 +12721,6 @@ export interface components {
             assigneeIds?: string[];
             recurrence: components["schemas"]["Recurrence"];
             /**
-             * Format: date-time
              * @description The first run; later runs follow the recurrence from it.
              * @example 2026-11-21T09:30:00Z
              */
@@ -12748,7 +12751,6 @@ export interface components {
             assigneeIds?: string[];
             recurrence?: components["schemas"]["Recurrence"];
             /**
-             * Format: date-time
              * @description The first run; later runs follow the recurrence from it.
              * @example 2026-11-21T09:30:00Z
              */
@@ -12901,12 +12903,15 @@ export interface components {
              */
             type?: string;
             /**
-             * Format: date-time
-             * @description When the work was done; not in the future.
+             * @description When the work was done, not in the future: a date-time with an offset, or a date YYYY-MM-DD (stored as its midnight UTC; a schedule advances from that very day).
              * @example 2026-11-21T09:30:00Z
              */
             completedDate: string;
             notes?: string | null;
+            /** @description What the work cost, in `currency` (at most its minor-unit digits); needs `currency`. */
+            cost?: number | null;
+            /** @description ISO 4217 code of `cost`. */
+            currency?: string | null;
             /** @description Completes this schedule of the same item: its nextDueDate advances by the recurrence (a one-off schedule becomes `completed`). */
             scheduleId?: string;
         };
@@ -12919,11 +12924,14 @@ export interface components {
             /** @example battery replacement */
             type?: string;
             /**
-             * Format: date-time
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
              * @example 2026-11-21T09:30:00Z
              */
             completedDate?: string;
             notes?: string | null;
+            /** @description null clears the cost; an absent currency keeps the stored one. */
+            cost?: number | null;
+            currency?: string | null;
         };
         NotificationPage: {
             items: components["schemas"]["Notification"][];
@@ -13241,6 +13249,18 @@ export interface components {
                     intervalsMeasured: number;
                 }[];
             };
+            /** @description What the completions completed in [from, to) cost, per currency (amounts in different currencies are never added), in currency order; completions without a cost are left out. Scoped like the completed counts. */
+            costs: {
+                /** @example EUR */
+                currency: string;
+                /**
+                 * @description Sum of the costs, a decimal amount in `currency`.
+                 * @example 1289.5
+                 */
+                total: number;
+                /** @description Completions with a cost in this currency. */
+                logs: number;
+            }[];
         };
         DepreciationAnalytics: {
             asOf: string;
@@ -19918,7 +19938,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Case-insensitive (ASCII) prefix of the name, unique tag or serial number. */
+                /** @description Case-insensitive prefix of the name, unique tag or serial number, or words of the name: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
                 q?: string;
                 /** @description See the lifecycle table in GET .../allowed-status-transitions. */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
@@ -23033,11 +23053,13 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
+                /** @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC. */
                 from: string;
+                /** @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC. */
                 to: string;
                 categoryId?: string;
                 locationId?: string;
-                /** @description Prefix of name, unique tag or serial. */
+                /** @description As the item list's `q`: a prefix of the name, tag or serial, or of any word of the name. */
                 q?: string;
             };
             header?: never;
@@ -27674,7 +27696,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
-                /** @description Prefix of the name, tag or SKU. */
+                /** @description Case-insensitive prefix of the name, tag or SKU, or of a later word of the name. */
                 q?: string;
                 categoryId?: string;
                 /** @description Only items with units on hand at this location. */
@@ -34290,7 +34312,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Case-insensitive prefix of the name, email or employee number. */
+                /** @description Case-insensitive prefix of the name, email or employee number, or words of the name: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
                 q?: string;
                 /** @description `active` (default), `deactivated`, or `all` (both; never deleted people). */
                 status?: "active" | "deactivated" | "all";
@@ -47317,7 +47339,7 @@ export interface operations {
     exportInventoryItems: {
         parameters: {
             query?: {
-                /** @description Case-insensitive (ASCII) prefix of the name, unique tag or serial number. */
+                /** @description Case-insensitive prefix of the name, unique tag or serial number, or words of the name: each space-separated term starts a word ("pro" finds "MacBook Pro"); all terms must match. */
                 q?: string;
                 /** @description See the lifecycle table in GET .../allowed-status-transitions. */
                 status?: "available" | "assigned" | "reserved" | "maintenance" | "lost" | "retired";
@@ -47484,7 +47506,7 @@ export interface operations {
             query?: {
                 /** @description Sync: rows changed at or after this time (ISO 8601, e.g. `2026-01-01T00:00:00Z`), deleted ones included (with `deletedAt`), ordered by updatedAt then id (oldest first) so a client can resume. */
                 updatedSince?: string;
-                /** @description Case-insensitive prefix of the name, email or employee number. */
+                /** @description Case-insensitive prefix of the name, email or employee number, or words of the name: each space-separated term starts a word ("love" finds "Ada Lovelace"); all terms must match. */
                 q?: string;
                 /** @description `active` (default), `deactivated`, or `all` (both; never deleted people). */
                 status?: "active" | "deactivated" | "all";
@@ -47775,13 +47797,15 @@ export interface operations {
     exportStockItems: {
         parameters: {
             query?: {
-                /** @description Prefix of the name, tag or SKU. */
+                /** @description Case-insensitive prefix of the name, tag or SKU, or of a later word of the name. */
                 q?: string;
                 categoryId?: string;
                 /** @description Only items with units on hand at this location. */
                 locationId?: string;
                 /** @description `true`: only items below a reorder level (total or at a location). */
                 low?: "true" | "false";
+                /** @description Only requestable (true) or non-requestable (false) items. The self-service role sees requestable items only (so `false` gives it none). */
+                requestable?: "true" | "false";
             };
             header?: never;
             path?: never;
