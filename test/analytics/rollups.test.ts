@@ -147,10 +147,17 @@ async function build(t: TestTenant) {
   await ok(t, `/inventory-items/${items[12]!.id}`, { method: "DELETE" });
   // Maintenance logs: ad hoc completions, an edit that moves one to another day and type, a deletion.
   const logs: MaintenanceLog[] = [];
+  const LOG_COSTS = [
+    { cost: 120.5, currency: "EUR" },
+    { cost: 80, currency: "EUR" },
+    { cost: 9000, currency: "JPY" },
+    {},
+  ];
   for (const [i, type] of ["service", "inspection", "service", "repair"].entries())
     logs.push(
       await ok<MaintenanceLog>(t, "/maintenance/logs", {
-        body: { itemId: items[i + 5]!.id, type, completedDate: ago(i * 3, 2) },
+        // Costs in two currencies, one log without: the totals per currency follow the same scope and range.
+        body: { itemId: items[i + 5]!.id, type, completedDate: ago(i * 3, 2), ...LOG_COSTS[i] },
       }),
     );
   await ok(t, `/maintenance/logs/${logs[0]!.id}`, { method: "PATCH", body: { type: "repair", completedDate: ago(7) } });

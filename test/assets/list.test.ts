@@ -38,13 +38,14 @@ describe("inventory item list", () => {
     expect((await api(t, "/inventory-items?limit=101")).status).toBe(400);
   });
 
-  it("q is a case-insensitive prefix of name, unique tag or serial number", async () => {
+  it("q is a case-insensitive prefix of a word of the name, or of the unique tag or serial number", async () => {
     const t = await createTenant();
     const byName = await createAsset(t, { name: "Laptop Dell", uniqueTag: "X-1" });
     const byTag = await createAsset(t, { name: "Monitor", uniqueTag: "LAP-77" });
     const bySerial = await createAsset(t, { name: "Dock", uniqueTag: "X-2", serialNumber: "lapis-9" });
-    await createAsset(t, { name: "My laptop", uniqueTag: "X-3" }); // "lap" only in the middle: no match
-    expect((await all(t, "q=LAP")).sort()).toEqual([byName.id, byTag.id, bySerial.id].sort());
+    const byWord = await createAsset(t, { name: "My laptop", uniqueTag: "X-3" }); // a later word of the name
+    await createAsset(t, { name: "Overlap kit", uniqueTag: "X-4" }); // "lap" inside a word: no match
+    expect((await all(t, "q=LAP")).sort()).toEqual([byName.id, byTag.id, bySerial.id, byWord.id].sort());
     expect(await all(t, "q=lap-7")).toEqual([byTag.id]);
     expect(await all(t, "q=x-2")).toEqual([bySerial.id]);
     expect(await all(t, "q=%25")).toEqual([]); // no wildcard semantics

@@ -41,14 +41,15 @@ export async function maintenanceAnalytics(
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) > 30)), 0) AS older
       FROM analytics_schedules_due r WHERE r.next_due_date < ${today}${rollupScope("r", scope)}`),
     maintenanceIntervals(db, range, scope),
-    // Cost totals per currency (issue 23): a range of maintenance_logs_cost_idx, which covers them unscoped.
+    // Cost totals per currency (issue 23), over the days the counts cover: a range of
+    // maintenance_logs_cost_idx, which covers them unscoped.
     db.all<{
       currency: string;
       minor: number;
       logs: number;
     }>(sql`SELECT l.currency AS currency, sum(l.cost_minor) AS minor, count(*) AS logs
       FROM maintenance_logs l INDEXED BY maintenance_logs_cost_idx ${join}
-      WHERE l.cost_minor IS NOT NULL AND l.completed_date >= ${range.from} AND l.completed_date < ${range.to}${f}
+      WHERE l.cost_minor IS NOT NULL AND l.completed_date >= ${fromDay} AND l.completed_date < ${range.to}${f}
       GROUP BY l.currency ORDER BY l.currency`),
   ]);
   const byPeriod = new Map<string, Record<string, number>>();

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../src/env";
+import { fromMinor } from "../../../src/modules/assets";
 import { localDate } from "../../../src/modules/maintenance";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "../../../src/modules/analytics/filters";
 import { poolIntervals } from "../../../src/modules/analytics/intervals";
@@ -21,7 +22,7 @@ export async function maintenanceAnalytics(
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
   const inRange = sql`l.completed_date >= ${range.from.slice(0, 10)} AND l.completed_date < ${range.to}`;
   const today = localDate(now, timezone);
-  const [completed, backlog, gaps] = await Promise.all([
+  const [completed, backlog, gaps, costs] = await Promise.all([
     db.all<{
       period: string;
       type: string;
@@ -44,6 +45,9 @@ export async function maintenanceAnalytics(
       SELECT kind, count(*) AS n, sum(CAST(round((julianday(d) - julianday(p)) * 86400000) AS INTEGER)) AS ms FROM (
         SELECT '' AS kind, l.d, l.p, l.item_id FROM g l UNION ALL SELECT l.type, l.d, l.pt, l.item_id FROM g l) l ${join}
       WHERE l.p IS NOT NULL AND l.d >= ${range.from.slice(0, 10)} AND l.d < ${range.to}${f} GROUP BY kind`),
+    db.all<{ currency: string; minor: number; logs: number }>(sql`SELECT l.currency AS currency,
+        sum(l.cost_minor) AS minor, count(*) AS logs
+      FROM maintenance_logs l ${join} WHERE l.cost_minor IS NOT NULL AND ${inRange}${f} GROUP BY l.currency ORDER BY l.currency`),
   ]);
   const byPeriod = new Map<string, Record<string, number>>();
   for (const r of completed) {
@@ -68,5 +72,6 @@ export async function maintenanceAnalytics(
       over30Days: backlog?.older ?? 0,
     },
     meanDaysBetweenMaintenance: poolIntervals(new Map(gaps.map((g) => [g.kind, { n: g.n, ms: g.ms }]))),
+    costs: costs.map((c) => ({ currency: c.currency, total: fromMinor(c.minor, c.currency), logs: c.logs })),
   };
 }
