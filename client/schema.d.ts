@@ -11079,7 +11079,7 @@ export interface components {
             scopes?: components["schemas"]["ApiKeyScope"][] | null;
             /**
              * @description Optional expiry (ISO 8601, in the future); an expired key gets 401.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             expiresAt?: string | null;
         };
@@ -11687,12 +11687,12 @@ export interface components {
         UpdateBooking: {
             /**
              * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-01T09:00:00Z
              */
             startsAt?: string;
             /**
              * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             endsAt?: string;
             notes?: string | null;
@@ -11731,12 +11731,12 @@ export interface components {
             personId: string;
             /**
              * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-01T09:00:00Z
              */
             startsAt: string;
             /**
              * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             endsAt: string;
             notes?: string | null;
@@ -11767,12 +11767,12 @@ export interface components {
             locationId?: string;
             /**
              * @description With endsAt: a booking for this window.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-01T09:00:00Z
              */
             startsAt?: string;
             /**
              * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             endsAt?: string;
             /**
@@ -12460,7 +12460,7 @@ export interface components {
             categoryId?: string | null;
             /**
              * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueAt?: string | null;
             /** @description Users who do the scanning (user ids). */
@@ -12487,7 +12487,7 @@ export interface components {
             categoryId?: string | null;
             /**
              * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
-             * @example 2026-11-21T09:30:00Z
+             * @example 2099-06-03T17:00:00Z
              */
             dueAt?: string | null;
             /** @description Users who do the scanning (user ids). */

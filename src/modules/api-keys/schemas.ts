@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { isoInstant, nameField } from "../../platform/schemas";
+import { FUTURE_EXAMPLE, isoInstant, nameField } from "../../platform/schemas";
 import { ALL_SCOPES, type Scope } from "../../auth/scopes";
 
 export const ScopeSchema = z
@@ -47,7 +47,10 @@ export const CreateApiKeyBody = z
     expiresAt: isoInstant
       .nullable()
       .optional()
-      .openapi({ description: "Optional expiry (ISO 8601, in the future); an expired key gets 401." }),
+      .openapi({
+        description: "Optional expiry (ISO 8601, in the future); an expired key gets 401.",
+        example: FUTURE_EXAMPLE.end,
+      }),
   })
   .openapi("CreateApiKey");
 export const ListApiKeysQuery = z.object({ ...pageQuery });

@@ -56,8 +56,8 @@ export const CreateBookingBody = z
 
 export const UpdateBookingBody = z
   .object({
-    startsAt: isoInstant.optional(),
-    endsAt: isoInstant.optional(),
+    startsAt: isoInstant.optional().openapi({ example: FUTURE_EXAMPLE.start }),
+    endsAt: isoInstant.optional().openapi({ example: FUTURE_EXAMPLE.end }),
     notes: z.string().trim().max(2000).nullable().optional(),
   })
   .strict()

@@ -59,8 +59,8 @@ export const KitCheckoutBody = z
 export const KitBookingBody = z
   .object({
     personId: z.string().min(1).max(64),
-    startsAt: isoInstant,
-    endsAt: isoInstant,
+    startsAt: isoInstant.openapi({ example: FUTURE_EXAMPLE.start }),
+    endsAt: isoInstant.openapi({ example: FUTURE_EXAMPLE.end }),
     notes: z.string().trim().max(2000).nullable().optional(),
   })
   .strict()

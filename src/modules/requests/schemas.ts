@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { REQUEST_KINDS, REQUEST_STATUSES } from "../../db/tenant/requests";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoInstant, textField } from "../../platform/schemas";
+import { FUTURE_EXAMPLE, idParam, isoInstant, textField } from "../../platform/schemas";
 
 export const tags = ["Requests"];
 
@@ -35,8 +35,10 @@ export const CreateRequestBody = z
       description:
         "With stockItemId (optional): the location to issue from. Without it the approver picks one, else the location with the most on hand.",
     }),
-    startsAt: isoInstant.optional().openapi({ description: "With endsAt: a booking for this window." }),
-    endsAt: isoInstant.optional(),
+    startsAt: isoInstant
+      .optional()
+      .openapi({ description: "With endsAt: a booking for this window.", example: FUTURE_EXAMPLE.start }),
+    endsAt: isoInstant.optional().openapi({ example: FUTURE_EXAMPLE.end }),
     dueBackAt: isoInstant
       .optional()
       .openapi({ description: "Without a window: a checkout now, due back then (optional)." }),

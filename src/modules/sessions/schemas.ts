@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { SESSION_STATUSES } from "../../db/tenant/sessions";
 import { pageOf, pageQuery } from "../../platform/pagination";
-import { idParam, isoInstant, nameField } from "../../platform/schemas";
+import { FUTURE_EXAMPLE, idParam, isoInstant, nameField } from "../../platform/schemas";
 
 export const SessionParams = z.object({ sessionId: idParam("sessionId", "ses_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 
@@ -57,7 +57,7 @@ export const CreateSessionBody = z
   .strictObject({
     name: nameField,
     ...scopeFields,
-    dueAt: isoInstant.nullable().optional(),
+    dueAt: isoInstant.nullable().optional().openapi({ example: FUTURE_EXAMPLE.end }),
     assigneeIds: assigneeIdsField.optional(),
     status: z
       .enum(["draft", "active"])
@@ -70,7 +70,7 @@ export const UpdateSessionBody = z
   .strictObject({
     name: nameField.optional(),
     ...scopeFields,
-    dueAt: isoInstant.nullable().optional(),
+    dueAt: isoInstant.nullable().optional().openapi({ example: FUTURE_EXAMPLE.end }),
     assigneeIds: assigneeIdsField.optional(),
     status: z.enum(SESSION_STATUSES).optional().openapi({
       description:
