@@ -24,6 +24,8 @@ import { replacementLoss } from "./reference/replacement-loss";
  * restore and purge, sessions completed through the API (scans, exclusions, found items), a cancelled
  * session deleted and a completed one deleted behind the product's back.
  */
+/** A day in the range of every case below, for logs at fixed hours. */
+const fixedDay = ago(6).slice(0, 10);
 const omit = <T extends object>(v: T, explicit: boolean) => omitBounds(omitStamp(v), explicit);
 
 async function build(t: TestTenant) {
@@ -68,6 +70,11 @@ async function build(t: TestTenant) {
   // Item 5: the earlier completion is before the default range (a year), the later one inside.
   await log(5, "service", ago(400));
   await log(5, "service", ago(3, 2));
+  // Item 6: four completions at fixed hours of one day, so a `to` on that day has rows on both sides
+  // whatever the time the test runs (before noon the rows up to `to` are read, after it the day's
+  // rollup less the rows from `to` on).
+  for (const hour of ["03", "09", "15", "21"])
+    await log(6, hour < "12" ? "service" : "inspection", `${fixedDay}T${hour}:00:00.000Z`);
   await ok(t, `/inventory-items/${a[2]!.id}`, { method: "PATCH", body: { categoryId: c2.id, locationId: l2.id } });
   await ok(t, `/inventory-items/${a[3]!.id}`, { method: "DELETE" });
   await ok(t, "/trash/restore", { body: { items: [{ type: "asset", id: a[3]!.id }] } });
@@ -162,12 +169,15 @@ describe("analytics rollups II (intervals, unscanned streaks, due back) answer a
     ];
     const ranges = [
       { period: "day" as const, from: ago(30, 7), to: ago(0, 0.1) }, // partial days at both ends
+      { period: "day" as const, from: ago(30).slice(0, 10), to: `${fixedDay}T10:00:00.000Z` }, // morning: rows up to `to`
+      { period: "week" as const, from: ago(30).slice(0, 10), to: `${fixedDay}T16:30:00.000Z` }, // afternoon: the day less the rest
       { period: "week" as const, from: ago(40).slice(0, 10), to: ago(1).slice(0, 10) }, // whole days only
       { period: "month" as const }, // the default range: a year up to now
     ];
     for (const scope of scopes) await compare(t, scope, ranges[0]!);
-    for (const range of ranges.slice(1)) await compare(t, {}, range);
-    await compare(t, { locationId: locs[0]!.id }, ranges[2]!);
+    for (const range of ranges.slice(1, 3)) for (const scope of scopes.slice(0, 3)) await compare(t, scope, range);
+    for (const range of ranges.slice(3)) await compare(t, {}, range);
+    await compare(t, { locationId: locs[0]!.id }, ranges[4]!);
     const before = await figures(t);
     // The figures are not trivially zero: the comparison would catch a counter that never moved.
     expect(before.maintenance.meanDaysBetweenMaintenance.intervalsMeasured).toBeGreaterThan(5);

@@ -32,6 +32,27 @@ export function splitDays(from: string, to: string): { days: [string, string] | 
   return { days: [first, last], edges };
 }
 
+/**
+ * The range's days for the maintenance figures: whole days from the rollups and the rows of the
+ * day `to` cuts. Reading that day's log rows before `to` costs up to a day of rows, so when `to` is
+ * past noon the whole day comes from the rollups and its rows from `to` to midnight are subtracted
+ * (`sign` -1): for the default `to`, now, usually none, since completions are not in the future.
+ * Either way at most half a day of rows is read, and the figures are the same (the rollups file a
+ * row under `substr(completed_date, 1, 10)`, which is the same set as the string range of that day).
+ */
+export function lastDayCut(range: Pick<Range, "from" | "to">): {
+  days: [string, string] | null;
+  rows: [string, string];
+  sign: 1 | -1;
+} {
+  const fromDay = range.from.slice(0, 10);
+  const toDay = range.to.slice(0, 10);
+  if (range.to.slice(11) < "12")
+    return { days: fromDay < toDay ? [fromDay, toDay] : null, rows: [toDay, range.to], sign: 1 };
+  const end = nextDay(toDay);
+  return { days: [fromDay, end], rows: [range.to, end], sign: -1 };
+}
+
 export type MetricRow = { period: string; metric: string; n: number };
 
 /**
