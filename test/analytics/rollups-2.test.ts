@@ -125,6 +125,14 @@ async function build(t: TestTenant) {
   await ok(t, `/inventory-items/${a[5]!.id}/checkin`, { body: {} });
   await ok(t, `/inventory-items/${a[5]!.id}/checkout`, { body: { personId: person.id, dueBackAt: ago(-3) } });
   await setDue(5, ago(4));
+  // Long-held assignments (migration 0027 counts them by month): held for over 365, 90 and 30 days,
+  // and a trashed one that must not count.
+  const setAssigned = (i: number, at: string) =>
+    db.run(sql`UPDATE assets SET assigned_at = ${at} WHERE id = ${a[i]!.id}`);
+  await setAssigned(5, ago(400));
+  await setAssigned(6, ago(95, 2));
+  await setAssigned(9, ago(31));
+  await setAssigned(7, ago(200));
   return { cats: [c1, c2], locs: [l1, l2], second, db };
 }
 
@@ -146,7 +154,7 @@ async function compare(t: TestTenant, scope: Scope, range: RangeInput) {
 type Figures = {
   maintenance: { meanDaysBetweenMaintenance: { intervalsMeasured: number; byType: unknown[] } };
   overview: { assignments: { overdueReturns: number } };
-  loss: { repeatedlyUnscanned: { count: number } };
+  loss: { repeatedlyUnscanned: { count: number }; longAssigned: { thresholds: { count: number }[] } };
 };
 
 async function figures(t: TestTenant): Promise<Figures> {
@@ -184,6 +192,8 @@ describe("analytics rollups II (intervals, unscanned streaks, due back) answer a
     expect(before.maintenance.meanDaysBetweenMaintenance.byType.length).toBeGreaterThan(1);
     expect(before.overview.assignments.overdueReturns).toBe(3); // items 5, 6 (moved) and 9 (today); 7 is trashed
     expect(before.loss.repeatedlyUnscanned.count).toBeGreaterThan(0);
+    // Over 30, 90, 180 and 365 days: items 5 (400 days), 6 (95) and 9 (31); 7 is trashed.
+    expect(before.loss.longAssigned.thresholds.map((x) => x.count)).toEqual([3, 2, 1, 1]);
 
     // A completed session deleted (the product never does; the trigger recounts its assets' streaks).
     const gone = sql`${sessions.id} = ${second}`;
@@ -197,7 +207,13 @@ describe("analytics rollups II (intervals, unscanned streaks, due back) answer a
   it("the migration's backfill matches the triggers' running counts", async () => {
     const t = await createTenant();
     const { db } = await build(t);
-    const tables = ["analytics_gaps", "analytics_gaps_scoped", "analytics_unscanned_streaks", "analytics_due_back"];
+    const tables = [
+      "analytics_gaps",
+      "analytics_gaps_scoped",
+      "analytics_unscanned_streaks",
+      "analytics_due_back",
+      "analytics_assigned_months",
+    ];
     const snapshot = () =>
       Promise.all(
         tables.map(async (name) =>
@@ -209,11 +225,16 @@ describe("analytics rollups II (intervals, unscanned streaks, due back) answer a
       );
     const kept = await snapshot();
     const { TENANT_MIGRATIONS } = await import("../../src/db/migrations.generated");
-    const migration = TENANT_MIGRATIONS.find((m) => m.name.endsWith("_analytics_rollups_2.sql"));
-    expect(migration).toBeDefined();
+    const backfillOf = (file: string) =>
+      TENANT_MIGRATIONS.find((m) => m.name.endsWith(file))?.queries.filter((q) =>
+        q.startsWith("INSERT INTO analytics_"),
+      );
     for (const name of tables) await db.run(`DELETE FROM ${name}`);
-    const backfill = migration!.queries.filter((q) => q.startsWith("INSERT INTO analytics_"));
-    expect(backfill).toHaveLength(4);
+    const backfill = [
+      ...(backfillOf("_analytics_rollups_2.sql") ?? []),
+      ...(backfillOf("_analytics_assigned.sql") ?? []),
+    ];
+    expect(backfill).toHaveLength(5);
     for (const q of backfill) await db.run(q);
     expect(await snapshot()).toEqual(kept);
     for (const rows of kept) expect(rows.length).toBeGreaterThan(0);

@@ -23,10 +23,10 @@ type Trend = { period: string; bucketId: string; name: string | null; expected: 
  * SPEC 4.7 replacement and loss: age (buckets, by category, oldest), warranty expiry in 30/60/90
  * days, long-held assignments, missing-rate trends by location and category, and assets unscanned
  * in several completed sessions in a row. The age figures read the age rollups (per category,
- * location and month / day); "in a row" reads the per-asset streaks of migration 0021 (kept by a
- * trigger on session completion) through their (streak, asset) index, so only the assets listed are
- * read; the others are one statement over an index each; every list is capped at `limit` and comes
- * with its full count.
+ * location and month / day), the long-held counts the assignment months (migration 0027); "in a
+ * row" reads the per-asset streaks of migration 0021 (kept by a trigger on session completion)
+ * through their (streak, asset) index, so only the assets listed are read; the others are one
+ * statement over an index each; every list is capped at `limit` and comes with its full count.
  */
 export async function replacementLoss(db: TenantDb, input: ReplacementLossInput, range: Range, now = new Date()) {
   const f = scopeTerms("a", input);
@@ -90,11 +90,19 @@ export async function replacementLoss(db: TenantDb, input: ReplacementLossInput,
     >(sql`SELECT ${brief}, a.warranty_expires_at AS warrantyExpiresAt FROM assets a INDEXED BY assets_warranty_idx
       WHERE a.warranty_expires_at IS NOT NULL AND a.deleted_at IS NULL AND a.warranty_expires_at >= ${today} AND a.warranty_expires_at < ${horizon}${f}
       ORDER BY a.warranty_expires_at, a.id LIMIT ${input.limit}`),
-    db.get<Record<string, number>>(sql`SELECT ${sql.join(
-      ASSIGNED_THRESHOLDS.map((d) => sql`coalesce(sum(a.assigned_at < ${cutoff(d)}), 0) AS ${sql.raw(`d${d}`)}`),
-      sql`, `,
-    )}
-      FROM assets a INDEXED BY assets_assigned_at_idx WHERE a.assigned_at IS NOT NULL AND a.deleted_at IS NULL AND a.assigned_at < ${cutoff(ASSIGNED_THRESHOLDS[0])}${f}`),
+    // Per threshold: the months before the cutoff's month from analytics_assigned_months (migration
+    // 0027), that month up to the cutoff from the index (at most a month of assignments).
+    db.get<Record<string, number>>(
+      sql`SELECT ${sql.join(
+        ASSIGNED_THRESHOLDS.map((d) => {
+          const [at, month] = [cutoff(d), cutoff(d).slice(0, 7)];
+          return sql`(SELECT coalesce(sum(m.n), 0) FROM analytics_assigned_months m WHERE m.month < ${month}${rollupScope("m", input)})
+          + (SELECT count(*) FROM assets a INDEXED BY assets_assigned_at_idx WHERE a.assigned_at IS NOT NULL AND a.deleted_at IS NULL
+            AND a.assigned_at >= ${month} AND a.assigned_at < ${at}${f}) AS ${sql.raw(`d${d}`)}`;
+        }),
+        sql`, `,
+      )}`,
+    ),
     db.all<
       Brief & { assigneeId: string; assigneeName: string | null; assignedAt: string }
     >(sql`SELECT ${brief}, a.assignee_id AS assigneeId, p.name AS assigneeName, a.assigned_at AS assignedAt
