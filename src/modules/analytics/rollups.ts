@@ -94,6 +94,11 @@ export function addRows(into: Map<string, Map<string, number>>, rows: MetricRow[
 
 /** Live assets whose age day (purchase date, else creation day) is after each of `bounds` (YYYY-MM-DD), and the total. */
 export async function ageCountsAfter(db: TenantDb, scope: Scope, bounds: string[]) {
+  return ageCountsOf(await db.get<Record<string, number>>(ageCountsSql(scope, bounds)), bounds);
+}
+
+/** The statement of `ageCountsAfter`, for a read batch (read-batch.ts); `ageCountsOf` reads its row. */
+export function ageCountsSql(scope: Scope, bounds: string[]): SQL {
   const months = bounds.map(
     (b, i) => sql`coalesce(sum(CASE WHEN m.month > ${b.slice(0, 7)} THEN m.n END), 0) AS ${sql.raw(`m${i}`)}`,
   );
@@ -102,8 +107,11 @@ export async function ageCountsAfter(db: TenantDb, scope: Scope, bounds: string[
     (b, i) =>
       sql`(SELECT coalesce(sum(d.n), 0) FROM analytics_age_days d WHERE d.day > ${b} AND d.day < ${`${b.slice(0, 7)}~`}${rollupScope("d", scope)}) AS ${sql.raw(`d${i}`)}`,
   );
-  const row = await db.get<Record<string, number>>(sql`SELECT g.*, ${sql.join(days, sql`, `)} FROM (
-      SELECT coalesce(sum(m.n), 0) AS total, ${sql.join(months, sql`, `)} FROM analytics_age_months m WHERE true${rollupScope("m", scope)}) g`);
+  return sql`SELECT g.*, ${sql.join(days, sql`, `)} FROM (
+      SELECT coalesce(sum(m.n), 0) AS total, ${sql.join(months, sql`, `)} FROM analytics_age_months m WHERE true${rollupScope("m", scope)}) g`;
+}
+
+export function ageCountsOf(row: Record<string, number> | undefined, bounds: string[]) {
   return {
     total: row?.total ?? 0,
     after: bounds.map((_b, i) => (row?.[`m${i}`] ?? 0) + (row?.[`d${i}`] ?? 0)),
