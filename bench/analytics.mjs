@@ -206,6 +206,7 @@ async function measure(call, name, slug, auth, path) {
     rps: stats.rps,
     "d1 queries": Number(first.headers["x-d1-queries"]),
     "d1 round trips": Number(first.headers["x-d1-round-trips"]),
+    "d1 rows read": Number(first.headers["x-d1-rows-read"]),
   };
 }
 

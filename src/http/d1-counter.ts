@@ -5,11 +5,25 @@ import type { AppEnv, Bindings } from "../env";
  * Development-only instrumentation (ENVIRONMENT=development, i.e. `wrangler dev`): every response
  * tells how many D1 statements the request prepared (`x-d1-queries`) and how many D1 calls it
  * made (`x-d1-round-trips`; a db.batch is one), over all databases (the workspace lookup and the
- * credential check included). Benchmarks read them; production never sets them.
+ * credential check included), and the rows SQLite read for them (`x-d1-rows-read`, D1's own
+ * `meta.rows_read`: a deterministic measure of a query's work beside the noisy wall clock; calls
+ * that return no meta, `raw()` and `first()`, add nothing). Benchmarks read them; production never sets them.
  */
 export interface D1Counter {
   statements: number;
   roundTrips: number;
+  /** Counted when present (the middleware starts it at 0). */
+  rowsRead?: number;
+}
+
+type WithMeta = { meta?: { rows_read?: number } };
+/** Adds the rows read that a D1 result reports (one result, or a batch's list). */
+function countRows<T>(result: Promise<T>, n: D1Counter): Promise<T> {
+  return result.then((r) => {
+    for (const one of (Array.isArray(r) ? r : [r]) as WithMeta[])
+      n.rowsRead = (n.rowsRead ?? 0) + (one?.meta?.rows_read ?? 0);
+    return r;
+  });
 }
 
 const D1_BINDING = /^(CONTROL_DB|TENANT_DB_[A-Z0-9_]+)$/;
@@ -19,8 +33,8 @@ function countedStatement(stmt: D1PreparedStatement, n: D1Counter): D1PreparedSt
   const wrapped = {
     bind: (...values: unknown[]) => countedStatement(stmt.bind(...values), n),
     first: (col?: string) => (n.roundTrips++, col === undefined ? stmt.first() : stmt.first(col)),
-    all: () => (n.roundTrips++, stmt.all()),
-    run: () => (n.roundTrips++, stmt.run()),
+    all: () => (n.roundTrips++, countRows(stmt.all(), n)),
+    run: () => (n.roundTrips++, countRows(stmt.run(), n)),
     raw: (opts?: { columnNames?: boolean }) => (
       n.roundTrips++, opts?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw()
     ),
@@ -33,7 +47,9 @@ function countedStatement(stmt: D1PreparedStatement, n: D1Counter): D1PreparedSt
 export function countedD1(db: D1Database, n: D1Counter): D1Database {
   const wrapped = {
     prepare: (query: string) => (n.statements++, countedStatement(db.prepare(query), n)),
-    batch: (stmts: D1PreparedStatement[]) => (n.roundTrips++, db.batch(stmts.map((s) => real.get(s) ?? s))),
+    batch: (stmts: D1PreparedStatement[]) => (
+      n.roundTrips++, countRows(db.batch(stmts.map((s) => real.get(s) ?? s)), n)
+    ),
     exec: (query: string) => (n.statements++, n.roundTrips++, db.exec(query)),
     withSession: (constraint?: string) => db.withSession(constraint),
     dump: () => db.dump(),
@@ -56,13 +72,14 @@ export function countedEnv(env: Bindings, n: D1Counter): Bindings {
 
 export const d1QueryCounter: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.env?.ENVIRONMENT !== "development") return next();
-  const n: D1Counter = { statements: 0, roundTrips: 0 };
+  const n: D1Counter = { statements: 0, roundTrips: 0, rowsRead: 0 };
   c.env = countedEnv(c.env, n);
   await next();
   if (c.res.status === 101) return; // a WebSocket upgrade has no headers to add
   try {
     c.res.headers.set("x-d1-queries", String(n.statements));
     c.res.headers.set("x-d1-round-trips", String(n.roundTrips));
+    c.res.headers.set("x-d1-rows-read", String(n.rowsRead ?? 0));
   } catch {
     // A passed-through response (R2 object) has immutable headers: leave it uncounted.
   }

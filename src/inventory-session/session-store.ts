@@ -263,6 +263,14 @@ export class SessionStore {
       }));
   }
 
+  /** Whether at least `n` scans wait for the write-through (reads at most `n` entries of the partial index). */
+  dirtyScansAtLeast(n: number): boolean {
+    return (
+      this.sql.exec<{ c: number }>(`SELECT count(*) AS c FROM (SELECT 1 FROM scans WHERE dirty > 0 LIMIT ?)`, n).one()
+        .c >= n
+    );
+  }
+
   hasDirty(): boolean {
     return (
       this.sql.exec(`SELECT 1 FROM scans WHERE dirty > 0 LIMIT 1`).toArray().length > 0 ||

@@ -24,6 +24,8 @@ import { replacementLoss } from "./reference/replacement-loss";
  * restore and purge, sessions completed through the API (scans, exclusions, found items), a cancelled
  * session deleted and a completed one deleted behind the product's back.
  */
+/** A day in the range of every case below, for logs at fixed hours. */
+const fixedDay = ago(6).slice(0, 10);
 const omit = <T extends object>(v: T, explicit: boolean) => omitBounds(omitStamp(v), explicit);
 
 async function build(t: TestTenant) {
@@ -68,6 +70,11 @@ async function build(t: TestTenant) {
   // Item 5: the earlier completion is before the default range (a year), the later one inside.
   await log(5, "service", ago(400));
   await log(5, "service", ago(3, 2));
+  // Item 6: four completions at fixed hours of one day, so a `to` on that day has rows on both sides
+  // whatever the time the test runs (before noon the rows up to `to` are read, after it the day's
+  // rollup less the rows from `to` on).
+  for (const hour of ["03", "09", "15", "21"])
+    await log(6, hour < "12" ? "service" : "inspection", `${fixedDay}T${hour}:00:00.000Z`);
   await ok(t, `/inventory-items/${a[2]!.id}`, { method: "PATCH", body: { categoryId: c2.id, locationId: l2.id } });
   await ok(t, `/inventory-items/${a[3]!.id}`, { method: "DELETE" });
   await ok(t, "/trash/restore", { body: { items: [{ type: "asset", id: a[3]!.id }] } });
@@ -118,6 +125,14 @@ async function build(t: TestTenant) {
   await ok(t, `/inventory-items/${a[5]!.id}/checkin`, { body: {} });
   await ok(t, `/inventory-items/${a[5]!.id}/checkout`, { body: { personId: person.id, dueBackAt: ago(-3) } });
   await setDue(5, ago(4));
+  // Long-held assignments (migration 0031 counts them by month): held for over 365, 90 and 30 days,
+  // and a trashed one that must not count.
+  const setAssigned = (i: number, at: string) =>
+    db.run(sql`UPDATE assets SET assigned_at = ${at} WHERE id = ${a[i]!.id}`);
+  await setAssigned(5, ago(400));
+  await setAssigned(6, ago(95, 2));
+  await setAssigned(9, ago(31));
+  await setAssigned(7, ago(200));
   return { cats: [c1, c2], locs: [l1, l2], second, db };
 }
 
@@ -139,7 +154,7 @@ async function compare(t: TestTenant, scope: Scope, range: RangeInput) {
 type Figures = {
   maintenance: { meanDaysBetweenMaintenance: { intervalsMeasured: number; byType: unknown[] } };
   overview: { assignments: { overdueReturns: number } };
-  loss: { repeatedlyUnscanned: { count: number } };
+  loss: { repeatedlyUnscanned: { count: number }; longAssigned: { thresholds: { count: number }[] } };
 };
 
 async function figures(t: TestTenant): Promise<Figures> {
@@ -162,18 +177,23 @@ describe("analytics rollups II (intervals, unscanned streaks, due back) answer a
     ];
     const ranges = [
       { period: "day" as const, from: ago(30, 7), to: ago(0, 0.1) }, // partial days at both ends
+      { period: "day" as const, from: ago(30).slice(0, 10), to: `${fixedDay}T10:00:00.000Z` }, // morning: rows up to `to`
+      { period: "week" as const, from: ago(30).slice(0, 10), to: `${fixedDay}T16:30:00.000Z` }, // afternoon: the day less the rest
       { period: "week" as const, from: ago(40).slice(0, 10), to: ago(1).slice(0, 10) }, // whole days only
       { period: "month" as const }, // the default range: a year up to now
     ];
     for (const scope of scopes) await compare(t, scope, ranges[0]!);
-    for (const range of ranges.slice(1)) await compare(t, {}, range);
-    await compare(t, { locationId: locs[0]!.id }, ranges[2]!);
+    for (const range of ranges.slice(1, 3)) for (const scope of scopes.slice(0, 3)) await compare(t, scope, range);
+    for (const range of ranges.slice(3)) await compare(t, {}, range);
+    await compare(t, { locationId: locs[0]!.id }, ranges[4]!);
     const before = await figures(t);
     // The figures are not trivially zero: the comparison would catch a counter that never moved.
     expect(before.maintenance.meanDaysBetweenMaintenance.intervalsMeasured).toBeGreaterThan(5);
     expect(before.maintenance.meanDaysBetweenMaintenance.byType.length).toBeGreaterThan(1);
     expect(before.overview.assignments.overdueReturns).toBe(3); // items 5, 6 (moved) and 9 (today); 7 is trashed
     expect(before.loss.repeatedlyUnscanned.count).toBeGreaterThan(0);
+    // Over 30, 90, 180 and 365 days: items 5 (400 days), 6 (95) and 9 (31); 7 is trashed.
+    expect(before.loss.longAssigned.thresholds.map((x) => x.count)).toEqual([3, 2, 1, 1]);
 
     // A completed session deleted (the product never does; the trigger recounts its assets' streaks).
     const gone = sql`${sessions.id} = ${second}`;
@@ -187,7 +207,13 @@ describe("analytics rollups II (intervals, unscanned streaks, due back) answer a
   it("the migration's backfill matches the triggers' running counts", async () => {
     const t = await createTenant();
     const { db } = await build(t);
-    const tables = ["analytics_gaps", "analytics_gaps_scoped", "analytics_unscanned_streaks", "analytics_due_back"];
+    const tables = [
+      "analytics_gaps",
+      "analytics_gaps_scoped",
+      "analytics_unscanned_streaks",
+      "analytics_due_back",
+      "analytics_assigned_months",
+    ];
     const snapshot = () =>
       Promise.all(
         tables.map(async (name) =>
@@ -199,11 +225,16 @@ describe("analytics rollups II (intervals, unscanned streaks, due back) answer a
       );
     const kept = await snapshot();
     const { TENANT_MIGRATIONS } = await import("../../src/db/migrations.generated");
-    const migration = TENANT_MIGRATIONS.find((m) => m.name.endsWith("_analytics_rollups_2.sql"));
-    expect(migration).toBeDefined();
+    const backfillOf = (file: string) =>
+      TENANT_MIGRATIONS.find((m) => m.name.endsWith(file))?.queries.filter((q) =>
+        q.startsWith("INSERT INTO analytics_"),
+      );
     for (const name of tables) await db.run(`DELETE FROM ${name}`);
-    const backfill = migration!.queries.filter((q) => q.startsWith("INSERT INTO analytics_"));
-    expect(backfill).toHaveLength(4);
+    const backfill = [
+      ...(backfillOf("_analytics_rollups_2.sql") ?? []),
+      ...(backfillOf("_analytics_assigned.sql") ?? []),
+    ];
+    expect(backfill).toHaveLength(5);
     for (const q of backfill) await db.run(q);
     expect(await snapshot()).toEqual(kept);
     for (const rows of kept) expect(rows.length).toBeGreaterThan(0);

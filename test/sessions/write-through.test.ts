@@ -107,6 +107,56 @@ describe("write-through to D1", () => {
     expect((await db.select().from(sessions).where(eq(sessions.id, s.id)).get())!.scannedCount).toBe(450);
   });
 
+  it("waits for a burst to pause before writing it through, at most 10 s after its first scan (issue 22 item 5)", async () => {
+    const t = await createTenant();
+    const seeded = await seedAssets(t, 150);
+    const s = await startSession(t);
+    const stub = sessionStub(t, s.id);
+    const batch = (from: number, to: number) =>
+      api(t, `/sessions/${s.id}/scan/batch`, {
+        body: { scans: seeded.slice(from, to).map((a) => ({ itemId: a.id })) },
+      });
+    const pending = () => runInDurableObject(stub, (_o: InventorySession, state) => unflushed(state));
+    const alarmAt = () => runInDurableObject(stub, (_o: InventorySession, state) => state.storage.getAlarm());
+    type Burst = { firstChangeAt: number; lastChangeAt: number };
+    const shift = (ms: number) =>
+      runInDurableObject(stub, (o: InventorySession) => {
+        const b = o as unknown as Burst;
+        b.firstChangeAt -= ms;
+        b.lastChangeAt -= ms;
+      });
+
+    // A round's worth of scans, the last one just now: the alarm moves itself to after the pause.
+    await batch(0, 120);
+    await runDurableObjectAlarm(stub);
+    expect(await pending()).toBe(120);
+    expect(await alarmAt()).not.toBeNull();
+    // A second later with nothing new: written through.
+    await shift(1_100);
+    await runDurableObjectAlarm(stub);
+    expect(await pending()).toBe(0);
+
+    // A short backlog (under a round) is not held back, even with a scan a moment ago.
+    await batch(120, 150);
+    await runDurableObjectAlarm(stub);
+    expect(await pending()).toBe(0);
+
+    // A burst that never pauses is written through 10 s after its first scan anyway.
+    const rescan = (from: number, to: number) =>
+      api(t, `/sessions/${s.id}/scan/batch`, {
+        body: { scans: seeded.slice(from, to).map((a) => ({ itemId: a.id, allowRescan: true })) },
+      });
+    await rescan(0, 100);
+    await runDurableObjectAlarm(stub);
+    expect(await pending()).toBeGreaterThanOrEqual(100); // held back: the burst goes on
+    await shift(10_100);
+    await rescan(100, 110); // a scan just now, 10.1 s after the burst's first
+    await runDurableObjectAlarm(stub);
+    expect(await pending()).toBe(0);
+    const db = await dbOf(t);
+    expect((await db.select().from(sessions).where(eq(sessions.id, s.id)).get())!.scannedCount).toBe(150);
+  });
+
   it("loses no accepted scan when the object is evicted before it wrote them through", async () => {
     const t = await createTenant();
     const seeded = await seedAssets(t, 10);

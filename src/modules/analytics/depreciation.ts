@@ -3,6 +3,7 @@ import type { TenantDb } from "../../env";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { currencyDigits } from "../assets";
 import { scopeTerms, type Scope } from "./filters";
+import { read, readBatch } from "./read-batch";
 import { rollupScope } from "./rollups";
 
 export interface DepreciationInput extends Scope {
@@ -71,8 +72,9 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
   const book = sqlBook(asOf, input.salvagePercent, life);
   const valued = sql`a.deleted_at IS NULL AND a.purchase_cost_minor IS NOT NULL AND a.currency IS NOT NULL AND a.purchase_date IS NOT NULL`;
   const after = decodeCursor(input.cursor, 1);
-  const [totals, rows] = await Promise.all([
-    db.all<{
+  // One round trip for both reads (read-batch.ts).
+  const [totals, rows] = await readBatch(db, [
+    read<{
       categoryId: string;
       name: string | null;
       lifeMonths: number | null;
@@ -85,7 +87,7 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
         sum(v.n) AS assets, sum(v.cost) AS cost, sum(${book.straight}) AS straight, sum(${book.declining}) AS declining
       FROM ${input.locationId ? sql`analytics_values_by_location v` : sql`analytics_values v`} LEFT JOIN categories c ON c.id = v.category_id
       WHERE v.n <> 0${rollupScope("v", input)} GROUP BY v.category_id, v.currency ORDER BY lower(c.name), v.category_id, v.currency`),
-    db.all<{
+    read<{
       id: string;
       name: string;
       uniqueTag: string;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { scopeTerms, type Range, type Scope } from "./filters";
-import { dailyTable, rollupScope } from "./rollups";
+import { dailyTable, lastDayCut, rollupScope } from "./rollups";
 
 /** Intervals measured and their summed length (integer milliseconds) for one kind: '' = any type, else a type. */
 type IntervalSum = { kind: string; n: number; ms: number };
@@ -19,28 +19,27 @@ const previous = (typed: boolean) =>
  * of the same item (kind '') or of the same item and type (kind = the type) whose later completion
  * falls in [from's day, to), the total length divided by the number of intervals. Whole days read
  * analytics_gaps (or analytics_gaps_scoped: the asset's current category and location), kept by the
- * triggers of migration 0021; the partial day of `to` reads its log rows
- * (maintenance_logs_completed_idx) and seeks each one's predecessor (maintenance_logs_item_idx).
+ * triggers of migration 0021; the partial day of `to` reads its log rows, or the rest of that day's
+ * to subtract them (lastDayCut), through maintenance_logs_completed_idx and seeks each one's
+ * predecessor (maintenance_logs_item_idx).
  */
 export async function maintenanceIntervals(db: TenantDb, range: Range, scope: Scope) {
-  const fromDay = range.from.slice(0, 10);
-  const toDay = range.to.slice(0, 10);
+  const cut = lastDayCut(range);
   const scoped = Boolean(scope.categoryId || scope.locationId);
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
+  const rows = sql`l.completed_date >= ${cut.rows[0]} AND l.completed_date < ${cut.rows[1]}${scopeTerms("a", scope)}`;
   const [whole, edge] = await Promise.all([
-    fromDay < toDay
+    cut.days
       ? db.all<IntervalSum>(sql`SELECT g.kind AS kind, sum(g.n) AS n, sum(g.ms) AS ms FROM ${dailyTable("analytics_gaps", "g", scope)}
-          WHERE g.day >= ${fromDay} AND g.day < ${toDay}${rollupScope("g", scope)} GROUP BY g.kind`)
+          WHERE g.day >= ${cut.days[0]} AND g.day < ${cut.days[1]}${rollupScope("g", scope)} GROUP BY g.kind`)
       : Promise.resolve([]),
     // count(p) / sum() skip the first completions (no predecessor) without a WHERE on p, which
     // would evaluate each predecessor seek twice.
-    db.all<IntervalSum>(sql`SELECT kind, count(p) AS n, coalesce(sum(${ms("p", "d")}), 0) AS ms FROM (
+    db.all<IntervalSum>(sql`SELECT kind, ${cut.sign} * count(p) AS n, ${cut.sign} * coalesce(sum(${ms("p", "d")}), 0) AS ms FROM (
         SELECT '' AS kind, l.completed_date AS d, ${previous(false)} AS p
-        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join}
-        WHERE l.completed_date >= ${toDay} AND l.completed_date < ${range.to}${scopeTerms("a", scope)}
+        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${rows}
         UNION ALL SELECT l.type, l.completed_date, ${previous(true)}
-        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join}
-        WHERE l.completed_date >= ${toDay} AND l.completed_date < ${range.to}${scopeTerms("a", scope)}
+        FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${rows}
       ) GROUP BY kind`),
   ]);
   const sums = new Map<string, { n: number; ms: number }>();

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
-import { addRows, ageCountsAfter, dailyCounts, splitDays, type MetricRow } from "./rollups";
+import { addRows, ageCountsAfter, ageCountsOf, ageCountsSql, dailyCounts, splitDays, type MetricRow } from "./rollups";
 
 /** Age buckets in days, upper bound exclusive; the last is open. Age is from the purchase date, else the creation day. */
 export const AGE_BUCKETS = [
@@ -22,7 +22,16 @@ export function ageBounds(todayIso: string) {
 
 /** Today's age distribution of live assets (scoped), from the age rollups. */
 export async function ageDistribution(db: TenantDb, scope: Scope, now: Date) {
-  const { total, after } = await ageCountsAfter(db, scope, ageBounds(now.toISOString()));
+  const bounds = ageBounds(now.toISOString());
+  return ageBuckets(await ageCountsAfter(db, scope, bounds));
+}
+
+/** The same as one statement for a read batch, and its row read into buckets. */
+export const ageDistributionSql = (scope: Scope, now: Date) => ageCountsSql(scope, ageBounds(now.toISOString()));
+export const ageDistributionOf = (row: Record<string, number> | undefined, now: Date) =>
+  ageBuckets(ageCountsOf(row, ageBounds(now.toISOString())));
+
+function ageBuckets({ total, after }: { total: number; after: number[] }) {
   // after[i] counts the assets younger than bucket i's bound, so each bucket is a difference.
   return AGE_BUCKETS.map((b, i) => ({
     bucket: b.label,

@@ -4,11 +4,11 @@ import { fromMinor } from "../assets";
 import { localDate } from "../maintenance";
 import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
 import { maintenanceIntervals } from "./intervals";
-import { addRows, dailyCounts, rollupScope, type MetricRow } from "./rollups";
+import { addRows, dailyCounts, lastDayCut, rollupScope, type MetricRow } from "./rollups";
 
 /**
- * Maintenance completed per period and type (the daily rollups, plus the log rows of the range's
- * last partial day through maintenance_logs_completed_idx), the overdue backlog of active schedules
+ * Maintenance completed per period and type (the daily rollups, plus or minus the log rows of the
+ * range's last partial day through maintenance_logs_completed_idx: lastDayCut), the overdue backlog of active schedules
  * (analytics_schedules_due, by how long overdue) and the pooled mean time between consecutive
  * completions (intervals.ts: interval sums per day, kept by the triggers of migration 0021).
  */
@@ -23,17 +23,16 @@ export async function maintenanceAnalytics(
   const scoped = Boolean(scope.categoryId || scope.locationId);
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
   const today = localDate(now, timezone);
-  // Whole days [from's day, to's day) from the daily rollups (metric 'm:<type>'); the day of `to` up
-  // to `to` from the log rows (completed_date may be a date or an instant), as the range reads them.
-  const fromDay = range.from.slice(0, 10);
-  const toDay = range.to.slice(0, 10);
+  // Whole days from the daily rollups (metric 'm:<type>'); the day `to` cuts from its log rows
+  // (completed_date may be a date or an instant), added or subtracted (lastDayCut).
+  const cut = lastDayCut(range);
   const [whole, edge, backlog, intervals, costs] = await Promise.all([
-    fromDay < toDay
-      ? dailyCounts(db, [fromDay, toDay], range.period, scope, sql`d.metric >= 'm:' AND d.metric < 'm;'`)
+    cut.days
+      ? dailyCounts(db, cut.days, range.period, scope, sql`d.metric >= 'm:' AND d.metric < 'm;'`)
       : Promise.resolve([]),
-    db.all<MetricRow>(sql`SELECT ${periodKey(sql`l.completed_date`, range.period)} AS period, 'm:' || l.type AS metric, count(*) AS n
+    db.all<MetricRow>(sql`SELECT ${periodKey(sql`l.completed_date`, range.period)} AS period, 'm:' || l.type AS metric, ${cut.sign} * count(*) AS n
       FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join}
-      WHERE l.completed_date >= ${toDay} AND l.completed_date < ${range.to}${f} GROUP BY period, l.type`),
+      WHERE l.completed_date >= ${cut.rows[0]} AND l.completed_date < ${cut.rows[1]}${f} GROUP BY period, l.type`),
     // Active schedules of live assets per due date (analytics_schedules_due), aged against today.
     db.get<{ total: number; d7: number; d30: number; older: number }>(sql`SELECT coalesce(sum(r.n), 0) AS total,
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) <= 7)), 0) AS d7,
@@ -49,7 +48,7 @@ export async function maintenanceAnalytics(
       logs: number;
     }>(sql`SELECT l.currency AS currency, sum(l.cost_minor) AS minor, count(*) AS logs
       FROM maintenance_logs l INDEXED BY maintenance_logs_cost_idx ${join}
-      WHERE l.cost_minor IS NOT NULL AND l.completed_date >= ${fromDay} AND l.completed_date < ${range.to}${f}
+      WHERE l.cost_minor IS NOT NULL AND l.completed_date >= ${range.from.slice(0, 10)} AND l.completed_date < ${range.to}${f}
       GROUP BY l.currency ORDER BY l.currency`),
   ]);
   const byPeriod = new Map<string, Record<string, number>>();
@@ -57,6 +56,7 @@ export async function maintenanceAnalytics(
   // Types in name order within a period, as the row-counting query grouped them.
   for (const [metric, periods] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     for (const [period, n] of periods) {
+      if (n === 0) continue; // a day's count less its rows after `to` (lastDayCut)
       const entry = byPeriod.get(period) ?? {};
       entry[metric.slice(2)] = n;
       byPeriod.set(period, entry);

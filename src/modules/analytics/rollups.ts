@@ -32,6 +32,27 @@ export function splitDays(from: string, to: string): { days: [string, string] | 
   return { days: [first, last], edges };
 }
 
+/**
+ * The range's days for the maintenance figures: whole days from the rollups and the rows of the
+ * day `to` cuts. Reading that day's log rows before `to` costs up to a day of rows, so when `to` is
+ * past noon the whole day comes from the rollups and its rows from `to` to midnight are subtracted
+ * (`sign` -1): for the default `to`, now, usually none, since completions are not in the future.
+ * Either way at most half a day of rows is read, and the figures are the same (the rollups file a
+ * row under `substr(completed_date, 1, 10)`, which is the same set as the string range of that day).
+ */
+export function lastDayCut(range: Pick<Range, "from" | "to">): {
+  days: [string, string] | null;
+  rows: [string, string];
+  sign: 1 | -1;
+} {
+  const fromDay = range.from.slice(0, 10);
+  const toDay = range.to.slice(0, 10);
+  if (range.to.slice(11) < "12")
+    return { days: fromDay < toDay ? [fromDay, toDay] : null, rows: [toDay, range.to], sign: 1 };
+  const end = nextDay(toDay);
+  return { days: [fromDay, end], rows: [range.to, end], sign: -1 };
+}
+
 export type MetricRow = { period: string; metric: string; n: number };
 
 /**
@@ -73,6 +94,11 @@ export function addRows(into: Map<string, Map<string, number>>, rows: MetricRow[
 
 /** Live assets whose age day (purchase date, else creation day) is after each of `bounds` (YYYY-MM-DD), and the total. */
 export async function ageCountsAfter(db: TenantDb, scope: Scope, bounds: string[]) {
+  return ageCountsOf(await db.get<Record<string, number>>(ageCountsSql(scope, bounds)), bounds);
+}
+
+/** The statement of `ageCountsAfter`, for a read batch (read-batch.ts); `ageCountsOf` reads its row. */
+export function ageCountsSql(scope: Scope, bounds: string[]): SQL {
   const months = bounds.map(
     (b, i) => sql`coalesce(sum(CASE WHEN m.month > ${b.slice(0, 7)} THEN m.n END), 0) AS ${sql.raw(`m${i}`)}`,
   );
@@ -81,8 +107,11 @@ export async function ageCountsAfter(db: TenantDb, scope: Scope, bounds: string[
     (b, i) =>
       sql`(SELECT coalesce(sum(d.n), 0) FROM analytics_age_days d WHERE d.day > ${b} AND d.day < ${`${b.slice(0, 7)}~`}${rollupScope("d", scope)}) AS ${sql.raw(`d${i}`)}`,
   );
-  const row = await db.get<Record<string, number>>(sql`SELECT g.*, ${sql.join(days, sql`, `)} FROM (
-      SELECT coalesce(sum(m.n), 0) AS total, ${sql.join(months, sql`, `)} FROM analytics_age_months m WHERE true${rollupScope("m", scope)}) g`);
+  return sql`SELECT g.*, ${sql.join(days, sql`, `)} FROM (
+      SELECT coalesce(sum(m.n), 0) AS total, ${sql.join(months, sql`, `)} FROM analytics_age_months m WHERE true${rollupScope("m", scope)}) g`;
+}
+
+export function ageCountsOf(row: Record<string, number> | undefined, bounds: string[]) {
   return {
     total: row?.total ?? 0,
     after: bounds.map((_b, i) => (row?.[`m${i}`] ?? 0) + (row?.[`d${i}`] ?? 0)),
