@@ -44,13 +44,10 @@ export const CreateApiKeyBody = z
           "`<group>:read` or `<group>:write` per path group (write implies read). Absent or null: every scope.",
         example: ["inventory-items:write", "people:read"],
       }),
-    expiresAt: isoInstant
-      .nullable()
-      .optional()
-      .openapi({
-        description: "Optional expiry (ISO 8601, in the future); an expired key gets 401.",
-        example: FUTURE_EXAMPLE.end,
-      }),
+    expiresAt: isoInstant.nullable().optional().openapi({
+      description: "Optional expiry (ISO 8601, in the future); an expired key gets 401.",
+      example: FUTURE_EXAMPLE.end,
+    }),
   })
   .openapi("CreateApiKey");
 export const ListApiKeysQuery = z.object({ ...pageQuery });
