@@ -19,9 +19,9 @@ export interface D1Counter {
 type WithMeta = { meta?: { rows_read?: number } };
 /** Adds the rows read that a D1 result reports (one result, or a batch's list). */
 function countRows<T>(result: Promise<T>, n: D1Counter): Promise<T> {
+  if (n.rowsRead === undefined) return result;
   return result.then((r) => {
-    for (const one of (Array.isArray(r) ? r : [r]) as WithMeta[])
-      n.rowsRead = (n.rowsRead ?? 0) + (one?.meta?.rows_read ?? 0);
+    for (const one of (Array.isArray(r) ? r : [r]) as WithMeta[]) n.rowsRead! += one?.meta?.rows_read ?? 0;
     return r;
   });
 }
