@@ -36,6 +36,8 @@ const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
 const SETTLE_MS = Number(process.env.SETTLE_S ?? 180) * 1000;
 const ENDPOINTS = 5;
 const FLAKY = 4; // index of the endpoint failing half the time
+/** The writes of the baseline (a workspace without endpoints): enough for 200 trivial requests to run beside them. */
+const BASELINE_EVENTS = 2000;
 
 /** A receiver on a free loopback port: verifies, records the first success per webhook-id, counts the rest. */
 function receiver(index, flaky) {
@@ -126,6 +128,34 @@ async function main() {
       });
       const receivers = await Promise.all(Array.from({ length: ENDPOINTS }, (_, i) => receiver(i, i === FLAKY)));
       try {
+        // The baseline of the same run: the same writes into a workspace with no endpoint, beside the
+        // trivial route of that workspace. What the writes alone cost the route on this machine (16
+        // writers in flight share one local workerd with 4 trivial clients), so the figure during
+        // the fan-out reads against it rather than against idle alone.
+        const plain = await createWorkspace(port, vars);
+        const plainTrivial = (n) =>
+          measureLoad(n, 4, () =>
+            expectStatus(call(plain.slug, "GET", "/categories/default", { headers: plain.auth }), 200, "trivial"),
+          );
+        const plainIdle = await plainTrivial(200);
+        const baselineEvents = Math.min(EVENTS, BASELINE_EVENTS);
+        log(
+          `baseline: writing ${baselineEvents} categories (${CONCURRENCY} in flight) into a workspace without endpoints`,
+        );
+        const plainDuring = plainTrivial(200);
+        await pool(
+          CONCURRENCY,
+          Array.from(
+            { length: baselineEvents },
+            (_, i) => () =>
+              expectStatus(
+                call(plain.slug, "POST", "/categories", { body: { name: `plain-${i}` }, headers: plain.auth }),
+                201,
+                "create category",
+              ),
+          ),
+        );
+        const plainStats = (await plainDuring).stats;
         const ws = await createWorkspace(port, vars, { ownerPassword: "bench-owner-password-1" });
         const login = await expectStatus(call(ws.slug, "POST", "/auth/login", { body: ws.owner }), 200, "login");
         const jwt = { authorization: `Bearer ${login.body.accessToken}` };
@@ -217,6 +247,8 @@ async function main() {
         printTable(
           ["Trivial route GET /categories/default (client ms)"],
           [
+            { when: "baseline workspace (no endpoint): idle", ...plainIdle.stats },
+            { when: "baseline workspace: during the same writes", ...plainStats },
             { when: "idle, before", ...idle.stats },
             { when: "during the writes and fan-out", ...duringStats },
             ...(deliveryStats ? [{ when: "during the deliveries only", ...deliveryStats }] : []),
