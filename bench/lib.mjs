@@ -3,12 +3,12 @@
 // through the admin API, and latency figures. Each benchmark keeps its own data, routes and table.
 import http from "node:http";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adminLogin, createTenant } from "../scripts/lib/admin-client.mjs";
 import { parseDevVars } from "../scripts/lib/dev-vars.mjs";
 import { localUrl } from "../scripts/lib/http.mjs";
+import { freePort } from "../scripts/lib/local-port.mjs";
 import { DEV_VARS, DEV_VARS_EXAMPLE } from "../scripts/lib/paths.mjs";
 import { ensureWebBuild } from "../scripts/lib/web-build.mjs";
 import { runWrangler, spawnWrangler } from "../scripts/lib/wrangler.mjs";
@@ -33,16 +33,7 @@ export async function expectStatus(promise, status, what) {
   return res;
 }
 
-/** A loopback port nothing listens on right now. */
-export const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 /**
  * The secrets the Worker is started with (passed as `--var`): `.dev.vars`, or the committed example

@@ -7,21 +7,12 @@
 // Anything of ours still alive at the end is killed by its PID and the check fails.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
+import { freePort } from "./lib/local-port.mjs";
 import { ROOT } from "./lib/paths.mjs";
 
 const BANNER = "Inventory API is running locally";
 const MAX_LINES_BEFORE_BANNER = 25;
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 
 const portOpen = (port) =>
   new Promise((resolve) => {
