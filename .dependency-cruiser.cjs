@@ -59,7 +59,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^src/db/migrations\\.generated\\.ts$" },
+    exclude: { path: "^src/db/(migrations\\.generated\\.ts$|migrations/)" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },

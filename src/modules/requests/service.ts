@@ -123,7 +123,7 @@ export async function createRequest(ctx: RequestsCtx, input: CreateRequestInput)
   return toRequest(row);
 }
 
-/** A request the caller may see: any for owners, admins and members; the self-service role its own only (404 otherwise). */
+/** A request the caller may see: every request for owners, admins and members; the self-service role its own only (404 otherwise). */
 export async function requireRequest(ctx: RequestsCtx, id: string): Promise<RequestRow> {
   const row = await ctx.db.select().from(requests).where(eq(requests.id, id)).get();
   if (!row || (ctx.caller.role === "requester" && row.requesterUserId !== ctx.caller.userId)) throw notFound("Request");
