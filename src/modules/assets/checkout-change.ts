@@ -55,7 +55,7 @@ export const holderData = (h: { kind: HolderKind; id: string; name: string }) =>
   ...(h.kind === "person" ? { personId: h.id, personName: h.name } : {}),
 });
 
-/** Status events name a person as they always did (`personId`), any other holder as `holder`. */
+/** Status events name a person as they always did (`personId`), every other holder as `holder`. */
 const statusWho = (h: { kind: HolderKind; id: string; name: string }) =>
   h.kind === "person" ? { personId: h.id } : { holder: { kind: h.kind, id: h.id, name: h.name } };
 
