@@ -140,6 +140,11 @@ describe("custom field definitions", () => {
       ["asset", "createdAt"],
       ["person", "email"],
       ["person", "Department"],
+      // Built-in fields and CSV columns that came with custody, requests and stock.
+      ["asset", "requestable"],
+      ["asset", "holderKind"],
+      ["stock_item", "requestable"],
+      ["stock_item", "quantities"],
     ] as const) {
       const res = await create<Failure>(t, { entity, key, label: "X", type: "text" });
       expect(res.status, `${entity}.${key}`).toBe(400);

@@ -22,6 +22,7 @@ export const BUILTIN_FORM_FIELDS: Record<CustomFieldEntity, readonly string[]> =
     "warrantyExpiresAt",
     "notes",
     "imageKey",
+    "requestable",
   ],
   person: ["name", "email", "employeeNumber", "department", "title", "phone", "locationId", "notes", "status"],
   stock_item: [
@@ -33,6 +34,7 @@ export const BUILTIN_FORM_FIELDS: Record<CustomFieldEntity, readonly string[]> =
     "unitCost",
     "currency",
     "returnable",
+    "requestable",
     "reorderLevel",
     "notes",
     "fileKeys",
@@ -58,9 +60,25 @@ const SYSTEM_FIELDS: Record<CustomFieldEntity, readonly string[]> = {
     "category",
     "location",
     "image",
+    // Columns of the asset CSV (docs/import-export.md): a custom field is a column headed by its key.
+    "holder",
+    "holderKind",
+    "holderId",
+    "statusReason",
   ],
   person: ["id", "customFields", "createdAt", "updatedAt", "deletedAt", "deletedBy", "location", "assignments"],
-  stock_item: ["id", "customFields", "createdAt", "updatedAt", "deletedAt", "deletedBy", "onHand", "low", "levels"],
+  stock_item: [
+    "id",
+    "customFields",
+    "createdAt",
+    "updatedAt",
+    "deletedAt",
+    "deletedBy",
+    "onHand",
+    "low",
+    "levels",
+    "quantities",
+  ],
 };
 
 const reserved = (entity: CustomFieldEntity) =>
