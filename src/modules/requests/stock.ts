@@ -4,22 +4,13 @@ import { stockItems, stockLevels } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { requireLocation } from "../stock";
 
 /**
  * Stock requests (issue 25): a quantity of a stock item, now. Stock is not booked, so nothing is
  * held for an open request: what is on hand is checked when the request is approved, and the
  * ledger's guard in the approval's own batch keeps it exact (docs/requests.md).
  */
-
-/** A live location, or 400 naming the field. */
-async function requireLocation(db: TenantDb, id: string, path: string) {
-  const row = await db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, id), isNull(locations.deletedAt)))
-    .get();
-  if (!row) throw invalidField(path, `unknown or deleted location '${id}'`);
-}
 
 /**
  * Creation: the item is live and requestable, for every role. Decision: unlike an asset, which

@@ -1,6 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { locations } from "../../db/tenant/catalog";
 import { sessions } from "../../db/tenant/sessions";
 import { stockCounts, stockCountScans, stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
@@ -11,7 +10,7 @@ import { conflict, invalidField, notFound } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { batchWritten, movementBatch, type PlannedMovement } from "./ledger";
 import { pushNotifications, type StockCtx } from "./rows";
-import { movementRow, quantityAt } from "./movement-parts";
+import { movementRow, quantityAt, requireLocation } from "./movement-parts";
 import { toMovement } from "./view";
 
 /**
@@ -60,12 +59,7 @@ export async function countStock(
     .where(and(eq(stockItems.id, input.itemId), isNull(stockItems.deletedAt)))
     .get();
   if (!item) throw invalidField("body.itemId", `unknown or deleted stock item '${input.itemId}'`);
-  const loc = await db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, input.locationId), isNull(locations.deletedAt)))
-    .get();
-  if (!loc) throw invalidField("body.locationId", `unknown or deleted location '${input.locationId}'`);
+  await requireLocation(db, input.locationId, "body.locationId");
   const at = nowIso();
   const expected = await quantityAt(db, input.itemId, input.locationId);
   const key = and(

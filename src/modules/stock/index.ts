@@ -7,6 +7,7 @@ export { isStockHoldingRace, returnAllForPeople } from "./holdings";
 export { countStockUsing, noLiveStockUses } from "./in-use";
 export { restoreStockItem } from "./items";
 export { issueStock } from "./movements";
+export { requireLocation } from "./movement-parts";
 export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
