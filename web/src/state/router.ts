@@ -5,6 +5,7 @@
  * swapping the page in place.
  */
 import { signal } from "@preact/signals";
+import { safeReturnPath as returnPath } from "./return-path";
 
 export const path = signal(location.pathname);
 export const query = signal(new URLSearchParams(location.search));
@@ -44,11 +45,8 @@ document.addEventListener("click", (event) => {
   navigate(url.pathname + url.search);
 });
 
-/** A return path is only ever a path on this origin ("/a/X"), never "//host" or a URL. */
-export function safeReturnPath(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return null;
-  return value;
-}
+/** A return path is only ever a page of this app on this origin (./return-path.ts). */
+export const safeReturnPath = (value: string | null | undefined) => returnPath(value, location.origin);
 
 /** The sign-in page's address that comes back to `here` afterwards. */
 export const loginPathFor = (here: string) => (here === "/" ? "/login" : `/login?next=${encodeURIComponent(here)}`);
