@@ -13,9 +13,15 @@ export type SignInResult = { ok: true; user: User } | { ok: false; message: stri
 
 let renewTimer: ReturnType<typeof setTimeout> | undefined;
 let inflight: Promise<User | null> | null = null;
+let refreshBlocked: () => boolean = () => false;
+
+/** While this says so (a sign-out the server has not heard of yet), the cookie is never traded. */
+export const blockRefresh = (blocked: () => boolean) => {
+  refreshBlocked = blocked;
+};
 
 function accept(session: { accessToken: string; expiresIn: number; user: User }): User {
-  setAccessToken(session.accessToken);
+  setAccessToken(session.accessToken, session.user.id);
   clearTimeout(renewTimer);
   // Renew a minute before the access token expires, so a scan never waits on a refresh.
   renewTimer = setTimeout(() => void refresh(), Math.max(10, session.expiresIn - 60) * 1000);
@@ -30,6 +36,7 @@ export async function signIn(email: string, password: string, fallback: string):
 
 /** Trades the refresh cookie for an access token; null when there is no (valid) session. */
 export function refresh(): Promise<User | null> {
+  if (refreshBlocked()) return Promise.resolve(null);
   // One refresh at a time: the cookie rotates, so two at once would race.
   inflight ??= (async () => {
     try {
@@ -46,10 +53,19 @@ export function refresh(): Promise<User | null> {
 
 onUnauthenticated(async () => (await refresh()) !== null);
 
-export async function signOut(): Promise<void> {
+/** Drops the access token (in memory only) and stops renewing it: this page is signed out. */
+export function forgetToken(): void {
   clearTimeout(renewTimer);
   setAccessToken(null);
-  await api.POST("/auth/logout", { body: {} }).catch(() => undefined);
+}
+
+/**
+ * Revokes the refresh cookie's session and clears the cookie: true once the server has done so,
+ * false when it could not be reached (or did not answer yes), so the caller tries again later.
+ */
+export async function logout(): Promise<boolean> {
+  const answer = await api.POST("/auth/logout", { body: {} }).catch(() => null);
+  return answer?.response.ok === true;
 }
 
 export async function bootstrap(): Promise<Bootstrap | null> {

@@ -6,7 +6,10 @@
 import { createInventoryClient } from "../../../client/index";
 
 let accessToken: string | null = null;
+/** The user the access token was issued to: a call made for one user never goes out as another. */
+let tokenUser: string | null = null;
 let refresher: (() => Promise<boolean>) | null = null;
+let reachability: ((reachable: boolean) => void) | null = null;
 
 export const api = createInventoryClient({ baseUrl: `${location.origin}/api/v1` });
 
@@ -16,26 +19,53 @@ api.use({
       request.headers.set("authorization", `Bearer ${accessToken}`);
     return request;
   },
+  // Whether the service can be reached, from what actually happened: `navigator.onLine` can read
+  // true while every request fails (Wi-Fi without internet; Chromium after going offline).
+  onResponse({ response }) {
+    reachability?.(true);
+    return response;
+  },
+  onError({ error }) {
+    // A fetch that fails without an answer rejects with a TypeError; an abort is not the network.
+    if (error instanceof TypeError) reachability?.(false);
+  },
 });
 
-export const setAccessToken = (token: string | null) => {
+export const setAccessToken = (token: string | null, userId: string | null = null) => {
   accessToken = token;
+  tokenUser = token ? userId : null;
 };
 export const hasAccessToken = () => accessToken !== null;
+
+/** Told of every request's outcome: an answer (reachable) or a network failure (not). */
+export const onReachability = (listener: (reachable: boolean) => void) => {
+  reachability = listener;
+};
 
 /** How an expired access token is renewed (api/auth.ts registers the cookie refresh). */
 export const onUnauthenticated = (refresh: () => Promise<boolean>) => {
   refresher = refresh;
 };
 
+/** A call made for one user while the token is another's (a shared phone): it is not sent. */
+export class OtherUserError extends Error {}
+
 /**
  * Runs a call; when the access token has expired (401), renews it once and runs the call again.
- * Every authenticated call of the app goes through here.
+ * Every authenticated call of the app goes through here. `as`: the call belongs to this user (a
+ * queued scan); it is sent only under that user's token, never under whoever is signed in now.
  */
-export async function authed<R extends { response: Response }>(call: () => Promise<R>): Promise<R> {
+export async function authed<R extends { response: Response }>(call: () => Promise<R>, as?: string): Promise<R> {
+  const mine = () => {
+    if (as !== undefined && accessToken !== null && tokenUser !== as)
+      throw new OtherUserError("the token belongs to another user");
+  };
+  mine();
   const first = await call();
   if (first.response.status !== 401 || !refresher) return first;
-  return (await refresher()) ? call() : first;
+  if (!(await refresher())) return first;
+  mine();
+  return call();
 }
 
 /** The error envelope's message (`{ message, code, details?, requestId }`), or a fallback. */

@@ -37,11 +37,12 @@ export const itemsPage = (sessionId: string, cursor?: string) =>
     }),
   );
 
-export const scan = (sessionId: string, body: ScanRequest) =>
-  authed(() => api.POST("/sessions/{sessionId}/scan", { params: sid(sessionId), body }));
+/** A scan is sent only as the user who took it (`as`): see `authed`. */
+export const scan = (sessionId: string, body: ScanRequest, as: string) =>
+  authed(() => api.POST("/sessions/{sessionId}/scan", { params: sid(sessionId), body }), as);
 
-export const scanBatch = (sessionId: string, scans: ScanRequest[]) =>
-  authed(() => api.POST("/sessions/{sessionId}/scan/batch", { params: sid(sessionId), body: { scans } }));
+export const scanBatch = (sessionId: string, scans: ScanRequest[], as: string) =>
+  authed(() => api.POST("/sessions/{sessionId}/scan/batch", { params: sid(sessionId), body: { scans } }), as);
 
 export const unscan = (sessionId: string, itemId: string) =>
   authed(() => api.POST("/sessions/{sessionId}/unscan", { params: sid(sessionId), body: { itemId } }));

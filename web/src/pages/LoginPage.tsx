@@ -6,8 +6,8 @@ import { query } from "../state/router";
 import {
   continueAfterSignIn,
   currentUser,
+  leaveForSignIn,
   loadBootstrap,
-  rememberReturnPath,
   session,
   signInWithPassword,
 } from "../state/session";
@@ -68,6 +68,11 @@ export function LoginPage() {
   const gate = b.ssoLoginEnabled === true;
   const showForm = !gate || revealed.value;
 
+  /** SSO and the social login are links: followed at once unless a sign-out must reach the server first. */
+  function leave(event: MouseEvent) {
+    if (!leaveForSignIn((event.currentTarget as HTMLAnchorElement).href, next)) event.preventDefault();
+  }
+
   async function submit(event: Event) {
     event.preventDefault();
     error.value = "";
@@ -95,12 +100,12 @@ export function LoginPage() {
       {error.value && <Notice tone="error">{error.value}</Notice>}
       <div class="stack">
         {gate && (
-          <a class="btn btn-primary" href="/auth/sso-login" onClick={() => rememberReturnPath(next)}>
+          <a class="btn btn-primary" href="/auth/sso-login" onClick={leave}>
             {t.signIn.sso}
           </a>
         )}
         {b.socialLogin && (
-          <a class="btn btn-plain" href="/api/v1/auth/social-login" onClick={() => rememberReturnPath(next)}>
+          <a class="btn btn-plain" href="/api/v1/auth/social-login" onClick={leave}>
             {t.signIn.social(b.socialLogin.name)}
           </a>
         )}

@@ -2,11 +2,17 @@
  * The scanner's IndexedDB (idb): the queue of scans not yet answered by the server, and the
  * offline copy of each audited session (its mobile payload and expected items). Scans keep the
  * `scanId` they were given when taken, so a replay is answered once however often it is sent.
+ *
+ * A phone can be shared: each user of each workspace has a database of their own
+ * (`inventory-scanner/<workspace host>/<user id>`), opened only while that user is signed in
+ * (`useOwner`). Another user's queue is never read, so it can never be sent under their token.
  */
 import { type DBSchema, type IDBPDatabase, openDB } from "idb";
 
 export type QueuedScan = {
   scanId: string;
+  /** Who took it (a user id): it is sent only under their token. */
+  by: string;
   sessionId: string;
   code: string;
   scannedAt: string;
@@ -29,14 +35,47 @@ interface ScannerDb extends DBSchema {
   copies: { key: string; value: OfflineCopy };
 }
 
+/** Whose stores are open: a user of a workspace (the host: one origin per workspace). */
+export type Owner = { workspace: string; userId: string };
+
+let owner: Owner | null = null;
 let db: Promise<IDBPDatabase<ScannerDb>> | null = null;
-const open = () =>
-  (db ??= openDB<ScannerDb>("inventory-scanner", 1, {
+
+const dbName = (o: Owner) => `inventory-scanner/${o.workspace}/${o.userId}`;
+const openFor = (o: Owner) =>
+  openDB<ScannerDb>(dbName(o), 1, {
     upgrade(d) {
       d.createObjectStore("queue", { keyPath: "scanId" }).createIndex("bySession", "sessionId");
       d.createObjectStore("copies", { keyPath: "sessionId" });
     },
-  }));
+  });
+
+/** The user whose stores the calls below read and write; null closes them (signed out). */
+export function useOwner(next: Owner | null): void {
+  if (owner && next && dbName(owner) === dbName(next)) return;
+  void db?.then((d) => d.close()).catch(() => undefined);
+  db = null;
+  owner = next;
+}
+
+export const currentOwner = () => owner;
+
+const open = () => {
+  if (!owner) return Promise.reject(new Error("nobody is signed in: the offline stores are closed"));
+  db ??= openFor(owner);
+  return db;
+};
+
+/** Deletes the owner's offline copies (what the sessions held: asset names); the queue stays. */
+export async function deleteCopies(): Promise<void> {
+  await (await open()).clear("copies");
+}
+
+/** The sessions this user has scans queued for. */
+export async function queuedSessions(): Promise<string[]> {
+  const ids = await (await open()).getAll("queue");
+  return [...new Set(ids.map((s) => s.sessionId))];
+}
 
 export async function enqueue(scan: QueuedScan): Promise<void> {
   await (await open()).put("queue", scan);

@@ -179,7 +179,7 @@ export async function submit(raw: string, seenAt?: number, allowMarkAnyway = fal
   if (!online.value) return show(queuedEntry);
   let settled = false;
   try {
-    const { data, error, response } = await api.scan(id, scanRequest(scan));
+    const { data, error, response } = await api.scan(id, scanRequest(scan), scan.by);
     settled = isFinal(response.status);
     if (data) {
       progress.value = data.progress;

@@ -6,7 +6,7 @@
  * replay), and what is still missing (less what this phone has scanned or queued).
  */
 import * as api from "../api/sessions";
-import { loadCopy, type OfflineCopy, queued, saveCopy } from "../platform/offline-db";
+import { deleteCopies, loadCopy, type OfflineCopy, queued, saveCopy } from "../platform/offline-db";
 import { parseCode } from "./codes";
 
 let copy: OfflineCopy | undefined;
@@ -87,4 +87,12 @@ export function offlineView() {
   const done = copy.items.filter((i) => i.state === "missing").length - missing.length;
   const progress = { ...mobile.progress, scanned: mobile.progress.scanned + done, missing: missing.length };
   return { mobile, progress, missing: missing as api.SessionItem[], savedAt: copy.savedAt };
+}
+
+/** At sign-out: the copies (asset names of the user's sessions) go, from memory and from the phone. */
+export async function forgetCopies(): Promise<void> {
+  clearTimeout(saveTimer);
+  copy = undefined;
+  scannedHere.clear();
+  await deleteCopies();
 }

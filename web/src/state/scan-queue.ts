@@ -5,10 +5,21 @@
  * (500 at a time); the server answers a repeated scanId with its first answer, so a scan that was
  * sent twice (a lost response, a reload mid-replay) still counts once. Where the server's answer
  * differs from what the offline copy predicted, the screen lists it: the server's answer wins.
+ * The queue is the signed-in user's own (platform/offline-db.ts), and each scan carries who took
+ * it (`by`): it is sent only under that user's token, so a shared phone never sends one person's
+ * scans as another's. What a user left queued at sign-out is sent when they sign in again.
  */
 import { signal } from "@preact/signals";
 import { type BatchResult, type Progress, type ScanRequest, scanBatch } from "../api/sessions";
-import { dequeue, enqueue, type QueuedScan, queued, queuedIds } from "../platform/offline-db";
+import {
+  currentOwner,
+  dequeue,
+  enqueue,
+  type QueuedScan,
+  queued,
+  queuedIds,
+  queuedSessions,
+} from "../platform/offline-db";
 
 export type Differing = {
   scanId: string;
@@ -25,7 +36,8 @@ export const replayError = signal("");
 /** Scans being sent one by one right now: a replay leaves them to that request. */
 const inflight = new Set<string>();
 let seq = 0;
-let replaying: Promise<void> | null = null;
+/** One replay per session at a time. */
+const replaying = new Map<string, Promise<void>>();
 
 export const scanRequest = (s: QueuedScan): ScanRequest => ({
   code: s.code,
@@ -51,8 +63,11 @@ export async function take(
   online: boolean,
   allowMarkAnyway = false,
 ): Promise<QueuedScan> {
+  const by = currentOwner()?.userId;
+  if (!by) throw new Error("nobody is signed in");
   const scan: QueuedScan = {
     scanId: `web-${crypto.randomUUID()}`,
+    by,
     sessionId,
     code,
     scannedAt: new Date().toISOString(),
@@ -80,12 +95,17 @@ export type Answer = BatchResult["results"][number] & { sentScanId: string };
  * `onAnswers`: the server's answers (with the scanId each was sent with) and the progress after.
  */
 export function replay(sessionId: string, onAnswers: (answers: Answer[], p: Progress) => void): Promise<void> {
-  replaying ??= (async () => {
+  const running = replaying.get(sessionId);
+  if (running) return running;
+  const run = (async () => {
     try {
       for (;;) {
-        const batch = (await queued(sessionId)).filter((s) => !inflight.has(s.scanId)).slice(0, 500);
-        if (!batch.length) break;
-        const { data, error, response } = await scanBatch(sessionId, batch.map(scanRequest));
+        const all = (await queued(sessionId)).filter((s) => !inflight.has(s.scanId));
+        // One taker per batch (the queue is one user's; `by` is checked again at the send).
+        const by = all[0]?.by;
+        const batch = all.filter((s) => s.by === by).slice(0, 500);
+        if (!by || !batch.length) break;
+        const { data, error, response } = await scanBatch(sessionId, batch.map(scanRequest), by);
         if (!data) {
           // Kept in the queue (nothing is dropped): a closed session or a refusal is shown.
           replayError.value = (error as { message?: string } | undefined)?.message ?? `HTTP ${response.status}`;
@@ -112,11 +132,17 @@ export function replay(sessionId: string, onAnswers: (answers: Answer[], p: Prog
         );
       }
     } catch {
-      // Offline again: the rest waits for the next time.
+      // Offline again, or someone else signed in: the rest waits for the next time.
     } finally {
-      replaying = null;
-      await countPending(sessionId);
+      replaying.delete(sessionId);
+      await countPending(sessionId).catch(() => undefined);
     }
   })();
-  return replaying;
+  replaying.set(sessionId, run);
+  return run;
+}
+
+/** At sign-in: whatever this user left queued (in any session) goes out, as them. */
+export async function replayAll(): Promise<void> {
+  for (const sessionId of await queuedSessions().catch(() => [] as string[])) await replay(sessionId, () => undefined);
 }
