@@ -116,7 +116,8 @@ describe("a shared phone", () => {
     // Reopened with the network back: the sign-in page, no refresh, and the logout goes through.
     await context.setOffline(false);
     const again = await phone(context);
-    const logout = again.waitForResponse((r) => r.url().endsWith("/api/v1/auth/logout"));
+    // (Caught here so a failure before it is awaited is reported once, by the assertion below.)
+    const logout = again.waitForResponse((r) => r.url().endsWith("/api/v1/auth/logout")).catch((e) => e);
     await again.goto(`${ws.base}/`);
     await again.waitForURL(`${ws.base}/login`);
     await signInPage(again).waitFor();
