@@ -32,6 +32,7 @@ import { onError, onNotFound } from "./http/error-handler";
 import { d1QueryCounter } from "./http/d1-counter";
 import { ApiError } from "./platform/errors";
 import { requestId } from "./http/request-id";
+import { registerHeaderComponents } from "./http/response-headers";
 import { settingsRouter } from "./modules/settings";
 import { analyticsRouter, tt10Router } from "./modules/analytics";
 import { quickAddRouter } from "./modules/quick-add";
@@ -141,6 +142,7 @@ export function buildApp() {
     name: "admin_session",
     description: "Platform-admin session cookie set by POST /admin/auth/login on the admin host.",
   });
+  registerHeaderComponents(app);
   registerWebhookDocs(app);
   app.doc31(`${API_PREFIX}/openapi.json`, (c) => ({
     openapi: "3.1.0",

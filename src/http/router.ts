@@ -185,7 +185,6 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
     ...(idempotent ? { request: { ...config.request, headers: IdempotencyHeaders } } : {}),
     description,
     security: securityFor(rule) as { [scheme: string]: string[] }[],
-    // The outbox drain wraps the guard so it sees the tenant database the guard sets.
     // The outbox drain wraps the guard so it sees the tenant database the guard sets; the
     // idempotency store runs last, after validation of the credential and the body's shape.
     middleware: [
@@ -200,12 +199,15 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
   return route as unknown as R;
 }
 
-/** Adds the guard's, limiter's and idempotency store's headers to each response (a route's own win). */
+/**
+ * Adds the request id and the guard's, limiter's and idempotency store's headers to each response
+ * (a route's own win), as references to the document's `components/headers`.
+ */
 function withHeaders(responses: RouteConfig["responses"], rule: RouteRule, idempotent: boolean) {
   return Object.fromEntries(
     Object.entries(responses).map(([status, response]) => {
+      if (!("description" in response)) return [status, response];
       const standard = standardHeaders(rule, idempotent, Number(status));
-      if (!standard || !("description" in response)) return [status, response];
       const own = ("headers" in response ? response.headers : undefined) as ResponseHeaders | undefined;
       return [status, { ...response, headers: { ...standard, ...own } }];
     }),

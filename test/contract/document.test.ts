@@ -54,6 +54,56 @@ describe("the served OpenAPI document", () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it("declares X-Request-Id on every response of every operation, once, as a referenced component", () => {
+    const components = (doc as unknown as { components: { headers?: Record<string, { required?: boolean }> } })
+      .components.headers;
+    expect(components?.RequestId?.required).toBe(true);
+    const missing: string[] = [];
+    for (const { operationId, op } of operations) {
+      for (const [status, r] of Object.entries(op.responses ?? {}) as [string, { headers?: Record<string, unknown> }][])
+        if (JSON.stringify(r.headers?.["X-Request-Id"]) !== '{"$ref":"#/components/headers/RequestId"}')
+          missing.push(`${operationId} ${status}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("declares the cookies, caching and file-safety headers of the routes that send them", () => {
+    const headersOf = (id: string, status: string) =>
+      Object.keys(
+        (operations.find((o) => o.operationId === id)?.op.responses?.[status] as { headers?: object } | undefined)
+          ?.headers ?? {},
+      );
+    const cookie = [
+      ["login", "200"],
+      ["refreshToken", "200"],
+      ["logout", "204"],
+      ["adminLogin", "200"],
+      ["adminLogout", "204"],
+      ["ssoLogin", "302"],
+      ["socialLogin", "302"],
+      ["samlCallback", "303"],
+      ["samlCallback", "401"],
+      ["oidcCallback", "303"],
+    ];
+    for (const [id, status] of cookie) expect(headersOf(id!, status!), `${id} ${status}`).toContain("Set-Cookie");
+    for (const id of ["getCalendarFeed", "viewObject", "exportInventoryItems", "exportPeople"])
+      expect(headersOf(id, "200"), id).toContain("Cache-Control");
+    for (const status of ["200", "304"])
+      expect(headersOf("viewObject", status)).toEqual(
+        expect.arrayContaining(["ETag", "Cache-Control", "X-Content-Type-Options", "Content-Security-Policy"]),
+      );
+  });
+
+  it("gives every webhooks entry an operationId of its own, apart from every route's", () => {
+    const hooks = (doc as unknown as { webhooks: Record<string, { post?: { operationId?: string } }> }).webhooks;
+    const ids = Object.values(hooks).map((h) => h.post?.operationId);
+    expect(ids.length).toBeGreaterThan(30);
+    expect(ids.filter((id) => !id)).toEqual([]);
+    const all = [...ids, ...operations.map((o) => o.operationId)];
+    expect(all.filter((id, i) => all.indexOf(id) !== i)).toEqual([]);
+    expect(hooks["asset.checked_out"]?.post?.operationId).toBe("onAssetCheckedOut");
+  });
 });
 
 describe("the contract check of the harness", () => {
@@ -69,6 +119,18 @@ describe("the contract check of the harness", () => {
     await expect(
       checkContract(req(), page({ items: [], nextCursor: null }, 200, { location: "/elsewhere" })),
     ).rejects.toThrow(/does not declare/);
+    // Every header counts, not a list of meaningful ones: a cookie, a cache rule, anything new.
+    for (const header of ["set-cookie", "cache-control", "x-something-new"])
+      await expect(checkContract(req(), page({ items: [], nextCursor: null }, 200, { [header]: "x" }))).rejects.toThrow(
+        new RegExp(`\`${header}\` header that listCategories's 200 response does not declare`),
+      );
+    // Declared (the request id, the limiter's policy) and transport headers pass.
+    await expect(
+      checkContract(
+        req(),
+        page({ items: [], nextCursor: null }, 200, { "x-request-id": "req_1", "ratelimit-policy": "x", date: "now" }),
+      ),
+    ).resolves.toBeUndefined();
     const html = new Response("<p>hi</p>", { headers: { "content-type": "text/html" } });
     await expect(checkContract(req(), html)).rejects.toThrow(/text\/html/);
     // The real answer passes (call() checks it too).

@@ -1,5 +1,7 @@
 // vitest globalSetup (runs in Node, outside workerd): test identity providers on 127.0.0.1.
-//  - a SAML IdP made with samlify that signs login responses on request (RSA-SHA256);
+//  - a SAML IdP made with samlify that signs login responses on request (RSA-SHA256): the
+//    Assertion, as our SP metadata asks (WantAssertionsSigned="true"), unless the test asks for
+//    the Response alone or both;
 //  - panva's oidc-provider (a certified OpenID provider) with open dynamic client registration,
 //    plus a helper that plays the user's browser through its login and consent interactions.
 // Tests in workerd reach them over loopback; their URLs are handed over with `provide`.
@@ -28,14 +30,29 @@ async function readBody(req) {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-// POST /saml/sign { spMetadata, inResponseTo, email } → { samlResponse (base64) }
+/**
+ * The SP as the IdP sees it. `assertion` (the default) reads our metadata as it is, so samlify signs
+ * the Assertion only. `response` plays an IdP that ignores WantAssertionsSigned: the same SP with
+ * WantAssertionsSigned="false" and a signed message, so only the Response carries a signature.
+ * `both` signs the Assertion and the Response.
+ */
+function serviceProvider(spMetadata, signing) {
+  if (signing === "assertion") return samlify.ServiceProvider({ metadata: spMetadata });
+  if (signing === "both") return samlify.ServiceProvider({ metadata: spMetadata, wantMessageSigned: true });
+  if (signing !== "response") throw new Error(`signing: assertion, response or both, not ${signing}`);
+  const unsigned = spMetadata.replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"');
+  if (unsigned === spMetadata) throw new Error('the SP metadata no longer says WantAssertionsSigned="true"');
+  return samlify.ServiceProvider({ metadata: unsigned, wantMessageSigned: true });
+}
+
+// POST /saml/sign { spMetadata, inResponseTo, email, signing? } → { samlResponse (base64) }
 async function samlHandler(req, res) {
   try {
     if (req.method !== "POST" || req.url !== "/saml/sign") {
       res.writeHead(404).end();
       return;
     }
-    const { spMetadata, inResponseTo, email } = JSON.parse(await readBody(req));
+    const { spMetadata, inResponseTo, email, signing = "assertion" } = JSON.parse(await readBody(req));
     const idp = samlify.IdentityProvider({
       entityID: SAML_IDP_ENTITY,
       privateKey: IDP_KEY,
@@ -46,7 +63,7 @@ async function samlHandler(req, res) {
       ],
       requestSignatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
     });
-    const sp = samlify.ServiceProvider({ metadata: spMetadata });
+    const sp = serviceProvider(spMetadata, signing);
     const out = await idp.createLoginResponse(sp, { extract: { request: { id: inResponseTo } } }, "post", { email });
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ samlResponse: out.context }));
   } catch (err) {

@@ -49,12 +49,20 @@ export async function startSaml(t: TestTenant) {
   };
 }
 
-/** Has the samlify IdP (Node, loopback) sign a response for `email` to our request. */
-export async function idpResponse(t: TestTenant, inResponseTo: string, email: string): Promise<string> {
+/**
+ * Has the samlify IdP (Node, loopback) sign a response for `email` to our request. `signing`: what
+ * carries the signature; by default the Assertion, as our metadata asks.
+ */
+export async function idpResponse(
+  t: TestTenant,
+  inResponseTo: string,
+  email: string,
+  signing: "assertion" | "response" | "both" = "assertion",
+): Promise<string> {
   const spMetadata = await (await browser(`${spOf(t).origin}/api/v1/auth/saml/metadata`)).text();
   const res = await fetch(`${inject("samlIdpUrl")}/saml/sign`, {
     method: "POST",
-    body: JSON.stringify({ spMetadata, inResponseTo, email }),
+    body: JSON.stringify({ spMetadata, inResponseTo, email, signing }),
   });
   if (res.status !== 200) throw new Error(`samlify: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { samlResponse: string }).samlResponse;

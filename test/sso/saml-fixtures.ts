@@ -19,7 +19,11 @@ import type { SamlVerifySettings } from "../../src/auth/sso/saml";
 export const certs = { nodeSamlCert, oneloginCert, rubyCert, adfsCert, feideCert };
 export const responses = { r01, r02, r03, r04, r05, r06, r07, r08, r09, r12, r13 };
 
-/** The SP configuration and clock of each fixture family, from test/fixtures/saml/README.md. */
+/**
+ * The SP configuration and clock of each fixture family, from test/fixtures/saml/README.md. The
+ * README's verdicts are stated for an SP that accepts a signature on the Response alone
+ * (`wantAssertionsSigned: false`); fixture 03 is judged under both policies.
+ */
 export const nodeSaml: { settings: SamlVerifySettings; now: Date } = {
   now: new Date("2020-09-25T16:59:00Z"),
   settings: {
@@ -29,6 +33,7 @@ export const nodeSaml: { settings: SamlVerifySettings; now: Date } = {
     spEntityId: null,
     acsUrl: "https://evil-corp.madness.com/sso/callback",
     expectedInResponseTo: "_e8df3fe5f04237d25670",
+    wantAssertionsSigned: false,
   },
 };
 export const onelogin = {
@@ -40,6 +45,7 @@ export const onelogin = {
     spEntityId: "http://stuff.com/endpoints/metadata.php",
     acsUrl: "https://pitbulk.no-ip.org/newonelogin/demo1/index.php?acs",
     expectedInResponseTo: "ONELOGIN_5fe9d6e499b2f0913206aab3f7191729049bb807",
+    wantAssertionsSigned: false,
   } satisfies SamlVerifySettings,
 };
 export const adfs = {
@@ -50,6 +56,7 @@ export const adfs = {
     spEntityId: "example.com",
     acsUrl: "https://someone.example.com/endpoint",
     expectedInResponseTo: "_fc4a34b0-7efb-012e-caae-782bcb13bb38",
+    wantAssertionsSigned: false,
   } satisfies SamlVerifySettings,
 };
 export const ruby = {
@@ -61,6 +68,7 @@ export const ruby = {
     spEntityId: "https://someone.example.com/audience",
     acsUrl: "http://app.muda.no/sso/consume",
     expectedInResponseTo: "_fc4a34b0-7efb-012e-caae-782bcb13bb38",
+    wantAssertionsSigned: false,
   } satisfies SamlVerifySettings,
 };
 export const xmlCrypto = {
@@ -72,5 +80,6 @@ export const xmlCrypto = {
     spEntityId: "passport-saml",
     acsUrl: "http://localhost:3000/login/callback",
     expectedInResponseTo: "_d766d16611ac0d14121b",
+    wantAssertionsSigned: false,
   } satisfies SamlVerifySettings,
 };

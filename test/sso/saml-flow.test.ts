@@ -1,3 +1,4 @@
+import { DOMParser, type Element } from "@xmldom/xmldom";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { ssoRequests } from "../../src/db/tenant/sso";
@@ -10,6 +11,17 @@ import { api, createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { browser, configureSaml, idpResponse, postAcs, startSaml } from "./flow-helpers";
 import { spOf } from "./helpers";
+
+const DSIG = "http://www.w3.org/2000/09/xmldsig#";
+/** Where the IdP put its signatures: direct children of the Response and of the Assertion. */
+function signaturesIn(samlResponse: string) {
+  const root = new DOMParser().parseFromString(atob(samlResponse), "text/xml").documentElement!;
+  const children = (el: Element) => [...el.childNodes].filter((n): n is Element => n.nodeType === 1);
+  const assertion = children(root).find((el) => el.localName === "Assertion")!;
+  const signatures = (el: Element) =>
+    children(el).filter((n) => n.namespaceURI === DSIG && n.localName === "Signature").length;
+  return { response: signatures(root), assertion: signatures(assertion) };
+}
 
 const invite = async (t: Awaited<ReturnType<typeof createTenant>>, email: string, role = "member") => {
   const res = await api(t, "/users/invites", { body: { email, role }, auth: { jwt: await userJwt(t) } });
@@ -117,6 +129,43 @@ describe("SAML sign-in end to end (samlify as the IdP, RSA-SHA256)", () => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.user.id).toBe(t.owner.id);
     expect(refreshed.body).not.toHaveProperty("refreshToken");
+  });
+
+  it("holds the IdP to WantAssertionsSigned: a signature on the Response alone is refused like any other bad response; the Assertion's own signature signs in", async () => {
+    const t = await createTenant({ plan: "enterprise" });
+    await configureSaml(t);
+    const metadata = await (await browser(`${spOf(t).origin}/api/v1/auth/saml/metadata`)).text();
+    expect(metadata).toContain('WantAssertionsSigned="true"');
+    const start = await startSaml(t);
+
+    // The IdP ignores the metadata and signs only the Response (its signature covers the Assertion).
+    const responseOnly = await idpResponse(t, start.requestId, t.owner.email, "response");
+    expect(signaturesIn(responseOnly)).toEqual({ response: 1, assertion: 0 });
+    const json = await postAcs(t, responseOnly, start.relayState);
+    expect(json.status).toBe(401);
+    expect(json.body).toMatchObject({
+      code: "unauthenticated",
+      message: "The identity provider's response was refused: the Assertion is not signed.",
+      requestId: expect.any(String),
+    });
+    const page = await postAcs<string>(t, responseOnly, start.relayState, "text/html");
+    expect(page.status).toBe(401);
+    expect(page.body).toMatch(/role="alert"/);
+    expect(page.body).toMatch(/the Assertion is not signed/);
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("inventory_refresh="))).toBe(false);
+
+    // Nothing was consumed by the refusals: the same request completes with a signed Assertion,
+    // whether the Response is signed too or not.
+    const both = await idpResponse(t, start.requestId, t.owner.email, "both");
+    expect(signaturesIn(both)).toEqual({ response: 1, assertion: 1 });
+    const signedIn = await postAcs<AuthSession>(t, both, start.relayState);
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    expect(signedIn.body.user.id).toBe(t.owner.id);
+
+    const next = await startSaml(t);
+    const assertionOnly = await idpResponse(t, next.requestId, t.owner.email);
+    expect(signaturesIn(assertionOnly)).toEqual({ response: 0, assertion: 1 });
+    expect((await postAcs(t, assertionOnly, next.relayState)).status).toBe(200);
   });
 
   it("refuses unknown and deactivated users with a clear page, and a response to another request", async () => {

@@ -32,6 +32,18 @@ describe("SAML fixtures (test/fixtures/saml/README.md), judged as stated", () =>
     ).toMatch(/Assertion is not signed/);
   });
 
+  it("under our ACS's policy (wantAssertionsSigned: true) the fixtures whose Assertion is signed stay valid", async () => {
+    const strict = <T extends { settings: object }>(f: T) => ({
+      ...f,
+      settings: { ...f.settings, wantAssertionsSigned: true },
+    });
+    await accepted(r.r01, strict(nodeSaml));
+    await accepted(r.r02, strict(nodeSaml));
+    await accepted(r.r04, strict(onelogin));
+    await accepted(r.r05, strict(adfs));
+    expect(await refused(r.r03, strict(nodeSaml))).toBe("the Assertion is not signed");
+  });
+
   it("04 OneLogin double-signed: valid with its cert, invalid with any other", async () => {
     const v = await accepted(r.r04, onelogin);
     expect(v.identity.issuer).toBe("http://idp.example.com/");

@@ -37,7 +37,14 @@ export const adminRouter = createRouter()
       description: "Sets the `admin_session` cookie (HttpOnly; Secure; SameSite=Strict).",
       request: jsonBody(AdminLoginBody),
       responses: {
-        200: jsonContent(z.object({ email: z.string(), expiresIn: z.number() }), "Signed in"),
+        200: {
+          ...jsonContent(z.object({ email: z.string(), expiresIn: z.number() }), "Signed in"),
+          headers: {
+            "Set-Cookie": HEADERS.setCookie(
+              "The platform-admin session: `admin_session=<session>; Path=/api/v1/admin; HttpOnly; Secure; SameSite=Strict; Max-Age=<expiresIn>`.",
+            ),
+          },
+        },
         ...errorResponses(401),
       },
     }),
@@ -59,7 +66,12 @@ export const adminRouter = createRouter()
       tags,
       summary: "Platform admin sign-out",
       description: "Ends the session server-side (a copy of the cookie stops working) and clears the cookie.",
-      responses: { 204: { description: "Signed out" } },
+      responses: {
+        204: {
+          description: "Signed out",
+          headers: { "Set-Cookie": HEADERS.setCookie("Clears the `admin_session` cookie (`Max-Age=0`).") },
+        },
+      },
     }),
     async (c) => {
       await endAdminSession(c.env, getCookie(c, ADMIN_COOKIE));

@@ -18,8 +18,19 @@ import { invalidRefreshToken } from "./refresh-tokens";
 import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
 import { ssoGateOn } from "../../auth/sso/gate";
+import { HEADERS } from "../../http/response-headers";
 
 const tags = ["Auth"];
+/** A session answer: with the cookie asked for, the refresh token travels as a cookie, not in the body. */
+const sessionAnswer = (description: string, cookieWhen: string) => ({
+  ...json(SessionResponseSchema, description),
+  headers: {
+    "Set-Cookie": HEADERS.setCookie(
+      `${cookieWhen}: \`inventory_refresh=<refresh token>; Path=/api/v1/auth/; HttpOnly; Secure; SameSite=Strict; Max-Age=2592000\` (docs/field-app.md).`,
+      false,
+    ),
+  },
+});
 const authCtx = (c: AppContext): AuthCtx => ({ db: c.var.db, tenantId: c.var.tenant.id, secret: c.env.JWT_SECRET });
 /** For password sign-in and invite acceptance: whether the SSO-only gate applies (src/modules/sso). */
 const gatedAuthCtx = async (c: AppContext): Promise<AuthCtx> => ({
@@ -38,7 +49,10 @@ export const authRouter = createRouter()
       description:
         "Returns a 15-minute access token (JWT, this workspace only) and a 30-day single-use refresh token. Wrong credentials and deactivated users get the same 401. Under the workspace's SSO-only gate, everyone but owners gets 403 `sso_required` (break-glass: owners keep their password). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.",
       request: body(LoginBody),
-      responses: { 200: json(SessionResponseSchema, "Signed in"), ...errorResponses(401, 403, 415) },
+      responses: {
+        200: sessionAnswer("Signed in", "Only with `refreshCookie: true`"),
+        ...errorResponses(401, 403, 415),
+      },
     }),
     async (c) => {
       const input = c.req.valid("json");
@@ -56,7 +70,10 @@ export const authRouter = createRouter()
       description:
         "Rotation: the presented token is revoked. Presenting an already-used token revokes all of the user's refresh tokens (401). Under the workspace's SSO-only gate, a session born of a password (sign-in or invite acceptance) ends: 403 `sso_required` and the token is revoked, except for owners (break-glass). Without `refreshToken` in the body the `inventory_refresh` cookie is used (browsers; same origin only, 403 otherwise) and its successor is set as the cookie, not returned; neither present is a 401.",
       request: body(RefreshBody),
-      responses: { 200: json(SessionResponseSchema, "New tokens"), ...errorResponses(401, 403, 415) },
+      responses: {
+        200: sessionAnswer("New tokens", "Only when the token came from the cookie: its successor"),
+        ...errorResponses(401, 403, 415),
+      },
     }),
     async (c) => {
       const inBody = c.req.valid("json").refreshToken;
@@ -75,7 +92,17 @@ export const authRouter = createRouter()
       description:
         "Idempotent; 204. Without `refreshToken` in the body the `inventory_refresh` cookie's token is revoked (same origin only, 403 otherwise); the cookie is cleared either way.",
       request: body(RefreshBody),
-      responses: { 204: { description: "Revoked" }, ...errorResponses(403, 415) },
+      responses: {
+        204: {
+          description: "Revoked",
+          headers: {
+            "Set-Cookie": HEADERS.setCookie(
+              "Always: clears the `inventory_refresh` cookie (`inventory_refresh=; Max-Age=0; Path=/api/v1/auth/; Secure; SameSite=Strict`).",
+            ),
+          },
+        },
+        ...errorResponses(403, 415),
+      },
     }),
     async (c) => {
       const token = c.req.valid("json").refreshToken ?? refreshCookieOf(c);

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { HEADERS } from "../../http/response-headers";
 import { workspaceApiUrl } from "../../tenancy/host";
 import {
   CalendarFeedPage,
@@ -75,7 +76,16 @@ export const calendarRouter = createRouter()
         "RFC 5545 text, no Authorization header: the URL's secret is the credential. An unknown or revoked feed, or one whose user is deactivated, answers 404.",
       request: { params: FeedFileParams },
       responses: {
-        200: { description: "The calendar", content: { "text/calendar": { schema: z.string() } } },
+        200: {
+          description: "The calendar",
+          headers: {
+            "Cache-Control": HEADERS.cacheControl(
+              "`private, max-age=300`: the URL is a credential, so private caches only, and briefly, so a revoked feed stops soon.",
+            ),
+            "X-Content-Type-Options": HEADERS.noSniff,
+          },
+          content: { "text/calendar": { schema: z.string() } },
+        },
         ...errorResponses(404),
       },
     }),

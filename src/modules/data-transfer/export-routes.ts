@@ -21,6 +21,7 @@ const csv = (description: string) => ({
     "Content-Disposition": HEADERS.contentDisposition(
       'An attachment with the export\'s file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`.',
     ),
+    "Cache-Control": HEADERS.cacheControl("`no-store`: an export is workspace data; no cache keeps a copy."),
   },
   content: {
     "text/csv": {

@@ -12,6 +12,7 @@ import {
 } from "./schemas";
 import * as svc from "./service";
 import { hostOrigin } from "../../tenancy/host";
+import { HEADERS } from "../../http/response-headers";
 
 const tags = ["Objects"];
 
@@ -24,6 +25,15 @@ const objectsCtx = (c: AppContext): svc.ObjectsCtx => ({
 
 const binary = { schema: { type: "string" as const, format: "binary" } };
 const fileContent = Object.fromEntries(OBJECT_TYPES.map((t) => [t, binary]));
+/** A file opened through its signed URL: cached privately until the URL expires, never run. */
+const VIEW_HEADERS = {
+  ETag: HEADERS.etag,
+  "Cache-Control": HEADERS.cacheControl(
+    "`private, max-age=<seconds until the signed URL expires>`: the URL is a credential, so shared caches keep nothing and no copy outlives the URL.",
+  ),
+  "X-Content-Type-Options": HEADERS.noSniff,
+  "Content-Security-Policy": HEADERS.fileContentSecurityPolicy,
+};
 
 export const objectsRouter = createRouter()
   .openapi(
@@ -85,8 +95,8 @@ export const objectsRouter = createRouter()
         "The `url` of GET /objects/{objectKey}/view-url; no Authorization header. Expired or altered URL: 403. Supports If-None-Match (304).",
       request: { query: ViewQuery },
       responses: {
-        200: { description: "The file, with its stored content type", content: fileContent },
-        304: { description: "Not modified" },
+        200: { description: "The file, with its stored content type", headers: VIEW_HEADERS, content: fileContent },
+        304: { description: "Not modified", headers: VIEW_HEADERS },
         ...errorResponses(403),
       },
     }),

@@ -11,6 +11,12 @@ import { escapeXml } from "./xml-text";
 type SamlRow = SsoConfigRow & { settings: SamlSettings };
 const EMAIL_FORMAT = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress";
 const POST_BINDING = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST";
+/**
+ * Our SP metadata promises IdPs that we want signed assertions, and the ACS holds them to it: a
+ * Response signed only around an unsigned Assertion is refused. One value for both, so they
+ * cannot disagree.
+ */
+const WANT_ASSERTIONS_SIGNED = true;
 
 /** Raw DEFLATE then base64: the HTTP-Redirect binding's encoding of SAMLRequest. */
 async function deflateBase64(xml: string): Promise<string> {
@@ -89,6 +95,7 @@ export async function finishSamlLogin(
       acsUrl: urls.acsUrl,
       expectedInResponseTo: request.requestId,
       allowSha1: row.settings.allowSha1,
+      wantAssertionsSigned: WANT_ASSERTIONS_SIGNED,
     },
     now,
   );
@@ -113,7 +120,7 @@ export async function finishSamlLogin(
 export function spMetadataXml(urls: SpUrls): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${escapeXml(urls.spEntityId)}">
-  <md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="true" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
+  <md:SPSSODescriptor AuthnRequestsSigned="false" WantAssertionsSigned="${WANT_ASSERTIONS_SIGNED}" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
     <md:NameIDFormat>${EMAIL_FORMAT}</md:NameIDFormat>
     <md:AssertionConsumerService Binding="${POST_BINDING}" Location="${escapeXml(urls.acsUrl)}" index="0" isDefault="true"/>
   </md:SPSSODescriptor>

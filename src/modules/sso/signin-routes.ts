@@ -1,6 +1,6 @@
 import type { AppContext } from "../../env";
 import { ApiError } from "../../platform/errors";
-import { HEADERS } from "../../http/response-headers";
+import { HEADERS, PAGE_HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonContent } from "../../http/router";
 import { SessionSchema, setRefreshCookie } from "../auth";
 import { bootstrapFor } from "./bootstrap";
@@ -59,13 +59,33 @@ async function finish(c: AppContext, work: () => Promise<{ refreshToken: string 
   }
 }
 
-/** A refusal of a callback: the reason as a page for browsers, the envelope for JSON clients. */
+/** The state cookie of the browser binding: set by the redirect to the IdP, cleared by the callback. */
+const SET_STATE_COOKIE = {
+  "Set-Cookie": HEADERS.setCookie(
+    "`sso_state=<state>; Path=/api/v1/auth/; HttpOnly; Secure; SameSite=None; Max-Age=600`: binds the sign-in to this browser (docs/sso.md).",
+  ),
+};
+const callbackCookies = (then: string) => ({
+  "Set-Cookie": HEADERS.setCookie(
+    `Clears \`sso_state\` (whatever the outcome, this browser's sign-in attempt is over)${then}.`,
+    false,
+  ),
+});
+
+/**
+ * A refusal of a callback: the reason as a page for browsers (with the page's security headers),
+ * the envelope for JSON clients.
+ */
 const pageOrEnvelope = <S extends number>(...statuses: S[]) =>
   Object.fromEntries(
     Object.entries(errorResponses(...statuses) as Record<string, ReturnType<typeof errorResponses<S>>[S]>).map(
       ([status, r]) => [
         status,
-        { ...r, content: { ...r.content, "text/html": { schema: { type: "string" as const } } } },
+        {
+          ...r,
+          headers: { ...PAGE_HEADERS, ...callbackCookies("") },
+          content: { ...r.content, "text/html": { schema: { type: "string" as const } } },
+        },
       ],
     ),
   ) as unknown as ReturnType<typeof errorResponses<S>>;
@@ -76,18 +96,24 @@ const callbackResponses = {
   ...pageOrEnvelope(400, 401, 403, 404, 413, 415, 429, 500, 502),
   200: {
     description: "Signed in (`Accept: application/json`): the same body as POST /auth/login",
+    headers: callbackCookies(""),
     content: { "application/json": { schema: SessionSchema } },
   },
   303: {
     description:
       "Signed in (a browser): the refresh token set as the HttpOnly `inventory_refresh` cookie, and on to the app's /login",
-    headers: { Location: HEADERS.location("The app's sign-in page, `/login`, which trades the cookie for a session.") },
+    headers: {
+      Location: HEADERS.location("The app's sign-in page, `/login`, which trades the cookie for a session."),
+      ...callbackCookies(
+        "; sets `inventory_refresh=<refresh token>; Path=/api/v1/auth/; HttpOnly; Secure; SameSite=Strict; Max-Age=2592000`",
+      ),
+    },
   },
 };
 
 const toIdp = (what: string) => ({
   description: `To ${what}`,
-  headers: { Location: HEADERS.location(`The ${what}'s sign-in URL.`) },
+  headers: { Location: HEADERS.location(`The ${what}'s sign-in URL.`), ...SET_STATE_COOKIE },
 });
 
 export const ssoSigninRouter = createRouter()

@@ -100,6 +100,16 @@ const HEADERS = z.object({
 });
 
 /**
+ * The entry's operationId, from its event type: `asset.checked_out` → `onAssetCheckedOut`. Unique
+ * as the types are, and apart from every route's (no route's id starts with `on` and a capital).
+ */
+export const webhookOperationId = (type: string) =>
+  `on${type
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("")}`;
+
+/**
  * One entry per event type in the document's top-level `webhooks` (OpenAPI 3.1): what we POST to
  * an endpoint, and what we expect back (any 2xx within 15 s; 410 disables the endpoint).
  */
@@ -115,6 +125,7 @@ export function registerWebhookDocs(app: OpenAPIHono<AppEnv>): void {
     app.openAPIRegistry.registerWebhook({
       method: "post",
       path: e.type,
+      operationId: webhookOperationId(e.type),
       tags: ["Webhook events"],
       summary: e.description,
       description: `\`data\`: the ${e.resource} after the change.${e.extra ? ` Adds ${e.extra}` : ""}`,

@@ -10,8 +10,12 @@ export interface SamlVerifySettings extends Omit<ConditionSettings, "clockSkewSe
   idpCertificates: string[];
   /** Accept RSA-SHA1 and SHA-1 digests. Off by default. */
   allowSha1?: boolean;
-  /** Refuse assertions that carry no signature of their own even when the Response is signed. Off by default. */
-  wantAssertionsSigned?: boolean;
+  /**
+   * Refuse an Assertion that carries no signature of its own, even when the Response around it is
+   * signed. Required, so that a caller states its policy: our ACS passes what its SP metadata
+   * advertises (`WantAssertionsSigned`).
+   */
+  wantAssertionsSigned: boolean;
   /** Tolerance for clock differences with the IdP. Default 60 seconds. */
   clockSkewSeconds?: number;
 }
@@ -48,7 +52,8 @@ function checkUniqueIds(root: Element): void {
  * Layer 1: parse, check the document's shape and verify the signatures. One root
  * `samlp:Response`; exactly one `saml:Assertion` in the whole document and it is a direct child
  * of the Response (no EncryptedAssertion); IDs unique; every `ds:Signature` a direct child of the
- * Response or the Assertion, at most one each; at least one signature, each present one valid.
+ * Response or the Assertion, at most one each; at least one signature, each present one valid;
+ * with `wantAssertionsSigned`, the Assertion's own signature among them.
  */
 export async function verifySamlSignatures(
   xml: string,
@@ -91,7 +96,8 @@ export async function verifySamlSignatures(
  * 1. parse once with @xmldom/xmldom (namespace-aware); refuse DOCTYPE, processing instructions,
  *    several roots and anything malformed;
  * 2. shape: one Response root, exactly one Assertion (its direct child), unique IDs, signatures
- *    only as direct children of the Response or the Assertion;
+ *    only as direct children of the Response or the Assertion; with `wantAssertionsSigned` the
+ *    Assertion must carry its own (a signed Response alone is refused);
  * 3. signatures with xmldsigjs on WebCrypto against the configured certificates only (never
  *    KeyInfo): one SignedInfo, one Reference to the ID of the element holding the signature,
  *    enveloped-signature + exclusive c14n transforms only, allowlisted algorithms (SHA-1 only when
@@ -106,7 +112,7 @@ export async function verifySamlSignatures(
  *
  * @example
  * const verdict = await verifySamlResponse(xml, { idpEntityId, idpCertificates: [pem], spEntityId,
- *   acsUrl, expectedInResponseTo: stored.requestId }, new Date());
+ *   acsUrl, expectedInResponseTo: stored.requestId, wantAssertionsSigned: true }, new Date());
  * if (!verdict.ok) refuse(verdict.reason);
  */
 export async function verifySamlResponse(xml: string, settings: SamlVerifySettings, now: Date): Promise<SamlVerdict> {
