@@ -160,6 +160,19 @@ async function ledger(port) {
   return counts;
 }
 
+/** Runs a script in bash from the project directory: `{status, stdout, stderr}` (status null when killed). */
+function runBash(script, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], { cwd: ROOT, timeout: timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
+    child.on("error", (err) => resolve({ status: null, stdout, stderr: `${stderr}${err.message}` }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 const changed = (before, after) =>
   Object.keys(before)
     .filter((k) => before[k] !== after[k])
@@ -191,24 +204,27 @@ async function main() {
   try {
     await waitFor(port, startOwn ? 600_000 : 10_000);
     const before = untracked();
-    for (const b of blocks) {
-      const onPort = (text) => text.replaceAll("localhost:8787", `localhost:${port}`);
-      let promises;
-      try {
-        promises = promisesOf(b.code).map((p) => ({ ...p, expected: p.expected.map(onPort) }));
-      } catch (err) {
+    const onPort = (text) => text.replaceAll("localhost:8787", `localhost:${port}`);
+    // Finding the promised commands asks bash (slow to start processes here): the next block's are
+    // found while this one runs.
+    const parsed = [];
+    const parse = (i) =>
+      (parsed[i] ??= promisesOf(blocks[i].code).then(
+        (promises) => ({ promises: promises.map((p) => ({ ...p, expected: p.expected.map(onPort) })) }),
+        (err) => ({ error: err.message }),
+      ));
+    for (const [i, b] of blocks.entries()) {
+      const { promises, error } = await parse(i);
+      if (i + 1 < blocks.length) parse(i + 1);
+      if (error) {
         failed++;
-        console.log(`FAIL ${b.file}:${b.line}: ${err.message}`);
+        console.log(`FAIL ${b.file}:${b.line}: ${error}`);
         continue;
       }
       const code = onPort(instrument(b.code, promises));
       const started = Date.now();
       const counted = await ledger(port);
-      const res = spawnSync("bash", ["-c", `set -eo pipefail\n${code}`], {
-        cwd: ROOT,
-        encoding: "utf8",
-        timeout: 300_000,
-      });
+      const res = await runBash(`set -eo pipefail\n${code}`, 300_000);
       const output = `${withoutMarkers(res.stdout)}${res.stderr}`;
       const serverError = /"code":"(internal_error|service_unavailable)"/.test(output);
       const broken = res.status === 0 ? brokenPromises(promises, res.stdout, b.line) : [];

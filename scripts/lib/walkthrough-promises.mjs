@@ -5,7 +5,7 @@
 // for reading); a trailing `  (…)` after two or more spaces is a remark, not output. `…` stands for any
 // text, line breaks included; everything else must match the command's standard output exactly (lines
 // compared without trailing blanks, leading and trailing blank lines dropped). Any other comment is prose.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 
 const TRAILING = /\s# => (.*)$/;
 const PROMISE_LINE = /^\s*# => (.*)$/;
@@ -16,26 +16,51 @@ const MARK = "\u001ewt:";
 const isComment = (line) => /^\s*#/.test(line);
 const withoutRemark = (text) => text.replace(REMARK, "").trimEnd();
 
-/** True when the first `n` lines of the block are whole commands (nothing open: quote, `\`, brace, here-doc). */
-function completeAt(lines, n, cache) {
-  if (n <= 0) return true;
-  // bash -n takes a trailing `\` at the end of its input for a whole line
-  if (!isComment(lines[n - 1]) && lines[n - 1].endsWith("\\")) return false;
-  if (!cache.has(n)) {
-    const res = spawnSync("bash", ["-n"], { input: `${lines.slice(0, n).join("\n")}\n`, encoding: "utf8" });
-    cache.set(n, res.status === 0 && res.stderr === "");
-  }
-  return cache.get(n);
+/**
+ * Which of the prefixes (the first `n` lines, for each `n` asked) are whole commands: no quote, `$(`,
+ * `\` continuation, pipe, loop or brace left open. Bash decides, in one process for all of them:
+ * each prefix is parsed as the body of a function that is defined, never called (so nothing runs),
+ * in a subshell of its own (bash can crash on some unfinished input).
+ */
+async function probe(lines, ns, known) {
+  const asked = [...new Set(ns)].filter((n) => n > 0 && !known.has(n));
+  const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+  const body = (n) => `__wt_probe() { :\n${lines.slice(0, n).join("\n")}\n}`;
+  // A subshell is slow to start here (tens of ms), so the prefixes are shared among a few processes.
+  const per = Math.ceil(asked.length / PROBE_PROCESSES);
+  const chunks = Array.from({ length: Math.ceil(asked.length / per) }, (_, i) => asked.slice(i * per, (i + 1) * per));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      const script = [
+        `__wt_try() { if ( eval "$1" ) >/dev/null 2>&1; then echo 1; else echo 0; fi; }`,
+        ...chunk.map((n) => `__wt_try ${quote(body(n))}`),
+      ].join("\n");
+      const answers = (await bashOutput(`${script}\n`)).split("\n");
+      chunk.forEach((n, i) => known.set(n, answers[i] === "1"));
+    }),
+  );
+}
+
+const PROBE_PROCESSES = 6;
+
+function bashOutput(input) {
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", [], { stdio: ["pipe", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (out += c));
+    child.on("error", reject);
+    child.on("close", () => resolve(out));
+    child.stdin.end(input);
+  });
 }
 
 /**
  * The promises of a block: `{line, expected, from, to}` with `line` the promise's first line (0-based,
  * in the block), `expected` its output lines, and the command printing it spanning lines `from`..`to`.
- * Throws when a promise follows no whole command.
+ * Rejects when a promise follows no whole command.
  */
-export function promisesOf(code) {
+export async function promisesOf(code) {
   const lines = code.split("\n");
-  const cache = new Map();
   const out = [];
   let open = null; // the promise the next continuation or `# => ` line extends
   for (let i = 0; i < lines.length; i++) {
@@ -66,12 +91,29 @@ export function promisesOf(code) {
       out.push(open);
     }
   }
+  // A promised command ends on line `to` and starts after the longest whole prefix before it
+  // (`from` = that prefix's length). Most commands are one line, so one round settles nearly all;
+  // a longer one asks 8 lines further back per round.
+  const known = new Map([[0, true]]);
+  await probe(
+    lines,
+    out.flatMap((p) => [p.to + 1, p.to]),
+    known,
+  );
+  const startOf = (p) => {
+    for (let n = p.to; n >= 0; n--) if (known.get(n) !== false) return known.has(n) ? n : -n - 1;
+    return 0;
+  };
+  for (let pending = out.filter((p) => startOf(p) < 0); pending.length > 0; pending = out.filter((p) => startOf(p) < 0))
+    await probe(
+      lines,
+      pending.flatMap((p) => Array.from({ length: 8 }, (_, k) => -startOf(p) - 1 - k)),
+      known,
+    );
   for (const p of out) {
-    if (!completeAt(lines, p.to + 1, cache))
+    if (!known.get(p.to + 1))
       throw new Error(`line ${p.line + 1}: a promise (# => …) after line ${p.to + 1}, which does not end a command`);
-    let from = p.to;
-    while (from > 0 && !completeAt(lines, from, cache)) from--;
-    p.from = from;
+    p.from = startOf(p);
   }
   return out;
 }
