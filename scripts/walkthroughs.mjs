@@ -209,7 +209,7 @@ async function main() {
     // found while this one runs.
     const parsed = [];
     const parse = (i) =>
-      (parsed[i] ??= promisesOf(blocks[i].code).then(
+      (parsed[i] ??= promisesOf(blocks[i].code, blocks[i].line).then(
         (promises) => ({ promises: promises.map((p) => ({ ...p, expected: p.expected.map(onPort) })) }),
         (err) => ({ error: err.message }),
       ));

@@ -57,9 +57,10 @@ function bashOutput(input) {
 /**
  * The promises of a block: `{line, expected, from, to}` with `line` the promise's first line (0-based,
  * in the block), `expected` its output lines, and the command printing it spanning lines `from`..`to`.
- * Rejects when a promise follows no whole command.
+ * Rejects when a promise follows no whole command (its message counts lines from `firstLine`, the line
+ * before the block in its file).
  */
-export async function promisesOf(code) {
+export async function promisesOf(code, firstLine = 0) {
   const lines = code.split("\n");
   const out = [];
   let open = null; // the promise the next continuation or `# => ` line extends
@@ -80,7 +81,7 @@ export async function promisesOf(code) {
       // On its own line: the promise of the command that ends on the last line of code above it.
       let to = i - 1;
       while (to >= 0 && (lines[to].trim() === "" || isComment(lines[to]))) to--;
-      if (to < 0) throw new Error(`line ${i + 1}: a promise (# => …) with no command above it`);
+      if (to < 0) throw new Error(`line ${firstLine + i + 1}: a promise (# => …) with no command above it`);
       open = { line: i, expected: [withoutRemark(own[1])], to };
       out.push(open);
       continue;
@@ -112,7 +113,9 @@ export async function promisesOf(code) {
     );
   for (const p of out) {
     if (!known.get(p.to + 1))
-      throw new Error(`line ${p.line + 1}: a promise (# => …) after line ${p.to + 1}, which does not end a command`);
+      throw new Error(
+        `line ${firstLine + p.line + 1}: a promise (# => …) after line ${firstLine + p.to + 1}, which does not end a command`,
+      );
     p.from = startOf(p);
   }
   return out;
