@@ -18,12 +18,13 @@ const withoutRemark = (text) => text.replace(REMARK, "").trimEnd();
 
 /**
  * Which of the prefixes (the first `n` lines, for each `n` asked) are whole commands: no quote, `$(`,
- * `\` continuation, pipe, loop or brace left open. Bash decides, in one process for all of them:
- * each prefix is parsed as the body of a function that is defined, never called (so nothing runs),
- * in a subshell of its own (bash can crash on some unfinished input).
+ * `\` continuation, pipe, loop or brace left open. Bash decides: each prefix is parsed as the body of
+ * a function that is defined, never called (so nothing runs), in a subshell of its own (bash can
+ * crash on some unfinished input).
  */
 async function probe(lines, ns, known) {
   const asked = [...new Set(ns)].filter((n) => n > 0 && !known.has(n));
+  if (asked.length === 0) return;
   const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
   const body = (n) => `__wt_probe() { :\n${lines.slice(0, n).join("\n")}\n}`;
   // A subshell is slow to start here (tens of ms), so the prefixes are shared among a few processes.
