@@ -25,7 +25,7 @@ const baseUrl = process.env.INVENTORY_URL ?? `http://demo.localhost:${localPort(
 const apiKey = process.env.INVENTORY_API_KEY ?? demoKey();
 const api = createInventoryClient({ baseUrl, apiKey, fetch: localFetch });
 try {
-  console.log(JSON.stringify(await runExample(api), null, 2));
+  console.log(JSON.stringify(await runExample(api)));
 } catch (err) {
   console.error(`[example] ${err.message}`);
   process.exit(1);

@@ -8,7 +8,8 @@
 //   npm run walkthroughs -- docs/sessions.md   # only the walk-throughs of these files
 //
 // A block fails when bash exits non-zero (a failed `curl -f`, a reply that is not the JSON a helper
-// expects), when any reply is a 5xx envelope, when it leaves files in the project directory, or when
+// expects), when a command does not print what its `# => …` comment promises (lib/walkthrough-promises.mjs
+// says how a promise is written and matched), when any reply is a 5xx envelope, when it leaves files in the project directory, or when
 // it leaves the demo workspace changed: the live records of each list in LEDGER are counted before
 // and after it, and must match (a walk-through removes what it made, out of the trash too).
 //
@@ -21,6 +22,7 @@ import { join, relative } from "node:path";
 import { request } from "./lib/http.mjs";
 import { localPort } from "./lib/local-port.mjs";
 import { ROOT } from "./lib/paths.mjs";
+import { brokenPromises, instrument, promisesOf, withoutMarkers } from "./lib/walkthrough-promises.mjs";
 
 const MARK = "<!-- walk-through -->";
 const EXEMPT = /^<!-- not a walk-through: .+ -->$/;
@@ -158,6 +160,19 @@ async function ledger(port) {
   return counts;
 }
 
+/** Runs a script in bash from the project directory: `{status, stdout, stderr}` (status null when killed). */
+function runBash(script, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn("bash", ["-c", script], { cwd: ROOT, timeout: timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (c) => (stdout += c));
+    child.stderr.setEncoding("utf8").on("data", (c) => (stderr += c));
+    child.on("error", (err) => resolve({ status: null, stdout, stderr: `${stderr}${err.message}` }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 const changed = (before, after) =>
   Object.keys(before)
     .filter((k) => before[k] !== after[k])
@@ -189,30 +204,47 @@ async function main() {
   try {
     await waitFor(port, startOwn ? 600_000 : 10_000);
     const before = untracked();
-    for (const b of blocks) {
-      const code = b.code.replaceAll("localhost:8787", `localhost:${port}`);
+    const onPort = (text) => text.replaceAll("localhost:8787", `localhost:${port}`);
+    // Finding the promised commands asks bash (slow to start processes here): the next block's are
+    // found while this one runs.
+    const parsed = [];
+    const parse = (i) =>
+      (parsed[i] ??= promisesOf(blocks[i].code, blocks[i].line).then(
+        (promises) => ({ promises: promises.map((p) => ({ ...p, expected: p.expected.map(onPort) })) }),
+        (err) => ({ error: err.message }),
+      ));
+    for (const [i, b] of blocks.entries()) {
+      const { promises, error } = await parse(i);
+      if (i + 1 < blocks.length) parse(i + 1);
+      if (error) {
+        failed++;
+        console.log(`FAIL ${b.file}:${b.line}: ${error}`);
+        continue;
+      }
+      const code = onPort(instrument(b.code, promises));
       const started = Date.now();
       const counted = await ledger(port);
-      const res = spawnSync("bash", ["-c", `set -eo pipefail\n${code}`], {
-        cwd: ROOT,
-        encoding: "utf8",
-        timeout: 300_000,
-      });
-      const output = `${res.stdout}${res.stderr}`;
+      const res = await runBash(`set -eo pipefail\n${code}`, 300_000);
+      const output = `${withoutMarkers(res.stdout)}${res.stderr}`;
       const serverError = /"code":"(internal_error|service_unavailable)"/.test(output);
+      const broken = res.status === 0 ? brokenPromises(promises, res.stdout, b.line) : [];
       const leftovers = untracked() !== before;
       const residue = changed(counted, await ledger(port));
-      const ok = res.status === 0 && !serverError && !leftovers && residue.length === 0;
-      console.log(`${ok ? "ok  " : "FAIL"} ${b.file}:${b.line} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      const ok = res.status === 0 && broken.length === 0 && !serverError && !leftovers && residue.length === 0;
+      console.log(
+        `${ok ? "ok  " : "FAIL"} ${b.file}:${b.line} (${((Date.now() - started) / 1000).toFixed(1)} s, ${promises.length - broken.length}/${promises.length} promised outputs)`,
+      );
       if (!ok) {
         failed++;
-        console.log(
-          output
-            .split("\n")
-            .slice(-25)
-            .map((l) => `     | ${l}`)
-            .join("\n"),
-        );
+        if (res.status !== 0 || serverError)
+          console.log(
+            output
+              .split("\n")
+              .slice(-25)
+              .map((l) => `     | ${l}`)
+              .join("\n"),
+          );
+        for (const promise of broken) console.log(`     broken promise, ${b.file} ${promise}`);
         if (serverError) console.log("     a reply was a 5xx envelope");
         if (leftovers) console.log(`     the walk-through left files behind:\n${untracked()}`);
         if (residue.length > 0) console.log(`     the walk-through left the demo changed: ${residue.join("; ")}`);

@@ -4,14 +4,16 @@
 //   2. signs in as the demo workspace's owner (webhooks are JWT only) and creates an endpoint
 //      pointing at the receiver (loopback and http are allowed only under ENVIRONMENT=development)
 //   3. POST .../verify, then creates and renames an asset; prints each verified delivery
-//   4. shows the deliveries and health as the API reports them, then deletes the endpoint
-// Options (environment): PORT (8787, the port `npm start` listens on).
+//   4. shows the deliveries and health as the API reports them, then deletes the endpoint and the
+//      asset (out of the trash too), so the demo is left as it was
+// The port is the running `npm start`'s (recorded in .wrangler/local-server.json); PORT overrides it.
 import http from "node:http";
 import { Webhook } from "standardwebhooks";
 import { DEMO } from "./lib/demo.mjs";
 import { localUrl, request } from "./lib/http.mjs";
+import { localPort } from "./lib/local-port.mjs";
 
-const PORT = Number(process.env.PORT ?? 8787);
+const PORT = localPort();
 const base = `${localUrl(DEMO.slug, PORT)}/api/v1`;
 const log = (msg) => console.log(`[webhooks:demo] ${msg}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -77,6 +79,7 @@ async function main() {
   ).body;
   receiver.setSecret(endpoint.secret);
   log(`created endpoint ${endpoint.id}; secret ${endpoint.secretPrefix}... (shown once)`);
+  let assetId = null;
   try {
     const verify = (await api(`/webhooks/endpoints/${endpoint.id}/verify`, { method: "POST" })).body;
     log(`verify: ok=${verify.ok} status=${verify.statusCode} latency=${verify.latencyMs} ms`);
@@ -87,6 +90,7 @@ async function main() {
         body: { name: `Demo laptop ${new Date().toISOString().slice(11, 19)}` },
       })
     ).body;
+    assetId = asset.id;
     log(`created asset ${asset.id} ("${asset.name}")`);
     const created = await waitFor(receiver.received, "asset.created");
     await api(`/inventory-items/${asset.id}`, { method: "PATCH", body: { name: `${asset.name} (renamed)` } });
@@ -111,6 +115,13 @@ async function main() {
     log("OK: every delivery arrived signed and verified.");
   } finally {
     await api(`/webhooks/endpoints/${endpoint.id}`, { method: "DELETE" }).catch(() => undefined);
+    if (assetId) {
+      await api(`/inventory-items/${assetId}`, { method: "DELETE" }).catch(() => undefined);
+      await api("/trash/permanent-delete", {
+        method: "POST",
+        body: { items: [{ type: "asset", id: assetId }] },
+      }).catch(() => undefined);
+    }
     receiver.server.close();
   }
 }

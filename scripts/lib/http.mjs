@@ -57,6 +57,9 @@ function viaNodeHttp(u, method, headers, payload) {
         path: u.pathname + u.search,
         method,
         headers: { ...headers, host: u.host },
+        // A connection per request: Node's default agent keeps sockets alive, and wrangler dev closes
+        // an idle one, so a request after a pause (a long walk-through) met "socket hang up".
+        agent: false,
       },
       (res) => {
         const chunks = [];
