@@ -28,7 +28,7 @@ const FLUSH_DELAY_MS = 1_000;
  * is written through once it pauses, but never later than this after its first change. The
  * write-through runs on the object's thread too (reading the dirty rows, the JSON, re-scoring the
  * verified assets' health each round), so mid-burst it took turns with the scans: the 500-scan batch
- * route ran at half its speed while it did (issue 22 item 5, bench/README.md). Reads of reports and
+ * route ran at half its speed while it did (bench/README.md). Reads of reports and
  * item lists flush first, so they never see the lag.
  */
 const MAX_FLUSH_LAG_MS = 10_000;
