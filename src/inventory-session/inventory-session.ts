@@ -39,7 +39,7 @@ const RECENT_SCANS = 20;
 type Closable = "completed" | "cancelled";
 
 /**
- * One inventory session (DESIGN 1): named `${tenantId}:${sessionId}`, so another tenant's session id
+ * One inventory session (docs/sessions.md): named `${tenantId}:${sessionId}`, so another tenant's session id
  * reaches an empty object. It holds the expected set and every scan in its SQLite storage and
  * decides scans one at a time (a storage transaction per request), which is what makes 50 phones
  * scanning the same tag yield exactly one `accepted`. An answer is sent only after its write is
