@@ -56,8 +56,8 @@ async function main() {
     const loads = [load()];
     const shapes = [
       ["GET /categories/default (trivial)", () => trivial()],
-      ["issue 1 unit, one item", () => issue(hot)()],
-      [`issue 1 unit, across ${ITEMS} items`, (i) => issue(spread[i % spread.length])()],
+      ["issue (1 unit), one item", () => issue(hot)()],
+      [`issue (1 unit), across ${ITEMS} items`, (i) => issue(spread[i % spread.length])()],
       ["GET /categories/default (trivial, again)", () => trivial()],
     ];
     const rows = [];

@@ -606,7 +606,7 @@ export interface paths {
         put?: never;
         /**
          * Record a quick-add event
-         * @description Client analytics of the quick-add flow (SPEC 2.7): `quick_add_opened`, `asset_created_quick`, `asset_assigned`, `advanced_opened`. Stored per user and `flowId`; `meta` is limited to 2,048 bytes of JSON (400 beyond).
+         * @description Client analytics of the quick-add flow: `quick_add_opened`, `asset_created_quick`, `asset_assigned`, `advanced_opened`. Stored per user and `flowId`; `meta` is limited to 2,048 bytes of JSON (400 beyond).
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */
@@ -904,7 +904,7 @@ export interface paths {
         };
         /**
          * Timeline of an item
-         * @description Newest first. `types` filters by the SPEC 2.4 event types (unknown type: 400).
+         * @description Newest first. `types` filters by the timeline event types (comma-separated; an unknown type: 400).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
          */
@@ -2550,7 +2550,7 @@ export interface paths {
         put?: never;
         /**
          * Scan an item
-         * @description Results (SPEC 2.10) are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); `not_in_session` with reason `not_expected`, `excluded` or `unknown_code` (a code that matches no asset; recorded for the report); `wrong_location` (reason `outside_scope`): a location-scoped session met an asset recorded outside its scope, accepted as a `found` item with `allowMarkAnyway`. Idempotent: one item is accepted once however many phones send it at once, and a repeated `scanId` returns the first answer. Draft, completed or cancelled session: 409.
+         * @description Results are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); `not_in_session` with reason `not_expected`, `excluded` or `unknown_code` (a code that matches no asset; recorded for the report); `wrong_location` (reason `outside_scope`): a location-scoped session met an asset recorded outside its scope, accepted as a `found` item with `allowMarkAnyway`. Idempotent: one item is accepted once however many phones send it at once, and a repeated `scanId` returns the first answer. Draft, completed or cancelled session: 409.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
@@ -2572,7 +2572,7 @@ export interface paths {
         put?: never;
         /**
          * Scan up to 500 items at once
-         * @description For RFID readers and offline replays: applied in `scannedAt` order (ties in request order), answered per scan in request order. More than 500: 400. Results (SPEC 2.10) are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); `not_in_session` with reason `not_expected`, `excluded` or `unknown_code` (a code that matches no asset; recorded for the report); `wrong_location` (reason `outside_scope`): a location-scoped session met an asset recorded outside its scope, accepted as a `found` item with `allowMarkAnyway`. Idempotent: one item is accepted once however many phones send it at once, and a repeated `scanId` returns the first answer. Draft, completed or cancelled session: 409.
+         * @description For RFID readers and offline replays: applied in `scannedAt` order (ties in request order), answered per scan in request order. More than 500: 400. Results are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); `not_in_session` with reason `not_expected`, `excluded` or `unknown_code` (a code that matches no asset; recorded for the report); `wrong_location` (reason `outside_scope`): a location-scoped session met an asset recorded outside its scope, accepted as a `found` item with `allowMarkAnyway`. Idempotent: one item is accepted once however many phones send it at once, and a repeated `scanId` returns the first answer. Draft, completed or cancelled session: 409.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
@@ -2744,7 +2744,7 @@ export interface paths {
         };
         /**
          * Due maintenance: overdue, due today, upcoming
-         * @description Active schedules of live items, classified per SPEC 2.9 with "today" in the workspace's time zone (settings.timezone, default UTC): `overdue` (nextDueDate before today), `due_today`, `upcoming` (after today, within `lookaheadDays` and within the schedule's own reminderDays). Ordered by nextDueDate (most overdue first), then id. `lookaheadDays` 1..60 (default 7); `reminderDays` is an alias.
+         * @description Active schedules of live items, classified with "today" in the workspace's time zone (settings.timezone, default UTC): `overdue` (nextDueDate before today), `due_today`, `upcoming` (after today, within `lookaheadDays` and within the schedule's own reminderDays). Ordered by nextDueDate (most overdue first), then id. `lookaheadDays` 1..60 (default 7); `reminderDays` is an alias.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:read`.
          */
@@ -2822,7 +2822,7 @@ export interface paths {
         put?: never;
         /**
          * Record completed maintenance
-         * @description The SPEC 2.8 ad-hoc completion `{itemId, type, completedDate, notes}`, or with `scheduleId` the completion of that schedule of the same item: a recurring schedule's nextDueDate moves to the first date of its rhythm after both its current due date and the completion day (so it stays on its calendar; an early completion counts for the current occurrence; missed occurrences are not stacked); a one-off schedule becomes `completed`. Adds a MAINTENANCE_COMPLETED timeline entry and a `maintenance.completed` event. This is how maintenance is completed: it does not go through the asset's status (or its status meta), and it leaves the asset's status as it is.
+         * @description An ad-hoc completion `{itemId, type, completedDate, notes}`, or with `scheduleId` the completion of that schedule of the same item: a recurring schedule's nextDueDate moves to the first date of its rhythm after both its current due date and the completion day (so it stays on its calendar; an early completion counts for the current occurrence; missed occurrences are not stacked); a one-off schedule becomes `completed`. Adds a MAINTENANCE_COMPLETED timeline entry and a `maintenance.completed` event. This is how maintenance is completed: it does not go through the asset's status (or its status meta), and it leaves the asset's status as it is.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `maintenance:write`.
          */
@@ -3338,7 +3338,7 @@ export interface paths {
         };
         /**
          * Replacement and loss
-         * @description SPEC 4.7: age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets missed in each of their last `inARow` completed sessions that expected them. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
+         * @description Age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets missed in each of their last `inARow` completed sessions that expected them. `from`/`to` bound the range (400 when `from` is not before `to`, or the range holds more than 366 periods); `categoryId`/`locationId` must name live rows (400).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
@@ -3382,7 +3382,7 @@ export interface paths {
         };
         /**
          * Time-to-ten report of a workspace
-         * @description SPEC 2.12 / 4.13: one entry per user of the workspace (by user id, paginated): first asset created, tenth assignment (checkout), `tt10Minutes` and `meetsTarget` (tt10Minutes < 10). Users without ten assignments are listed with nulls and `meetsTarget: false`. 404 for an unknown workspace.
+         * @description One entry per user of the workspace (by user id, paginated): first asset created, tenth assignment (checkout), `tt10Minutes` and `meetsTarget` (tt10Minutes < 10). Users without ten assignments are listed with nulls and `meetsTarget: false`. 404 for an unknown workspace.
          *
          *     **Access:** Admin host; platform-admin cookie.
          */
@@ -3876,7 +3876,7 @@ export interface paths {
         head?: never;
         /**
          * Save the workspace's SSO config
-         * @description The body is the protocol config itself (SPEC 2.2), replacing the previous one. 400s name the field: `provider` required; SAML needs `entityId`, `acsUrl` (this workspace's fixed callback) and `idpMetadataUrl` or `idpCertificate`; OIDC needs `clientId` and `clientSecret`; URLs must be valid. A metadata URL is fetched and parsed on save; an unreachable or unusable document is a 400 on `idpMetadataUrl`.
+         * @description The body is the protocol config itself, replacing the previous one. 400s name the field: `provider` required; SAML needs `entityId`, `acsUrl` (this workspace's fixed callback) and `idpMetadataUrl` or `idpCertificate`; OIDC needs `clientId` and `clientSecret`; URLs must be valid. A metadata URL is fetched and parsed on save; an unreachable or unusable document is a 400 on `idpMetadataUrl`.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner. Self-service role (requester): no.
          */
@@ -3891,7 +3891,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What the sign-in screen needs to know (SPEC 2.1)
+         * What the sign-in screen needs to know
          * @description For the host's workspace: whether it exists, its SSO protocol and flags, and the social login. An unknown or suspended host answers `{"exists": false}` only.
          *
          *     **Access:** No credentials.
@@ -3936,7 +3936,7 @@ export interface paths {
         };
         /**
          * Redirect to the platform's social identity provider
-         * @description The operator-configured OIDC provider (SPEC 5 rule 5), on every plan. 404 when the operator configured none.
+         * @description The operator-configured OIDC provider (social login), on every plan. 404 when the operator configured none.
          *
          *     **Access:** Workspace host; no credentials.
          */
@@ -6636,7 +6636,7 @@ export interface components {
         };
         QuickAddEventInput: {
             /**
-             * @description SPEC 2.7 event name.
+             * @description Which step of the quick-add flow happened.
              * @enum {string}
              */
             event: "quick_add_opened" | "asset_created_quick" | "asset_assigned" | "advanced_opened";
@@ -8249,7 +8249,7 @@ export interface components {
         };
         DueMaintenanceSchedule: components["schemas"]["MaintenanceSchedule"] & {
             /**
-             * @description SPEC 2.9, in days of the workspace time zone: overdue (nextDueDate before today), due_today, upcoming (after today and within the schedule's reminderDays).
+             * @description In days of the workspace time zone: overdue (nextDueDate before today), due_today, upcoming (after today and within the schedule's reminderDays).
              * @enum {string}
              */
             dueStatus: "overdue" | "due_today" | "upcoming";
@@ -8311,7 +8311,7 @@ export interface components {
             /** @description The completed schedule after the completion (null for ad-hoc maintenance). */
             schedule: components["schemas"]["MaintenanceSchedule"] | null;
         };
-        /** @description SPEC 2.8 ad-hoc completion body, plus an optional scheduleId. */
+        /** @description An ad-hoc completion `{itemId, type, completedDate, notes}`, plus an optional scheduleId. */
         CreateMaintenanceLog: {
             /** @description A live inventory item. */
             itemId: string;
@@ -8473,7 +8473,7 @@ export interface components {
                 /** @enum {string} */
                 status: "draft" | "active" | "completed" | "cancelled";
             }[];
-            /** @description Stock items (issue 24): every word starts a word of the name, or `q` is the tag or SKU. */
+            /** @description Stock items: every word starts a word of the name, or `q` is the tag or SKU. */
             stockItems: {
                 id: string;
                 name: string;
@@ -8566,7 +8566,7 @@ export interface components {
             maintenance: {
                 overdue: number;
                 dueToday: number;
-                /** @description SPEC 2.9: after today and inside the schedule's reminderDays. */
+                /** @description After today and inside the schedule's reminderDays. */
                 upcoming: number;
             };
         };

@@ -1,4 +1,4 @@
-// The field app's pages never call fetch themselves (DESIGN 6): network access lives in the api
+// The field app's pages never call fetch themselves (docs/field-app.md#floors-of-the-app): network access lives in the api
 // floor (web/src/api/, the typed client) and the service worker. Fails on any other `fetch(`,
 // `XMLHttpRequest` or `navigator.sendBeacon` in web/src. Part of `npm run check:architecture`.
 import { readdirSync, readFileSync } from "node:fs";

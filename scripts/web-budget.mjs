@@ -1,4 +1,4 @@
-// The field app's first-load budget (issue 21): the JS and CSS that opening any page downloads —
+// The field app's first-load budget (docs/field-app.md#how-it-is-built-and-served): the JS and CSS that opening any page downloads —
 // what dist/app/index.html names, plus every chunk those scripts import statically — at most
 // 120 KB gzip together. Chunks loaded later by dynamic import() (the barcode decoder and its wasm,
 // fetched when the camera opens) are not counted. Exits 1 when over budget. `npm run build:web`

@@ -38,7 +38,7 @@ export interface Bindings {
   FILES_SIGNING_SECRET: string;
   /** Key material for SSO client secrets at rest (AES-GCM via HKDF); falls back to JWT_SECRET when unset. */
   SSO_SECRET_KEY?: string;
-  /** The platform's social OIDC provider (SPEC 5 rule 5): issuer, client id and secret. Unset: no social login. */
+  /** The platform's social OIDC provider (docs/sso.md#social-login-platform-level): issuer, client id and secret. Unset: no social login. */
   SOCIAL_OIDC_ISSUER?: string;
   SOCIAL_OIDC_CLIENT_ID?: string;
   SOCIAL_OIDC_CLIENT_SECRET?: string;

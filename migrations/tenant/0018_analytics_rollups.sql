@@ -1,4 +1,4 @@
--- Analytics rollups (issue 12; docs/analytics.md "How the figures are kept"): per-workspace counters that
+-- Analytics rollups (docs/analytics.md "How the figures are kept"): per-workspace counters that
 -- the analytics routes read instead of counting asset, status-event and maintenance-log rows. SQLite
 -- triggers keep them exact in the same statement (so in the same db.batch) as every write, whatever the
 -- path (routes, bulk, CSV import, trash restore and purge, sessions, sync), without service code of

@@ -1,4 +1,4 @@
--- Analytics rollups II (issue 12; docs/analytics.md "How the figures are kept"): three more figures read
+-- Analytics rollups II (docs/analytics.md "How the figures are kept"): three more figures read
 -- counters kept exact by SQLite triggers (the pattern of 0018: deltas applied through upserts in the
 -- statement that changes the row, whatever the path), so each reads rows that follow days, categories,
 -- locations or the answer's own size rather than the workspace:

@@ -1,5 +1,5 @@
 ALTER TABLE `refresh_tokens` ADD `method` text DEFAULT 'password' NOT NULL;--> statement-breakpoint
--- Hand-written (issue 20 item 7): calendar feeds end with a deactivation. Feeds made before their
+-- Hand-written (docs/bookings.md, calendar feeds): calendar feeds end with a deactivation. Feeds made before their
 -- user's last deactivation (tokens_valid_after, set only by deactivations until this release) are
 -- deleted, so a user reactivated earlier does not keep an old feed URL alive.
 DELETE FROM `calendar_feeds` WHERE `created_at` < (

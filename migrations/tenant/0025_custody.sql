@@ -30,7 +30,7 @@ CREATE INDEX `assets_holder_idx` ON `assets` (`holder_kind`,`holder_id`,`id`) WH
 CREATE INDEX `assets_requestable_idx` ON `assets` (`id`) WHERE deleted_at IS NULL AND requestable = 1;--> statement-breakpoint
 ALTER TABLE `assignments` ADD `holder_kind` text DEFAULT 'person' NOT NULL;--> statement-breakpoint
 -- ---------------------------------------------------------------------------------------------
--- Hand-written (issue 25): backfill the holder of today's checkouts (all to people), and keep the
+-- Hand-written (docs/assets.md, checkout targets): backfill the holder of today's checkouts (all to people), and keep the
 -- holder's name snapshot fresh when a person, a location or an asset is renamed.
 -- ---------------------------------------------------------------------------------------------
 UPDATE `assets` SET `holder_kind` = 'person', `holder_id` = `assignee_id`,

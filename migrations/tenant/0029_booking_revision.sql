@@ -1,5 +1,5 @@
 ALTER TABLE `bookings` ADD `revision` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
--- Hand-written (issue 23): the calendar's SEQUENCE was the seconds from created_at to updated_at.
+-- Hand-written (docs/bookings.md, calendar feeds): the calendar's SEQUENCE was the seconds from created_at to updated_at.
 -- Existing bookings start from that value, so no event's SEQUENCE goes down for a calendar app
 -- that has seen it; then every UPDATE of a booking that does not set `revision` itself bumps it
 -- by one (recursive triggers are off, and the trigger's own UPDATE sets it anyway).

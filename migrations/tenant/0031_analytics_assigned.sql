@@ -1,4 +1,4 @@
--- Hand-written (issue 22 item 4; docs/analytics.md "How the figures are kept"): live assets with an
+-- Hand-written (docs/analytics.md "How the figures are kept"): live assets with an
 -- assignment (assigned_at set) per category, location and UTC month of assigned_at, kept exact by
 -- triggers on assets (the pattern of 0018 and 0021: deltas through upserts in the statement that
 -- changes the row). Replacement-loss counts the long-held assignments (over 30, 90, 180 and 365 days)

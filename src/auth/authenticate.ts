@@ -17,7 +17,7 @@ export const ADMIN_COOKIE = "admin_session";
 const unauthenticated = (message: string) =>
   new ApiError("unauthenticated", message, { headers: { "WWW-Authenticate": 'ApiKey, Bearer realm="api"' } });
 
-/** Reads `Authorization` and returns the principal, applying SPEC 5's header rules. */
+/** Reads `Authorization` and returns the principal, applying the header rules of docs/auth.md#credentials. */
 export async function authenticateTenantCaller(
   c: AppContext,
   access: Extract<Access, "data" | "jwt">,

@@ -41,7 +41,7 @@ export const ROUTE_POLICY = {
   adminExportTenant: { access: "admin" },
   adminDeleteTenant: { access: "admin" },
 
-  // Categories and locations (SPEC 4.3)
+  // Categories and locations (docs/categories-and-locations.md)
   listCategories: { access: "data", scope: "categories:read" },
   getDefaultCategory: { access: "data", scope: "categories:read" },
   getCategory: { access: "data", scope: "categories:read" },
@@ -57,7 +57,7 @@ export const ROUTE_POLICY = {
   deleteLocation: { access: "data", scope: "locations:write" },
   restoreLocation: { access: "data", scope: "locations:write" },
 
-  // Assets (SPEC 4.4): API keys accepted.
+  // Assets (docs/assets.md): API keys accepted.
   listInventoryItems: { access: "data", scope: "inventory-items:read", selfService: true },
   getInventoryItemByTag: { access: "data", scope: "inventory-items:read", selfService: true },
   createInventoryItem: { access: "data", scope: "inventory-items:write" },
@@ -74,7 +74,7 @@ export const ROUTE_POLICY = {
   listInventoryItemAssignmentHistory: { access: "data", scope: "inventory-items:read" },
   listInventoryItemAudit: { access: "data", scope: "inventory-items:read" },
   listInventoryItemTimeline: { access: "data", scope: "inventory-items:read" },
-  // Bookings (issue 15): API keys accepted, as for assets.
+  // Bookings (docs/bookings.md): API keys accepted, as for assets.
   listBookings: { access: "data", scope: "bookings:read", selfService: true },
   listAvailableInventoryItems: { access: "data", scope: "bookings:read" },
   createBooking: { access: "data", scope: "bookings:write" },
@@ -83,7 +83,7 @@ export const ROUTE_POLICY = {
   cancelBooking: { access: "data", scope: "bookings:write" },
   pickUpBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
   returnBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
-  // Kits (issue 15): API keys accepted, as for assets.
+  // Kits (docs/bookings.md#kits): API keys accepted, as for assets.
   listKits: { access: "data", scope: "kits:read" },
   createKit: { access: "data", scope: "kits:write" },
   getKit: { access: "data", scope: "kits:read" },
@@ -94,8 +94,8 @@ export const ROUTE_POLICY = {
   removeKitMember: { access: "data", scope: "kits:write" },
   checkoutKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
   checkinKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
-  // Stock (issue 24): quantities per location, moved by append-only movements; API keys accepted.
-  // The self-service role reads requestable items and its own person's holdings only (issue 25).
+  // Stock (docs/stock.md): quantities per location, moved by append-only movements; API keys accepted.
+  // The self-service role reads requestable items and its own person's holdings only (docs/requests.md).
   listStockItems: { access: "data", scope: "stock:read", selfService: true },
   createStockItem: { access: "data", scope: "stock:write" },
   getStockItem: { access: "data", scope: "stock:read", selfService: true },
@@ -120,7 +120,7 @@ export const ROUTE_POLICY = {
   applySessionStockCounts: { access: "data", scope: "stock:write" },
   bookKit: { access: "data", scope: "bookings:write" },
   getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
-  // Requests (issue 25): anyone asks (the self-service role for requestable assets), sees and cancels
+  // Requests (docs/requests.md): anyone asks (the self-service role for requestable assets), sees and cancels
   // their own; owners and admins see the queue and answer. JWT only: a request is a person's.
   createRequest: { access: "jwt", selfService: true },
   listRequests: { access: "jwt", selfService: true },
@@ -128,16 +128,16 @@ export const ROUTE_POLICY = {
   cancelRequest: { access: "jwt", selfService: true },
   approveRequest: { access: "jwt", roles: MANAGERS },
   declineRequest: { access: "jwt", roles: MANAGERS },
-  // Calendar feeds (issue 15): a user's own feeds (JWT); the feed itself carries its secret in the
+  // Calendar feeds (docs/bookings.md): a user's own feeds (JWT); the feed itself carries its secret in the
   // URL (calendar apps cannot send headers), checked in the handler, so it is tenantPublic.
   createCalendarFeed: { access: "jwt", issuesSecret: true },
   listCalendarFeeds: { access: "jwt" },
   revokeCalendarFeed: { access: "jwt" },
   getCalendarFeed: { access: "tenantPublic" },
-  // Labels (issue 15): read the assets they print, so a read scope.
+  // Labels (docs/bookings.md#labels): read the assets they print, so a read scope.
   getInventoryItemQrSvg: { access: "data", scope: "inventory-items:read" },
   renderLabelSheet: { access: "data", scope: "labels:read" },
-  // Asset health (SPEC 2.3, 4.4): reads are "data"; the workspace preset is a setting people change
+  // Asset health (docs/health.md): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
   getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },
   getInventoryItemsHealthBatch: { access: "data", scope: "inventory-items:read" },
@@ -147,7 +147,7 @@ export const ROUTE_POLICY = {
   updateCorsOrigins: { access: "jwt", roles: ["owner"] },
   updateHealthSettings: { access: "jwt", roles: MANAGERS },
 
-  // People (SPEC 4.5)
+  // People (docs/people.md)
   listPeople: { access: "data", scope: "people:read" },
   createPerson: { access: "data", scope: "people:write" },
   getPerson: { access: "data", scope: "people:read" },
@@ -157,7 +157,7 @@ export const ROUTE_POLICY = {
   bulkPeople: { access: "data", scope: "people:write" },
   getPersonAssignmentHistory: { access: "data", scope: "people:read" },
 
-  // Custom fields (SPEC 4.8) and layouts (same "custom fields and layouts" group)
+  // Custom fields (docs/custom-fields.md) and layouts (same "custom fields and layouts" group)
   listCustomFields: { access: "data", scope: "custom-fields:read" },
   getCustomField: { access: "data", scope: "custom-fields:read" },
   createCustomField: { access: "data", scope: "custom-fields:write" },
@@ -171,12 +171,12 @@ export const ROUTE_POLICY = {
   updateLayout: { access: "data", scope: "custom-fields:write" },
   deleteLayout: { access: "data", scope: "custom-fields:write" },
 
-  // Trash (SPEC 4.12). SPEC 5 leaves API keys open; it holds the "data" groups' items, so "data".
+  // Trash (docs/trash.md): it holds the "data" groups' items, so it is "data" too.
   // Permanent deletion is irreversible: owners and admins (API keys act as admin).
   listTrash: { access: "data", scope: "trash:read" },
   restoreTrashItems: { access: "data", scope: "trash:write", alsoScope: CUSTODY },
   permanentlyDeleteTrashItems: { access: "data", scope: "trash:write", alsoScope: CUSTODY, roles: MANAGERS },
-  // Inventory sessions (SPEC 4.6) and recurring session schedules (same group): API keys accepted.
+  // Inventory sessions (docs/sessions.md) and recurring session schedules (same group): API keys accepted.
   listSessions: { access: "data", scope: "sessions:read" },
   listActiveSessions: { access: "data", scope: "sessions:read" },
   getSession: { access: "data", scope: "sessions:read" },
@@ -199,10 +199,10 @@ export const ROUTE_POLICY = {
   updateSessionSchedule: { access: "data", scope: "sessions:write" },
   deleteSessionSchedule: { access: "data", scope: "sessions:write" },
 
-  // Scan events (SPEC 4.9, 5): JWT only.
+  // Scan events (docs/sessions.md): JWT only.
   getItemScanHistory: { access: "jwt" },
 
-  // Feedback, objects and search (SPEC 4.9, 5): JWT only. The signed upload/view URLs carry their
+  // Feedback, files (`/objects`) and search: JWT only. The signed upload/view URLs carry their
   // own credential (an HMAC signature checked in the handler), so they are tenantPublic.
   submitFeedback: { access: "jwt" },
   createObjectUpload: { access: "jwt", issuesSecret: true },
@@ -211,7 +211,7 @@ export const ROUTE_POLICY = {
   viewObject: { access: "tenantPublic" },
   search: { access: "jwt" },
 
-  // Maintenance (SPEC 4.10): a "data" group, API keys accepted.
+  // Maintenance (docs/maintenance.md): a "data" group, API keys accepted.
   listMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
   listDueMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
   listItemMaintenanceSchedules: { access: "data", scope: "maintenance:read" },
@@ -226,7 +226,7 @@ export const ROUTE_POLICY = {
   updateMaintenanceLog: { access: "data", scope: "maintenance:write" },
   deleteMaintenanceLog: { access: "data", scope: "maintenance:write" },
 
-  // Notifications (SPEC 4.9, 5): JWT only; each user sees only their own. The realtime WebSocket
+  // Notifications (docs/notifications.md): JWT only; each user sees only their own. The realtime WebSocket
   // carries its own credential (a single-use ticket from createRealtimeTicket, checked in the
   // handler) because browsers cannot set headers on a WebSocket, so it is tenantPublic.
   listNotifications: { access: "jwt", selfService: true },
@@ -236,7 +236,7 @@ export const ROUTE_POLICY = {
   createRealtimeTicket: { access: "jwt", selfService: true, issuesSecret: true },
   openRealtimeChannel: { access: "tenantPublic" },
 
-  // Analytics (SPEC 4.7, 5): stats/analytics accepts API keys.
+  // Analytics (docs/analytics.md): stats/analytics accepts API keys.
   getAnalyticsOverview: { access: "data", scope: "stats:read" },
   getAnalyticsStock: { access: "data", scope: "stats:read" },
   getAnalyticsSessions: { access: "data", scope: "stats:read" },
@@ -245,24 +245,24 @@ export const ROUTE_POLICY = {
   getAnalyticsDepreciation: { access: "data", scope: "stats:read" },
   getAnalyticsReplacementLoss: { access: "data", scope: "stats:read" },
   listAnalyticsReports: { access: "data", scope: "stats:read" },
-  // CSV exports and imports (SPEC 4.14 leaves them open): an export reads its group, an import writes
+  // CSV exports and imports (docs/import-export.md): an export reads its group, an import writes
   // it; an import job's status and rows are `imports:read` (a job may hold assets or people).
   exportInventoryItems: { access: "data", scope: "inventory-items:read" },
   exportPeople: { access: "data", scope: "people:read" },
   exportSessionReport: { access: "data", scope: "sessions:read" },
   importInventoryItems: { access: "data", scope: "inventory-items:write" },
   importPeople: { access: "data", scope: "people:write" },
-  // Stock CSV (issue 24): read like the stock lists, written like the stock verbs.
+  // Stock CSV: read like the stock lists, written like the stock verbs.
   exportStockItems: { access: "data", scope: "stock:read" },
   exportStockMovements: { access: "data", scope: "stock:read" },
   importStockItems: { access: "data", scope: "stock:write" },
   getImport: { access: "data", scope: "imports:read" },
   listImportRows: { access: "data", scope: "imports:read" },
-  // Quick-add events (SPEC 2.7, 5): JWT only, stored per user.
+  // Quick-add events (docs/analytics.md#quick-add-events): JWT only, stored per user.
   recordQuickAddEvent: { access: "jwt" },
-  // TT10 report (SPEC 2.12, 4.13): platform-admin cookie.
+  // TT10 report (docs/analytics.md#tt10-report): platform-admin cookie.
   adminGetTt10Report: { access: "admin" },
-  // Webhooks (SPEC 4.11, 5): JWT only even with API access, owners and admins, Pro plan feature.
+  // Webhooks (docs/webhooks.md): JWT only even with API access, owners and admins, Pro plan feature.
   listWebhookEndpoints: WEBHOOKS,
   createWebhookEndpoint: { ...WEBHOOKS, issuesSecret: true },
   getWebhookEndpoint: WEBHOOKS,
@@ -276,7 +276,7 @@ export const ROUTE_POLICY = {
   replayWebhookDelivery: WEBHOOKS,
   replayWebhookEvent: WEBHOOKS,
   getWebhookHealth: WEBHOOKS,
-  // Single sign-on (SPEC 4.1, 4.2, 5). Configuration: the owner only, on every plan (the view says
+  // Single sign-on (docs/sso.md). Configuration: the owner only, on every plan (the view says
   // whether the plan includes SSO). The bootstrap is public: an unknown host answers
   // {"exists": false} instead of 404. Sign-in routes check the plan themselves (403 on the
   // redirect helper, a page on callbacks), since browsers land on them.

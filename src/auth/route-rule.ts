@@ -6,7 +6,7 @@ import type { Scope } from "./scopes";
  * How a route is reached:
  * - `public`: no tenant, no credential (OpenAPI document, docs).
  * - `tenantPublic`: tenant host, no credential (sign-in, refresh, invite acceptance).
- * - `data`: tenant host, `ApiKey` or `Bearer <JWT>` (SPEC 5: the resource groups open to API keys).
+ * - `data`: tenant host, `ApiKey` or `Bearer <JWT>` (the resource groups open to API keys).
  * - `jwt`: tenant host, `Bearer <JWT>` only; an API key gets 403.
  * - `adminPublic` / `admin`: admin host; `admin` needs the platform-admin cookie.
  */
@@ -32,7 +32,7 @@ export interface RouteRule {
    */
   alsoScope?: Scope;
   /**
-   * Whether the self-service role (`requester`, issue 25) may call it. Every route without it
+   * Whether the self-service role (`requester`, docs/requests.md) may call it. Every route without it
    * refuses that role (403), so a new route is closed to it until someone decides otherwise; the
    * handlers of these routes narrow what it sees to its own (src/http/self-service.ts).
    */

@@ -10,9 +10,9 @@ const BOOKKEEPING =
  * Applies the migrations a database lacks. Uses wrangler's own `d1_migrations` table, so
  * `wrangler d1 migrations apply` and this function agree on what has been applied. All pending
  * migrations go in ONE `batch` (atomic in D1) with their bookkeeping rows: a new workspace's
- * database is migrated in two round trips instead of one per migration (24 today), which was most
- * of the time a sign-up took, and most of what each test spends creating its workspace. A failure
- * applies none of them, so a retry starts from the same state.
+ * database is migrated in two round trips however many migrations there are, instead of one round
+ * trip per migration, which was most of the time a sign-up took and most of what each test spent
+ * creating its workspace. A failure applies none of them, so a retry starts from the same state.
  */
 export async function applyMigrations(db: D1Database, migrations: Migration[]): Promise<void> {
   const [, names] = await db.batch<{ name: string }>([

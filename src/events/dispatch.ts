@@ -45,8 +45,8 @@ export const CONSUME_LEASE_MS = 15 * 60_000;
 
 /**
  * Rounds of 99 a cron sweep sends per workspace and half (pending, then past the lease): 5,049
- * events, so a stranded backlog of 10,000 is re-sent within two runs of its lease ending (issue 20
- * item 10). Each round is one read, one Queue `sendBatch` and one stamp.
+ * events, so a stranded backlog of 10,000 is re-sent within two runs of its lease ending
+ * (docs/events.md#recovery-after-a-crash-the-consume-lease). Each round is one read, one Queue `sendBatch` and one stamp.
  */
 export const SWEEP_ROUNDS = 51;
 

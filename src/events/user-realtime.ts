@@ -11,7 +11,7 @@ export interface RealtimeMessage {
 const MAX_SOCKETS = 20;
 
 /**
- * The realtime channel of one workspace user (DESIGN 2): named `${tenantId}:${userId}`, it holds
+ * The realtime channel of one workspace user (docs/notifications.md#realtime-channel-websocket): named `${tenantId}:${userId}`, it holds
  * that user's WebSockets with the hibernation API, so idle connections cost nothing and survive
  * the object being evicted from memory. Writers call `deliver` (RPC); the only fetch it answers is
  * the WebSocket upgrade itself, which the Worker forwards after checking the user's ticket.

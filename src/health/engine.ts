@@ -10,7 +10,7 @@ export interface HealthSignals {
   assetId: string;
   status: AssetStatus;
   createdAt: string;
-  /** Who holds it: a person's id, or (issue 25) a location's or an asset's, told apart by `holderKind`. */
+  /** Who holds it: a person's id, or a location's or an asset's, told apart by `holderKind`. */
   assigneeId: string | null;
   holderKind?: "person" | "location" | "asset" | null;
   dueBackAt: string | null;

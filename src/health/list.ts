@@ -7,7 +7,7 @@ import { BadgeSchema } from "./schemas";
 import type { StoredHealth } from "./store";
 
 /**
- * The asset list's health options (SPEC 4.4). The list reads the stored, indexed scores
+ * The asset list's health options (docs/health.md#routes). The list reads the stored, indexed scores
  * (asset_health) and never scores assets to sort or filter them.
  */
 export const HEALTH_SORTS = ["risk_first", "healthy_first"] as const;

@@ -32,7 +32,7 @@ export const link = {
   category: (id: string): ReasonLink => ({ rel: "category", id, href: `${API}/categories/${id}` }),
   person: (id: string): ReasonLink => ({ rel: "person", id, href: `${API}/people/${id}` }),
   location: (id: string): ReasonLink => ({ rel: "location", id, href: `${API}/locations/${id}` }),
-  /** Whoever holds an asset (issue 25): a person, a location or another asset. */
+  /** Whoever holds an asset: a person, a location or another asset. */
   holder: (kind: string | null | undefined, id: string): ReasonLink =>
     kind === "location"
       ? { rel: "location", id, href: `${API}/locations/${id}` }

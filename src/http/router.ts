@@ -185,8 +185,9 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
     ...(idempotent ? { request: { ...config.request, headers: IdempotencyHeaders } } : {}),
     description,
     security: securityFor(rule) as { [scheme: string]: string[] }[],
-    // The outbox drain wraps the guard so it sees the tenant database the guard sets; the
-    // idempotency store runs last, after validation of the credential and the body's shape.
+    // The outbox drain wraps the guard so it sees the tenant database the guard sets; the list
+    // scope binds cursors before any handler runs; the idempotency store runs last, after the
+    // credential and the body's shape are checked.
     middleware: [
       outboxDrain,
       listScope(config.operationId),

@@ -3,7 +3,7 @@ import { people } from "../db/tenant/people";
 import type { AppContext } from "../env";
 
 /**
- * The self-service role's reach (issue 25). A `requester` is a user; what it may hold is a person,
+ * The self-service role's reach (docs/requests.md#the-self-service-role-requester). A `requester` is a user; what it may hold is a person,
  * matched by email (people's live email is unique), so an admin's checkout to that person and the
  * requester's own view agree. Null for every other caller: they see the workspace.
  */

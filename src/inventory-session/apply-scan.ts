@@ -4,7 +4,7 @@ import type { ItemRow, SessionMeta, SessionStore } from "./session-store";
 import type { CodeKey, ScanCommand, ScanItemView, ScanOutcome, ScanReason, ScanResult } from "./types";
 
 /*
- * The scan rules (SPEC 2.10, 4.6), applied synchronously inside one storage transaction so that
+ * The scan rules (docs/sessions.md#scanning), applied synchronously inside one storage transaction so that
  * concurrent and repeated scans are serialized by the object: exactly one `accepted` per item.
  *
  *   replayed clientScanId          → the stored answer again, nothing changes
@@ -90,7 +90,7 @@ export class ScanEngine {
         ? this.accept(cmd, item, receivedAt, { rescan: true })
         : this.duplicate(cmd, item, receivedAt);
     // An explicitly included item recorded outside a location-scoped session's scope is expected,
-    // yet still at the wrong location (SPEC 4.6): wrong_location unless allowMarkAnyway.
+    // yet still at the wrong location: wrong_location unless allowMarkAnyway.
     if (item?.source === "manual" && meta.location && !this.store.inScope(item.location_id)) {
       if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", item, receivedAt);
       this.sql.exec(`UPDATE items SET wrong_location = 1 WHERE asset_id = ?`, item.asset_id);

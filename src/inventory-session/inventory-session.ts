@@ -28,7 +28,7 @@ const FLUSH_DELAY_MS = 1_000;
  * is written through once it pauses, but never later than this after its first change. The
  * write-through runs on the object's thread too (reading the dirty rows, the JSON, re-scoring the
  * verified assets' health each round), so mid-burst it took turns with the scans: the 500-scan batch
- * route ran at half its speed while it did (issue 22 item 5, bench/README.md). Reads of reports and
+ * route ran at half its speed while it did (bench/README.md). Reads of reports and
  * item lists flush first, so they never see the lag.
  */
 const MAX_FLUSH_LAG_MS = 10_000;
@@ -39,7 +39,7 @@ const RECENT_SCANS = 20;
 type Closable = "completed" | "cancelled";
 
 /**
- * One inventory session (DESIGN 1): named `${tenantId}:${sessionId}`, so another tenant's session id
+ * One inventory session (docs/sessions.md): named `${tenantId}:${sessionId}`, so another tenant's session id
  * reaches an empty object. It holds the expected set and every scan in its SQLite storage and
  * decides scans one at a time (a storage transaction per request), which is what makes 50 phones
  * scanning the same tag yield exactly one `accepted`. An answer is sent only after its write is

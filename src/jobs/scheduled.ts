@@ -25,7 +25,7 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "maintenance-reminders", run: runMaintenanceReminders },
   // Booking reminders: pick-up within 24 hours, overdue returns; once per booking and kind (a ledger).
   { job: "booking-reminders", run: runBookingReminders },
-  // Requests (issue 25): reminded after the workspace's requestExpiryDays, expired after twice that.
+  // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.
   { job: "request-expiry", run: runRequestExpiry },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
   // settle, another preset; plus a daily full pass (src/health/job.ts).

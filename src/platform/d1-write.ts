@@ -57,7 +57,7 @@ export function guardFailed(err: unknown, name?: string): boolean {
 
 /**
  * Statements another module adds to a verb's batch, so its own change commits with the verb's or
- * not at all (a request's approval rides on the checkout or booking it makes, issue 25). The
+ * not at all (a request's approval rides on the checkout or booking it makes). The
  * rider's guards go after the verb's; a failed rider guard reaches the caller unchanged.
  */
 export interface BatchRider {

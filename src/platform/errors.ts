@@ -7,7 +7,7 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   forbidden: 403,
   plan_required: 403,
-  /** Password sign-in refused by the workspace's SSO-only gate (SPEC 5 rules 3-4). */
+  /** Password sign-in refused by the workspace's SSO-only gate (docs/sso.md#the-sso-only-gate). */
   sso_required: 403,
   insufficient_scope: 403,
   not_found: 404,

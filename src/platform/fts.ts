@@ -24,7 +24,7 @@ export function ftsQuery(q: string): string | null {
 }
 
 /**
- * The MATCH expression of a list's `q` filter (issue 23): a word of one of `columns` starts with
+ * The MATCH expression of a list's `q` filter (docs/search.md): a word of one of `columns` starts with
  * each term, so "pro" finds "MacBook Pro". Lists use it as `rowid IN (SELECT rowid FROM <t>_fts
  * WHERE <t>_fts MATCH ?)` (the FTS tables of migration 0008 share their base rows' rowids), so
  * SQLite reads the FTS index and seeks the table by rowid, never scanning it. Null when the query

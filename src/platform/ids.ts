@@ -38,7 +38,7 @@ export const ID_PREFIXES = {
   booking: "bkg",
   kit: "kit",
   calendarFeed: "cal",
-  /** A self-service request (issue 25); `req` is taken by HTTP request ids. */
+  /** A self-service request; `req` is taken by HTTP request ids. */
   assetRequest: "rqt",
   stockItem: "stk",
   stockMovement: "smv",

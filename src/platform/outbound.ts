@@ -136,7 +136,7 @@ export function parseIpv6(text: string): number[] | undefined {
 
 /**
  * IPv6: only global unicast (2000::/3) is reachable, and every form that embeds an IPv4 address
- * is judged by that address (issue 20: `::ffff:0:a9fe:a9fe` is 169.254.169.254 to a translator).
+ * is judged by that address (`::ffff:0:a9fe:a9fe` is 169.254.169.254 to a translator).
  */
 function ipv6Refusal(text: string, policy: OutboundPolicy): string | undefined {
   const g = parseIpv6(text);

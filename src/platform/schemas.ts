@@ -26,7 +26,7 @@ export const nameField = z.string().trim().min(1, "must not be empty").max(NAME_
 export const textField = z.string().trim().max(TEXT_MAX, `at most ${TEXT_MAX} characters`);
 
 /**
- * Dates and instants are accepted the same way everywhere (issue 23): every body and query field of
+ * Dates and instants are accepted the same way everywhere (docs/conventions.md#lists-ids-and-timestamps): every body and query field of
  * either kind uses one of these two, and test/contract/dates.test.ts walks the served document to
  * prove it. A date field is a calendar day; an instant field takes an ISO 8601 date-time with an
  * offset or, for convenience, a calendar day meaning its midnight UTC (JavaScript's own reading of

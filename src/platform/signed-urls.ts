@@ -2,7 +2,7 @@ import { base64url, fromBase64url } from "./crypto";
 import { ApiError } from "./errors";
 
 /**
- * Worker-signed file URLs (DESIGN "Files"): the Worker, not R2, signs and checks them, so the same
+ * Worker-signed file URLs (docs/files.md): the Worker, not R2, signs and checks them, so the same
  * URLs work under `wrangler dev` and in production and the Worker enforces what was signed.
  *
  * The signature is HMAC-SHA256 (key FILES_SIGNING_SECRET) over a versioned canonical string of

@@ -15,7 +15,7 @@ export interface TenantSettings {
   /** Browser origins allowed to call the workspace's API (CORS), e.g. `https://app.example.com`. */
   corsOrigins: string[];
   /**
-   * Requests (issue 25): an open request unanswered this many days is reminded to the admins; one
+   * Requests (docs/requests.md): an open request unanswered this many days is reminded to the admins; one
    * unanswered twice as long expires.
    */
   requestExpiryDays: number;

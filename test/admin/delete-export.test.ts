@@ -15,7 +15,7 @@ type WorkspaceExport = {
   tables: { categories: { name: string }[]; users: unknown[]; refresh_tokens?: unknown[] };
 };
 
-/** Issue 14 item 15: a larger local pool, and the platform admin's export and deletion of a workspace. */
+/** A larger local pool, and the platform admin's export and deletion of a workspace. */
 describe("workspace export and deletion", () => {
   it("declares a local pool of at least 16 databases in wrangler.toml", () => {
     expect(poolBindings(env).filter((b) => /^TENANT_DB_\d+$/.test(b)).length).toBeGreaterThanOrEqual(16);

@@ -9,7 +9,7 @@ import { userJwt } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
 
 /**
- * Issue 20 item 2: the admin export's columns, table by table. A column is exported only when it
+ * The admin export's columns, table by table. A column is exported only when it
  * is listed here: a new column (or table) fails this test until someone decides whether it is a
  * credential (withhold it in src/modules/admin/export.ts) or data (add it here).
  */

@@ -4,7 +4,7 @@ import { adminSessionEmail } from "../../src/auth/admin-sessions";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { adminApi, adminSignIn } from "../harness/admin";
 
-/** Issue 14 item 1: an admin session ends server-side on logout and when the admin password changes. */
+/** An admin session ends server-side on logout and when the admin password changes. */
 describe("platform admin sessions", () => {
   it("stops answering with the same cookie after logout", async () => {
     const cookie = await adminSignIn();

@@ -6,7 +6,7 @@ import { seedAssets } from "../harness/sessions";
 import { createTenant, type TestTenant } from "../harness/tenant";
 
 /**
- * Issue 13 item 4: the D1 statements and round trips of a bulk request do not grow with the number
+ * The D1 statements and round trips of a bulk request do not grow with the number
  * of assets (each table's rows of all assets are one statement). Measured with the development D1
  * counters (x-d1-queries, x-d1-round-trips), for a small and a large request of each action
  * (bench/bulk.mjs measures the same against 100 single requests).

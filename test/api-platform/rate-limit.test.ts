@@ -26,7 +26,7 @@ async function burst(t: TestTenant, auth: Auth, n: number): Promise<number[]> {
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
 
 describe("rate limits per credential and workspace", () => {
-  it("requests refused by their credential's limit do not count against the workspace (issue 20 item 3)", async () => {
+  it("requests refused by their credential's limit do not count against the workspace", async () => {
     const t = await createTenant({ plan: "free" });
     const a = await createKey(t, { name: "noisy" });
     const b = await createKey(t, { name: "quiet" });

@@ -56,7 +56,7 @@ describe("checkout and check-in", () => {
         checkinNotes: "Scratched lid",
       }),
     ]);
-    // The person's side carries the same check-in notes (issue 14 item 11).
+    // The person's side carries the same check-in notes.
     const personSide = await api<Page<Assignment>>(t, `/people/${p.id}/assignment-history`);
     expect(personSide.body.items).toEqual([
       expect.objectContaining({ assetId: a.id, checkinReason: "checkin", checkinNotes: "Scratched lid" }),

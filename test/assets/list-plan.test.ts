@@ -68,7 +68,7 @@ describe("asset list query plans (no full scans at 100k assets)", () => {
               : "assets_tag_live_uq";
           for (const idx of ["assets_name_idx", tagIndex, "assets_serial_idx"])
             expect(plan, label).toContain(`SEARCH assets USING INDEX ${idx} (<expr>>? AND <expr><?)`);
-          // Word prefixes (issue 23): the FTS index, then a rowid seek per match; never a scan of assets.
+          // Word prefixes: the FTS index, then a rowid seek per match; never a scan of assets.
           expect(plan, label).toMatch(/SCAN assets_fts VIRTUAL TABLE INDEX \d+:M/);
           expect(plan, label).toContain("SEARCH assets USING INTEGER PRIMARY KEY (rowid=?)");
           continue;

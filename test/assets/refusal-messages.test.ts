@@ -6,7 +6,7 @@ import { api, createTenant, type Failure } from "../harness/tenant";
 import { createAsset } from "./helpers";
 
 /**
- * Issue 23: a refused checkout, check-in or status move names the real reason and a next step that
+ * A refused checkout, check-in or status move names the real reason and a next step that
  * would work, never a route that would refuse too (an asset in maintenance was told to "use POST
  * .../checkout", the route that had just refused it).
  */

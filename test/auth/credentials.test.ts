@@ -5,7 +5,7 @@ import { createUser, loginOwner } from "../harness/auth";
 import { api, createTenant } from "../harness/tenant";
 import type { ErrorBody } from "../../src/platform/schemas";
 
-/** SPEC 5's header rules, exactly. */
+/** The credential header rules of docs/auth.md#credentials, exactly. */
 describe("credential header rules", () => {
   it("accepts `ApiKey <key>` and a user JWT on a data route", async () => {
     const t = await createTenant();

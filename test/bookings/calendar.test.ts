@@ -160,7 +160,7 @@ describe("calendar feeds", () => {
     });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
     expect((await fetchFeed(g.url)).status).toBe(404);
-    // ...and stay dead after a reactivation, as old JWTs do (issue 20 item 7).
+    // ...and stay dead after a reactivation, as old JWTs do.
     const on = await api(t, `/users/${member.id}`, {
       method: "PATCH",
       body: { status: "active" },

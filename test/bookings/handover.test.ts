@@ -9,7 +9,7 @@ import { dbOf } from "../harness/tenant-db";
 import { book, inDays, newAsset, newPerson, type BookingConflict } from "./helpers";
 
 /**
- * Issue 23: an item that cannot be handed over when a window starts is neither listed as available
+ * An item that cannot be handed over when a window starts is neither listed as available
  * nor bookable, so every accepted booking can be picked up. In maintenance and checked-out-and-overdue
  * items have no known return, so no window (now or later) is promised for them.
  */

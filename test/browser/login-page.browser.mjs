@@ -206,7 +206,7 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     }
   });
 
-  it("with SSO configured but the gate off: passwords as usual, no SSO button (SPEC 5 rule 5)", async () => {
+  it("with SSO configured but the gate off: passwords as usual, no SSO button", async () => {
     const page = await openPage();
     await page.goto(`${w.sso.base}/login`);
     await expect.poll(() => page.getByRole("button", { name: "Sign in with password" }).isVisible()).toBe(true);

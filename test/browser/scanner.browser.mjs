@@ -1,4 +1,4 @@
-// The scanner (/scan, issue 21 items 4 and 5) in headless Chromium with a fake camera: the y4m the
+// The scanner (/scan) in headless Chromium with a fake camera: the y4m the
 // camera plays is made of QR codes from our label route. One browser for the file; each test has
 // its own workspace and contexts.
 import { mkdtempSync } from "node:fs";

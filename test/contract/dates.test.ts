@@ -6,7 +6,7 @@ import { seedPerson } from "../harness/people";
 import { api, createTenant, type CallResult, type TestTenant } from "../harness/tenant";
 
 /**
- * Issue 23: dates are accepted the same way everywhere. Every date field of a body or query is the
+ * Dates are accepted the same way everywhere. Every date field of a body or query is the
  * shared `isoDate` (YYYY-MM-DD) and every instant field the shared `isoInstant` (a date-time with an
  * offset, or a date meaning its midnight UTC), src/platform/schemas.ts. The walk proves it for every
  * field of the served document; the table sends both forms and garbage to real routes.

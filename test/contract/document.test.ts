@@ -41,6 +41,25 @@ describe("the served OpenAPI document", () => {
     expect(info.license?.name).toBeTruthy();
   });
 
+  it("points at no document its readers do not have: no 'SPEC <n>' and no 'issue <n>' anywhere", () => {
+    // A reader of the document has the docs pages, not the specification or the tracker: text states
+    // the rule itself. Keys are walked too, so nothing of the document escapes the check.
+    const pointer = /\bSPEC \d|\bissue \d/i;
+    const found: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (typeof node === "string") {
+        if (pointer.test(node)) found.push(`${path}: ${node}`);
+      } else if (node && typeof node === "object") {
+        for (const [k, v] of Object.entries(node)) {
+          if (pointer.test(k)) found.push(`${path} (key): ${k}`);
+          walk(v, `${path}/${k}`);
+        }
+      }
+    };
+    walk(doc, "#");
+    expect(found).toEqual([]);
+  });
+
   it("documents 429 with Retry-After on every throttled or rate-limited route, and WWW-Authenticate on 401s", () => {
     const missing: string[] = [];
     for (const { operationId, op } of operations) {

@@ -5,7 +5,7 @@ import { createAsset } from "../assets/helpers";
 import type { InventoryItem } from "../../src/modules/assets";
 
 /*
- * Issue 25: inventory sessions follow custody. An asset checked out to a location, or carried by a
+ * Inventory sessions follow custody. An asset checked out to a location, or carried by a
  * parent asset that moves, is expected where its holder put it. The expected set is taken at a
  * session's start, so each session here starts after the move.
  */
@@ -34,7 +34,7 @@ async function expectFollowed(t: TestTenant, ids: string[], newLoc: string, oldL
   }
 }
 
-describe("inventory sessions follow the holder's location (issue 25)", () => {
+describe("inventory sessions follow the holder's location", () => {
   it("an asset checked out to a location is expected there, and is at the wrong location in its old one", async () => {
     const t = await createTenant();
     const [store, room] = [await createLocation(t, "Store"), await createLocation(t, "Room 4.12")];

@@ -16,7 +16,7 @@ const get = async (t: TestTenant, id: string) => (await api<InventoryItem>(t, `/
 const timeline = async (t: TestTenant, id: string) =>
   (await api<Page<TimelineEntry>>(t, `/inventory-items/${id}/timeline`)).body.items;
 
-describe("checkout targets (issue 25)", () => {
+describe("checkout targets", () => {
   it("checks out to a location: the holder, the move, history, timeline, list filter and the event's target", async () => {
     const t = await createTenant();
     const room = await makeLocation(t, "Room 4.12");

@@ -78,7 +78,7 @@ describe("custom field definitions", () => {
     expect(audit.map((r) => r.action)).toEqual(expect.arrayContaining(["create", "update", "delete", "restore"]));
   });
 
-  it("enforces the dropdown option rules of SPEC 2.6", async () => {
+  it("enforces the dropdown option rules", async () => {
     const t = await createTenant();
     const ok = await create(t, {
       entity: "asset",

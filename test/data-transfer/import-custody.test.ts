@@ -10,7 +10,7 @@ import { insertAsset, insertPerson } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 
-/** Issue 23 item 8: status, holders and requestable are imported through the lifecycle rules, not dropped. */
+/** Status, holders and requestable are imported through the lifecycle rules, not dropped. */
 
 async function postCsv<T>(t: TestTenant, path: string, csv: string) {
   const res = await workerFetch(

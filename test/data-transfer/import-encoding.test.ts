@@ -6,7 +6,7 @@ import type { Page } from "../../src/platform/pagination";
 import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { expectError } from "../security/harness";
 
-/** Issue 20 item 6: a CSV's encoding is honoured or refused by name, and its rows' shape is checked. */
+/** A CSV's encoding is honoured or refused by name, and its rows' shape is checked. */
 async function postCsv<T = unknown>(t: TestTenant, path: string, body: BodyInit, type = "text/csv") {
   const res = await exports.default.fetch(
     new Request(`${t.base}${path}`, {

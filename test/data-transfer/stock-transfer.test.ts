@@ -11,7 +11,7 @@ import { workerFetch } from "../harness/contract";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 
-/** Issue 24 item 6: stock items and movements as CSV, and stock items imported with opening quantities as movements. */
+/** Stock items and movements as CSV, and stock items imported with opening quantities as movements. */
 
 async function send(t: TestTenant, path: string, init: RequestInit = {}) {
   const headers = { authorization: `ApiKey ${t.apiKey}`, ...(init.headers as Record<string, string>) };

@@ -129,7 +129,7 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
       fixtureSlugs.set(t.id, t.slug);
       return t.id;
     }),
-  // Objects (SPEC 4.9): the path carries the full tenant-scoped key, percent-encoded.
+  // Files (`/objects`): the path carries the full tenant-scoped key, percent-encoded.
   objectKey: uploadedObjectKey,
   // Maintenance and notifications: /maintenance/{schedules,logs}/..., /notifications/{notificationId}.
   ...MAINTENANCE_FIXTURES,

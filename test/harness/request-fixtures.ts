@@ -1,7 +1,7 @@
 import { created, type FixtureContext } from "./fixtures";
 
 /**
- * Security-suite fixture of the requests module (issue 25): an open request of the workspace's
+ * Security-suite fixture of the requests module: an open request of the workspace's
  * owner (whose person, matched by email, is created once) for a fresh requestable asset.
  */
 export async function openRequest(ctx: FixtureContext): Promise<string> {

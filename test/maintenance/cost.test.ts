@@ -7,7 +7,7 @@ import { insertAsset } from "../harness/rows";
 import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { rawDbOf } from "../harness/tenant-db";
 
-/** Issue 23: maintenance logs carry a cost and a currency, and the maintenance analytics total them per currency. */
+/** Maintenance logs carry a cost and a currency, and the maintenance analytics total them per currency. */
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
 async function log(t: TestTenant, itemId: string, extra: Record<string, unknown>, completedDate = daysAgo(2)) {
@@ -90,7 +90,7 @@ describe("maintenance cost", () => {
   });
 });
 
-describe("a bare date as completedDate (issue 23)", () => {
+describe("a bare date as completedDate", () => {
   it("is the day a schedule advances from, in any workspace time zone (its midnight UTC would be the day before in Los Angeles)", async () => {
     const t = await createTenant();
     await setTimezone(t, "America/Los_Angeles");

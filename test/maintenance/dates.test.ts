@@ -39,7 +39,7 @@ describe("maintenance day arithmetic", () => {
     expect(occurrenceAfter("2020-01-06", 1, "week", "2026-06-30")).toBe("2026-07-06");
   });
 
-  it("classifies per SPEC 2.9 on calendar days", () => {
+  it("classifies overdue, due today and upcoming on calendar days", () => {
     expect(classify("2026-05-09", "2026-05-10")).toEqual({ dueStatus: "overdue", daysUntilDue: -1 });
     expect(classify("2026-05-10", "2026-05-10")).toEqual({ dueStatus: "due_today", daysUntilDue: 0 });
     expect(classify("2026-05-13", "2026-05-10")).toEqual({ dueStatus: "upcoming", daysUntilDue: 3 });

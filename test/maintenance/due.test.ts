@@ -12,7 +12,7 @@ import type { DueMaintenancePage } from "../../src/modules/maintenance";
 const ids = (res: { body: DueMaintenancePage }) => res.body.items.map((i) => i.id);
 
 describe("GET /maintenance/schedules/due/all", () => {
-  it("classifies overdue, due today and upcoming (SPEC 2.9), soonest first, leaving out what is not due", async () => {
+  it("classifies overdue, due today and upcoming, soonest first, leaving out what is not due", async () => {
     const t = await createTenant();
     const asset = await insertAsset(t);
     const mk = (nextDueDate: string, extra: Record<string, unknown> = {}) =>

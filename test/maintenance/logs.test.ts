@@ -27,7 +27,7 @@ const logCount = async (t: TestTenant) => (await (await dbOf(t)).select().from(m
 const noon = (d: string) => `${d}T12:00:00.000Z`;
 
 describe("maintenance logs", () => {
-  it("records ad-hoc maintenance (SPEC 2.8) with a timeline entry and a maintenance.completed event, leaving the asset's status alone", async () => {
+  it("records ad-hoc maintenance with a timeline entry and a maintenance.completed event, leaving the asset's status alone", async () => {
     const t = await createTenant();
     const asset = await insertAsset(t, { status: "maintenance" });
     const res = await api<MaintenanceCompletion>(t, "/maintenance/logs", {

@@ -111,7 +111,7 @@ describe("notifications", () => {
     expect((await api(t, "/notifications/unread-count", as(member.jwt))).body).toEqual({ count: 1 });
   });
 
-  it("accepts only a user's JWT (SPEC 5): an API key gets 403, no credentials 401", async () => {
+  it("accepts only a user's JWT: an API key gets 403, no credentials 401", async () => {
     const t = await createTenant();
     for (const [method, path] of [
       ["GET", "/notifications"],

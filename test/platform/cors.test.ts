@@ -5,7 +5,7 @@ import { api, call, createTenant, TEST_DOMAIN } from "../harness/tenant";
 
 const APP = "https://app.example.com";
 
-/** Issue 14 item 8: a per-workspace allowlist of browser origins, preflights answered, never `*`. */
+/** A per-workspace allowlist of browser origins, preflights answered, never `*`. */
 describe("CORS", () => {
   it("echoes an allowed origin, answers its preflight, and ignores other origins", async () => {
     const t = await createTenant();

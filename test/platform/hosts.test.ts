@@ -6,7 +6,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, call, createTenant, type Failure, TEST_DOMAIN } from "../harness/tenant";
 
-/** Issue 14 items 2 and 16: hosts are checked whole and every URL handed out comes from BASE_URL. */
+/** Hosts are checked whole and every URL handed out comes from BASE_URL. */
 describe("hosts and generated URLs", () => {
   it("builds invite, upload and realtime URLs from the configured base, not from the request", async () => {
     const t = await createTenant();

@@ -11,7 +11,7 @@ const operations = operationsOf(doc);
 const ERROR_REF = "#/components/schemas/Error";
 /** Served by the app itself, not API operations. */
 // Not API operations: the bare URL's pointer, the document and its reference page, and the browser
-// pages outside the API (SPEC 9 UI routes): the field app's pages and files, the SSO entry point.
+// pages outside the API (UI routes): the field app's pages and files, the SSO entry point.
 const NOT_OPERATIONS = new Set([
   "/",
   "/api/v1/openapi.json",
@@ -91,7 +91,7 @@ describe("GET /api/v1/openapi.json", () => {
     it("documents a success response and its error responses with the Error schema", () => {
       const statuses = Object.keys(o.op.responses ?? {});
       // 101: the WebSocket upgrade of GET /notifications/realtime is its success response;
-      // 302: the SSO redirect helpers' (SPEC 4.2).
+      // 302: the SSO redirect helpers'.
       expect(statuses.some((s) => /^(2\d\d|101|302)$/.test(s))).toBe(true);
       const errors = statuses.filter((s) => /^[45]\d\d$/.test(s));
       expect(errors).toContain("500");

@@ -53,7 +53,7 @@ const REFUSED_EVERYWHERE = [
   "https://[64:ff9b::c0a8:101]/",
   "https://[2002:c0a8:0101::1]/",
   "https://[2001:db8::1]/",
-  // Issue 20 item 5: IPv4-translated (::ffff:0:0/96) and the other embedded-IPv4 forms
+  // IPv4-translated (::ffff:0:0/96) and the other embedded-IPv4 forms
   "https://[::ffff:0:a9fe:a9fe]/",
   "https://[::ffff:0:a00:1]/",
   "https://[::ffff:0:10.0.0.1]/",

@@ -14,7 +14,7 @@ import { ask, asset, inbox, inDays, requester } from "./helpers";
 
 const DAY = 86_400_000;
 
-describe("requests (issue 25)", () => {
+describe("requests", () => {
   it("asks, queues, approves: the checkout is made, events and notifications follow", async () => {
     const t = await createTenant();
     const admin = await createUser(t, "admin");

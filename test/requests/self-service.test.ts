@@ -6,7 +6,7 @@ import { seedPerson } from "../harness/people";
 import { api, createTenant } from "../harness/tenant";
 import { asset, inDays, requester } from "./helpers";
 
-describe("the self-service role (issue 25)", () => {
+describe("the self-service role", () => {
   it("sees requestable assets and what it holds, nothing else; other routes are 403", async () => {
     const t = await createTenant();
     const rae = await requester(t);

@@ -18,7 +18,7 @@ const onHand = async (t: TestTenant, itemId: string) => (await api<StockItem>(t,
 const approve = (t: TestTenant, jwt: string, id: string, body: Record<string, unknown> = {}) =>
   api<Request>(t, `/requests/${id}/approve`, { body, auth: { jwt } });
 
-describe("stock requests (issue 25)", () => {
+describe("stock requests", () => {
   it("refuses a body without exactly one target, a window, a due date and a bad quantity (400)", async () => {
     const t = await createTenant();
     const rae = await requester(t);

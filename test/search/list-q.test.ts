@@ -4,7 +4,7 @@ import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 /**
- * Issue 23: a list's `q` matches word prefixes anywhere in the name ("pro" finds "MacBook Pro"),
+ * A list's `q` matches word prefixes anywhere in the name ("pro" finds "MacBook Pro"),
  * as well as a prefix of the whole name, tag or serial, on every list that takes `q`.
  */
 const names = async (t: TestTenant, path: string) =>

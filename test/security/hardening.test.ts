@@ -10,7 +10,7 @@ import { expectError, hostUrl, req, unique } from "./harness";
 import { validSample } from "./samples";
 
 /**
- * The outside probe's findings, per documented operation (issue 14): hosts are checked whole, an
+ * The outside probe's findings, per documented operation: hosts are checked whole, an
  * invalid API key is a 401 before any 403, cursors belong to their list, bodies cannot set a
  * prototype and errors stay small however many problems a body has.
  */

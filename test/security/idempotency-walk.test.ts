@@ -9,7 +9,7 @@ import { walkResources, type WalkState } from "./walk-fixtures";
 import { validSample } from "./samples";
 
 /**
- * Issue 13 item 3, for every route: walks the OpenAPI document; each operation documents the
+ * For every route: walks the OpenAPI document; each operation documents the
  * `Idempotency-Key` header exactly when the policy says it takes one (every POST with credentials
  * that does not only read), and each such route reached by API keys, called twice with one key,
  * answers the second time with the first status and body and `Idempotent-Replayed: true`.

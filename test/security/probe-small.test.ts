@@ -11,7 +11,7 @@ import { insertAsset } from "../harness/rows";
 import { api, call, createTenant, TEST_DOMAIN } from "../harness/tenant";
 import { expectError } from "./harness";
 
-/** Issue 20 item 9: the probe's small findings, one test each. */
+/** The probe's small findings, one test each. */
 describe("the second probe's small findings", () => {
   it("ICS output carries no control characters from booking notes", () => {
     const text = renderCalendar("Feed", [

@@ -36,7 +36,7 @@ const s = {} as {
   bJwt: string;
   freeJwt: string;
   member: TestUser;
-  /** The self-service role (issue 25): refused everywhere the policy table does not mark `selfService`. */
+  /** The self-service role: refused everywhere the policy table does not mark `selfService`. */
   requester: TestUser;
   cookie: string;
   /** Per scope group: a key with every scope but that group's, and a key with only its `read`. */
@@ -128,7 +128,7 @@ it("walks a document that has operations", () => {
 });
 
 /**
- * Issue 20 item 8: every operation that changes an asset's custody (who holds it) or existence
+ * Every operation that changes an asset's custody (who holds it) or existence
  * (delete, restore, purge), whatever its group, needs `inventory-items:write` from an API key. A new
  * such route is added here; the walk below then proves the refusal against the running Worker.
  */

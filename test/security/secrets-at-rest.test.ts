@@ -19,7 +19,7 @@ import { walkResources, type WalkState } from "./walk-fixtures";
 import { validSample } from "./samples";
 
 /**
- * Issue 20 item 1, for every route: an answer that carries a secret (a key, token, signing secret,
+ * For every route: an answer that carries a secret (a key, token, signing secret,
  * ticket or credential URL) is never stored by `Idempotency-Key`. The policy table flags exactly
  * the operations whose documented success answer carries one, and a replay of each answers 409
  * `secret_shown_once` naming the resource, with nothing of the secret left in idempotency_keys.

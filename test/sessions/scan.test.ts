@@ -114,7 +114,7 @@ describe("POST /sessions/:id/scan", () => {
     expect((await scan(t, narrow.id, { itemId: onShelf!.id })).body.result).toBe("wrong_location");
   });
 
-  it("answers wrong_location for an explicitly included asset recorded at another location (SPEC 4.6); allowMarkAnyway accepts it", async () => {
+  it("answers wrong_location for an explicitly included asset recorded at another location; allowMarkAnyway accepts it", async () => {
     const t = await createTenant();
     const hall = await createLocation(t, "Hall");
     const lab = await createLocation(t, "Lab");

@@ -107,7 +107,7 @@ describe("write-through to D1", () => {
     expect((await db.select().from(sessions).where(eq(sessions.id, s.id)).get())!.scannedCount).toBe(450);
   });
 
-  it("waits for a burst to pause before writing it through, at most 10 s after its first scan (issue 22 item 5)", async () => {
+  it("waits for a burst to pause before writing it through, at most 10 s after its first scan", async () => {
     const t = await createTenant();
     const seeded = await seedAssets(t, 150);
     const s = await startSession(t);

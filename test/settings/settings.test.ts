@@ -23,7 +23,7 @@ describe("workspace settings", () => {
     expect(set.status).toBe(200);
     expect(set.body.timezone).toBe("Pacific/Kiritimati");
     expect((await api<WorkspaceSettings>(t, "/settings")).body.timezone).toBe("Pacific/Kiritimati");
-    // The request expiry (issue 25) is set on its own and keeps the zone; 0 days is refused.
+    // The request expiry is set on its own and keeps the zone; 0 days is refused.
     const days = await api<WorkspaceSettings>(t, "/settings", {
       method: "PATCH",
       auth: { jwt: owner },

@@ -69,7 +69,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
     expect((await api<SsoConfig>(pro, PATH, { auth: await owner(pro) })).body.ssoAccess).toBe(false);
   });
 
-  it("applies SPEC 4.1's five rules, each a 400 naming the field", async () => {
+  it("applies the five configuration rules in order, each a 400 naming the field", async () => {
     const t = await createTenant({ plan: "enterprise" });
     expectField(await patch(t, { entityId: "x" }), "provider");
     expectField(await patch(t, { provider: "ldap" }), "provider");
@@ -113,7 +113,7 @@ describe("GET/PATCH /tenants/current/saml-config", () => {
   it("DELETE removes the config and its SSO-only gate: password sign-in works again; idempotent", async () => {
     const t = await createTenant({ plan: "enterprise" });
     expect((await patch<SsoConfig>(t, samlBody(t, { ssoOnlyEnabled: true }))).status).toBe(200);
-    // Owners keep password sign-in under the gate (SPEC 5); a member does not.
+    // Owners keep password sign-in under the gate (break-glass); a member does not.
     const member = await createUser(t, "member");
     const login = () => api(t, "/auth/login", { body: { email: member.email, password: member.password }, auth: null });
     expect((await login()).status).toBe(403);

@@ -12,7 +12,7 @@ import { dbOf } from "../harness/tenant-db";
 import { expectError } from "../security/harness";
 import { configureSaml } from "./flow-helpers";
 
-/** Issue 20 item 4: turning the SSO-only gate on ends password-born sessions, except the owner's. */
+/** Turning the SSO-only gate on ends password-born sessions, except the owner's. */
 const refresh = (t: TestTenant, refreshToken: string) =>
   api<AuthSession>(t, "/auth/refresh", { body: { refreshToken }, auth: null });
 const me = (t: TestTenant, jwt: string) => api(t, "/auth/me", { auth: { jwt } });

@@ -14,7 +14,7 @@ const gate = async (t: Awaited<ReturnType<typeof createTenant>>, on: boolean) =>
   await configureSaml(t, { ssoOnlyEnabled: on });
 };
 
-describe("the SSO-only gate (SPEC 5 rules 3-4)", () => {
+describe("the SSO-only gate", () => {
   it("refuses password sign-in for everyone but owners (403 pointing to SSO); owners keep theirs (break-glass)", async () => {
     const t = await createTenant({ plan: "enterprise" });
     const admin = await createInvitedUser(t, { role: "admin" });
@@ -71,7 +71,7 @@ describe("the SSO-only gate (SPEC 5 rules 3-4)", () => {
   });
 });
 
-describe("GET /api/v1/auth/bootstrap (SPEC 2.1)", () => {
+describe("GET /api/v1/auth/bootstrap", () => {
   it("answers {exists:false} and nothing else for unknown, reserved and suspended hosts", async () => {
     for (const host of ["nowhere-at-all", "admin", "www"]) {
       const res = await call(`https://${host}.${TEST_DOMAIN}/api/v1/auth/bootstrap`);

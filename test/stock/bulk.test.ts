@@ -10,7 +10,7 @@ import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { newLocation, newStockItem, receive } from "./helpers";
 
-/** Issue 24 follow-up: POST /stock-movements/bulk, per-movement answers like the asset bulk route. */
+/** POST /stock-movements/bulk, per-movement answers like the asset bulk route. */
 const bulk = (t: TestTenant, movements: Record<string, unknown>[], headers?: Record<string, string>) =>
   api<BulkStockMovementsResult>(t, "/stock-movements/bulk", { body: { movements }, headers });
 

@@ -4,7 +4,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { api, createTenant } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "./helpers";
 
-/** Issue 24 follow-up: a category or location delete treats stock as it treats assets (409 with a count). */
+/** A category or location delete treats stock as it treats assets (409 with a count). */
 describe("categories and locations in use by stock", () => {
   it("refuses to delete a category live stock items are in, until they move or are deleted", async () => {
     const t = await createTenant();

@@ -7,7 +7,7 @@ import { connect } from "../harness/realtime";
 import { api, createTenant } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "./helpers";
 
-/** Issue 24 follow-up: the `stock.low` notifications reach the admins' open sockets as they are created. */
+/** The `stock.low` notifications reach the admins' open sockets as they are created. */
 describe("stock notifications in realtime", () => {
   it("a movement crossing below a reorder level pushes stock.low to every owner and admin, never to a member", async () => {
     const t = await createTenant();

@@ -12,7 +12,7 @@ const ids = async (t: TestTenant, path: string, jwt?: string) => {
   return res.body.items.map((i) => i.id).sort();
 };
 
-describe("requestable stock items (issue 25)", () => {
+describe("requestable stock items", () => {
   it("the flag: default false, set on create and PATCH, a list filter, and the sync list (live, deleted, purged)", async () => {
     const t = await createTenant();
     const plain = await newStockItem(t, { name: "Cable" });

@@ -8,7 +8,7 @@ import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { newLocation, newStockItem } from "./helpers";
 
 /**
- * Issue 24 follow-up: the D1 statements of one movement, per kind, pinned so they cannot creep
+ * The D1 statements of one movement, per kind, pinned so they cannot creep
  * back (development D1 counter, `x-d1-queries`: every statement prepared in the request, the
  * workspace lookup and API-key check included). docs/stock.md and bench/README.md give the
  * before/after figures.
@@ -48,7 +48,7 @@ describe("stock movement statement count", () => {
       "issue (level set)",
       counted(t, watched.id, "issue", { locationId: a, quantity: 6, personId: person.id }),
     );
-    // Before the cut (same counter): receive 25, issue 27, return 28, transfer 25, adjust 26, and
+    // Before the cut (same counter): receive 25, issue (to a person) 27, return 28, transfer 25, adjust 26, and
     // 25/26 with a level set (the 7 crossing statements ran on every movement).
     expect(seen).toEqual({
       receive: 10,

@@ -18,7 +18,7 @@ function recordingQueue() {
   return { sent, queue: queue as unknown as Queue<EventMessage> };
 }
 
-describe("recovery of a stranded outbox backlog (issue 20 item 10)", () => {
+describe("recovery of a stranded outbox backlog", () => {
   it("re-sends 10,000 events stranded by a crash within two cron runs of their lease ending", async () => {
     const t = await createTenant();
     const db = await dbOf(t);

@@ -14,7 +14,7 @@ export type SsoConfigRow = typeof ssoConfigs.$inferSelect;
 export async function loadSsoConfig(env: Bindings, tenantId: string): Promise<SsoConfigRow | undefined> {
   return controlDb(env).select().from(ssoConfigs).where(eq(ssoConfigs.tenantId, tenantId)).get();
 }
-/** The flags of SPEC 2.1/2.2: the gate counts only while the plan includes SSO. */
+/** The SSO flags of the sign-in screen and the configuration: the gate counts only while the plan includes SSO. */
 export function ssoFlags(tenant: TenantRecord, row: SsoConfigRow | undefined) {
   const ssoAccess = planIncludes(tenant.plan, "sso");
   const ssoOnlyEnabled = row?.ssoOnlyEnabled ?? false;
@@ -22,7 +22,7 @@ export function ssoFlags(tenant: TenantRecord, row: SsoConfigRow | undefined) {
 }
 
 /**
- * Whether the SSO-only gate applies to password sign-in (SPEC 5 rules 3-4): the owner turned it
+ * Whether the SSO-only gate applies to password sign-in (docs/sso.md#the-sso-only-gate): the owner turned it
  * on, SSO is configured and the plan includes SSO. A downgraded plan lifts the gate, so nobody is
  * locked out of a workspace whose SSO no longer works.
  */

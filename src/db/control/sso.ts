@@ -1,13 +1,13 @@
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 
-/** The protocol settings an owner saves (SPEC 2.2), without the client secret. */
+/** The protocol settings an owner saves (docs/sso.md#configuration-patch-tenantscurrentsaml-config), without the client secret. */
 export interface SamlSettings {
   /** The IdP's entity id: the Issuer its responses must carry. */
   entityId: string;
   idpMetadataUrl: string | null;
   /** One or two PEM/base64 certificates pasted by the owner; wins over the metadata's. */
   idpCertificate: string | null;
-  /** The IdP's sign-in URL when there is no metadata URL (extension to SPEC 2.2). */
+  /** The IdP's sign-in URL when there is no metadata URL (our addition to the protocol settings). */
   idpSsoUrl: string | null;
   /** Accept RSA-SHA1 signatures (old IdPs); off by default. */
   allowSha1: boolean;

@@ -5,7 +5,7 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 export const ASSET_STATUSES = ["available", "assigned", "reserved", "maintenance", "lost", "retired"] as const;
 export type AssetStatus = (typeof ASSET_STATUSES)[number];
 
-/** What an asset can be checked out to (issue 25). */
+/** What an asset can be checked out to (docs/assets.md#checkout-targets-a-person-a-location-or-another-asset). */
 export const HOLDER_KINDS = ["person", "location", "asset"] as const;
 export type HolderKind = (typeof HOLDER_KINDS)[number];
 
@@ -25,14 +25,14 @@ export const assets = sqliteTable(
     /** The person holding it (a checkout to a person); null when free or held by a location or an asset. */
     assigneeId: text("assignee_id"),
     /**
-     * Who or what holds it (issue 25): a person, a location or another asset; null when free. For a
+     * Who or what holds it: a person, a location or another asset; null when free. For a
      * person `holderId` equals `assigneeId`. `holderName` is a snapshot kept fresh by the triggers of
      * the `custody` migration (renames of people, locations and assets).
      */
     holderKind: text("holder_kind", { enum: HOLDER_KINDS }),
     holderId: text("holder_id"),
     holderName: text("holder_name"),
-    /** The self-service role sees and requests only requestable assets (issue 25). */
+    /** The self-service role sees and requests only requestable assets. */
     requestable: integer("requestable", { mode: "boolean" }).notNull().default(false),
     assignedAt: text("assigned_at"),
     dueBackAt: text("due_back_at"),
@@ -107,7 +107,7 @@ export const assignments = sqliteTable(
     id: text("id").primaryKey(),
     assetId: text("asset_id").notNull(),
     /**
-     * What held the asset (issue 25). The holder's id and name stay in `person_id`/`person_name`
+     * What held the asset. The holder's id and name stay in `person_id`/`person_name`
      * (a location or asset id carries its own prefix, so a person's history never matches one);
      * this avoids rebuilding the table, and the API shows `holder` plus `personId` only for a person.
      */
@@ -153,7 +153,7 @@ export const assetStatusEvents = sqliteTable(
   ],
 );
 
-/** SPEC 2.4 timeline event types. */
+/** The timeline event types of an asset (docs/assets.md#history). */
 export const TIMELINE_TYPES = [
   "CREATED",
   "ASSIGNED",

@@ -78,7 +78,7 @@ export const bookingReminders = sqliteTable(
 );
 
 /**
- * iCalendar feeds of bookings (issue 15). Calendar apps cannot send headers, so the URL carries a
+ * iCalendar feeds of bookings (docs/bookings.md#calendar-feeds-icalendar-rfc-5545). Calendar apps cannot send headers, so the URL carries a
  * random secret; only its SHA-256 is stored. A feed belongs to the user who made it (dead when that
  * user is deactivated) and covers the workspace (`personId` null) or one person's bookings.
  */

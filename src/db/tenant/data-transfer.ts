@@ -26,13 +26,13 @@ export const importJobs = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
     completedAt: text("completed_at"),
-    /** Header names of the file's columns that nothing imports (issue 23 item 8: said, never silent). */
+    /** Header names of the file's columns that nothing imports (said, never silent). */
     ignoredColumns: text("ignored_columns", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
   },
   (t) => [index("import_jobs_running_idx").on(t.status, t.updatedAt)],
 );
 
-/** `refused`: the row was refused while planning (stored since issue 23; older rows hold null, read as refused). */
+/** `refused`: the row was refused while planning (older rows, planned before it was stored, hold null, read as refused). */
 export const IMPORT_ROW_ACTIONS = ["create", "update", "refused"] as const;
 export const IMPORT_ROW_STATUSES = ["pending", "claimed", "created", "updated", "refused"] as const;
 export type ImportRowStatus = (typeof IMPORT_ROW_STATUSES)[number];
@@ -43,7 +43,7 @@ export const importRows = sqliteTable(
     jobId: text("job_id").notNull(),
     /** 1-based data row number in the file (the header is row 0). */
     rowNumber: integer("row_number").notNull(),
-    /** `create` or `update` as planned; `refused` (null before issue 23) for rows refused while planning. */
+    /** `create` or `update` as planned; `refused` (null in older rows) for rows refused while planning. */
     action: text("action", { enum: IMPORT_ROW_ACTIONS }),
     /** The id to update (planned), or the id created/updated (done). */
     targetId: text("target_id"),

@@ -10,7 +10,7 @@ export interface FeedbackAttachment {
   fileName: string | null;
 }
 
-/** Feedback submissions (SPEC 2.11). Attachments live in R2 under `tenants/<tenantId>/feedback/<id>/`. */
+/** Feedback submissions (docs/feedback.md). Attachments live in R2 under `tenants/<tenantId>/feedback/<id>/`. */
 export const feedback = sqliteTable(
   "feedback",
   {

@@ -22,7 +22,7 @@ export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 /**
  * Maintenance schedules of assets. Dates are calendar days (`YYYY-MM-DD`) in the workspace's time
  * zone. `remindFrom` = nextDueDate - reminderDays, kept by every write, so "inside its reminder
- * window" (SPEC 2.9 upcoming) is a plain indexed comparison `remind_from <= today`.
+ * window" (the due list's `upcoming`) is a plain indexed comparison `remind_from <= today`.
  */
 export const maintenanceSchedules = sqliteTable(
   "maintenance_schedules",
@@ -58,7 +58,7 @@ export const maintenanceSchedules = sqliteTable(
   ],
 );
 
-/** Maintenance logs: ad-hoc completions (SPEC 2.8) and completions of a schedule (`scheduleId`). */
+/** Maintenance logs: ad-hoc completions and completions of a schedule (`scheduleId`). */
 export const maintenanceLogs = sqliteTable(
   "maintenance_logs",
   {
@@ -71,7 +71,7 @@ export const maintenanceLogs = sqliteTable(
     /** The schedule's due date this log completed (schedule completions only). */
     dueDate: text("due_date"),
     performedBy: text("performed_by").notNull(),
-    /** What the work cost (issue 23), in minor units of `currency` (as assets' purchase_cost_minor); both or neither. */
+    /** What the work cost, in minor units of `currency` (as assets' purchase_cost_minor); both or neither. */
     costMinor: integer("cost_minor"),
     currency: text("currency"),
     createdAt: text("created_at").notNull(),

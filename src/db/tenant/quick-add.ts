@@ -1,6 +1,6 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-/** SPEC 2.7 quick-add events: client analytics of the quick-add flow, stored per user and flow. */
+/** Quick-add events (docs/analytics.md#quick-add-events): client analytics of the quick-add flow, stored per user and flow. */
 export const QUICK_ADD_EVENTS = [
   "quick_add_opened",
   "asset_created_quick",

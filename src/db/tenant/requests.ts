@@ -9,7 +9,7 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const REQUEST_KINDS = ["checkout", "booking", "issue"] as const;
 
 /**
- * A self-service request (issue 25): a person asks for an asset or a kit, now (`checkout`) or for a
+ * A self-service request (docs/requests.md): a person asks for an asset or a kit, now (`checkout`) or for a
  * window (`booking`), or for a quantity of a stock item (`issue`, now only: stock is not booked).
  * Approval writes the checkout, booking or stock issue in the same batch as the status move.
  */

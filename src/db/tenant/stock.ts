@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
- * Stock: quantities of things (consumables, accessories, spare parts), issue 24 and docs/stock.md.
+ * Stock: quantities of things (consumables, accessories, spare parts), docs/stock.md.
  * The quantities (`stock_levels.quantity`, `stock_items.on_hand`) are kept from the movements in the
  * movement's own batch; the CHECK constraints are the last line of defence behind the batch guards
  * (a quantity can never be stored below 0, whatever a statement computes).
@@ -23,7 +23,7 @@ export const stockItems = sqliteTable(
     currency: text("currency"),
     /** An accessory that comes back (issues stay open until returned) or a consumable. */
     returnable: integer("returnable", { mode: "boolean" }).notNull().default(false),
-    /** Self-service users (role `requester`) see it and may request a quantity of it (issue 25). */
+    /** Self-service users (role `requester`) see it and may request a quantity of it. */
     requestable: integer("requestable", { mode: "boolean" }).notNull().default(false),
     /** Reorder level over all locations; per-location levels live on stock_levels. */
     reorderLevel: integer("reorder_level"),
@@ -45,7 +45,7 @@ export const stockItems = sqliteTable(
     uniqueIndex("stock_items_tag_live_uq").on(sql`lower(${t.tag})`).where(sql`deleted_at IS NULL`),
     uniqueIndex("stock_items_sku_live_uq").on(sql`lower(${t.sku})`).where(sql`sku IS NOT NULL AND deleted_at IS NULL`),
     index("stock_items_live_idx").on(t.id).where(sql`deleted_at IS NULL`),
-    // The self-service role's list (issue 25): few items are requestable.
+    // The self-service role's list: few items are requestable.
     index("stock_items_requestable_idx").on(t.id).where(sql`deleted_at IS NULL AND requestable = 1`),
     index("stock_items_deleted_idx").on(t.deletedAt, t.id).where(sql`deleted_at IS NOT NULL`),
     index("stock_items_category_idx").on(t.categoryId, t.id).where(sql`deleted_at IS NULL`),
@@ -125,7 +125,7 @@ export const stockMovements = sqliteTable(
 );
 
 /**
- * Counted quantities of an inventory session (issue 24, part 5): the latest count per item and
+ * Counted quantities of an inventory session (docs/stock.md#counting-in-sessions): the latest count per item and
  * location wins; `expected` is the on-hand quantity when it was counted, so the variance is
  * `counted - expected` and applying it adds that difference (movements made after the count stay).
  * `scanId` makes an offline replay count once.

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
- * `requester` (issue 25) is the self-service role: it reaches only the routes the policy table marks
+ * `requester` is the self-service role: it reaches only the routes the policy table marks
  * `selfService`, and there sees requestable assets and its own checkouts, bookings and requests.
  */
 export const ROLES = ["owner", "admin", "member", "requester"] as const;

@@ -1,4 +1,4 @@
-// Analytics module (SPEC 4.7) and the platform admin's TT10 report (SPEC 2.12, 4.13): read-only
+// Analytics module and the platform admin's TT10 report (docs/analytics.md): read-only
 // aggregates over indexes. Front door.
 export { resolveRange, resolveScope, type Range, type Scope } from "./filters";
 export { analyticsRouter } from "./routes";

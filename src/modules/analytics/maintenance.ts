@@ -40,7 +40,7 @@ export async function maintenanceAnalytics(
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) > 30)), 0) AS older
       FROM analytics_schedules_due r WHERE r.next_due_date < ${today}${rollupScope("r", scope)}`),
     maintenanceIntervals(db, range, scope),
-    // Cost totals per currency (issue 23), over the days the counts cover: a range of
+    // Cost totals per currency, over the days the counts cover: a range of
     // maintenance_logs_cost_idx, which covers them unscoped.
     db.all<{
       currency: string;

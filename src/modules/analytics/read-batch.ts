@@ -10,7 +10,7 @@ export type Read<Row> = { query: SQL; row?: Row };
 export const read = <Row>(query: SQL): Read<Row> => ({ query });
 
 /**
- * Independent reads as one D1 batch: one round trip where each `db.all` is one (issue 22: the
+ * Independent reads as one D1 batch: one round trip where each `db.all` is one (bench/README.md: the
  * replacement-loss route made 13 calls for its 11 reads, and the round trips, not the statements,
  * were most of its time), and every figure from one snapshot (D1 runs a batch as one
  * transaction). Rows come back as objects keyed by column name, as `db.all` returns them. Drizzle's

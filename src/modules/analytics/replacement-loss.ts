@@ -21,7 +21,7 @@ const brief = sql`a.id AS id, a.name AS name, a.unique_tag AS uniqueTag, a.categ
 type Trend = { period: string; bucketId: string; name: string | null; expected: number; scanned: number };
 
 /**
- * SPEC 4.7 replacement and loss: age (buckets, by category, oldest), warranty expiry in 30/60/90
+ * Replacement and loss (docs/analytics.md): age (buckets, by category, oldest), warranty expiry in 30/60/90
  * days, long-held assignments, missing-rate trends by location and category, and assets unscanned
  * in several completed sessions in a row. The age figures read the age rollups (per category,
  * location and month / day), the long-held counts the assignment months (migration 0031); "in a

@@ -114,7 +114,7 @@ export const analyticsRouter = createRouter()
       operationId: "getAnalyticsReplacementLoss",
       tags,
       summary: "Replacement and loss",
-      description: `SPEC 4.7: age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets missed in each of their last \`inARow\` completed sessions that expected them. ${RANGE_NOTE}`,
+      description: `Age buckets, age by category and the oldest assets; warranty expiry counts and lists for 30, 60 and 90 days; long-assigned assets and threshold counts; missing-rate trends by location and category (sessions completed in the range); assets missed in each of their last \`inARow\` completed sessions that expected them. ${RANGE_NOTE}`,
       request: { query: s.ReplacementLossQuery },
       responses: { 200: json(s.ReplacementLossSchema, "Replacement and loss") },
     }),

@@ -43,10 +43,7 @@ export const OverviewSchema = z
     maintenance: z.object({
       overdue: z.number().int(),
       dueToday: z.number().int(),
-      upcoming: z
-        .number()
-        .int()
-        .openapi({ description: "SPEC 2.9: after today and inside the schedule's reminderDays." }),
+      upcoming: z.number().int().openapi({ description: "After today and inside the schedule's reminderDays." }),
     }),
   })
   .openapi("AnalyticsOverview");

@@ -50,7 +50,7 @@ export const tt10Router = createRouter().openapi(
     tags: ["Platform admin"],
     summary: "Time-to-ten report of a workspace",
     description:
-      "SPEC 2.12 / 4.13: one entry per user of the workspace (by user id, paginated): first asset created, tenth assignment (checkout), `tt10Minutes` and `meetsTarget` (tt10Minutes < 10). Users without ten assignments are listed with nulls and `meetsTarget: false`. 404 for an unknown workspace.",
+      "One entry per user of the workspace (by user id, paginated): first asset created, tenth assignment (checkout), `tt10Minutes` and `meetsTarget` (tt10Minutes < 10). Users without ten assignments are listed with nulls and `meetsTarget: false`. 404 for an unknown workspace.",
     request: {
       params: z.object({ tenantId: idParam("tenantId", "ten_01jd3k4m5n6p7q8r9s0t1v2w3x") }),
       query: Tt10Query,

@@ -12,7 +12,7 @@ export interface Tt10Input {
   cursor?: string;
 }
 
-/** SPEC 2.12: the target is ten assignments within ten minutes of the first asset created. */
+/** The target is ten assignments within ten minutes of the first asset created. */
 export const TT10_TARGET_MINUTES = 10;
 const FAR_PAST = "0000-01-01T00:00:00.000Z";
 const FAR_FUTURE = "9999-12-31T23:59:59.999Z";
@@ -28,7 +28,7 @@ type Row = {
 };
 
 /**
- * Time to ten (SPEC 2.12, 4.13), per user of the workspace, in user id order (paginated): when the
+ * Time to ten (docs/analytics.md#tt10-report), per user of the workspace, in user id order (paginated): when the
  * user first created an asset (the CREATED timeline entry they are the actor of) and when they made
  * their tenth checkout, both within [from, to). Users without ten checkouts are listed with nulls
  * and `meetsTarget: false`. Each user costs two index seeks (asset_timeline_created_by_idx,

@@ -3,7 +3,7 @@ import { bookingItems } from "../../db/tenant/bookings";
 import type { TenantDb } from "../../env";
 
 /**
- * The bookings rule of a plain checkout (issue 15): an asset held by a booking that has not ended
+ * The bookings rule of a plain checkout (docs/bookings.md#conflict-rules-create-and-move): an asset held by a booking that has not ended
  * (reserved or picked up) may be checked out only when it is due back before that booking starts.
  * Read through booking_items_window_idx (asset_id, starts_at, ends_at WHERE active = 1). Ids travel
  * as one JSON parameter, so a kit's hundred members bind one value. `except` leaves out the booking

@@ -22,7 +22,7 @@ export const BulkAssetBody = z
         "The PATCH fields (also categoryId / locationId to move), the same for every asset. uniqueTag and customFields are per asset: use PATCH.",
     }),
     z.strictObject({ action: z.literal("status"), ids, ...StatusBody.shape }).openapi("BulkStatus"),
-    // Bulk checkout stays person-only: a location or asset target is one item at a time (issue 25).
+    // Bulk checkout stays person-only: a location or asset target is one item at a time.
     z
       .strictObject({
         action: z.literal("checkout"),

@@ -33,7 +33,7 @@ const heldAsRead = (rows: readonly AssetRow[]) => {
 /**
  * Checks an asset in: clears the holder, closes the assignment, keeps the location. Assets checked
  * out to it (its subtree) stay with it and are named in `children`; with `cascade` they are checked
- * in too, in the same batch (issue 25).
+ * in too, in the same batch.
  */
 export async function checkin(
   ctx: ServiceCtx,

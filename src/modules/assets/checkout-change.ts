@@ -12,7 +12,7 @@ import type { AssetChange } from "./write";
 export type AssignmentRow = typeof assignments.$inferSelect;
 type Defs = Parameters<typeof toAsset>[1];
 
-/** Who or what takes the asset (issue 25); `locationId` is where the asset goes with it, if anywhere. */
+/** Who or what takes the asset; `locationId` is where the asset goes with it, if anywhere. */
 export interface Holder {
   kind: HolderKind;
   id: string;
@@ -116,7 +116,7 @@ export function checkoutChange(input: {
   };
 }
 
-/** What checking an asset in changes on the asset row; the location is kept on purpose (SPEC 3). */
+/** What checking an asset in changes on the asset row; the location is kept on purpose: check-in is not a move (docs/assets.md#checkout-and-check-in). */
 const CHECKIN_FIELDS = ["status", "assigneeId", "holder", "assignedAt", "dueBackAt"] as const;
 
 /** The asset columns a check-in sets. */

@@ -39,7 +39,7 @@ async function refuseCheckout(
 }
 
 /**
- * Checks an asset out to a person, a location or another asset (issue 25): one batch, guarded on
+ * Checks an asset out to a person, a location or another asset: one batch, guarded on
  * the asset still being free and the target still able to hold it (for an asset target: live, in
  * place, and not inside the asset's own subtree), with the open-assignment unique index as a second
  * line. Of two concurrent checkouts of one asset exactly one succeeds; of A→B racing B→A at most

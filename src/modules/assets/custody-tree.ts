@@ -5,7 +5,7 @@ import { inJson } from "../../platform/d1-write";
 import type { AssetRow } from "./view";
 
 /**
- * The custody tree (issue 25): an asset checked out to another asset is its child. Children travel
+ * The custody tree (docs/assets.md#checkout-targets-a-person-a-location-or-another-asset): an asset checked out to another asset is its child. Children travel
  * with their parent (its location is theirs) and a parent can never end up inside its own subtree.
  * Both are read with recursive CTEs over assets_holder_idx (holder_kind, holder_id); UNION (not
  * UNION ALL) stops on a repeated id, so even a corrupt cycle cannot loop.

@@ -40,5 +40,5 @@ export type { MemberRefusal } from "./checkout-many";
 export { assetFieldDefs, toAsset } from "./view";
 export type { Asset, AssetRow } from "./view";
 export { checkout } from "./checkout";
-// The lifecycle table and its verb, for CSV imports that carry a status (issue 23 item 8).
+// The lifecycle table and its verb, for CSV imports that carry a status (docs/import-export.md#imports).
 export { allowedTransitions, canMove, changeStatus, CHECKOUT_FROM } from "./status";

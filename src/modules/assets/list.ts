@@ -20,7 +20,7 @@ export interface ListAssetsInput extends HealthListInput {
   categoryId?: string;
   locationId?: string;
   assigneeId?: string;
-  /** Issue 25: who or what holds the assets (kind alone, or kind and id). */
+  /** Who or what holds the assets (kind alone, or kind and id). */
   holderKind?: HolderKind;
   holderId?: string;
   requestable?: boolean;
@@ -56,7 +56,7 @@ function prefixEnd(p: string): string {
 /**
  * `q` (every list of assets: this one, availability, labels): a case-insensitive prefix of the
  * whole name, unique tag or serial number (ranges on the lower(...) expression indexes), or word
- * prefixes anywhere in the name through assets_fts (issue 23: "pro" finds "MacBook Pro"; tags and
+ * prefixes anywhere in the name through assets_fts (docs/search.md: "pro" finds "MacBook Pro"; tags and
  * serials are codes, matched from their start only). SQLite runs
  * the OR as a multi-index OR: three index ranges and the FTS index, then rowid seeks.
  */

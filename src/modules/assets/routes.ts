@@ -267,7 +267,7 @@ const historyRoutes = createRouter()
       operationId: "listInventoryItemTimeline",
       tags,
       summary: "Timeline of an item",
-      description: "Newest first. `types` filters by the SPEC 2.4 event types (unknown type: 400).",
+      description: "Newest first. `types` filters by the timeline event types (comma-separated; an unknown type: 400).",
       request: { params: ItemParams, query: TimelineQuery },
       responses: { 200: json(TimelinePage, "A page of timeline entries") },
     }),

@@ -178,7 +178,7 @@ export const ListAssetsQuery = z.object({
   ...healthListQuery,
 });
 
-/** A list item: the asset and its stored health (SPEC 2.3: every item of the list carries it). */
+/** A list item: the asset and its stored health (every item of the list carries it). */
 export const AssetListItemSchema = AssetSchema.extend({
   health: nullableRef(HealthSchema).openapi({
     description: "Null only on tombstones (deleted assets in a sync list).",

@@ -45,7 +45,7 @@ export interface AssetChange {
   auditFields: readonly string[];
   /** The outbox event (`asset.<verb>`); its payload is `after` plus `payload`. */
   event: { type: `asset.${string}`; payload?: Record<string, unknown> };
-  /** Timeline entries (SPEC 2.4) for this asset. */
+  /** Timeline entries (TIMELINE_TYPES, docs/assets.md#history) for this asset. */
   timeline?: { type: TimelineType; data?: Record<string, unknown> }[];
   /** A status move, recorded in asset_status_events so GET .../status-events is complete. */
   statusMove?: { from: AssetStatus; to: AssetStatus; reason: string | null; meta: Record<string, unknown> | null };
@@ -140,7 +140,7 @@ export async function commitAssetWrite(
 }
 
 /**
- * Issue 25: an asset checked out to an asset travels with it. When a write moves assets to another
+ * An asset checked out to an asset travels with it. When a write moves assets to another
  * location, their live descendants in the custody tree move too, in the same batch, each with its
  * own MOVED timeline entry, audit row and asset.updated event (`carriedBy` names the moved root).
  * Every verb that moves assets goes through here (update, bulk, CSV import, checkout), so none

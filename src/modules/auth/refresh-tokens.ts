@@ -90,7 +90,7 @@ export const invalidCredentials = () => new ApiError("unauthenticated", "Invalid
 export const invalidRefreshToken = () =>
   new ApiError("unauthenticated", "Invalid, expired or revoked refresh token; sign in again");
 
-/** SPEC 5 rules 3-4: under the SSO-only gate only owners may use a password. */
+/** Under the SSO-only gate only owners may use a password (docs/sso.md#the-sso-only-gate). */
 export const ssoRequired = () =>
   new ApiError(
     "sso_required",

@@ -72,7 +72,7 @@ export async function refresh(ctx: AuthCtx, token: string) {
 }
 
 /**
- * Under the SSO-only gate a password-born session of anyone but an owner ends (issue 20 item 4):
+ * Under the SSO-only gate a password-born session of anyone but an owner ends (docs/sso.md#the-sso-only-gate):
  * one born before the gate applied (turned on, or the plan upgraded) is revoked here, and one the
  * gate already revoked answers the same 403, not the reuse alarm (which would end SSO sessions too).
  */

@@ -2,7 +2,7 @@ import type { CustomFieldEntity, CustomFieldType } from "../../db/tenant/custom-
 import { badRequest, invalidField, type ErrorDetail } from "../../platform/errors";
 import { isReservedKey } from "./builtins";
 
-/** SPEC 2.6 option rules: trimmed on save, none blank, no case-insensitive duplicates, at least one for a dropdown. */
+/** Dropdown option rules: trimmed on save, none blank, no case-insensitive duplicates, at least one for a dropdown. */
 export function normalizeOptions(
   type: CustomFieldType,
   options: readonly string[] | null | undefined,

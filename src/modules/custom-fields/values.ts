@@ -6,7 +6,7 @@ import { liveDefinitions, type FieldDef } from "./definitions";
 
 /**
  * A calendar date `YYYY-MM-DD` that exists (no 2026-02-30), by the shared date field of every body
- * and query (issue 23). Date-times are refused: a date field has no time zone.
+ * and query (docs/conventions.md#lists-ids-and-timestamps). Date-times are refused: a date field has no time zone.
  */
 export const isCalendarDate = (value: string): boolean => isoDate.safeParse(value).success;
 

@@ -36,7 +36,7 @@ export const ASSET_IMPORT_COLUMNS: EntityColumns = {
     warranty: "warrantyExpiresAt",
     notes: "notes",
     requestable: "requestable",
-    // Lifecycle and custody (issue 23 item 8), applied after the row's fields by the single routes' verbs (import-custody.ts).
+    // Lifecycle and custody, applied after the row's fields by the single routes' verbs (import-custody.ts).
     status: "status",
     statusreason: "statusReason",
     assignee: "assignee",

@@ -81,7 +81,7 @@ export async function readCsvBody(req: Request): Promise<string> {
 const LATIN1 = /^(iso-?8859-1|iso_8859-1|latin-?1|l1|cp819|ibm819|windows-1252|cp1252|us-ascii|ascii)$/;
 
 /**
- * The body as text (issue 20 item 6). A declared `charset` is honoured (UTF-8, UTF-16, ISO-8859-1
+ * The body as text. A declared `charset` is honoured (UTF-8, UTF-16, ISO-8859-1
  * / windows-1252, or any label the runtime's TextDecoder knows) or refused by name (415). Without
  * one, the bytes must be UTF-8: invalid UTF-8 is a 400 naming the first bad byte's row, never a
  * silent U+FFFD; a UTF-16 file (byte order mark, or NULs every other byte) gets a readable 400.

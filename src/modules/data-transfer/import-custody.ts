@@ -6,7 +6,7 @@ import { allowedTransitions, canMove, CHECKOUT_FROM } from "../assets";
 import type { LiveRefs } from "./import-refs";
 
 /**
- * What an asset row asks of the lifecycle after its fields are written (issue 23 item 8): a status
+ * What an asset row asks of the lifecycle after its fields are written (docs/import-export.md#imports): a status
  * move (POST .../status) or a checkout (POST .../checkout) to a person, a location or an asset.
  * Stored with the row's input and applied by the same verbs the API uses (import-custody-write.ts).
  */

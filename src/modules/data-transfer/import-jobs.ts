@@ -194,7 +194,7 @@ export async function listImportRows(
     (r) => [r.rowNumber],
     (r) => ({
       row: r.rowNumber,
-      // Every refused row says `refused` (issue 23 item 8): planned ones store it, older rows hold null,
+      // Every refused row says `refused`: planned ones store it, older rows hold null,
       // and a row refused while written keeps its planned action in the table but is refused all the same.
       action: r.status === "refused" ? ("refused" as const) : (r.action ?? ("refused" as const)),
       status: r.status === "claimed" ? "pending" : r.status,

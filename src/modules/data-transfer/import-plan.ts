@@ -21,7 +21,7 @@ export interface ImportPlan {
   ignoredColumns: string[];
 }
 
-/** The refused form of a row (its errors say why); `action` is `refused`, never null (issue 23 item 8). */
+/** The refused form of a row (its errors say why); `action` is `refused`, never null. */
 export const refusedRow = (
   rowNumber: number,
   targetId: string | null,
@@ -43,7 +43,7 @@ export function cellsOf(columns: Column[], cells: string[]) {
 }
 
 /**
- * A row's shape against the header (issue 20 item 6): more cells than columns is refused rather
+ * A row's shape against the header: more cells than columns is refused rather
  * than trimmed (the extra data would be lost silently), and so is a NUL character in any cell.
  */
 export function shapeErrors(header: readonly string[], cells: readonly string[]): ErrorDetail[] {

@@ -5,7 +5,7 @@ import { hostLabel } from "../../tenancy/host";
 import { documentHeaders } from "./csp";
 
 /**
- * The field app's pages (DESIGN 6): every one answers with the app's index.html (single-page
+ * The field app's pages (docs/field-app.md#how-it-is-built-and-served): every one answers with the app's index.html (single-page
  * application, no server-side rendering) under the app's CSP; the client-side router shows the
  * page. Paths in Hono's syntax; test/platform/openapi.test.ts lists them as non-API routes.
  * `decoder`: the page runs the barcode decoder (WebAssembly), see csp.ts.

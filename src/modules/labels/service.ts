@@ -60,7 +60,7 @@ export async function labelsPdf(
   );
 }
 
-/** Stock item labels (issue 24), in the order asked; the QR code opens `/s/<tag>` on the workspace host. */
+/** Stock item labels, in the order asked; the QR code opens `/s/<tag>` on the workspace host. */
 async function stockLabels(db: TenantDb, origin: string, layout: LayoutName, ids: string[]) {
   const rows = await db
     .select({ id: stockItems.id, name: stockItems.name, tag: stockItems.tag })

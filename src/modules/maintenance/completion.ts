@@ -42,9 +42,9 @@ function completedAt(input: CreateLogInput, now: Date): string {
 }
 
 /**
- * POST /maintenance/logs. An ad-hoc completion (SPEC 2.8), or with `scheduleId` the completion of
+ * POST /maintenance/logs. An ad-hoc completion, or with `scheduleId` the completion of
  * that schedule, which advances it. Log, schedule update, MAINTENANCE_COMPLETED timeline row and
- * `maintenance.completed` event are one batch; the asset's status is not touched (SPEC 3).
+ * `maintenance.completed` event are one batch; the asset's status is not touched (docs/maintenance.md#logs-and-completion).
  */
 export async function createLog(
   ctx: MaintenanceCtx,

@@ -2,7 +2,7 @@ import { invalidField } from "../../platform/errors";
 import { currencyDigits, fromMinor, toMinor } from "../assets";
 
 /**
- * A maintenance log's cost (issue 23, as Snipe-IT's maintenances have): a decimal amount in an
+ * A maintenance log's cost (as Snipe-IT's maintenances have): a decimal amount in an
  * ISO 4217 currency, stored in minor units as assets' purchase cost is. A cost needs a currency and
  * has at most its minor-unit digits (400 otherwise). On a correction (PATCH) an absent field keeps
  * its stored value, so a new cost may reuse the stored currency.

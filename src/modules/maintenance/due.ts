@@ -23,7 +23,7 @@ export const itemInService = and(
   sql`${assets.status} NOT IN ('retired', 'lost')`,
 );
 
-/** SPEC 2.9 on calendar days: before today overdue, today due today, later upcoming. */
+/** The due classification, on calendar days (docs/maintenance.md#due-list): before today overdue, today due today, later upcoming. */
 export function classify(nextDueDate: string, today: string): { dueStatus: DueStatus; daysUntilDue: number } {
   const daysUntilDue = daysBetween(today, nextDueDate);
   return { dueStatus: daysUntilDue < 0 ? "overdue" : daysUntilDue === 0 ? "due_today" : "upcoming", daysUntilDue };

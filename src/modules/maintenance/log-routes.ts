@@ -17,7 +17,7 @@ export const maintenanceLogsRouter = createRouter()
       tags,
       summary: "Record completed maintenance",
       description:
-        "The SPEC 2.8 ad-hoc completion `{itemId, type, completedDate, notes}`, or with `scheduleId` the completion of that schedule of the same item: " +
+        "An ad-hoc completion `{itemId, type, completedDate, notes}`, or with `scheduleId` the completion of that schedule of the same item: " +
         "a recurring schedule's nextDueDate moves to the first date of its rhythm after both its current due date and the completion day " +
         "(so it stays on its calendar; an early completion counts for the current occurrence; missed occurrences are not stacked); a one-off schedule becomes `completed`. " +
         "Adds a MAINTENANCE_COMPLETED timeline entry and a `maintenance.completed` event. " +

@@ -57,7 +57,9 @@ export const CreateLogBody = z
         "Completes this schedule of the same item: its nextDueDate advances by the recurrence (a one-off schedule becomes `completed`).",
     }),
   })
-  .openapi("CreateMaintenanceLog", { description: "SPEC 2.8 ad-hoc completion body, plus an optional scheduleId." });
+  .openapi("CreateMaintenanceLog", {
+    description: "An ad-hoc completion `{itemId, type, completedDate, notes}`, plus an optional scheduleId.",
+  });
 
 export const UpdateLogBody = z
   .strictObject({

@@ -45,7 +45,7 @@ export const maintenanceSchedulesRouter = createRouter()
       tags,
       summary: "Due maintenance: overdue, due today, upcoming",
       description:
-        'Active schedules of live items, classified per SPEC 2.9 with "today" in the workspace\'s time zone (settings.timezone, default UTC): ' +
+        'Active schedules of live items, classified with "today" in the workspace\'s time zone (settings.timezone, default UTC): ' +
         "`overdue` (nextDueDate before today), `due_today`, `upcoming` (after today, within `lookaheadDays` and within the schedule's own reminderDays). " +
         "Ordered by nextDueDate (most overdue first), then id. `lookaheadDays` 1..60 (default 7); `reminderDays` is an alias.",
       request: { query: DueQuery },

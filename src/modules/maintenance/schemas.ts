@@ -110,7 +110,7 @@ export const DueQuery = z.object({
 export const DueScheduleSchema = ScheduleSchema.extend({
   dueStatus: z.enum(DUE_STATUSES).openapi({
     description:
-      "SPEC 2.9, in days of the workspace time zone: overdue (nextDueDate before today), due_today, upcoming (after today and within the schedule's reminderDays).",
+      "In days of the workspace time zone: overdue (nextDueDate before today), due_today, upcoming (after today and within the schedule's reminderDays).",
   }),
   daysUntilDue: z.number().int().openapi({ description: "Negative when overdue." }),
   item: z.object({ id: z.string(), name: z.string(), uniqueTag: z.string() }),

@@ -19,7 +19,7 @@ export function userRealtime(env: Pick<Bindings, "USER_REALTIME">, tenantId: str
 }
 
 /**
- * The sink of a workspace. SPEC 6: a failed realtime emission never fails the operation, so every
+ * The sink of a workspace. A failed realtime emission never fails the operation, so every
  * failure (binding missing, object overloaded or throwing) is logged and reported as `false`.
  */
 export function realtimeSink(env: Pick<Bindings, "USER_REALTIME">, tenantId: string): RealtimeSink {

@@ -17,7 +17,7 @@ export const toNotification = (r: NotificationRow) => ({
 
 export type Notification = ReturnType<typeof toNotification>;
 
-/** The realtime event of a notification record: its full state after the change (SPEC 6: post-update payload). */
+/** The realtime event of a notification record: its full state after the change, never a diff. */
 export const notificationEvent = (kind: "created" | "updated", row: NotificationRow): RealtimeMessage => ({
   type: `notification.${kind}`,
   notification: toNotification(row),

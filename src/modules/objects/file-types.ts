@@ -1,6 +1,6 @@
 /**
- * File types by their magic bytes (DESIGN "Files"): a file's name and its declared Content-Type
- * are never trusted, only its first bytes. Feedback takes the SPEC 8 image set; uploads through
+ * File types by their magic bytes (docs/files.md): a file's name and its declared Content-Type
+ * are never trusted, only its first bytes. Feedback takes images only (PNG, JPEG, GIF); uploads through
  * /objects also take WebP and PDF (scan photos from phones, manuals and receipts).
  */
 export const FILE_TYPES = {

@@ -1,5 +1,6 @@
 /**
- * Front door of the objects module. Uploaded files in R2: signed upload and view URLs, type sniffing.
+ * Front door of the files module (docs/files.md; "objects" is its route's and folder's name only).
+ * Uploaded files in R2: signed upload and view URLs, type sniffing.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { describeTypes, FEEDBACK_TYPES, FILE_TYPES, sniff, SNIFF_BYTES } from "./file-types";

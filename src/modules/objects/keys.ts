@@ -1,7 +1,7 @@
 import { isId, newId } from "../../platform/ids";
 
 /**
- * R2 keys are always `tenants/<tenantId>/...` (DESIGN "Files"). Objects uploaded through
+ * R2 keys are always `tenants/<tenantId>/...` (docs/files.md). Objects uploaded through
  * /objects live at `tenants/<tenantId>/uploads/<obj_id>`; feedback attachments at
  * `tenants/<tenantId>/feedback/<fbk_id>/<n>.<ext>` (never served through /objects).
  */

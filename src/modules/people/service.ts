@@ -55,7 +55,7 @@ export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
   if (input.q) {
     const lo = asciiLower(input.q);
     const hi = `${lo}\u{10FFFF}`;
-    // Word prefixes anywhere in the name (issue 23: "love" finds "Ada Lovelace") through people_fts;
+    // Word prefixes anywhere in the name ("love" finds "Ada Lovelace") through people_fts;
     // emails and employee numbers match from their start only ("corp" must not find every colleague).
     const words = ftsColumnsQuery(["name"], input.q);
     match = sql`${people.id} IN (

@@ -43,7 +43,7 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
   if (samePerson(cur, next)) return presentPerson(ctx.db, cur);
   const checkin = statusChange === "deactivated" ? await checkinAllForPerson(ctx, id, DEACTIVATION_REASON) : null;
   const checkedInAssetIds = checkin?.changes.map((c) => c.after.id) ?? [];
-  // The same rule for stock they hold: every open returnable issue comes back (issue 24).
+  // The same rule for stock they hold: every open returnable issue comes back (docs/stock.md#who-holds-what).
   const stockBack = statusChange === "deactivated" ? await returnAllForPeople(ctx, [id], DEACTIVATION_REASON) : null;
 
   const out = await presentPerson(ctx.db, next);

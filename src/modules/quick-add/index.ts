@@ -1,2 +1,2 @@
-// Quick-add events (SPEC 2.7): client analytics input of the quick-add flow. Front door.
+// Quick-add events (docs/analytics.md#quick-add-events): client analytics input of the quick-add flow. Front door.
 export { quickAddRouter } from "./routes";

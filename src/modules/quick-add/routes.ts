@@ -11,7 +11,7 @@ export const quickAddRouter = createRouter().openapi(
     tags: ["Inventory items"],
     summary: "Record a quick-add event",
     description:
-      "Client analytics of the quick-add flow (SPEC 2.7): `quick_add_opened`, `asset_created_quick`, `asset_assigned`, `advanced_opened`. Stored per user and `flowId`; `meta` is limited to 2,048 bytes of JSON (400 beyond).",
+      "Client analytics of the quick-add flow: `quick_add_opened`, `asset_created_quick`, `asset_assigned`, `advanced_opened`. Stored per user and `flowId`; `meta` is limited to 2,048 bytes of JSON (400 beyond).",
     request: jsonBody(QuickAddEventBody),
     responses: { 201: jsonContent(QuickAddEventSchema, "Recorded") },
   }),

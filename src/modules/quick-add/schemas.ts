@@ -8,7 +8,7 @@ const metaSize = (m: Record<string, unknown>) => new TextEncoder().encode(JSON.s
 
 export const QuickAddEventBody = z
   .strictObject({
-    event: z.enum(QUICK_ADD_EVENTS).openapi({ description: "SPEC 2.7 event name." }),
+    event: z.enum(QUICK_ADD_EVENTS).openapi({ description: "Which step of the quick-add flow happened." }),
     flowId: z
       .string()
       .trim()

@@ -17,7 +17,7 @@ const MAX_CHUNKS = 20;
 const DAY = 86_400_000;
 
 /**
- * Cron, per tenant (issue 25): an open request unanswered `requestExpiryDays` (a workspace setting,
+ * Cron, per tenant: an open request unanswered `requestExpiryDays` (a workspace setting,
  * default 7) is reminded once to the owners and admins; one unanswered twice as long expires
  * (`request.expired`, the requester and the admins told). Each step is a conditional update in the
  * same batch as its notifications and event (`changes() > 0`), so overlapping runs, a retry or an

@@ -8,10 +8,10 @@ import type { RequestStatus } from "../../db/tenant/requests";
 import { toRequest, type RequestRow } from "./view";
 
 /**
- * Who hears of each step (issue 25): a new request, a cancellation and a reminder go to the owners
+ * Who hears of each step: a new request, a cancellation and a reminder go to the owners
  * and admins who answer the queue; an answer and an expiry go to the requester (an expiry to both).
  * The rows are written in the step's own batch; the realtime push follows the commit and never
- * fails the step (DESIGN 2).
+ * fails the step: a failed realtime emission never fails the operation.
  */
 export type Step = "created" | "approved" | "declined" | "cancelled" | "expired" | "reminder";
 

@@ -7,7 +7,7 @@ import { newId } from "../../platform/ids";
 import { requireLocation } from "../stock";
 
 /**
- * Stock requests (issue 25): a quantity of a stock item, now. Stock is not booked, so nothing is
+ * Stock requests (docs/requests.md#stock-requests): a quantity of a stock item, now. Stock is not booked, so nothing is
  * held for an open request: what is on hand is checked when the request is approved, and the
  * ledger's guard in the approval's own batch keeps it exact (docs/requests.md).
  */

@@ -59,7 +59,7 @@ export const SearchResults = z
     people: z.array(PersonHit),
     sessions: z.array(SessionHit),
     stockItems: z.array(StockHit).openapi({
-      description: "Stock items (issue 24): every word starts a word of the name, or `q` is the tag or SKU.",
+      description: "Stock items: every word starts a word of the name, or `q` is the tag or SKU.",
     }),
   })
   .openapi("SearchResults");

@@ -54,7 +54,7 @@ const SESSIONS_SQL = `SELECT s.id, s.name, s.status
   JOIN sessions s ON s.rowid = f.rowid AND s.id = f.id
   ORDER BY f.score`;
 
-// Stock items (issue 24) have no FTS index: a workspace holds few of them (hundreds to thousands),
+// Stock items have no FTS index: a workspace holds few of them (hundreds to thousands),
 // so every word must start a word of the name, or `q` must equal the tag or SKU (those come first).
 const STOCK_SQL = `SELECT id, name, tag, sku, unit, on_hand,
     (lower(tag) = lower(?1) OR lower(sku) = lower(?1)) AS exact_match

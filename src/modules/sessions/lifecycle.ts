@@ -12,7 +12,7 @@ import { expectedCountSql, snapshotStatements } from "./scope";
 import { toSession } from "./view";
 
 /**
- * Session statuses (SPEC 3 leaves them open):
+ * Session statuses (docs/sessions.md#statuses):
  *
  * | from   | to        | effect                                                                         |
  * |--------|-----------|--------------------------------------------------------------------------------|

@@ -14,7 +14,7 @@ import { SessionParams as Params } from "./schemas";
 
 const tags = ["Inventory sessions"];
 const SCAN_RULES =
-  "Results (SPEC 2.10) are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); " +
+  "Results are answers, not errors (200): `accepted`; `already_scanned` (or accepted again with `allowRescan`); " +
   "`not_in_session` with reason `not_expected`, `excluded` or `unknown_code` (a code that matches no asset; recorded for the report); " +
   "`wrong_location` (reason `outside_scope`): a location-scoped session met an asset recorded outside its scope, accepted as a " +
   "`found` item with `allowMarkAnyway`. Idempotent: one item is accepted once however many phones send it at once, and a repeated " +

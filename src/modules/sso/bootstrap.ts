@@ -5,7 +5,7 @@ import { loadSsoConfig, ssoFlags } from "../../auth/sso/gate";
 import { socialProvider } from "./oidc-flow";
 
 /**
- * SPEC 2.1 for the sign-in screen. An unknown, reserved or suspended host answers
+ * for the sign-in screen (docs/sso.md#the-sign-in-page-login). An unknown, reserved or suspended host answers
  * `{ exists: false }` and nothing else, so the screen can say so without revealing more.
  */
 export async function bootstrapFor(env: Bindings, url: string) {

@@ -33,7 +33,7 @@ export const ssoConfigRouter = createRouter()
       tags,
       summary: "Save the workspace's SSO config",
       description:
-        "The body is the protocol config itself (SPEC 2.2), replacing the previous one. 400s name the field: `provider` required; SAML needs `entityId`, `acsUrl` (this workspace's fixed callback) and `idpMetadataUrl` or `idpCertificate`; OIDC needs `clientId` and `clientSecret`; URLs must be valid. A metadata URL is fetched and parsed on save; an unreachable or unusable document is a 400 on `idpMetadataUrl`.",
+        "The body is the protocol config itself, replacing the previous one. 400s name the field: `provider` required; SAML needs `entityId`, `acsUrl` (this workspace's fixed callback) and `idpMetadataUrl` or `idpCertificate`; OIDC needs `clientId` and `clientSecret`; URLs must be valid. A metadata URL is fetched and parsed on save; an unreachable or unusable document is a 400 on `idpMetadataUrl`.",
       request: jsonBody(SsoConfigBody),
       responses: { 200: jsonContent(SsoConfigSchema, "The saved draft"), ...errorResponses(400) },
     }),

@@ -130,7 +130,7 @@ export async function saveSsoConfig(env: Bindings, tenant: TenantRecord, input: 
 
 /**
  * With the SSO-only gate in force, no password-born session of anyone but the owners outlives the
- * save (issue 20 item 4): their refresh tokens are revoked and their access tokens die. Refresh also
+ * save (docs/sso.md#the-sso-only-gate): their refresh tokens are revoked and their access tokens die. Refresh also
  * checks how a session was born, for sessions the gate reaches later (a plan upgrade).
  */
 export async function enforceSsoGate(db: TenantDb, tenant: TenantRecord, row: SsoConfigRow): Promise<void> {

@@ -36,7 +36,7 @@ export async function workspaceProvider(
   };
 }
 
-/** The platform's social login (SPEC 5 rule 5): an OIDC provider the operator sets in secrets. */
+/** The platform's social login (docs/sso.md#social-login-platform-level): an OIDC provider the operator sets in secrets. */
 export function socialProvider(env: Bindings): OidcProviderConfig | null {
   if (!env.SOCIAL_OIDC_ISSUER || !env.SOCIAL_OIDC_CLIENT_ID || !env.SOCIAL_OIDC_CLIENT_SECRET) return null;
   return {

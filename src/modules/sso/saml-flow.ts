@@ -116,7 +116,7 @@ export async function finishSamlLogin(
   return { email: verdict.identity.email, name };
 }
 
-/** Our SP metadata, for the IdP admin (SPEC 4.2). */
+/** Our SP metadata, for the IdP admin. */
 export function spMetadataXml(urls: SpUrls): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${escapeXml(urls.spEntityId)}">

@@ -3,8 +3,8 @@ import { z } from "@hono/zod-openapi";
 const url = z.string().max(2048).openapi({ format: "uri" });
 
 /**
- * The PATCH body (SPEC 2.2): the protocol config itself, no tenant id. Fields are checked by
- * `validateSsoConfig` in the SPEC 4.1 order so each 400 names the field; the schema only fixes
+ * The PATCH body: the protocol config itself, no tenant id. Fields are checked by
+ * `validateSsoConfig` in a fixed order so each 400 names the field; the schema only fixes
  * types and refuses unknown fields.
  */
 export const SsoConfigBody = z

@@ -123,7 +123,7 @@ export const ssoSigninRouter = createRouter()
       path: "/auth/bootstrap",
       operationId: "getAuthBootstrap",
       tags,
-      summary: "What the sign-in screen needs to know (SPEC 2.1)",
+      summary: "What the sign-in screen needs to know",
       description:
         'For the host\'s workspace: whether it exists, its SSO protocol and flags, and the social login. An unknown or suspended host answers `{"exists": false}` only.',
       responses: { 200: jsonContent(BootstrapSchema, "The bootstrap") },
@@ -151,7 +151,7 @@ export const ssoSigninRouter = createRouter()
       tags,
       summary: "Redirect to the platform's social identity provider",
       description:
-        "The operator-configured OIDC provider (SPEC 5 rule 5), on every plan. 404 when the operator configured none.",
+        "The operator-configured OIDC provider (social login), on every plan. 404 when the operator configured none.",
       responses: { 302: toIdp("social identity provider"), ...errorResponses(401, 502) },
     }),
     async (c) => redirectToIdp(c, await startSocialLogin(signinCtx(c))),

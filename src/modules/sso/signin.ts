@@ -45,7 +45,7 @@ async function configFor(ctx: SigninCtx) {
   return row;
 }
 
-/** Where to send the browser for SSO (SPEC 4.2 redirect helper). */
+/** Where to send the browser for SSO (the redirect helper of the sign-in page). */
 export async function startSsoLogin(ctx: SigninCtx, now = new Date()): Promise<SigninStart> {
   const row = await configFor(ctx);
   if (isSaml(row)) return startSamlLogin(ctx.db, await refreshStaleMetadata(ctx.env, row, now), ctx.urls, now);

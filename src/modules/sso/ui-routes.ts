@@ -8,7 +8,7 @@ import { startSsoLogin } from "./signin";
 import { redirectToIdp, signinCtx } from "./signin-routes";
 
 /**
- * Browser routes outside /api/v1 (SPEC 9: UI routes): the SSO entry point (the sign-in page itself
+ * Browser routes outside /api/v1: the SSO entry point (the sign-in page itself
  * is the field app's /login, src/modules/field-app). Errors are pages, not JSON: a person is
  * looking at them.
  */

@@ -2,7 +2,7 @@ import { hostOrigin } from "../../tenancy/host";
 import { API_PREFIX_PATH } from "./paths";
 
 /**
- * The fixed service-provider URLs of a workspace, all on its own host (SPEC 4.2): the workspace
+ * The fixed service-provider URLs of a workspace, all on its own host: the workspace
  * of a callback is the host's, never something the IdP's response says. Built from the configured
  * base URL (BASE_URL), never from the request, like every URL the service hands out.
  */

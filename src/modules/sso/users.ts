@@ -16,7 +16,7 @@ const deactivated = () =>
   new ApiError("forbidden", "This account is deactivated. Ask the workspace owner to reactivate it.");
 
 /**
- * Signs in the person an IdP vouched for (SPEC 3 "invited user", 5 rules 6-7): the user whose
+ * Signs in the person an IdP vouched for (docs/sso.md#users): the user whose
  * email matches case-insensitively; else the open invite for that email is consumed and the user
  * created with the invite's role and no password (first SSO sign-in); else a clear refusal. The
  * session is the same token pair as password sign-in.

@@ -24,7 +24,7 @@ export function splitCertificates(text: string): string[] {
 }
 
 /**
- * SPEC 4.1's five rules, in its order, each a 400 naming the field; then the fixed callbacks and
+ * The five rules of docs/sso.md#configuration-patch-tenantscurrentsaml-config, in their order, each a 400 naming the field; then the fixed callbacks and
  * fields of the other protocol. The first broken rule answers, so the message says what to fix.
  */
 export async function validateSsoConfig(input: SsoConfigInput, urls: SpUrls): Promise<void> {

@@ -5,7 +5,7 @@ import { createRouter, defineRoute, jsonContent as json } from "../../http/route
 import { currencyDigits } from "../assets";
 
 /**
- * Stock analytics (issue 24): value on hand by category and by location (per currency: values in
+ * Stock analytics: value on hand by category and by location (per currency: values in
  * different currencies are never added), units consumed per month (issues less returns, adjusts
  * down), and the items below a level. Aggregates over stock_levels and stock_movements: a workspace
  * holds few stock items, and the movement range is read through stock_movements_kind_at_idx.

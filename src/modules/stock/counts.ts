@@ -14,7 +14,7 @@ import { movementRow, quantityAt, requireLocation } from "./movement-parts";
 import { toMovement } from "./view";
 
 /**
- * Counting stock in inventory sessions (issue 24, part 5). Counts are quantities, not scans of
+ * Counting stock in inventory sessions (docs/stock.md#counting-in-sessions). Counts are quantities, not scans of
  * unique tags, so they need none of the InventorySession object's per-asset scan state: they are
  * written straight to D1, one upsert per (session, item, location), the latest count winning. A
  * `scanId` makes an offline replay count once (its first use is recorded in the same batch).

@@ -11,7 +11,7 @@ import { newId } from "../../platform/ids";
 import type { NotificationRow } from "../notifications";
 
 /**
- * Reorder-level crossings, once per crossing (issue 24, part 4). Each level (an item at a location)
+ * Reorder-level crossings, once per crossing (docs/stock.md#low-stock-once-per-crossing). Each level (an item at a location)
  * and each item (its total) carries a `low` flag. After a batch's quantity writes, these statements
  * find the touched levels and items whose flag disagrees with their quantity, record one event per
  * crossing (`stock.low` with a notification to every active owner and admin, or `stock.restocked`)

@@ -3,7 +3,7 @@ import { stockItems, stockLevels } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 
 /**
- * What a category or location delete must respect (issue 24): like live assets, live stock items
+ * What a category or location delete must respect: like live assets, live stock items
  * keep their category, and on-hand stock keeps its location. A category is in use while a live
  * stock item is in it; a location while a live stock item has units there (a level row at 0, or
  * with only a reorder level, does not hold it). Deleted items do not count, as deleted assets do

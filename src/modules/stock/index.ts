@@ -1,5 +1,5 @@
 /**
- * Front door of the stock module (issue 24, docs/stock.md): quantities of things, per location,
+ * Front door of the stock module (docs/stock.md): quantities of things, per location,
  * changed only by append-only movements kept exact in one batch each.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */

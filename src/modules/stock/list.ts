@@ -30,7 +30,7 @@ function filters(input: ListStockItemsInput) {
   const belowAnywhere = sql`(${stockItems.low} = 1 OR EXISTS (SELECT 1 FROM ${stockLevels} WHERE ${stockLevels.itemId} = ${stockItems.id} AND ${stockLevels.low} = 1))`;
   return [
     q
-      ? // A stock catalogue is small (no FTS index): later words of the name are a LIKE over it (issue 23).
+      ? // A stock catalogue is small (no FTS index): later words of the name are a LIKE over it.
         sql`((${prefix(stockItems.name, q)}) OR (${prefix(stockItems.tag, q)}) OR (${prefix(stockItems.sku, q)}) OR ${likeLaterWord(stockItems.name, q)})`
       : undefined,
     input.categoryId ? eq(stockItems.categoryId, input.categoryId) : undefined,

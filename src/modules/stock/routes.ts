@@ -23,7 +23,7 @@ import {
 
 /**
  * Stock items: CRUD, the trash, and reorder levels per location. Movements are in movement-routes.ts.
- * The self-service role (issue 25) lists and reads requestable items only (others are 404 to it).
+ * The self-service role (docs/requests.md#the-self-service-role-requester) lists and reads requestable items only (others are 404 to it).
  */
 export const stockItemsRouter = createRouter()
   .openapi(

@@ -27,7 +27,7 @@ function fromStored<T extends SQLiteTable>(table: T, raw: Record<string, unknown
 export const itemRow = (raw: Record<string, unknown>): StockItemRow => fromStored(stockItems, raw);
 export const levelRow = (raw: Record<string, unknown>): StockLevelRow => fromStored(stockLevels, raw);
 
-/** Pushes committed notifications to their owners' sockets; never fails the movement (DESIGN 2). */
+/** Pushes committed notifications to their owners' sockets; never fails the movement. */
 export async function pushNotifications(ctx: StockCtx, rows: readonly NotificationRow[]) {
   if (ctx.env && rows.length) await pushCreated(realtimeSink(ctx.env, ctx.tenantId), rows);
 }

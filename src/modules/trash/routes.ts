@@ -7,7 +7,7 @@ import { ListTrashQuery, MAX_TRASH_ITEMS, TRASH_TYPES, TrashItemsBody, TrashPage
 
 const tags = ["Trash"];
 
-// SPEC 5 does not say whether /trash takes API keys. It holds exactly the data of the groups that
+// /trash takes API keys: it holds exactly the data of the groups that
 // do (categories, locations, assets, people, custom fields), so it is open to the same credentials.
 const ACCESS_NOTE = "The trash holds the deleted items of groups that accept API keys, so it accepts them too.";
 const PER_ITEM =

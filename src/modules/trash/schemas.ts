@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 
-/** What can be in the trash: every soft-deletable resource (SPEC 3, "Soft deletion"). */
+/** What can be in the trash: every soft-deletable resource (docs/trash.md). */
 export const TRASH_TYPES = ["category", "location", "asset", "person", "custom_field", "kit", "stock_item"] as const;
 export type TrashType = (typeof TRASH_TYPES)[number];
 

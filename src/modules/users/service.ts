@@ -138,7 +138,7 @@ export async function updateUser(
         ),
       ),
     // Calendar feeds are the user's credentials too: a deactivation ends them for good, so a
-    // reactivation does not bring an old URL back (issue 20 item 7).
+    // reactivation does not bring an old URL back (docs/bookings.md#calendar-feeds-icalendar-rfc-5545).
     ctx.db
       .delete(calendarFeeds)
       .where(and(eq(calendarFeeds.userId, id), sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`)),

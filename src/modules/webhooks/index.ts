@@ -1,4 +1,4 @@
-// The webhooks module (SPEC 4.11): endpoints, verification, the event catalogue, deliveries,
+// The webhooks module (docs/webhooks.md): endpoints, verification, the event catalogue, deliveries,
 // replays and health. Delivery itself lives in src/webhooks/ (fan-out, signing, retries, sweep).
 export { webhookDeliveriesRouter } from "./delivery-routes";
 export { registerWebhookDocs } from "./openapi";

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { CATALOGUE, type CatalogueEntry, type Resource } from "../../webhooks";
-// The resources other modules present; the lead's restructuring may route these through their index.ts.
+// The resources the events carry, each schema imported through its module's front door (index.ts).
 import { ApiKeySchema } from "../api-keys";
 import { AssetSchema } from "../assets";
 import { BookingSchema } from "../bookings";
@@ -72,7 +72,10 @@ const RESOURCES: Record<Resource, z.ZodType> = {
   verification: z.object({ endpointId: z.string(), url: z.string() }).openapi("WebhookVerification"),
 };
 
-/** `data` of an entry: the resource, plus what the entry adds (`changes`, `report`, ...). */
+/**
+ * `data` of an entry: the resource, plus what the entry adds: `changes` when the catalogue's
+ * `extra` text starts by naming them (src/webhooks/catalogue.ts), a session's `report` when it names one.
+ */
 function dataSchema(e: CatalogueEntry): z.ZodType {
   const base = RESOURCES[e.resource];
   if (e.extra?.startsWith("`changes`: the names"))

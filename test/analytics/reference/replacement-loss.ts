@@ -19,7 +19,7 @@ const brief = sql`a.id AS id, a.name AS name, a.unique_tag AS uniqueTag, a.categ
 type Trend = { period: string; bucketId: string; name: string | null; expected: number; scanned: number };
 
 /**
- * SPEC 4.7 replacement and loss: age (buckets, by category, oldest), warranty expiry in 30/60/90
+ * Replacement and loss (docs/analytics.md): age (buckets, by category, oldest), warranty expiry in 30/60/90
  * days, long-held assignments, missing-rate trends by location and category, and assets unscanned
  * in several completed sessions in a row. Each figure is one statement over an index; every list is
  * capped at `limit` and comes with its full count.

@@ -15,7 +15,7 @@ import { t } from "../strings";
 import type { Bootstrap } from "../api/auth";
 
 /**
- * The workspace's sign-in (SPEC 5 rules 3-5): an unknown workspace says so; with the SSO-only gate
+ * The workspace's sign-in (docs/sso.md#the-sso-only-gate): an unknown workspace says so; with the SSO-only gate
  * on, SSO (and the social login) first and the owner's password form behind a button; otherwise the
  * password form and the social login. SSO leaves for the identity provider and comes back here
  * with the refresh cookie set; the page then goes on to where the person was going (`next`).

@@ -1,6 +1,6 @@
 /**
- * The offline copy of an audited session (DESIGN 6: reads offline come from the last mobile
- * payload, marked as such): its mobile payload and its expected items, saved in IndexedDB when the
+ * The offline copy of an audited session (docs/field-app.md: reads offline come from the last
+ * mobile payload, marked as such): its mobile payload and its expected items, saved in IndexedDB when the
  * session opens online and kept current while the count moves. Offline it answers two questions:
  * what a code probably is (shown beside a queued scan, compared with the server's answer on
  * replay), and what is still missing (less what this phone has scanned or queued).

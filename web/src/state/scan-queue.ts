@@ -1,5 +1,5 @@
 /**
- * The offline queue (DESIGN 6: "offline is a queue, not a cache of truth"). Every audit scan is
+ * The offline queue (docs/field-app.md: offline is a queue, not a cache of truth). Every audit scan is
  * written to IndexedDB with its `scanId` before it is sent, and leaves the queue only when the
  * server has answered it. Back online, what is left goes through POST /sessions/{id}/scan/batch
  * (500 at a time); the server answers a repeated scanId with its first answer, so a scan that was

@@ -5,7 +5,7 @@ const migration: Migration = {
   "name": "0024_refresh_token_method.sql",
   "queries": [
     "ALTER TABLE `refresh_tokens` ADD `method` text DEFAULT 'password' NOT NULL;",
-    "-- Hand-written (issue 20 item 7): calendar feeds end with a deactivation. Feeds made before their\n-- user's last deactivation (tokens_valid_after, set only by deactivations until this release) are\n-- deleted, so a user reactivated earlier does not keep an old feed URL alive.\nDELETE FROM `calendar_feeds` WHERE `created_at` < (\n  SELECT `tokens_valid_after` FROM `users` WHERE `users`.`id` = `calendar_feeds`.`user_id`\n);"
+    "-- Hand-written (docs/bookings.md, calendar feeds): calendar feeds end with a deactivation. Feeds made before their\n-- user's last deactivation (tokens_valid_after, set only by deactivations until this release) are\n-- deleted, so a user reactivated earlier does not keep an old feed URL alive.\nDELETE FROM `calendar_feeds` WHERE `created_at` < (\n  SELECT `tokens_valid_after` FROM `users` WHERE `users`.`id` = `calendar_feeds`.`user_id`\n);"
   ]
 };
 export default migration;

@@ -5,7 +5,7 @@ const migration: Migration = {
   "name": "0029_booking_revision.sql",
   "queries": [
     "ALTER TABLE `bookings` ADD `revision` integer DEFAULT 0 NOT NULL;",
-    "-- Hand-written (issue 23): the calendar's SEQUENCE was the seconds from created_at to updated_at.\n-- Existing bookings start from that value, so no event's SEQUENCE goes down for a calendar app\n-- that has seen it; then every UPDATE of a booking that does not set `revision` itself bumps it\n-- by one (recursive triggers are off, and the trigger's own UPDATE sets it anyway).\nUPDATE `bookings` SET `revision` = max(0, CAST((julianday(`updated_at`) - julianday(`created_at`)) * 86400 AS INTEGER));",
+    "-- Hand-written (docs/bookings.md, calendar feeds): the calendar's SEQUENCE was the seconds from created_at to updated_at.\n-- Existing bookings start from that value, so no event's SEQUENCE goes down for a calendar app\n-- that has seen it; then every UPDATE of a booking that does not set `revision` itself bumps it\n-- by one (recursive triggers are off, and the trigger's own UPDATE sets it anyway).\nUPDATE `bookings` SET `revision` = max(0, CAST((julianday(`updated_at`) - julianday(`created_at`)) * 86400 AS INTEGER));",
     "CREATE TRIGGER `bookings_revision` AFTER UPDATE ON `bookings` WHEN new.revision = old.revision BEGIN\n  UPDATE bookings SET revision = old.revision + 1 WHERE rowid = new.rowid;\nEND;"
   ]
 };
