@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { asc, desc, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -102,6 +103,40 @@ export function toPage<R, O>(
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return { items: page.map(map), nextCursor: more && last ? encodeCursor(keyOf(last)) : null };
+}
+
+/** A cursor's key: the sort columns' values of the last row of a page. */
+export type CursorKey = (string | number | null)[];
+
+/**
+ * One keyset page, the sequence every list follows: decode the cursor for this order, seek past it,
+ * order, take `limit + 1`, and cut the page with the cursor of its last row. The sort columns all run
+ * one way (`desc` or not) and end with a unique one, so the order is total; several columns seek as a
+ * row value, `(a, b) > (x, y)`, which SQLite answers from an index on `(a, b)`. `of`'s `keyOf` gives
+ * a row's values of the `by` columns, in their order.
+ *
+ * @example
+ * const page = keyset(input, { by: [sql`lower(${t.name})`, t.id] });
+ * const rows = await db.select().from(t).where(and(live, page.seek)).orderBy(...page.orderBy).limit(page.take).all();
+ * return page.of(rows, (r) => [r.name.toLowerCase(), r.id], toThing);
+ */
+export function keyset(input: { cursor?: string; limit: number }, order: { by: SQLWrapper[]; desc?: boolean }) {
+  const after = decodeCursor(input.cursor, order.by.length);
+  const op = sql.raw(order.desc ? "<" : ">");
+  const values = after?.map((v) => sql`${v}`);
+  const seek: SQL | undefined = !values
+    ? undefined
+    : order.by.length === 1
+      ? sql`${order.by[0]} ${op} ${values[0]}`
+      : sql`(${sql.join(order.by, sql`, `)}) ${op} (${sql.join(values, sql`, `)})`;
+  return {
+    /** The condition past the cursor (undefined on the first page): `and(...)` it with the filters. */
+    seek,
+    orderBy: order.by.map((c) => (order.desc ? desc(c) : asc(c))),
+    take: input.limit + 1,
+    /** The page of at most `limit` rows and the cursor after its last. */
+    of: <R, O>(rows: R[], keyOf: (row: R) => CursorKey, map: (row: R) => O) => toPage(rows, input.limit, keyOf, map),
+  };
 }
 
 /** The body of every list response (`pageOf`): a typed client's view of a page. */

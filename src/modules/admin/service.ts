@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, ne } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { tenants } from "../../db/control/schema";
 import type { Bindings } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { safeEqual } from "../../platform/crypto";
 import { ApiError, invalidField, notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { Plan } from "../../tenancy/plans";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
 import { toTenant } from "./view";
@@ -20,15 +20,15 @@ export function checkAdminCredentials(env: Bindings, email: string, password: st
 }
 
 export async function listTenants(env: Bindings, input: { limit: number; cursor?: string }) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [tenants.id] });
   const rows = await controlDb(env)
     .select()
     .from(tenants)
-    .where(and(ne(tenants.status, "provisioning"), after ? gt(tenants.id, String(after[0])) : undefined))
-    .orderBy(asc(tenants.id))
-    .limit(input.limit + 1)
+    .where(and(ne(tenants.status, "provisioning"), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toTenant);
+  return page.of(rows, (r) => [r.id], toTenant);
 }
 
 export async function getTenant(env: Bindings, id: string): Promise<TenantRecord> {

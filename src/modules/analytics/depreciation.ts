@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { currencyDigits } from "../assets";
 import { scopeTerms, type Scope } from "./filters";
 import { read, readBatch } from "./read-batch";
@@ -71,7 +71,7 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
   const life = sql`coalesce(c.expected_life_months, ${input.defaultLifeMonths})`;
   const book = sqlBook(asOf, input.salvagePercent, life);
   const valued = sql`a.deleted_at IS NULL AND a.purchase_cost_minor IS NOT NULL AND a.currency IS NOT NULL AND a.purchase_date IS NOT NULL`;
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [sql`a.id`] });
   // One round trip for both reads (read-batch.ts).
   const [totals, rows] = await readBatch(db, [
     read<{
@@ -99,7 +99,7 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
     }>(sql`SELECT a.id, a.name, a.unique_tag AS uniqueTag, a.category_id AS categoryId, a.purchase_date AS purchaseDate,
         a.purchase_cost_minor AS costMinor, a.currency, c.expected_life_months AS lifeMonths
       FROM assets a LEFT JOIN categories c ON c.id = a.category_id
-      WHERE ${valued}${f}${after ? sql` AND a.id > ${after[0]}` : sql``} ORDER BY a.id LIMIT ${input.limit + 1}`),
+      WHERE ${valued}${f}${page.seek ? sql` AND ${page.seek}` : sql``} ORDER BY a.id LIMIT ${page.take}`),
   ]);
   const byCategory = totals.map((t) => ({
     categoryId: t.categoryId,
@@ -129,9 +129,8 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
       declining: c.declining + t.declining,
     });
   }
-  const page = toPage(
+  const assets = page.of(
     rows,
-    input.limit,
     (r) => [r.id],
     (r) => {
       const lifeMonths = r.lifeMonths ?? input.defaultLifeMonths;
@@ -167,7 +166,7 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
         straightLine: { bookValue: amount(c.straight, c.currency) },
         decliningBalance: { bookValue: amount(c.declining, c.currency) },
       })),
-    items: page.items,
-    nextCursor: page.nextCursor,
+    items: assets.items,
+    nextCursor: assets.nextCursor,
   };
 }

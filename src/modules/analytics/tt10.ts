@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Bindings } from "../../env";
 import { invalidField, notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { tenantDb } from "../../tenancy/pool";
 import { findTenantById } from "../../tenancy/registry";
 
@@ -42,15 +42,14 @@ export async function tt10Report(env: Bindings, tenantId: string, input: Tt10Inp
   const db = tenantDb(env, tenant.dbBinding);
   const from = input.from ? new Date(input.from).toISOString() : FAR_PAST;
   const to = input.to ? new Date(input.to).toISOString() : FAR_FUTURE;
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [sql`u.id`] });
   const rows = await db.all<Row>(sql`SELECT u.id, u.email, u.name, u.role, u.status,
       (SELECT min(t.at) FROM asset_timeline t WHERE t.actor = u.id AND t.type = 'CREATED' AND t.at >= ${from} AND t.at < ${to}) AS firstAssetCreatedAt,
       (SELECT g.checked_out_at FROM assignments g WHERE g.checked_out_by = u.id AND g.checked_out_at >= ${from} AND g.checked_out_at < ${to}
         ORDER BY g.checked_out_at LIMIT 1 OFFSET 9) AS tenthAssignedAt
-    FROM users u ${after ? sql`WHERE u.id > ${after[0]}` : sql``} ORDER BY u.id LIMIT ${input.limit + 1}`);
-  const page = toPage(
+    FROM users u ${page.seek ? sql`WHERE ${page.seek}` : sql``} ORDER BY ${sql.join(page.orderBy, sql`, `)} LIMIT ${page.take}`);
+  const users = page.of(
     rows,
-    input.limit,
     (r) => [r.id],
     (r) => {
       const minutes =
@@ -75,6 +74,6 @@ export async function tt10Report(env: Bindings, tenantId: string, input: Tt10Inp
     from: input.from ? from : null,
     to: input.to ? to : null,
     targetMinutes: TT10_TARGET_MINUTES,
-    ...page,
+    ...users,
   };
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { mintApiKey } from "../../platform/api-key-token";
 import { apiKeys } from "../../db/tenant/users";
 import { recordEvent } from "../../events/outbox";
@@ -6,22 +6,22 @@ import { nowIso } from "../../platform/clock";
 import { invalidField, notFound } from "../../platform/errors";
 import { normaliseScopes, type Scope } from "../../auth/scopes";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { recordEventIfChanged } from "../../events/outbox";
 import { type ApiKeyRow, toApiKey } from "./view";
 
 /** Newest first, revoked keys included (with `revokedAt`) so the history stays visible. */
 export async function listApiKeys({ db }: ServiceCtx, input: { limit: number; cursor?: string }) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [apiKeys.id], desc: true });
   const rows = await db
     .select()
     .from(apiKeys)
-    .where(after ? lt(apiKeys.id, String(after[0])) : undefined)
-    .orderBy(desc(apiKeys.id))
-    .limit(input.limit + 1)
+    .where(page.seek)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toApiKey);
+  return page.of(rows, (r) => [r.id], toApiKey);
 }
 
 export async function createApiKey(

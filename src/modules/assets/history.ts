@@ -1,29 +1,26 @@
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { assetStatusEvents, assetTimeline, assignments, type TimelineType } from "../../db/tenant/assets";
 import { auditLog } from "../../db/tenant/audit";
 import type { TenantDb } from "../../env";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 
 // Every history list is newest first by id (ids are time-ordered, and monotonic within a batch).
 interface Page {
   limit: number;
   cursor?: string;
 }
-const before = (col: Parameters<typeof lt>[0], cursor?: string) => {
-  const after = decodeCursor(cursor, 1);
-  return after ? lt(col, String(after[0])) : undefined;
-};
 const byId = (r: { id: string }) => [r.id];
 
 export async function listStatusEvents(db: TenantDb, assetId: string, page: Page) {
+  const newest = keyset(page, { by: [assetStatusEvents.id], desc: true });
   const rows = await db
     .select()
     .from(assetStatusEvents)
-    .where(and(eq(assetStatusEvents.assetId, assetId), before(assetStatusEvents.id, page.cursor)))
-    .orderBy(desc(assetStatusEvents.id))
-    .limit(page.limit + 1)
+    .where(and(eq(assetStatusEvents.assetId, assetId), newest.seek))
+    .orderBy(...newest.orderBy)
+    .limit(newest.take)
     .all();
-  return toPage(rows, page.limit, byId, (r) => ({
+  return newest.of(rows, byId, (r) => ({
     id: r.id,
     fromStatus: r.fromStatus,
     toStatus: r.toStatus,
@@ -52,26 +49,28 @@ export const toAssignment = (r: AssignmentRow) => ({
 
 /** Assignment history of an asset, or of a person (`by: "person"`, for GET /people/{personId}/assignment-history). */
 export async function listAssignments(db: TenantDb, by: { assetId: string } | { personId: string }, page: Page) {
+  const newest = keyset(page, { by: [assignments.id], desc: true });
   const match = "assetId" in by ? eq(assignments.assetId, by.assetId) : eq(assignments.personId, by.personId);
   const rows = await db
     .select()
     .from(assignments)
-    .where(and(match, before(assignments.id, page.cursor)))
-    .orderBy(desc(assignments.id))
-    .limit(page.limit + 1)
+    .where(and(match, newest.seek))
+    .orderBy(...newest.orderBy)
+    .limit(newest.take)
     .all();
-  return toPage(rows, page.limit, byId, toAssignment);
+  return newest.of(rows, byId, toAssignment);
 }
 
 export async function listAudit(db: TenantDb, assetId: string, page: Page) {
+  const newest = keyset(page, { by: [auditLog.id], desc: true });
   const rows = await db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.entityType, "asset"), eq(auditLog.entityId, assetId), before(auditLog.id, page.cursor)))
-    .orderBy(desc(auditLog.id))
-    .limit(page.limit + 1)
+    .where(and(eq(auditLog.entityType, "asset"), eq(auditLog.entityId, assetId), newest.seek))
+    .orderBy(...newest.orderBy)
+    .limit(newest.take)
     .all();
-  return toPage(rows, page.limit, byId, (r) => ({
+  return newest.of(rows, byId, (r) => ({
     id: r.id,
     action: r.action,
     field: r.field ?? null,
@@ -83,6 +82,7 @@ export async function listAudit(db: TenantDb, assetId: string, page: Page) {
 }
 
 export async function listTimeline(db: TenantDb, assetId: string, page: Page & { types?: TimelineType[] }) {
+  const newest = keyset(page, { by: [assetTimeline.id], desc: true });
   const rows = await db
     .select()
     .from(assetTimeline)
@@ -90,11 +90,11 @@ export async function listTimeline(db: TenantDb, assetId: string, page: Page & {
       and(
         eq(assetTimeline.assetId, assetId),
         page.types?.length ? inArray(assetTimeline.type, page.types) : undefined,
-        before(assetTimeline.id, page.cursor),
+        newest.seek,
       ),
     )
-    .orderBy(desc(assetTimeline.id))
-    .limit(page.limit + 1)
+    .orderBy(...newest.orderBy)
+    .limit(newest.take)
     .all();
-  return toPage(rows, page.limit, byId, (r) => ({ id: r.id, type: r.type, at: r.at, actor: r.actor, data: r.data }));
+  return newest.of(rows, byId, (r) => ({ id: r.id, type: r.type, at: r.at, actor: r.actor, data: r.data }));
 }

@@ -1,11 +1,11 @@
 import { inJson } from "../../platform/d1-write";
-import { and, asc, eq, gt, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { bookingItems, bookings } from "../../db/tenant/bookings";
 import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { assetFieldDefs, assetTextMatch, toAsset } from "../assets";
 import type { BOOKING_STATUSES } from "./schemas";
 import { MAX_BOOKING_DAYS, unusableSql } from "./conflicts";
@@ -26,7 +26,7 @@ export async function listBookings(
   },
 ) {
   const now = nowIso();
-  const after = decodeCursor(q.cursor, 2);
+  const page = keyset(q, { by: [bookings.startsAt, bookings.id] });
   const where: (SQL | undefined)[] = [
     q.from ? gt(bookings.endsAt, iso(q.from)) : undefined,
     // Bookings last at most MAX_BOOKING_DAYS: one that ends after `from` started at most that long
@@ -46,16 +46,14 @@ export async function listBookings(
         : q.status
           ? eq(bookings.status, q.status)
           : undefined,
-    after
-      ? sql`(${bookings.startsAt} > ${after[0]} OR (${bookings.startsAt} = ${after[0]} AND ${bookings.id} > ${after[1]}))`
-      : undefined,
+    page.seek,
   ];
   const rows = await db
     .select()
     .from(bookings)
     .where(and(...where))
-    .orderBy(asc(bookings.startsAt), asc(bookings.id))
-    .limit(q.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
   const ids = rows.map((r) => r.id);
   const items = ids.length
@@ -70,9 +68,8 @@ export async function listBookings(
         .orderBy(bookingItems.assetId)
         .all()
     : [];
-  return toPage(
+  return page.of(
     rows,
-    q.limit,
     (r) => [r.startsAt, r.id],
     (r) =>
       toBooking(
@@ -96,7 +93,7 @@ export async function availability(
 ) {
   const from = iso(q.from);
   const to = iso(q.to);
-  const after = decodeCursor(q.cursor, 1);
+  const page = keyset(q, { by: [assets.id] });
   if (to <= from) throw invalidField("query.to", "must be after from");
   const rows = await db
     .select()
@@ -104,7 +101,7 @@ export async function availability(
     .where(
       and(
         isNull(assets.deletedAt),
-        after ? gt(assets.id, String(after[0])) : undefined,
+        page.seek,
         q.categoryId ? eq(assets.categoryId, q.categoryId) : undefined,
         q.locationId ? eq(assets.locationId, q.locationId) : undefined,
         q.q ? assetTextMatch(q.q) : undefined,
@@ -112,13 +109,12 @@ export async function availability(
         sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${bookingItems.assetId} = ${assets.id} AND ${bookingItems.active} = 1 AND ${bookingItems.startsAt} < ${to} AND ${bookingItems.endsAt} > ${from})`,
       ),
     )
-    .orderBy(asc(assets.id))
-    .limit(q.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
   const defs = await assetFieldDefs(db);
-  return toPage(
+  return page.of(
     rows,
-    q.limit,
     (r) => [r.id],
     (r) => toAsset(r, defs),
   );

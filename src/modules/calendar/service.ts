@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { bookingItems, bookings, calendarFeeds } from "../../db/tenant/bookings";
 import { people } from "../../db/tenant/people";
@@ -9,7 +9,7 @@ import { nowIso } from "../../platform/clock";
 import { randomToken, sha256Hex } from "../../platform/crypto";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { MAX_BOOKING_DAYS } from "../bookings";
 import { renderCalendar, type IcsEvent } from "./ics";
 
@@ -69,15 +69,15 @@ export async function createFeed(
 }
 
 export async function listFeeds(ctx: ServiceCtx, q: { limit: number; cursor?: string }) {
-  const after = decodeCursor(q.cursor, 1);
+  const page = keyset(q, { by: [calendarFeeds.id], desc: true });
   const rows = await ctx.db
     .select()
     .from(calendarFeeds)
-    .where(and(eq(calendarFeeds.userId, ctx.actor), after ? sql`${calendarFeeds.id} < ${after[0]}` : undefined))
-    .orderBy(desc(calendarFeeds.id))
-    .limit(q.limit + 1)
+    .where(and(eq(calendarFeeds.userId, ctx.actor), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, q.limit, (r) => [r.id], toFeed);
+  return page.of(rows, (r) => [r.id], toFeed);
 }
 
 /** Revokes a feed: its URL answers 404 from now on. A user revokes their own feeds. */

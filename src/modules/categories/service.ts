@@ -1,13 +1,13 @@
 import { syncPage } from "../../platform/sync";
 import { syncRows, tombstoneData } from "../../events/tombstones";
-import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { categories } from "../../db/tenant/catalog";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../http/service-context";
 import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
@@ -36,21 +36,15 @@ export async function listCategories(
     );
     return syncPage(rows, input.limit, (r) => ({ ...toCategory(r), deletedAt: r.deletedAt }));
   }
-  const after = decodeCursor(input.cursor, 2);
+  const page = keyset(input, { by: [sql`lower(${categories.name})`, categories.id] });
   const rows = await db
     .select()
     .from(categories)
-    .where(
-      and(
-        live,
-        input.q ? likeContains(categories.name, input.q) : undefined,
-        after ? sql`(lower(${categories.name}), ${categories.id}) > (${after[0]}, ${after[1]})` : undefined,
-      ),
-    )
-    .orderBy(asc(sql`lower(${categories.name})`), asc(categories.id))
-    .limit(input.limit + 1)
+    .where(and(live, input.q ? likeContains(categories.name, input.q) : undefined, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toCategory);
+  return page.of(rows, (r) => [r.name.toLowerCase(), r.id], toCategory);
 }
 
 export async function getCategory({ db }: Ctx, id: string): Promise<CategoryRow> {

@@ -1,14 +1,14 @@
 import { auditStatements } from "../../events/audit";
 import { syncPage } from "../../platform/sync";
 import { syncRows, tombstoneField } from "../../events/tombstones";
-import { and, asc, eq, gt, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { customFields, type CustomFieldEntity } from "../../db/tenant/custom-fields";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import type { FieldDef } from "./definitions";
 import { assertKeyAllowed, normalizeOptions } from "./rules";
@@ -40,21 +40,15 @@ export async function listCustomFields(
     );
     return syncPage(rows, input.limit, (r) => ({ ...toCustomField(r), deletedAt: r.deletedAt }));
   }
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [customFields.id] });
   const rows = await db
     .select()
     .from(customFields)
-    .where(
-      and(
-        live,
-        input.entity ? eq(customFields.entity, input.entity) : undefined,
-        after ? gt(customFields.id, String(after[0])) : undefined,
-      ),
-    )
-    .orderBy(asc(customFields.id))
-    .limit(input.limit + 1)
+    .where(and(live, input.entity ? eq(customFields.entity, input.entity) : undefined, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toCustomField);
+  return page.of(rows, (r) => [r.id], toCustomField);
 }
 
 export async function getCustomField({ db }: Ctx, id: string): Promise<FieldDef> {

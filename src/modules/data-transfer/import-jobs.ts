@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { importJobs, importRows, type ImportEntity } from "../../db/tenant/data-transfer";
 import { nowIso } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import type { ImportPlan } from "./import-plan";
 import { writeRows } from "./import-write";
@@ -174,23 +174,18 @@ export async function listImportRows(
   input: { limit: number; cursor?: string; status?: string },
 ) {
   await getImport(ctx, id);
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [importRows.rowNumber] });
   const rows = await ctx.db
     .select()
     .from(importRows)
     .where(
-      and(
-        eq(importRows.jobId, id),
-        input.status ? sql`${importRows.status} = ${input.status}` : undefined,
-        after ? gt(importRows.rowNumber, Number(after[0])) : undefined,
-      ),
+      and(eq(importRows.jobId, id), input.status ? sql`${importRows.status} = ${input.status}` : undefined, page.seek),
     )
-    .orderBy(asc(importRows.rowNumber))
-    .limit(input.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(
+  return page.of(
     rows,
-    input.limit,
     (r) => [r.rowNumber],
     (r) => ({
       row: r.rowNumber,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../db/tenant/assets";
 import { kitMembers, kits } from "../../db/tenant/kits";
@@ -10,7 +10,7 @@ import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed, inJson, insertJsonRows } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { MAX_KIT_MEMBERS } from "./schemas";
 import { toKit, type Kit, type KitRow, type MemberState } from "./view";
 
@@ -50,25 +50,24 @@ export async function getKit(db: TenantDb, id: string): Promise<Kit> {
 }
 
 export async function listKits(db: TenantDb, q: { limit: number; cursor?: string }) {
-  const after = decodeCursor(q.cursor, 1);
+  const page = keyset(q, { by: [kits.id] });
   const rows = await db
     .select()
     .from(kits)
-    .where(and(isNull(kits.deletedAt), after ? gt(kits.id, String(after[0])) : undefined))
-    .orderBy(asc(kits.id))
-    .limit(q.limit + 1)
+    .where(and(isNull(kits.deletedAt), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  const page = toPage(
+  const kitRows = page.of(
     rows,
-    q.limit,
     (r) => [r.id],
     (r) => r,
   );
   const members = await membersOfKits(
     db,
-    page.items.map((r) => r.id),
+    kitRows.items.map((r) => r.id),
   );
-  return { items: page.items.map((r) => toKit(r, members.get(r.id) ?? [])), nextCursor: page.nextCursor };
+  return { items: kitRows.items.map((r) => toKit(r, members.get(r.id) ?? [])), nextCursor: kitRows.nextCursor };
 }
 
 /** Adds members: each must be a live item in no kit (409 naming the ones already in a kit). */

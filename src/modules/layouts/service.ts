@@ -1,5 +1,5 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { and, asc, eq, gt, isNotNull, ne } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import { customFields, layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
 import { auditStatements } from "../../events/audit";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
@@ -8,7 +8,7 @@ import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { liveDefinitions } from "../custom-fields";
 import { assertLayoutFields } from "./fields";
@@ -34,26 +34,20 @@ async function checkSections(db: TenantDb, entity: CustomFieldEntity, sections: 
 }
 
 export async function listLayouts({ db }: Ctx, input: { limit: number; cursor?: string; entity?: CustomFieldEntity }) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [layouts.id] });
   const rows = await db
     .select()
     .from(layouts)
-    .where(
-      and(
-        input.entity ? eq(layouts.entity, input.entity) : undefined,
-        after ? gt(layouts.id, String(after[0])) : undefined,
-      ),
-    )
-    .orderBy(asc(layouts.id))
-    .limit(input.limit + 1)
+    .where(and(input.entity ? eq(layouts.entity, input.entity) : undefined, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
   const keys = await liveKeysFor(
     db,
     rows.map((r) => r.entity),
   );
-  return toPage(
+  return page.of(
     rows,
-    input.limit,
     (r) => [r.id],
     (r) => toLayout(r, keys.get(r.entity) ?? new Set()),
   );

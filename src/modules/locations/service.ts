@@ -1,13 +1,13 @@
 import { syncPage } from "../../platform/sync";
 import { syncRows } from "../../events/tombstones";
-import { and, asc, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { likeContains } from "../../platform/sql";
 import { insertWhere } from "../../platform/d1-write";
@@ -31,7 +31,7 @@ export async function listLocations(
     const rows = await syncRows(db, "location", locations, { ...input, updatedSince: input.updatedSince });
     return syncPage(rows, input.limit, (r) => ({ ...toLocation(r), deletedAt: r.deletedAt }));
   }
-  const after = decodeCursor(input.cursor, 2);
+  const page = keyset(input, { by: [sql`lower(${locations.name})`, locations.id] });
   const rows = await db
     .select()
     .from(locations)
@@ -40,13 +40,13 @@ export async function listLocations(
         live,
         input.q ? likeContains(locations.name, input.q) : undefined,
         input.parentId ? eq(locations.parentId, input.parentId) : undefined,
-        after ? sql`(lower(${locations.name}), ${locations.id}) > (${after[0]}, ${after[1]})` : undefined,
+        page.seek,
       ),
     )
-    .orderBy(asc(sql`lower(${locations.name})`), asc(locations.id))
-    .limit(input.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.name.toLowerCase(), r.id], toLocation);
+  return page.of(rows, (r) => [r.name.toLowerCase(), r.id], toLocation);
 }
 
 export async function getLocation({ db }: Ctx, id: string): Promise<LocationRow> {

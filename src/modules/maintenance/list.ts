@@ -1,8 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { maintenanceSchedules, type ScheduleStatus } from "../../db/tenant/maintenance";
 import { syncRows, tombstoneField } from "../../events/tombstones";
 import type { ServiceCtx } from "../../http/service-context";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { syncPage } from "../../platform/sync";
 import { toSchedule } from "./view";
 
@@ -37,19 +37,15 @@ export async function listSchedules({ db }: ServiceCtx, input: ListSchedulesInpu
     ]);
     return syncPage(rows, input.limit, (r) => ({ ...toSchedule(r), deletedAt: r.deletedAt ?? null }));
   }
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [s.id], desc: true });
   const rows = await db
     .select()
     .from(s)
     .where(
-      and(
-        filters,
-        sql`EXISTS (SELECT 1 FROM assets a WHERE a.id = ${s.itemId} AND a.deleted_at IS NULL)`,
-        after ? sql`${s.id} < ${after[0]}` : undefined,
-      ),
+      and(filters, sql`EXISTS (SELECT 1 FROM assets a WHERE a.id = ${s.itemId} AND a.deleted_at IS NULL)`, page.seek),
     )
-    .orderBy(desc(s.id))
-    .limit(input.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toSchedule);
+  return page.of(rows, (r) => [r.id], toSchedule);
 }

@@ -1,10 +1,10 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import { logCost } from "./cost";
 import { maintenanceLogs as l } from "../../db/tenant/maintenance";
 import { recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField, notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { requireAsset } from "../assets";
 import type { UpdateLogInput } from "./log-schemas";
@@ -19,15 +19,15 @@ export async function getLog({ db }: ServiceCtx, id: string): Promise<LogRow> {
 
 /** Logs matching `scope`, latest completion first. */
 async function listLogs(ctx: ServiceCtx, scope: SQL, input: { limit: number; cursor?: string }) {
-  const after = decodeCursor(input.cursor, 2);
+  const page = keyset(input, { by: [l.completedDate, l.id], desc: true });
   const rows = await ctx.db
     .select()
     .from(l)
-    .where(and(scope, after ? sql`(${l.completedDate}, ${l.id}) < (${after[0]}, ${after[1]})` : undefined))
-    .orderBy(desc(l.completedDate), desc(l.id))
-    .limit(input.limit + 1)
+    .where(and(scope, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.completedDate, r.id], toLog);
+  return page.of(rows, (r) => [r.completedDate, r.id], toLog);
 }
 
 export async function listItemLogs(ctx: ServiceCtx, itemId: string, input: { limit: number; cursor?: string }) {

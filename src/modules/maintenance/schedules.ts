@@ -1,11 +1,11 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { maintenanceSchedules } from "../../db/tenant/maintenance";
 import { recordEventIfChanged } from "../../events/outbox";
 import { recordTombstones } from "../../events/tombstones";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { insertWhere } from "../../platform/d1-write";
 import type { ServiceCtx } from "../../http/service-context";
 import { requireAsset } from "../assets";
@@ -28,16 +28,16 @@ export async function getSchedule({ db }: ServiceCtx, id: string): Promise<Sched
 /** The schedules of a live item, soonest due first. */
 export async function listItemSchedules(ctx: ServiceCtx, itemId: string, input: { limit: number; cursor?: string }) {
   await requireAsset(ctx.db, itemId);
-  const after = decodeCursor(input.cursor, 2);
   const s = maintenanceSchedules;
+  const page = keyset(input, { by: [s.nextDueDate, s.id] });
   const rows = await ctx.db
     .select()
     .from(s)
-    .where(and(eq(s.itemId, itemId), after ? sql`(${s.nextDueDate}, ${s.id}) > (${after[0]}, ${after[1]})` : undefined))
-    .orderBy(asc(s.nextDueDate), asc(s.id))
-    .limit(input.limit + 1)
+    .where(and(eq(s.itemId, itemId), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.nextDueDate, r.id], toSchedule);
+  return page.of(rows, (r) => [r.nextDueDate, r.id], toSchedule);
 }
 
 export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput): Promise<ScheduleRow> {

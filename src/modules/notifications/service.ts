@@ -1,8 +1,8 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { notifications as n } from "../../db/tenant/notifications";
 import { nowIso } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { NotificationCtx } from "./context";
 import { notificationEvent, toNotification, type NotificationRow } from "./view";
 
@@ -11,7 +11,7 @@ export async function listNotifications(
   ctx: NotificationCtx,
   input: { limit: number; cursor?: string; unread?: "true" | "false" },
 ) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [n.id], desc: true });
   const rows = await ctx.db
     .select()
     .from(n)
@@ -19,13 +19,13 @@ export async function listNotifications(
       and(
         eq(n.userId, ctx.userId),
         input.unread === "true" ? isNull(n.readAt) : input.unread === "false" ? isNotNull(n.readAt) : undefined,
-        after ? lt(n.id, String(after[0])) : undefined,
+        page.seek,
       ),
     )
-    .orderBy(desc(n.id))
-    .limit(input.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toNotification);
+  return page.of(rows, (r) => [r.id], toNotification);
 }
 
 export async function unreadCount(ctx: NotificationCtx): Promise<number> {

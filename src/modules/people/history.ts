@@ -1,6 +1,6 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { assets, assignments } from "../../db/tenant/assets";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { getPerson } from "./service";
 
@@ -11,24 +11,17 @@ export async function personAssignmentHistory(
   input: { limit: number; cursor?: string },
 ) {
   await getPerson(ctx, personId);
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [assignments.id], desc: true });
   const rows = await ctx.db
     .select({ a: assignments, assetName: assets.name, assetUniqueTag: assets.uniqueTag })
     .from(assignments)
     .leftJoin(assets, eq(assets.id, assignments.assetId))
-    .where(
-      and(
-        eq(assignments.personId, personId),
-        eq(assignments.holderKind, "person"),
-        after ? lt(assignments.id, String(after[0])) : undefined,
-      ),
-    )
-    .orderBy(desc(assignments.id))
-    .limit(input.limit + 1)
+    .where(and(eq(assignments.personId, personId), eq(assignments.holderKind, "person"), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(
+  return page.of(
     rows,
-    input.limit,
     (r) => [r.a.id],
     (r) => ({
       id: r.a.id,

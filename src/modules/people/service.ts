@@ -1,7 +1,7 @@
 import { auditStatements } from "../../events/audit";
 import { syncPage } from "../../platform/sync";
 import { syncRows } from "../../events/tombstones";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
 import { recordEvents } from "../../events/outbox";
@@ -11,7 +11,7 @@ import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { ftsColumnsQuery } from "../../platform/fts";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
@@ -47,9 +47,10 @@ export async function locationGuard(db: TenantDb, locationId: string | null | un
   ];
 }
 
+const byName = (input: ListPeopleInput) => keyset(input, { by: [sql`lower(${people.name})`, people.id] });
+
 /** Live people by name. `q` is a prefix of name, email or employee number: three index range scans, no table scan. */
-export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
-  const after = decodeCursor(input.cursor, 2);
+export function listPeopleQuery(db: TenantDb, input: ListPeopleInput, page = byName(input)) {
   const statuses = input.status === "all" ? (["active", "deactivated"] as const) : [input.status];
   let match;
   if (input.q) {
@@ -67,16 +68,9 @@ export function listPeopleQuery(db: TenantDb, input: ListPeopleInput) {
   return db
     .select()
     .from(people)
-    .where(
-      and(
-        live,
-        inArray(people.status, [...statuses]),
-        match,
-        after ? sql`(lower(${people.name}), ${people.id}) > (${after[0]}, ${after[1]})` : undefined,
-      ),
-    )
-    .orderBy(asc(sql`lower(${people.name})`), asc(people.id))
-    .limit(input.limit + 1);
+    .where(and(live, inArray(people.status, [...statuses]), match, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take);
 }
 
 export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
@@ -88,11 +82,11 @@ export async function listPeople({ db }: Ctx, input: ListPeopleInput) {
     ]);
     return syncPage(rows, input.limit, (r) => ({ ...toPerson(r, defs), deletedAt: r.deletedAt }));
   }
-  const rows = await listPeopleQuery(db, input).all();
+  const page = byName(input);
+  const rows = await listPeopleQuery(db, input, page).all();
   const defs = await liveDefinitions(db, "person");
-  return toPage(
+  return page.of(
     rows,
-    input.limit,
     (r) => [asciiLower(r.name), r.id],
     (r) => toPerson(r, defs),
   );

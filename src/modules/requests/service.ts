@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { kitMembers, kits } from "../../db/tenant/kits";
 import { people } from "../../db/tenant/people";
@@ -10,7 +10,7 @@ import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { activeManagers } from "../users";
 import { notificationRows, push, stepStatements } from "./notify";
 import { requireRequestableStock } from "./stock";
@@ -134,7 +134,7 @@ export async function listRequests(
   ctx: RequestsCtx,
   q: { limit: number; cursor?: string; status?: RequestRow["status"]; mine?: boolean },
 ) {
-  const after = decodeCursor(q.cursor, 1);
+  const page = keyset(q, { by: [requests.id], desc: true });
   const own = q.mine || ctx.caller.role === "requester";
   const rows = await ctx.db
     .select()
@@ -143,13 +143,13 @@ export async function listRequests(
       and(
         own ? eq(requests.requesterUserId, ctx.caller.userId) : undefined,
         q.status ? eq(requests.status, q.status) : undefined,
-        after ? lt(requests.id, String(after[0])) : undefined,
+        page.seek,
       ),
     )
-    .orderBy(desc(requests.id))
-    .limit(q.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, q.limit, (r) => [r.id], toRequest);
+  return page.of(rows, (r) => [r.id], toRequest);
 }
 
 export const notOpen = (r: RequestRow) =>

@@ -1,11 +1,11 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { aliasedTable } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { locations } from "../../db/tenant/catalog";
 import { scanEvents, sessions } from "../../db/tenant/sessions";
 import { apiKeys, users } from "../../db/tenant/users";
 import { notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 
 const expectedLocations = aliasedTable(locations, "expected_location");
@@ -18,7 +18,7 @@ const expectedLocations = aliasedTable(locations, "expected_location");
 export async function itemScanHistory({ db }: ServiceCtx, assetId: string, input: { limit: number; cursor?: string }) {
   const asset = await db.select({ id: assets.id }).from(assets).where(eq(assets.id, assetId)).get();
   if (!asset) throw notFound("Inventory item");
-  const after = decodeCursor(input.cursor, 2);
+  const page = keyset(input, { by: [scanEvents.scannedAt, scanEvents.id], desc: true });
   const rows = await db
     .select({
       e: scanEvents,
@@ -35,18 +35,12 @@ export async function itemScanHistory({ db }: ServiceCtx, assetId: string, input
     .leftJoin(expectedLocations, eq(expectedLocations.id, scanEvents.expectedLocationId))
     .leftJoin(users, eq(users.id, scanEvents.scannedBy))
     .leftJoin(apiKeys, eq(apiKeys.id, scanEvents.scannedBy))
-    .where(
-      and(
-        eq(scanEvents.assetId, assetId),
-        after ? sql`(${scanEvents.scannedAt}, ${scanEvents.id}) < (${after[0]}, ${after[1]})` : undefined,
-      ),
-    )
-    .orderBy(desc(scanEvents.scannedAt), desc(scanEvents.id))
-    .limit(input.limit + 1)
+    .where(and(eq(scanEvents.assetId, assetId), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(
+  return page.of(
     rows,
-    input.limit,
     (r) => [r.e.scannedAt, r.e.id],
     (r) => ({
       id: r.e.id,

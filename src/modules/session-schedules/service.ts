@@ -1,10 +1,10 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { sessionSchedules } from "../../db/tenant/sessions";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
 import { isId, newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { checkRefs } from "../sessions";
 import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";
@@ -16,20 +16,15 @@ export async function listSchedules(
   { db }: ServiceCtx,
   input: { limit: number; cursor?: string; active?: "true" | "false" },
 ) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [sessionSchedules.id] });
   const rows = await db
     .select()
     .from(sessionSchedules)
-    .where(
-      and(
-        input.active ? eq(sessionSchedules.active, input.active === "true") : undefined,
-        after ? sql`${sessionSchedules.id} > ${after[0]}` : undefined,
-      ),
-    )
-    .orderBy(asc(sessionSchedules.id))
-    .limit(input.limit + 1)
+    .where(and(input.active ? eq(sessionSchedules.active, input.active === "true") : undefined, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toSchedule);
+  return page.of(rows, (r) => [r.id], toSchedule);
 }
 
 export async function getSchedule({ db }: ServiceCtx, id: string): Promise<ScheduleRow> {

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { scanEvents, sessionItems } from "../../db/tenant/sessions";
 import { nowIso } from "../../platform/clock";
 import { ApiError, notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ItemInfo } from "../../inventory-session";
 import { callObject, closedConflict, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
 import { buildReport } from "./report";
@@ -53,21 +53,15 @@ export async function listItems(
   input: { limit: number; cursor?: string; state?: ItemState | "all" },
 ) {
   await freshSession(ctx, id);
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [sessionItems.assetId] });
   const rows = await ctx.db
     .select()
     .from(sessionItems)
-    .where(
-      and(
-        eq(sessionItems.sessionId, id),
-        STATE_FILTER[input.state ?? "all"],
-        after ? sql`${sessionItems.assetId} > ${after[0]}` : undefined,
-      ),
-    )
-    .orderBy(asc(sessionItems.assetId))
-    .limit(input.limit + 1)
+    .where(and(eq(sessionItems.sessionId, id), STATE_FILTER[input.state ?? "all"], page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.assetId], toSessionItem);
+  return page.of(rows, (r) => [r.assetId], toSessionItem);
 }
 
 export async function getItem(ctx: SessionCtx, id: string, itemId: string) {

@@ -1,12 +1,12 @@
 import { syncPage } from "../../platform/sync";
 import { recordTombstones, syncRows, tombstoneArrayHas, tombstoneField } from "../../events/tombstones";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { sessionItems, sessions } from "../../db/tenant/sessions";
 import { recordEvent, recordEventIfChanged } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { conflict } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
 import { transition } from "./lifecycle";
 import { checkRefs } from "./refs";
@@ -43,15 +43,15 @@ export async function listSessions(
     ]);
     return syncPage(rows, input.limit, (r) => ({ ...toSession(r), deletedAt: r.deletedAt ?? null }));
   }
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [sessions.id], desc: true });
   const rows = await db
     .select()
     .from(sessions)
-    .where(and(filters, after ? sql`${sessions.id} < ${after[0]}` : undefined))
-    .orderBy(desc(sessions.id))
-    .limit(input.limit + 1)
+    .where(and(filters, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toSession);
+  return page.of(rows, (r) => [r.id], toSession);
 }
 
 export const getSession = (ctx: SessionCtx, id: string) => requireSession(ctx, id);

@@ -7,7 +7,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchable, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { batchWritten, movementBatch, type PlannedMovement } from "./ledger";
 import { pushNotifications, type StockCtx } from "./rows";
 import { movementRow, quantityAt, requireLocation } from "./movement-parts";
@@ -95,20 +95,15 @@ export async function countStock(
 
 export async function listStockCounts(db: TenantDb, sessionId: string, input: { limit: number; cursor?: string }) {
   await requireSession(db, sessionId);
-  const after = decodeCursor(input.cursor, 2);
+  const page = keyset(input, { by: [stockCounts.itemId, stockCounts.locationId] });
   const rows = await db
     .select()
     .from(stockCounts)
-    .where(
-      and(
-        eq(stockCounts.sessionId, sessionId),
-        after ? sql`(${stockCounts.itemId}, ${stockCounts.locationId}) > (${after[0]}, ${after[1]})` : undefined,
-      ),
-    )
-    .orderBy(asc(stockCounts.itemId), asc(stockCounts.locationId))
-    .limit(input.limit + 1)
+    .where(and(eq(stockCounts.sessionId, sessionId), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.itemId, r.locationId], toCount);
+  return page.of(rows, (r) => [r.itemId, r.locationId], toCount);
 }
 
 /** At most this many variances are applied per call (one batch); call again for the rest. */

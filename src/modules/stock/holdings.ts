@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
 import { stockLevels, stockMovements } from "../../db/tenant/stock";
@@ -7,7 +7,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./crossings";
 import { requireStockItem } from "./items";
 import { movementStatements, type PlannedMovement } from "./ledger";
@@ -59,21 +59,15 @@ export async function setStockLevel(ctx: StockCtx, itemId: string, locationId: s
 export async function listPersonStock(db: TenantDb, personId: string, input: { limit: number; cursor?: string }) {
   const person = await db.select({ id: people.id }).from(people).where(eq(people.id, personId)).get();
   if (!person) throw notFound("Person");
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [stockMovements.id] });
   const rows = await db
     .select()
     .from(stockMovements)
-    .where(
-      and(
-        eq(stockMovements.personId, personId),
-        sql`${stockMovements.openQuantity} > 0`,
-        after ? gt(stockMovements.id, String(after[0])) : undefined,
-      ),
-    )
-    .orderBy(asc(stockMovements.id))
-    .limit(input.limit + 1)
+    .where(and(eq(stockMovements.personId, personId), sql`${stockMovements.openQuantity} > 0`, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toMovement);
+  return page.of(rows, (r) => [r.id], toMovement);
 }
 
 /** Guard name of `returnAllForPeople`: what the people held changed between the read and the batch. */

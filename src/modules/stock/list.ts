@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { stockItems, stockLevels, stockMovements, type StockMovementKind } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { syncRows, tombstoneData } from "../../events/tombstones";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { likeLaterWord } from "../../platform/sql";
 import { syncPage } from "../../platform/sync";
 import { liveItem, requireStockItem, stockFieldDefs } from "./items";
@@ -64,17 +64,16 @@ export async function listStockItems(db: TenantDb, input: ListStockItemsInput) {
     );
     return syncPage(rows, input.limit, (r) => ({ ...toStockItem(r, defs), deletedAt: r.deletedAt ?? null }));
   }
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [stockItems.id] });
   const rows = await db
     .select()
     .from(stockItems)
-    .where(and(liveItem, ...filters(input), after ? gt(stockItems.id, String(after[0])) : undefined))
-    .orderBy(asc(stockItems.id))
-    .limit(input.limit + 1)
+    .where(and(liveItem, ...filters(input), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(
+  return page.of(
     rows,
-    input.limit,
     (r) => [r.id],
     (r) => toStockItem(r, defs),
   );
@@ -83,15 +82,15 @@ export async function listStockItems(db: TenantDb, input: ListStockItemsInput) {
 /** The item's quantity per location (every location it was ever at), by location id. */
 export async function listStockLevels(db: TenantDb, itemId: string, input: { limit: number; cursor?: string }) {
   await requireStockItem(db, itemId);
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [stockLevels.locationId] });
   const rows = await db
     .select()
     .from(stockLevels)
-    .where(and(eq(stockLevels.itemId, itemId), after ? gt(stockLevels.locationId, String(after[0])) : undefined))
-    .orderBy(asc(stockLevels.locationId))
-    .limit(input.limit + 1)
+    .where(and(eq(stockLevels.itemId, itemId), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.locationId], toStockLevel);
+  return page.of(rows, (r) => [r.locationId], toStockLevel);
 }
 
 export interface ListMovementsInput {
@@ -105,7 +104,7 @@ export interface ListMovementsInput {
 
 /** Movements oldest first (the history of an item, or every movement for an export or a sync by cursor). */
 export async function listMovements(db: TenantDb, input: ListMovementsInput) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [stockMovements.id] });
   const rows = await db
     .select()
     .from(stockMovements)
@@ -115,13 +114,13 @@ export async function listMovements(db: TenantDb, input: ListMovementsInput) {
         input.kind ? eq(stockMovements.kind, input.kind) : undefined,
         input.personId ? eq(stockMovements.personId, input.personId) : undefined,
         input.open ? sql`${stockMovements.openQuantity} > 0` : undefined,
-        after ? gt(stockMovements.id, String(after[0])) : undefined,
+        page.seek,
       ),
     )
-    .orderBy(asc(stockMovements.id))
-    .limit(input.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toMovement);
+  return page.of(rows, (r) => [r.id], toMovement);
 }
 
 export async function getMovement(db: TenantDb, id: string) {

@@ -1,11 +1,11 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { invites, type Role } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
 import { randomToken, sha256Hex } from "../../platform/crypto";
 import { isUniqueViolation } from "../../platform/d1";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import { recordEventIfChanged } from "../../events/outbox";
 import { allOf, insertWhere } from "../../platform/d1-write";
@@ -19,15 +19,15 @@ const openAt = (now: string) => and(isNull(invites.acceptedAt), isNull(invites.r
 const userWithEmail = (email: string) => sql`(SELECT 1 FROM users WHERE lower(email) = ${email})`;
 
 export async function listInvites({ db }: ServiceCtx, input: { limit: number; cursor?: string }) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [invites.id] });
   const rows = await db
     .select()
     .from(invites)
-    .where(and(openAt(nowIso()), after ? gt(invites.id, String(after[0])) : undefined))
-    .orderBy(asc(invites.id))
-    .limit(input.limit + 1)
+    .where(and(openAt(nowIso()), page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toInvite);
+  return page.of(rows, (r) => [r.id], toInvite);
 }
 
 async function checkInvite(ctx: ServiceCtx, acting: Acting, email: string, role: Role, now: string): Promise<void> {

@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { calendarFeeds } from "../../db/tenant/bookings";
 import { refreshTokens, users, type Role } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
 import { ApiError, conflict, notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import type { TenantDb } from "../../env";
 import type { Plan } from "../../tenancy/plans";
@@ -15,20 +15,15 @@ import { type UserRow, toUser } from "./view";
 type Status = UserRow["status"];
 
 export async function listUsers({ db }: ServiceCtx, input: { limit: number; cursor?: string; status?: Status }) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [users.id] });
   const rows = await db
     .select()
     .from(users)
-    .where(
-      and(
-        input.status ? eq(users.status, input.status) : undefined,
-        after ? gt(users.id, String(after[0])) : undefined,
-      ),
-    )
-    .orderBy(asc(users.id))
-    .limit(input.limit + 1)
+    .where(and(input.status ? eq(users.status, input.status) : undefined, page.seek))
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toUser);
+  return page.of(rows, (r) => [r.id], toUser);
 }
 
 export async function getUser({ db }: ServiceCtx, id: string): Promise<UserRow> {

@@ -1,8 +1,8 @@
-import { and, desc, eq, gte, lt, lte } from "drizzle-orm";
+import { and, desc, eq, gte, lte } from "drizzle-orm";
 import { outbox } from "../../db/tenant/outbox";
 import { webhookAttempts, webhookDeliveries } from "../../db/tenant/webhooks";
 import { conflict, notFound } from "../../platform/errors";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { isDeliverable } from "../../webhooks";
 import { replayDelivery } from "../../webhooks";
 import { fanOut } from "../../webhooks";
@@ -25,8 +25,8 @@ export interface DeliveryFilters {
 
 /** Newest first (ids are time-ordered); dates bound `createdAt`. */
 export async function listDeliveries({ db }: WebhookCtx, q: DeliveryFilters) {
-  const after = decodeCursor(q.cursor, 1);
   const d = webhookDeliveries;
+  const page = keyset(q, { by: [d.id], desc: true });
   const rows = await db
     .select()
     .from(d)
@@ -37,13 +37,13 @@ export async function listDeliveries({ db }: WebhookCtx, q: DeliveryFilters) {
         q.eventType ? eq(d.eventType, q.eventType) : undefined,
         q.dateFrom ? gte(d.createdAt, new Date(q.dateFrom).toISOString()) : undefined,
         q.dateTo ? lte(d.createdAt, new Date(q.dateTo).toISOString()) : undefined,
-        after ? lt(d.id, String(after[0])) : undefined,
+        page.seek,
       ),
     )
-    .orderBy(desc(d.id))
-    .limit(q.limit + 1)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, q.limit, (r) => [r.id], toDelivery);
+  return page.of(rows, (r) => [r.id], toDelivery);
 }
 
 async function deliveryRow({ db }: WebhookCtx, id: string): Promise<DeliveryRow> {

@@ -1,9 +1,9 @@
-import { desc, eq, lt, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/tenant/webhooks";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { checkOutboundUrl } from "../../platform/outbound";
-import { decodeCursor, toPage } from "../../platform/pagination";
+import { keyset } from "../../platform/pagination";
 import { insertWhere } from "../../platform/d1-write";
 import type { EndpointRow } from "../../webhooks";
 import { newSecret } from "../../webhooks";
@@ -29,15 +29,15 @@ function safeUrl(ctx: WebhookCtx, url: string): string {
 }
 
 export async function listEndpoints({ db }: WebhookCtx, input: { limit: number; cursor?: string }) {
-  const after = decodeCursor(input.cursor, 1);
+  const page = keyset(input, { by: [webhookEndpoints.id], desc: true });
   const rows = await db
     .select()
     .from(webhookEndpoints)
-    .where(after ? lt(webhookEndpoints.id, String(after[0])) : undefined)
-    .orderBy(desc(webhookEndpoints.id))
-    .limit(input.limit + 1)
+    .where(page.seek)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
     .all();
-  return toPage(rows, input.limit, (r) => [r.id], toEndpoint);
+  return page.of(rows, (r) => [r.id], toEndpoint);
 }
 
 export async function getEndpoint({ db }: WebhookCtx, id: string): Promise<EndpointRow> {
