@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as tenantSchema from "./db/tenant/schema";
 import type { Principal } from "./auth/principal";
-import type { TenantRecord } from "./tenancy/registry";
+import type { TenantRecord } from "./db/control/schema";
 
 /**
  * Worker bindings, typed once. This file sits under every floor, so it names nothing above it:

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Bindings } from "../env";
-import { tenants } from "../db/control/schema";
+import { type TenantRecord, tenants } from "../db/control/schema";
 import type { Plan } from "./plans";
 
-export type TenantRecord = typeof tenants.$inferSelect;
+export type { TenantRecord };
 export type TenantStatus = TenantRecord["status"];
 
 export interface TenantSettings {

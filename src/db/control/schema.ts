@@ -33,3 +33,6 @@ export const jobCursors = sqliteTable("job_cursors", {
 });
 export * from "./admin-sessions";
 export * from "./sso";
+
+/** A workspace's row in the registry (the type the bindings' request context names, so it lives with the table). */
+export type TenantRecord = typeof tenants.$inferSelect;
