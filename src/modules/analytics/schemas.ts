@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SUMMED_AMOUNT } from "../../platform/schemas";
 import { PERIODS, rangeQuery, scopeQuery } from "./filters";
 
 export const ScopeQuery = z.object({ ...scopeQuery });
@@ -151,7 +152,10 @@ export const MaintenanceAnalyticsSchema = z
           currency: z.string().openapi({ example: "EUR" }),
           total: z
             .number()
-            .openapi({ example: 1289.5, description: "Sum of the costs, a decimal amount in `currency`." }),
+            .openapi({
+              example: 1289.5,
+              description: `Sum of the costs, a decimal amount in \`currency\`. ${SUMMED_AMOUNT}`,
+            }),
           logs: z.number().int().openapi({ description: "Completions with a cost in this currency." }),
         }),
       )
