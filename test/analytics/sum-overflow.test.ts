@@ -27,7 +27,7 @@ describe("money sums past 2^63 minor units", () => {
     const res = await api<{ valueByCategory: Value[]; valueByLocation: Value[] }>(t, "/analytics/stock");
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.valueByCategory).toEqual([
-      { id: items[0].categoryId, currency: "EUR", value: 1.8e17, units: 180_000 },
+      { id: items[0]!.categoryId, currency: "EUR", value: 1.8e17, units: 180_000 },
     ]);
     expect(res.body.valueByLocation).toEqual([{ id: store, currency: "EUR", value: 1.8e17, units: 180_000 }]);
   });
