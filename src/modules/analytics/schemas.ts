@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { SUMMED_AMOUNT } from "../../platform/schemas";
+import { wholeNumberQuery } from "../../platform/pagination";
 import { PERIODS, rangeQuery, scopeQuery } from "./filters";
 
 export const ScopeQuery = z.object({ ...scopeQuery });
@@ -169,11 +170,7 @@ export const MaintenanceAnalyticsSchema = z
 export const ReplacementLossQuery = z.object({
   ...rangeQuery,
   ...scopeQuery,
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
+  limit: wholeNumberQuery("limit", 1, 100)
     .default(10)
     .openapi({ description: "Entries per list (oldest, warranty, long-assigned, unscanned), 1..100." }),
   inARow: z.coerce.number().int().min(2).max(10).default(2).openapi({
