@@ -78,9 +78,13 @@ export const notFoundWith =
     if (methods.length > 0 && !methods.includes(c.req.method.toUpperCase()))
       return envelope(
         c,
-        new ApiError("method_not_allowed", `Method not allowed: ${c.req.method} ${path}; allowed: ${methods.join(", ")}`, {
-          headers: { Allow: methods.join(", ") },
-        }),
+        new ApiError(
+          "method_not_allowed",
+          `Method not allowed: ${c.req.method} ${path}; allowed: ${methods.join(", ")}`,
+          {
+            headers: { Allow: methods.join(", ") },
+          },
+        ),
       );
     return envelope(c, new ApiError("not_found", `Route not found: ${c.req.method} ${path}`));
   };

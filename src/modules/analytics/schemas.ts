@@ -151,12 +151,10 @@ export const MaintenanceAnalyticsSchema = z
       .array(
         z.object({
           currency: z.string().openapi({ example: "EUR" }),
-          total: z
-            .number()
-            .openapi({
-              example: 1289.5,
-              description: `Sum of the costs, a decimal amount in \`currency\`. ${SUMMED_AMOUNT}`,
-            }),
+          total: z.number().openapi({
+            example: 1289.5,
+            description: `Sum of the costs, a decimal amount in \`currency\`. ${SUMMED_AMOUNT}`,
+          }),
           logs: z.number().int().openapi({ description: "Completions with a cost in this currency." }),
         }),
       )
