@@ -28,7 +28,8 @@ import { sessionSchedulesRouter } from "./modules/session-schedules";
 import { sessionItemsRouter, sessionsRouter, sessionScanRouter } from "./modules/sessions";
 import { usersRouter } from "./modules/users";
 import { trashRouter } from "./modules/trash";
-import { onError, onNotFound } from "./http/error-handler";
+import { allowedMethods } from "./http/allowed-methods";
+import { notFoundWith, onError } from "./http/error-handler";
 import { d1QueryCounter } from "./http/d1-counter";
 import { ApiError } from "./platform/errors";
 import { requestId } from "./http/request-id";
@@ -191,7 +192,8 @@ export function buildApp() {
     }),
   );
 
-  app.notFound(onNotFound);
+  // After every route is registered: the 405 reads the complete table.
+  app.notFound(notFoundWith(allowedMethods(app.routes, API_PREFIX)));
   app.onError(onError);
   return app;
 }

@@ -51,7 +51,9 @@ export const API_INFO = {
   description:
     "Multi-tenant asset and inventory tracking. The workspace is the first label of the host name " +
     "(`https://<workspace>.<domain>/api/v1`). Errors are `{ message, code, details?, requestId }`; " +
-    "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`).\n\n" +
+    "lists are cursor-paginated (`limit`, `cursor` → `nextCursor`). Unknown body fields are a 400; " +
+    "unknown query parameters are ignored (caches, tracking tags and newer clients add them). A path " +
+    "called with a method it does not serve is a 405 whose `Allow` header lists the methods it does.\n\n" +
     "Licence: proprietary; workspaces and their integrations may call the API under their subscription.",
   // The operator of a deployment answers for it; the reference page (/api/v1/docs) is on every host.
   contact: { name: "The operator of this deployment (platform admin)" },

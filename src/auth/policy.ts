@@ -147,14 +147,16 @@ export const ROUTE_POLICY = {
   updateCorsOrigins: { access: "jwt", roles: ["owner"] },
   updateHealthSettings: { access: "jwt", roles: MANAGERS },
 
-  // People (docs/people.md)
+  // People (docs/people.md). A deactivation checks the person's assets in and returns their stock, so the
+  // routes that can deactivate (PATCH, bulk, import) also need CUSTODY from an API key: always, as
+  // the rule is static (read before the body is), not only for the requests that deactivate.
   listPeople: { access: "data", scope: "people:read" },
   createPerson: { access: "data", scope: "people:write" },
   getPerson: { access: "data", scope: "people:read" },
-  updatePerson: { access: "data", scope: "people:write" },
+  updatePerson: { access: "data", scope: "people:write", alsoScope: CUSTODY },
   deletePerson: { access: "data", scope: "people:write" },
   restorePerson: { access: "data", scope: "people:write" },
-  bulkPeople: { access: "data", scope: "people:write" },
+  bulkPeople: { access: "data", scope: "people:write", alsoScope: CUSTODY },
   getPersonAssignmentHistory: { access: "data", scope: "people:read" },
 
   // Custom fields (docs/custom-fields.md) and layouts (same "custom fields and layouts" group)
@@ -251,7 +253,7 @@ export const ROUTE_POLICY = {
   exportPeople: { access: "data", scope: "people:read" },
   exportSessionReport: { access: "data", scope: "sessions:read" },
   importInventoryItems: { access: "data", scope: "inventory-items:write" },
-  importPeople: { access: "data", scope: "people:write" },
+  importPeople: { access: "data", scope: "people:write", alsoScope: CUSTODY },
   // Stock CSV: read like the stock lists, written like the stock verbs.
   exportStockItems: { access: "data", scope: "stock:read" },
   exportStockMovements: { access: "data", scope: "stock:read" },

@@ -28,7 +28,9 @@ export interface RouteRule {
   /**
    * A second scope the key needs besides `scope`: an action of another group that changes an
    * asset's custody or existence (kit checkout, booking pick-up, trash purge) also needs
-   * `inventory-items:write` (CUSTODY), so a kits, bookings or trash key cannot move assets.
+   * `inventory-items:write` (CUSTODY), so a kits, bookings or trash key cannot move assets. It is
+   * static: a route that only sometimes changes custody (a person's PATCH, which deactivates when
+   * the body says so) needs it for every request.
    */
   alsoScope?: Scope;
   /**

@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, type ErrorCode } from "../platform/errors";
+import type { AllowedMethods } from "./allowed-methods";
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
   400: "bad_request",
@@ -65,5 +66,28 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
   return envelope(c, new ApiError("internal_error", "Internal error; quote the requestId when reporting it"));
 };
 
-export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
-  envelope(c, new ApiError("not_found", `Route not found: ${c.req.method} ${new URL(c.req.url).pathname}`));
+/**
+ * No route for this method and path: a 405 with `Allow` when the path is served with other methods
+ * (`allowed`, from the app's route table), else a 404.
+ */
+export const notFoundWith =
+  (allowed: AllowedMethods): NotFoundHandler<AppEnv> =>
+  (c) => {
+    const path = new URL(c.req.url).pathname;
+    const methods = allowed(path);
+    if (methods.length > 0 && !methods.includes(c.req.method.toUpperCase()))
+      return envelope(
+        c,
+        new ApiError(
+          "method_not_allowed",
+          `Method not allowed: ${c.req.method} ${path}; allowed: ${methods.join(", ")}`,
+          {
+            headers: { Allow: methods.join(", ") },
+          },
+        ),
+      );
+    return envelope(c, new ApiError("not_found", `Route not found: ${c.req.method} ${path}`));
+  };
+
+/** The handler of an app with no method table (every miss a 404). */
+export const onNotFound: NotFoundHandler<AppEnv> = notFoundWith(() => []);

@@ -9,13 +9,18 @@ import { base64url, fromBase64url } from "./crypto";
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;
 
+/**
+ * A whole-number query parameter from `min` to `max`, with one message for every way it can be
+ * wrong (not a number, a fraction, out of range): `limit must be a whole number from 1 to 100`.
+ */
+export const wholeNumberQuery = (name: string, min: number, max: number) => {
+  const message = `${name} must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
 /** `?limit=&cursor=`, shared by every list. */
 export const pageQuery = {
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
+  limit: wholeNumberQuery("limit", 1, MAX_PAGE_SIZE)
     .default(DEFAULT_PAGE_SIZE)
     .openapi({ description: `Page size, 1..${MAX_PAGE_SIZE}.`, example: 50 }),
   cursor: z

@@ -20,6 +20,13 @@ export const idParam = (name: string, example: string) =>
     .openapi({ param: { name, in: "path" }, example });
 
 /** Names and free text: trimmed, bounded, documented once. */
+/**
+ * How a summed amount of money is computed: SQLite's total() (a double), never sum(), whose integer
+ * overflow fails the whole read on totals that validated inputs can reach.
+ */
+export const SUMMED_AMOUNT =
+  "A sum computed as a double: exact while the total stays under 2^53 minor units (about 90 trillion in a currency of 2 digits), rounded to about 15 significant digits beyond; never an error.";
+
 export const NAME_MAX = 120;
 export const TEXT_MAX = 2000;
 export const nameField = z.string().trim().min(1, "must not be empty").max(NAME_MAX, `at most ${NAME_MAX} characters`);

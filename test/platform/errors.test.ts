@@ -89,10 +89,11 @@ describe("error envelope", () => {
     ]) {
       expectError(await req(url, { auth: { apiKey: t.apiKey } }), 404, "not_found");
     }
+    // A served path with another method is a 405 (test/platform/api-nits.test.ts).
     expectError(
       await req(`${t.base}/categories`, { method: "PUT", auth: { apiKey: t.apiKey }, body: {} }),
-      404,
-      "not_found",
+      405,
+      "method_not_allowed",
     );
   });
 

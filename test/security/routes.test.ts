@@ -146,6 +146,10 @@ const CUSTODY_OR_EXISTENCE = [
   "returnBooking",
   "restoreTrashItems",
   "permanentlyDeleteTrashItems",
+  // A deactivation checks the person's assets in (and returns their stock).
+  "updatePerson",
+  "bulkPeople",
+  "importPeople",
 ];
 it("every route that changes an asset's custody or existence needs inventory-items:write", () => {
   for (const id of CUSTODY_OR_EXISTENCE) {

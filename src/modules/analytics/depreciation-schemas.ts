@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageQuery } from "../../platform/pagination";
-import { isoDate } from "../../platform/schemas";
+import { isoDate, SUMMED_AMOUNT } from "../../platform/schemas";
 import { scopeQuery } from "./filters";
 import { Filters } from "./schemas";
 
@@ -46,7 +46,7 @@ export const DepreciationSchema = z
           lifeSource: z.enum(["category", "default"]),
           currency: z.string(),
           assets: z.number().int(),
-          cost: z.number(),
+          cost: z.number().openapi({ description: SUMMED_AMOUNT }),
           straightLine: Book,
           decliningBalance: Book,
         }),
@@ -58,7 +58,7 @@ export const DepreciationSchema = z
       z.object({
         currency: z.string(),
         assets: z.number().int(),
-        cost: z.number(),
+        cost: z.number().openapi({ description: SUMMED_AMOUNT }),
         straightLine: Book,
         decliningBalance: Book,
       }),

@@ -24,7 +24,7 @@ export interface DepreciationInput extends Scope {
  * computed in the Worker; the per-category totals in SQL with the same formulas over the kept
  * per-(category, currency, purchase date) cost sums (analytics_values, or analytics_values_by_location
  * with a location filter), so they read one row per purchase day, not one per asset. Amounts in
- * different currencies are never added together.
+ * different currencies are never added together. Amounts are summed with total() (SUMMED_AMOUNT).
  */
 const MONTH_DAYS = 365.25 / 12;
 
@@ -84,7 +84,7 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
       straight: number;
       declining: number;
     }>(sql`SELECT v.category_id AS categoryId, c.name AS name, c.expected_life_months AS lifeMonths, v.currency AS currency,
-        sum(v.n) AS assets, sum(v.cost) AS cost, sum(${book.straight}) AS straight, sum(${book.declining}) AS declining
+        sum(v.n) AS assets, total(v.cost) AS cost, total(${book.straight}) AS straight, total(${book.declining}) AS declining
       FROM ${input.locationId ? sql`analytics_values_by_location v` : sql`analytics_values v`} LEFT JOIN categories c ON c.id = v.category_id
       WHERE v.n <> 0${rollupScope("v", input)} GROUP BY v.category_id, v.currency ORDER BY lower(c.name), v.category_id, v.currency`),
     read<{

@@ -46,7 +46,7 @@ export async function maintenanceAnalytics(
       currency: string;
       minor: number;
       logs: number;
-    }>(sql`SELECT l.currency AS currency, sum(l.cost_minor) AS minor, count(*) AS logs
+    }>(sql`SELECT l.currency AS currency, total(l.cost_minor) AS minor, count(*) AS logs
       FROM maintenance_logs l INDEXED BY maintenance_logs_cost_idx ${join}
       WHERE l.cost_minor IS NOT NULL AND l.completed_date >= ${range.from.slice(0, 10)} AND l.completed_date < ${range.to}${f}
       GROUP BY l.currency ORDER BY l.currency`),

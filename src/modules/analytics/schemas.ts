@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { SUMMED_AMOUNT } from "../../platform/schemas";
+import { wholeNumberQuery } from "../../platform/pagination";
 import { PERIODS, rangeQuery, scopeQuery } from "./filters";
 
 export const ScopeQuery = z.object({ ...scopeQuery });
@@ -146,9 +148,10 @@ export const MaintenanceAnalyticsSchema = z
       .array(
         z.object({
           currency: z.string().openapi({ example: "EUR" }),
-          total: z
-            .number()
-            .openapi({ example: 1289.5, description: "Sum of the costs, a decimal amount in `currency`." }),
+          total: z.number().openapi({
+            example: 1289.5,
+            description: `Sum of the costs, a decimal amount in \`currency\`. ${SUMMED_AMOUNT}`,
+          }),
           logs: z.number().int().openapi({ description: "Completions with a cost in this currency." }),
         }),
       )
@@ -162,11 +165,7 @@ export const MaintenanceAnalyticsSchema = z
 export const ReplacementLossQuery = z.object({
   ...rangeQuery,
   ...scopeQuery,
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
+  limit: wholeNumberQuery("limit", 1, 100)
     .default(10)
     .openapi({ description: "Entries per list (oldest, warranty, long-assigned, unscanned), 1..100." }),
   inARow: z.coerce.number().int().min(2).max(10).default(2).openapi({

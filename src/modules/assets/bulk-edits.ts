@@ -6,9 +6,10 @@ import type { ServiceCtx } from "../../http/service-context";
 import { allOf, batchGuard, inJson } from "../../platform/d1-write";
 import { ApiError, conflict } from "../../platform/errors";
 import type { BulkInput, Verdict } from "./bulk";
+import { updatedChange } from "./changes";
 import { columnsFor } from "./input";
 import { resolveCategory, resolveLocation } from "./lookup";
-import { AUDITED_FIELDS, toAsset, type AssetRow } from "./view";
+import { toAsset, type AssetRow } from "./view";
 import type { AssetChange } from "./write";
 
 /** The bulk restore and update plans, and what every action plan is made of (bulk-actions.ts holds the others). */
@@ -119,22 +120,17 @@ export async function updatePlan(
       const cols = colsOf.get(row.id)!;
       if (cols instanceof ApiError) return { error: cols };
       const next: AssetRow = { ...row, ...cols, updatedAt: at };
-      const before = toAsset(row, defs);
-      const after = toAsset(next, defs);
-      const changedFields = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
-      if (changedFields.length === 0) return unchanged(row, defs);
+      // The single PATCH's description, its refusals included (a held asset does not move alone).
+      let described: ReturnType<typeof updatedChange>;
+      try {
+        described = updatedChange(row, next, defs);
+      } catch (err) {
+        if (err instanceof ApiError) return { error: err };
+        throw err;
+      }
+      if (!described.change) return unchanged(row, defs);
       nextCols.set(row.id, cols);
-      const moved = next.locationId !== row.locationId;
-      return changeVerdict({
-        before,
-        after,
-        action: "update",
-        auditFields: changedFields,
-        event: { type: "asset.updated", payload: { changes: changedFields } },
-        timeline: moved
-          ? [{ type: "MOVED", data: { fromLocationId: row.locationId, toLocationId: next.locationId } }]
-          : [],
-      });
+      return changeVerdict(described.change);
     },
     // A category or location moved to must still be live when the batch runs.
     guards: () => {

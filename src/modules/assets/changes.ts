@@ -1,4 +1,4 @@
-import { conflict } from "../../platform/errors";
+import { type ApiError, conflict } from "../../platform/errors";
 import { AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./view";
 import type { AssetChange } from "./write";
 
@@ -68,8 +68,24 @@ export function createdChange(row: AssetRow, defs: Defs): AssetChange {
 }
 
 /**
+ * Why an edit may not move `current` to `next`'s location (409), or null. An asset checked out to a
+ * location or to another asset is where its holder is (a dock travels with its laptop), so an edit
+ * that moves it alone would leave `holder` naming a holder elsewhere and sessions expecting it at the
+ * wrong place: check it in first. An asset held by a person may move (the person carries it).
+ */
+export function heldMoveRefusal(current: AssetRow, next: AssetRow): ApiError | null {
+  if (next.locationId === current.locationId) return null;
+  if (current.holderKind !== "location" && current.holderKind !== "asset") return null;
+  return conflict(
+    `The asset is checked out to ${current.holderKind === "asset" ? "another asset" : "a location"} (${current.holderName ?? current.holderId}) and is where its holder is; check it in first`,
+    { reason: "held", holder: { kind: current.holderKind, id: current.holderId, name: current.holderName } },
+  );
+}
+
+/**
  * asset.updated with the fields that changed, timeline MOVED when the location did; `before` alone
- * (change null) when nothing changed, which writes nothing.
+ * (change null) when nothing changed, which writes nothing. Throws the 409 of heldMoveRefusal: every
+ * edit of asset fields (PATCH, bulk update, CSV import) describes itself here.
  */
 export function updatedChange(
   current: AssetRow,
@@ -80,6 +96,8 @@ export function updatedChange(
   const after = toAsset(next, defs);
   const changed = AUDITED_FIELDS.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]));
   if (changed.length === 0) return { before, change: null };
+  const refusal = heldMoveRefusal(current, next);
+  if (refusal) throw refusal;
   const moved = next.locationId !== current.locationId;
   return {
     before,

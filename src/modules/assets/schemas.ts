@@ -23,8 +23,9 @@ export const costAmount = z.number().nonnegative("must not be negative").max(1e1
 /** An ISO 4217 currency code the runtime knows (so its minor-unit digits are known). */
 export const currencyCode = z
   .string()
-  .regex(/^[A-Z]{3}$/, "ISO 4217 code, e.g. EUR")
-  .refine(knownCurrency, "unknown ISO 4217 currency");
+  // One check, so a bad code gets one message (a regex then a refine would each add theirs).
+  .refine((c) => /^[A-Z]{3}$/.test(c) && knownCurrency(c), "must be a known ISO 4217 currency code, e.g. EUR")
+  .openapi({ pattern: "^[A-Z]{3}$" });
 
 export const StatusEnum = z
   .enum(ASSET_STATUSES)

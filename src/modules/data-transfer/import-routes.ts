@@ -98,8 +98,15 @@ export const importRouter = createRouter()
     ),
     (c) => handle(c, "asset", c.req.valid("query").dryRun),
   )
-  .openapi(importRoute("/imports/people", "importPeople", "people", "email"), (c) =>
-    handle(c, "person", c.req.valid("query").dryRun),
+  .openapi(
+    importRoute(
+      "/imports/people",
+      "importPeople",
+      "people",
+      "email",
+      "A row with `status: deactivated` deactivates the person as PATCH /people/{id} does; so an API key needs `inventory-items:write` too, for every import of people. ",
+    ),
+    (c) => handle(c, "person", c.req.valid("query").dryRun),
   )
   .openapi(
     importRoute(

@@ -41,7 +41,8 @@ export const peopleBulkRouter = createRouter().openapi(
     description:
       `\`{ action: "deactivate", ids }\` for 1..${MAX_BULK_PEOPLE} people: each as PATCH /people/{id} \`{status: "deactivated"}\` ` +
       "(every asset they hold is checked in first), all in one batch. Answers `items` in request order with each " +
-      "person's status and, on failure, the single route's error envelope.",
+      "person's status and, on failure, the single route's error envelope." +
+      " An API key needs `inventory-items:write` too (a deactivation checks assets in and returns stock), for every request of this route.",
     request: body(BulkPeopleBody),
     responses: { 200: json(BulkPeopleResult, "Per-person outcomes, in request order"), ...errorResponses(415) },
   }),

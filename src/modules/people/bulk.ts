@@ -8,7 +8,7 @@ import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { type ApiError, conflict, notFound } from "../../platform/errors";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
 import { liveDefinitions } from "../custom-fields";
-import { isStockHoldingRace, returnAllForPeople } from "../stock";
+import { isStockHoldingRace, returnAllForPeople, strandedStock } from "../stock";
 import { AUDITED_FIELDS } from "./service";
 import { toPerson, type PersonRow } from "./view";
 import { DEACTIVATION_REASON } from "./update";
@@ -36,7 +36,12 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
   const byId = new Map(rows.filter((r) => r.deletedAt === null).map((r) => [r.id, r]));
   const defs = await liveDefinitions(db, "person");
   const at = nowIso();
-  const toChange = [...byId.values()].filter((r) => r.status === "active");
+  // Stock that cannot go back (its location deleted) refuses that person's deactivation alone.
+  const stranded = await strandedStock(
+    db,
+    [...byId.values()].filter((r) => r.status === "active").map((r) => r.id),
+  );
+  const toChange = [...byId.values()].filter((r) => r.status === "active" && !stranded.has(r.id));
   const after = new Map<string, PersonRow>(toChange.map((r) => [r.id, { ...r, status: "deactivated", updatedAt: at }]));
   let raced: ApiError | null = null;
   if (toChange.length > 0) {
@@ -102,6 +107,8 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
       const e = notFound("Person");
       return { id, ok: false, status: e.status, error: envelope(e) };
     }
+    const refusal = stranded.get(id);
+    if (refusal) return { id, ok: false, status: refusal.status, error: envelope(refusal) };
     if (raced && after.has(id)) return { id, ok: false, status: raced.status, error: envelope(raced) };
     return { id, ok: true, status: 200, item: toPerson(after.get(id) ?? row, defs) };
   });

@@ -74,7 +74,7 @@ export const peopleRouter = createRouter()
       tags,
       summary: "Update, deactivate or activate a person",
       description:
-        "`status: deactivated` checks every asset the person holds back in (history and timeline record it, reason `person_deactivated`) and deactivates them in the same write; `status: active` brings them back. A concurrent change to the person or their assets is a 409 (retry).",
+        "`status: deactivated` checks every asset the person holds back in (history and timeline record it, reason `person_deactivated`) and deactivates them in the same write; `status: active` brings them back. A concurrent change to the person or their assets is a 409 (retry). An API key needs `inventory-items:write` too (a deactivation checks assets in and returns stock), for every request of this route.",
       request: { params: Params, ...body(UpdatePersonBody) },
       responses: { 200: json(PersonSchema, "Updated"), ...errorResponses(409, 415) },
     }),

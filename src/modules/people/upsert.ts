@@ -12,7 +12,7 @@ import { ApiError, conflict, invalidField, notFound } from "../../platform/error
 import { newId } from "../../platform/ids";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
-import { returnAllForPeople } from "../stock";
+import { returnAllForPeople, strandedStock } from "../stock";
 import { AUDITED_FIELDS, newPersonRow, nextPersonRow, personCreated, personUpdated, samePerson } from "./changes";
 import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
 import { createPerson, emailTaken, live } from "./service";
@@ -138,6 +138,19 @@ async function planUpsert(ctx: ServiceCtx, items: readonly PersonUpsert[]) {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       results.push({ key: item.key, error: err });
+    }
+  }
+  // Stock that cannot go back (its location deleted) refuses that person's row alone.
+  const stranded = await strandedStock(
+    ctx.db,
+    updated.filter((u) => u.next.status === "deactivated" && u.cur.status !== "deactivated").map((u) => u.cur.id),
+  );
+  if (stranded.size) {
+    for (let i = updated.length - 1; i >= 0; i--) if (stranded.has(updated[i]!.cur.id)) updated.splice(i, 1);
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i]!;
+      const refusal = "id" in r ? stranded.get(r.id) : undefined;
+      if (refusal) results[i] = { key: r.key, error: refusal };
     }
   }
   if (created.length === 0 && updated.length === 0) return { results, run: null };

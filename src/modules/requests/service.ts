@@ -69,18 +69,31 @@ async function requireSubject(ctx: RequestsCtx, input: CreateRequestInput) {
       throw invalidField("body.assetId", `unknown or not requestable inventory item '${input.assetId}'`);
     return;
   }
-  const kit = await ctx.db
-    .select({
-      id: kits.id,
-      members: sql<number>`(SELECT count(*) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${kits.id})`,
-      closed: sql<number>`(SELECT count(*) FROM ${kitMembers} JOIN ${assets} ON ${assets.id} = ${kitMembers.assetId} WHERE ${kitMembers.kitId} = ${kits.id} AND ${assets.requestable} = 0)`,
-    })
-    .from(kits)
-    .where(and(eq(kits.id, input.kitId!), isNull(kits.deletedAt)))
-    .get();
-  if (!kit || (selfService && kit.closed > 0))
-    throw invalidField("body.kitId", `unknown or not requestable kit '${input.kitId}'`);
-  if (kit.members === 0) throw conflict("The kit has no items");
+  const kitId = input.kitId!;
+  // Two plain reads: a correlated subquery in a one-table select would name kits.id unqualified,
+  // and inside a join with assets that "id" is the asset's.
+  const [kit, members] = await Promise.all([
+    ctx.db
+      .select({ id: kits.id })
+      .from(kits)
+      .where(and(eq(kits.id, kitId), isNull(kits.deletedAt)))
+      .get(),
+    ctx.db
+      .select({ id: assets.id, requestable: assets.requestable })
+      .from(kitMembers)
+      .innerJoin(assets, eq(assets.id, kitMembers.assetId))
+      .where(eq(kitMembers.kitId, kitId))
+      .orderBy(assets.id)
+      .all(),
+  ]);
+  if (!kit) throw invalidField("body.kitId", `unknown or not requestable kit '${kitId}'`);
+  const closed = members.filter((m) => !m.requestable).map((m) => m.id);
+  if (selfService && closed.length > 0)
+    throw invalidField(
+      "body.kitId",
+      `not requestable kit '${kitId}': it holds items that are not requestable (${closed.slice(0, 20).join(", ")}${closed.length > 20 ? `, and ${closed.length - 20} more` : ""})`,
+    );
+  if (members.length === 0) throw conflict("The kit has no items");
 }
 
 const iso = (v: string | undefined) => (v ? new Date(v).toISOString() : null);

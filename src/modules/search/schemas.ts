@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ASSET_STATUSES } from "../../db/tenant/assets";
 import { PERSON_STATUSES } from "../../db/tenant/people";
 import { SESSION_STATUSES } from "../../db/tenant/sessions";
+import { wholeNumberQuery } from "../../platform/pagination";
 
 export const Q_MAX = 100;
 export const SEARCH_LIMIT_DEFAULT = 10;
@@ -13,11 +14,7 @@ export const SearchQuery = z.object({
     description:
       "Words to find; each matches as a prefix (`lat` finds `Latitude`), all must match. Operators and punctuation are plain text.",
   }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(SEARCH_LIMIT_MAX)
+  limit: wholeNumberQuery("limit", 1, SEARCH_LIMIT_MAX)
     .default(SEARCH_LIMIT_DEFAULT)
     .openapi({ description: `Results per group (default ${SEARCH_LIMIT_DEFAULT}, max ${SEARCH_LIMIT_MAX}).` }),
 });

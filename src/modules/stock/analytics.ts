@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { createRouter, defineRoute, jsonContent as json } from "../../http/router";
+import { SUMMED_AMOUNT } from "../../platform/schemas";
 import { currencyDigits } from "../assets";
 
 /**
@@ -9,8 +10,15 @@ import { currencyDigits } from "../assets";
  * different currencies are never added), units consumed per month (issues less returns, adjusts
  * down), and the items below a level. Aggregates over stock_levels and stock_movements: a workspace
  * holds few stock items, and the movement range is read through stock_movements_kind_at_idx.
+ * Sums use SQLite's total() (a REAL that never overflows), not sum(), which fails the whole read on
+ * an integer overflow that values inside the validated limits reach (1e12 a unit, 1e9 units).
  */
-const Value = z.object({ id: z.string(), currency: z.string(), value: z.number(), units: z.number().int() });
+const Value = z.object({
+  id: z.string(),
+  currency: z.string(),
+  value: z.number().openapi({ description: SUMMED_AMOUNT }),
+  units: z.number().int(),
+});
 const StockAnalytics = z
   .object({
     valueByCategory: z.array(Value),
@@ -44,10 +52,10 @@ const money = (rows: ValueRow[]) =>
 export async function stockAnalytics(db: TenantDb) {
   const since = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 11, 1)).toISOString();
   const [byCategory, byLocation, consumption, below] = await Promise.all([
-    db.all<ValueRow>(sql`SELECT i.category_id AS id, i.currency AS currency, sum(l.quantity * i.unit_cost_minor) AS minor, sum(l.quantity) AS units
+    db.all<ValueRow>(sql`SELECT i.category_id AS id, i.currency AS currency, total(l.quantity * i.unit_cost_minor) AS minor, total(l.quantity) AS units
       FROM stock_levels l JOIN stock_items i ON i.id = l.item_id
       WHERE i.deleted_at IS NULL AND i.currency IS NOT NULL AND i.unit_cost_minor IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`),
-    db.all<ValueRow>(sql`SELECT l.location_id AS id, i.currency AS currency, sum(l.quantity * i.unit_cost_minor) AS minor, sum(l.quantity) AS units
+    db.all<ValueRow>(sql`SELECT l.location_id AS id, i.currency AS currency, total(l.quantity * i.unit_cost_minor) AS minor, total(l.quantity) AS units
       FROM stock_levels l JOIN stock_items i ON i.id = l.item_id
       WHERE i.deleted_at IS NULL AND i.currency IS NOT NULL AND i.unit_cost_minor IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`),
     db.all<{
@@ -56,9 +64,9 @@ export async function stockAnalytics(db: TenantDb) {
       returned: number;
       adjustedDown: number;
     }>(sql`SELECT substr(at, 1, 7) AS month,
-        sum(CASE WHEN kind = 'issue' THEN quantity ELSE 0 END) AS issued,
-        sum(CASE WHEN kind = 'return' THEN quantity ELSE 0 END) AS returned,
-        sum(CASE WHEN kind = 'adjust' AND from_location_id IS NOT NULL THEN quantity ELSE 0 END) AS adjustedDown
+        total(CASE WHEN kind = 'issue' THEN quantity ELSE 0 END) AS issued,
+        total(CASE WHEN kind = 'return' THEN quantity ELSE 0 END) AS returned,
+        total(CASE WHEN kind = 'adjust' AND from_location_id IS NOT NULL THEN quantity ELSE 0 END) AS adjustedDown
       FROM stock_movements WHERE kind IN ('issue', 'return', 'adjust') AND at >= ${since} GROUP BY 1 ORDER BY 1`),
     db.all<{ n: number }>(sql`SELECT count(*) AS n FROM stock_items i WHERE i.deleted_at IS NULL
       AND (i.low = 1 OR EXISTS (SELECT 1 FROM stock_levels l WHERE l.item_id = i.id AND l.low = 1))`),

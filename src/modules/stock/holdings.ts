@@ -6,12 +6,12 @@ import type { TenantDb } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
-import { notFound } from "../../platform/errors";
+import { type ApiError, conflict, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./crossings";
 import { requireStockItem } from "./items";
 import { movementStatements, type PlannedMovement } from "./ledger";
-import { movementRow } from "./movement-parts";
+import { defaultReturnLocation, locationsLive, movementRow } from "./movement-parts";
 import { pushNotifications, type StockCtx } from "./rows";
 import { toMovement, toStockLevel } from "./view";
 
@@ -70,6 +70,58 @@ export async function listPersonStock(db: TenantDb, personId: string, input: { l
   return page.of(rows, (r) => [r.id], toMovement);
 }
 
+/**
+ * A return without a named location goes where the return route sends it: the issue's default
+ * return location (defaultReturnLocation), which must be live. Deactivating a person returns what
+ * they hold the same way, so stock held from a since deleted location refuses the deactivation (409
+ * naming it) rather than landing in a location nobody can see: return it elsewhere first. The
+ * refusals per person, for the people module to answer per person (bulk, import) before it
+ * deactivates; returnAllForPeople throws the first one.
+ */
+export async function strandedStock(db: TenantDb, personIds: readonly string[]): Promise<Map<string, ApiError>> {
+  const refusals = new Map<string, ApiError>();
+  if (!personIds.length) return refusals;
+  const open = await db
+    .select()
+    .from(stockMovements)
+    .where(and(inJson(stockMovements.personId, personIds), sql`${stockMovements.openQuantity} > 0`))
+    .orderBy(asc(stockMovements.id))
+    .all();
+  const ids = [...new Set(open.map((issue) => defaultReturnLocation(issue)))];
+  if (!ids.length) return refusals;
+  const live = new Set(
+    (
+      await db
+        .select({ id: locations.id })
+        .from(locations)
+        .where(and(inJson(locations.id, ids), isNull(locations.deletedAt)))
+        .all()
+    ).map((r) => r.id),
+  );
+  const byPerson = new Map<string, (typeof open)[number][]>();
+  for (const issue of open)
+    if (!live.has(defaultReturnLocation(issue)))
+      byPerson.set(issue.personId!, [...(byPerson.get(issue.personId!) ?? []), issue]);
+  for (const [personId, stranded] of byPerson)
+    refusals.set(
+      personId,
+      conflict(
+        `Stock held by this person was issued from a deleted location (${[...new Set(stranded.map((i) => i.fromLocationId))].join(", ")}), where it cannot go back; return it to a live location first (POST /stock-items/{id}/return with locationId)`,
+        {
+          reason: "stock_return_location_deleted",
+          personId,
+          stock: stranded.slice(0, 20).map((i) => ({
+            issueId: i.id,
+            itemId: i.itemId,
+            locationId: i.fromLocationId,
+            openQuantity: i.openQuantity,
+          })),
+        },
+      ),
+    );
+  return refusals;
+}
+
 /** Guard name of `returnAllForPeople`: what the people held changed between the read and the batch. */
 export const PEOPLE_STOCK_GUARD = "people_stock_changed";
 
@@ -88,23 +140,28 @@ export async function returnAllForPeople(ctx: ServiceCtx, personIds: readonly st
     .where(and(inJson(stockMovements.personId, personIds), sql`${stockMovements.openQuantity} > 0`))
     .orderBy(asc(stockMovements.id))
     .all();
+  const destinations = open.map((issue) => defaultReturnLocation(issue));
+  const refusal = [...(await strandedStock(db, personIds)).values()][0];
+  if (refusal) throw refusal;
   const snapshot = JSON.stringify(open.map((m) => [m.id, m.openQuantity]));
+  // The open issues read, and the locations they go back to still live (a deletion meanwhile: 409, retry).
   const guard = batchGuard(
     db,
     PEOPLE_STOCK_GUARD,
     sql`(SELECT coalesce(json_group_array(json_array(id, open_quantity)), '[]') FROM (SELECT ${stockMovements.id} AS id, ${stockMovements.openQuantity} AS open_quantity
-      FROM ${stockMovements} WHERE ${inJson(stockMovements.personId, personIds)} AND ${stockMovements.openQuantity} > 0 ORDER BY ${stockMovements.id})) = ${snapshot}`,
+      FROM ${stockMovements} WHERE ${inJson(stockMovements.personId, personIds)} AND ${stockMovements.openQuantity} > 0 ORDER BY ${stockMovements.id})) = ${snapshot}
+      AND ${locationsLive(destinations).holds}`,
   );
   if (!open.length) return { statements: [guard], returned: [] as ReturnType<typeof toMovement>[] };
   const moves: PlannedMovement[] = open.map((issue) => ({
     row: movementRow(ctx, { id: issue.itemId }, "return", {
       quantity: issue.openQuantity!,
-      toLocationId: issue.fromLocationId,
+      toLocationId: defaultReturnLocation(issue),
       issueId: issue.id,
       personId: issue.personId,
       reason,
     }),
-    deltas: [{ locationId: issue.fromLocationId!, delta: issue.openQuantity! }],
+    deltas: [{ locationId: defaultReturnLocation(issue), delta: issue.openQuantity! }],
   }));
   return {
     statements: movementStatements(db, ctx.actor, moves, {

@@ -3,7 +3,7 @@
  * changed only by append-only movements kept exact in one batch each.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
-export { isStockHoldingRace, returnAllForPeople } from "./holdings";
+export { isStockHoldingRace, returnAllForPeople, strandedStock } from "./holdings";
 export { countStockUsing, noLiveStockUses } from "./in-use";
 export { restoreStockItem } from "./items";
 export { issueStock } from "./movements";

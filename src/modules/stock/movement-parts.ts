@@ -46,6 +46,12 @@ export function movementRow(
   };
 }
 
+/**
+ * Where an issue's units go back when a return names no location: the location they were issued
+ * from. The return route (400 when it is deleted) and a person's deactivation (409) both use it.
+ */
+export const defaultReturnLocation = (issue: { fromLocationId: string | null }) => issue.fromLocationId ?? "";
+
 /** A live location, or 400 naming the field. */
 export async function requireLocation(db: TenantDb, id: string, path: string) {
   const row = await db

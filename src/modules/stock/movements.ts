@@ -5,7 +5,15 @@ import { stockLevels, stockMovements } from "../../db/tenant/stock";
 import { guardFailed, type BatchRider } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
 import { minorOf } from "./input";
-import { commit, movementRow, quantityAt, readForMovement, requireLive, type MovementPlan } from "./movement-parts";
+import {
+  commit,
+  defaultReturnLocation,
+  movementRow,
+  quantityAt,
+  readForMovement,
+  requireLive,
+  type MovementPlan,
+} from "./movement-parts";
 import type { StockCtx } from "./rows";
 
 // Each verb is a plan (reads and checks: the 400/404/409 a request earns before any write) and a
@@ -109,7 +117,7 @@ export async function planReturn(ctx: StockCtx, itemId: string, input: ReturnInp
       and(eq(stockMovements.id, input.issueId), eq(stockMovements.itemId, itemId), eq(stockMovements.kind, "issue")),
     )
     .get();
-  const locationId = input.locationId ?? issue?.fromLocationId ?? "";
+  const locationId = input.locationId ?? (issue ? defaultReturnLocation(issue) : "");
   const { item } = requireLive(
     await readForMovement(ctx.db, itemId, issue ? { locations: { "body.locationId": locationId } } : {}),
   );

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { seedPerson } from "../harness/people";
+import { createUser } from "../harness/principals";
+import { api, createTenant } from "../harness/tenant";
+import { ask, asset, requester } from "./helpers";
+
+describe("a kit is requestable only when everything in it is", () => {
+  it("refuses the self-service role a kit holding a non-requestable asset, naming it, as for the asset alone", async () => {
+    const t = await createTenant();
+    const rae = await requester(t);
+    const cam = await asset(t, "Camera");
+    const server = await asset(t, "Server", false);
+    const kit = await api<{ id: string }>(t, "/kits", { body: { name: "Mixed kit", assetIds: [cam.id, server.id] } });
+    expect(kit.status, JSON.stringify(kit.body)).toBe(201);
+
+    const alone = await api<ErrorBody>(t, "/requests", { body: { assetId: server.id }, auth: { jwt: rae.jwt } });
+    expect(alone.status).toBe(400);
+    const res = await api<ErrorBody>(t, "/requests", { body: { kitId: kit.body.id }, auth: { jwt: rae.jwt } });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.code).toBe(alone.body.code);
+    expect(res.body.details).toEqual([{ path: "body.kitId", message: expect.stringContaining(server.id) }]);
+    expect(res.body.message).toContain(server.id);
+    expect(res.body.message).not.toContain(cam.id);
+
+    // A member (not self-service) may still ask for it; once every item is requestable, so may Rae.
+    const member = await createUser(t, "member");
+    await seedPerson(t, { name: "Mo Member", email: member.email });
+    await ask(t, member, { kitId: kit.body.id });
+    const opened = await api(t, `/inventory-items/${server.id}`, { method: "PATCH", body: { requestable: true } });
+    expect(opened.status).toBe(200);
+    await ask(t, rae, { kitId: kit.body.id });
+  });
+});
