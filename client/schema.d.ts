@@ -2046,9 +2046,9 @@ export interface paths {
         put?: never;
         /**
          * Deactivate many people
-         * @description `{ action: "deactivate", ids }` for 1..100 people: each as PATCH /people/{id} `{status: "deactivated"}` (every asset they hold is checked in first), all in one batch. Answers `items` in request order with each person's status and, on failure, the single route's error envelope.
+         * @description `{ action: "deactivate", ids }` for 1..100 people: each as PATCH /people/{id} `{status: "deactivated"}` (every asset they hold is checked in first), all in one batch. Answers `items` in request order with each person's status and, on failure, the single route's error envelope. An API key needs `inventory-items:write` too (a deactivation checks assets in and returns stock), for every request of this route.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `people:write` and `inventory-items:write`.
          */
         post: operations["bulkPeople"];
         delete?: never;
@@ -2112,9 +2112,9 @@ export interface paths {
         head?: never;
         /**
          * Update, deactivate or activate a person
-         * @description `status: deactivated` checks every asset the person holds back in (history and timeline record it, reason `person_deactivated`) and deactivates them in the same write; `status: active` brings them back. A concurrent change to the person or their assets is a 409 (retry).
+         * @description `status: deactivated` checks every asset the person holds back in (history and timeline record it, reason `person_deactivated`) and deactivates them in the same write; `status: active` brings them back. A concurrent change to the person or their assets is a 409 (retry). An API key needs `inventory-items:write` too (a deactivation checks assets in and returns stock), for every request of this route.
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `people:write` and `inventory-items:write`.
          */
         patch: operations["updatePerson"];
         trace?: never;
@@ -3538,9 +3538,9 @@ export interface paths {
         put?: never;
         /**
          * Import people from CSV
-         * @description Creates people, or updates the live one with the same email. Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are not imported and are listed by name in `ignoredColumns` (dry run and job), unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
+         * @description Creates people, or updates the live one with the same email. A row with `status: deactivated` deactivates the person as PATCH /people/{id} does; so an API key needs `inventory-items:write` too, for every import of people. Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are not imported and are listed by name in `ignoredColumns` (dry run and job), unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
          *
-         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `people:write` and `inventory-items:write`.
          */
         post: operations["importPeople"];
         delete?: never;
@@ -7453,12 +7453,14 @@ export interface components {
             valueByCategory: {
                 id: string;
                 currency: string;
+                /** @description A sum computed as a double: exact while the total stays under 2^53 minor units (about 90 trillion in a currency of 2 digits), rounded to about 15 significant digits beyond; never an error. */
                 value: number;
                 units: number;
             }[];
             valueByLocation: {
                 id: string;
                 currency: string;
+                /** @description A sum computed as a double: exact while the total stays under 2^53 minor units (about 90 trillion in a currency of 2 digits), rounded to about 15 significant digits beyond; never an error. */
                 value: number;
                 units: number;
             }[];
@@ -8672,7 +8674,7 @@ export interface components {
                 /** @example EUR */
                 currency: string;
                 /**
-                 * @description Sum of the costs, a decimal amount in `currency`.
+                 * @description Sum of the costs, a decimal amount in `currency`. A sum computed as a double: exact while the total stays under 2^53 minor units (about 90 trillion in a currency of 2 digits), rounded to about 15 significant digits beyond; never an error.
                  * @example 1289.5
                  */
                 total: number;
@@ -8694,6 +8696,7 @@ export interface components {
                 lifeSource: "category" | "default";
                 currency: string;
                 assets: number;
+                /** @description A sum computed as a double: exact while the total stays under 2^53 minor units (about 90 trillion in a currency of 2 digits), rounded to about 15 significant digits beyond; never an error. */
                 cost: number;
                 straightLine: {
                     bookValue: number;
@@ -8709,6 +8712,7 @@ export interface components {
             totalsByCurrency: {
                 currency: string;
                 assets: number;
+                /** @description A sum computed as a double: exact while the total stays under 2^53 minor units (about 90 trillion in a currency of 2 digits), rounded to about 15 significant digits beyond; never an error. */
                 cost: number;
                 straightLine: {
                     bookValue: number;
