@@ -1,16 +1,15 @@
-// Reads dependency-cruiser's JSON on stdin and fails when src/ has an import cycle made of value
-// imports (type-only imports aside). dependency-cruiser's own `circular` rule reports one cycle per
-// module and can pass over a value cycle when the path it found runs through a type-only import, so
-// `npm run check:architecture` also runs this strongly-connected-components check over the graph.
+// Reads dependency-cruiser's JSON on stdin and fails when src/ has an import cycle, type-only imports
+// included: a type cycle is still two files that cannot be read, or moved, one without the other.
+// dependency-cruiser's own `circular` rule reports one cycle per module and can pass over a cycle
+// when the path it found is another, so `npm run check:architecture` also runs this
+// strongly-connected-components check over the whole graph.
 const chunks = [];
 for await (const c of process.stdin) chunks.push(c);
 const { modules } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 
 const graph = new Map();
 for (const m of modules) {
-  const deps = (m.dependencies ?? [])
-    .filter((d) => d.resolved.startsWith("src/") && !(d.dependencyTypes ?? []).includes("type-only"))
-    .map((d) => d.resolved);
+  const deps = (m.dependencies ?? []).filter((d) => d.resolved.startsWith("src/")).map((d) => d.resolved);
   graph.set(m.source, deps);
 }
 
@@ -45,7 +44,7 @@ function visit(v) {
 for (const v of graph.keys()) if (!index.has(v)) visit(v);
 
 if (cycles.length > 0) {
-  for (const c of cycles) console.error(`import cycle (value imports) among:\n  ${c.join("\n  ")}`);
+  for (const c of cycles) console.error(`import cycle among:\n  ${c.join("\n  ")}`);
   process.exit(1);
 }
-console.log(`no value-import cycles (${graph.size} modules)`);
+console.log(`no import cycles (${graph.size} modules)`);

@@ -5,7 +5,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
 import { blockingBookingsOf, noBlockingBookingOf } from "./booking-rule";
-import type { BulkInput } from "./bulk";
+import type { BulkInput } from "./bulk-input";
 import {
   checkinAssetSet,
   checkinChange,

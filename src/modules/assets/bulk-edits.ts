@@ -5,7 +5,7 @@ import { categories, locations } from "../../db/tenant/catalog";
 import type { ServiceCtx } from "../../http/service-context";
 import { allOf, batchGuard, inJson } from "../../platform/d1-write";
 import { ApiError, conflict } from "../../platform/errors";
-import type { BulkInput, Verdict } from "./bulk";
+import type { BulkInput, Verdict } from "./bulk-input";
 import { updatedChange } from "./changes";
 import { columnsFor } from "./input";
 import { resolveCategory, resolveLocation } from "./lookup";

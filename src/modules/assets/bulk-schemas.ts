@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorSchema } from "../../platform/schemas";
-import { MAX_BULK_IDS } from "./bulk";
+import { MAX_BULK_IDS } from "./bulk-input";
 import { assetFields, AssetSchema, CheckinBody, CheckoutBody, StatusBody } from "./schemas";
 
 const ids = z

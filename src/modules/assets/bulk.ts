@@ -6,22 +6,12 @@ import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { actionPlan } from "./bulk-actions";
-import type { AssetInput } from "./input";
-import type { StatusChange } from "./status";
+import type { BulkInput, Verdict } from "./bulk-input";
 import { assetFieldDefs, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite, type AssetChange, type AssetWrite } from "./write";
 
-export const MAX_BULK_IDS = 100;
+export { type BulkInput, MAX_BULK_IDS } from "./bulk-input";
 const ATTEMPTS = 3;
-
-export type BulkInput = { ids: string[] } & (
-  | ({ action: "update" } & Omit<AssetInput, "uniqueTag" | "customFields">)
-  | ({ action: "status" } & StatusChange)
-  | { action: "checkout"; personId: string; dueBackAt?: string }
-  | { action: "checkin"; notes?: string | null }
-  | { action: "delete" }
-  | { action: "restore" }
-);
 
 export interface BulkItemResult {
   id: string;
@@ -30,9 +20,6 @@ export interface BulkItemResult {
   item?: Asset;
   error?: { message: string; code: string; details?: unknown; requestId: string };
 }
-
-/** What the plan decided for each id: an error, or a change (null: nothing to write, e.g. an update that changes nothing). */
-export type Verdict = { error: ApiError } | { asset: Asset; change: AssetChange | null };
 
 interface Plan {
   verdicts: Map<string, Verdict>;
