@@ -118,9 +118,15 @@ export function joinWrites(...parts: (Write | null | undefined)[]): Write {
 /**
  * A write that rides on another verb's batch (a request's approval on the checkout, booking or
  * stock issue it makes): its guards join the verb's, everything else follows the verb's writes.
- * Its after-commit work is the caller's, once the verb returned.
+ * `afterCommit` runs its after-commit work; call it once the verb returned (it does not see the
+ * verb's batch results).
  */
-export function asRider(ctx: WriteCtx, w: Write): BatchRider {
-  const { guards, ...rest } = w;
-  return { guards: guards ?? [], writes: writeStatements(ctx, rest) };
+export function asRider(ctx: WriteCtx, w: Write): { rider: BatchRider; afterCommit: () => Promise<void> } {
+  const { guards, after, ...rest } = w;
+  return {
+    rider: { guards: guards ?? [], writes: writeStatements(ctx, rest) },
+    afterCommit: async () => {
+      for (const step of after ?? []) await step({ results: [], writesAt: 0, derivedAt: 0 });
+    },
+  };
 }
