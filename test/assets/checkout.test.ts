@@ -272,9 +272,7 @@ describe("checkout and check-in", () => {
     // Stale statements (a checkout happened after they were built) fail as a whole.
     const stale = await checkinAllForPerson(ctx, p.id, "person_deactivated");
     expect((await api(t, `/inventory-items/${a1.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
-    await expect(commitWrite(ctx, compileAssetWrite(ctx, stale))).rejects.toThrow(
-      /guard:person_assets_changed/,
-    );
+    await expect(commitWrite(ctx, compileAssetWrite(ctx, stale))).rejects.toThrow(/guard:person_assets_changed/);
     expect((await assetRow(t, a1.id))?.assigneeId).toBe(p.id);
   });
 

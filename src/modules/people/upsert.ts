@@ -48,4 +48,3 @@ export async function upsertPeople(ctx: ServiceCtx, items: readonly PersonUpsert
   }
   return out;
 }
-

@@ -65,7 +65,9 @@ export function stepWrite(
   const type = `request.${after.status as Exclude<RequestStatus, "open"> | "created"}`;
   return {
     writes: rows.length ? [insertJsonRows(ctx.db, notifications, rows)] : [],
-    events: [{ type: after.status === "open" ? "request.created" : type, subjectId: after.id, payload: toRequest(after) }],
+    events: [
+      { type: after.status === "open" ? "request.created" : type, subjectId: after.id, payload: toRequest(after) },
+    ],
     after: [() => push(ctx.env, ctx.tenantId, rows)],
   };
 }
