@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { recordEventsSelected } from "../../events/outbox";
-import { commitWrite, writeStatements, type Write } from "../../events/write";
+import { commitWrite, type Write } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { batchable, batchGuards, guardFailed, insertJsonRows, type GuardCheck } from "../../platform/d1-write";
 import {
@@ -166,22 +166,6 @@ const layoutOf = (w: Write, watched: boolean, derivedAt: number): MovementLayout
   crossingAt: watched ? derivedAt + 1 + CROSSING_NOTIFICATIONS_AT : undefined,
 });
 
-/**
- * The statements of a movement write, for a caller that runs its own batch (bulk movements, counts),
- * with where its returned rows are (`batchWritten`).
- */
-export function movementBatch(
-  db: TenantDb,
-  actor: string,
-  moves: readonly PlannedMovement[],
-  extra: MovementExtras = {},
-) {
-  const w = movementWrite(db, actor, moves, extra);
-  const statements = writeStatements({ db, actor }, w);
-  const derivedAt = statements.length - w.derived!.length;
-  return { statements, ...layoutOf(w, extra.watched ?? true, derivedAt) };
-}
-
 /** One event per movement: the movement, `onHand` and the touched locations' quantities just after the batch's writes. */
 function movementEvents(moves: readonly PlannedMovement[]): SQL {
   const data = moves.map((m) => ({
@@ -210,12 +194,34 @@ export function batchWritten(results: unknown[], at: MovementLayout) {
 }
 
 /**
- * Runs one movement through the write recipe; its level and item writes return the state this
- * movement produced, with the `low` flags as the crossing statements leave them (a touched row's
- * flag is its quantity against its level). Without a reorder level in sight the crossing statements
- * are left out; if a level was set meanwhile, the batch fails on `stock_watched` and runs again with
- * them. `onError` maps guard failures. After the commit, the admins' new notifications are pushed to
- * their open sockets.
+ * Commits movements through the write recipe and returns the rows the batch wrote (levels, items,
+ * with the `low` flags as the crossing statements leave them, and the crossing notifications);
+ * after the commit, the admins' new notifications are pushed to their open sockets. A failed batch
+ * goes to `onFailure` (default: rethrown).
+ */
+export async function commitMovements(
+  ctx: StockCtx,
+  moves: readonly PlannedMovement[],
+  extra: MovementExtras,
+  onFailure?: (err: unknown) => Promise<never> | never,
+): Promise<ReturnType<typeof batchWritten>> {
+  const w = movementWrite(ctx.db, ctx.actor, moves, extra);
+  let written: ReturnType<typeof batchWritten> | undefined;
+  w.after = [
+    async (done) => {
+      written = batchWritten(done.results, layoutOf(w, extra.watched ?? true, done.derivedAt));
+      await pushNotifications(ctx, written.notifications);
+    },
+  ];
+  await commitWrite(ctx, w, onFailure);
+  return written!;
+}
+
+/**
+ * Runs one movement; its level and item writes return the state this movement produced (a touched
+ * row's flag is its quantity against its level). Without a reorder level in sight the crossing
+ * statements are left out; if a level was set meanwhile, the batch fails on `stock_watched` and
+ * runs again with them. `onError` maps guard failures.
  */
 export async function commitMovement(
   ctx: StockCtx,
@@ -224,23 +230,13 @@ export async function commitMovement(
   watched: boolean,
   onError: (err: unknown) => Promise<never>,
 ) {
-  const { db } = ctx;
   const run = async (watch: boolean): Promise<ReturnType<typeof batchWritten>> => {
-    const w = movementWrite(db, ctx.actor, [move], { ...extra, watched: watch });
-    let written: ReturnType<typeof batchWritten> | undefined;
-    w.after = [
-      async (done) => {
-        written = batchWritten(done.results, layoutOf(w, watch, done.derivedAt));
-        await pushNotifications(ctx, written.notifications);
-      },
-    ];
     try {
-      await commitWrite(ctx, w);
+      return await commitMovements(ctx, [move], { ...extra, watched: watch });
     } catch (err) {
       if (!watch && guardFailed(err, WATCHED_GUARD)) return run(true);
       return onError(err);
     }
-    return written!;
   };
   const written = await run(watched);
   const item = written.items[0]!;
