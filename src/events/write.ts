@@ -35,7 +35,8 @@ export interface Write {
   /**
    * Statements that must come last because they read what the batch just wrote: events only the
    * batch can compute (`recordEventsSelected`, `recordEventIfChanged`) and what follows from them
-   * (the stock crossings' notifications and flags).
+   * (the stock crossings' notifications and flags). `recordEventIfChanged` reads `changes()` of
+   * the statement just before it: in a write with audits or events, put that statement here too.
    */
   derived?: BatchItem<"sqlite">[];
   /** After-commit work (health settle, realtime pushes): runs only when the batch succeeded, in order. */
