@@ -2,7 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assignments } from "../../src/db/tenant/assets";
 import { checkinAllForPerson } from "../../src/modules/assets/checkin-people";
-import { assetWriteStatements } from "../../src/modules/assets/write";
+import { commitWrite } from "../../src/events/write";
+import { compileAssetWrite } from "../../src/modules/assets/write";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson, setPerson } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
@@ -242,8 +243,7 @@ describe("checkout and check-in", () => {
     const ctx = { db, actor: "usr_test", tenantId: t.id };
     const write = await checkinAllForPerson(ctx, p.id, "person_deactivated");
     expect(write.changes.map((c) => c.after.id).sort()).toEqual([a1.id, a2.id].sort());
-    const statements = assetWriteStatements(ctx, write);
-    await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+    await commitWrite(ctx, compileAssetWrite(ctx, write));
 
     for (const a of [a1, a2]) {
       expect(await assetRow(t, a.id)).toMatchObject({
@@ -272,10 +272,7 @@ describe("checkout and check-in", () => {
     // Stale statements (a checkout happened after they were built) fail as a whole.
     const stale = await checkinAllForPerson(ctx, p.id, "person_deactivated");
     expect((await api(t, `/inventory-items/${a1.id}/checkout`, { body: { personId: p.id } })).status).toBe(200);
-    const staleStatements = assetWriteStatements(ctx, stale);
-    await expect(db.batch(staleStatements as [(typeof statements)[number], ...typeof statements])).rejects.toThrow(
-      /guard:person_assets_changed/,
-    );
+    await expect(commitWrite(ctx, compileAssetWrite(ctx, stale))).rejects.toThrow(/guard:person_assets_changed/);
     expect((await assetRow(t, a1.id))?.assigneeId).toBe(p.id);
   });
 

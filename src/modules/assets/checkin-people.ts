@@ -9,8 +9,8 @@ import type { AssetWrite } from "./write";
 
 /**
  * For the people module: the asset write that checks every asset currently assigned to any of
- * `personIds` back in (person deactivation, one or many at once), for the caller's own batch
- * (`assetWriteStatements` before deactivating the people, then `afterAssetWrite`): one read of their
+ * `personIds` back in (person deactivation, one or many at once), for the caller's own write
+ * (`compileAssetWrite`, joined with the people's own and committed once): one read of their
  * assets, one of their open assignments, set-based writes.
  *
  * Its guard (`guardName`) fails the whole batch if the set of assets they hold changed since this

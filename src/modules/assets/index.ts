@@ -33,7 +33,7 @@ export { createAsset, restoreAsset, updateAsset } from "./service";
 export { upsertAssets } from "./upsert";
 export type { AssetUpsert, AssetUpsertResult } from "./upsert";
 export { currencyDigits, fromMinor, toMinor } from "./view";
-export { afterAssetWrite, assetWriteStatements, commitAssetWrite, timelineRow } from "./write";
+export { commitAssetWrite, compileAssetWrite, timelineRow } from "./write";
 export type { AssetChange, AssetWrite } from "./write";
 export { planCheckinMany, planCheckoutMany } from "./checkout-many";
 export type { MemberRefusal } from "./checkout-many";

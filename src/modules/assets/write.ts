@@ -1,7 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets, assetStatusEvents, assetTimeline, type AssetStatus, type TimelineType } from "../../db/tenant/assets";
-import { auditStatementsMany } from "../../events/audit";
-import { recordEvents } from "../../events/outbox";
+import type { AuditChange } from "../../events/audit";
+import { commitWrite, type Write } from "../../events/write";
 import { insertJsonRows, updateJsonRows } from "../../platform/d1-write";
 import { descendantsOf } from "./custody-tree";
 import { healthRemove, healthStale, settleHealth } from "../../health";
@@ -10,9 +10,10 @@ import { orderedId } from "../../platform/ids";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 
 /**
- * The asset write recipe: every verb that changes assets (create, update, delete, restore, status,
+ * The asset describer: every verb that changes assets (create, update, delete, restore, status,
  * checkout, check-in, the person deactivation's check-ins, bulk operations) describes its change
- * as an `AssetWrite` and gets, in one `db.batch` and in this order,
+ * as an `AssetWrite`, which compiles to the house write recipe (`src/events/write.ts`) and gets,
+ * in one `db.batch` and in this order,
  *
  *   guards → row writes → health stale marks (or removal) → status events → timeline → audit → outbox
  *
@@ -29,6 +30,8 @@ export interface AssetWrite {
   writes: BatchItem<"sqlite">[];
   /** What happened to each asset. */
   changes: AssetChange[];
+  /** Audit changes of the aggregate the write belongs to (a booking), recorded after the assets' own. */
+  audits?: AuditChange[];
   /** Events of the aggregate the write belongs to (a booking, a kit), recorded after the assets' own. */
   events?: { type: string; subjectId: string; payload: Record<string, unknown> }[];
 }
@@ -53,8 +56,14 @@ export interface AssetChange {
   removesHealth?: boolean;
 }
 
-/** The statements of `w` in the recipe's order, for a caller that adds its own (e.g. a person update). */
-export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<"sqlite">[] {
+/**
+ * Compiles `w` to the house write recipe (`src/events/write.ts`): the asset rows, health marks,
+ * status events and timeline are its writes; the assets' audit rows and events (then the
+ * aggregate's own) its audits and events; re-scoring the touched assets' health its after-commit
+ * work. A caller that writes more than assets (a person's deactivation) joins it with its own
+ * (`joinWrites`) and commits once.
+ */
+export function compileAssetWrite(ctx: ServiceCtx, w: AssetWrite): Write {
   const { db, actor } = ctx;
   const { at, changes } = w;
   const stale = changes.filter((c) => !c.removesHealth).map((c) => c.after.id);
@@ -80,16 +89,17 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
     (c.timeline ?? []).map((t) => timelineRow({ assetId: c.after.id, type: t.type, actor, at, data: t.data })),
   );
   const removed = changes.filter((c) => c.removesHealth).map((c) => c.after.id);
-  return [
-    ...w.guards,
-    ...w.writes,
-    ...healthStale(db, stale, at),
-    ...(removed.length ? [healthRemove(db, removed.length === 1 ? removed[0]! : removed)] : []),
-    ...(statusRows.length ? [insertJsonRows(db, assetStatusEvents, statusRows)] : []),
-    ...(timelineRows.length ? [insertJsonRows(db, assetTimeline, timelineRows)] : []),
-    ...auditStatementsMany(
-      db,
-      changes.map((c) => ({
+  return {
+    guards: w.guards,
+    writes: [
+      ...w.writes,
+      ...healthStale(db, stale, at),
+      ...(removed.length ? [healthRemove(db, removed.length === 1 ? removed[0]! : removed)] : []),
+      ...(statusRows.length ? [insertJsonRows(db, assetStatusEvents, statusRows)] : []),
+      ...(timelineRows.length ? [insertJsonRows(db, assetTimeline, timelineRows)] : []),
+    ],
+    audits: [
+      ...changes.map((c) => ({
         entityType: "asset",
         entityId: c.after.id,
         action: c.action,
@@ -99,8 +109,9 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
         after: c.after,
         fields: c.auditFields,
       })),
-    ),
-    ...recordEvents(db, [
+      ...(w.audits ?? []),
+    ],
+    events: [
       ...changes.map((c) => ({
         type: c.event.type,
         subjectId: c.after.id,
@@ -108,21 +119,16 @@ export function assetWriteStatements(ctx: ServiceCtx, w: AssetWrite): BatchItem<
         payload: { ...c.after, ...c.event.payload },
       })),
       ...(w.events ?? []).map((e) => ({ ...e, actor })),
-    ]),
-  ];
-}
-
-/** The after-commit step: re-scores the touched assets' health (never throws; stale marks cover a failure). */
-export function afterAssetWrite(ctx: ServiceCtx, w: AssetWrite): Promise<void> {
-  return settleHealth(
-    ctx,
-    w.changes.filter((c) => !c.removesHealth).map((c) => c.after.id),
-  );
+    ],
+    // The after-commit step never throws: the stale marks cover a failed re-score.
+    after: stale.length ? [() => settleHealth(ctx, stale)] : [],
+  };
 }
 
 /**
- * Runs `w` as one batch, then the after-commit step. A failed batch (a guard that no longer holds,
- * a unique index) goes to `onFailure`, which answers with the right error after re-reading.
+ * Runs `w` through the write recipe: one batch, then the after-commit step. A failed batch (a
+ * guard that no longer holds, a unique index) goes to `onFailure`, which answers with the right
+ * error after re-reading.
  */
 export async function commitAssetWrite(
   ctx: ServiceCtx,
@@ -130,13 +136,7 @@ export async function commitAssetWrite(
   onFailure: (err: unknown) => Promise<never> = (err) => Promise.reject(err),
 ): Promise<void> {
   const w = await withCarriedChildren(ctx, given);
-  const statements = assetWriteStatements(ctx, w);
-  try {
-    await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
-    await onFailure(err);
-  }
-  await afterAssetWrite(ctx, w);
+  await commitWrite(ctx, compileAssetWrite(ctx, w), onFailure);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { bookingItems, bookings } from "../../db/tenant/bookings";
 import { people } from "../../db/tenant/people";
-import { auditStatements } from "../../events/audit";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
@@ -10,13 +9,12 @@ import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } 
 import { itemsOf, requireBooking } from "./service";
 import { toBooking, type Booking, type BookingRow } from "./view";
 
-/** Records the booking's own audit row and event inside the asset write (the recipe writes them with the rest). */
+/** Adds the booking's own audit row and event to the asset write (the recipe writes them with the assets'). */
 function withBooking(ctx: ServiceCtx, w: AssetWrite, type: string, before: Booking, after: Booking): AssetWrite {
   return {
     ...w,
-    writes: [
-      ...w.writes,
-      ...auditStatements(ctx.db, {
+    audits: [
+      {
         entityType: "booking",
         entityId: after.id,
         action: type.replace("booking.", ""),
@@ -25,7 +23,7 @@ function withBooking(ctx: ServiceCtx, w: AssetWrite, type: string, before: Booki
         before,
         after,
         fields: ["status", "pickedUpAt", "returnedAt"],
-      }),
+      },
     ],
     events: [{ type, subjectId: after.id, payload: after }],
   };

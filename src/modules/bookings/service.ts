@@ -1,9 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { bookingItems, bookings } from "../../db/tenant/bookings";
 import { people } from "../../db/tenant/people";
-import { auditStatements } from "../../events/audit";
-import { recordEvent } from "../../events/outbox";
+import { commitWrite, type Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { chunk } from "../../platform/d1";
@@ -41,21 +39,23 @@ export async function getBooking(db: TenantDb, id: string): Promise<Booking> {
 const personActive = (personId: string) =>
   sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${personId} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`;
 
-/** The statements that record a booking change: audit rows and the `booking.*` outbox event. */
+/** What records a booking change in the write recipe: its audit rows and the `booking.*` outbox event. */
 export function bookingRecord(ctx: ServiceCtx, type: string, before: Booking | null, after: Booking, at: string) {
-  return [
-    ...auditStatements(ctx.db, {
-      entityType: "booking",
-      entityId: after.id,
-      action: type.replace("booking.", ""),
-      actor: ctx.actor,
-      at,
-      before,
-      after,
-      fields: AUDITED,
-    }),
-    recordEvent(ctx.db, { type, subjectId: after.id, actor: ctx.actor, payload: after }),
-  ];
+  return {
+    audits: [
+      {
+        entityType: "booking",
+        entityId: after.id,
+        action: type.replace("booking.", ""),
+        actor: ctx.actor,
+        at,
+        before,
+        after,
+        fields: AUDITED,
+      },
+    ],
+    events: [{ type, subjectId: after.id, payload: after }],
+  } satisfies Write;
 }
 
 export async function createBooking(
@@ -97,26 +97,28 @@ export async function createBooking(
   };
   const items = input.assetIds.map((assetId) => ({ bookingId: row.id, assetId, ...w, active: 1, returnedAt: null }));
   const after = toBooking(row, items, now);
-  const statements: BatchItem<"sqlite">[] = [
-    batchGuard(
-      db,
-      "booking_conflict",
-      sql`${bookableSql(input.assetIds, w, null, now)} AND ${personActive(input.personId)}`,
-    ),
-    ...(rider?.guards ?? []),
-    db.insert(bookings).values(row),
-    ...chunk(items, ITEMS_PER_INSERT).map((part) => db.insert(bookingItems).values(part)),
+  const write: Write = {
+    guards: [
+      batchGuard(
+        db,
+        "booking_conflict",
+        sql`${bookableSql(input.assetIds, w, null, now)} AND ${personActive(input.personId)}`,
+      ),
+      ...(rider?.guards ?? []),
+    ],
+    writes: [
+      db.insert(bookings).values(row),
+      ...chunk(items, ITEMS_PER_INSERT).map((part) => db.insert(bookingItems).values(part)),
+      ...(rider?.writes ?? []),
+    ],
     ...bookingRecord(ctx, "booking.created", null, after, now),
-    ...(rider?.writes ?? []),
-  ];
-  try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
+  };
+  await commitWrite(ctx, write, async (err) => {
     if (!guardFailed(err, "booking_conflict")) throw err;
     // Lost a race: name what won it.
     await refuseConflicts(db, input.assetIds, w, null, now);
     throw conflict("The items or the person changed meanwhile; retry");
-  }
+  });
   return after;
 }
 
@@ -153,26 +155,28 @@ export async function updateBooking(
   };
   const after = toBooking(next, items, now);
   const unchanged = and(eq(bookings.id, id), eq(bookings.status, row.status), eq(bookings.updatedAt, row.updatedAt));
-  const statements: BatchItem<"sqlite">[] = [
-    batchGuard(
-      db,
-      "booking_conflict",
-      sql`EXISTS (SELECT 1 FROM ${bookings} WHERE ${unchanged}) AND ${moves ? bookableSql(ids, w, id, now) : sql`1 = 1`}`,
-    ),
-    db
-      .update(bookings)
-      .set({ startsAt: w.startsAt, endsAt: w.endsAt, notes: next.notes, updatedAt: now })
-      .where(unchanged),
-    db.update(bookingItems).set(w).where(eq(bookingItems.bookingId, id)),
+  const write: Write = {
+    guards: [
+      batchGuard(
+        db,
+        "booking_conflict",
+        sql`EXISTS (SELECT 1 FROM ${bookings} WHERE ${unchanged}) AND ${moves ? bookableSql(ids, w, id, now) : sql`1 = 1`}`,
+      ),
+    ],
+    writes: [
+      db
+        .update(bookings)
+        .set({ startsAt: w.startsAt, endsAt: w.endsAt, notes: next.notes, updatedAt: now })
+        .where(unchanged),
+      db.update(bookingItems).set(w).where(eq(bookingItems.bookingId, id)),
+    ],
     ...bookingRecord(ctx, "booking.updated", before, after, now),
-  ];
-  try {
-    await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
+  };
+  await commitWrite(ctx, write, async (err) => {
     if (!guardFailed(err, "booking_conflict")) throw err;
     if (moves) await refuseConflicts(db, ids, w, id, now);
     throw conflict("The booking changed meanwhile; retry");
-  }
+  });
   return after;
 }
 
@@ -189,16 +193,17 @@ export async function cancelBooking(ctx: ServiceCtx, id: string): Promise<Bookin
     });
   const after = toBooking({ ...row, status: "cancelled", cancelledAt: now, updatedAt: now }, items, now);
   const reserved = and(eq(bookings.id, id), eq(bookings.status, "reserved"));
-  try {
-    await db.batch([
-      batchGuard(db, "booking_state", sql`EXISTS (SELECT 1 FROM ${bookings} WHERE ${reserved})`),
+  const write: Write = {
+    guards: [batchGuard(db, "booking_state", sql`EXISTS (SELECT 1 FROM ${bookings} WHERE ${reserved})`)],
+    writes: [
       db.update(bookings).set({ status: "cancelled", cancelledAt: now, updatedAt: now }).where(reserved),
       db.update(bookingItems).set({ active: 0 }).where(eq(bookingItems.bookingId, id)),
-      ...bookingRecord(ctx, "booking.cancelled", before, after, now),
-    ]);
-  } catch (err) {
+    ],
+    ...bookingRecord(ctx, "booking.cancelled", before, after, now),
+  };
+  await commitWrite(ctx, write, (err) => {
     if (!guardFailed(err, "booking_state")) throw err;
     throw conflict("The booking changed meanwhile (picked up or cancelled)");
-  }
+  });
   return after;
 }

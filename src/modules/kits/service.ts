@@ -1,9 +1,9 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../db/tenant/assets";
 import { kitMembers, kits } from "../../db/tenant/kits";
 import type { TenantDb } from "../../env";
-import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import { recordEventIfChanged } from "../../events/outbox";
+import { commitWrite, type Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
@@ -106,16 +106,14 @@ async function memberInserts(ctx: ServiceCtx, kitId: string, ids: readonly strin
   };
 }
 
-async function run(ctx: ServiceCtx, statements: BatchItem<"sqlite">[]) {
-  try {
-    await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
+/** A kit write through the house recipe; a lost race on membership is a 409. */
+const commitKitWrite = (ctx: ServiceCtx, w: Write) =>
+  commitWrite(ctx, w, (err) => {
     if (isUniqueViolation(err))
       throw conflict("An item was added to another kit meanwhile; an item belongs to at most one kit");
     if (guardFailed(err, "kit_members")) throw conflict("An item was deleted meanwhile; retry");
     throw err;
-  }
-}
+  });
 
 export async function createKit(
   ctx: ServiceCtx,
@@ -134,12 +132,11 @@ export async function createKit(
   };
   const m = await memberInserts(ctx, row.id, input.assetIds ?? [], now);
   const kit = toKit(row, m.states);
-  await run(ctx, [
-    ...m.guard,
-    ctx.db.insert(kits).values(row),
-    ...m.inserts,
-    recordEvent(ctx.db, { type: "kit.created", subjectId: kit.id, actor: ctx.actor, payload: kit }),
-  ]);
+  await commitKitWrite(ctx, {
+    guards: m.guard,
+    writes: [ctx.db.insert(kits).values(row), ...m.inserts],
+    events: [{ type: "kit.created", subjectId: kit.id, payload: kit }],
+  });
   return kit;
 }
 
@@ -152,10 +149,10 @@ export async function updateKit(ctx: ServiceCtx, id: string, input: { name?: str
     updatedAt: now,
   };
   const kit = toKit({ ...row, ...set }, await memberStates(ctx.db, id));
-  await ctx.db.batch([
-    ctx.db.update(kits).set(set).where(eq(kits.id, id)),
-    recordEvent(ctx.db, { type: "kit.updated", subjectId: id, actor: ctx.actor, payload: kit }),
-  ]);
+  await commitWrite(ctx, {
+    writes: [ctx.db.update(kits).set(set).where(eq(kits.id, id))],
+    events: [{ type: "kit.updated", subjectId: id, payload: kit }],
+  });
   return kit;
 }
 
@@ -163,7 +160,10 @@ export async function addMembers(ctx: ServiceCtx, id: string, assetIds: string[]
   await requireKit(ctx.db, id);
   const now = nowIso();
   const m = await memberInserts(ctx, id, assetIds, now);
-  await run(ctx, [...m.guard, ...m.inserts, ctx.db.update(kits).set({ updatedAt: now }).where(eq(kits.id, id))]);
+  await commitKitWrite(ctx, {
+    guards: m.guard,
+    writes: [...m.inserts, ctx.db.update(kits).set({ updatedAt: now }).where(eq(kits.id, id))],
+  });
   return getKit(ctx.db, id);
 }
 
@@ -185,26 +185,30 @@ export async function removeMember(ctx: ServiceCtx, id: string, assetId: string)
 export async function deleteKit(ctx: ServiceCtx, id: string) {
   const kit = await getKit(ctx.db, id);
   const at = nowIso();
-  const [moved] = await ctx.db.batch([
-    ctx.db
-      .update(kits)
-      .set({
-        deletedAt: at,
-        deletedBy: ctx.actor,
-        updatedAt: at,
-        deletedMembers: sql`(SELECT json_group_array(${kitMembers.assetId}) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${id})`,
-      })
-      .where(and(eq(kits.id, id), isNull(kits.deletedAt))),
+  const done = await commitWrite(ctx, {
+    writes: [
+      ctx.db
+        .update(kits)
+        .set({
+          deletedAt: at,
+          deletedBy: ctx.actor,
+          updatedAt: at,
+          deletedMembers: sql`(SELECT json_group_array(${kitMembers.assetId}) FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${id})`,
+        })
+        .where(and(eq(kits.id, id), isNull(kits.deletedAt))),
+    ],
     // Each statement runs only if the one before it wrote (a concurrent delete changes nothing).
-    recordEventIfChanged(ctx.db, {
-      type: "kit.deleted",
-      subjectId: id,
-      actor: ctx.actor,
-      payload: { ...kit, deletedAt: at },
-    }),
-    ctx.db.delete(kitMembers).where(and(eq(kitMembers.kitId, id), sql`changes() > 0`)),
-  ]);
-  if (moved.meta.changes === 0) throw notFound("Kit");
+    derived: [
+      recordEventIfChanged(ctx.db, {
+        type: "kit.deleted",
+        subjectId: id,
+        actor: ctx.actor,
+        payload: { ...kit, deletedAt: at },
+      }),
+      ctx.db.delete(kitMembers).where(and(eq(kitMembers.kitId, id), sql`changes() > 0`)),
+    ],
+  });
+  if ((done.results[done.writesAt] as D1Result).meta.changes === 0) throw notFound("Kit");
 }
 
 /**
@@ -240,22 +244,24 @@ export async function restoreKit(ctx: ServiceCtx, id: string): Promise<Kit> {
   const at = nowIso();
   const restored: KitRow = { ...row, deletedAt: null, deletedBy: null, deletedMembers: null, updatedAt: at };
   const kit = toKit(restored, states);
-  await run(ctx, [
-    db
-      .update(kits)
-      .set({ deletedAt: null, deletedBy: null, deletedMembers: null, updatedAt: at })
-      .where(and(eq(kits.id, id), isNotNull(kits.deletedAt))),
-    ...(live.length
-      ? [
-          insertJsonRows(
-            db,
-            kitMembers,
-            live.map((assetId) => ({ kitId: id, assetId, addedAt: at })),
-          ),
-        ]
-      : []),
-    recordEventIfChanged(db, { type: "kit.restored", subjectId: id, actor: ctx.actor, payload: kit }),
-  ]);
+  await commitKitWrite(ctx, {
+    writes: [
+      db
+        .update(kits)
+        .set({ deletedAt: null, deletedBy: null, deletedMembers: null, updatedAt: at })
+        .where(and(eq(kits.id, id), isNotNull(kits.deletedAt))),
+      ...(live.length
+        ? [
+            insertJsonRows(
+              db,
+              kitMembers,
+              live.map((assetId) => ({ kitId: id, assetId, addedAt: at })),
+            ),
+          ]
+        : []),
+    ],
+    derived: [recordEventIfChanged(db, { type: "kit.restored", subjectId: id, actor: ctx.actor, payload: kit })],
+  });
   return kit;
 }
 

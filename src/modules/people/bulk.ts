@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
-import { auditStatementsMany } from "../../events/audit";
-import { recordEvents } from "../../events/outbox";
+import { commitWrite, joinWrites } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { type ApiError, conflict, notFound } from "../../platform/errors";
-import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
+import { checkinAllForPeople, compileAssetWrite } from "../assets";
 import { liveDefinitions } from "../custom-fields";
 import { isStockHoldingRace, returnAllForPeople, strandedStock } from "../stock";
 import { AUDITED_FIELDS } from "./service";
@@ -55,28 +54,22 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
     }
     const snapshot = JSON.stringify(toChange.map((r) => [r.id, r.updatedAt]));
     try {
-      await db.batch([
-        batchGuard(
-          db,
-          "people_state",
-          sql`(SELECT count(*) FROM ${people} JOIN json_each(${snapshot}) j ON ${people.id} = j.value ->> '$[0]'
-            AND ${people.updatedAt} = j.value ->> '$[1]' AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL) = ${toChange.length}`,
-        ),
-        ...assetWriteStatements(ctx, checkin),
-        ...stockBack.statements,
-        db.update(people).set({ status: "deactivated", updatedAt: at }).where(inJson(people.id, changeIds)),
-        ...recordEvents(
-          db,
-          toChange.map((r) => ({
-            type: "person.deactivated",
-            subjectId: r.id,
-            actor,
-            payload: { ...toPerson(after.get(r.id)!, defs), checkedInAssetIds: heldBy.get(r.id) ?? [] },
-          })),
-        ),
-        ...auditStatementsMany(
-          db,
-          toChange.map((r) => ({
+      const write = joinWrites(
+        {
+          guards: [
+            batchGuard(
+              db,
+              "people_state",
+              sql`(SELECT count(*) FROM ${people} JOIN json_each(${snapshot}) j ON ${people.id} = j.value ->> '$[0]'
+                AND ${people.updatedAt} = j.value ->> '$[1]' AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL) = ${toChange.length}`,
+            ),
+          ],
+        },
+        compileAssetWrite(ctx, checkin),
+        stockBack.write,
+        {
+          writes: [db.update(people).set({ status: "deactivated", updatedAt: at }).where(inJson(people.id, changeIds))],
+          audits: toChange.map((r) => ({
             entityType: "person",
             entityId: r.id,
             action: "status",
@@ -86,9 +79,15 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
             after: { ...after.get(r.id)! },
             fields: AUDITED_FIELDS,
           })),
-        ),
-      ]);
-      await afterAssetWrite(ctx, checkin);
+          events: toChange.map((r) => ({
+            type: "person.deactivated",
+            subjectId: r.id,
+            actor,
+            payload: { ...toPerson(after.get(r.id)!, defs), checkedInAssetIds: heldBy.get(r.id) ?? [] },
+          })),
+        },
+      );
+      await commitWrite(ctx, write);
     } catch (err) {
       if (!guardFailed(err, "people_state") && !guardFailed(err, "people_assets_changed") && !isStockHoldingRace(err))
         throw err;

@@ -1,10 +1,9 @@
-import { auditStatements } from "../../events/audit";
 import { syncPage } from "../../platform/sync";
 import { syncRows } from "../../events/tombstones";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
-import { recordEvents } from "../../events/outbox";
+import { commitWrite } from "../../events/write";
 import { AUDITED_FIELDS, newPersonRow, personCreated } from "./changes";
 import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
@@ -111,14 +110,7 @@ export async function createPerson(ctx: Ctx, input: CreatePersonInput) {
   const out = await presentPerson(ctx.db, row);
   const { events, audit } = personCreated(row, out, ctx.actor, now);
   await onUniqueViolation(
-    ctx.db
-      .batch([
-        ctx.db.insert(people).values(row),
-        ...guards,
-        ...recordEvents(ctx.db, events),
-        ...auditStatements(ctx.db, audit),
-      ])
-      .catch(rethrowGuard),
+    commitWrite(ctx, { guards, writes: [ctx.db.insert(people).values(row)], audits: [audit], events }, rethrowGuard),
     () => emailTaken(input.email),
   );
   return out;

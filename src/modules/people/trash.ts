@@ -2,8 +2,7 @@ import { presentPerson, type PersonRow } from "./view";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
-import { auditStatements } from "../../events/audit";
-import { recordEvent } from "../../events/outbox";
+import { commitWrite } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
@@ -34,38 +33,33 @@ export async function deletePerson(ctx: ServiceCtx, id: string) {
     .all();
   if (held.length > 0) throw stillHolding(held.map((a) => a.id));
   const now = nowIso();
-  await ctx.db
-    .batch([
-      batchGuard(
-        ctx.db,
-        "person_gone",
-        sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL)`,
-      ),
-      batchGuard(ctx.db, "person_holds_assets", sql`NOT ${holdsAssets(id)}`),
-      ctx.db
-        .update(people)
-        .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
-        .where(and(eq(people.id, id), live)),
-      recordEvent(ctx.db, {
-        type: "person.deleted",
-        subjectId: id,
-        payload: { ...(await presentPerson(ctx.db, cur)), deletedAt: now },
-        actor: ctx.actor,
-      }),
-      ...auditStatements(ctx.db, {
-        entityType: "person",
-        entityId: id,
-        action: "delete",
-        actor: ctx.actor,
-        at: now,
-        fields: [],
-      }),
-    ])
-    .catch((err: unknown) => {
+  const payload = { ...(await presentPerson(ctx.db, cur)), deletedAt: now };
+  await commitWrite(
+    ctx,
+    {
+      guards: [
+        batchGuard(
+          ctx.db,
+          "person_gone",
+          sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL)`,
+        ),
+        batchGuard(ctx.db, "person_holds_assets", sql`NOT ${holdsAssets(id)}`),
+      ],
+      writes: [
+        ctx.db
+          .update(people)
+          .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+          .where(and(eq(people.id, id), live)),
+      ],
+      audits: [{ entityType: "person", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }],
+      events: [{ type: "person.deleted", subjectId: id, payload }],
+    },
+    (err) => {
       if (guardFailed(err, "person_holds_assets")) throw stillHolding([]);
       if (guardFailed(err, "person_gone")) throw notFound("Person");
       throw err;
-    });
+    },
+  );
 }
 
 /** Restores a deleted person as they were (status included); 409 when a live person has taken the email meanwhile. */
@@ -80,21 +74,16 @@ export async function restorePerson(ctx: ServiceCtx, id: string) {
   const restored: PersonRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
   const out = await presentPerson(ctx.db, restored);
   await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db
-        .update(people)
-        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
-        .where(and(eq(people.id, id), isNotNull(people.deletedAt))),
-      recordEvent(ctx.db, { type: "person.restored", subjectId: id, payload: out, actor: ctx.actor }),
-      ...auditStatements(ctx.db, {
-        entityType: "person",
-        entityId: id,
-        action: "restore",
-        actor: ctx.actor,
-        at: now,
-        fields: [],
-      }),
-    ]),
+    commitWrite(ctx, {
+      writes: [
+        ctx.db
+          .update(people)
+          .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+          .where(and(eq(people.id, id), isNotNull(people.deletedAt))),
+      ],
+      audits: [{ entityType: "person", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }],
+      events: [{ type: "person.restored", subjectId: id, payload: out }],
+    }),
     () => conflict(`Cannot restore: another person already uses the email '${row.email}'`),
   );
   return out;

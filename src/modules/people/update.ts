@@ -1,14 +1,13 @@
 import { presentPerson } from "./view";
 import { and, eq, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
-import { auditStatements } from "../../events/audit";
-import { recordEvents } from "../../events/outbox";
+import { commitWrite, joinWrites } from "../../events/write";
 import { nextPersonRow, personUpdated, samePerson } from "./changes";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { afterAssetWrite, assetWriteStatements, checkinAllForPerson } from "../assets";
+import { checkinAllForPerson, compileAssetWrite } from "../assets";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { checkCustomFieldValues } from "../custom-fields";
 import { isStockHoldingRace, returnAllForPeople } from "../stock";
@@ -50,30 +49,36 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
   const { events, audit } = personUpdated(cur, next, out, ctx.actor, now, checkedInAssetIds);
 
   const { deletedAt: _d, deletedBy: _b, id: _id, createdAt: _c, ...set } = next;
-  const batch = ctx.db
-    .batch([
-      // The person is still live and in the status this update was computed from.
-      batchGuard(
-        ctx.db,
-        "person_state",
-        sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`,
-      ),
-      ...guards,
-      ...(checkin ? assetWriteStatements(ctx, checkin) : []),
-      ...(stockBack?.statements ?? []),
-      ctx.db
-        .update(people)
-        .set(set)
-        .where(and(eq(people.id, id), live)),
-      ...recordEvents(ctx.db, events),
-      ...auditStatements(ctx.db, audit),
-    ])
-    .catch((err: unknown) => {
-      if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed") || isStockHoldingRace(err))
-        throw concurrent();
-      return rethrowGuard(err);
-    });
+  const write = joinWrites(
+    // The person is still live and in the status this update was computed from.
+    {
+      guards: [
+        batchGuard(
+          ctx.db,
+          "person_state",
+          sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL AND ${people.status} = ${cur.status})`,
+        ),
+        ...guards,
+      ],
+    },
+    checkin ? compileAssetWrite(ctx, checkin) : null,
+    stockBack?.write,
+    {
+      writes: [
+        ctx.db
+          .update(people)
+          .set(set)
+          .where(and(eq(people.id, id), live)),
+      ],
+      audits: [audit],
+      events,
+    },
+  );
+  const batch = commitWrite(ctx, write, (err) => {
+    if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed") || isStockHoldingRace(err))
+      throw concurrent();
+    return rethrowGuard(err);
+  });
   await onUniqueViolation(batch, () => emailTaken(next.email));
-  if (checkin) await afterAssetWrite(ctx, checkin);
   return out;
 }

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { requests } from "../../db/tenant/requests";
+import { asRider, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { guardFailed, type BatchRider } from "../../platform/d1-write";
 import { ApiError, conflict, invalidField } from "../../platform/errors";
@@ -8,7 +9,7 @@ import { checkout } from "../assets";
 import { createBooking } from "../bookings";
 import { bookKit, checkoutKit } from "../kits";
 import { issueStock } from "../stock";
-import { notificationRows, push, stepStatements } from "./notify";
+import { notificationRows, stepWrite } from "./notify";
 import { closeRequest, notOpen, openGuard, requireRequest, type RequestsCtx } from "./service";
 import { stockIssuePlan } from "./stock";
 import { toRequest, type RequestRow } from "./view";
@@ -49,23 +50,28 @@ export async function approveRequest(
     updatedAt: now,
   };
   const rows = notificationRows("approved", next, [current.requesterUserId], now);
-  const rider: BatchRider = {
-    guards: [openGuard(ctx, id)],
-    writes: [
-      ctx.db
-        .update(requests)
-        .set(next)
-        .where(and(eq(requests.id, id), eq(requests.status, "open"))),
-      ...stepStatements(ctx.db, ctx.actor, next, rows),
-    ],
-  };
+  // The approval is a write of the recipe that rides on the verb's batch (`asRider`); its
+  // after-commit work (the push) runs once the verb committed.
+  const approval = joinWrites(
+    {
+      guards: [openGuard(ctx, id)],
+      writes: [
+        ctx.db
+          .update(requests)
+          .set(next)
+          .where(and(eq(requests.id, id), eq(requests.status, "open"))),
+      ],
+    },
+    stepWrite(ctx, next, rows),
+  );
+  const { rider, afterCommit } = asRider(ctx, approval);
   try {
     await fulfil(ctx, next, rider);
   } catch (err) {
     if (guardFailed(err, "request_open")) throw notOpen(await requireRequest(ctx, id));
     throw await refusal(ctx, id, err);
   }
-  await push(ctx.env, ctx.tenantId, rows);
+  await afterCommit();
   return toRequest(next);
 }
 

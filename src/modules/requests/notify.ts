@@ -1,6 +1,6 @@
 import { notifications } from "../../db/tenant/notifications";
 import type { Bindings, TenantDb } from "../../env";
-import { recordEvent } from "../../events/outbox";
+import type { Write } from "../../events/write";
 import { insertJsonRows } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
 import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
@@ -53,18 +53,23 @@ export function notificationRows(step: Step, r: RequestRow, recipients: readonly
   );
 }
 
-/** The statements that record a step: the `request.<status>` webhook event and the notifications. */
-export function stepStatements(db: TenantDb, actor: string, after: RequestRow, rows: NotificationRow[]) {
+/**
+ * What records a step in the write recipe: the notifications, the `request.<status>` webhook event,
+ * and after the commit the realtime push of the notifications to their owners' open sockets.
+ */
+export function stepWrite(
+  ctx: { db: TenantDb; tenantId: string; env: Pick<Bindings, "USER_REALTIME"> },
+  after: RequestRow,
+  rows: NotificationRow[],
+): Write {
   const type = `request.${after.status as Exclude<RequestStatus, "open"> | "created"}`;
-  return [
-    recordEvent(db, {
-      type: after.status === "open" ? "request.created" : type,
-      subjectId: after.id,
-      actor,
-      payload: toRequest(after),
-    }),
-    ...(rows.length ? [insertJsonRows(db, notifications, rows)] : []),
-  ];
+  return {
+    writes: rows.length ? [insertJsonRows(ctx.db, notifications, rows)] : [],
+    events: [
+      { type: after.status === "open" ? "request.created" : type, subjectId: after.id, payload: toRequest(after) },
+    ],
+    after: [() => push(ctx.env, ctx.tenantId, rows)],
+  };
 }
 
 /** Pushes the committed rows to their owners' open sockets. */

@@ -6,13 +6,14 @@ import { requests } from "../../db/tenant/requests";
 import type { Role } from "../../db/tenant/users";
 import type { Bindings } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
+import { commitWrite, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { activeManagers } from "../users";
-import { notificationRows, push, stepStatements } from "./notify";
+import { notificationRows, stepWrite } from "./notify";
 import { requireRequestableStock } from "./stock";
 import { toRequest, type RequestRow } from "./view";
 import type { Request } from "./schemas";
@@ -131,8 +132,7 @@ export async function createRequest(ctx: RequestsCtx, input: CreateRequestInput)
     updatedAt: now,
   };
   const rows = notificationRows("created", row, await activeManagers(ctx.db), now);
-  await ctx.db.batch([ctx.db.insert(requests).values(row), ...stepStatements(ctx.db, ctx.actor, row, rows)]);
-  await push(ctx.env, ctx.tenantId, rows);
+  await commitWrite(ctx, joinWrites({ writes: [ctx.db.insert(requests).values(row)] }, stepWrite(ctx, row, rows)));
   return toRequest(row);
 }
 
@@ -184,20 +184,22 @@ export async function closeRequest(
   recipients: readonly string[],
 ): Promise<Request> {
   const rows = notificationRows(next.status as "declined" | "cancelled", next, recipients, next.updatedAt);
-  try {
-    await ctx.db.batch([
-      openGuard(ctx, current.id),
-      ctx.db
-        .update(requests)
-        .set(next)
-        .where(and(eq(requests.id, current.id), eq(requests.status, "open"))),
-      ...stepStatements(ctx.db, ctx.actor, next, rows),
-    ]);
-  } catch (err) {
+  const write = joinWrites(
+    {
+      guards: [openGuard(ctx, current.id)],
+      writes: [
+        ctx.db
+          .update(requests)
+          .set(next)
+          .where(and(eq(requests.id, current.id), eq(requests.status, "open"))),
+      ],
+    },
+    stepWrite(ctx, next, rows),
+  );
+  await commitWrite(ctx, write, async (err) => {
     if (!guardFailed(err, "request_open")) throw err;
     throw notOpen(await requireRequest(ctx, current.id));
-  }
-  await push(ctx.env, ctx.tenantId, rows);
+  });
   return toRequest(next);
 }
 

@@ -1,12 +1,11 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict } from "../../platform/errors";
 import type { BulkStockMovementsInput, BulkStockMovementsResult } from "./bulk-schemas";
 import { stockFieldDefs } from "./items";
-import { batchWritten, lowNow, movementBatch } from "./ledger";
+import { commitMovements, lowNow } from "./ledger";
 import type { MovementPlan } from "./movement-parts";
 import { planIssue, planReceive, planReturn, planTransfer } from "./movements";
-import { pushNotifications, type StockCtx } from "./rows";
+import type { StockCtx } from "./rows";
 import { toMovement, toStockItem } from "./view";
 
 const ATTEMPTS = 2;
@@ -97,21 +96,15 @@ export async function bulkStockMovements(
     verdicts = await planAll(ctx, input.movements);
     const plans = verdicts.flatMap((v) => ("plan" in v ? [v.plan] : []));
     if (!plans.length) return answer(verdicts, requestId, new Map());
-    const batch = movementBatch(
-      ctx.db,
-      ctx.actor,
+    const written = await commitMovements(
+      ctx,
       plans.map((p) => p.move),
       { watched: plans.some((p) => p.item.watched) },
-    );
-    const results = await ctx.db
-      .batch(batch.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])
-      .catch((err: unknown) => {
-        if (guardFailed(err)) return null;
-        throw err;
-      });
-    if (!results) continue;
-    const written = batchWritten(results, batch);
-    await pushNotifications(ctx, written.notifications);
+    ).catch((err: unknown) => {
+      if (guardFailed(err)) return null;
+      throw err;
+    });
+    if (!written) continue;
     const defs = await stockFieldDefs(ctx.db);
     const items = new Map(
       written.items.map((row) => [row.id, toStockItem({ ...row, low: lowNow(row.reorderLevel, row.onHand) }, defs)]),

@@ -1,5 +1,4 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { sessions } from "../../db/tenant/sessions";
 import { stockCounts, stockCountScans, stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
@@ -8,8 +7,8 @@ import { nowIso } from "../../platform/clock";
 import { batchable, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import { batchWritten, movementBatch, type PlannedMovement } from "./ledger";
-import { pushNotifications, type StockCtx } from "./rows";
+import { commitMovements, type PlannedMovement } from "./ledger";
+import type { StockCtx } from "./rows";
 import { movementRow, quantityAt, requireLocation } from "./movement-parts";
 import { toMovement } from "./view";
 
@@ -147,33 +146,34 @@ export async function applyStockCounts(ctx: StockCtx, sessionId: string) {
   });
   const links = JSON.stringify(moves.map((m) => [m.row.itemId, m.deltas[0]!.locationId, m.row.id]));
   const pairs = pending.map((c) => `${c.itemId}\n${c.locationId}`);
-  const plan = movementBatch(db, ctx.actor, moves, {
-    guards: [
-      batchGuard(
-        db,
-        "counts_pending",
-        sql`(SELECT count(*) FROM ${stockCounts} WHERE ${stockCounts.sessionId} = ${sessionId} AND ${stockCounts.appliedMovementId} IS NULL
+  await commitMovements(
+    ctx,
+    moves,
+    {
+      guards: [
+        batchGuard(
+          db,
+          "counts_pending",
+          sql`(SELECT count(*) FROM ${stockCounts} WHERE ${stockCounts.sessionId} = ${sessionId} AND ${stockCounts.appliedMovementId} IS NULL
               AND ${inJson(sql`${stockCounts.itemId} || char(10) || ${stockCounts.locationId}`, pairs)}) = ${pending.length}`,
-      ),
-    ],
-    writes: [
-      batchable(
-        db,
-        db.run(sql`UPDATE ${stockCounts} SET applied_movement_id = j.value ->> 2 FROM json_each(${links}) AS j
+        ),
+      ],
+      writes: [
+        batchable(
+          db,
+          db.run(sql`UPDATE ${stockCounts} SET applied_movement_id = j.value ->> 2 FROM json_each(${links}) AS j
               WHERE ${stockCounts.sessionId} = ${sessionId} AND ${stockCounts.itemId} = j.value ->> 0 AND ${stockCounts.locationId} = j.value ->> 1`),
-      ),
-    ],
-  });
-  const results = await db
-    .batch(plan.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])
-    .catch((err: unknown) => {
+        ),
+      ],
+    },
+    (err) => {
       if (guardFailed(err, "counts_pending"))
         throw conflict("The counts were applied or changed meanwhile; read them again");
       if (guardFailed(err, "stock_short"))
         throw conflict("A location holds fewer units than its variance takes away; count it again", {});
       if (guardFailed(err, "stock_item_live")) throw conflict("A counted stock item was deleted meanwhile");
       throw err;
-    });
-  await pushNotifications(ctx, batchWritten(results, plan).notifications);
+    },
+  );
   return { applied: moves.map((m) => toMovement(m.row)) };
 }

@@ -3,6 +3,7 @@ import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
 import { stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
+import type { Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
@@ -10,7 +11,7 @@ import { type ApiError, conflict, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./crossings";
 import { requireStockItem } from "./items";
-import { movementStatements, type PlannedMovement } from "./ledger";
+import { movementWrite, type PlannedMovement } from "./ledger";
 import { defaultReturnLocation, locationsLive, movementRow } from "./movement-parts";
 import { pushNotifications, type StockCtx } from "./rows";
 import { toMovement, toStockLevel } from "./view";
@@ -126,8 +127,8 @@ export async function strandedStock(db: TenantDb, personIds: readonly string[]):
 export const PEOPLE_STOCK_GUARD = "people_stock_changed";
 
 /**
- * For the people module (deactivation, one or many people): the statements that return everything
- * the people hold, for the caller's own batch. Each open returnable issue gets a `return` movement
+ * For the people module (deactivation, one or many people): the write that returns everything
+ * the people hold, for the caller to join with its own (`joinWrites`). Each open returnable issue gets a `return` movement
  * of its open units to the location it was issued from, with its event and the restock crossings.
  * The guard pins the open issues read, so a concurrent issue or return fails the whole batch
  * (`isStockHoldingRace`: answer 409, retry).
@@ -152,7 +153,7 @@ export async function returnAllForPeople(ctx: ServiceCtx, personIds: readonly st
       FROM ${stockMovements} WHERE ${inJson(stockMovements.personId, personIds)} AND ${stockMovements.openQuantity} > 0 ORDER BY ${stockMovements.id})) = ${snapshot}
       AND ${locationsLive(destinations).holds}`,
   );
-  if (!open.length) return { statements: [guard], returned: [] as ReturnType<typeof toMovement>[] };
+  if (!open.length) return { write: { guards: [guard] } as Write, returned: [] as ReturnType<typeof toMovement>[] };
   const moves: PlannedMovement[] = open.map((issue) => ({
     row: movementRow(ctx, { id: issue.itemId }, "return", {
       quantity: issue.openQuantity!,
@@ -164,7 +165,7 @@ export async function returnAllForPeople(ctx: ServiceCtx, personIds: readonly st
     deltas: [{ locationId: defaultReturnLocation(issue), delta: issue.openQuantity! }],
   }));
   return {
-    statements: movementStatements(db, ctx.actor, moves, {
+    write: movementWrite(db, ctx.actor, moves, {
       guards: [guard],
       writes: [
         db

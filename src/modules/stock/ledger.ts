@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { recordEventsSelected } from "../../events/outbox";
+import { commitWrite, type Write } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { batchable, batchGuards, guardFailed, insertJsonRows, type GuardCheck } from "../../platform/d1-write";
 import {
@@ -22,7 +23,7 @@ export const WATCHED_GUARD = "stock_watched";
 /**
  * The stock ledger: how movements change quantities, exactly, without transactions.
  *
- * A write of movements is one `db.batch` (D1 runs it as one transaction, and batches one after
+ * A write of movements is a describer of the house write recipe (`movementWrite`), so one `db.batch` (D1 runs it as one transaction, and batches one after
  * another): guards first (the items are live; no location gives more units than it holds at that
  * moment), then the level rows, the items' totals, the movement rows, one event per movement with
  * the quantities after it (computed by the statement, so exact under concurrent movements), the
@@ -85,17 +86,19 @@ export interface MovementExtras {
 }
 
 /**
- * The statements of a movement write, for the caller's batch. Guard names: `stock_item_live`,
- * `stock_short`, then the caller's checks, then `stock_watched`. The level upsert and the item
- * update return the rows they wrote (`LEVELS_AT` / `ITEMS_AT` after the caller's guards); the
- * crossing notifications are at `crossingAt` (absent when unwatched).
+ * A movement write in the house write recipe (`src/events/write.ts`). Guard names:
+ * `stock_item_live`, `stock_short`, then the caller's checks, then `stock_watched`; then the
+ * caller's guard statements. Writes: the level upsert and the item update (both return the rows
+ * they wrote: the first two writes), the movement rows, the needs' and the caller's writes. Derived
+ * (they read the quantities just written): one event per movement, then the crossings (absent when
+ * unwatched; their notification insert returns its rows).
  */
-export function movementBatch(
+export function movementWrite(
   db: TenantDb,
   actor: string,
   moves: readonly PlannedMovement[],
   extra: MovementExtras = {},
-) {
+): Write {
   const at = nowIso();
   const { levels, items } = net(moves);
   const takes = levels.filter((l) => l[2] < 0);
@@ -103,58 +106,65 @@ export function movementBatch(
   const touched: Touched = { levels: levels.map(([i, l]) => [i, l] as const), itemIds };
   const watched = extra.watched ?? true;
   const needs = needsStatements(db, moves);
-  const guards = [
-    batchGuards(db, [
-      { name: "stock_item_live", holds: itemsLive(itemIds) },
-      ...(takes.length ? [{ name: "stock_short", holds: enoughStock(takes) }] : []),
-      ...needs.checks,
-      ...(extra.checks ?? []),
-      ...(watched ? [] : [{ name: WATCHED_GUARD, holds: unwatched(itemIds) }]),
-    ]),
-    ...(extra.guards ?? []),
-  ];
-  const statements: BatchItem<"sqlite">[] = [
-    ...guards,
-    // A level row appears with its first change (the guard above refused any take from a missing
-    // row; SQLite checks the inserted row before the conflict, hence max(.., 0) and the update's own
-    // lookup of the delta); every later change is a relative update. RETURNING
-    // gives the rows as written, in place of a read-back. (`WHERE true`: SQLite's parser needs it
-    // between an INSERT's SELECT and its ON CONFLICT.)
-    batchable(
-      db,
-      db.run(sql`INSERT INTO ${stockLevels} (item_id, location_id, quantity, low, updated_at)
+  return {
+    guards: [
+      batchGuards(db, [
+        { name: "stock_item_live", holds: itemsLive(itemIds) },
+        ...(takes.length ? [{ name: "stock_short", holds: enoughStock(takes) }] : []),
+        ...needs.checks,
+        ...(extra.checks ?? []),
+        ...(watched ? [] : [{ name: WATCHED_GUARD, holds: unwatched(itemIds) }]),
+      ]),
+      ...(extra.guards ?? []),
+    ],
+    writes: [
+      // A level row appears with its first change (the guard above refused any take from a missing
+      // row; SQLite checks the inserted row before the conflict, hence max(.., 0) and the update's own
+      // lookup of the delta); every later change is a relative update. RETURNING
+      // gives the rows as written, in place of a read-back. (`WHERE true`: SQLite's parser needs it
+      // between an INSERT's SELECT and its ON CONFLICT.)
+      batchable(
+        db,
+        db.run(sql`INSERT INTO ${stockLevels} (item_id, location_id, quantity, low, updated_at)
         SELECT j.value ->> 0, j.value ->> 1, max(j.value ->> 2, 0), 0, ${at} FROM json_each(${JSON.stringify(levels)}) AS j WHERE true
         ON CONFLICT (item_id, location_id) DO UPDATE SET updated_at = excluded.updated_at,
           quantity = quantity + (SELECT d.value ->> 2 FROM json_each(${JSON.stringify(levels)}) AS d
             WHERE d.value ->> 0 = ${stockLevels}.item_id AND d.value ->> 1 = ${stockLevels}.location_id)
         RETURNING *`),
-    ),
-    batchable(
-      db,
-      db.run(sql`UPDATE ${stockItems} SET on_hand = on_hand + (j.value ->> 1), updated_at = ${at}
+      ),
+      batchable(
+        db,
+        db.run(sql`UPDATE ${stockItems} SET on_hand = on_hand + (j.value ->> 1), updated_at = ${at}
         FROM json_each(${JSON.stringify(items)}) AS j WHERE ${stockItems.id} = j.value ->> 0 RETURNING *`),
-    ),
-    insertJsonRows(
-      db,
-      stockMovements,
-      moves.map((m) => m.row),
-    ),
-    ...needs.writes,
-    ...(extra.writes ?? []),
-    recordEventsSelected(db, movementEvents(moves), actor),
-  ];
-  const crossingAt = watched ? statements.length + CROSSING_NOTIFICATIONS_AT : undefined;
-  if (watched) statements.push(...crossingStatements(db, touched, actor));
-  return { statements, levelsAt: guards.length, itemsAt: guards.length + 1, crossingAt };
+      ),
+      insertJsonRows(
+        db,
+        stockMovements,
+        moves.map((m) => m.row),
+      ),
+      ...needs.writes,
+      ...(extra.writes ?? []),
+    ],
+    derived: [
+      recordEventsSelected(db, movementEvents(moves), actor),
+      ...(watched ? crossingStatements(db, touched, actor) : []),
+    ],
+  };
 }
 
-/** The statements of a movement write, for a caller's own batch (always crossing-checked). */
-export const movementStatements = (
-  db: TenantDb,
-  actor: string,
-  moves: readonly PlannedMovement[],
-  extra: Omit<MovementExtras, "watched"> = {},
-): BatchItem<"sqlite">[] => movementBatch(db, actor, moves, extra).statements;
+/** Where a movement write's returned rows are in its batch's results. */
+export interface MovementLayout {
+  levelsAt: number;
+  itemsAt: number;
+  crossingAt?: number;
+}
+
+const layoutOf = (w: Write, watched: boolean, derivedAt: number): MovementLayout => ({
+  levelsAt: w.guards!.length,
+  itemsAt: w.guards!.length + 1,
+  // The movement events are the first derived statement; the crossings follow.
+  crossingAt: watched ? derivedAt + 1 + CROSSING_NOTIFICATIONS_AT : undefined,
+});
 
 /** One event per movement: the movement, `onHand` and the touched locations' quantities just after the batch's writes. */
 function movementEvents(moves: readonly PlannedMovement[]): SQL {
@@ -174,7 +184,7 @@ function movementEvents(moves: readonly PlannedMovement[]): SQL {
 }
 
 /** The rows a movement batch wrote, from its results: levels, items (as stored: snake_case) and notifications. */
-export function batchWritten(results: unknown[], at: { levelsAt: number; itemsAt: number; crossingAt?: number }) {
+export function batchWritten(results: unknown[], at: MovementLayout) {
   const rows = <T>(i: number) => ((results[i] as D1Result<Record<string, unknown>>).results ?? []) as T[];
   return {
     levels: rows<Record<string, unknown>>(at.levelsAt).map(levelRow),
@@ -184,11 +194,34 @@ export function batchWritten(results: unknown[], at: { levelsAt: number; itemsAt
 }
 
 /**
- * Runs one movement's batch; its level and item writes return the state this movement produced,
- * with the `low` flags as the crossing statements leave them (a touched row's flag is its quantity
- * against its level). Without a reorder level in sight the crossing statements are left out; if a
- * level was set meanwhile, the batch fails on `stock_watched` and runs again with them.
- * `onError` maps guard failures. The admins' new notifications are pushed to their open sockets.
+ * Commits movements through the write recipe and returns the rows the batch wrote (levels, items,
+ * with the `low` flags as the crossing statements leave them, and the crossing notifications);
+ * after the commit, the admins' new notifications are pushed to their open sockets. A failed batch
+ * goes to `onFailure` (default: rethrown).
+ */
+export async function commitMovements(
+  ctx: StockCtx,
+  moves: readonly PlannedMovement[],
+  extra: MovementExtras,
+  onFailure?: (err: unknown) => Promise<never> | never,
+): Promise<ReturnType<typeof batchWritten>> {
+  const w = movementWrite(ctx.db, ctx.actor, moves, extra);
+  let written: ReturnType<typeof batchWritten> | undefined;
+  w.after = [
+    async (done) => {
+      written = batchWritten(done.results, layoutOf(w, extra.watched ?? true, done.derivedAt));
+      await pushNotifications(ctx, written.notifications);
+    },
+  ];
+  await commitWrite(ctx, w, onFailure);
+  return written!;
+}
+
+/**
+ * Runs one movement; its level and item writes return the state this movement produced (a touched
+ * row's flag is its quantity against its level). Without a reorder level in sight the crossing
+ * statements are left out; if a level was set meanwhile, the batch fails on `stock_watched` and
+ * runs again with them. `onError` maps guard failures.
  */
 export async function commitMovement(
   ctx: StockCtx,
@@ -197,19 +230,15 @@ export async function commitMovement(
   watched: boolean,
   onError: (err: unknown) => Promise<never>,
 ) {
-  const { db } = ctx;
   const run = async (watch: boolean): Promise<ReturnType<typeof batchWritten>> => {
-    const plan = movementBatch(db, ctx.actor, [move], { ...extra, watched: watch });
     try {
-      const results = await db.batch(plan.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-      return batchWritten(results, plan);
+      return await commitMovements(ctx, [move], { ...extra, watched: watch });
     } catch (err) {
       if (!watch && guardFailed(err, WATCHED_GUARD)) return run(true);
       return onError(err);
     }
   };
   const written = await run(watched);
-  await pushNotifications(ctx, written.notifications);
   const item = written.items[0]!;
   return {
     item: { ...item, low: lowNow(item.reorderLevel, item.onHand) },
