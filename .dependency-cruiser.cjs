@@ -2,7 +2,7 @@
  * The house rules of src/ (docs/architecture.md), checked by `npm test` (`npm run check:architecture`).
  * Floors, ground up; a floor imports only floors below it (type-only imports aside, so the typed
  * bindings in src/env.ts can name the classes they bind):
- *   platform < db < tenancy < events < auth < http < domain packages < modules < jobs < app
+ *   platform < db < tenancy < events < access < http < domain packages < modules < jobs < app
  * A module is entered only through its index.ts, and nothing imports in a cycle.
  */
 const FLOORS = [
@@ -10,9 +10,9 @@ const FLOORS = [
   ["db", "^src/db/"],
   ["tenancy", "^src/tenancy/"],
   ["events", "^src/events/"],
-  ["auth", "^src/auth/"],
+  ["access", "^src/access/"],
   ["http", "^src/http/"],
-  ["domain", "^src/(health|inventory-session|webhooks)/"],
+  ["domain", "^src/domain/"],
   ["modules", "^src/modules/"],
   ["jobs", "^src/jobs/"],
   ["app", "^src/(app|index|event-handlers)\\.ts$"],
@@ -40,8 +40,15 @@ module.exports = {
       name: "domain-front-door",
       comment: "a domain package is entered only through its index.ts from outside it",
       severity: "error",
-      from: { path: "^src/", pathNot: "^src/(health|inventory-session|webhooks)/" },
-      to: { path: "^src/(health|inventory-session|webhooks)/", pathNot: "^src/(health|inventory-session|webhooks)/index\\.ts$" },
+      from: { path: "^src/", pathNot: "^src/domain/" },
+      to: { path: "^src/domain/[^/]+/", pathNot: "^src/domain/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "domain-front-door-between-packages",
+      comment: "one domain package enters another only through its index.ts",
+      severity: "error",
+      from: { path: "^src/domain/([^/]+)/" },
+      to: { path: "^src/domain/[^/]+/", pathNot: ["^src/domain/$1/", "^src/domain/[^/]+/index\\.ts$"] },
     },
     {
       name: "no-cycles",

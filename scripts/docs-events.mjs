@@ -1,5 +1,5 @@
 // `npm run docs:events`: writes docs/webhooks.md's event table from the event catalogue
-// (src/webhooks/catalogue.ts), between the markers of src/webhooks/catalogue-table.ts.
+// (src/domain/webhook-delivery/catalogue.ts), between the markers of src/domain/webhook-delivery/catalogue-table.ts.
 // `npm run docs:events -- --check` only compares (exit 1 when the page is out of date); the test
 // test/webhooks/catalogue-doc.test.ts does the same in `npm test`. Run it after adding an event.
 // The catalogue is TypeScript: Node 22.18+ strips the types itself (npm run puts the project's
@@ -14,8 +14,8 @@ if (!process.features.typescript) {
   const r = spawnSync(nodeBinary(), ["--experimental-strip-types", ...process.argv.slice(1)], { stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
-const { CATALOGUE } = await import("../src/webhooks/catalogue.ts");
-const { withCatalogueTable } = await import("../src/webhooks/catalogue-table.ts");
+const { CATALOGUE } = await import("../src/domain/webhook-delivery/catalogue.ts");
+const { withCatalogueTable } = await import("../src/domain/webhook-delivery/catalogue-table.ts");
 const file = join(ROOT, "docs", "webhooks.md");
 const doc = readFileSync(file, "utf8");
 const next = withCatalogueTable(doc, CATALOGUE);

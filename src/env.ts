@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type * as tenantSchema from "./db/tenant/schema";
-import type { Principal } from "./auth/principal";
+import type { Principal } from "./access/principal";
 import type { TenantRecord } from "./db/control/schema";
 
 /**
@@ -19,14 +19,14 @@ export interface Bindings {
   ASSETS: Fetcher;
   /** Domain events (src/events/): read through `eventsQueue`. */
   EVENTS: Queue;
-  /** Webhook deliveries (src/webhooks/): one message per delivery attempt that is due. */
+  /** Webhook deliveries (src/domain/webhook-delivery/): one message per delivery attempt that is due. */
   WEBHOOKS: Queue;
-  /** CSV import chains (src/modules/data-transfer/import-background.ts): one message per chunk to write. */
+  /** CSV import chains (src/modules/import-export/import/background.ts): one message per chunk to write. */
   IMPORTS: Queue;
   /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;
-  /** Development only: trust a client-sent `cf-connecting-ip` (src/auth/throttle.ts). Unset: ignored locally. */
+  /** Development only: trust a client-sent `cf-connecting-ip` (src/access/throttle.ts). Unset: ignored locally. */
   TRUST_CLIENT_IP?: string;
   /** "true" (benchmarks only): each consumed Queue batch logs its D1 statements (src/index.ts). */
   D1_QUEUE_LOG?: string;
@@ -48,7 +48,7 @@ export interface Bindings {
   PASSWORD_ITERATIONS?: string;
   /** Limits sign-in style routes per client address (wrangler.toml `[[ratelimits]]`). */
   AUTH_LIMITER: RateLimit;
-  /** Per-plan budgets per credential and per workspace (src/auth/rate-limit.ts, wrangler.toml). */
+  /** Per-plan budgets per credential and per workspace (src/access/rate-limit.ts, wrangler.toml). */
   /** `off` turns the per-plan budgets off (benchmarks only; never set in production). */
   RATE_LIMITS?: string;
   RATE_LIMIT_KEY_FREE: RateLimit;

@@ -5,14 +5,14 @@ import { EVENT_HANDLERS } from "./event-handlers";
 import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
-import { consumeWebhookMessages, deliveryIdsOf } from "./webhooks";
-import type { WebhookMessage } from "./webhooks";
-import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/data-transfer";
+import { consumeWebhookMessages, deliveryIdsOf } from "./domain/webhook-delivery";
+import type { WebhookMessage } from "./domain/webhook-delivery";
+import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
 
 /** The webhook delivery queue's name (wrangler.toml); every other batch is domain events. */
 const WEBHOOK_QUEUE = "inventory-webhooks";
 
-export { InventorySession } from "./inventory-session";
+export { InventorySession } from "./domain/inventory-session";
 export { UserRealtime } from "./events/user-realtime";
 
 const app = buildApp();

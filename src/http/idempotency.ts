@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
-import { credentialKey } from "../auth/principal";
+import { credentialKey } from "../access/principal";
 import { idempotencyKeys } from "../db/tenant/idempotency";
 import type { AppEnv, TenantDb } from "../env";
 import { sha256Hex, randomToken } from "../platform/crypto";

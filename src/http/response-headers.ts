@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { RouteRule } from "../auth/policy";
+import type { RouteRule } from "../access/policy";
 import type { AppEnv } from "../env";
 import { REPLAY_HEADER } from "./idempotency";
 

@@ -1,8 +1,8 @@
 import { createRoute, OpenAPIHono, type RouteConfig, type z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { ZodError } from "zod";
-import { guard } from "../auth/guard";
-import { acceptsIdempotencyKey, ROUTE_POLICY, type OperationId, type RouteRule } from "../auth/policy";
+import { guard } from "../access/guard";
+import { acceptsIdempotencyKey, ROUTE_POLICY, type OperationId, type RouteRule } from "../access/policy";
 import { idempotency, IdempotencyHeaders } from "./idempotency";
 import type { AppEnv } from "../env";
 import { ApiError, ERROR_STATUS, type ErrorDetail } from "../platform/errors";

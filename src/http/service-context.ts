@@ -1,4 +1,4 @@
-import { actorId } from "../auth/principal";
+import { actorId } from "../access/principal";
 import type { AppContext, TenantDb } from "../env";
 import { settingsOf, type TenantSettings } from "../tenancy/registry";
 

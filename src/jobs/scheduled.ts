@@ -1,15 +1,15 @@
 import type { Bindings } from "../env";
 import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/dispatch";
-import { runHealthJob } from "../health";
+import { runHealthJob } from "../domain/health-engine";
 import { runBookingReminders } from "../modules/bookings";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runDueSchedules } from "../modules/session-schedules";
 import { runRequestExpiry } from "../modules/requests";
-import { resumeImports } from "../modules/data-transfer";
+import { resumeImports } from "../modules/import-export";
 import type { TenantRecord } from "../tenancy/registry";
 import { runRetention } from "./retention";
 import { sweepTenants } from "./tenant-sweep";
-import { runWebhookSweep } from "../webhooks";
+import { runWebhookSweep } from "../domain/webhook-delivery";
 
 /** A per-tenant cron job; `job` names its resume cursor in job_cursors. */
 interface CronJob {
@@ -28,7 +28,7 @@ export const CRON_JOBS: readonly CronJob[] = [
   // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.
   { job: "request-expiry", run: runRequestExpiry },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
-  // settle, another preset; plus a daily full pass (src/health/job.ts).
+  // settle, another preset; plus a daily full pass (src/domain/health-engine/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },
   // Outbox sweep: sends what the after-response dispatch could not (Queue outage, isolate eviction).
   // Then re-sends rows dispatched but never consumed within a lease (a lost Queue message), so no

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { adminSessionEmail } from "../../src/auth/admin-sessions";
+import { adminSessionEmail } from "../../src/access/admin-sessions";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { adminApi, adminSignIn } from "../harness/admin";
 

@@ -3,7 +3,7 @@ import type { DepreciationAnalytics, MaintenanceAnalytics } from "../../src/modu
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { rawDbOf } from "../harness/tenant-db";
-import { move, newLocation, newStockItem } from "../stock/helpers";
+import { move, newLocation, newStockItem } from "../harness/stock-helpers";
 
 /**
  * Sums of money reach past SQLite's 64-bit integers with inputs inside the validated limits (1e12 a

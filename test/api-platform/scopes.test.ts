@@ -9,7 +9,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { api, createTenant, type Failure } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { expectError } from "../security/harness";
-import { createKey } from "./keys";
+import { createKey } from "../harness/keys";
 
 describe("scoped API keys", () => {
   it("a read-only key reads its group, is refused writes with the missing scope, and reads the health batch", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import { createAsset, writeCounts } from "./helpers";
+import { createAsset, writeCounts } from "../harness/assets-helpers";
 import type { Category } from "../../src/modules/categories";
 
 const paths = (res: { body: { details?: { path: string }[] } }) => (res.body.details ?? []).map((d) => d.path);

@@ -5,7 +5,7 @@ import { auditLog } from "../../src/db/tenant/audit";
 import { outboxRows } from "../harness/outbox";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
-import { assetRow, createAsset, writeCounts } from "./helpers";
+import { assetRow, createAsset, writeCounts } from "../harness/assets-helpers";
 import type { Page } from "../../src/platform/pagination";
 import type { AuditEntry, InventoryItem, InventoryItemListItem, TimelineEntry } from "../../src/modules/assets";
 import type { ErrorBody } from "../../src/platform/schemas";

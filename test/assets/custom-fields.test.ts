@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { assetRow, createAsset } from "./helpers";
+import { assetRow, createAsset } from "../harness/assets-helpers";
 import type { Page } from "../../src/platform/pagination";
 import type { InventoryItem, InventoryItemListItem } from "../../src/modules/assets";
 import type { CustomField } from "../../src/modules/custom-fields";

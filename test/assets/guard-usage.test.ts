@@ -6,7 +6,7 @@ import { timelineRow } from "../../src/modules/assets/write";
 import { countLiveAssetsUsing } from "../../src/modules/assets/lookup";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
-import { createAsset } from "./helpers";
+import { createAsset } from "../harness/assets-helpers";
 import type { Location } from "../../src/modules/locations";
 import type { Category } from "../../src/modules/categories";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type Failure, type CallResult } from "../harness/tenant";
-import { createAsset } from "./helpers";
+import { createAsset } from "../harness/assets-helpers";
 import type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
 import type { Location } from "../../src/modules/locations";

@@ -3,7 +3,7 @@ import { loginOwner } from "../harness/auth";
 import { fileBytes } from "../harness/files";
 import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
 import type { InventoryItem } from "../../src/modules/assets";
-import type { ObjectUpload } from "../../src/modules/objects";
+import type { ObjectUpload } from "../../src/modules/files";
 import { workerFetch } from "../harness/contract";
 
 async function upload(t: TestTenant, jwt: string, kind: "png" | "pdf"): Promise<string> {

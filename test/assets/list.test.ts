@@ -4,7 +4,7 @@ import { assets } from "../../src/db/tenant/assets";
 import { seedPerson } from "../harness/people";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant, type CallResult } from "../harness/tenant";
-import { createAsset } from "./helpers";
+import { createAsset } from "../harness/assets-helpers";
 import type { InventoryItemListItem } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
 import type { Location } from "../../src/modules/locations";

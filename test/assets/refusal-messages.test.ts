@@ -3,7 +3,7 @@ import type { BulkInventoryItemsResult } from "../../src/modules/assets";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import { createAsset } from "./helpers";
+import { createAsset } from "../harness/assets-helpers";
 
 /**
  * A refused checkout, check-in or status move names the real reason and a next step that

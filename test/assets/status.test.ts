@@ -3,7 +3,7 @@ import { STATUS_TRANSITIONS } from "../../src/modules/assets/status";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
-import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "./helpers";
+import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "../harness/assets-helpers";
 import type { AssetStatusEvent, TimelineEntry, InventoryItem } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";

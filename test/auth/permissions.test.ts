@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
+import { ROUTE_POLICY, type RouteRule } from "../../src/access/policy";
 import { planIncludes } from "../../src/tenancy/plans";
 import { userJwt } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";

@@ -2,7 +2,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import * as tenantSchema from "../../src/db/tenant/schema";
 import type { TenantDb } from "../../src/env";
-import { blockingBookingsOf } from "../../src/modules/assets/booking-rule";
+import { blockingBookingsOf } from "../../src/modules/assets/custody/booking-rule";
 import { refuseConflicts } from "../../src/modules/bookings/conflicts";
 import { availability, listBookings } from "../../src/modules/bookings/list";
 import { encodeCursor } from "../../src/platform/pagination";

@@ -5,10 +5,10 @@ import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { seedAssets } from "../harness/sessions";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { book, inDays, newPerson } from "./helpers";
+import { book, inDays, newPerson } from "../harness/bookings-helpers";
 
 // POST /inventory-items/bulk with action "checkout" keeps the bookings rule of the single checkout
-// route per asset (src/modules/assets/bulk-actions.ts): an asset held by a booking that starts
+// route per asset (src/modules/assets/bulk/service/actions.ts): an asset held by a booking that starts
 // before it would be due back (or with no dueBackAt) gets its own 409; the others are checked out.
 
 const bulkCheckout = (t: TestTenant, ids: string[], personId: string, dueBackAt?: string) =>

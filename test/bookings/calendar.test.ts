@@ -7,7 +7,7 @@ import { bookings } from "../../src/db/tenant/bookings";
 import { createUser, userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, call, createTenant, type Failure, type TestTenant } from "../harness/tenant";
-import { book, inDays, newAsset, newPerson } from "./helpers";
+import { book, inDays, newAsset, newPerson } from "../harness/bookings-helpers";
 
 type CreatedFeed = CalendarFeed & { url: string };
 

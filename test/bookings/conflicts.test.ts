@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Booking } from "../../src/modules/bookings";
 import type { Page } from "../../src/platform/pagination";
 import { api, createTenant } from "../harness/tenant";
-import { book, type BookingConflict, type CheckoutIntoBooking, inDays, newAsset, newPerson } from "./helpers";
+import {
+  book,
+  type BookingConflict,
+  type CheckoutIntoBooking,
+  inDays,
+  newAsset,
+  newPerson,
+} from "../harness/bookings-helpers";
 
 describe("booking conflicts", () => {
   it("creates a reserved booking and refuses an overlapping one, naming the booking and item", async () => {

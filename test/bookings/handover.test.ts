@@ -6,7 +6,7 @@ import type { Booking } from "../../src/modules/bookings";
 import type { Page } from "../../src/platform/pagination";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { book, inDays, newAsset, newPerson, type BookingConflict } from "./helpers";
+import { book, inDays, newAsset, newPerson, type BookingConflict } from "../harness/bookings-helpers";
 
 /**
  * An item that cannot be handed over when a window starts is neither listed as available

@@ -4,7 +4,7 @@ import type { TrashEntry, TrashResults } from "../../src/modules/trash";
 import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
-import { inDays, newAsset, newPerson } from "./helpers";
+import { inDays, newAsset, newPerson } from "../harness/bookings-helpers";
 
 describe("kits in the trash", () => {
   it("a deleted kit goes to the trash, releases its items, and is restored with them", async () => {

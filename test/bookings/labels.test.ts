@@ -2,7 +2,7 @@ import jsQR from "jsqr";
 import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { newAsset } from "./helpers";
+import { newAsset } from "../harness/bookings-helpers";
 import { workerFetch } from "../harness/contract";
 
 /** Rasterizes filled rectangles (in their own units) to RGBA with a white quiet zone, for jsQR. */

@@ -12,7 +12,7 @@ import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { inDays, newAsset } from "./helpers";
+import { inDays, newAsset } from "../harness/bookings-helpers";
 
 const HOUR = 3_600_000;
 const inbox = async (t: TestTenant) =>

@@ -3,7 +3,7 @@ import type { BulkInventoryItemsResult, InventoryItem } from "../../src/modules/
 import type { Booking } from "../../src/modules/bookings";
 import { seedAssets } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
-import { book, inDays, newAsset, newPerson, type MembersRefused } from "./helpers";
+import { book, inDays, newAsset, newPerson, type MembersRefused } from "../harness/bookings-helpers";
 
 describe("bookings rule edges", () => {
   it("a bulk checkout of 100 assets with long booking histories decides each asset (no cap across assets)", async () => {

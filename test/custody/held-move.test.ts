@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { BulkInventoryItemsResult, InventoryItem } from "../../src/modules/assets";
-import type { ImportJob, ImportRow } from "../../src/modules/data-transfer";
-import { drainImport } from "../../src/modules/data-transfer/import-jobs";
+import type { ImportJob, ImportRow } from "../../src/modules/import-export";
+import { drainImport } from "../../src/modules/import-export/import/jobs";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { workerFetch } from "../harness/contract";
@@ -9,7 +9,7 @@ import { makeLocation } from "../harness/locations";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { createAsset } from "../assets/helpers";
+import { createAsset } from "../harness/assets-helpers";
 
 /** An asset checked out to a location or to another asset is where its holder is: an edit does not move it alone. */
 

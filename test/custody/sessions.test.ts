@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createLocation, scan, startSession } from "../harness/sessions";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { createAsset } from "../assets/helpers";
+import { createAsset } from "../harness/assets-helpers";
 import type { InventoryItem } from "../../src/modules/assets";
 
 /*

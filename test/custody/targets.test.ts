@@ -3,7 +3,7 @@ import { outboxRows } from "../harness/outbox";
 import { makeLocation } from "../harness/locations";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { assetRow, createAsset, writeCounts } from "../assets/helpers";
+import { assetRow, createAsset, writeCounts } from "../harness/assets-helpers";
 import type { Assignment, InventoryItem, TimelineEntry } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";

@@ -16,9 +16,9 @@ import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { inDays } from "../bookings/helpers";
-import { ask, asset, requester } from "../requests/helpers";
-import { newLocation, newStockItem, receive } from "../stock/helpers";
+import { inDays } from "../harness/bookings-helpers";
+import { ask, asset, requester } from "../harness/requests-helpers";
+import { newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 /**
  * The write recipe's promise (src/events/write.ts, docs/architecture.md "Writes"): an event

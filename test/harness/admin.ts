@@ -9,7 +9,7 @@ let signIns = 0;
 /**
  * Signs in on the admin host with the test admin credentials; returns the `Cookie` header value.
  * Each sign-in comes from its own client address: the admin host's sign-in budget (20 a minute per
- * address, src/auth/throttle.ts) lives as long as the runtime, which test files share
+ * address, src/access/throttle.ts) lives as long as the runtime, which test files share
  * (vitest.config.ts, `isolate: false`), so a fixed address would let one file's sign-ins use up
  * another's. The throttle itself is tested with chosen addresses (test/auth/throttle.test.ts).
  */

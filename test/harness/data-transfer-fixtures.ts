@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import type { Bindings } from "../../src/env";
 import worker from "../../src/index";
-import { IMPORT_QUEUE, type ImportJob, type ImportMessage } from "../../src/modules/data-transfer";
+import { IMPORT_QUEUE, type ImportJob, type ImportMessage } from "../../src/modules/import-export";
 import type { FixtureContext } from "./fixtures";
 import type { TestTenant } from "./tenant";
 import { fetchWith } from "./contract";

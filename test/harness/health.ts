@@ -3,10 +3,10 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { assetHealth } from "../../src/db/tenant/health";
-import { computeHealth } from "../../src/health/engine";
-import { basisOf } from "../../src/health/presets";
-import { loadSignals } from "../../src/health/signals";
-import { idsIn } from "../../src/health/signals";
+import { computeHealth } from "../../src/domain/health-engine/engine";
+import { basisOf } from "../../src/domain/health-engine/presets";
+import { loadSignals } from "../../src/domain/health-engine/signals";
+import { idsIn } from "../../src/domain/health-engine/signals";
 import { assets } from "../../src/db/tenant/assets";
 import { findTenantById, settingsOf } from "../../src/tenancy/registry";
 import { dbOf } from "./tenant-db";

@@ -1,6 +1,6 @@
 import { fileBytes } from "./files";
 import type { FixtureContext } from "./fixtures";
-import type { ObjectUpload } from "../../src/modules/objects";
+import type { ObjectUpload } from "../../src/modules/files";
 import { workerFetch } from "./contract";
 
 /** `objectKey` of the security suite: an uploaded object (POST /objects, then PUT to its signed URL). */

@@ -1,8 +1,8 @@
 import { dbOf } from "./tenant-db";
 import { env } from "cloudflare:workers";
-import { ADMIN_COOKIE } from "../../src/auth/authenticate";
-import { startAdminSession } from "../../src/auth/admin-sessions";
-import { signAccessToken } from "../../src/auth/jwt";
+import { ADMIN_COOKIE } from "../../src/access/authenticate";
+import { startAdminSession } from "../../src/access/admin-sessions";
+import { signAccessToken } from "../../src/access/jwt";
 import { hashPassword } from "../../src/platform/passwords";
 import { users, type Role } from "../../src/db/tenant/users";
 import { nowIso } from "../../src/platform/clock";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
-import type { InventorySession, SessionObjectApi } from "../../src/inventory-session";
+import type { InventorySession, SessionObjectApi } from "../../src/domain/inventory-session";
 import { defaults } from "./rows";
 import { rawDbOf } from "./tenant-db";
 import { api, type TestTenant } from "./tenant";

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { consumeEvent } from "../../src/events/consumer";
 import { findTenantById } from "../../src/tenancy/registry";
-import { webhookFanOut } from "../../src/webhooks";
+import { webhookFanOut } from "../../src/domain/webhook-delivery";
 import { webhookDeliveries } from "../../src/db/tenant/webhooks";
 import { created, type FixtureContext } from "./fixtures";
 import { eventually, outboxRows } from "./outbox";

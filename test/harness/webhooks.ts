@@ -2,7 +2,7 @@ import { afterEach } from "vitest";
 import { recordEvent } from "../../src/events/outbox";
 import { setOutboundTransport } from "../../src/platform/outbound";
 import { STRICT } from "../../src/platform/outbound";
-import type { WebhookDeps, WebhookMessage } from "../../src/webhooks/deps";
+import type { WebhookDeps, WebhookMessage } from "../../src/domain/webhook-delivery/deps";
 import { userJwt } from "./principals";
 import { dbOf } from "./tenant-db";
 import { api, type CallOptions, type TestTenant, type Untyped } from "./tenant";

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
-import { computeHealth } from "../../src/health/engine";
-import { refreshHealth } from "../../src/health/recompute";
-import { idsIn, loadSignals } from "../../src/health/signals";
-import { markStale, writeResults } from "../../src/health/store";
+import { computeHealth } from "../../src/domain/health-engine/engine";
+import { refreshHealth } from "../../src/domain/health-engine/recompute";
+import { idsIn, loadSignals } from "../../src/domain/health-engine/signals";
+import { markStale, writeResults } from "../../src/domain/health-engine/store";
 import { basisOfTenant, storedHealth, storedVsFresh } from "../harness/health";
 import { insertPerson } from "../harness/rows";
 import { scan, sessionApi, startSession } from "../harness/sessions";

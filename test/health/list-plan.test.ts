@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listAssetsQuery, type ListAssetsInput } from "../../src/modules/assets/list";
-import { basisOf } from "../../src/health/presets";
-import { staleQueries } from "../../src/health/store";
+import { basisOf } from "../../src/domain/health-engine/presets";
+import { staleQueries } from "../../src/domain/health-engine/store";
 import { encodeCursor } from "../../src/platform/pagination";
 import { dbOf, rawDbOf } from "../harness/tenant-db";
 import { createTenant } from "../harness/tenant";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/d1";
 import * as tenantSchema from "../../src/db/tenant/schema";
-import { healthOf } from "../../src/health/recompute";
+import { healthOf } from "../../src/domain/health-engine/recompute";
 import { REASON_CODE_LIST, REASON_CODES } from "../../src/db/tenant/health";
-import { MAX_BATCH_IDS } from "../../src/health/schemas";
+import { MAX_BATCH_IDS } from "../../src/domain/health-engine/schemas";
 import { countedD1, type D1Counter } from "../../src/http/d1-counter";
 import { fetchOpenApi } from "../harness/openapi";
 import { rawDbOf } from "../harness/tenant-db";
@@ -11,7 +11,7 @@ import { basisOfTenant, devCall } from "../harness/health";
 import { seedAssets } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
 import type { ErrorBody } from "../../src/platform/schemas";
-import type { AssetHealth, InventoryItemHealthBatch } from "../../src/health";
+import type { AssetHealth, InventoryItemHealthBatch } from "../../src/domain/health-engine";
 import type { InventoryItem } from "../../src/modules/assets";
 
 const createAsset = async (t: Awaited<ReturnType<typeof createTenant>>, body: Record<string, unknown> = {}) => {

@@ -3,7 +3,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
-import { ask, asset, requester } from "./helpers";
+import { ask, asset, requester } from "../harness/requests-helpers";
 
 describe("a kit is requestable only when everything in it is", () => {
   it("refuses the self-service role a kit holding a non-requestable asset, naming it, as for the asset alone", async () => {

@@ -10,7 +10,7 @@ import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
-import { ask, asset, inbox, inDays, requester } from "./helpers";
+import { ask, asset, inbox, inDays, requester } from "../harness/requests-helpers";
 
 const DAY = 86_400_000;
 

@@ -7,8 +7,8 @@ import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { move, newLocation, newStockItem, receive } from "../stock/helpers";
-import { ask, asset, inbox, inDays, requester } from "./helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { ask, asset, inbox, inDays, requester } from "../harness/requests-helpers";
 
 type Failure = ErrorBody & { details: Record<string, unknown> & { path?: string }[] };
 

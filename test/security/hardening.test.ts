@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
+import { ROUTE_POLICY, type RouteRule } from "../../src/access/policy";
 import { encodeCursor, withCursorScope } from "../../src/platform/pagination";
 import { fixtureFor, NON_RESOURCE_PARAMS } from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";

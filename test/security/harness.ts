@@ -1,6 +1,6 @@
 import type { Untyped } from "../harness/tenant";
 import { expect } from "vitest";
-import type { RouteRule } from "../../src/auth/policy";
+import type { RouteRule } from "../../src/access/policy";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { call, TEST_DOMAIN, type CallOptions, type CallResult } from "../harness/tenant";
 

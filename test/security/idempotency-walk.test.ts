@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { acceptsIdempotencyKey, ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
+import { acceptsIdempotencyKey, ROUTE_POLICY, type RouteRule } from "../../src/access/policy";
 import { prepareOperation, SAMPLE_BODIES } from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
 import { adminCookie, userJwt } from "../harness/principals";

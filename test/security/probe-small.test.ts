@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "../../src/auth/throttle";
+import { clientAddress } from "../../src/access/throttle";
 import type { AppContext } from "../../src/env";
 import { renderCalendar } from "../../src/modules/calendar/ics";
 import { baseName } from "../../src/modules/feedback/form";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
-import { ALL_SCOPES, SCOPE_GROUPS } from "../../src/auth/scopes";
+import { ROUTE_POLICY, type RouteRule } from "../../src/access/policy";
+import { ALL_SCOPES, SCOPE_GROUPS } from "../../src/access/scopes";
 import {
   fixtureFor,
   NON_RESOURCE_PARAMS,
@@ -164,7 +164,7 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
   const rule = POLICY[o.operationId];
 
   it("has a route-policy entry that its documented security matches", () => {
-    expect(rule, `${o.operationId} is not a key of ROUTE_POLICY (src/auth/policy.ts)`).toBeDefined();
+    expect(rule, `${o.operationId} is not a key of ROUTE_POLICY (src/access/policy.ts)`).toBeDefined();
     expect(o.op.security ?? []).toEqual(expectedSecurity(rule!));
     // Every route API keys reach declares the scope it needs.
     if (rule!.access === "data") expect(rule!.scope, `${o.operationId} has no scope`).toBeDefined();

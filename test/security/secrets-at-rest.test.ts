@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { acceptsIdempotencyKey, ROUTE_POLICY, type RouteRule } from "../../src/auth/policy";
+import { acceptsIdempotencyKey, ROUTE_POLICY, type RouteRule } from "../../src/access/policy";
 import { idempotencyKeys } from "../../src/db/tenant/idempotency";
 import { SAMPLE_BODIES } from "../harness/fixtures";
 import {

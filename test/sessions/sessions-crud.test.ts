@@ -1,6 +1,6 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { InventorySession } from "../../src/inventory-session/inventory-session";
+import type { InventorySession } from "../../src/domain/inventory-session/inventory-session";
 import { outboxRows } from "../harness/outbox";
 import { createUser } from "../harness/principals";
 import { createLocation, scan, seedAssets, sessionStub, startSession } from "../harness/sessions";

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets, assetTimeline } from "../../src/db/tenant/assets";
 import { scanEvents, sessionItems, sessions } from "../../src/db/tenant/sessions";
-import type { InventorySession } from "../../src/inventory-session/inventory-session";
+import type { InventorySession } from "../../src/domain/inventory-session/inventory-session";
 import { outboxRows } from "../harness/outbox";
 import { userJwt } from "../harness/principals";
 import { createLocation, scan, seedAssets, sessionApi, sessionStub, startSession } from "../harness/sessions";

@@ -3,14 +3,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { ssoConfigs } from "../../src/db/control/sso";
-import { openSecret } from "../../src/auth/sso/secret-box";
+import { openSecret } from "../../src/access/sso/secret-box";
 import { setOutboundTransport } from "../../src/platform/outbound";
 import { createUser, userJwt } from "../harness/principals";
 import type { SsoConfig } from "../../src/modules/sso";
 import { api, type CallResult, createTenant, type Failure, type TestTenant } from "../harness/tenant";
-import { browser } from "./flow-helpers";
-import { certs } from "./saml-fixtures";
-import { idpMetadata, spOf } from "./helpers";
+import { browser } from "../harness/sso-flow-helpers";
+import { certs } from "../harness/saml-fixtures";
+import { idpMetadata, spOf } from "../harness/sso-helpers";
 
 const PATH = "/tenants/current/saml-config";
 const owner = async (t: TestTenant) => ({ jwt: await userJwt(t) });

@@ -10,7 +10,7 @@ import { createUser, login } from "../harness/auth";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { expectError } from "../security/harness";
-import { configureSaml } from "./flow-helpers";
+import { configureSaml } from "../harness/sso-flow-helpers";
 
 /** Turning the SSO-only gate on ends password-born sessions, except the owner's. */
 const refresh = (t: TestTenant, refreshToken: string) =>

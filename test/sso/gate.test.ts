@@ -8,7 +8,7 @@ import type { CreatedInvite } from "../../src/modules/users";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, call, createTenant, TEST_DOMAIN } from "../harness/tenant";
-import { configureSaml } from "./flow-helpers";
+import { configureSaml } from "../harness/sso-flow-helpers";
 
 const gate = async (t: Awaited<ReturnType<typeof createTenant>>, on: boolean) => {
   await configureSaml(t, { ssoOnlyEnabled: on });

@@ -8,7 +8,7 @@ import type { User } from "../../src/modules/users";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { spOf } from "./helpers";
+import { spOf } from "../harness/sso-helpers";
 import { fetchWith } from "../harness/contract";
 
 /**

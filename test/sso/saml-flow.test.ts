@@ -9,8 +9,8 @@ import type { Page } from "../../src/platform/pagination";
 import { userJwt } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { browser, configureSaml, idpResponse, postAcs, startSaml } from "./flow-helpers";
-import { spOf } from "./helpers";
+import { browser, configureSaml, idpResponse, postAcs, startSaml } from "../harness/sso-flow-helpers";
+import { spOf } from "../harness/sso-helpers";
 
 const DSIG = "http://www.w3.org/2000/09/xmldsig#";
 /** Where the IdP put its signatures: direct children of the Response and of the Assertion. */

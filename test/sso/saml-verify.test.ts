@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { verifySamlResponse, verifySamlSignatures, readIdentity } from "../../src/auth/sso/saml";
-import { adfs, certs, nodeSaml, onelogin, responses as r, ruby, xmlCrypto } from "./saml-fixtures";
+import { verifySamlResponse, verifySamlSignatures, readIdentity } from "../../src/access/sso/saml";
+import { adfs, certs, nodeSaml, onelogin, responses as r, ruby, xmlCrypto } from "../harness/saml-fixtures";
 
 const refused = async (xml: string, f: { settings: Parameters<typeof verifySamlResponse>[1]; now: Date }) => {
   const v = await verifySamlResponse(xml, f.settings, f.now);

@@ -8,7 +8,7 @@ import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
-import { newLocation, newStockItem, receive } from "./helpers";
+import { newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 /** POST /stock-movements/bulk, per-movement answers like the asset bulk route. */
 const bulk = (t: TestTenant, movements: Record<string, unknown>[], headers?: Record<string, string>) =>

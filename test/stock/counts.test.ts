@@ -3,7 +3,7 @@ import type { StockCount, StockItem, StockMovement } from "../../src/modules/sto
 import type { Page } from "../../src/platform/pagination";
 import { startSession } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
-import { move, newLocation, newStockItem, receive } from "./helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 type CountResult = { result: "counted" | "already_counted"; count: StockCount };
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ImportJob, ImportRow } from "../../src/modules/data-transfer";
-import { drainImport } from "../../src/modules/data-transfer/import-jobs";
+import type { ImportJob, ImportRow } from "../../src/modules/import-export";
+import { drainImport } from "../../src/modules/import-export/import/jobs";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { workerFetch } from "../harness/contract";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { move, newLocation, newStockItem, receive } from "./helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 /**
  * Deactivating a person returns what they hold as the return route would: to the location it was

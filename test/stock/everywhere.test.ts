@@ -5,7 +5,7 @@ import type { Page } from "../../src/platform/pagination";
 import { seedPerson } from "../harness/people";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import { move, newLocation, newStockItem, receive } from "./helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 describe("stock everywhere the rest is", () => {
   it("/search finds stock items by a word of the name, and by tag or SKU first", async () => {

@@ -5,7 +5,7 @@ import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import { move, newLocation, newStockItem, receive } from "./helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 describe("stock items", () => {
   it("CRUD: defaults, a generated tag, cost in minor units, custom fields, 409 on a taken tag or SKU", async () => {

@@ -4,7 +4,7 @@ import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import { move, newLocation, newStockItem, receive } from "./helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 describe("stock movements", () => {
   it("receive, issue, transfer and adjust keep the quantities per location and in total, each with its event", async () => {

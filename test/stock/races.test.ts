@@ -7,7 +7,7 @@ import { dbOf } from "../harness/tenant-db";
 import { notifications } from "../../src/db/tenant/notifications";
 import { createUser } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
-import { move, newLocation, newStockItem, receive } from "./helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 import { eq } from "drizzle-orm";
 
 async function allMovements(t: Awaited<ReturnType<typeof createTenant>>, itemId: string) {

@@ -5,7 +5,7 @@ import { createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { ApiError } from "../../src/platform/errors";
 import { adjustStock, issueStock, receiveStock, returnStock, transferStock } from "../../src/modules/stock/movements";
-import { newLocation, newStockItem } from "./helpers";
+import { newLocation, newStockItem } from "../harness/stock-helpers";
 
 /** A small seeded PRNG (mulberry32), so a failure replays. */
 function prng(seed: number) {

@@ -5,7 +5,7 @@ import { devCall } from "../harness/health";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { newLocation, newStockItem } from "./helpers";
+import { newLocation, newStockItem } from "../harness/stock-helpers";
 
 /**
  * The D1 statements of one movement, per kind, pinned so they cannot creep

@@ -1,7 +1,12 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
-import { CATALOGUE } from "../../src/webhooks/catalogue";
-import { catalogueTable, TABLE_END, TABLE_START, withCatalogueTable } from "../../src/webhooks/catalogue-table";
+import { CATALOGUE } from "../../src/domain/webhook-delivery/catalogue";
+import {
+  catalogueTable,
+  TABLE_END,
+  TABLE_START,
+  withCatalogueTable,
+} from "../../src/domain/webhook-delivery/catalogue-table";
 import doc from "../../docs/webhooks.md?raw";
 
 describe("docs/webhooks.md's event table", () => {

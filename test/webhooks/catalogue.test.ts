@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
-import { CATALOGUE, isDeliverable, payloadOf, SUBSCRIBABLE_TYPES } from "../../src/webhooks/catalogue";
+import { CATALOGUE, isDeliverable, payloadOf, SUBSCRIBABLE_TYPES } from "../../src/domain/webhook-delivery/catalogue";
 import { fetchOpenApi } from "../harness/openapi";
 
 // The source of every module, to find the event types they record in the outbox.

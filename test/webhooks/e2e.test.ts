@@ -1,7 +1,7 @@
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { runDueDelivery } from "../../src/webhooks/deliver";
-import { fanOut } from "../../src/webhooks/fanout";
+import { runDueDelivery } from "../../src/domain/webhook-delivery/deliver";
+import { fanOut } from "../../src/domain/webhook-delivery/fanout";
 import { eventually } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
 import type { InventoryItem } from "../../src/modules/assets";

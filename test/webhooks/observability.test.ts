@@ -1,8 +1,8 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { runDueDelivery } from "../../src/webhooks/deliver";
-import { fanOut } from "../../src/webhooks/fanout";
-import { MAX_ATTEMPTS } from "../../src/webhooks/schedule";
+import { runDueDelivery } from "../../src/domain/webhook-delivery/deliver";
+import { fanOut } from "../../src/domain/webhook-delivery/fanout";
+import { MAX_ATTEMPTS } from "../../src/domain/webhook-delivery/schedule";
 import type {
   WebhookDelivery,
   WebhookDeliveryDetail,

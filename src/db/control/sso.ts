@@ -30,7 +30,7 @@ export interface IdpMetadataCache {
 /**
  * One workspace's single sign-on configuration (control database, beside the tenant registry, so
  * the sign-in routes read it without opening the tenant database first). `clientSecretEnc` is
- * AES-GCM ciphertext bound to the tenant id (src/auth/sso/secret-box.ts); it is never returned.
+ * AES-GCM ciphertext bound to the tenant id (src/access/sso/secret-box.ts); it is never returned.
  */
 export const ssoConfigs = sqliteTable("sso_configs", {
   tenantId: text("tenant_id").primaryKey(),

@@ -12,7 +12,7 @@ export * from "./notifications";
 export * from "./feedback";
 export * from "./health";
 export * from "./quick-add";
-export * from "./data-transfer";
+export * from "./import-export";
 export * from "./webhooks";
 export * from "./sso";
 export * from "./idempotency";

@@ -1,9 +1,9 @@
 import { toTenant } from "./view";
 import { z } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { endAdminSession, startAdminSession } from "../../auth/admin-sessions";
-import { ADMIN_COOKIE } from "../../auth/authenticate";
-import { ADMIN_TTL_SECONDS } from "../../auth/jwt";
+import { endAdminSession, startAdminSession } from "../../access/admin-sessions";
+import { ADMIN_COOKIE } from "../../access/authenticate";
+import { ADMIN_TTL_SECONDS } from "../../access/jwt";
 import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
 import { idParam } from "../../platform/schemas";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, isoInstant, nameField } from "../../platform/schemas";
-import { ALL_SCOPES, type Scope } from "../../auth/scopes";
+import { ALL_SCOPES, type Scope } from "../../access/scopes";
 
 export const ScopeSchema = z
   .enum(ALL_SCOPES as [Scope, ...Scope[]])

@@ -4,7 +4,7 @@ import { apiKeys } from "../../db/tenant/users";
 import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { invalidField, notFound } from "../../platform/errors";
-import { normaliseScopes, type Scope } from "../../auth/scopes";
+import { normaliseScopes, type Scope } from "../../access/scopes";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";

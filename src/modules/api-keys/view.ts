@@ -1,4 +1,4 @@
-import { parseScopes } from "../../auth/scopes";
+import { parseScopes } from "../../access/scopes";
 import { apiKeys } from "../../db/tenant/users";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

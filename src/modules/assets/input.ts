@@ -1,7 +1,7 @@
 import { customFieldValuesWith, liveDefinitions, type FieldDef } from "../custom-fields";
 import { invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
-import { assertTenantObject } from "../objects";
+import { assertTenantObject } from "../files";
 import { currencyDigits, toMinor, type AssetRow } from "./view";
 
 /** Asset fields as the API takes them (create and update share it; update passes a subset). */

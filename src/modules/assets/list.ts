@@ -8,7 +8,13 @@ import { ftsColumnsQuery, ftsRowidIn } from "../../platform/fts";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { mergeSync } from "../../platform/sync";
 import { tombstoneData, tombstoneField, tombstonesSince } from "../../events/tombstones";
-import { attachHealth, type HealthListInput, basisOf, type HealthBasis, type StoredHealth } from "../../health";
+import {
+  attachHealth,
+  type HealthListInput,
+  basisOf,
+  type HealthBasis,
+  type StoredHealth,
+} from "../../domain/health-engine";
 import { liveAsset } from "./lookup";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 

@@ -2,7 +2,7 @@ import * as svc from "./service";
 import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";
-import { basisOf } from "../../health";
+import { basisOf } from "../../domain/health-engine";
 import { listAssets } from "./list";
 import {
   ItemParams,
@@ -20,16 +20,16 @@ import {
   StatusBody,
   PageQuery,
 } from "./schemas";
-import { AssignmentPage, AuditPage, StatusEventPage, TimelinePage, TimelineQuery } from "./history-schemas";
+import { AssignmentPage, AuditPage, StatusEventPage, TimelinePage, TimelineQuery } from "./history/schemas";
 import { presentAsset, type AssetRow } from "./view";
 import { selfServiceOf, type SelfService } from "../../http/self-service";
 import { notFound } from "../../platform/errors";
-import { checkout } from "./checkout";
-import { checkin } from "./checkin";
+import { checkout } from "./custody/checkout";
+import { checkin } from "./custody/checkin";
 import { allowedTransitions, changeStatus } from "./status";
 import { requireAsset } from "./lookup";
-import { bulkRoutes } from "./bulk-routes";
-import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history";
+import { bulkRoutes } from "./bulk/routes";
+import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history/lists";
 
 /** The self-service role sees requestable assets and those its person holds; anything else is 404 to it. */
 function visibleTo(self: SelfService | null, row: AssetRow): AssetRow {

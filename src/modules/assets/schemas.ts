@@ -11,7 +11,7 @@ import {
   textField,
   idParam,
 } from "../../platform/schemas";
-import { healthListQuery, HealthSchema } from "../../health";
+import { healthListQuery, HealthSchema } from "../../domain/health-engine";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 

@@ -3,8 +3,8 @@ import { assets, assetStatusEvents, assetTimeline, type AssetStatus, type Timeli
 import type { AuditChange } from "../../events/audit";
 import { commitWrite, type Write } from "../../events/write";
 import { insertJsonRows, updateJsonRows } from "../../platform/d1-write";
-import { descendantsOf } from "./custody-tree";
-import { healthRemove, healthStale, settleHealth } from "../../health";
+import { descendantsOf } from "./custody/tree";
+import { healthRemove, healthStale, settleHealth } from "../../domain/health-engine";
 import type { ServiceCtx } from "../../http/service-context";
 import { orderedId } from "../../platform/ids";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, ne } from "drizzle-orm";
-import { ACCESS_TTL_SECONDS, signAccessToken } from "../../auth/jwt";
+import { ACCESS_TTL_SECONDS, signAccessToken } from "../../access/jwt";
 import { refreshTokens, users } from "../../db/tenant/users";
 import type { TenantDb } from "../../env";
 import { hmac } from "@noble/hashes/hmac.js";

@@ -11,13 +11,13 @@ import {
   SessionResponseSchema,
   SessionSchema,
 } from "./schemas";
-import { permittedOperations } from "../../auth/permissions";
+import { permittedOperations } from "../../access/permissions";
 import { planIncludes } from "../../tenancy/plans";
 import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
 import { invalidRefreshToken } from "./refresh-tokens";
 import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
-import { ssoGateOn } from "../../auth/sso/gate";
+import { ssoGateOn } from "../../access/sso/gate";
 import { HEADERS } from "../../http/response-headers";
 
 const tags = ["Auth"];

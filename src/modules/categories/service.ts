@@ -12,7 +12,7 @@ import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../http/service-context";
 import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
 import { countStockUsing, noLiveStockUses } from "../stock";
-import { healthStaleWhere, settleHealthBacklog } from "../../health";
+import { healthStaleWhere, settleHealthBacklog } from "../../domain/health-engine";
 import { type CategoryRow, toCategory } from "./view";
 
 type Ctx = ServiceCtx;

@@ -1,6 +1,6 @@
 import { ApiError, badRequest } from "../../platform/errors";
-import { describeTypes, FEEDBACK_TYPES, FILE_TYPES, sniff, SNIFF_BYTES, type FileType } from "../objects";
-import { concat } from "../objects";
+import { describeTypes, FEEDBACK_TYPES, FILE_TYPES, sniff, SNIFF_BYTES, type FileType } from "../files";
+import { concat } from "../files";
 import { multipartBoundary, readMultipart, type PartInfo, type PartSink } from "./multipart";
 
 /**

@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from "../../platform/errors";
-import { concat } from "../objects";
+import { concat } from "../files";
 
 /**
  * A streaming multipart/form-data reader (RFC 7578). Hono's `parseBody` and `Request.formData()`

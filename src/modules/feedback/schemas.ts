@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { FEEDBACK_TYPES } from "../objects";
+import { FEEDBACK_TYPES } from "../files";
 import { ATTACHMENT_FIELD, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from "./form";
 
 export const TITLE_MAX = 200;

@@ -3,7 +3,7 @@ import { recordEvent } from "../../events/outbox";
 import { nowIso } from "../../platform/clock";
 import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../http/service-context";
-import { tenantPrefix } from "../objects";
+import { tenantPrefix } from "../files";
 import { extensionOf, type ReceivedFile } from "./form";
 import { type FeedbackRow, toFeedback } from "./view";
 

@@ -6,7 +6,7 @@ import {
   HealthSchema,
   HealthSettingsSchema,
   UpdateHealthSettingsBody,
-} from "../../health";
+} from "../../domain/health-engine";
 import * as svc from "./service";
 
 const tags = ["Asset health"];

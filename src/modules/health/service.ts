@@ -4,10 +4,10 @@ import type { AppContext, TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
 import { controlDb, settingsOf } from "../../tenancy/registry";
-import { INLINE_ROWS } from "../../health";
-import { basisOf, PRESETS, type HealthBasis, type Sensitivity } from "../../health";
-import { drainHealth, healthOf } from "../../health";
-import { pendingCount, type StoredHealth } from "../../health";
+import { INLINE_ROWS } from "../../domain/health-engine";
+import { basisOf, PRESETS, type HealthBasis, type Sensitivity } from "../../domain/health-engine";
+import { drainHealth, healthOf } from "../../domain/health-engine";
+import { pendingCount, type StoredHealth } from "../../domain/health-engine";
 
 export const basisOfRequest = (c: AppContext): HealthBasis => basisOf(settingsOf(c.var.tenant));
 

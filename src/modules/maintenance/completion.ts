@@ -8,7 +8,7 @@ import { isBareDate } from "../../platform/schemas";
 import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";
 import { timelineRow } from "../assets";
-import { healthStale, settleHealth } from "../../health";
+import { healthStale, settleHealth } from "../../domain/health-engine";
 import { addDays, localDate, occurrenceAfter } from "./dates";
 import { logCost } from "./cost";
 import type { CreateLogInput } from "./log-schemas";

@@ -9,7 +9,7 @@ import { keyset } from "../../platform/pagination";
 import { insertWhere } from "../../platform/d1-write";
 import type { ServiceCtx } from "../../http/service-context";
 import { requireAsset } from "../assets";
-import { healthStale, settleHealth } from "../../health";
+import { healthStale, settleHealth } from "../../domain/health-engine";
 import { addDays } from "./dates";
 import { liveItem, requireAssigneeRef, requireItemRef } from "./refs";
 import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";

@@ -12,7 +12,7 @@ export interface NotificationCtx {
 
 export function notificationCtx(c: AppContext): NotificationCtx {
   const p = c.var.principal;
-  // The routes are JWT-only (src/auth/policy.ts), so the caller is a user; anything else has no inbox.
+  // The routes are JWT-only (src/access/policy.ts), so the caller is a user; anything else has no inbox.
   if (p.kind !== "user") throw new ApiError("forbidden", "Notifications belong to users: sign in as a workspace user");
   return { db: c.var.db, tenantId: c.var.tenant.id, userId: p.userId, realtime: realtimeSink(c.env, c.var.tenant.id) };
 }

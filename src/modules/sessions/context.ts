@@ -5,7 +5,7 @@ import { ApiError, conflict, notFound } from "../../platform/errors";
 import { isId } from "../../platform/ids";
 import { serviceCtx, type ServiceCtx } from "../../http/service-context";
 import type { TenantRecord } from "../../tenancy/registry";
-import type { ObjectError, SessionObjectApi } from "../../inventory-session";
+import type { ObjectError, SessionObjectApi } from "../../domain/inventory-session";
 import { buildInit } from "./object-init";
 
 export type SessionRow = typeof sessions.$inferSelect;

@@ -4,7 +4,7 @@ import { scanEvents, sessionItems } from "../../db/tenant/sessions";
 import { nowIso } from "../../platform/clock";
 import { ApiError, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import type { ItemInfo } from "../../inventory-session";
+import type { ItemInfo } from "../../domain/inventory-session";
 import { callObject, closedConflict, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
 import { buildReport } from "./report";
 import { unknownCodeList } from "./unknown-codes";

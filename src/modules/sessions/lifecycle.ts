@@ -5,7 +5,7 @@ import { nowIso } from "../../platform/clock";
 import { ApiError, conflict } from "../../platform/errors";
 import { callObject, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
 import { settingsOf } from "../../tenancy/registry";
-import { sessionCompletedStatements, settleHealthBacklog } from "../../health";
+import { sessionCompletedStatements, settleHealthBacklog } from "../../domain/health-engine";
 import { buildInit } from "./object-init";
 import { buildReport } from "./report";
 import { expectedCountSql, snapshotStatements } from "./scope";

@@ -4,7 +4,7 @@ import { sessionItems, type sessions } from "../../db/tenant/sessions";
 import type { Bindings } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import type { TenantRecord } from "../../tenancy/registry";
-import type { InitInput } from "../../inventory-session";
+import type { InitInput } from "../../domain/inventory-session";
 import { listScopeLocationIds } from "./scope";
 
 /**

@@ -1,7 +1,7 @@
 import { toSettings } from "./view";
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, jsonBody, jsonContent } from "../../http/router";
-import { SENSITIVITIES } from "../../health";
+import { SENSITIVITIES } from "../../domain/health-engine";
 import { MAX_CORS_ORIGINS } from "./cors";
 import * as svc from "./service";
 

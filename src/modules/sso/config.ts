@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { ssoConfigs, type IdpMetadataCache, type OidcSettings, type SamlSettings } from "../../db/control/sso";
 import type { Bindings, TenantDb } from "../../env";
 import { endPasswordSessions } from "../auth";
-import { fetchIdpMetadata, MetadataError } from "../../auth/sso/metadata";
-import { secretKeyMaterial, sealSecret } from "../../auth/sso/secret-box";
+import { fetchIdpMetadata, MetadataError } from "../../access/sso/metadata";
+import { secretKeyMaterial, sealSecret } from "../../access/sso/secret-box";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { outboundPolicyFor } from "../../platform/outbound";
@@ -11,7 +11,7 @@ import { controlDb, type TenantRecord } from "../../tenancy/registry";
 import type { SsoConfigInput } from "./schemas";
 import { splitCertificates } from "./validate";
 import type { SpUrls } from "./urls";
-import { type SsoConfigRow, loadSsoConfig, ssoFlags } from "../../auth/sso/gate";
+import { type SsoConfigRow, loadSsoConfig, ssoFlags } from "../../access/sso/gate";
 
 export const DEFAULT_SCOPES = "openid profile email";
 

@@ -8,13 +8,13 @@ import {
   OidcUnreachable,
   pkcePair,
   type OidcProviderConfig,
-} from "../../auth/sso/oidc";
-import { openSecret, secretKeyMaterial } from "../../auth/sso/secret-box";
+} from "../../access/sso/oidc";
+import { openSecret, secretKeyMaterial } from "../../access/sso/secret-box";
 import type { OidcSettings } from "../../db/control/sso";
 import type { Bindings, TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { outboundPolicyFor } from "../../platform/outbound";
-import { type SsoConfigRow } from "../../auth/sso/gate";
+import { type SsoConfigRow } from "../../access/sso/gate";
 import { consumeRequest, createSsoRequest, findOpenRequest } from "./requests";
 import type { SpUrls } from "./urls";
 

@@ -4,7 +4,7 @@ import { planIncludes } from "../../tenancy/plans";
 import type { TenantRecord } from "../../tenancy/registry";
 import type { AuthCtx } from "../auth";
 import { isOidc, isSaml, refreshStaleMetadata } from "./config";
-import { loadSsoConfig } from "../../auth/sso/gate";
+import { loadSsoConfig } from "../../access/sso/gate";
 import {
   finishOidcLogin,
   socialProvider,

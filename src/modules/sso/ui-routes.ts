@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { throttle } from "../../auth/throttle";
+import { throttle } from "../../access/throttle";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { resolveTenant } from "../../tenancy/resolve";

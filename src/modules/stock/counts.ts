@@ -7,9 +7,9 @@ import { nowIso } from "../../platform/clock";
 import { batchable, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import { commitMovements, type PlannedMovement } from "./ledger";
+import { commitMovements, type PlannedMovement } from "./ledger/commit";
 import type { StockCtx } from "./rows";
-import { movementRow, quantityAt, requireLocation } from "./movement-parts";
+import { movementRow, quantityAt, requireLocation } from "./ledger/movement-parts";
 import { toMovement } from "./view";
 
 /**

@@ -9,10 +9,10 @@ import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { type ApiError, conflict, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./crossings";
+import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./ledger/crossings";
 import { requireStockItem } from "./items";
-import { movementWrite, type PlannedMovement } from "./ledger";
-import { defaultReturnLocation, locationsLive, movementRow } from "./movement-parts";
+import { movementWrite, type PlannedMovement } from "./ledger/commit";
+import { defaultReturnLocation, locationsLive, movementRow } from "./ledger/movement-parts";
 import { pushNotifications, type StockCtx } from "./rows";
 import { toMovement, toStockLevel } from "./view";
 

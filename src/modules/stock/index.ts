@@ -5,9 +5,7 @@
  */
 export { isStockHoldingRace, returnAllForPeople, strandedStock } from "./holdings";
 export { countStockUsing, noLiveStockUses } from "./in-use";
-export { restoreStockItem } from "./items";
-export { issueStock } from "./movements";
-export { requireLocation } from "./movement-parts";
+export { requireLocation } from "./ledger/movement-parts";
 export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
@@ -15,5 +13,10 @@ export { stockItemsRouter } from "./routes";
 export { StockItemSchema, StockMovementSchema } from "./schemas";
 export type { BulkStockMovementsResult } from "./bulk-schemas";
 export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";
-// CSV import/export (data-transfer module) goes through this file.
-export * from "./transfer";
+// What CSV import/export uses: the lists it pages through, the item verbs and the movements that
+// write opening quantities.
+export { createStockItem, restoreStockItem, updateStockItem } from "./items";
+export { listMovements, listStockItems, type ListMovementsInput, type ListStockItemsInput } from "./list";
+export { adjustStock, issueStock, receiveStock } from "./movements";
+export { CreateStockItemBody, ListAllMovementsQuery, ListStockItemsQuery, UpdateStockItemBody } from "./schemas";
+export { generateStockTag, type StockItemInput } from "./input";

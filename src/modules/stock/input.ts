@@ -4,7 +4,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { conflict, invalidField } from "../../platform/errors";
 import { currencyDigits, generateTag, toMinor } from "../assets";
 import { customFieldValuesWith, type FieldDef } from "../custom-fields";
-import { assertTenantObject } from "../objects";
+import { assertTenantObject } from "../files";
 import type { StockItemRow } from "./view";
 
 export interface StockItemInput {

@@ -12,7 +12,7 @@ import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { resolveCategory } from "../assets";
 import { liveDefinitions } from "../custom-fields";
-import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./crossings";
+import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./ledger/crossings";
 import { pushNotifications, type StockCtx } from "./rows";
 import { categoryLive, columnsFor, generateStockTag, taken, type StockItemInput } from "./input";
 import { AUDITED_FIELDS, toStockItem, type StockItemRow, type StockItemView } from "./view";

@@ -13,7 +13,7 @@ import {
   readForMovement,
   requireLive,
   type MovementPlan,
-} from "./movement-parts";
+} from "./ledger/movement-parts";
 import type { StockCtx } from "./rows";
 
 // Each verb is a plan (reads and checks: the 400/404/409 a request earns before any write) and a

@@ -1,6 +1,6 @@
 import type { AppContext } from "../../env";
 import { serviceCtx, type ServiceCtx } from "../../http/service-context";
-import { webhookDeps, type WebhookDeps } from "../../webhooks";
+import { webhookDeps, type WebhookDeps } from "../../domain/webhook-delivery";
 
 /** Webhook verbs: the service context plus the delivery dependencies (queue, outbound policy, clock). */
 export interface WebhookCtx extends ServiceCtx {

@@ -3,10 +3,10 @@ import { outbox } from "../../db/tenant/outbox";
 import { webhookAttempts, webhookDeliveries } from "../../db/tenant/webhooks";
 import { conflict, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import { isDeliverable } from "../../webhooks";
-import { replayDelivery } from "../../webhooks";
-import { fanOut } from "../../webhooks";
-import type { DeliveryRow } from "../../webhooks";
+import { isDeliverable } from "../../domain/webhook-delivery";
+import { replayDelivery } from "../../domain/webhook-delivery";
+import { fanOut } from "../../domain/webhook-delivery";
+import type { DeliveryRow } from "../../domain/webhook-delivery";
 import type { WebhookCtx } from "./context";
 import { toDelivery, toDeliveryDetail } from "./view";
 

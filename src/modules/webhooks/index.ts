@@ -1,5 +1,5 @@
 // The webhooks module (docs/webhooks.md): endpoints, verification, the event catalogue, deliveries,
-// replays and health. Delivery itself lives in src/webhooks/ (fan-out, signing, retries, sweep).
+// replays and health. Delivery itself lives in src/domain/webhook-delivery/ (fan-out, signing, retries, sweep).
 export { webhookDeliveriesRouter } from "./delivery-routes";
 export { registerWebhookDocs } from "./openapi";
 export { webhookEndpointsRouter } from "./routes";

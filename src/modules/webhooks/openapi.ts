@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { CATALOGUE, type CatalogueEntry, type Resource } from "../../webhooks";
+import { CATALOGUE, type CatalogueEntry, type Resource } from "../../domain/webhook-delivery";
 // The resources the events carry, each schema imported through its module's front door (index.ts).
 import { ApiKeySchema } from "../api-keys";
 import { AssetSchema } from "../assets";
@@ -74,7 +74,7 @@ const RESOURCES: Record<Resource, z.ZodType> = {
 
 /**
  * `data` of an entry: the resource, plus what the entry adds: `changes` when the catalogue's
- * `extra` text starts by naming them (src/webhooks/catalogue.ts), a session's `report` when it names one.
+ * `extra` text starts by naming them (src/domain/webhook-delivery/catalogue.ts), a session's `report` when it names one.
  */
 function dataSchema(e: CatalogueEntry): z.ZodType {
   const base = RESOURCES[e.resource];

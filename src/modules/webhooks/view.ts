@@ -1,5 +1,5 @@
-import type { AttemptRow, DeliveryRow, EndpointRow } from "../../webhooks";
-import { secretPrefix } from "../../webhooks";
+import type { AttemptRow, DeliveryRow, EndpointRow } from "../../domain/webhook-delivery";
+import { secretPrefix } from "../../domain/webhook-delivery";
 
 type DisabledReason = "manual" | "gone" | "failing";
 type Status = "pending" | "succeeded" | "retrying" | "dead";

@@ -1,0 +1,267 @@
+import { newId } from "../../platform/ids";
+import { assetRow, itemInfo, itemView } from "./item-view";
+import type { AssetInfo } from "./lookup";
+import type { ItemRow, SessionMeta, SessionStore } from "./session-store";
+import type { CodeKey, ScanCommand, ScanOutcome, ScanReason, ScanResult } from "./types";
+
+/*
+ * The scan rules (docs/sessions.md#scanning), applied synchronously inside one storage transaction so that
+ * concurrent and repeated scans are serialized by the object: exactly one `accepted` per item.
+ *
+ *   replayed clientScanId          → the stored answer again, nothing changes
+ *   expected item, excluded        → not_in_session (excluded)
+ *   expected item, already scanned → already_scanned, or accepted again with allowRescan (the
+ *                                    previous record is superseded)
+ *   explicitly included item outside a location-scoped session's scope
+ *                                  → wrong_location, or accepted (marked anyway) with allowMarkAnyway
+ *   expected item                  → accepted
+ *   no asset matches               → not_in_session (unknown_code)
+ *   location-scoped session, asset outside the scope (but matching the category scope)
+ *                                  → wrong_location, or accepted as a `found` item with allowMarkAnyway
+ *   any other asset                → not_in_session (not_expected)
+ */
+
+type ScanRow = {
+  id: string;
+  client_scan_id: string | null;
+  asset_id: string | null;
+  code: string | null;
+  item_name: string | null;
+  item_tag: string | null;
+  result: ScanResult;
+  reason: ScanReason | null;
+  scanned_at: string;
+  scanned_by: string;
+  rescan: number;
+};
+
+export const lookupKey = (key: CodeKey): string | null =>
+  key.kind === "none" ? null : `${key.kind}:${key.kind === "tag" ? key.value.toLowerCase() : key.value}`;
+
+export function findItem(store: SessionStore, key: CodeKey): ItemRow | undefined {
+  if (key.kind === "id") return store.itemById(key.value) ?? store.itemByTag(key.value);
+  if (key.kind === "tag") return store.itemByTag(key.value);
+  return undefined;
+}
+
+export class ScanEngine {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly sql: SqlStorage,
+  ) {}
+
+  /** Decides and records one scan. `assets` holds the D1 lookups done before the transaction. */
+  apply(meta: SessionMeta, cmd: ScanCommand, assets: Map<string, AssetInfo | null>, receivedAt: string): ScanOutcome {
+    if (cmd.clientScanId) {
+      const prev = this.sql
+        .exec<ScanRow>(`SELECT * FROM scans WHERE client_scan_id = ?`, cmd.clientScanId)
+        .toArray()[0];
+      if (prev) return this.replay(prev);
+    }
+    const item = findItem(this.store, cmd.key);
+    if (item?.excluded) return this.miss(cmd, "not_in_session", "excluded", item, receivedAt);
+    if (item?.scan_id)
+      return cmd.allowRescan
+        ? this.accept(cmd, item, receivedAt, { rescan: true })
+        : this.duplicate(cmd, item, receivedAt);
+    // An explicitly included item recorded outside a location-scoped session's scope is expected,
+    // yet still at the wrong location: wrong_location unless allowMarkAnyway.
+    if (item?.source === "manual" && meta.location && !this.store.inScope(item.location_id)) {
+      if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", item, receivedAt);
+      this.sql.exec(`UPDATE items SET wrong_location = 1 WHERE asset_id = ?`, item.asset_id);
+      return this.accept(cmd, { ...item, wrong_location: 1 }, receivedAt, { markedAnyway: true });
+    }
+    if (item && item.source !== "found") return this.accept(cmd, item, receivedAt, {});
+
+    const key = lookupKey(cmd.key);
+    const asset = item ? { ...itemInfo(item), status: "available" } : key ? (assets.get(key) ?? null) : null;
+    if (!asset) return this.miss(cmd, "not_in_session", "unknown_code", null, receivedAt);
+    const categoryMatches = !meta.categoryId || meta.categoryId === asset.categoryId;
+    if (meta.location && categoryMatches && asset.status !== "retired" && !this.store.inScope(asset.locationId)) {
+      if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", assetRow(asset), receivedAt);
+      const seq = this.store.nextSeq();
+      this.sql.exec(
+        `INSERT INTO items (asset_id, name, unique_tag, tag_lc, location_id, category_id, source, wrong_location, dirty)
+         VALUES (?, ?, ?, ?, ?, ?, 'found', 1, ?) ON CONFLICT (asset_id) DO UPDATE SET wrong_location = 1, dirty = excluded.dirty`,
+        asset.assetId,
+        asset.name,
+        asset.uniqueTag,
+        asset.uniqueTag.toLowerCase(),
+        asset.locationId,
+        asset.categoryId,
+        seq,
+      );
+      return this.accept(cmd, this.store.itemById(asset.assetId)!, receivedAt, { markedAnyway: true });
+    }
+    return this.miss(cmd, "not_in_session", "not_expected", assetRow(asset), receivedAt);
+  }
+
+  private accept(
+    cmd: ScanCommand,
+    item: ItemRow,
+    receivedAt: string,
+    opts: { rescan?: boolean; markedAnyway?: boolean },
+  ): ScanOutcome {
+    const id = newId("scan");
+    const seq = this.store.nextSeq();
+    if (opts.rescan && item.scan_id)
+      this.sql.exec(`UPDATE scans SET superseded_by = ?, dirty = ? WHERE id = ?`, id, seq, item.scan_id);
+    this.sql.exec(
+      `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, scanned_at, received_at, scanned_by, expected_location_id,
+         wrong_location, marked_anyway, rescan, condition, comment, photo_keys, flush, dirty)
+       VALUES (?, ?, ?, ?, ?, ?, 'accepted', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+      id,
+      cmd.clientScanId,
+      item.asset_id,
+      cmd.code,
+      item.name,
+      item.unique_tag,
+      cmd.scannedAt,
+      receivedAt,
+      cmd.scannedBy,
+      item.location_id,
+      item.wrong_location,
+      opts.markedAnyway ? 1 : 0,
+      opts.rescan ? 1 : 0,
+      cmd.condition,
+      cmd.comment,
+      JSON.stringify(cmd.photoKeys),
+      seq,
+    );
+    this.sql.exec(
+      `UPDATE items SET scan_id = ?, scanned_at = ?, scanned_by = ?, condition = ?, dirty = ? WHERE asset_id = ?`,
+      id,
+      cmd.scannedAt,
+      cmd.scannedBy,
+      cmd.condition,
+      seq,
+      item.asset_id,
+    );
+    return {
+      result: "accepted",
+      reason: null,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: !!opts.rescan,
+      item: itemView({ ...item, scanned_at: cmd.scannedAt, scanned_by: cmd.scannedBy }),
+    };
+  }
+
+  /** Already scanned: answered, and stored only when a clientScanId needs a replayable answer. */
+  private duplicate(cmd: ScanCommand, item: ItemRow, receivedAt: string): ScanOutcome {
+    const id = cmd.clientScanId ? this.insertUnflushed(cmd, "already_scanned", null, item, receivedAt) : null;
+    return {
+      result: "already_scanned",
+      reason: null,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: false,
+      item: itemView(item),
+    };
+  }
+
+  /**
+   * not_in_session / wrong_location: the first one per asset (or unknown code) is written through
+   * for the report and the asset's history; repeats (an RFID reader sees a stray tag many times)
+   * are only answered, or stored unflushed when they carry a clientScanId.
+   */
+  private miss(
+    cmd: ScanCommand,
+    result: ScanResult,
+    reason: ScanReason,
+    asset: ReturnType<typeof assetRow> | ItemRow | null,
+    receivedAt: string,
+  ): ScanOutcome {
+    // Unknown identifiers are grouped by what was sent (the code, or the itemId).
+    const code = asset ? cmd.code : (cmd.code ?? (cmd.key.kind === "none" ? null : cmd.key.value));
+    const seen =
+      this.sql
+        .exec(
+          `SELECT 1 FROM scans WHERE flush = 1 AND result = ? AND (asset_id = ? OR (? IS NULL AND asset_id IS NULL AND code = ?)) LIMIT 1`,
+          result,
+          asset?.asset_id ?? null,
+          asset?.asset_id ?? null,
+          code ?? "",
+        )
+        .toArray().length > 0;
+    let id: string | null = null;
+    if (!seen) {
+      id = newId("scan");
+      const seq = this.store.nextSeq();
+      this.sql.exec(
+        `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, reason, scanned_at, received_at, scanned_by, expected_location_id,
+           wrong_location, condition, comment, photo_keys, flush, dirty)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+        id,
+        cmd.clientScanId,
+        asset?.asset_id ?? null,
+        code,
+        asset?.name ?? null,
+        asset?.unique_tag ?? null,
+        result,
+        reason,
+        cmd.scannedAt,
+        receivedAt,
+        cmd.scannedBy,
+        asset?.location_id ?? null,
+        result === "wrong_location" ? 1 : 0,
+        cmd.condition,
+        cmd.comment,
+        JSON.stringify(cmd.photoKeys),
+        seq,
+      );
+    } else if (cmd.clientScanId) {
+      id = this.insertUnflushed(cmd, result, reason, asset, receivedAt);
+    }
+    return {
+      result,
+      reason,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: false,
+      item: asset ? itemView(asset) : null,
+    };
+  }
+
+  private insertUnflushed(
+    cmd: ScanCommand,
+    result: ScanResult,
+    reason: ScanReason | null,
+    asset: { asset_id: string; name: string; unique_tag: string } | null,
+    receivedAt: string,
+  ): string {
+    const id = newId("scan");
+    this.sql.exec(
+      `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, reason, scanned_at, received_at, scanned_by, flush, dirty)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0)`,
+      id,
+      cmd.clientScanId,
+      asset?.asset_id ?? null,
+      cmd.code,
+      asset?.name ?? null,
+      asset?.unique_tag ?? null,
+      result,
+      reason,
+      cmd.scannedAt,
+      receivedAt,
+      cmd.scannedBy,
+    );
+    return id;
+  }
+
+  private replay(prev: ScanRow): ScanOutcome {
+    const item = prev.asset_id ? this.store.itemById(prev.asset_id) : undefined;
+    return {
+      result: prev.result,
+      reason: prev.reason,
+      scanId: prev.id,
+      clientScanId: prev.client_scan_id,
+      replayed: true,
+      rescan: prev.rescan === 1,
+      item: item ? itemView(item) : null,
+    };
+  }
+}

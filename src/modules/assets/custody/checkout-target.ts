@@ -1,0 +1,87 @@
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { assets } from "../../../db/tenant/assets";
+import { locations } from "../../../db/tenant/catalog";
+import { people } from "../../../db/tenant/people";
+import type { TenantDb } from "../../../env";
+import { conflict, invalidField, type ApiError } from "../../../platform/errors";
+import type { Holder } from "./checkout-change";
+import { holdersAbove, notAboveTarget } from "./tree";
+import { requirePerson, type PersonRow } from "../lookup";
+import { CHECKOUT_FROM, notCheckable } from "../status";
+import type { AssetRow } from "../view";
+
+/** The checkout body's target: exactly one of a person (the default form), a location or an asset. */
+export type CheckoutTarget = { personId: string } | { locationId: string } | { assetId: string };
+
+/** Why `person` cannot receive assets (409), or null. */
+export function personRefusal(person: PersonRow): ApiError | null {
+  const personId = person.id;
+  if (person.deletedAt)
+    return conflict("The person is deleted; restore them before checking assets out to them", { personId });
+  if (person.status !== "active")
+    return conflict(`The person is ${person.status}; activate them before checking assets out to them`, { personId });
+  return null;
+}
+
+/** Why `asset` cannot be checked out (409), or null. */
+export function checkoutRefusal(asset: AssetRow): ApiError | null {
+  if (asset.status === "assigned")
+    return conflict("The asset is already checked out; check it in first", {
+      assigneeId: asset.assigneeId,
+      holder: asset.holderKind ? { kind: asset.holderKind, id: asset.holderId, name: asset.holderName } : null,
+    });
+  if (!CHECKOUT_FROM.includes(asset.status)) return notCheckable(asset);
+  return null;
+}
+
+/**
+ * The holder a target names, read now (400 for an unknown id, 409 for one that cannot hold assets),
+ * and the condition the checkout's batch guard re-checks so a change meanwhile fails the write.
+ */
+export async function resolveTarget(
+  db: TenantDb,
+  assetId: string,
+  target: CheckoutTarget,
+): Promise<{ holder: Holder; stillValid: SQL }> {
+  if ("personId" in target) {
+    const person = await requirePerson(db, target.personId);
+    const refusal = personRefusal(person);
+    if (refusal) throw refusal;
+    return {
+      holder: { kind: "person", id: person.id, name: person.name },
+      stillValid: sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${person.id} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
+    };
+  }
+  if ("locationId" in target) {
+    const loc = await db
+      .select()
+      .from(locations)
+      .where(and(eq(locations.id, target.locationId), isNull(locations.deletedAt)))
+      .get();
+    if (!loc) throw invalidField("body.locationId", `unknown or deleted location '${target.locationId}'`);
+    return {
+      holder: { kind: "location", id: loc.id, name: loc.name, locationId: loc.id },
+      stillValid: sql`EXISTS (SELECT 1 FROM ${locations} WHERE ${locations.id} = ${loc.id} AND ${locations.deletedAt} IS NULL)`,
+    };
+  }
+  const parent = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.id, target.assetId), isNull(assets.deletedAt)))
+    .get();
+  if (!parent) throw invalidField("body.assetId", `unknown or deleted inventory item '${target.assetId}'`);
+  if (parent.status === "retired" || parent.status === "lost")
+    throw conflict(`The target asset is ${parent.status}; it cannot hold other assets`, { assetId: parent.id });
+  const chain = await holdersAbove(db, parent.id);
+  if (chain.includes(assetId))
+    throw conflict("An asset cannot be checked out to itself or into its own subtree", {
+      assetId: parent.id,
+      chain,
+    });
+  return {
+    holder: { kind: "asset", id: parent.id, name: parent.name, locationId: parent.locationId },
+    // The parent's location is pinned too: if it moved meanwhile, the child would land in the wrong place.
+    stillValid: sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.id} = ${parent.id} AND ${assets.locationId} = ${parent.locationId} AND ${assets.status} NOT IN ('retired', 'lost') AND ${assets.deletedAt} IS NULL)
+      AND ${notAboveTarget(assetId, parent.id)}`,
+  };
+}
