@@ -1,6 +1,6 @@
 import type { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
-import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
+import { auditedFields, liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
 
 export type AssetRow = typeof assets.$inferSelect;
 
@@ -59,27 +59,4 @@ export async function presentAsset(db: TenantDb, r: AssetRow): Promise<Asset> {
 }
 
 /** The fields the audit log compares (API names, API values). */
-export const AUDITED_FIELDS = [
-  "name",
-  "uniqueTag",
-  "serialNumber",
-  "model",
-  "manufacturer",
-  "categoryId",
-  "locationId",
-  "status",
-  "assigneeId",
-  "holder",
-  "requestable",
-  "assignedAt",
-  "dueBackAt",
-  "reservedUntil",
-  "reservationReason",
-  "purchaseDate",
-  "purchaseCost",
-  "currency",
-  "warrantyExpiresAt",
-  "notes",
-  "customFields",
-  "imageKey",
-] as const;
+export const AUDITED_FIELDS = auditedFields("asset");

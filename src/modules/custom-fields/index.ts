@@ -2,7 +2,7 @@
  * Front door of the custom-fields module. Custom field definitions and the validation of stored values.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
-export { isBuiltinFormField } from "./builtins";
+export { auditedFields, isBuiltinFormField } from "./entity-fields";
 export { liveDefinitions, visibleValues } from "./definitions";
 export type { FieldDef } from "./definitions";
 export { customFieldsRouter } from "./routes";

@@ -2,21 +2,11 @@ import type { AuditChange } from "../../events/audit";
 import type { NewEvent } from "../../events/outbox";
 import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
 import type { PersonRow, toPerson } from "./view";
+import { auditedFields } from "../custom-fields";
 
 type Person = ReturnType<typeof toPerson>;
 
-export const AUDITED_FIELDS = [
-  "name",
-  "email",
-  "employeeNumber",
-  "department",
-  "title",
-  "phone",
-  "locationId",
-  "notes",
-  "status",
-  "customFields",
-] as const;
+export const AUDITED_FIELDS = auditedFields("person");
 
 /**
  * What a person create and update are (row, events, audit), described once: the single routes

@@ -1,5 +1,5 @@
 import type { stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
-import { visibleValues, type FieldDef } from "../custom-fields";
+import { auditedFields, visibleValues, type FieldDef } from "../custom-fields";
 import { fromMinor } from "../assets";
 
 export type StockItemRow = typeof stockItems.$inferSelect;
@@ -69,18 +69,4 @@ export const toMovement = (r: StockMovementRow) => ({
 export type MovementView = ReturnType<typeof toMovement>;
 
 /** The fields the audit log compares on item writes. */
-export const AUDITED_FIELDS = [
-  "name",
-  "categoryId",
-  "unit",
-  "sku",
-  "tag",
-  "unitCost",
-  "currency",
-  "returnable",
-  "requestable",
-  "reorderLevel",
-  "notes",
-  "customFields",
-  "fileKeys",
-] as const;
+export const AUDITED_FIELDS = auditedFields("stock_item");
