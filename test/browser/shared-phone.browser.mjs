@@ -189,4 +189,29 @@ describe("a shared phone", () => {
     expect(report).toMatchObject({ expected: 3, scanned: 3, missing: 0 });
     await context.close();
   });
+
+  it("the shared database of the first versions (copies nobody owns, a queue nobody may send) is deleted at the first sign-in", async () => {
+    const ws = await workspace("legacydb");
+    const m = await invitedUser(ws, "member");
+    const page = await phone();
+    await page.goto(`${ws.base}/login`);
+    await page.evaluate(
+      () =>
+        new Promise((resolve, reject) => {
+          const req = indexedDB.open("inventory-scanner", 1);
+          req.onupgradeneeded = () => req.result.createObjectStore("copies", { keyPath: "sessionId" });
+          req.onsuccess = () => {
+            req.result.close();
+            resolve(undefined);
+          };
+          req.onerror = () => reject(req.error);
+        }),
+    );
+    const names = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+    expect(await names()).toContain("inventory-scanner");
+    await signIn(page, ws.base, m, "/");
+    await page.waitForURL(`${ws.base}/`);
+    await expect.poll(names).not.toContain("inventory-scanner");
+    await page.context().close();
+  });
 });

@@ -7,7 +7,7 @@
  * (`inventory-scanner/<workspace host>/<user id>`), opened only while that user is signed in
  * (`useOwner`). Another user's queue is never read, so it can never be sent under their token.
  */
-import { type DBSchema, type IDBPDatabase, openDB } from "idb";
+import { type DBSchema, deleteDB, type IDBPDatabase, openDB } from "idb";
 
 export type QueuedScan = {
   scanId: string;
@@ -50,8 +50,17 @@ const openFor = (o: Owner) =>
     },
   });
 
+/**
+ * The one database of the app's first versions, shared by whoever was signed in. Its copies belong
+ * to nobody we can name and its queue cannot be sent as anyone safely, so the first sign-in of this
+ * version deletes it (its unsent scans with it: docs/field-app.md, "A shared phone").
+ */
+const LEGACY_DB = "inventory-scanner";
+let legacyGone: Promise<void> | null = null;
+
 /** The user whose stores the calls below read and write; null closes them (signed out). */
 export function useOwner(next: Owner | null): void {
+  if (next) legacyGone ??= deleteDB(LEGACY_DB).catch(() => undefined);
   if (owner && next && dbName(owner) === dbName(next)) return;
   void db?.then((d) => d.close()).catch(() => undefined);
   db = null;
