@@ -232,7 +232,8 @@ async function timedImport(call, port, s, csv, expect) {
       .body;
     if (job.processed !== last) {
       log(`  ${((Date.now() - t0) / 1000).toFixed(1)} s: ${job.processed}/${job.total}`);
-      (last = job.processed), (idleSince = Date.now());
+      last = job.processed;
+      idleSince = Date.now();
     }
     if (Date.now() - idleSince > 180_000) throw new Error("the import made no progress for 3 minutes");
   }

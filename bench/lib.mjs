@@ -164,7 +164,12 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
         { quiet: true, detached: true },
       );
       ended = null;
-      exit = new Promise((r) => child.once("exit", (code, signal) => r((ended = signal ?? code))));
+      exit = new Promise((r) =>
+        child.once("exit", (code, signal) => {
+          ended = signal ?? code;
+          r(ended);
+        }),
+      );
       for (const s of [child.stdout, child.stderr])
         s?.on("data", (c) => {
           for (const fn of listeners) fn(String(c));

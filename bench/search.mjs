@@ -30,7 +30,7 @@ async function measure(call, slug, headers, name, path) {
     return res;
   });
   const last = answer?.body ?? null;
-  const hits = last && last.assets ? `${last.assets.length}/${last.people.length}/${last.sessions.length}` : "-";
+  const hits = last?.assets ? `${last.assets.length}/${last.people.length}/${last.sessions.length}` : "-";
   return {
     row: {
       route: name,

@@ -17,6 +17,7 @@ const CHECKS = [
   ["types (web)", "npx tsc --noEmit -p web"],
   ["migrations bundle", "node scripts/bundle-migrations.mjs --check"],
   ["format", "npm run --silent check:format"],
+  ["lint", "npm run --silent lint"],
   ["web build", "npm run --silent build:web"],
 ];
 

@@ -95,7 +95,7 @@ async function main() {
     const created = await waitFor(receiver.received, "asset.created");
     await api(`/inventory-items/${asset.id}`, { method: "PATCH", body: { name: `${asset.name} (renamed)` } });
     const updated = await waitFor(receiver.received, "asset.updated");
-    console.log("\nVerified asset.created payload:\n" + JSON.stringify(created.payload, null, 2));
+    console.log(`\nVerified asset.created payload:\n${JSON.stringify(created.payload, null, 2)}`);
     console.log(
       `\nVerified asset.updated: name="${updated.payload.data.name}", changes=${JSON.stringify(updated.payload.data.changes)}`,
     );

@@ -11,7 +11,10 @@ const MARKER = "DEMO-0001";
 /** Deterministic pseudo-random numbers, so every fresh demo looks the same. */
 function rng(seed) {
   let s = seed;
-  return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
 }
 
 const day = (offsetDays) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);

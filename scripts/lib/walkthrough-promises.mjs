@@ -37,7 +37,7 @@ async function probe(lines, ns, known) {
         ...chunk.map((n) => `__wt_try ${quote(body(n))}`),
       ].join("\n");
       const answers = (await bashOutput(`${script}\n`)).split("\n");
-      chunk.forEach((n, i) => known.set(n, answers[i] === "1"));
+      for (const [i, n] of chunk.entries()) known.set(n, answers[i] === "1");
     }),
   );
 }

@@ -84,7 +84,7 @@ async function verifyUserToken(c: AppContext, token: string): Promise<Principal>
     .from(users)
     .where(eq(users.id, claims.sub))
     .get();
-  if (!user || user.status !== "active") throw unauthenticated("The user of this token is not active");
+  if (user?.status !== "active") throw unauthenticated("The user of this token is not active");
   // A token from before the user's last deactivation stays dead after a reactivation.
   if (user.validAfter && (claims.issuedAtMs ?? 0) < Date.parse(user.validAfter))
     throw unauthenticated(

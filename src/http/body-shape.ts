@@ -14,7 +14,7 @@ export function bodyShapeProblem(body: unknown): { path: string; message: string
     const { value, path } = stack.pop()!;
     if (value === null || typeof value !== "object") continue;
     if (Array.isArray(value)) {
-      value.forEach((v, i) => stack.push({ value: v, path: `${path}.${i}` }));
+      for (const [i, v] of value.entries()) stack.push({ value: v, path: `${path}.${i}` });
       continue;
     }
     const keys = Object.keys(value);

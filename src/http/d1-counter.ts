@@ -32,12 +32,22 @@ const real = new WeakMap<object, D1PreparedStatement>();
 function countedStatement(stmt: D1PreparedStatement, n: D1Counter): D1PreparedStatement {
   const wrapped = {
     bind: (...values: unknown[]) => countedStatement(stmt.bind(...values), n),
-    first: (col?: string) => (n.roundTrips++, col === undefined ? stmt.first() : stmt.first(col)),
-    all: () => (n.roundTrips++, countRows(stmt.all(), n)),
-    run: () => (n.roundTrips++, countRows(stmt.run(), n)),
-    raw: (opts?: { columnNames?: boolean }) => (
-      n.roundTrips++, opts?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw()
-    ),
+    first: (col?: string) => {
+      n.roundTrips++;
+      return col === undefined ? stmt.first() : stmt.first(col);
+    },
+    all: () => {
+      n.roundTrips++;
+      return countRows(stmt.all(), n);
+    },
+    run: () => {
+      n.roundTrips++;
+      return countRows(stmt.run(), n);
+    },
+    raw: (opts?: { columnNames?: boolean }) => {
+      n.roundTrips++;
+      return opts?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw();
+    },
   };
   real.set(wrapped, stmt);
   return wrapped as unknown as D1PreparedStatement;
@@ -46,11 +56,19 @@ function countedStatement(stmt: D1PreparedStatement, n: D1Counter): D1PreparedSt
 /** A D1 binding that counts what goes through it; batches unwrap to the real statements. */
 export function countedD1(db: D1Database, n: D1Counter): D1Database {
   const wrapped = {
-    prepare: (query: string) => (n.statements++, countedStatement(db.prepare(query), n)),
-    batch: (stmts: D1PreparedStatement[]) => (
-      n.roundTrips++, countRows(db.batch(stmts.map((s) => real.get(s) ?? s)), n)
-    ),
-    exec: (query: string) => (n.statements++, n.roundTrips++, db.exec(query)),
+    prepare: (query: string) => {
+      n.statements++;
+      return countedStatement(db.prepare(query), n);
+    },
+    batch: (stmts: D1PreparedStatement[]) => {
+      n.roundTrips++;
+      return countRows(db.batch(stmts.map((s) => real.get(s) ?? s)), n);
+    },
+    exec: (query: string) => {
+      n.statements++;
+      n.roundTrips++;
+      return db.exec(query);
+    },
     withSession: (constraint?: string) => db.withSession(constraint),
     dump: () => db.dump(),
   };

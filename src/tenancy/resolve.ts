@@ -15,7 +15,7 @@ export async function resolveTenant(c: AppContext): Promise<void> {
   const slug = hostLabel(c.req.url, c.env);
   if (!slug || RESERVED_SLUGS.has(slug)) throw unknownWorkspace(c);
   const tenant = await findTenantBySlug(c.env, slug);
-  if (!tenant || tenant.status !== "active") throw unknownWorkspace(c);
+  if (tenant?.status !== "active") throw unknownWorkspace(c);
   c.set("tenant", tenant);
   c.set("db", tenantDb(c.env, tenant.dbBinding));
 }

@@ -210,7 +210,7 @@ describe("GET /stats/analytics/lifecycle", () => {
       .insert(assetStatusEvents)
       .values([ev("available", "lost", ago(5)), ev("lost", "available", ago(4)), ev("available", "retired", ago(3))])
       .run();
-    const res = await api<LifecycleAnalytics>(t, "/stats/analytics/lifecycle?period=month&from=" + dayAgo(400));
+    const res = await api<LifecycleAnalytics>(t, `/stats/analytics/lifecycle?period=month&from=${dayAgo(400)}`);
     expect(res.status).toBe(200);
     const sum = (k: "created" | "retired" | "lost" | "found") => res.body.periods.reduce((n: number, p) => n + p[k], 0);
     expect([sum("created"), sum("retired"), sum("lost"), sum("found")]).toEqual([2, 1, 1, 1]);
@@ -240,7 +240,7 @@ describe("GET /stats/analytics/maintenance", () => {
     await api(t, "/maintenance/schedules", {
       body: { itemId: a.id, title: "Late", type: "inspection", nextDueDate: dayAgo(10) },
     });
-    const res = await api<MaintenanceAnalytics>(t, "/stats/analytics/maintenance?period=month&from=" + dayAgo(90));
+    const res = await api<MaintenanceAnalytics>(t, `/stats/analytics/maintenance?period=month&from=${dayAgo(90)}`);
     expect(res.status).toBe(200);
     const total = res.body.periods.reduce((n: number, p) => n + p.completed, 0);
     expect(total).toBe(4);

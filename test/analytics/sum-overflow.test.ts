@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DepreciationAnalytics, MaintenanceAnalytics } from "../../src/modules/analytics";
 import { insertAsset } from "../harness/rows";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant } from "../harness/tenant";
 import { rawDbOf } from "../harness/tenant-db";
 import { move, newLocation, newStockItem } from "../harness/stock-helpers";
 

@@ -125,7 +125,7 @@ describe("status lifecycle", () => {
     const a = await createAsset(t);
     const until = inDays(5);
     expect(
-      (await move(t, a.id, { toStatus: "reserved", meta: { reservedUntil: until.slice(0, 19) + "+00:00" } })).status,
+      (await move(t, a.id, { toStatus: "reserved", meta: { reservedUntil: `${until.slice(0, 19)}+00:00` } })).status,
     ).toBe(200);
     expect((await move(t, a.id, { toStatus: "available" })).status).toBe(200);
     const res = await move(t, a.id, {

@@ -1,5 +1,5 @@
 import jsQR from "jsqr";
-import { decodePDFRawStream, PDFArray, PDFDocument, PDFRawStream } from "pdf-lib";
+import { decodePDFRawStream, PDFArray, PDFDocument, type PDFRawStream } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { newAsset } from "../harness/bookings-helpers";

@@ -105,7 +105,6 @@ export async function axeViolations(page) {
   // page.evaluate runs through the DevTools protocol, outside the CSP.
   if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    // biome-ignore lint: axe is the global the script defines
     const r = await globalThis.axe.run(document, { resultTypes: ["violations"] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) }));
   });

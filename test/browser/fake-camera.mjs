@@ -33,7 +33,10 @@ function luma(modules, W) {
 export function decodeModules(modules, W = 320) {
   const y = luma(modules, W);
   const rgba = new Uint8ClampedArray(W * W * 4);
-  for (let i = 0; i < W * W; i++) rgba.fill(y[i], i * 4, i * 4 + 3), (rgba[i * 4 + 3] = 255);
+  for (let i = 0; i < W * W; i++) {
+    rgba.fill(y[i], i * 4, i * 4 + 3);
+    rgba[i * 4 + 3] = 255;
+  }
   return jsQR(rgba, W, W)?.data ?? null;
 }
 

@@ -101,7 +101,7 @@ describe("the field app at phone size", () => {
     await signIn(page, ws.owner);
     await page.waitForURL(`${ws.base}/a/DRL-001`);
     await expect.poll(() => page.getByRole("heading", { name: "Drill 18V" }).isVisible()).toBe(true);
-    const text = await page.locator("main").innerText();
+    const text = await page.locator("main").textContent();
     expect(text).toContain("DRL-001");
     expect(text).toContain("Available");
     expect(text).toContain("Lab 3");
@@ -125,14 +125,14 @@ describe("the field app at phone size", () => {
     // Booked in 20 days: an open-ended checkout is refused, and the page says the server's reason.
     await page.getByRole("button", { name: "Check out to this person" }).click();
     await expect.poll(() => page.getByRole("alert").isVisible()).toBe(true);
-    expect(await page.getByRole("alert").innerText()).toMatch(/^Error:.*book/is);
+    expect(await page.getByRole("alert").textContent()).toMatch(/^Error:.*book/is);
     const tomorrow = new Date(Date.now() + 86_400_000 - new Date().getTimezoneOffset() * 60_000)
       .toISOString()
       .slice(0, 16);
     await page.getByLabel("Due back (optional)").fill(tomorrow);
     await page.getByRole("button", { name: "Check out to this person" }).click();
     await expect.poll(() => page.getByText("Checked out to Ada Lovelace.").isVisible()).toBe(true);
-    expect(await page.locator("main").innerText()).toContain("Checked out");
+    expect(await page.locator("main").textContent()).toContain("Checked out");
     expect((await ws.api(`/inventory-items/${data.item.id}`)).body).toMatchObject({
       status: "assigned",
       assigneeId: data.person.id,

@@ -266,7 +266,7 @@ describe("the sign-in page (/login) in headless Chromium", () => {
     await expect.poll(() => page.getByRole("heading", { name: "Scan" }).isVisible()).toBe(true);
     const cookie = await refreshCookie(page);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
-    const me = await page.evaluate(() => document.body.innerText);
+    const me = await page.evaluate(() => document.body.textContent);
     expect(me).not.toMatch(/eyJ/);
     // Neither the refresh token nor any JWT travelled in a URL.
     expect(urls.filter((u) => u.includes(cookie.value) || /eyJ[\w-]+\.[\w-]+\./.test(u))).toEqual([]);

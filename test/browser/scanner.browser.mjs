@@ -167,7 +167,7 @@ describe("the scanner in headless Chromium", () => {
     const shelf = await makeLocation(ws, "Shelf");
     const van = await makeLocation(ws, "Van");
     const assets = await makeAssets(ws, "Drill", 3, shelf.id);
-    const person = (await ws.api("/people", { method: "POST", body: { name: "Dana Field" } })).body;
+    await ws.api("/people", { method: "POST", body: { name: "Dana Field" } });
     const page = await phone();
     await signInTo(page, ws.base, ws.owner, "/scan/batch");
     await typeCodes(page, [...assets.map((a) => `${ws.base}/a/${a.uniqueTag}`), "NO-SUCH-TAG", assets[0].uniqueTag]);

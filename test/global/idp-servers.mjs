@@ -78,9 +78,9 @@ function oidcProvider(issuer) {
     pkce: { required: () => true },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     cookies: { keys: ["test-cookie-key-0123456789"] },
-    interactions: { url: (ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     // Accounts are made up from the login hint: "unverified-…" addresses are not verified.
-    findAccount: async (ctx, sub) => ({
+    findAccount: async (_ctx, sub) => ({
       accountId: sub,
       claims: async () => ({
         sub,
@@ -97,7 +97,7 @@ function oidcProvider(issuer) {
 
 // The user's browser at the provider: follow redirects with a cookie jar, completing the login
 // (as the login_hint) and consent interactions, until the provider sends us to the client.
-async function playBrowser(provider, issuer, authorizationUrl, clientPrefix) {
+async function playBrowser(issuer, authorizationUrl, clientPrefix) {
   const jar = new Map();
   let url = authorizationUrl;
   for (let i = 0; i < 20; i++) {
@@ -147,7 +147,7 @@ export default async function setup({ provide }) {
       if (req.url.startsWith("/interaction/")) return await interaction(provider, req, res);
       if (req.method === "POST" && req.url === "/test/browser") {
         const { authorizationUrl, clientPrefix } = JSON.parse(await readBody(req));
-        const landed = await playBrowser(provider, issuer, authorizationUrl, clientPrefix);
+        const landed = await playBrowser(issuer, authorizationUrl, clientPrefix);
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ url: landed }));
         return;
       }

@@ -114,7 +114,8 @@ function declaredMedia(content: Record<string, unknown>, media: string): string 
 export async function checkContract(req: Request, res: Response): Promise<void> {
   if (res.status === 101 || (res as { webSocket?: unknown }).webSocket) return;
   const url = new URL(req.url);
-  const contract = await (loaded ??= load());
+  loaded ??= load();
+  const contract = await loaded;
   const route = contract.routes.find((r) => r.method === req.method && r.pattern.test(url.pathname));
   const where = `${req.method} ${url.pathname} answered ${res.status}`;
   if (!route) {

@@ -48,8 +48,9 @@ const CLAIMS_LOG = [
  * dropped every table), the batch fails as a whole and the database is read again. On `globalThis`,
  * so the cache holds even if Vitest evaluates this module again for the next file's setup.
  */
-const plans: Map<string, string[]> = ((globalThis as { __recyclePlans?: Map<string, string[]> }).__recyclePlans ??=
-  new Map());
+const shared = globalThis as { __recyclePlans?: Map<string, string[]> };
+shared.__recyclePlans ??= new Map();
+const plans: Map<string, string[]> = shared.__recyclePlans;
 
 async function planFor(db: D1Database, migrations: Migration[]): Promise<string[] | "wipe" | "empty"> {
   const { results } = await db

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { assets, assetStatusEvents, assetTimeline, assignments } from "../../src/db/tenant/assets";
 import { auditLog } from "../../src/db/tenant/audit";
 import { categories, locations } from "../../src/db/tenant/catalog";
-import { customFields } from "../../src/db/tenant/custom-fields";
+import type { customFields } from "../../src/db/tenant/custom-fields";
 import { assetHealth, assetLastAudit } from "../../src/db/tenant/health";
 import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../src/db/tenant/maintenance";
 import { people } from "../../src/db/tenant/people";

@@ -180,7 +180,10 @@ describe("computeHealth", () => {
 
   it("a result holds until its validUntil (random signals): what the stored validUntil promises", () => {
     let seed = 7;
-    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     const day = (offset: number) => localDate(NOW.getTime() + offset * 86_400_000, "UTC");
     const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
     for (let i = 0; i < 300; i++) {

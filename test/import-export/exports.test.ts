@@ -1,4 +1,3 @@
-import { exports } from "cloudflare:workers";
 import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

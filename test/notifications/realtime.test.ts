@@ -6,7 +6,7 @@ import { realtimeSink } from "../../src/modules/notifications/realtime";
 import { createSchedule, day, insertNotification, tenantRecord } from "../harness/maintenance";
 import { createUser, userJwt } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant } from "../harness/tenant";
 import type { Notification } from "../../src/modules/notifications";
 import type { Page } from "../../src/platform/pagination";
 import { connect, open, ticket } from "../harness/realtime";

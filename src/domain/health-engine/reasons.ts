@@ -1,4 +1,4 @@
-import { type ReasonCode, type ReasonLink, type Severity } from "../../db/tenant/health";
+import type { ReasonCode, ReasonLink, Severity } from "../../db/tenant/health";
 
 /** How severe each reason is (codes and their meaning: src/db/tenant/health.ts). */
 export const SEVERITY: Record<ReasonCode, Severity> = {

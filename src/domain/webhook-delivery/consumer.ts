@@ -29,7 +29,10 @@ export async function consumeWebhookMessages(env: Bindings, batch: MessageBatch<
       for (const msg of messages) {
         const n = deliveryIdsOf(msg.body).length;
         if (mine.length > 0 && count + n > DELIVERIES_PER_WORKSPACE) msg.retry({ delaySeconds: OVER_CAP_DELAY_S });
-        else mine.push(msg), (count += n);
+        else {
+          mine.push(msg);
+          count += n;
+        }
       }
       try {
         const tenant = await findTenantById(env, tenantId);

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { notifications } from "../../db/tenant/notifications";
 import { users } from "../../db/tenant/users";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/tenant/webhooks";
+import { webhookAttempts, type webhookDeliveries, webhookEndpoints } from "../../db/tenant/webhooks";
 import type { TenantDb } from "../../env";
 import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";

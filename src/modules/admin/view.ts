@@ -1,4 +1,4 @@
-import { type TenantRecord } from "../../tenancy/registry";
+import type { TenantRecord } from "../../tenancy/registry";
 
 export const toTenant = (t: TenantRecord) => ({
   tenantId: t.id,

@@ -90,7 +90,10 @@ export function resolveRange(q: { from?: string; to?: string; period: Period }, 
   const keys: string[] = [];
   for (let ms = fromMs, last = ""; ms < toMs; ms += DAY_MS) {
     const k = keyOf(ms, q.period);
-    if (k !== last) keys.push((last = k));
+    if (k !== last) {
+      last = k;
+      keys.push(k);
+    }
     if (keys.length > MAX_PERIODS)
       throw invalidField(
         "query.from",

@@ -1,5 +1,5 @@
 import { parseScopes } from "../../access/scopes";
-import { apiKeys } from "../../db/tenant/users";
+import type { apiKeys } from "../../db/tenant/users";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 

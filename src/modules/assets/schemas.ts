@@ -16,7 +16,10 @@ import { healthListQuery, HealthSchema } from "../../domain/health-engine";
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 
 let currencies: Set<string> | undefined;
-const knownCurrency = (c: string) => (currencies ??= new Set(Intl.supportedValuesOf("currency"))).has(c);
+const knownCurrency = (c: string) => {
+  currencies ??= new Set(Intl.supportedValuesOf("currency"));
+  return currencies.has(c);
+};
 
 /** A decimal amount of money in request bodies (assets' purchaseCost, maintenance cost); its digits are checked against the currency. */
 export const costAmount = z.number().nonnegative("must not be negative").max(1e12);

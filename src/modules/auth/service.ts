@@ -56,7 +56,7 @@ export async function refresh(ctx: AuthCtx, token: string) {
   if (row.revokedAt) return rotatedMomentsAgo(ctx, row, successor, now);
   if (row.expiresAt <= now) throw invalidRefreshToken();
   const user = await ctx.db.select().from(users).where(eq(users.id, row.userId)).get();
-  if (!user || user.status !== "active") throw invalidRefreshToken();
+  if (user?.status !== "active") throw invalidRefreshToken();
 
   const next = await mintRefreshToken(user.id, now, row.method, successor);
   const [revoked] = await ctx.db.batch([

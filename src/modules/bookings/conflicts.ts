@@ -4,7 +4,7 @@ import { assets } from "../../db/tenant/assets";
 import { bookingItems } from "../../db/tenant/bookings";
 import type { TenantDb } from "../../env";
 import { conflict, invalidField } from "../../platform/errors";
-import { type MemberRefusal } from "../assets";
+import type { MemberRefusal } from "../assets";
 
 /**
  * The booking conflict rules (issues 15 and 23). A booking of assets over [startsAt, endsAt) is

@@ -1,4 +1,4 @@
-import { categories } from "../../db/tenant/catalog";
+import type { categories } from "../../db/tenant/catalog";
 
 export type CategoryRow = typeof categories.$inferSelect;
 

@@ -134,10 +134,10 @@ export const extensionOf = (type: FileType) => FILE_TYPES[type].ext;
  * slash), control characters removed, at most 255 characters; null when nothing is left.
  */
 export function baseName(name: string | null): string | null {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is removed
   const base = (name ?? "")
     .split(/[\\/]/)
     .pop()!
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is removed
     .replace(/[\u0000-\u001f\u007f]/g, "")
     .trim();
   return base === "" || base === "." || base === ".." ? null : base.slice(0, 255);

@@ -1,4 +1,4 @@
-import { feedback } from "../../db/tenant/feedback";
+import type { feedback } from "../../db/tenant/feedback";
 
 export type FeedbackRow = typeof feedback.$inferSelect;
 

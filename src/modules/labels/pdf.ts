@@ -109,7 +109,8 @@ export async function renderLabels(labels: readonly Label[], layoutName: LayoutN
     ];
     // The block of lines centred on the label's height (baselines a cap height below each line's top).
     const top = y + layout.h / 2 + (text.length * lead) / 2;
-    text.forEach(({ line, font: f }, n) => p.drawText(line, { x: tx, y: top - n * lead - size * 0.8, size, font: f }));
+    for (const [n, { line, font: f }] of text.entries())
+      p.drawText(line, { x: tx, y: top - n * lead - size * 0.8, size, font: f });
   });
   if (!labels.length) doc.addPage([layout.page[0], layout.page[1]]);
   return doc.save({ useObjectStreams: true });

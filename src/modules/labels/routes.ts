@@ -56,7 +56,7 @@ export const labelsRouter = createRouter()
       operationId: "renderLabelSheet",
       tags,
       summary: "A PDF of labels (QR code, name, tag) for item ids or a list filter",
-      description: `Either \`assetIds\` (printed in that order) or \`filter\` (as the item list; at most ${MAX_LABELS} matches). Each label: the QR code, the name on up to two lines (wrapped at spaces; \"...\" only when it does not fit in two), and the tag. Helvetica prints Latin-1 only: other characters print as \`?\`.`,
+      description: `Either \`assetIds\` (printed in that order) or \`filter\` (as the item list; at most ${MAX_LABELS} matches). Each label: the QR code, the name on up to two lines (wrapped at spaces; "..." only when it does not fit in two), and the tag. Helvetica prints Latin-1 only: other characters print as \`?\`.`,
       request: body(LabelsBody),
       responses: {
         200: {

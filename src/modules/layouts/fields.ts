@@ -17,7 +17,7 @@ export function assertLayoutFields(
   const deletedKeys = new Set(deleted.map((d) => d.key));
   const seen = new Map<string, string>();
   const problems: ErrorDetail[] = [];
-  sections.forEach((s, i) =>
+  for (const [i, s] of sections.entries())
     s.fields.forEach((f, j) => {
       const path = `body.sections.${i}.fields.${j}.key`;
       if (!isBuiltinFormField(entity, f.key) && !liveKeys.has(f.key)) {
@@ -29,8 +29,7 @@ export function assertLayoutFields(
       const first = seen.get(f.key);
       if (first) problems.push({ path, message: `'${f.key}' is already placed at ${first}` });
       else seen.set(f.key, `sections.${i}.fields.${j}`);
-    }),
-  );
+    });
   if (problems.length > 0) throw badRequest(problems.map((p) => `${p.path}: ${p.message}`).join("; "), problems);
 }
 

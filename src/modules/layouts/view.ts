@@ -1,4 +1,4 @@
-import { layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
+import type { layouts, CustomFieldEntity } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
 import { visibleSections } from "./fields";
 import { liveDefinitions } from "../custom-fields";

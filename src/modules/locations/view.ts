@@ -1,4 +1,4 @@
-import { locations } from "../../db/tenant/catalog";
+import type { locations } from "../../db/tenant/catalog";
 
 export type LocationRow = typeof locations.$inferSelect;
 

@@ -1,4 +1,4 @@
-import { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenance";
+import type { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenance";
 import type { AppContext } from "../../env";
 import { serviceCtx, type ServiceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";

@@ -1,4 +1,4 @@
-import { notifications } from "../../db/tenant/notifications";
+import type { notifications } from "../../db/tenant/notifications";
 import type { RealtimeMessage } from "../../events/user-realtime";
 
 export type NotificationRow = typeof notifications.$inferSelect;

@@ -1,6 +1,6 @@
 import { syncPage } from "../../platform/sync";
 import { syncRows } from "../../events/tombstones";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
 import { commitWrite } from "../../events/write";
@@ -51,7 +51,7 @@ const byName = (input: ListPeopleInput) => keyset(input, { by: [sql`lower(${peop
 /** Live people by name. `q` is a prefix of name, email or employee number: three index range scans, no table scan. */
 export function listPeopleQuery(db: TenantDb, input: ListPeopleInput, page = byName(input)) {
   const statuses = input.status === "all" ? (["active", "deactivated"] as const) : [input.status];
-  let match;
+  let match: SQL | undefined;
   if (input.q) {
     const lo = asciiLower(input.q);
     const hi = `${lo}\u{10FFFF}`;

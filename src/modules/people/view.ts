@@ -1,4 +1,4 @@
-import { people } from "../../db/tenant/people";
+import type { people } from "../../db/tenant/people";
 import type { TenantDb } from "../../env";
 import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
 

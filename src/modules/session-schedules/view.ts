@@ -1,4 +1,4 @@
-import { sessionSchedules } from "../../db/tenant/sessions";
+import type { sessionSchedules } from "../../db/tenant/sessions";
 
 export type ScheduleRow = typeof sessionSchedules.$inferSelect;
 

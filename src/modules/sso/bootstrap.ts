@@ -11,7 +11,7 @@ import { socialProvider } from "./oidc-flow";
 export async function bootstrapFor(env: Bindings, url: string) {
   const slug = hostLabel(url, env);
   const tenant = slug && !RESERVED_SLUGS.has(slug) ? await findTenantBySlug(env, slug) : undefined;
-  if (!tenant || tenant.status !== "active") return { exists: false as const };
+  if (tenant?.status !== "active") return { exists: false as const };
   const row = await loadSsoConfig(env, tenant.id);
   const social = socialProvider(env);
   return {

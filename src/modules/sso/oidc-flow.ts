@@ -14,7 +14,7 @@ import type { OidcSettings } from "../../db/control/sso";
 import type { Bindings, TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { outboundPolicyFor } from "../../platform/outbound";
-import { type SsoConfigRow } from "../../access/sso/gate";
+import type { SsoConfigRow } from "../../access/sso/gate";
 import { consumeRequest, createSsoRequest, findOpenRequest } from "./requests";
 import type { SpUrls } from "./urls";
 

@@ -3,7 +3,7 @@ import type { SamlSettings } from "../../db/control/sso";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { samlCertificates, samlSsoUrl } from "./config";
-import { type SsoConfigRow } from "../../access/sso/gate";
+import type { SsoConfigRow } from "../../access/sso/gate";
 import { consumeRequest, createSsoRequest, findOpenRequest } from "./requests";
 import type { SpUrls } from "./urls";
 import { escapeXml } from "./xml-text";

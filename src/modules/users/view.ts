@@ -1,5 +1,5 @@
-import { users } from "../../db/tenant/users";
-import { invites } from "../../db/tenant/users";
+import type { users } from "../../db/tenant/users";
+import type { invites } from "../../db/tenant/users";
 
 export type UserRow = typeof users.$inferSelect;
 

@@ -56,11 +56,14 @@ const openFor = (o: Owner) =>
  * version deletes it (its unsent scans with it: docs/field-app.md, "A shared phone").
  */
 const LEGACY_DB = "inventory-scanner";
-let legacyGone: Promise<void> | null = null;
+let legacyDeleted = false;
 
 /** The user whose stores the calls below read and write; null closes them (signed out). */
 export function useOwner(next: Owner | null): void {
-  if (next) legacyGone ??= deleteDB(LEGACY_DB).catch(() => undefined);
+  if (next && !legacyDeleted) {
+    legacyDeleted = true;
+    void deleteDB(LEGACY_DB).catch(() => undefined);
+  }
   if (owner && next && dbName(owner) === dbName(next)) return;
   void db?.then((d) => d.close()).catch(() => undefined);
   db = null;

@@ -221,7 +221,10 @@ export async function undo(entry: ScanEntry): Promise<void> {
   if (!id || !entry.itemId) return;
   try {
     const { data, error } = await api.unscan(id, entry.itemId);
-    if (!data) return void (auditError.value = messageOf(error, ""));
+    if (!data) {
+      auditError.value = messageOf(error, "");
+      return;
+    }
     update(entry.key, { undone: true });
     copy.markScanned(entry.itemId, false);
     const itemId = entry.itemId;

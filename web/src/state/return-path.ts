@@ -8,6 +8,7 @@
  */
 
 /** C0 controls (tab, LF, CR, …) and DEL. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what the check refuses
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The app's pages (the Worker's APP_PAGES, src/modules/field-app/routes.ts), less /login itself. */

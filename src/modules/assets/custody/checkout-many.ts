@@ -129,7 +129,7 @@ export async function planCheckinMany(
   const held: AssetRow[] = [];
   for (const id of input.assetIds) {
     const a = rows.get(id);
-    if (!a || a.status !== "assigned" || !a.holderId) continue;
+    if (a?.status !== "assigned" || !a.holderId) continue;
     if (input.personId && a.assigneeId !== input.personId) {
       refusals.push({ assetId: id, reason: "checked out to someone else" });
       continue;

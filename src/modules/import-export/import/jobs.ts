@@ -103,7 +103,7 @@ export async function startImport(ctx: ServiceCtx, entity: ImportEntity, plan: I
 export async function processChunk(ctx: ServiceCtx, jobId: string): Promise<number> {
   const { db } = ctx;
   const job = await db.select().from(importJobs).where(eq(importJobs.id, jobId)).get();
-  if (!job || job.status !== "running") return 0;
+  if (job?.status !== "running") return 0;
   const claim = crypto.randomUUID();
   const now = nowIso();
   // Rows that go through single verbs (custody steps, stock rows) are counted apart: at most PER_ROW_CHUNK per chunk.

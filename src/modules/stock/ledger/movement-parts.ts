@@ -108,7 +108,7 @@ export async function readForMovement(
   return {
     item: { ...row.item, watched: Boolean(row.watched) },
     quantity: row.quantity,
-    dead: dead.map(([path, id]) => path + "\n" + id),
+    dead: dead.map(([path, id]) => `${path}\n${id}`),
   };
 }
 
