@@ -17,7 +17,7 @@ import {
 import { intoBookingRefusal } from "./checkout";
 import { checkoutRefusal, personRefusal } from "./checkout-target";
 import { notCheckedOut } from "./checkin";
-import { requirePerson } from "./lookup";
+import { requirePerson } from "../../catalog";
 import { canMove, checkStatusInput, forbiddenMove, statusAssetSet, statusMoveChange } from "./status";
 import { toAsset, type AssetRow } from "./view";
 import { changeVerdict, restorePlan, updatePlan, type ActionPlan, type Defs } from "./bulk-edits";

@@ -6,15 +6,7 @@ export { checkinAllForPeople, checkinAllForPerson } from "./checkin-people";
 export type { AssetInput } from "./input";
 export { assetTextMatch, listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
-export {
-  countLiveAssetsUsing,
-  generateTag,
-  noLiveAssetUses,
-  requireAsset,
-  requirePerson,
-  resolveCategory,
-  resolveLocation,
-} from "./lookup";
+export { generateTag } from "./lookup";
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk-schemas";
 export { assetsRouter } from "./routes";
 export {

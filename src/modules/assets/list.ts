@@ -9,7 +9,7 @@ import { decodeCursor, toPage } from "../../platform/pagination";
 import { mergeSync } from "../../platform/sync";
 import { tombstoneData, tombstoneField, tombstonesSince } from "../../events/tombstones";
 import { attachHealth, type HealthListInput, basisOf, type HealthBasis, type StoredHealth } from "../../health";
-import { liveAsset } from "./lookup";
+import { liveAsset } from "../../catalog";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 
 export interface ListAssetsInput extends HealthListInput {

@@ -1,6 +1,5 @@
-import { and, isNull, sql } from "drizzle-orm";
+import { and, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
 import { auditStatementsMany, type AuditChange } from "../../events/audit";
 import { recordEvents, type NewEvent } from "../../events/outbox";
@@ -8,7 +7,8 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed, inJson, insertJsonRows, updateJsonRows } from "../../platform/d1-write";
-import { ApiError, conflict, invalidField, notFound } from "../../platform/errors";
+import { ApiError, conflict, notFound } from "../../platform/errors";
+import { allLive, liveIds, refError } from "../../catalog";
 import { newId } from "../../platform/ids";
 import { afterAssetWrite, assetWriteStatements, checkinAllForPeople } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
@@ -83,13 +83,7 @@ async function planUpsert(ctx: ServiceCtx, items: readonly PersonUpsert[]) {
           .all()
       : [],
     liveDefinitions(db, "person"),
-    locationIds.length
-      ? db
-          .select({ id: locations.id })
-          .from(locations)
-          .where(and(inJson(locations.id, locationIds), isNull(locations.deletedAt)))
-          .all()
-      : [],
+    liveIds(db, "location", locationIds),
     newEmails.length
       ? db
           .select({ email: sql<string>`lower(${people.email})` })
@@ -99,10 +93,9 @@ async function planUpsert(ctx: ServiceCtx, items: readonly PersonUpsert[]) {
       : [],
   ]);
   const byId = new Map(current.map((r) => [r.id, r]));
-  const liveLocation = new Set(liveLocations.map((l) => l.id));
   const takenEmails = new Set(taken.map((t) => t.email));
   const checkLocation = (id: string | null | undefined) => {
-    if (id && !liveLocation.has(id)) throw invalidField("body.locationId", `unknown location '${id}'`);
+    if (id && !liveLocations.has(id)) throw refError("location", "body.locationId", id, "unknown");
   };
   const results: PersonUpsertResult[] = [];
   const created: PersonRow[] = [];
@@ -202,15 +195,7 @@ async function planUpsert(ctx: ServiceCtx, items: readonly PersonUpsert[]) {
           ),
         ]
       : []),
-    ...(usedLocations.length
-      ? [
-          batchGuard(
-            db,
-            "person_location",
-            sql`(SELECT count(*) FROM ${locations} WHERE ${inJson(locations.id, usedLocations)} AND ${locations.deletedAt} IS NULL) = ${usedLocations.length}`,
-          ),
-        ]
-      : []),
+    ...(usedLocations.length ? [batchGuard(db, "person_location", allLive("location", usedLocations))] : []),
     ...(checkin ? assetWriteStatements(ctx, checkin) : []),
     ...(stockBack?.statements ?? []),
     ...(created.length ? [insertJsonRows(db, people, created)] : []),

@@ -10,7 +10,8 @@ import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import { batchWritten, movementBatch, type PlannedMovement } from "./ledger";
 import { pushNotifications, type StockCtx } from "./rows";
-import { movementRow, quantityAt, requireLocation } from "./movement-parts";
+import { requireLocation } from "../../catalog";
+import { movementRow, quantityAt } from "./movement-parts";
 import { toMovement } from "./view";
 
 /**

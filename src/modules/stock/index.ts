@@ -4,10 +4,8 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { isStockHoldingRace, returnAllForPeople, strandedStock } from "./holdings";
-export { countStockUsing, noLiveStockUses } from "./in-use";
 export { restoreStockItem } from "./items";
 export { issueStock } from "./movements";
-export { requireLocation } from "./movement-parts";
 export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
