@@ -5,3 +5,4 @@
 export { apiKeysRouter } from "./routes";
 export { ApiKeySchema } from "./schemas";
 export type { ApiKey, CreatedApiKey } from "./schemas";
+export { apiKeyWebhookResources } from "./schemas";

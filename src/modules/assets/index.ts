@@ -34,3 +34,4 @@ export type { Asset, AssetRow } from "./view";
 export { checkout } from "./checkout";
 // The lifecycle table and its verb, for CSV imports that carry a status (docs/import-export.md#imports).
 export { allowedTransitions, canMove, changeStatus, CHECKOUT_FROM } from "./status";
+export { assetWebhookResources } from "./schemas";

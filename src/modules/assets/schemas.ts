@@ -12,6 +12,7 @@ import {
   idParam,
 } from "../../platform/schemas";
 import { healthListQuery, HealthSchema } from "../../health";
+import type { WebhookResources } from "../../webhooks";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 
@@ -277,3 +278,6 @@ export const TagParams = z.object({
 export type InventoryItem = z.infer<typeof AssetSchema>;
 export type InventoryItemListItem = z.infer<typeof AssetListItemSchema>;
 export type AllowedStatusTransitions = z.infer<typeof AllowedTransitionsSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const assetWebhookResources = { asset: AssetSchema } satisfies WebhookResources;

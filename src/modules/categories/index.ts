@@ -6,3 +6,4 @@ export { categoriesRouter } from "./routes";
 export { CategorySchema } from "./schemas";
 export type { Category } from "./schemas";
 export { restoreCategory } from "./service";
+export { categoryWebhookResources } from "./schemas";

@@ -10,3 +10,4 @@ export { CustomFieldSchema } from "./schemas";
 export type { CustomField } from "./schemas";
 export { restoreCustomField } from "./service";
 export { checkCustomFieldValues, customFieldValuesWith, validateCustomFieldValues } from "./values";
+export { customFieldWebhookResources } from "./schemas";

@@ -5,3 +5,4 @@
 export { feedbackRouter } from "./routes";
 export { FeedbackSchema } from "./schemas";
 export type { Feedback } from "./schemas";
+export { feedbackWebhookResources } from "./schemas";

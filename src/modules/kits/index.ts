@@ -5,3 +5,4 @@ export type { Kit } from "./schemas";
 export { restoreKit } from "./service";
 export { bookKit, checkoutKit } from "./actions";
 export { memberStates } from "./service";
+export { kitWebhookResources } from "./schemas";

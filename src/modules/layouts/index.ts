@@ -5,3 +5,4 @@
 export { layoutsRouter } from "./routes";
 export { LayoutSchema } from "./schemas";
 export type { Layout } from "./schemas";
+export { layoutWebhookResources } from "./schemas";

@@ -6,3 +6,4 @@ export { locationsRouter } from "./routes";
 export { LocationSchema } from "./schemas";
 export type { Location } from "./schemas";
 export { restoreLocation } from "./service";
+export { locationWebhookResources } from "./schemas";

@@ -10,3 +10,4 @@ export { runMaintenanceReminders } from "./reminders";
 export { maintenanceSchedulesRouter } from "./routes";
 export { ScheduleSchema } from "./schemas";
 export type { DueMaintenancePage, DueMaintenanceSchedule, MaintenanceSchedule } from "./schemas";
+export { maintenanceWebhookResources } from "./log-schemas";

@@ -11,3 +11,4 @@ export { restorePerson } from "./trash";
 export { updatePerson } from "./update";
 export { upsertPeople } from "./upsert";
 export type { PersonUpsert, PersonUpsertResult } from "./upsert";
+export { personWebhookResources } from "./schemas";

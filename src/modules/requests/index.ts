@@ -7,3 +7,4 @@ export { requestsRouter } from "./routes";
 export { RequestSchema } from "./schemas";
 export type { Request } from "./schemas";
 export { runRequestExpiry } from "./expiry";
+export { requestWebhookResources } from "./schemas";

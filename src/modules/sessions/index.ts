@@ -15,3 +15,4 @@ export { assigneeIdsField, SessionSchema } from "./schemas";
 export type { Session } from "./schemas";
 export { toSession } from "./view";
 export { unknownCodeScans } from "./unknown-codes";
+export { sessionWebhookResources } from "./report-schemas";

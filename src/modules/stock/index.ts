@@ -15,3 +15,4 @@ export type { BulkStockMovementsResult } from "./bulk-schemas";
 export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";
 // CSV import/export (data-transfer module) goes through this file.
 export * from "./transfer";
+export { stockWebhookResources } from "./schemas";

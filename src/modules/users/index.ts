@@ -8,3 +8,4 @@ export type { CreatedInvite, Invite, User } from "./schemas";
 export { activeManagers, getUser } from "./service";
 export { toUser } from "./view";
 export type { UserRow } from "./view";
+export { userWebhookResources } from "./schemas";
