@@ -10,7 +10,6 @@ export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
 export { stockItemsRouter } from "./routes";
-export { StockItemSchema, StockMovementSchema } from "./schemas";
 export type { BulkStockMovementsResult } from "./bulk-schemas";
 export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";
 // CSV import/export (data-transfer module) goes through this file.

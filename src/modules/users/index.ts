@@ -3,7 +3,7 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { usersRouter } from "./routes";
-export { emailField, InviteSchema, UserSchema } from "./schemas";
+export { emailField, UserSchema } from "./schemas";
 export type { CreatedInvite, Invite, User } from "./schemas";
 export { activeManagers, getUser } from "./service";
 export { toUser } from "./view";
