@@ -3,31 +3,37 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./env";
 import { adminRouter } from "./modules/admin";
-import { apiKeysRouter } from "./modules/api-keys";
-import { assetsRouter } from "./modules/assets";
-import { bookingsRouter } from "./modules/bookings";
-import { kitsRouter } from "./modules/kits";
-import { requestsRouter } from "./modules/requests";
-import { stockAnalyticsRouter, stockCountsRouter, stockItemsRouter, stockMovementsRouter } from "./modules/stock";
+import { apiKeysRouter, apiKeyWebhookResources } from "./modules/api-keys";
+import { assetsRouter, assetWebhookResources } from "./modules/assets";
+import { bookingsRouter, bookingWebhookResources } from "./modules/bookings";
+import { kitsRouter, kitWebhookResources } from "./modules/kits";
+import { requestsRouter, requestWebhookResources } from "./modules/requests";
+import {
+  stockAnalyticsRouter,
+  stockCountsRouter,
+  stockItemsRouter,
+  stockMovementsRouter,
+  stockWebhookResources,
+} from "./modules/stock";
 import { labelsRouter } from "./modules/labels";
 import { calendarRouter } from "./modules/calendar";
 import { healthRouter } from "./modules/health";
 import { authRouter } from "./modules/auth";
-import { categoriesRouter } from "./modules/categories";
-import { customFieldsRouter } from "./modules/custom-fields";
-import { feedbackRouter } from "./modules/feedback";
-import { layoutsRouter } from "./modules/layouts";
-import { locationsRouter } from "./modules/locations";
+import { categoriesRouter, categoryWebhookResources } from "./modules/categories";
+import { customFieldsRouter, customFieldWebhookResources } from "./modules/custom-fields";
+import { feedbackRouter, feedbackWebhookResources } from "./modules/feedback";
+import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
+import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { objectsRouter } from "./modules/files";
-import { maintenanceLogsRouter, maintenanceSchedulesRouter } from "./modules/maintenance";
+import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
 import { realtimeRouter, notificationsRouter } from "./modules/notifications";
-import { peopleRouter } from "./modules/people";
+import { peopleRouter, personWebhookResources } from "./modules/people";
 import { scanEventsRouter } from "./modules/scan-events";
 import { searchRouter } from "./modules/search";
-import { sessionSchedulesRouter } from "./modules/session-schedules";
-import { sessionItemsRouter, sessionsRouter, sessionScanRouter } from "./modules/sessions";
-import { usersRouter } from "./modules/users";
-import { trashRouter } from "./modules/trash";
+import { sessionSchedulesRouter, sessionScheduleWebhookResources } from "./modules/session-schedules";
+import { sessionItemsRouter, sessionsRouter, sessionScanRouter, sessionWebhookResources } from "./modules/sessions";
+import { usersRouter, userWebhookResources } from "./modules/users";
+import { trashRouter, trashWebhookResources } from "./modules/trash";
 import { allowedMethods } from "./http/allowed-methods";
 import { notFoundWith, onError } from "./http/error-handler";
 import { d1QueryCounter } from "./http/d1-counter";
@@ -144,7 +150,26 @@ export function buildApp() {
     description: "Platform-admin session cookie set by POST /admin/auth/login on the admin host.",
   });
   registerHeaderComponents(app);
-  registerWebhookDocs(app);
+  // Each module documents its own webhook payloads; the webhooks module only lays them out.
+  registerWebhookDocs(app, {
+    ...apiKeyWebhookResources,
+    ...assetWebhookResources,
+    ...bookingWebhookResources,
+    ...categoryWebhookResources,
+    ...customFieldWebhookResources,
+    ...feedbackWebhookResources,
+    ...kitWebhookResources,
+    ...layoutWebhookResources,
+    ...locationWebhookResources,
+    ...maintenanceWebhookResources,
+    ...personWebhookResources,
+    ...requestWebhookResources,
+    ...sessionScheduleWebhookResources,
+    ...sessionWebhookResources,
+    ...stockWebhookResources,
+    ...trashWebhookResources,
+    ...userWebhookResources,
+  });
   app.doc31(`${API_PREFIX}/openapi.json`, (c) => ({
     openapi: "3.1.0",
     info: API_INFO,

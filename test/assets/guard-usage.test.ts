@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { assetTimeline } from "../../src/db/tenant/assets";
 import { batchGuard, guardFailed } from "../../src/platform/d1-write";
 import { timelineRow } from "../../src/modules/assets/write";
-import { countLiveAssetsUsing } from "../../src/modules/assets/lookup";
+import { countLiveAssetsUsing } from "../../src/domain/catalog";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
 import { createAsset } from "../harness/assets-helpers";

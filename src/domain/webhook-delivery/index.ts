@@ -5,6 +5,7 @@
  */
 export { CATALOGUE, isDeliverable, SUBSCRIBABLE_TYPES } from "./catalogue";
 export type { CatalogueEntry, Resource, WebhookPayload } from "./catalogue";
+export type { WebhookResources } from "./resources";
 export { consumeWebhookMessages } from "./consumer";
 export { replayDelivery, runDueDeliveries } from "./deliver";
 export { webhookDeps } from "./deps";

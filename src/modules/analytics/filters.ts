@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { categories, locations } from "../../db/tenant/catalog";
+import { sql, type SQL } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
+import { requireCategory, requireLocation } from "../../domain/catalog";
 import { isoInstant } from "../../platform/schemas";
 
 /**
@@ -107,24 +107,10 @@ export function resolveRange(q: { from?: string; to?: string; period: Period }, 
 
 /** 400 unless the category and location filters name live rows. */
 export async function resolveScope(db: TenantDb, q: Scope): Promise<Scope> {
-  const [cat, loc] = await Promise.all([
-    q.categoryId
-      ? db
-          .select({ id: categories.id })
-          .from(categories)
-          .where(and(eq(categories.id, q.categoryId), isNull(categories.deletedAt)))
-          .get()
-      : undefined,
-    q.locationId
-      ? db
-          .select({ id: locations.id })
-          .from(locations)
-          .where(and(eq(locations.id, q.locationId), isNull(locations.deletedAt)))
-          .get()
-      : undefined,
+  await Promise.all([
+    q.categoryId && requireCategory(db, q.categoryId, "query.categoryId", "unknown"),
+    q.locationId && requireLocation(db, q.locationId, "query.locationId", "unknown"),
   ]);
-  if (q.categoryId && !cat) throw invalidField("query.categoryId", `unknown category '${q.categoryId}'`);
-  if (q.locationId && !loc) throw invalidField("query.locationId", `unknown location '${q.locationId}'`);
   return { categoryId: q.categoryId, locationId: q.locationId };
 }
 

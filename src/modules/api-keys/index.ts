@@ -3,5 +3,5 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { apiKeysRouter } from "./routes";
-export { ApiKeySchema } from "./schemas";
 export type { ApiKey, CreatedApiKey } from "./schemas";
+export { apiKeyWebhookResources } from "./schemas";

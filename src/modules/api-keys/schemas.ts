@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, isoInstant, nameField } from "../../platform/schemas";
 import { ALL_SCOPES, type Scope } from "../../access/scopes";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const ScopeSchema = z
   .enum(ALL_SCOPES as [Scope, ...Scope[]])
@@ -56,3 +57,6 @@ export const ApiKeyPage = pageOf(ApiKeySchema, "ApiKeyPage");
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const apiKeyWebhookResources = { apiKey: ApiKeySchema } satisfies WebhookResources;

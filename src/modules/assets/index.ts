@@ -6,15 +6,7 @@ export { checkinAllForPeople, checkinAllForPerson } from "./custody/checkin-peop
 export type { AssetInput } from "./input";
 export { assetTextMatch, listAssets } from "./list";
 export type { ListAssetsInput } from "./list";
-export {
-  countLiveAssetsUsing,
-  generateTag,
-  noLiveAssetUses,
-  requireAsset,
-  requirePerson,
-  resolveCategory,
-  resolveLocation,
-} from "./lookup";
+export { generateTag } from "./lookup";
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk/schemas";
 export { assetsRouter } from "./routes";
 export {
@@ -42,3 +34,4 @@ export type { Asset, AssetRow } from "./view";
 export { checkout } from "./custody/checkout";
 // The lifecycle table and its verb, for CSV imports that carry a status (docs/import-export.md#imports).
 export { allowedTransitions, canMove, changeStatus, CHECKOUT_FROM } from "./status";
+export { assetWebhookResources } from "./schemas";

@@ -15,7 +15,7 @@ import {
   type HealthBasis,
   type StoredHealth,
 } from "../../domain/health-engine";
-import { liveAsset } from "./lookup";
+import { liveAsset } from "../../domain/catalog";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 
 export interface ListAssetsInput extends HealthListInput {

@@ -27,7 +27,7 @@ import { notFound } from "../../platform/errors";
 import { checkout } from "./custody/checkout";
 import { checkin } from "./custody/checkin";
 import { allowedTransitions, changeStatus } from "./status";
-import { requireAsset } from "./lookup";
+import { requireAsset } from "../../domain/catalog";
 import { bulkRoutes } from "./bulk/routes";
 import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history/lists";
 

@@ -12,6 +12,7 @@ import {
   idParam,
 } from "../../platform/schemas";
 import { healthListQuery, HealthSchema } from "../../domain/health-engine";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 
@@ -280,3 +281,6 @@ export const TagParams = z.object({
 export type InventoryItem = z.infer<typeof AssetSchema>;
 export type InventoryItemListItem = z.infer<typeof AssetListItemSchema>;
 export type AllowedStatusTransitions = z.infer<typeof AllowedTransitionsSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const assetWebhookResources = { asset: AssetSchema } satisfies WebhookResources;

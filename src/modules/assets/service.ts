@@ -7,15 +7,8 @@ import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { columnsFor, type AssetInput } from "./input";
-import {
-  liveAsset,
-  requireAsset,
-  referencesLive,
-  resolveCategory,
-  resolveLocation,
-  generateTag,
-  tagEquals,
-} from "./lookup";
+import { liveAsset, referencesLive, requireAsset, resolveCategory, resolveLocation } from "../../domain/catalog";
+import { generateTag, tagEquals } from "./lookup";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite } from "./write";
 import { createdChange, newAssetRow, tagTaken, updatedChange } from "./changes";

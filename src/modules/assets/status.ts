@@ -4,7 +4,7 @@ import { nowIso } from "../../platform/clock";
 import { conflict, invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
-import { liveAsset, requireAsset } from "./lookup";
+import { liveAsset, requireAsset } from "../../domain/catalog";
 import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
 import { commitAssetWrite, type AssetChange } from "./write";
 

@@ -8,3 +8,4 @@ export type { Booking } from "./view";
 export { createBooking } from "./service";
 export { MAX_BOOKING_DAYS } from "./conflicts";
 export { runBookingReminders } from "./reminders";
+export { bookingWebhookResources } from "./schemas";

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant } from "../../platform/schemas";
 import { AssetSchema, assetTextQ } from "../assets";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Bookings"];
 
@@ -91,3 +92,6 @@ export const AvailabilityQuery = z.object({
 });
 
 export const AvailabilityPage = pageOf(AssetSchema, "AvailableItemPage");
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const bookingWebhookResources = { booking: BookingSchema } satisfies WebhookResources;

@@ -6,8 +6,9 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { chunk } from "../../platform/d1";
 import { batchGuard, guardFailed, type BatchRider } from "../../platform/d1-write";
-import { conflict, invalidField, notFound } from "../../platform/errors";
+import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { requireActivePerson } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { bookableSql, checkWindow, refuseConflicts, type Window } from "./conflicts";
 import { toBooking, type Booking, type BookingRow } from "./view";
@@ -76,9 +77,7 @@ export async function createBooking(
   const now = nowIso();
   const w: Window = { startsAt: iso(input.startsAt), endsAt: iso(input.endsAt) };
   checkWindow(w, now);
-  const person = await db.select().from(people).where(eq(people.id, input.personId)).get();
-  if (!person || person.deletedAt) throw invalidField("body.personId", `unknown person '${input.personId}'`);
-  if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them first`);
+  await requireActivePerson(db, input.personId);
   await refuseConflicts(db, input.assetIds, w, null, now);
   const row: BookingRow = {
     id: input.id ?? newId("booking"),

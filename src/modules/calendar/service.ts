@@ -7,8 +7,9 @@ import type { TenantDb } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { randomToken, sha256Hex } from "../../platform/crypto";
-import { conflict, invalidField, notFound } from "../../platform/errors";
+import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { requireLivePerson } from "../../domain/catalog";
 import { keyset } from "../../platform/pagination";
 import { MAX_BOOKING_DAYS } from "../bookings";
 import { renderCalendar, type IcsEvent } from "./ics";
@@ -43,9 +44,7 @@ export async function createFeed(
   const { db } = ctx;
   let personName: string | null = null;
   if (input.personId) {
-    const person = await db.select().from(people).where(eq(people.id, input.personId)).get();
-    if (!person || person.deletedAt) throw invalidField("body.personId", `unknown person '${input.personId}'`);
-    personName = person.name;
+    personName = (await requireLivePerson(db, input.personId)).name;
   }
   const held = await db
     .select({ n: sql<number>`count(*)` })

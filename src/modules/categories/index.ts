@@ -3,6 +3,6 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { categoriesRouter } from "./routes";
-export { CategorySchema } from "./schemas";
 export type { Category } from "./schemas";
 export { restoreCategory } from "./service";
+export { categoryWebhookResources } from "./schemas";

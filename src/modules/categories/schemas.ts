@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const CategorySchema = z
   .object({
@@ -44,3 +45,6 @@ export const CategoryPage = pageOf(CategorySchema, "CategoryPage");
 
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type Category = z.infer<typeof CategorySchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const categoryWebhookResources = { category: CategorySchema } satisfies WebhookResources;

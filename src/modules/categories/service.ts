@@ -10,8 +10,7 @@ import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
 import type { ServiceCtx } from "../../http/service-context";
-import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
-import { countStockUsing, noLiveStockUses } from "../stock";
+import { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "../../domain/catalog";
 import { healthStaleWhere, settleHealthBacklog } from "../../domain/health-engine";
 import { type CategoryRow, toCategory } from "./view";
 

@@ -6,7 +6,7 @@ export { auditedFields, isBuiltinFormField } from "./entity-fields";
 export { liveDefinitions, visibleValues } from "./definitions";
 export type { FieldDef } from "./definitions";
 export { customFieldsRouter } from "./routes";
-export { CustomFieldSchema } from "./schemas";
 export type { CustomField } from "./schemas";
 export { restoreCustomField } from "./service";
 export { checkCustomFieldValues, customFieldValuesWith, validateCustomFieldValues } from "./values";
+export { customFieldWebhookResources } from "./schemas";

@@ -3,6 +3,7 @@ import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from "../../db/tenant/custom-fields";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { NAME_MAX, nameField, textField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const MAX_OPTIONS = 200;
 
@@ -70,3 +71,6 @@ export type UpdateCustomFieldInput = z.infer<typeof UpdateCustomFieldBody>;
 
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type CustomField = z.infer<typeof CustomFieldSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const customFieldWebhookResources = { customField: CustomFieldSchema } satisfies WebhookResources;

@@ -3,5 +3,5 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { feedbackRouter } from "./routes";
-export { FeedbackSchema } from "./schemas";
 export type { Feedback } from "./schemas";
+export { feedbackWebhookResources } from "./schemas";

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { FEEDBACK_TYPES } from "../files";
 import { ATTACHMENT_FIELD, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from "./form";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const TITLE_MAX = 200;
 export const MESSAGE_MAX = 5000;
@@ -61,3 +62,6 @@ export const FeedbackSchema = z
 
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type Feedback = z.infer<typeof FeedbackSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const feedbackWebhookResources = { feedback: FeedbackSchema } satisfies WebhookResources;

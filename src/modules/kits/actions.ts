@@ -1,10 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { kitMembers } from "../../db/tenant/kits";
-import { people } from "../../db/tenant/people";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson, type BatchRider } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
+import { requireActivePerson } from "../../domain/catalog";
 import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
 import { createBooking } from "../bookings";
 import { memberStates, requireKit } from "./service";
@@ -48,9 +48,7 @@ export async function checkoutKit(
   const now = nowIso();
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
-  const person = await db.select().from(people).where(eq(people.id, input.personId)).get();
-  if (!person || person.deletedAt) throw invalidField("body.personId", `unknown person '${input.personId}'`);
-  if (person.status !== "active") throw conflict(`The person is ${person.status}; activate them first`);
+  const person = await requireActivePerson(db, input.personId);
   const ids = (await memberStates(db, kitId)).map((m) => m.assetId);
   if (!ids.length) throw conflict("The kit has no items");
   const plan = await planCheckoutMany(ctx, {

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, nameField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Kits"];
 export const MAX_KIT_MEMBERS = 100;
@@ -76,3 +77,6 @@ export const ItemKitParams = z.object({
 export const ListKitsQuery = z.object({ ...pageQuery });
 
 export type Kit = z.infer<typeof KitSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const kitWebhookResources = { kit: KitSchema } satisfies WebhookResources;

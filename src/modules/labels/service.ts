@@ -4,7 +4,8 @@ import { assets } from "../../db/tenant/assets";
 import { stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
-import { assetTextMatch, requireAsset } from "../assets";
+import { requireAsset } from "../../domain/catalog";
+import { assetTextMatch } from "../assets";
 import { renderLabels, type LayoutName } from "./pdf";
 import { assetUrl, qrSvg } from "./qr";
 

@@ -3,5 +3,5 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { layoutsRouter } from "./routes";
-export { LayoutSchema } from "./schemas";
 export type { Layout } from "./schemas";
+export { layoutWebhookResources } from "./schemas";

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CUSTOM_FIELD_ENTITIES } from "../../db/tenant/custom-fields";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 const entity = z.enum(CUSTOM_FIELD_ENTITIES);
 
@@ -78,3 +79,6 @@ export type UpdateLayoutInput = z.infer<typeof UpdateLayoutBody>;
 
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type Layout = z.infer<typeof LayoutSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const layoutWebhookResources = { layout: LayoutSchema } satisfies WebhookResources;

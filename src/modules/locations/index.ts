@@ -3,6 +3,6 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { locationsRouter } from "./routes";
-export { LocationSchema } from "./schemas";
 export type { Location } from "./schemas";
 export { restoreLocation } from "./service";
+export { locationWebhookResources } from "./schemas";

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const LocationSchema = z
   .object({
@@ -49,3 +50,6 @@ export const LocationPage = pageOf(LocationSchema, "LocationPage");
 
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type Location = z.infer<typeof LocationSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const locationWebhookResources = { location: LocationSchema } satisfies WebhookResources;

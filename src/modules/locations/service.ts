@@ -12,8 +12,7 @@ import type { ServiceCtx } from "../../http/service-context";
 import { likeContains } from "../../platform/sql";
 import { insertWhere } from "../../platform/d1-write";
 import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
-import { countLiveAssetsUsing, noLiveAssetUses } from "../assets";
-import { countStockUsing, noLiveStockUses } from "../stock";
+import { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "../../domain/catalog";
 import { type LocationRow, toLocation } from "./view";
 
 type Ctx = ServiceCtx;

@@ -4,9 +4,8 @@
  */
 export { addDays, localDate } from "./dates";
 export { maintenanceLogsRouter } from "./log-routes";
-export { LogSchema } from "./log-schemas";
 export type { MaintenanceCompletion, MaintenanceLog } from "./log-schemas";
 export { runMaintenanceReminders } from "./reminders";
 export { maintenanceSchedulesRouter } from "./routes";
-export { ScheduleSchema } from "./schemas";
 export type { DueMaintenancePage, DueMaintenanceSchedule, MaintenanceSchedule } from "./schemas";
+export { maintenanceWebhookResources } from "./log-schemas";

@@ -3,6 +3,7 @@ import { pageOf } from "../../platform/pagination";
 import { idParam, isoInstant, nullableRef, textField } from "../../platform/schemas";
 import { costAmount, currencyCode } from "../assets";
 import { ScheduleSchema } from "./schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const LogParams = z.object({ logId: idParam("logId", "mtl_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 
@@ -89,3 +90,13 @@ export type UpdateLogInput = z.infer<typeof UpdateLogBody>;
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type MaintenanceLog = z.infer<typeof LogSchema>;
 export type MaintenanceCompletion = z.infer<typeof CompletionSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const maintenanceWebhookResources = {
+  maintenanceSchedule: ScheduleSchema,
+  maintenanceLog: LogSchema,
+  maintenanceReminder: z.record(z.string(), z.unknown()).openapi("WebhookMaintenanceReminder", {
+    description:
+      "scheduleId, itemId, title, type, nextDueDate, dueStatus, daysUntilDue, day, recipients, notificationIds.",
+  }),
+} satisfies WebhookResources;

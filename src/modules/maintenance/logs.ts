@@ -6,7 +6,7 @@ import { nowIso } from "../../platform/clock";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
-import { requireAsset } from "../assets";
+import { requireAsset } from "../../domain/catalog";
 import type { UpdateLogInput } from "./log-schemas";
 import { getSchedule } from "./schedules";
 import { toLog, type LogRow } from "./view";

@@ -8,7 +8,7 @@ import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { insertWhere } from "../../platform/d1-write";
 import type { ServiceCtx } from "../../http/service-context";
-import { requireAsset } from "../assets";
+import { requireAsset } from "../../domain/catalog";
 import { healthStale, settleHealth } from "../../domain/health-engine";
 import { addDays } from "./dates";
 import { liveItem, requireAssigneeRef, requireItemRef } from "./refs";

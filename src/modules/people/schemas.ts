@@ -3,6 +3,7 @@ import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { PERSON_STATUSES } from "../../db/tenant/people";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const PersonSchema = z
   .object({
@@ -110,3 +111,6 @@ export type ListPeopleInput = z.infer<typeof ListPeopleQuery>;
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type Person = z.infer<typeof PersonSchema>;
 export type PersonAssignment = z.infer<typeof AssignmentSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const personWebhookResources = { person: PersonSchema } satisfies WebhookResources;

@@ -1,7 +1,6 @@
 import { syncPage } from "../../platform/sync";
 import { syncRows } from "../../events/tombstones";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
-import { locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
 import { commitWrite } from "../../events/write";
 import { AUDITED_FIELDS, newPersonRow, personCreated } from "./changes";
@@ -14,6 +13,7 @@ import { keyset } from "../../platform/pagination";
 import { ftsColumnsQuery } from "../../platform/fts";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { isLive, requireLocation } from "../../domain/catalog";
 import { liveDefinitions } from "../custom-fields";
 import { checkCustomFieldValues } from "../custom-fields";
 import type { CreatePersonInput, ListPeopleInput } from "./schemas";
@@ -31,19 +31,8 @@ const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** 400 unless the location exists and is live; the returned guard re-checks it inside the write's batch. */
 export async function locationGuard(db: TenantDb, locationId: string | null | undefined) {
   if (!locationId) return [];
-  const row = await db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), isNull(locations.deletedAt)))
-    .get();
-  if (!row) throw invalidField("body.locationId", `unknown location '${locationId}'`);
-  return [
-    batchGuard(
-      db,
-      "person_location",
-      sql`EXISTS (SELECT 1 FROM ${locations} WHERE ${locations.id} = ${locationId} AND ${locations.deletedAt} IS NULL)`,
-    ),
-  ];
+  await requireLocation(db, locationId, "body.locationId", "unknown");
+  return [batchGuard(db, "person_location", isLive("location", locationId))];
 }
 
 const byName = (input: ListPeopleInput) => keyset(input, { by: [sql`lower(${people.name})`, people.id] });

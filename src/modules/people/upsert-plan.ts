@@ -1,13 +1,13 @@
-import { and, isNull, sql } from "drizzle-orm";
-import { locations } from "../../db/tenant/catalog";
+import { and, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
 import type { AuditChange } from "../../events/audit";
 import type { NewEvent } from "../../events/outbox";
 import { joinWrites, type Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, inJson, insertJsonRows, updateJsonRows } from "../../platform/d1-write";
-import { ApiError, conflict, invalidField, notFound } from "../../platform/errors";
+import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
+import { allLive, liveIds, refError } from "../../domain/catalog";
 import { checkinAllForPeople, compileAssetWrite } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
 import { returnAllForPeople, strandedStock } from "../stock";
@@ -51,13 +51,7 @@ export async function readUpsert({ db }: ServiceCtx, items: readonly PersonUpser
           .all()
       : [],
     liveDefinitions(db, "person"),
-    locationIds.length
-      ? db
-          .select({ id: locations.id })
-          .from(locations)
-          .where(and(inJson(locations.id, locationIds), isNull(locations.deletedAt)))
-          .all()
-      : [],
+    liveIds(db, "location", locationIds),
     newEmails.length
       ? db
           .select({ email: sql<string>`lower(${people.email})` })
@@ -69,7 +63,7 @@ export async function readUpsert({ db }: ServiceCtx, items: readonly PersonUpser
   return {
     byId: new Map(current.map((r) => [r.id, r])),
     defs,
-    liveLocation: new Set(liveLocations.map((l) => l.id)),
+    liveLocation: liveLocations,
     takenEmails: new Set(taken.map((t) => t.email)),
   };
 }
@@ -86,7 +80,7 @@ export function decideUpsert(items: readonly PersonUpsert[], snap: UpsertSnapsho
   const { byId, defs, liveLocation } = snap;
   const takenEmails = new Set(snap.takenEmails);
   const checkLocation = (id: string | null | undefined) => {
-    if (id && !liveLocation.has(id)) throw invalidField("body.locationId", `unknown location '${id}'`);
+    if (id && !liveLocation.has(id)) throw refError("location", "body.locationId", id, "unknown");
   };
   const results: PersonUpsertResult[] = [];
   const created: PersonRow[] = [];
@@ -207,15 +201,7 @@ export async function describeUpsert(ctx: ServiceCtx, d: UpsertDecision, at: str
               ),
             ]
           : []),
-        ...(usedLocations.length
-          ? [
-              batchGuard(
-                db,
-                "person_location",
-                sql`(SELECT count(*) FROM ${locations} WHERE ${inJson(locations.id, usedLocations)} AND ${locations.deletedAt} IS NULL) = ${usedLocations.length}`,
-              ),
-            ]
-          : []),
+        ...(usedLocations.length ? [batchGuard(db, "person_location", allLive("location", usedLocations))] : []),
       ],
     },
     checkin ? compileAssetWrite(ctx, checkin) : null,

@@ -4,6 +4,6 @@
  * expires (docs/requests.md).
  */
 export { requestsRouter } from "./routes";
-export { RequestSchema } from "./schemas";
 export type { Request } from "./schemas";
 export { runRequestExpiry } from "./expiry";
+export { requestWebhookResources } from "./schemas";

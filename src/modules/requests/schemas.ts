@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { REQUEST_KINDS, REQUEST_STATUSES } from "../../db/tenant/requests";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, textField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Requests"];
 
@@ -132,3 +133,6 @@ export const RequestSchema = z
 
 export const RequestPage = pageOf(RequestSchema, "RequestPage");
 export type Request = z.infer<typeof RequestSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const requestWebhookResources = { request: RequestSchema } satisfies WebhookResources;

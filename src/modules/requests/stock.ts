@@ -4,7 +4,7 @@ import { stockItems, stockLevels } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { requireLocation } from "../stock";
+import { requireLocation } from "../../domain/catalog";
 
 /**
  * Stock requests (docs/requests.md#stock-requests): a quantity of a stock item, now. Stock is not booked, so nothing is

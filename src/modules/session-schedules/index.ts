@@ -4,5 +4,5 @@
  */
 export { sessionSchedulesRouter } from "./routes";
 export { runDueSchedules } from "./run";
-export { ScheduleSchema } from "./schemas";
 export type { SessionSchedule } from "./schemas";
+export { sessionScheduleWebhookResources } from "./schemas";

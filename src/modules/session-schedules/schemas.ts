@@ -3,6 +3,7 @@ import { RECURRENCE_UNITS } from "../../db/tenant/sessions";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoInstant, nameField } from "../../platform/schemas";
 import { assigneeIdsField } from "../sessions";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const ScheduleParams = z.object({ scheduleId: idParam("scheduleId", "ssc_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 
@@ -78,3 +79,6 @@ export type UpdateScheduleInput = z.infer<typeof UpdateScheduleBody>;
 
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type SessionSchedule = z.infer<typeof ScheduleSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const sessionScheduleWebhookResources = { sessionSchedule: ScheduleSchema } satisfies WebhookResources;

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
+import { isLive } from "../../domain/catalog";
 
 /**
  * Checks the ids a session or schedule refers to, in one query: a live location, a live category,
@@ -13,8 +14,8 @@ export async function checkRefs(
 ): Promise<void> {
   const assignees = [...new Set(refs.assigneeIds ?? [])];
   const row = await db.get<{ loc: number; cat: number; users: number }>(sql`SELECT
-    ${refs.locationId ? sql`EXISTS (SELECT 1 FROM locations WHERE id = ${refs.locationId} AND deleted_at IS NULL)` : sql`1`} AS loc,
-    ${refs.categoryId ? sql`EXISTS (SELECT 1 FROM categories WHERE id = ${refs.categoryId} AND deleted_at IS NULL)` : sql`1`} AS cat,
+    ${refs.locationId ? isLive("location", refs.locationId) : sql`1`} AS loc,
+    ${refs.categoryId ? isLive("category", refs.categoryId) : sql`1`} AS cat,
     ${assignees.length ? sql`(SELECT count(*) FROM users WHERE status = 'active' AND id IN (SELECT value FROM json_each(${JSON.stringify(assignees)})))` : sql`0`} AS users`);
   if (!row?.loc) throw invalidField(`${scopePrefix}.locationId`, "must be the id of an existing, non-deleted location");
   if (!row.cat) throw invalidField(`${scopePrefix}.categoryId`, "must be the id of an existing, non-deleted category");

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { REPORT_UNKNOWN_CODES } from "./unknown-codes";
+import type { WebhookResources } from "../../domain/webhook-delivery";
+import { SessionSchema } from "./schemas";
 
 /** The session report (report.ts builds it; the route and the session.completed event carry it). */
 
@@ -56,3 +58,9 @@ export const ReportSchema = z
     generatedAt: z.string(),
   })
   .openapi("SessionReport");
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const sessionWebhookResources = {
+  session: SessionSchema,
+  sessionReport: ReportSchema,
+} satisfies WebhookResources;

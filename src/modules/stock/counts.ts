@@ -9,7 +9,8 @@ import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import { commitMovements, type PlannedMovement } from "./ledger/commit";
 import type { StockCtx } from "./rows";
-import { movementRow, quantityAt, requireLocation } from "./ledger/movement-parts";
+import { requireLocation } from "../../domain/catalog";
+import { movementRow, quantityAt } from "./ledger/movement-parts";
 import { toMovement } from "./view";
 
 /**

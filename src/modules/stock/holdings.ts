@@ -1,5 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { locations } from "../../db/tenant/catalog";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
 import { stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
@@ -12,7 +11,8 @@ import { keyset } from "../../platform/pagination";
 import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./ledger/crossings";
 import { requireStockItem } from "./items";
 import { movementWrite, type PlannedMovement } from "./ledger/commit";
-import { defaultReturnLocation, locationsLive, movementRow } from "./ledger/movement-parts";
+import { allLive, liveIds, liveLocation } from "../../domain/catalog";
+import { defaultReturnLocation, movementRow } from "./ledger/movement-parts";
 import { pushNotifications, type StockCtx } from "./rows";
 import { toMovement, toStockLevel } from "./view";
 
@@ -20,12 +20,7 @@ import { toMovement, toStockLevel } from "./view";
 export async function setStockLevel(ctx: StockCtx, itemId: string, locationId: string, reorderLevel: number | null) {
   const { db } = ctx;
   await requireStockItem(db, itemId);
-  const loc = await db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), isNull(locations.deletedAt)))
-    .get();
-  if (!loc) throw notFound("Location");
+  if (!(await liveLocation(db, locationId))) throw notFound("Location");
   const at = nowIso();
   const results = await db
     .batch([
@@ -90,15 +85,7 @@ export async function strandedStock(db: TenantDb, personIds: readonly string[]):
     .all();
   const ids = [...new Set(open.map((issue) => defaultReturnLocation(issue)))];
   if (!ids.length) return refusals;
-  const live = new Set(
-    (
-      await db
-        .select({ id: locations.id })
-        .from(locations)
-        .where(and(inJson(locations.id, ids), isNull(locations.deletedAt)))
-        .all()
-    ).map((r) => r.id),
-  );
+  const live = await liveIds(db, "location", ids);
   const byPerson = new Map<string, (typeof open)[number][]>();
   for (const issue of open)
     if (!live.has(defaultReturnLocation(issue)))
@@ -151,7 +138,7 @@ export async function returnAllForPeople(ctx: ServiceCtx, personIds: readonly st
     PEOPLE_STOCK_GUARD,
     sql`(SELECT coalesce(json_group_array(json_array(id, open_quantity)), '[]') FROM (SELECT ${stockMovements.id} AS id, ${stockMovements.openQuantity} AS open_quantity
       FROM ${stockMovements} WHERE ${inJson(stockMovements.personId, personIds)} AND ${stockMovements.openQuantity} > 0 ORDER BY ${stockMovements.id})) = ${snapshot}
-      AND ${locationsLive(destinations).holds}`,
+      AND ${allLive("location", destinations)}`,
   );
   if (!open.length) return { write: { guards: [guard] } as Write, returned: [] as ReturnType<typeof toMovement>[] };
   const moves: PlannedMovement[] = open.map((issue) => ({

@@ -4,13 +4,10 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { isStockHoldingRace, returnAllForPeople, strandedStock } from "./holdings";
-export { countStockUsing, noLiveStockUses } from "./in-use";
-export { requireLocation } from "./ledger/movement-parts";
 export { stockAnalyticsRouter } from "./analytics";
 export { stockCountsRouter } from "./count-routes";
 export { stockMovementsRouter } from "./movement-routes";
 export { stockItemsRouter } from "./routes";
-export { StockItemSchema, StockMovementSchema } from "./schemas";
 export type { BulkStockMovementsResult } from "./bulk-schemas";
 export type { StockCount, StockItem, StockLevel, StockMovement, StockMovementResult } from "./schemas";
 // What CSV import/export uses: the lists it pages through, the item verbs and the movements that
@@ -20,3 +17,4 @@ export { listMovements, listStockItems, type ListMovementsInput, type ListStockI
 export { adjustStock, issueStock, receiveStock } from "./movements";
 export { CreateStockItemBody, ListAllMovementsQuery, ListStockItemsQuery, UpdateStockItemBody } from "./schemas";
 export { generateStockTag, type StockItemInput } from "./input";
+export { stockWebhookResources } from "./schemas";

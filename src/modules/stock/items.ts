@@ -10,7 +10,7 @@ import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { resolveCategory } from "../assets";
+import { resolveCategory } from "../../domain/catalog";
 import { liveDefinitions } from "../custom-fields";
 import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./ledger/crossings";
 import { pushNotifications, type StockCtx } from "./rows";

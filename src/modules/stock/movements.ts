@@ -1,9 +1,8 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { assets } from "../../db/tenant/assets";
-import { people } from "../../db/tenant/people";
+import { and, eq, sql } from "drizzle-orm";
 import { stockLevels, stockMovements } from "../../db/tenant/stock";
 import { guardFailed, type BatchRider } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
+import { requireActivePerson, requireAsset } from "../../domain/catalog";
 import { minorOf } from "./input";
 import {
   commit,
@@ -57,18 +56,11 @@ export async function planReceive(ctx: StockCtx, itemId: string, input: ReceiveI
 async function issueTarget(ctx: StockCtx, input: { personId?: string; assetId?: string; toLocationId?: string }) {
   const { db } = ctx;
   if (input.personId) {
-    const p = await db.select().from(people).where(eq(people.id, input.personId)).get();
-    if (!p || p.deletedAt) throw invalidField("body.personId", `unknown person '${input.personId}'`);
-    if (p.status !== "active") throw conflict(`The person is ${p.status}; activate them first`);
+    const p = await requireActivePerson(db, input.personId);
     return { fields: { personId: p.id }, needs: { personId: p.id } };
   }
   if (input.assetId) {
-    const a = await db
-      .select({ id: assets.id })
-      .from(assets)
-      .where(and(eq(assets.id, input.assetId), isNull(assets.deletedAt)))
-      .get();
-    if (!a) throw invalidField("body.assetId", `unknown or deleted inventory item '${input.assetId}'`);
+    const a = await requireAsset(db, input.assetId, "body.assetId");
     return { fields: { assetId: a.id }, needs: { assetId: a.id } };
   }
   return { fields: { issuedToLocationId: input.toLocationId! }, needs: { locations: [input.toLocationId!] } };

@@ -1,8 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { assets } from "../../db/tenant/assets";
-import { locations } from "../../db/tenant/catalog";
-import { people } from "../../db/tenant/people";
+import { allLive, peopleActive } from "../../domain/catalog";
 import { stockItems, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { batchable, type GuardCheck } from "../../platform/d1-write";
@@ -26,8 +24,6 @@ export interface MovementNeeds {
 
 const json = (v: unknown) => JSON.stringify(v);
 const ids = (v: readonly string[]) => sql`(SELECT value FROM json_each(${json(v)}))`;
-const allLive = (table: typeof locations | typeof assets, v: readonly string[]) =>
-  sql`(SELECT count(*) FROM ${table} WHERE ${table.id} IN ${ids(v)} AND ${table.deletedAt} IS NULL) = ${v.length}`;
 
 const uniq = (v: (string | undefined)[]) => [...new Set(v.filter((x): x is string => !!x))];
 
@@ -43,12 +39,11 @@ export function needsStatements(db: TenantDb, moves: readonly { row: { itemId: s
       closes.set(m.needs.closes.issueId, (closes.get(m.needs.closes.issueId) ?? 0) + m.needs.closes.quantity);
   const closing = json([...closes]);
   const checks: GuardCheck[] = [];
-  if (locs.length) checks.push({ name: "stock_locations", holds: allLive(locations, locs) });
+  if (locs.length) checks.push({ name: "stock_locations", holds: allLive("location", locs) });
   if (persons.length || things.length)
     checks.push({
       name: "stock_target",
-      holds: sql`(SELECT count(*) FROM ${people} WHERE ${people.id} IN ${ids(persons)} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL) = ${persons.length}
-        AND ${allLive(assets, things)}`,
+      holds: sql`${peopleActive(persons)} AND ${allLive("asset", things)}`,
     });
   if (returnable.length)
     checks.push({

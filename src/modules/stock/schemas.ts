@@ -3,6 +3,7 @@ import { STOCK_MOVEMENT_KINDS } from "../../db/tenant/stock";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, nameField, textField } from "../../platform/schemas";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Stock"];
 /** Quantities are whole units of the item's `unit` (a box, a metre): integers keep every sum exact. */
@@ -280,3 +281,20 @@ export type StockItem = z.infer<typeof StockItemSchema>;
 export type StockLevel = z.infer<typeof StockLevelSchema>;
 export type StockMovement = z.infer<typeof StockMovementSchema>;
 export type StockMovementResult = z.infer<typeof StockMovementResultSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const stockWebhookResources = {
+  stockItem: StockItemSchema,
+  stockMovement: StockMovementSchema,
+  stockLevel: z
+    .object({
+      itemId: z.string(),
+      name: z.string(),
+      tag: z.string(),
+      unit: z.string(),
+      locationId: z.string().nullable().openapi({ description: "Null: the item's total over all locations." }),
+      quantity: z.number().int(),
+      reorderLevel: z.number().int().nullable(),
+    })
+    .openapi("WebhookStockLevel"),
+} satisfies WebhookResources;

@@ -4,3 +4,4 @@
  */
 export { trashRouter } from "./routes";
 export type { TrashEntry, TrashResults } from "./schemas";
+export { trashWebhookResources } from "./schemas";

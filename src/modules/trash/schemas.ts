@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 /** What can be in the trash: every soft-deletable resource (docs/trash.md). */
 export const TRASH_TYPES = ["category", "location", "asset", "person", "custom_field", "kit", "stock_item"] as const;
@@ -107,3 +108,17 @@ export const TrashResultsSchema = z.object({ results: z.array(TrashResultSchema)
 // Response bodies as clients see them (named as in the OpenAPI document); the tests type their calls with these.
 export type TrashEntry = z.infer<typeof TrashEntrySchema>;
 export type TrashResults = z.infer<typeof TrashResultsSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const trashWebhookResources = {
+  purged: z
+    .object({
+      id: z.string(),
+      type: z.string(),
+      name: z.string(),
+      deletedAt: z.string().nullable(),
+      deletedBy: z.string().nullable(),
+      purgedAt: z.string(),
+    })
+    .openapi("WebhookPurgedItem"),
+} satisfies WebhookResources;

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { ROLES } from "../../db/tenant/users";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField } from "../../platform/schemas";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const USER_STATUSES = ["active", "deactivated"] as const;
 export const emailField = z.email().max(254).openapi({ example: "ana@example.com" });
@@ -63,3 +64,6 @@ export const InvitePage = pageOf(InviteSchema, "InvitePage");
 export type User = z.infer<typeof UserSchema>;
 export type Invite = z.infer<typeof InviteSchema>;
 export type CreatedInvite = z.infer<typeof CreatedInviteSchema>;
+
+/** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */
+export const userWebhookResources = { user: UserSchema, invite: InviteSchema } satisfies WebhookResources;

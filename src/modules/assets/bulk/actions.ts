@@ -17,7 +17,7 @@ import {
 import { intoBookingRefusal } from "../custody/checkout";
 import { checkoutRefusal, personRefusal } from "../custody/checkout-target";
 import { notCheckedOut } from "../custody/checkin";
-import { requirePerson } from "../lookup";
+import { requirePerson } from "../../../domain/catalog";
 import { canMove, checkStatusInput, forbiddenMove, statusAssetSet, statusMoveChange } from "../status";
 import { toAsset, type AssetRow } from "../view";
 import { changeVerdict, restorePlan, updatePlan, type ActionPlan, type Defs } from "./edits";

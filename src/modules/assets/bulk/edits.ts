@@ -8,7 +8,7 @@ import { ApiError, conflict } from "../../../platform/errors";
 import type { BulkInput, Verdict } from "./input";
 import { updatedChange } from "../changes";
 import { columnsFor } from "../input";
-import { resolveCategory, resolveLocation } from "../lookup";
+import { resolveCategory, resolveLocation } from "../../../domain/catalog";
 import { toAsset, type AssetRow } from "../view";
 import type { AssetChange } from "../write";
 

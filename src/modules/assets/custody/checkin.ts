@@ -5,7 +5,7 @@ import { allowedTransitions } from "../status";
 import { conflict } from "../../../platform/errors";
 import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, guardFailed, inJson } from "../../../platform/d1-write";
-import { requireAsset } from "../lookup";
+import { requireAsset } from "../../../domain/catalog";
 import { assetFieldDefs, type Asset, type AssetRow } from "../view";
 import { commitAssetWrite } from "../write";
 import { checkinAssetSet, checkinChange } from "./checkout-change";

@@ -1,12 +1,17 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { assets } from "../../../db/tenant/assets";
-import { locations } from "../../../db/tenant/catalog";
-import { people } from "../../../db/tenant/people";
 import type { TenantDb } from "../../../env";
-import { conflict, invalidField, type ApiError } from "../../../platform/errors";
+import { conflict, type ApiError } from "../../../platform/errors";
+import {
+  isLive,
+  peopleActive,
+  requireAsset,
+  requireLocation,
+  requirePerson,
+  type PersonRow,
+} from "../../../domain/catalog";
 import type { Holder } from "./checkout-change";
 import { holdersAbove, notAboveTarget } from "./tree";
-import { requirePerson, type PersonRow } from "../lookup";
 import { CHECKOUT_FROM, notCheckable } from "../status";
 import type { AssetRow } from "../view";
 
@@ -49,27 +54,17 @@ export async function resolveTarget(
     if (refusal) throw refusal;
     return {
       holder: { kind: "person", id: person.id, name: person.name },
-      stillValid: sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${person.id} AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)`,
+      stillValid: peopleActive([person.id]),
     };
   }
   if ("locationId" in target) {
-    const loc = await db
-      .select()
-      .from(locations)
-      .where(and(eq(locations.id, target.locationId), isNull(locations.deletedAt)))
-      .get();
-    if (!loc) throw invalidField("body.locationId", `unknown or deleted location '${target.locationId}'`);
+    const loc = await requireLocation(db, target.locationId);
     return {
       holder: { kind: "location", id: loc.id, name: loc.name, locationId: loc.id },
-      stillValid: sql`EXISTS (SELECT 1 FROM ${locations} WHERE ${locations.id} = ${loc.id} AND ${locations.deletedAt} IS NULL)`,
+      stillValid: isLive("location", loc.id),
     };
   }
-  const parent = await db
-    .select()
-    .from(assets)
-    .where(and(eq(assets.id, target.assetId), isNull(assets.deletedAt)))
-    .get();
-  if (!parent) throw invalidField("body.assetId", `unknown or deleted inventory item '${target.assetId}'`);
+  const parent = await requireAsset(db, target.assetId, "body.assetId");
   if (parent.status === "retired" || parent.status === "lost")
     throw conflict(`The target asset is ${parent.status}; it cannot hold other assets`, { assetId: parent.id });
   const chain = await holdersAbove(db, parent.id);

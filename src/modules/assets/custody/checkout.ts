@@ -5,7 +5,7 @@ import { isUniqueViolation } from "../../../platform/d1";
 import { conflict, invalidField, type ApiError } from "../../../platform/errors";
 import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, guardFailed, type BatchRider } from "../../../platform/d1-write";
-import { requireAsset, liveAsset } from "../lookup";
+import { liveAsset, requireAsset } from "../../../domain/catalog";
 import { assetFieldDefs, type Asset } from "../view";
 import { commitAssetWrite } from "../write";
 import { blockingBookings, noBlockingBooking } from "./booking-rule";

@@ -4,7 +4,8 @@ import { stockItems, stockLevels, type StockMovementKind } from "../../../db/ten
 import type { TenantDb } from "../../../env";
 import { nowIso } from "../../../platform/clock";
 import { guardFailed, type BatchRider, type GuardCheck } from "../../../platform/d1-write";
-import { conflict, invalidField, notFound } from "../../../platform/errors";
+import { conflict, notFound } from "../../../platform/errors";
+import { refError } from "../../../domain/catalog";
 import { newId } from "../../../platform/ids";
 import { stockFieldDefs } from "../items";
 import { unwatched } from "./crossings";
@@ -52,23 +53,6 @@ export function movementRow(
  */
 export const defaultReturnLocation = (issue: { fromLocationId: string | null }) => issue.fromLocationId ?? "";
 
-/** A live location, or 400 naming the field. */
-export async function requireLocation(db: TenantDb, id: string, path: string) {
-  const row = await db
-    .select({ id: locations.id, name: locations.name })
-    .from(locations)
-    .where(and(eq(locations.id, id), isNull(locations.deletedAt)))
-    .get();
-  if (!row) throw invalidField(path, `unknown or deleted location '${id}'`);
-  return row;
-}
-
-/** Holds while the locations are live. */
-export const locationsLive = (ids: readonly string[]): GuardCheck => ({
-  name: "stock_locations",
-  holds: sql`(SELECT count(*) FROM ${locations} WHERE ${locations.id} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])})) AND ${locations.deletedAt} IS NULL) = ${new Set(ids).size}`,
-});
-
 export type MovingItem = StockItemRow & { watched: boolean };
 
 /** 400 for the first location of `readForMovement` that is not live. */
@@ -76,7 +60,7 @@ export function requireLive<T extends { dead: string[] }>(read: T): T {
   const first = read.dead[0];
   if (first) {
     const [path, id] = first.split("\n") as [string, string];
-    throw invalidField(path, `unknown or deleted location '${id}'`);
+    throw refError("location", path, id);
   }
   return read;
 }
