@@ -2,7 +2,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { TenantDb } from "../env";
 import type { BatchRider } from "../platform/d1-write";
 import { auditStatementsMany, type AuditChange } from "./audit";
-import { recordEvents, type NewEvent } from "./outbox";
+import { recordEventIfChanged, recordEvents, type NewEvent } from "./outbox";
 
 /**
  * The write recipe: how every aggregate changes the tenant database. D1 has no interactive
@@ -102,6 +102,22 @@ export async function commitWrite(
   for (const step of w.after ?? []) await step(done);
   return done;
 }
+
+/**
+ * A write whose event exists only if it changed a row: a conditional UPDATE or DELETE (`WHERE
+ * deleted_at IS NULL`, `WHERE status = 'active'`) that a concurrent request may leave matching
+ * nothing. `recordEventIfChanged` reads `changes()` of the statement right before it, so the two go
+ * together to `derived`, where no audit or event statement comes between them; the statement's
+ * result (its `meta.changes`, for the verb's 404 or 409) is `changedRows(done)`. Join it with the
+ * rest of the write (`joinWrites`); the statement's actor defaults to the write's.
+ */
+export function ifChanged(ctx: WriteCtx, write: BatchItem<"sqlite">, event: NewEvent): Write {
+  return { derived: [write, recordEventIfChanged(ctx.db, { ...event, actor: event.actor ?? ctx.actor })] };
+}
+
+/** Rows changed by the statement at `derivedAt + offset` of a committed write (the first `ifChanged` statement by default). */
+export const changedRows = (done: Committed, offset = 0): number =>
+  (done.results[done.derivedAt + offset] as { meta: { changes: number } }).meta.changes;
 
 /** One write of several descriptions: each part's guards, writes, audits, events, derived and after, in order. */
 export function joinWrites(...parts: (Write | null | undefined)[]): Write {

@@ -13,6 +13,7 @@ import { batchGuard, insertJsonRows } from "../../src/platform/d1-write";
 import { newId } from "../../src/platform/ids";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
+import { loginOwner } from "../harness/auth";
 import { createUser } from "../harness/principals";
 import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
@@ -179,5 +180,59 @@ describe("the write recipe", () => {
     expect(await outboxRows(t, { type: "asset.checked_out", subjectId: a.id })).toHaveLength(
       won === "approved" ? 1 : 0,
     );
+  });
+
+  it("stock items: a delete racing a returnable issue writes its row and event, or neither", async () => {
+    const t = await createTenant();
+    const loc = await newLocation(t);
+    const item = await newStockItem(t, { returnable: true });
+    const p = await seedPerson(t);
+    await receive(t, item.id, loc, 5);
+    const [issued, deleted] = await Promise.all([
+      api(t, `/stock-items/${item.id}/issue`, { body: { locationId: loc, quantity: 1, personId: p.id } }),
+      api(t, `/stock-items/${item.id}`, { method: "DELETE" }),
+    ]);
+    const trashed = deleted.status < 300;
+    // An open returnable issue refuses the delete (its guard), so exactly one of the two won.
+    expect([issued.status < 300, trashed].filter(Boolean)).toHaveLength(1);
+    expect(await outboxRows(t, { type: "stock_item.deleted" })).toHaveLength(trashed ? 1 : 0);
+    expect(await outboxRows(t, { type: "stock.issued" })).toHaveLength(trashed ? 0 : 1);
+  });
+
+  it("conditional writes (custom fields, layouts, stock items, sessions, API keys): of two racing answers, one event", async () => {
+    const t = await createTenant();
+    const twice = (path: string, init: Parameters<typeof api>[2]) => Promise.all([1, 2].map(() => api(t, path, init)));
+    const once = async (type: string) => expect(await outboxRows(t, { type }), type).toHaveLength(1);
+
+    const field = (
+      await api<{ id: string }>(t, "/custom-fields", {
+        body: { entity: "asset", key: "costCenter", label: "Cost center", type: "text" },
+      })
+    ).body;
+    await twice(`/custom-fields/${field.id}`, { method: "DELETE" });
+    await once("custom_field.deleted");
+
+    const layout = (
+      await api<{ id: string }>(t, "/layouts", {
+        body: { entity: "asset", name: "Short", sections: [{ title: "Main", fields: [{ key: "name" }] }] },
+      })
+    ).body;
+    await twice(`/layouts/${layout.id}`, { method: "DELETE" });
+    await once("layout.deleted");
+
+    const item = await newStockItem(t);
+    await twice(`/stock-items/${item.id}`, { method: "DELETE" });
+    await once("stock_item.deleted");
+    await twice(`/stock-items/${item.id}/restore`, { method: "POST" });
+    await once("stock_item.restored");
+
+    const session = (await api<{ id: string }>(t, "/sessions", { body: { name: "Count" } })).body;
+    await twice(`/sessions/${session.id}`, { method: "PATCH", body: { status: "cancelled" } });
+    await once("session.cancelled");
+
+    const jwt = await loginOwner(t);
+    const key = (await api<{ id: string }>(t, "/api-keys", { body: { name: "Scanner" }, auth: { jwt } })).body;
+    await twice(`/api-keys/${key.id}`, { method: "DELETE", auth: { jwt } });
+    await once("api_key.revoked");
   });
 });

@@ -19,6 +19,8 @@ describe("webhook event catalogue", () => {
       // Events described apart from the statement that records them (people/changes.ts: `NewEvent` values).
       for (const m of text.matchAll(/(?:NewEvent = |events\.push\()\{\s*type: "([a-z_]+\.[a-z_]+)"/g))
         literal.add(m[1]!);
+      // Events of a write recipe (`events: [{ type, subjectId, … }]`, `ifChanged(ctx, stmt, { type, subjectId, … })`).
+      for (const m of text.matchAll(/\{\s*type: "([a-z_]+\.[a-z_]+)",\s*subjectId:/g)) literal.add(m[1]!);
     }
     expect(literal.size).toBeGreaterThan(40);
     // Types built from a template: session.${to}, maintenance.${kind}, ${trash type}.purged.

@@ -1,14 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { mintApiKey } from "../../platform/api-key-token";
 import { apiKeys } from "../../db/tenant/users";
-import { recordEvent } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { invalidField, notFound } from "../../platform/errors";
 import { normaliseScopes, type Scope } from "../../access/scopes";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
-import { recordEventIfChanged } from "../../events/outbox";
 import { type ApiKeyRow, toApiKey } from "./view";
 
 /** Newest first, revoked keys included (with `revokedAt`) so the history stays visible. */
@@ -44,29 +43,28 @@ export async function createApiKey(
     scopes: input.scopes ? JSON.stringify(normaliseScopes(input.scopes)) : null,
     expiresAt,
   };
-  await ctx.db.batch([
-    ctx.db.insert(apiKeys).values(row),
-    recordEvent(ctx.db, { type: "api_key.created", subjectId: row.id, payload: toApiKey(row), actor: ctx.actor }),
-  ]);
+  await commitWrite(ctx, {
+    writes: [ctx.db.insert(apiKeys).values(row)],
+    events: [{ type: "api_key.created", subjectId: row.id, payload: toApiKey(row) }],
+  });
   return { ...toApiKey(row), token: key.token };
 }
 
 /** Revocation is immediate (keys are checked against the database on every request) and idempotent. */
 export async function revokeApiKey(ctx: ServiceCtx, id: string): Promise<void> {
   const now = nowIso();
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
-    recordEventIfChanged(ctx.db, {
-      type: "api_key.revoked",
-      subjectId: id,
-      payload: { id, revokedAt: now },
-      actor: ctx.actor,
-    }),
-  ]);
-  if (res.meta.changes === 1) return;
+  const done = await commitWrite(
+    ctx,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+      { type: "api_key.revoked", subjectId: id, payload: { id, revokedAt: now } },
+    ),
+  );
+  if (changedRows(done) === 1) return;
   if (!(await ctx.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get()))
     throw notFound("API key");
 }

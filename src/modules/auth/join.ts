@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { invites, refreshTokens, users } from "../../db/tenant/users";
 import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite } from "../../events/write";
 import { insertIfChanged } from "../../platform/d1-write";
 import { toUser, type UserRow } from "../users";
 import { mintRefreshToken, type AuthCtx } from "./refresh-tokens";
@@ -21,26 +22,32 @@ export async function joinByInvite(
   via?: "sso",
 ): Promise<string | null> {
   const refresh = await mintRefreshToken(user.id, user.createdAt, via ?? "password");
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(invites)
-      .set({ acceptedAt: user.createdAt })
-      .where(
-        and(
-          eq(invites.id, invite.id),
-          isNull(invites.acceptedAt),
-          isNull(invites.revokedAt),
-          gt(invites.expiresAt, user.createdAt),
-        ),
-      ),
-    insertIfChanged(ctx.db, users, user),
-    insertIfChanged(ctx.db, refreshTokens, refresh.row),
-    recordEventIfChanged(ctx.db, {
-      type: "user.joined",
-      subjectId: user.id,
-      payload: { ...toUser(user), inviteId: invite.id, ...(via ? { via } : {}) },
-      actor: user.id,
-    }),
-  ]);
-  return res.meta.changes === 0 ? null : refresh.token;
+  // A chain: each statement writes only if the one before it wrote (`changes()`), so all go to derived.
+  const done = await commitWrite(
+    { db: ctx.db, actor: user.id },
+    {
+      derived: [
+        ctx.db
+          .update(invites)
+          .set({ acceptedAt: user.createdAt })
+          .where(
+            and(
+              eq(invites.id, invite.id),
+              isNull(invites.acceptedAt),
+              isNull(invites.revokedAt),
+              gt(invites.expiresAt, user.createdAt),
+            ),
+          ),
+        insertIfChanged(ctx.db, users, user),
+        insertIfChanged(ctx.db, refreshTokens, refresh.row),
+        recordEventIfChanged(ctx.db, {
+          type: "user.joined",
+          subjectId: user.id,
+          payload: { ...toUser(user), inviteId: invite.id, ...(via ? { via } : {}) },
+          actor: user.id,
+        }),
+      ],
+    },
+  );
+  return changedRows(done) === 0 ? null : refresh.token;
 }

@@ -5,6 +5,7 @@ import { people } from "../../db/tenant/people";
 import { users } from "../../db/tenant/users";
 import type { Bindings, TenantDb } from "../../env";
 import { recordEventIfChanged } from "../../events/outbox";
+import { commitWrite } from "../../events/write";
 import { insertWhere } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
 import { tenantDb } from "../../tenancy/pool";
@@ -50,11 +51,14 @@ export async function runBookingReminders(env: Bindings, tenant: TenantRecord, n
         const recipients = [...new Set([...(owners.get(d.booking.id) ?? []), ...managers!])].sort();
         return reminderStatements(db, kind, d, items.get(d.booking.id) ?? [], recipients, at);
       });
-      const [first, ...rest] = planned.flatMap((p) => p.statements);
-      const results = await db.batch([first!, ...rest]);
+      // Each booking's chain: the ledger insert, then its notifications and event only if it wrote.
+      const { results, derivedAt } = await commitWrite(
+        { db, actor: BOOKING_REMINDER_ACTOR },
+        { derived: planned.flatMap((p) => p.statements) },
+      );
       // Each booking's ledger insert says whether its notifications were written by this run (a
       // concurrent run's ledger row stops ours, and we never push rows we did not write).
-      let index = 0;
+      let index = derivedAt;
       for (const p of planned) {
         if ((results[index] as D1Result).meta.changes > 0) created.push(...p.notifications);
         index += p.statements.length;

@@ -1,9 +1,8 @@
-import { auditStatements } from "../../events/audit";
 import { syncPage } from "../../platform/sync";
 import { syncRows, tombstoneField } from "../../events/tombstones";
 import { and, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { customFields, type CustomFieldEntity } from "../../db/tenant/custom-fields";
-import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
@@ -111,19 +110,21 @@ export async function createCustomField(ctx: Ctx, input: CreateCustomFieldInput)
   };
   const out = toCustomField(row);
   await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db.insert(customFields).values(row),
-      recordEvent(ctx.db, { type: "custom_field.created", subjectId: row.id, payload: out, actor: ctx.actor }),
-      ...auditStatements(ctx.db, {
-        entityType: "custom_field",
-        entityId: row.id,
-        action: "create",
-        actor: ctx.actor,
-        at: now,
-        after: out,
-        fields: AUDITED_FIELDS,
-      }),
-    ]),
+    commitWrite(ctx, {
+      writes: [ctx.db.insert(customFields).values(row)],
+      audits: [
+        {
+          entityType: "custom_field",
+          entityId: row.id,
+          action: "create",
+          actor: ctx.actor,
+          at: now,
+          after: out,
+          fields: AUDITED_FIELDS,
+        },
+      ],
+      events: [{ type: "custom_field.created", subjectId: row.id, payload: out }],
+    }),
     () => keyTaken(input.entity, input.key),
   );
   return row;
@@ -133,27 +134,23 @@ export async function createCustomField(ctx: Ctx, input: CreateCustomFieldInput)
 export async function deleteCustomField(ctx: Ctx, id: string) {
   const current = await getCustomField(ctx, id);
   const now = nowIso();
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(customFields)
-      .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
-      .where(and(eq(customFields.id, id), live)),
-    recordEventIfChanged(ctx.db, {
-      type: "custom_field.deleted",
-      subjectId: id,
-      payload: { ...toCustomField(current), deletedAt: now },
-      actor: ctx.actor,
-    }),
-    ...auditStatements(ctx.db, {
-      entityType: "custom_field",
-      entityId: id,
-      action: "delete",
-      actor: ctx.actor,
-      at: now,
-      fields: [],
-    }),
-  ]);
-  if (res.meta.changes === 0) throw notFound("Custom field");
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(customFields)
+          .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+          .where(and(eq(customFields.id, id), live)),
+        { type: "custom_field.deleted", subjectId: id, payload: { ...toCustomField(current), deletedAt: now } },
+      ),
+      {
+        audits: [{ entityType: "custom_field", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }],
+      },
+    ),
+  );
+  if (changedRows(done) === 0) throw notFound("Custom field");
 }
 
 export async function restoreCustomField(ctx: Ctx, id: string) {
@@ -166,26 +163,16 @@ export async function restoreCustomField(ctx: Ctx, id: string) {
   const now = nowIso();
   const restored: FieldDef = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
   await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db
-        .update(customFields)
-        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
-        .where(and(eq(customFields.id, id), isNotNull(customFields.deletedAt))),
-      recordEvent(ctx.db, {
-        type: "custom_field.restored",
-        subjectId: id,
-        payload: toCustomField(restored),
-        actor: ctx.actor,
-      }),
-      ...auditStatements(ctx.db, {
-        entityType: "custom_field",
-        entityId: id,
-        action: "restore",
-        actor: ctx.actor,
-        at: now,
-        fields: [],
-      }),
-    ]),
+    commitWrite(ctx, {
+      writes: [
+        ctx.db
+          .update(customFields)
+          .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+          .where(and(eq(customFields.id, id), isNotNull(customFields.deletedAt))),
+      ],
+      audits: [{ entityType: "custom_field", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }],
+      events: [{ type: "custom_field.restored", subjectId: id, payload: toCustomField(restored) }],
+    }),
     () => conflict(`Cannot restore: a live ${row.entity} custom field already uses the key '${row.key}'`),
   );
   return restored;

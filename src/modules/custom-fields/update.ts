@@ -2,8 +2,7 @@ import { toCustomField } from "./view";
 import { and, eq, isNull } from "drizzle-orm";
 import { customFields, layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
-import { auditStatements } from "../../events/audit";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
@@ -63,43 +62,52 @@ export async function updateCustomField(ctx: ServiceCtx, id: string, patch: Upda
   const renamed = key !== cur.key && entity === cur.entity;
   const layoutUpdates = renamed ? await renameKeyInLayouts(ctx.db, entity, cur.key, key) : [];
 
-  const [res] = await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db
-        .update(customFields)
-        .set({
-          entity,
-          type,
-          key,
-          options,
-          label: next.label,
-          required: next.required,
-          helpText: next.helpText,
-          updatedAt: now,
-        })
-        .where(and(eq(customFields.id, id), isNull(customFields.deletedAt))),
-      recordEventIfChanged(ctx.db, {
-        type: "custom_field.updated",
-        subjectId: id,
-        payload: { ...toCustomField(next), changes: Object.keys(patch) },
-        actor: ctx.actor,
-      }),
-      ...(renamed ? [renameValuesStatement(ctx.db, entity, cur.key, key, id)] : []),
-      ...layoutUpdates,
-      ...auditStatements(ctx.db, {
-        entityType: "custom_field",
-        entityId: id,
-        action: "update",
-        actor: ctx.actor,
-        at: now,
-        before: toCustomField(cur),
-        after: toCustomField(next),
-        fields: AUDITED_FIELDS,
-      }),
-    ]),
+  const done = await onUniqueViolation(
+    commitWrite(
+      ctx,
+      joinWrites(
+        ifChanged(
+          ctx,
+          ctx.db
+            .update(customFields)
+            .set({
+              entity,
+              type,
+              key,
+              options,
+              label: next.label,
+              required: next.required,
+              helpText: next.helpText,
+              updatedAt: now,
+            })
+            .where(and(eq(customFields.id, id), isNull(customFields.deletedAt))),
+          {
+            type: "custom_field.updated",
+            subjectId: id,
+            payload: { ...toCustomField(next), changes: Object.keys(patch) },
+          },
+        ),
+        {
+          // The values move only once the definition carries the new key (the statement checks it).
+          derived: [...(renamed ? [renameValuesStatement(ctx.db, entity, cur.key, key, id)] : []), ...layoutUpdates],
+          audits: [
+            {
+              entityType: "custom_field",
+              entityId: id,
+              action: "update",
+              actor: ctx.actor,
+              at: now,
+              before: toCustomField(cur),
+              after: toCustomField(next),
+              fields: AUDITED_FIELDS,
+            },
+          ],
+        },
+      ),
+    ),
     () => keyTaken(entity, key),
   );
-  if (res.meta.changes === 0) throw notFound("Custom field");
+  if (changedRows(done) === 0) throw notFound("Custom field");
   return next;
 }
 

@@ -1,5 +1,5 @@
 import { feedback, type FeedbackAttachment } from "../../db/tenant/feedback";
-import { recordEvent } from "../../events/outbox";
+import { commitWrite } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../http/service-context";
@@ -43,10 +43,10 @@ export async function submitFeedback(
         }),
       ),
     );
-    await ctx.db.batch([
-      ctx.db.insert(feedback).values(row),
-      recordEvent(ctx.db, { type: "feedback.created", subjectId: id, payload: toFeedback(row), actor: ctx.actor }),
-    ]);
+    await commitWrite(ctx, {
+      writes: [ctx.db.insert(feedback).values(row)],
+      events: [{ type: "feedback.created", subjectId: id, payload: toFeedback(row) }],
+    });
   } catch (err) {
     if (attachments.length > 0) await ctx.files.delete(attachments.map((a) => a.key)).catch(() => undefined);
     throw err;

@@ -1,8 +1,6 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
 import { customFields, layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
-import { auditStatements } from "../../events/audit";
-import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites, type Write } from "../../events/write";
 import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
@@ -17,8 +15,6 @@ import { type LayoutRow, toLayout, present } from "./view";
 import { liveKeysFor } from "./view";
 
 type Ctx = ServiceCtx;
-/** `db.batch` wants a non-empty tuple; these lists always hold the write itself. */
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 const AUDITED = ["entity", "name", "isDefault", "sections"] as const;
 
 const nameTaken = (name: string) => conflict(`A layout named '${name}' already exists for this entity`);
@@ -70,29 +66,29 @@ export async function getDefaultLayout({ db }: Ctx, entity: CustomFieldEntity): 
 }
 
 /** Clears the entity's current default (other than `keep`) and audits it; goes in the same batch as the new default. */
-async function clearDefault(ctx: Ctx, entity: CustomFieldEntity, keep: string, at: string) {
+async function clearDefault(ctx: Ctx, entity: CustomFieldEntity, keep: string, at: string): Promise<Write> {
   const current = await ctx.db
     .select()
     .from(layouts)
     .where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true), ne(layouts.id, keep)))
     .all();
-  return [
-    ctx.db
-      .update(layouts)
-      .set({ isDefault: false, updatedAt: at })
-      .where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true), ne(layouts.id, keep))),
-    ...current.flatMap((r) =>
-      auditStatements(ctx.db, {
-        entityType: "layout",
-        entityId: r.id,
-        action: "update",
-        actor: ctx.actor,
-        at,
-        before: { isDefault: true },
-        after: { isDefault: false },
-      }),
-    ),
-  ];
+  return {
+    writes: [
+      ctx.db
+        .update(layouts)
+        .set({ isDefault: false, updatedAt: at })
+        .where(and(eq(layouts.entity, entity), eq(layouts.isDefault, true), ne(layouts.id, keep))),
+    ],
+    audits: current.map((r) => ({
+      entityType: "layout",
+      entityId: r.id,
+      action: "update",
+      actor: ctx.actor,
+      at,
+      before: { isDefault: true },
+      after: { isDefault: false },
+    })),
+  };
 }
 
 /** The first layout of an entity is its default whatever the body says; `isDefault: true` takes the default over. */
@@ -115,21 +111,22 @@ export async function createLayout(ctx: Ctx, input: CreateLayoutInput) {
     updatedAt: now,
   };
   const out = await present(ctx.db, row);
-  const stmts: BatchItem<"sqlite">[] = [
-    ...(row.isDefault ? await clearDefault(ctx, row.entity, row.id, now) : []),
-    ctx.db.insert(layouts).values(row),
-    recordEvent(ctx.db, { type: "layout.created", subjectId: row.id, payload: out, actor: ctx.actor }),
-    ...auditStatements(ctx.db, {
-      entityType: "layout",
-      entityId: row.id,
-      action: "create",
-      actor: ctx.actor,
-      at: now,
-      after: { ...row },
-      fields: AUDITED,
-    }),
-  ];
-  await onUniqueViolation(ctx.db.batch(stmts as Batch), () => nameTaken(input.name));
+  const write = joinWrites(row.isDefault ? await clearDefault(ctx, row.entity, row.id, now) : null, {
+    writes: [ctx.db.insert(layouts).values(row)],
+    audits: [
+      {
+        entityType: "layout",
+        entityId: row.id,
+        action: "create",
+        actor: ctx.actor,
+        at: now,
+        after: { ...row },
+        fields: AUDITED,
+      },
+    ],
+    events: [{ type: "layout.created", subjectId: row.id, payload: out }],
+  });
+  await onUniqueViolation(commitWrite(ctx, write), () => nameTaken(input.name));
   return out;
 }
 
@@ -148,33 +145,34 @@ export async function updateLayout(ctx: Ctx, id: string, patch: UpdateLayoutInpu
   };
   const out = await present(ctx.db, next);
   // The old default is cleared before this row becomes the default: the partial unique index is checked per statement.
-  const clear = next.isDefault && !cur.isDefault ? await clearDefault(ctx, cur.entity, id, now) : [];
-  const stmts: BatchItem<"sqlite">[] = [
-    ...clear,
-    ctx.db
-      .update(layouts)
-      .set({ name: next.name, sections: next.sections, isDefault: next.isDefault, updatedAt: now })
-      .where(eq(layouts.id, id)),
-    recordEventIfChanged(ctx.db, {
-      type: "layout.updated",
-      subjectId: id,
-      payload: { ...out, changes: Object.keys(patch) },
-      actor: ctx.actor,
-    }),
-    ...auditStatements(ctx.db, {
-      entityType: "layout",
-      entityId: id,
-      action: "update",
-      actor: ctx.actor,
-      at: now,
-      before: { ...cur },
-      after: { ...next },
-      fields: AUDITED,
-    }),
-  ];
-  const results = await onUniqueViolation(ctx.db.batch(stmts as Batch), () => nameTaken(next.name));
-  const res = results[clear.length] as { meta: { changes: number } };
-  if (res.meta.changes === 0) throw notFound("Layout");
+  const clear = next.isDefault && !cur.isDefault ? await clearDefault(ctx, cur.entity, id, now) : null;
+  const write = joinWrites(
+    clear,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(layouts)
+        .set({ name: next.name, sections: next.sections, isDefault: next.isDefault, updatedAt: now })
+        .where(eq(layouts.id, id)),
+      { type: "layout.updated", subjectId: id, payload: { ...out, changes: Object.keys(patch) } },
+    ),
+    {
+      audits: [
+        {
+          entityType: "layout",
+          entityId: id,
+          action: "update",
+          actor: ctx.actor,
+          at: now,
+          before: { ...cur },
+          after: { ...next },
+          fields: AUDITED,
+        },
+      ],
+    },
+  );
+  const done = await onUniqueViolation(commitWrite(ctx, write), () => nameTaken(next.name));
+  if (changedRows(done) === 0) throw notFound("Layout");
   return out;
 }
 
@@ -191,26 +189,20 @@ export async function deleteLayout(ctx: Ctx, id: string) {
         .get()
     : undefined;
   const now = nowIso();
-  await ctx.db.batch([
-    ctx.db.delete(layouts).where(eq(layouts.id, id)),
-    recordEventIfChanged(ctx.db, {
-      type: "layout.deleted",
-      subjectId: id,
-      payload: { id, entity: cur.entity, name: cur.name },
-      actor: ctx.actor,
-    }),
-    ...auditStatements(ctx.db, {
-      entityType: "layout",
-      entityId: id,
-      action: "delete",
-      actor: ctx.actor,
-      at: now,
-      fields: [],
-    }),
-    ...(heir
-      ? [
-          ctx.db.update(layouts).set({ isDefault: true, updatedAt: now }).where(eq(layouts.id, heir.id)),
-          ...auditStatements(ctx.db, {
+  await commitWrite(
+    ctx,
+    joinWrites(
+      ifChanged(ctx, ctx.db.delete(layouts).where(eq(layouts.id, id)), {
+        type: "layout.deleted",
+        subjectId: id,
+        payload: { id, entity: cur.entity, name: cur.name },
+      }),
+      { audits: [{ entityType: "layout", entityId: id, action: "delete", actor: ctx.actor, at: now, fields: [] }] },
+      heir && {
+        // After the delete: one default per entity is checked per statement.
+        derived: [ctx.db.update(layouts).set({ isDefault: true, updatedAt: now }).where(eq(layouts.id, heir.id))],
+        audits: [
+          {
             entityType: "layout",
             entityId: heir.id,
             action: "update",
@@ -218,9 +210,10 @@ export async function deleteLayout(ctx: Ctx, id: string) {
             at: now,
             before: { isDefault: false },
             after: { isDefault: true },
-          }),
-        ]
-      : []),
-  ]);
+          },
+        ],
+      },
+    ),
+  );
   return { promoted: heir?.id ?? null };
 }

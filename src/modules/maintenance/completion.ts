@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { assetTimeline } from "../../db/tenant/assets";
 import { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenance";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites, type Write } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField } from "../../platform/errors";
 import { isBareDate } from "../../platform/schemas";
@@ -107,7 +107,8 @@ function logRow(ctx: MaintenanceCtx, input: CreateLogInput, completedDate: strin
   };
 }
 
-function completionEvents(ctx: MaintenanceCtx, log: LogRow, schedule: ScheduleRow | null) {
+/** The timeline row and the event of a completion, each written only if the statement before it wrote. */
+function completionWrite(ctx: MaintenanceCtx, log: LogRow, schedule: ScheduleRow | null): Write {
   const timeline = timelineRow({
     assetId: log.itemId,
     type: "MAINTENANCE_COMPLETED",
@@ -115,23 +116,23 @@ function completionEvents(ctx: MaintenanceCtx, log: LogRow, schedule: ScheduleRo
     at: log.completedDate,
     data: { logId: log.id, scheduleId: log.scheduleId, type: log.type, notes: log.notes, dueDate: log.dueDate },
   });
-  return [
-    insertWhere(ctx.db, assetTimeline, timeline, afterChange),
-    recordEventIfChanged(ctx.db, {
-      type: "maintenance.completed",
-      subjectId: log.id,
-      payload: { ...toLog(log), schedule: schedule ? toSchedule(schedule) : null },
-      actor: ctx.actor,
-    }),
-  ] as const;
+  return ifChanged(ctx, insertWhere(ctx.db, assetTimeline, timeline, afterChange), {
+    type: "maintenance.completed",
+    subjectId: log.id,
+    payload: { ...toLog(log), schedule: schedule ? toSchedule(schedule) : null },
+  });
 }
 
 async function completeAdHoc(ctx: MaintenanceCtx, log: LogRow) {
-  const [res] = await ctx.db.batch([
-    insertWhere(ctx.db, maintenanceLogs, log, liveItem(log.itemId)),
-    ...completionEvents(ctx, log, null),
-  ]);
-  if (res.meta.changes === 0)
+  // A chain: each statement writes only if the one before it wrote (`changes()`), so all go to derived.
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      { derived: [insertWhere(ctx.db, maintenanceLogs, log, liveItem(log.itemId))] },
+      completionWrite(ctx, log, null),
+    ),
+  );
+  if (changedRows(done) === 0)
     throw invalidField("body.itemId", `no live inventory item '${log.itemId}' in this workspace`);
   return { log, schedule: null };
 }
@@ -144,29 +145,34 @@ async function completeScheduled(
   next: ScheduleRow,
 ): Promise<boolean> {
   const s = maintenanceSchedules;
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(s)
-      .set({
-        nextDueDate: next.nextDueDate,
-        remindFrom: next.remindFrom,
-        status: next.status,
-        lastCompletedAt: next.lastCompletedAt,
-        updatedAt: next.updatedAt,
-      })
-      .where(
-        and(
-          eq(s.id, read.id),
-          eq(s.updatedAt, read.updatedAt),
-          eq(s.nextDueDate, read.nextDueDate),
-          eq(s.status, read.status),
-          liveItem(read.itemId),
-        ),
+  // A chain: each statement writes only if the one before it wrote (`changes()`), so all go to derived.
+  const advance = ctx.db
+    .update(s)
+    .set({
+      nextDueDate: next.nextDueDate,
+      remindFrom: next.remindFrom,
+      status: next.status,
+      lastCompletedAt: next.lastCompletedAt,
+      updatedAt: next.updatedAt,
+    })
+    .where(
+      and(
+        eq(s.id, read.id),
+        eq(s.updatedAt, read.updatedAt),
+        eq(s.nextDueDate, read.nextDueDate),
+        eq(s.status, read.status),
+        liveItem(read.itemId),
       ),
-    insertWhere(ctx.db, maintenanceLogs, log, afterChange),
-    ...completionEvents(ctx, log, next),
-    ...healthStale(ctx.db, [read.itemId], log.createdAt), // last: the statements above read changes() of their predecessor
-  ]);
-  if (res.meta.changes > 0) await settleHealth(ctx, [read.itemId]);
-  return res.meta.changes > 0;
+    );
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      { derived: [advance, insertWhere(ctx.db, maintenanceLogs, log, afterChange)] },
+      completionWrite(ctx, log, next),
+      { derived: healthStale(ctx.db, [read.itemId], log.createdAt) }, // last: the chain above reads changes()
+    ),
+  );
+  const advanced = changedRows(done) > 0;
+  if (advanced) await settleHealth(ctx, [read.itemId]);
+  return advanced;
 }

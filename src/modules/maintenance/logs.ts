@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { logCost } from "./cost";
 import { maintenanceLogs as l } from "../../db/tenant/maintenance";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
@@ -56,26 +56,25 @@ export async function updateLog(ctx: ServiceCtx, id: string, patch: UpdateLogInp
     next.completedDate = at.toISOString();
   }
   if (patch.cost !== undefined || patch.currency !== undefined) Object.assign(next, logCost(patch, current));
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(l)
-      .set({
-        type: next.type,
-        notes: next.notes,
-        completedDate: next.completedDate,
-        costMinor: next.costMinor,
-        currency: next.currency,
-        updatedAt: next.updatedAt,
-      })
-      .where(and(eq(l.id, id), eq(l.updatedAt, current.updatedAt))),
-    recordEventIfChanged(ctx.db, {
-      type: "maintenance_log.updated",
-      subjectId: id,
-      payload: { ...toLog(next), changes: Object.keys(patch) },
-      actor: ctx.actor,
-    }),
-  ]);
-  if (res.meta.changes === 0) {
+  const done = await commitWrite(
+    ctx,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(l)
+        .set({
+          type: next.type,
+          notes: next.notes,
+          completedDate: next.completedDate,
+          costMinor: next.costMinor,
+          currency: next.currency,
+          updatedAt: next.updatedAt,
+        })
+        .where(and(eq(l.id, id), eq(l.updatedAt, current.updatedAt))),
+      { type: "maintenance_log.updated", subjectId: id, payload: { ...toLog(next), changes: Object.keys(patch) } },
+    ),
+  );
+  if (changedRows(done) === 0) {
     await getLog(ctx, id);
     throw conflict("The maintenance log was changed concurrently; retry");
   }
@@ -85,14 +84,13 @@ export async function updateLog(ctx: ServiceCtx, id: string, patch: UpdateLogInp
 /** Deletes a log. A schedule it completed keeps its advanced due date (PATCH the schedule to move it back). */
 export async function deleteLog(ctx: ServiceCtx, id: string): Promise<void> {
   const current = await getLog(ctx, id);
-  const [res] = await ctx.db.batch([
-    ctx.db.delete(l).where(eq(l.id, id)),
-    recordEventIfChanged(ctx.db, {
+  const done = await commitWrite(
+    ctx,
+    ifChanged(ctx, ctx.db.delete(l).where(eq(l.id, id)), {
       type: "maintenance_log.deleted",
       subjectId: id,
       payload: toLog(current),
-      actor: ctx.actor,
     }),
-  ]);
-  if (res.meta.changes === 0) throw notFound("Maintenance log");
+  );
+  if (changedRows(done) === 0) throw notFound("Maintenance log");
 }

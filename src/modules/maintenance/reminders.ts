@@ -12,7 +12,8 @@ import { tenantDb } from "../../tenancy/pool";
 import { settingsOf, type TenantRecord } from "../../tenancy/registry";
 import { addDays, localDate } from "./dates";
 import { activeSchedule, itemInService } from "./due";
-import { reminderStatements, type DueSchedule } from "./reminder-batch";
+import { REMINDER_ACTOR, reminderStatements, type DueSchedule } from "./reminder-batch";
+import { commitWrite } from "../../events/write";
 
 export interface ReminderOptions {
   /** Schedules per batch (one D1 batch each). */
@@ -74,21 +75,29 @@ export async function runMaintenanceReminders(
     const last = due[due.length - 1];
     if (last) cursor = [last.schedule.remindFrom, last.schedule.id];
     const progress = { cursor, completedAt: done ? at : null, updatedAt: at };
-    const results = await db.batch([
-      db
-        .insert(runs)
-        .values({ day, ...progress })
-        .onConflictDoUpdate({ target: runs.day, set: progress }),
-      ...(done
-        ? [
-            db.delete(maintenanceReminders).where(lt(maintenanceReminders.day, addDays(day, -LEDGER_RETENTION_DAYS))),
-            db.delete(runs).where(lt(runs.day, addDays(day, -LEDGER_RETENTION_DAYS))),
-          ]
-        : []),
-      ...planned.flatMap((p) => p.statements),
-    ]);
+    const { results, derivedAt } = await commitWrite(
+      { db, actor: REMINDER_ACTOR },
+      {
+        writes: [
+          db
+            .insert(runs)
+            .values({ day, ...progress })
+            .onConflictDoUpdate({ target: runs.day, set: progress }),
+          ...(done
+            ? [
+                db
+                  .delete(maintenanceReminders)
+                  .where(lt(maintenanceReminders.day, addDays(day, -LEDGER_RETENTION_DAYS))),
+                db.delete(runs).where(lt(runs.day, addDays(day, -LEDGER_RETENTION_DAYS))),
+              ]
+            : []),
+        ],
+        // Each schedule's chain: the ledger row, then its notifications and event only if the ledger row was new.
+        derived: planned.flatMap((p) => p.statements),
+      },
+    );
     // The ledger insert of each schedule says whether its notifications were written by this run.
-    let index = done ? 3 : 1;
+    let index = derivedAt;
     const created: NotificationRow[] = [];
     for (const p of planned) {
       if ((results[index] as D1Result).meta.changes > 0) {

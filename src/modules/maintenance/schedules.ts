@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { maintenanceSchedules } from "../../db/tenant/maintenance";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { recordTombstones } from "../../events/tombstones";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField, notFound } from "../../platform/errors";
@@ -65,17 +65,18 @@ export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput
     updatedAt: now,
   };
   // Conditional on the item still being live, so a concurrent delete of the item leaves nothing behind.
-  const [res] = await ctx.db.batch([
-    insertWhere(ctx.db, maintenanceSchedules, row, liveItem(input.itemId)),
-    recordEventIfChanged(ctx.db, {
-      type: "maintenance_schedule.created",
-      subjectId: row.id,
-      payload: toSchedule(row),
-      actor: ctx.actor,
-    }),
-    ...healthStale(ctx.db, [row.itemId], now), // last: the statements above read changes() of their predecessor
-  ]);
-  if (res.meta.changes === 0)
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      ifChanged(ctx, insertWhere(ctx.db, maintenanceSchedules, row, liveItem(input.itemId)), {
+        type: "maintenance_schedule.created",
+        subjectId: row.id,
+        payload: toSchedule(row),
+      }),
+      { derived: healthStale(ctx.db, [row.itemId], now) },
+    ),
+  );
+  if (changedRows(done) === 0)
     throw invalidField("body.itemId", `no live inventory item '${input.itemId}' in this workspace`);
   await settleHealth(ctx, [row.itemId]);
   return row;
@@ -105,33 +106,38 @@ export async function updateSchedule(
   next.remindFrom = remindFrom(next.nextDueDate, next.reminderDays);
   const s = maintenanceSchedules;
   // Optimistic: applies only to the version read, so a concurrent completion is not overwritten.
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(s)
-      .set({
-        title: next.title,
-        type: next.type,
-        every: next.every,
-        unit: next.unit,
-        anchorDate: next.anchorDate,
-        nextDueDate: next.nextDueDate,
-        reminderDays: next.reminderDays,
-        remindFrom: next.remindFrom,
-        assigneeUserId: next.assigneeUserId,
-        notes: next.notes,
-        status: next.status,
-        updatedAt: next.updatedAt,
-      })
-      .where(and(eq(s.id, id), eq(s.updatedAt, current.updatedAt))),
-    recordEventIfChanged(ctx.db, {
-      type: "maintenance_schedule.updated",
-      subjectId: id,
-      payload: { ...toSchedule(next), changes: Object.keys(patch) },
-      actor: ctx.actor,
-    }),
-    ...healthStale(ctx.db, [current.itemId], next.updatedAt),
-  ]);
-  if (res.meta.changes === 0) {
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(s)
+          .set({
+            title: next.title,
+            type: next.type,
+            every: next.every,
+            unit: next.unit,
+            anchorDate: next.anchorDate,
+            nextDueDate: next.nextDueDate,
+            reminderDays: next.reminderDays,
+            remindFrom: next.remindFrom,
+            assigneeUserId: next.assigneeUserId,
+            notes: next.notes,
+            status: next.status,
+            updatedAt: next.updatedAt,
+          })
+          .where(and(eq(s.id, id), eq(s.updatedAt, current.updatedAt))),
+        {
+          type: "maintenance_schedule.updated",
+          subjectId: id,
+          payload: { ...toSchedule(next), changes: Object.keys(patch) },
+        },
+      ),
+      { derived: healthStale(ctx.db, [current.itemId], next.updatedAt) },
+    ),
+  );
+  if (changedRows(done) === 0) {
     await getSchedule(ctx, id); // 404 when it was deleted meanwhile
     if (attempt >= 3) throw conflict("The maintenance schedule is being changed concurrently; retry");
     return updateSchedule(ctx, id, patch, attempt + 1); // changed meanwhile: apply the patch to the new version
@@ -147,17 +153,18 @@ export async function updateSchedule(
 export async function deleteSchedule(ctx: ServiceCtx, id: string): Promise<void> {
   const current = await getSchedule(ctx, id);
   const mine = eq(maintenanceSchedules.id, id);
-  const [, res] = await ctx.db.batch([
-    recordTombstones(ctx.db, "maintenance_schedule", maintenanceSchedules, mine, nowIso()),
-    ctx.db.delete(maintenanceSchedules).where(mine),
-    recordEventIfChanged(ctx.db, {
-      type: "maintenance_schedule.deleted",
-      subjectId: id,
-      payload: toSchedule(current),
-      actor: ctx.actor,
-    }),
-    ...healthStale(ctx.db, [current.itemId], nowIso()),
-  ]);
-  if (res.meta.changes === 0) throw notFound("Maintenance schedule");
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      { writes: [recordTombstones(ctx.db, "maintenance_schedule", maintenanceSchedules, mine, nowIso())] },
+      ifChanged(ctx, ctx.db.delete(maintenanceSchedules).where(mine), {
+        type: "maintenance_schedule.deleted",
+        subjectId: id,
+        payload: toSchedule(current),
+      }),
+      { derived: healthStale(ctx.db, [current.itemId], nowIso()) },
+    ),
+  );
+  if (changedRows(done) === 0) throw notFound("Maintenance schedule");
   await settleHealth(ctx, [current.itemId]);
 }

@@ -3,6 +3,7 @@ import { notifications } from "../../db/tenant/notifications";
 import { requests } from "../../db/tenant/requests";
 import type { Bindings, TenantDb } from "../../env";
 import { recordEventIfChanged } from "../../events/outbox";
+import { commitWrite } from "../../events/write";
 import { insertWhere } from "../../platform/d1-write";
 import { tenantDb } from "../../tenancy/pool";
 import { settingsOf, type TenantRecord } from "../../tenancy/registry";
@@ -37,8 +38,12 @@ export async function runRequestExpiry(env: Bindings, tenant: TenantRecord, now 
       if (!due.length) break;
       managers ??= await activeManagers(db);
       const planned = due.map((r) => stepOf(db, step, r, managers!, at));
-      const results = await db.batch(planned.flatMap((p) => p.statements) as [never, ...never[]]);
-      let index = 0;
+      // Each request's chain: the step's update, then its notifications and event only if it wrote.
+      const { results, derivedAt } = await commitWrite(
+        { db, actor: REQUEST_EXPIRY_ACTOR },
+        { derived: planned.flatMap((p) => p.statements) },
+      );
+      let index = derivedAt;
       for (const p of planned) {
         if ((results[index] as unknown as D1Result).meta.changes > 0) created.push(...p.rows);
         index += p.statements.length;

@@ -1,7 +1,7 @@
 import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { sessionSchedules, sessions } from "../../db/tenant/sessions";
 import type { Bindings } from "../../env";
-import { recordEventIfChanged } from "../../events/outbox";
+import { commitWrite, ifChanged } from "../../events/write";
 import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";
 import { tenantDb } from "../../tenancy/pool";
@@ -72,19 +72,26 @@ async function createScheduledSession(ctx: SessionCtx, s: ScheduleRow, now: Date
     updatedAt: at,
   };
   const { db } = ctx;
-  const [advanced] = await db.batch([
-    db
-      .update(sessionSchedules)
-      .set({ runIndex: next.index, nextRunAt: next.at, lastRunAt: at, lastSessionId: row.id, updatedAt: at })
-      .where(
-        and(
-          eq(sessionSchedules.id, s.id),
-          eq(sessionSchedules.nextRunAt, s.nextRunAt),
-          eq(sessionSchedules.active, true),
+  // The advance, then the session only if it advanced, then its event only if it was inserted.
+  const done = await commitWrite(ctx, {
+    writes: [
+      db
+        .update(sessionSchedules)
+        .set({ runIndex: next.index, nextRunAt: next.at, lastRunAt: at, lastSessionId: row.id, updatedAt: at })
+        .where(
+          and(
+            eq(sessionSchedules.id, s.id),
+            eq(sessionSchedules.nextRunAt, s.nextRunAt),
+            eq(sessionSchedules.active, true),
+          ),
         ),
-      ),
-    insertWhere(db, sessions, row, sql`changes() > 0`),
-    recordEventIfChanged(db, { type: "session.created", subjectId: row.id, payload: toSession(row), actor: ctx.actor }),
-  ]);
+    ],
+    ...ifChanged(ctx, insertWhere(db, sessions, row, sql`changes() > 0`), {
+      type: "session.created",
+      subjectId: row.id,
+      payload: toSession(row),
+    }),
+  });
+  const advanced = done.results[done.writesAt] as D1Result;
   return advanced.meta.changes > 0 ? row : null;
 }

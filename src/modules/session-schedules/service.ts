@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { sessionSchedules } from "../../db/tenant/sessions";
-import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
 import { isId, newId } from "../../platform/ids";
@@ -60,15 +60,10 @@ export async function createSchedule(ctx: ServiceCtx, input: CreateScheduleInput
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.batch([
-    ctx.db.insert(sessionSchedules).values(row),
-    recordEvent(ctx.db, {
-      type: "session_schedule.created",
-      subjectId: row.id,
-      payload: toSchedule(row),
-      actor: ctx.actor,
-    }),
-  ]);
+  await commitWrite(ctx, {
+    writes: [ctx.db.insert(sessionSchedules).values(row)],
+    events: [{ type: "session_schedule.created", subjectId: row.id, payload: toSchedule(row) }],
+  });
   return row;
 }
 
@@ -98,32 +93,34 @@ export async function updateSchedule(ctx: ServiceCtx, id: string, input: UpdateS
   };
   const { id: _id, createdAt: _c, createdBy: _b, ...set } = next;
   // Conditional on the run state read above: a cron run in between wins, and this edit asks for a retry.
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(sessionSchedules)
-      .set(set)
-      .where(and(eq(sessionSchedules.id, id), eq(sessionSchedules.nextRunAt, current.nextRunAt))),
-    recordEventIfChanged(ctx.db, {
-      type: "session_schedule.updated",
-      subjectId: id,
-      payload: { ...toSchedule(next), changes: Object.keys(input) },
-      actor: ctx.actor,
-    }),
-  ]);
-  if (res.meta.changes === 0) throw conflict("The schedule ran or changed meanwhile; reload and retry");
+  const done = await commitWrite(
+    ctx,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(sessionSchedules)
+        .set(set)
+        .where(and(eq(sessionSchedules.id, id), eq(sessionSchedules.nextRunAt, current.nextRunAt))),
+      {
+        type: "session_schedule.updated",
+        subjectId: id,
+        payload: { ...toSchedule(next), changes: Object.keys(input) },
+      },
+    ),
+  );
+  if (changedRows(done) === 0) throw conflict("The schedule ran or changed meanwhile; reload and retry");
   return next;
 }
 
 /** Deleting a schedule leaves the sessions it created. */
 export async function deleteSchedule(ctx: ServiceCtx, id: string): Promise<void> {
   const current = await getSchedule(ctx, id);
-  await ctx.db.batch([
-    ctx.db.delete(sessionSchedules).where(eq(sessionSchedules.id, id)),
-    recordEventIfChanged(ctx.db, {
+  await commitWrite(
+    ctx,
+    ifChanged(ctx, ctx.db.delete(sessionSchedules).where(eq(sessionSchedules.id, id)), {
       type: "session_schedule.deleted",
       subjectId: id,
       payload: toSchedule(current),
-      actor: ctx.actor,
     }),
-  ]);
+  );
 }

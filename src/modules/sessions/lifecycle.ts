@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { sessions, type SessionStatus } from "../../db/tenant/sessions";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { ApiError, conflict } from "../../platform/errors";
 import { callObject, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
@@ -52,21 +52,22 @@ async function startSession(ctx: SessionCtx, row: SessionRow): Promise<SessionRo
     throw conflict("The session's location or category was deleted; change the scope before starting");
   const now = nowIso();
   const next: SessionRow = { ...row, status: "active", startedAt: now, updatedAt: now };
-  const results = await ctx.db.batch([
-    ...snapshotStatements(ctx.db, row.id, row, now),
-    ctx.db
-      .update(sessions)
-      .set({ status: "active", startedAt: now, updatedAt: now, expectedCount: expectedCountSql(row.id) })
-      .where(and(eq(sessions.id, row.id), eq(sessions.status, "draft"))),
-    recordEventIfChanged(ctx.db, {
-      type: "session.started",
-      subjectId: row.id,
-      payload: toSession(next),
-      actor: ctx.actor,
-    }),
-  ]);
-  if (results[3].meta.changes === 0)
-    throw conflict("The session is no longer a draft (started or cancelled meanwhile)");
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      { writes: [...snapshotStatements(ctx.db, row.id, row, now)] },
+      // The expected count reads the snapshot just written.
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(sessions)
+          .set({ status: "active", startedAt: now, updatedAt: now, expectedCount: expectedCountSql(row.id) })
+          .where(and(eq(sessions.id, row.id), eq(sessions.status, "draft"))),
+        { type: "session.started", subjectId: row.id, payload: toSession(next) },
+      ),
+    ),
+  );
+  if (changedRows(done) === 0) throw conflict("The session is no longer a draft (started or cancelled meanwhile)");
   const fresh = await requireSession(ctx, row.id);
   try {
     await sessionObject(ctx, row.id).init(await buildInit(ctx, fresh));
@@ -80,19 +81,18 @@ async function startSession(ctx: SessionCtx, row: SessionRow): Promise<SessionRo
 async function cancelDraft(ctx: SessionCtx, row: SessionRow): Promise<SessionRow> {
   const now = nowIso();
   const next: SessionRow = { ...row, status: "cancelled", cancelledAt: now, updatedAt: now };
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(sessions)
-      .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
-      .where(and(eq(sessions.id, row.id), eq(sessions.status, "draft"))),
-    recordEventIfChanged(ctx.db, {
-      type: "session.cancelled",
-      subjectId: row.id,
-      payload: toSession(next),
-      actor: ctx.actor,
-    }),
-  ]);
-  if (res.meta.changes === 0) throw conflict("The session is no longer a draft (started or cancelled meanwhile)");
+  const done = await commitWrite(
+    ctx,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(sessions)
+        .set({ status: "cancelled", cancelledAt: now, updatedAt: now })
+        .where(and(eq(sessions.id, row.id), eq(sessions.status, "draft"))),
+      { type: "session.cancelled", subjectId: row.id, payload: toSession(next) },
+    ),
+  );
+  if (changedRows(done) === 0) throw conflict("The session is no longer a draft (started or cancelled meanwhile)");
   return next;
 }
 
@@ -117,28 +117,29 @@ async function closeActive(ctx: SessionCtx, row: SessionRow, to: "completed" | "
     expectedCount: report.expected,
     scannedCount: report.scanned,
   };
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(sessions)
-      .set({
-        status: to,
-        ...stamp,
-        updatedAt: now,
-        report,
-        expectedCount: report.expected,
-        scannedCount: report.scanned,
-      })
-      .where(and(eq(sessions.id, row.id), eq(sessions.status, "active"))),
-    recordEventIfChanged(ctx.db, {
-      type: `session.${to}`,
-      subjectId: row.id,
-      payload: { session: toSession(next), report },
-      actor: ctx.actor,
-    }),
-    // Health: who was found or missing, and those assets' scores stale (each statement checks the completion took effect).
-    ...(to === "completed" ? sessionCompletedStatements(ctx.db, row, now) : []),
-  ]);
-  if (res.meta.changes === 0) {
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(sessions)
+          .set({
+            status: to,
+            ...stamp,
+            updatedAt: now,
+            report,
+            expectedCount: report.expected,
+            scannedCount: report.scanned,
+          })
+          .where(and(eq(sessions.id, row.id), eq(sessions.status, "active"))),
+        { type: `session.${to}`, subjectId: row.id, payload: { session: toSession(next), report } },
+      ),
+      // Health: who was found or missing, and those assets' scores stale (each statement checks the completion took effect).
+      { derived: to === "completed" ? sessionCompletedStatements(ctx.db, row, now) : [] },
+    ),
+  );
+  if (changedRows(done) === 0) {
     const fresh = await requireSession(ctx, row.id);
     if (fresh.status === to) return fresh;
     throw conflict(`The session is ${fresh.status}`, { status: fresh.status });

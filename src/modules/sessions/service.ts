@@ -2,7 +2,7 @@ import { syncPage } from "../../platform/sync";
 import { recordTombstones, syncRows, tombstoneArrayHas, tombstoneField } from "../../events/tombstones";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { sessionItems, sessions } from "../../db/tenant/sessions";
-import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { conflict } from "../../platform/errors";
 import { newId } from "../../platform/ids";
@@ -80,10 +80,10 @@ export async function createSession(ctx: SessionCtx, input: CreateSessionInput):
     createdAt: now,
     updatedAt: now,
   };
-  await ctx.db.batch([
-    ctx.db.insert(sessions).values(row),
-    recordEvent(ctx.db, { type: "session.created", subjectId: row.id, payload: toSession(row), actor: ctx.actor }),
-  ]);
+  await commitWrite(ctx, {
+    writes: [ctx.db.insert(sessions).values(row)],
+    events: [{ type: "session.created", subjectId: row.id, payload: toSession(row) }],
+  });
   return input.status === "active" ? transition(ctx, row, "active") : row;
 }
 
@@ -117,27 +117,26 @@ export async function updateSession(ctx: SessionCtx, id: string, input: UpdateSe
       assigneeIds: fields.assigneeIds ? [...new Set(fields.assigneeIds)] : current.assigneeIds,
       updatedAt: nowIso(),
     };
-    const [res] = await ctx.db.batch([
-      ctx.db
-        .update(sessions)
-        .set({
-          name: next.name,
-          locationId: next.locationId,
-          includeSubLocations: next.includeSubLocations,
-          categoryId: next.categoryId,
-          dueAt: next.dueAt,
-          assigneeIds: next.assigneeIds,
-          updatedAt: next.updatedAt,
-        })
-        .where(and(eq(sessions.id, id), eq(sessions.status, current.status))),
-      recordEventIfChanged(ctx.db, {
-        type: "session.updated",
-        subjectId: id,
-        payload: { ...toSession(next), changes: changed },
-        actor: ctx.actor,
-      }),
-    ]);
-    if (res.meta.changes === 0) throw conflict("The session changed meanwhile; reload and retry");
+    const done = await commitWrite(
+      ctx,
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(sessions)
+          .set({
+            name: next.name,
+            locationId: next.locationId,
+            includeSubLocations: next.includeSubLocations,
+            categoryId: next.categoryId,
+            dueAt: next.dueAt,
+            assigneeIds: next.assigneeIds,
+            updatedAt: next.updatedAt,
+          })
+          .where(and(eq(sessions.id, id), eq(sessions.status, current.status))),
+        { type: "session.updated", subjectId: id, payload: { ...toSession(next), changes: changed } },
+      ),
+    );
+    if (changedRows(done) === 0) throw conflict("The session changed meanwhile; reload and retry");
     if (next.status === "active" && (fields.name !== undefined || fields.dueAt !== undefined)) {
       await sessionObject(ctx, id).setDetails({ name: next.name, dueAt: next.dueAt });
     }
@@ -161,18 +160,24 @@ export async function deleteSession(ctx: SessionCtx, id: string): Promise<void> 
   const deletedAt = nowIso();
   const deletable = and(eq(sessions.id, id), inArray(sessions.status, ["draft", "cancelled"]));
   // The tombstone first (same WHERE), so a sync sees the deletion; the database refuses the delete without it.
-  const [, res] = await ctx.db.batch([
-    recordTombstones(ctx.db, "session", sessions, deletable!, deletedAt),
-    ctx.db.delete(sessions).where(deletable),
-    recordEventIfChanged(ctx.db, {
-      type: "session.deleted",
-      subjectId: id,
-      payload: { ...toSession(current), deletedAt },
-      actor: ctx.actor,
-    }),
-    ctx.db
-      .delete(sessionItems)
-      .where(and(eq(sessionItems.sessionId, id), sql`NOT EXISTS (SELECT 1 FROM sessions WHERE id = ${id})`)),
-  ]);
-  if (res.meta.changes === 0) throw conflict("The session changed meanwhile; reload and retry");
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      { writes: [recordTombstones(ctx.db, "session", sessions, deletable!, deletedAt)] },
+      ifChanged(ctx, ctx.db.delete(sessions).where(deletable), {
+        type: "session.deleted",
+        subjectId: id,
+        payload: { ...toSession(current), deletedAt },
+      }),
+      {
+        // The item list goes only with the session.
+        derived: [
+          ctx.db
+            .delete(sessionItems)
+            .where(and(eq(sessionItems.sessionId, id), sql`NOT EXISTS (SELECT 1 FROM sessions WHERE id = ${id})`)),
+        ],
+      },
+    ),
+  );
+  if (changedRows(done) === 0) throw conflict("The session changed meanwhile; reload and retry");
 }

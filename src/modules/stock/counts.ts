@@ -3,6 +3,7 @@ import { sessions } from "../../db/tenant/sessions";
 import { stockCounts, stockCountScans, stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
+import { commitWrite } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { batchable, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
@@ -67,26 +68,33 @@ export async function countStock(
     eq(stockCounts.itemId, input.itemId),
     eq(stockCounts.locationId, input.locationId),
   );
-  const results = await db
-    .batch([
-      batchGuard(db, "session_active", sql`(SELECT status FROM ${sessions} WHERE id = ${sessionId}) = 'active'`),
-      ...(input.scanId
-        ? [db.insert(stockCountScans).values({ sessionId, scanId: input.scanId, at }).onConflictDoNothing()]
-        : []),
-      batchable(
-        db,
-        db.run(sql`INSERT INTO ${stockCounts} (session_id, item_id, location_id, expected, counted, scan_id, counted_by, counted_at)
+  const { results } = await commitWrite(
+    ctx,
+    {
+      guards: [
+        batchGuard(db, "session_active", sql`(SELECT status FROM ${sessions} WHERE id = ${sessionId}) = 'active'`),
+      ],
+      writes: [
+        ...(input.scanId
+          ? [db.insert(stockCountScans).values({ sessionId, scanId: input.scanId, at }).onConflictDoNothing()]
+          : []),
+        // Counted only when the scan was new (`changes()` of the scan insert just before).
+        batchable(
+          db,
+          db.run(sql`INSERT INTO ${stockCounts} (session_id, item_id, location_id, expected, counted, scan_id, counted_by, counted_at)
           SELECT ${sessionId}, ${input.itemId}, ${input.locationId}, ${expected}, ${input.countedQuantity}, ${input.scanId ?? null}, ${ctx.actor}, ${at}
           WHERE ${input.scanId ? sql`changes() > 0` : sql`true`}
           ON CONFLICT (session_id, item_id, location_id) DO UPDATE SET expected = excluded.expected, counted = excluded.counted,
             scan_id = excluded.scan_id, counted_by = excluded.counted_by, counted_at = excluded.counted_at, applied_movement_id = NULL`),
-      ),
-      db.select().from(stockCounts).where(key),
-    ])
-    .catch((err: unknown) => {
+        ),
+      ],
+      derived: [db.select().from(stockCounts).where(key)],
+    },
+    (err) => {
       if (guardFailed(err, "session_active")) throw conflict("The session is no longer active");
       throw err;
-    });
+    },
+  );
   const written = (results[results.length - 2] as D1Result).meta.changes > 0;
   const row = (results[results.length - 1] as (typeof stockCounts.$inferSelect)[])[0];
   if (!row) throw conflict(`The scan '${input.scanId}' was already used for another count of this session`);

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
 import { stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
-import type { Write } from "../../events/write";
+import { commitWrite, type Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
@@ -22,32 +22,41 @@ export async function setStockLevel(ctx: StockCtx, itemId: string, locationId: s
   await requireStockItem(db, itemId);
   if (!(await liveLocation(db, locationId))) throw notFound("Location");
   const at = nowIso();
-  const results = await db
-    .batch([
-      batchGuard(
-        db,
-        "stock_item_live",
-        sql`EXISTS (SELECT 1 FROM stock_items WHERE id = ${itemId} AND deleted_at IS NULL)`,
-      ),
-      db
-        .insert(stockLevels)
-        .values({ itemId, locationId, quantity: 0, reorderLevel, low: false, updatedAt: at })
-        .onConflictDoUpdate({
-          target: [stockLevels.itemId, stockLevels.locationId],
-          set: { reorderLevel, updatedAt: at },
-        }),
-      ...crossingStatements(db, { levels: [[itemId, locationId]], itemIds: [] }, ctx.actor),
-      db
-        .select()
-        .from(stockLevels)
-        .where(and(eq(stockLevels.itemId, itemId), eq(stockLevels.locationId, locationId))),
-    ])
-    .catch((err: unknown) => {
+  const done = await commitWrite(
+    ctx,
+    {
+      guards: [
+        batchGuard(
+          db,
+          "stock_item_live",
+          sql`EXISTS (SELECT 1 FROM stock_items WHERE id = ${itemId} AND deleted_at IS NULL)`,
+        ),
+      ],
+      writes: [
+        db
+          .insert(stockLevels)
+          .values({ itemId, locationId, quantity: 0, reorderLevel, low: false, updatedAt: at })
+          .onConflictDoUpdate({
+            target: [stockLevels.itemId, stockLevels.locationId],
+            set: { reorderLevel, updatedAt: at },
+          }),
+      ],
+      // A level already crossed notifies at once; then the level as the batch left it.
+      derived: [
+        ...crossingStatements(db, { levels: [[itemId, locationId]], itemIds: [] }, ctx.actor),
+        db
+          .select()
+          .from(stockLevels)
+          .where(and(eq(stockLevels.itemId, itemId), eq(stockLevels.locationId, locationId))),
+      ],
+    },
+    (err) => {
       if (guardFailed(err, "stock_item_live")) throw notFound("Stock item");
       throw err;
-    });
-  await pushNotifications(ctx, createdNotifications(results[2 + CROSSING_NOTIFICATIONS_AT]));
-  const rows = results[results.length - 1] as (typeof stockLevels.$inferSelect)[];
+    },
+  );
+  await pushNotifications(ctx, createdNotifications(done.results[done.derivedAt + CROSSING_NOTIFICATIONS_AT]));
+  const rows = done.results.at(-1) as (typeof stockLevels.$inferSelect)[];
   return toStockLevel(rows[0]!);
 }
 

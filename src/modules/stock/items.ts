@@ -1,9 +1,8 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { stockItems, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
-import { auditStatements } from "../../events/audit";
-import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import type { AuditChange } from "../../events/audit";
+import { changedRows, commitWrite, ifChanged, joinWrites, type Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
@@ -36,33 +35,30 @@ export async function getStockItem(db: TenantDb, id: string): Promise<StockItemV
   return toStockItem(await requireStockItem(db, id), await stockFieldDefs(db));
 }
 
-async function run(
-  ctx: ServiceCtx,
-  row: Pick<StockItemRow, "tag" | "sku" | "categoryId">,
-  batch: BatchItem<"sqlite">[],
-) {
-  try {
-    return await ctx.db.batch(batch as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  } catch (err) {
+/** Commits an item's write; a taken tag or SKU is a 409, a category deleted meanwhile the same 400 as if read now. */
+const run = (ctx: ServiceCtx, row: Pick<StockItemRow, "tag" | "sku" | "categoryId">, w: Write) =>
+  commitWrite(ctx, w, async (err) => {
     if (isUniqueViolation(err)) throw Object.assign(taken(row), { cause: err });
-    if (guardFailed(err, "stock_category")) {
-      await resolveCategory(ctx.db, row.categoryId); // deleted meanwhile: the same 400 as if read now
-    }
+    if (guardFailed(err, "stock_category")) await resolveCategory(ctx.db, row.categoryId);
     throw err;
-  }
-}
-
-const audit = (ctx: ServiceCtx, action: string, at: string, before: StockItemView | null, after: StockItemView) =>
-  auditStatements(ctx.db, {
-    entityType: "stock_item",
-    entityId: after.id,
-    action,
-    actor: ctx.actor,
-    at,
-    before,
-    after,
-    fields: AUDITED_FIELDS,
   });
+
+const audit = (
+  ctx: ServiceCtx,
+  action: string,
+  at: string,
+  before: StockItemView | null,
+  after: StockItemView,
+): AuditChange => ({
+  entityType: "stock_item",
+  entityId: after.id,
+  action,
+  actor: ctx.actor,
+  at,
+  before,
+  after,
+  fields: AUDITED_FIELDS,
+});
 
 export async function createStockItem(ctx: StockCtx, input: StockItemInput & { name: string }) {
   const { db } = ctx;
@@ -95,17 +91,18 @@ export async function createStockItem(ctx: StockCtx, input: StockItemInput & { n
       deletedBy: null,
     };
     const out = toStockItem(row, defs);
-    const written = await run(ctx, row, [
-      batchGuard(db, "stock_category", categoryLive(categoryId)),
-      db.insert(stockItems).values(row),
-      recordEvent(db, { type: "stock_item.created", subjectId: row.id, actor: ctx.actor, payload: out }),
-      ...audit(ctx, "create", now, null, out),
+    const written = await run(ctx, row, {
+      guards: [batchGuard(db, "stock_category", categoryLive(categoryId))],
+      writes: [db.insert(stockItems).values(row)],
+      audits: [audit(ctx, "create", now, null, out)],
+      events: [{ type: "stock_item.created", subjectId: row.id, payload: out }],
       // A reorder level above 0 on an empty item is already crossed.
-      ...crossingStatements(db, { levels: [], itemIds: [row.id] }, ctx.actor),
-    ]).then(
-      // The crossing statements are the batch's last four: push the notifications they made.
-      async (results) => (
-        await pushNotifications(ctx, createdNotifications(results.at(-4 + CROSSING_NOTIFICATIONS_AT))), true
+      derived: crossingStatements(db, { levels: [], itemIds: [row.id] }, ctx.actor),
+    }).then(
+      // Push the notifications the crossing statements made.
+      async (done) => (
+        await pushNotifications(ctx, createdNotifications(done.results[done.derivedAt + CROSSING_NOTIFICATIONS_AT])),
+        true
       ),
       (err: unknown) => {
         // A generated tag that collided: draw another.
@@ -133,22 +130,28 @@ export async function updateStockItem(ctx: StockCtx, id: string, input: StockIte
   if (cur.returnable && next.returnable === false && (await openIssueCount(db, id)) > 0)
     throw conflict("Units of this item are still out on returnable issues; return them before making it consumable");
   const crossing = changes.includes("reorderLevel");
-  const results = await run(ctx, next, [
-    batchGuard(db, "stock_category", categoryLive(next.categoryId)),
-    db
-      .update(stockItems)
-      .set({ ...cols, updatedAt: now })
-      .where(and(eq(stockItems.id, id), liveItem)),
-    recordEventIfChanged(db, {
-      type: "stock_item.updated",
-      subjectId: id,
-      actor: ctx.actor,
-      payload: { ...after, changes },
-    }),
-    ...audit(ctx, "update", now, before, after),
-    ...(crossing ? crossingStatements(db, { levels: [], itemIds: [id] }, ctx.actor) : []),
-  ]);
-  if (crossing) await pushNotifications(ctx, createdNotifications(results.at(-4 + CROSSING_NOTIFICATIONS_AT)));
+  const done = await run(
+    ctx,
+    next,
+    joinWrites(
+      { guards: [batchGuard(db, "stock_category", categoryLive(next.categoryId))] },
+      ifChanged(
+        ctx,
+        db
+          .update(stockItems)
+          .set({ ...cols, updatedAt: now })
+          .where(and(eq(stockItems.id, id), liveItem)),
+        { type: "stock_item.updated", subjectId: id, payload: { ...after, changes } },
+      ),
+      {
+        audits: [audit(ctx, "update", now, before, after)],
+        derived: crossing ? crossingStatements(db, { levels: [], itemIds: [id] }, ctx.actor) : [],
+      },
+    ),
+  );
+  // The crossing statements follow the update and its event.
+  if (crossing)
+    await pushNotifications(ctx, createdNotifications(done.results[done.derivedAt + 2 + CROSSING_NOTIFICATIONS_AT]));
   return getStockItem(db, id);
 }
 
@@ -175,26 +178,26 @@ export async function deleteStockItem(ctx: ServiceCtx, id: string) {
   if (open) throw conflict(`${open} returnable issue(s) of this item are still open; return them first`, { open });
   const at = nowIso();
   const out = toStockItem(cur, await stockFieldDefs(db));
-  const [, moved] = await db
-    .batch([
-      batchGuard(db, "stock_open_issues", sql`NOT ${openIssues(id)}`),
-      db
-        .update(stockItems)
-        .set({ deletedAt: at, deletedBy: ctx.actor, updatedAt: at })
-        .where(and(eq(stockItems.id, id), liveItem)),
-      recordEventIfChanged(db, {
-        type: "stock_item.deleted",
-        subjectId: id,
-        actor: ctx.actor,
-        payload: { ...out, deletedAt: at },
-      }),
-      ...audit(ctx, "delete", at, null, out),
-    ])
-    .catch((err: unknown) => {
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      { guards: [batchGuard(db, "stock_open_issues", sql`NOT ${openIssues(id)}`)] },
+      ifChanged(
+        ctx,
+        db
+          .update(stockItems)
+          .set({ deletedAt: at, deletedBy: ctx.actor, updatedAt: at })
+          .where(and(eq(stockItems.id, id), liveItem)),
+        { type: "stock_item.deleted", subjectId: id, payload: { ...out, deletedAt: at } },
+      ),
+      { audits: [audit(ctx, "delete", at, null, out)] },
+    ),
+    (err) => {
       if (guardFailed(err, "stock_open_issues")) throw conflict("An issue of this item was made meanwhile; retry");
       throw err;
-    });
-  if (moved.meta.changes === 0) throw notFound("Stock item");
+    },
+  );
+  if (changedRows(done) === 0) throw notFound("Stock item");
 }
 
 /** Brings a trashed item back (also used by the trash). 409 when its tag or SKU is taken meanwhile, or its category is deleted. */
@@ -208,21 +211,26 @@ export async function restoreStockItem(ctx: ServiceCtx, id: string): Promise<Sto
   if (!row) throw notFound("Deleted stock item");
   const at = nowIso();
   const out = toStockItem({ ...row, deletedAt: null, deletedBy: null, updatedAt: at }, await stockFieldDefs(db));
-  await db
-    .batch([
-      batchGuard(db, "stock_category", categoryLive(row.categoryId)),
-      db
-        .update(stockItems)
-        .set({ deletedAt: null, deletedBy: null, updatedAt: at })
-        .where(and(eq(stockItems.id, id), isNotNull(stockItems.deletedAt))),
-      recordEventIfChanged(db, { type: "stock_item.restored", subjectId: id, actor: ctx.actor, payload: out }),
-      ...audit(ctx, "restore", at, null, out),
-    ])
-    .catch((err: unknown) => {
+  await commitWrite(
+    ctx,
+    joinWrites(
+      { guards: [batchGuard(db, "stock_category", categoryLive(row.categoryId))] },
+      ifChanged(
+        ctx,
+        db
+          .update(stockItems)
+          .set({ deletedAt: null, deletedBy: null, updatedAt: at })
+          .where(and(eq(stockItems.id, id), isNotNull(stockItems.deletedAt))),
+        { type: "stock_item.restored", subjectId: id, payload: out },
+      ),
+      { audits: [audit(ctx, "restore", at, null, out)] },
+    ),
+    (err) => {
       if (isUniqueViolation(err)) throw taken(row);
       if (guardFailed(err, "stock_category"))
         throw conflict("Cannot restore: its category is deleted; restore that first", { categoryId: row.categoryId });
       throw err;
-    });
+    },
+  );
   return out;
 }

@@ -1,6 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged } from "../../events/write";
 import { recordTombstones } from "../../events/tombstones";
 import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
@@ -66,16 +65,12 @@ async function purgeOne(ctx: ServiceCtx, ref: TrashRef, files?: R2Bucket): Promi
   // The row as it was, for syncs (`updatedSince`) that did not see it in the trash (docs/api-platform.md).
   const tombstone = recordTombstones(ctx.db, ref.type, TRASH_TABLES[ref.type].table, mine, payload.purgedAt);
   const del = ctx.db.delete(tableOf(ref.type)).where(mine);
-  const event = recordEventIfChanged(ctx.db, {
-    type: `${ref.type}.purged`,
-    subjectId: ref.id,
-    payload,
-    actor: ctx.actor,
-  });
   // Owned rows and the tombstone go first: their guard reads the row, which the DELETE then removes.
-  const statements: BatchItem<"sqlite">[] = [...owned, tombstone, del, event];
-  const results = await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  if ((results[owned.length + 1] as D1Result).meta.changes === 0) {
+  const done = await commitWrite(ctx, {
+    writes: [...owned, tombstone],
+    ...ifChanged(ctx, del, { type: `${ref.type}.purged`, subjectId: ref.id, payload }),
+  });
+  if (changedRows(done) === 0) {
     await checkPurgeable(ctx, ref); // throws the precise reason when the state changed meanwhile
     throw conflict("The item changed while it was being deleted; try again");
   }

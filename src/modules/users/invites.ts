@@ -7,7 +7,7 @@ import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { allOf, insertWhere } from "../../platform/d1-write";
 import { assertPlanRoom, isManagerRole, planRoomGuard } from "./limits";
 import type { Acting } from "./service";
@@ -69,28 +69,33 @@ export async function createInvite(ctx: ServiceCtx, acting: Acting, input: { ema
   ]);
   let inserted = 0;
   try {
-    const [, res] = await ctx.db.batch([
-      ctx.db
-        .update(invites)
-        .set({ revokedAt: now })
-        .where(
-          and(
-            sql`lower(${invites.email}) = ${email}`,
-            isNull(invites.acceptedAt),
-            isNull(invites.revokedAt),
-            sql`${invites.expiresAt} <= ${now}`,
-          ),
-        ),
-      // The checks above, repeated atomically with the write.
-      insertWhere(ctx.db, invites, row, guards),
-      recordEventIfChanged(ctx.db, {
-        type: "user.invited",
-        subjectId: row.id,
-        payload: toInvite(row),
-        actor: ctx.actor,
-      }),
-    ]);
-    inserted = res.meta.changes;
+    const done = await commitWrite(
+      ctx,
+      joinWrites(
+        {
+          writes: [
+            ctx.db
+              .update(invites)
+              .set({ revokedAt: now })
+              .where(
+                and(
+                  sql`lower(${invites.email}) = ${email}`,
+                  isNull(invites.acceptedAt),
+                  isNull(invites.revokedAt),
+                  sql`${invites.expiresAt} <= ${now}`,
+                ),
+              ),
+          ],
+        },
+        // The checks above, repeated atomically with the write.
+        ifChanged(ctx, insertWhere(ctx.db, invites, row, guards), {
+          type: "user.invited",
+          subjectId: row.id,
+          payload: toInvite(row),
+        }),
+      ),
+    );
+    inserted = changedRows(done);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`An open invite for ${email} already exists; revoke it to invite again`);
     throw err;
@@ -105,19 +110,18 @@ export async function createInvite(ctx: ServiceCtx, acting: Acting, input: { ema
 /** Revokes an open invite; revoking a revoked one is a no-op, an accepted one is a 409. */
 export async function revokeInvite(ctx: ServiceCtx, id: string): Promise<void> {
   const now = nowIso();
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(invites)
-      .set({ revokedAt: now })
-      .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt))),
-    recordEventIfChanged(ctx.db, {
-      type: "invite.revoked",
-      subjectId: id,
-      payload: { id, revokedAt: now },
-      actor: ctx.actor,
-    }),
-  ]);
-  if (res.meta.changes === 1) return;
+  const done = await commitWrite(
+    ctx,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(invites)
+        .set({ revokedAt: now })
+        .where(and(eq(invites.id, id), isNull(invites.acceptedAt), isNull(invites.revokedAt))),
+      { type: "invite.revoked", subjectId: id, payload: { id, revokedAt: now } },
+    ),
+  );
+  if (changedRows(done) === 1) return;
   const row = await ctx.db.select().from(invites).where(eq(invites.id, id)).get();
   if (!row) throw notFound("Invite");
   if (row.acceptedAt) throw conflict("The invite was already accepted; deactivate the user instead");

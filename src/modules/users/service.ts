@@ -7,7 +7,7 @@ import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
 import type { TenantDb } from "../../env";
 import type { Plan } from "../../tenancy/plans";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { allOf } from "../../platform/d1-write";
 import { assertPlanRoom, isManagerRole, type Growth, planRoomGuard } from "./limits";
 import { type UserRow, toUser } from "./view";
@@ -104,41 +104,46 @@ export async function updateUser(
     ...(change.removesOwner ? [sql`${otherActiveOwners(id)} >= 1`] : []),
   ];
   const changes = Object.keys(patch).sort();
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(users)
-      .set({
-        role: next.role,
-        status: next.status,
-        name: next.name,
-        updatedAt: now,
-        ...(next.status === "deactivated" && cur.status !== "deactivated" ? { tokensValidAfter: now } : {}),
-      })
-      .where(allOf(guards)),
-    recordEventIfChanged(ctx.db, {
-      type: "user.updated",
-      subjectId: id,
-      payload: { ...toUser(next), changes },
-      actor: ctx.actor,
-    }),
-    // Runs after the update: only revokes when the user is (now) deactivated.
-    ctx.db
-      .update(refreshTokens)
-      .set({ revokedAt: now })
-      .where(
-        and(
-          eq(refreshTokens.userId, id),
-          isNull(refreshTokens.revokedAt),
-          sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`,
-        ),
+  const done = await commitWrite(
+    ctx,
+    joinWrites(
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(users)
+          .set({
+            role: next.role,
+            status: next.status,
+            name: next.name,
+            updatedAt: now,
+            ...(next.status === "deactivated" && cur.status !== "deactivated" ? { tokensValidAfter: now } : {}),
+          })
+          .where(allOf(guards)),
+        { type: "user.updated", subjectId: id, payload: { ...toUser(next), changes } },
       ),
-    // Calendar feeds are the user's credentials too: a deactivation ends them for good, so a
-    // reactivation does not bring an old URL back (docs/bookings.md#calendar-feeds-icalendar-rfc-5545).
-    ctx.db
-      .delete(calendarFeeds)
-      .where(and(eq(calendarFeeds.userId, id), sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`)),
-  ]);
-  if (res.meta.changes === 0) {
+      {
+        derived: [
+          // Runs after the update: only revokes when the user is (now) deactivated.
+          ctx.db
+            .update(refreshTokens)
+            .set({ revokedAt: now })
+            .where(
+              and(
+                eq(refreshTokens.userId, id),
+                isNull(refreshTokens.revokedAt),
+                sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`,
+              ),
+            ),
+          // Calendar feeds are the user's credentials too: a deactivation ends them for good, so a
+          // reactivation does not bring an old URL back (docs/bookings.md#calendar-feeds-icalendar-rfc-5545).
+          ctx.db
+            .delete(calendarFeeds)
+            .where(and(eq(calendarFeeds.userId, id), sql`(SELECT status FROM users WHERE id = ${id}) = 'deactivated'`)),
+        ],
+      },
+    ),
+  );
+  if (changedRows(done) === 0) {
     // Something changed between the read and the write: answer with the rule that now fails, if any.
     const fresh = await getUser(ctx, id);
     await checkChange(ctx, acting, fresh, changeOf(fresh, next), now);
