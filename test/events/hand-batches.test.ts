@@ -20,10 +20,7 @@ const BOOKKEEPING: Record<string, string> = {
   "sso/requests.ts": "sign-in bookkeeping: consuming a one-time SSO request",
   "sso/config.ts": "sign-in credentials: ending password sessions under the SSO-only gate",
   "notifications/tickets.ts": "sign-in credentials: a single-use realtime ticket",
-  "data-transfer/import-jobs.ts": "import job staging and progress; the rows are written by the aggregates' own verbs",
-  // Moved onto the recipe with the catalogue rework (in-use counts, references); not bookkeeping.
-  "categories/service.ts": "pending: moved with the catalogue rework",
-  "locations/service.ts": "pending: moved with the catalogue rework",
+  "import-export/import/jobs.ts": "import job staging and progress; the rows are written by the aggregates' own verbs",
 };
 
 /** Module files (relative to src/modules) with a hand-built batch. */

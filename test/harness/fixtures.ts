@@ -1,5 +1,5 @@
 import type { Untyped } from "./tenant";
-import { importJob } from "./data-transfer-fixtures";
+import { importJob } from "./import-export-fixtures";
 import {
   booking,
   calendarFeed,

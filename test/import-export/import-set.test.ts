@@ -8,7 +8,7 @@ import type { ImportJob, ImportRow } from "../../src/modules/import-export";
 import { drainImport, IMPORT_CHUNK, IMPORT_CHUNK_BYTES } from "../../src/modules/import-export/import/jobs";
 import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
-import { importLinks, postCsvWith } from "../harness/data-transfer-fixtures";
+import { importLinks, postCsvWith } from "../harness/import-export-fixtures";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";

@@ -9,7 +9,7 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { drainImport, IMPORT_CHAINS, IMPORT_CHUNK } from "../../src/modules/import-export/import/jobs";
 import { findTenantById } from "../../src/tenancy/registry";
 import type { ServiceCtx } from "../../src/http/service-context";
-import { importLinks, postCsvWith } from "../harness/data-transfer-fixtures";
+import { importLinks, postCsvWith } from "../harness/import-export-fixtures";
 import { failingQueue } from "../harness/worker";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";

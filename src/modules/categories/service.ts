@@ -2,7 +2,7 @@ import { syncPage } from "../../platform/sync";
 import { syncRows, tombstoneData } from "../../events/tombstones";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { categories } from "../../db/tenant/catalog";
-import { recordEvent, recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
@@ -83,10 +83,10 @@ export async function createCategory(
     deletedBy: null,
   };
   await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db.insert(categories).values(row),
-      recordEvent(ctx.db, { type: "category.created", subjectId: row.id, payload: toCategory(row), actor: ctx.actor }),
-    ]),
+    commitWrite(ctx, {
+      writes: [ctx.db.insert(categories).values(row)],
+      events: [{ type: "category.created", subjectId: row.id, payload: toCategory(row) }],
+    }),
     () => nameTaken(input.name),
   );
   return row;
@@ -101,31 +101,36 @@ export async function updateCategory(
   const next: CategoryRow = { ...current, ...patch, updatedAt: nowIso() };
   const lifeChanged = next.expectedLifeMonths !== current.expectedLifeMonths;
   // Conditional on still being live, so a concurrent delete wins cleanly (and leaves no event).
-  const [res] = await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db
-        .update(categories)
-        .set({
-          name: next.name,
-          description: next.description,
-          expectedLifeMonths: next.expectedLifeMonths,
-          updatedAt: next.updatedAt,
-        })
-        .where(and(eq(categories.id, id), live)),
-      recordEventIfChanged(ctx.db, {
-        type: "category.updated",
-        subjectId: id,
-        payload: { ...toCategory(next), changes: Object.keys(patch) },
-        actor: ctx.actor,
-      }),
-      // Expected life feeds the health of every asset in the category: stale now, re-scored below.
-      ...(lifeChanged
-        ? [healthStaleWhere(ctx.db, sql`SELECT id FROM assets WHERE category_id = ${id} AND deleted_at IS NULL`)]
-        : []),
-    ]),
+  const done = await onUniqueViolation(
+    commitWrite(
+      ctx,
+      joinWrites(
+        ifChanged(
+          ctx,
+          ctx.db
+            .update(categories)
+            .set({
+              name: next.name,
+              description: next.description,
+              expectedLifeMonths: next.expectedLifeMonths,
+              updatedAt: next.updatedAt,
+            })
+            .where(and(eq(categories.id, id), live)),
+          { type: "category.updated", subjectId: id, payload: { ...toCategory(next), changes: Object.keys(patch) } },
+        ),
+        // Expected life feeds the health of every asset in the category: stale now, re-scored below.
+        lifeChanged
+          ? {
+              derived: [
+                healthStaleWhere(ctx.db, sql`SELECT id FROM assets WHERE category_id = ${id} AND deleted_at IS NULL`),
+              ],
+            }
+          : null,
+      ),
+    ),
     () => nameTaken(next.name),
   );
-  if (res.meta.changes === 0) throw notFound("Category");
+  if (changedRows(done) === 0) throw notFound("Category");
   if (lifeChanged) await settleHealthBacklog(ctx);
   return next;
 }
@@ -136,21 +141,20 @@ export async function deleteCategory(ctx: Ctx, id: string) {
   if (current.isDefault) throw conflict("The default category cannot be deleted");
   await refuseIfInUse(ctx, id);
   const now = nowIso();
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(categories)
-      .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
-      .where(
-        and(eq(categories.id, id), live, noLiveAssetUses({ categoryId: id }), noLiveStockUses({ categoryId: id })),
-      ),
-    recordEventIfChanged(ctx.db, {
-      type: "category.deleted",
-      subjectId: id,
-      payload: { ...toCategory(current), deletedAt: now },
-      actor: ctx.actor,
-    }),
-  ]);
-  if (res.meta.changes === 0) {
+  const done = await commitWrite(
+    ctx,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(categories)
+        .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+        .where(
+          and(eq(categories.id, id), live, noLiveAssetUses({ categoryId: id }), noLiveStockUses({ categoryId: id })),
+        ),
+      { type: "category.deleted", subjectId: id, payload: { ...toCategory(current), deletedAt: now } },
+    ),
+  );
+  if (changedRows(done) === 0) {
     await refuseIfInUse(ctx, id); // an asset or stock item arrived meanwhile
     throw notFound("Category");
   }
@@ -176,21 +180,20 @@ export async function restoreCategory(ctx: Ctx, id: string) {
   if (!row) throw notFound("Deleted category");
   const now = nowIso();
   const restored: CategoryRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
-  const [res] = await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db
-        .update(categories)
-        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
-        .where(and(eq(categories.id, id), isNotNull(categories.deletedAt))),
-      recordEventIfChanged(ctx.db, {
-        type: "category.restored",
-        subjectId: id,
-        payload: toCategory(restored),
-        actor: ctx.actor,
-      }),
-    ]),
+  const done = await onUniqueViolation(
+    commitWrite(
+      ctx,
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(categories)
+          .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+          .where(and(eq(categories.id, id), isNotNull(categories.deletedAt))),
+        { type: "category.restored", subjectId: id, payload: toCategory(restored) },
+      ),
+    ),
     () => conflict(`Cannot restore: a live category is already named '${row.name}'`),
   );
-  if (res.meta.changes === 0) throw notFound("Deleted category");
+  if (changedRows(done) === 0) throw notFound("Deleted category");
   return restored;
 }

@@ -2,7 +2,7 @@ import { syncPage } from "../../platform/sync";
 import { syncRows } from "../../events/tombstones";
 import { and, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
-import { recordEventIfChanged } from "../../events/outbox";
+import { changedRows, commitWrite, ifChanged } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
@@ -88,19 +88,18 @@ export async function createLocation(
   const insert = row.parentId
     ? insertWhere(ctx.db, locations, row, parentIsLive(row.parentId))
     : ctx.db.insert(locations).values(row);
-  const [res] = await onUniqueViolation(
-    ctx.db.batch([
-      insert,
-      recordEventIfChanged(ctx.db, {
+  const done = await onUniqueViolation(
+    commitWrite(
+      ctx,
+      ifChanged(ctx, insert, {
         type: "location.created",
         subjectId: row.id,
         payload: toLocation(row),
-        actor: ctx.actor,
       }),
-    ]),
+    ),
     () => nameTaken(row.name),
   );
-  if (res.meta.changes === 0) throw parentMissing();
+  if (changedRows(done) === 0) throw parentMissing();
   return row;
 }
 
@@ -115,22 +114,25 @@ export async function updateLocation(
   // The tree rules are the UPDATE's own guard, so a concurrent move or delete cannot slip in between a
   // check and the write; only when nothing changed is the reason looked up, for a precise error.
   const guard = typeof moveTo === "string" ? and(parentIsLive(moveTo), not(wouldCycle(id, moveTo))) : undefined;
-  const [res] = await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db
-        .update(locations)
-        .set({ name: next.name, description: next.description, parentId: next.parentId, updatedAt: next.updatedAt })
-        .where(and(eq(locations.id, id), live, guard)),
-      recordEventIfChanged(ctx.db, {
-        type: "location.updated",
-        subjectId: id,
-        payload: { ...toLocation(next), changes: Object.keys(patch) },
-        actor: ctx.actor,
-      }),
-    ]),
+  const done = await onUniqueViolation(
+    commitWrite(
+      ctx,
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(locations)
+          .set({ name: next.name, description: next.description, parentId: next.parentId, updatedAt: next.updatedAt })
+          .where(and(eq(locations.id, id), live, guard)),
+        {
+          type: "location.updated",
+          subjectId: id,
+          payload: { ...toLocation(next), changes: Object.keys(patch) },
+        },
+      ),
+    ),
     () => nameTaken(next.name),
   );
-  if (res.meta.changes === 0) {
+  if (changedRows(done) === 0) {
     await getLocation(ctx, id);
     if (typeof moveTo === "string") await checkParent(ctx.db, id, moveTo);
     throw changedMeanwhile();
@@ -159,28 +161,31 @@ export async function deleteLocation(ctx: Ctx, id: string) {
   const current = await getLocation(ctx, id);
   await checkDeletable(ctx, current);
   const now = nowIso();
-  const [res] = await ctx.db.batch([
-    ctx.db
-      .update(locations)
-      .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
-      .where(
-        and(
-          eq(locations.id, id),
-          live,
-          eq(locations.isDefault, false),
-          sql`${liveChildCount(id)} = 0`,
-          noLiveAssetUses({ locationId: id }),
-          noLiveStockUses({ locationId: id }),
+  const done = await commitWrite(
+    ctx,
+    ifChanged(
+      ctx,
+      ctx.db
+        .update(locations)
+        .set({ deletedAt: now, deletedBy: ctx.actor, updatedAt: now })
+        .where(
+          and(
+            eq(locations.id, id),
+            live,
+            eq(locations.isDefault, false),
+            sql`${liveChildCount(id)} = 0`,
+            noLiveAssetUses({ locationId: id }),
+            noLiveStockUses({ locationId: id }),
+          ),
         ),
-      ),
-    recordEventIfChanged(ctx.db, {
-      type: "location.deleted",
-      subjectId: id,
-      payload: { ...toLocation(current), deletedAt: now },
-      actor: ctx.actor,
-    }),
-  ]);
-  if (res.meta.changes === 0) {
+      {
+        type: "location.deleted",
+        subjectId: id,
+        payload: { ...toLocation(current), deletedAt: now },
+      },
+    ),
+  );
+  if (changedRows(done) === 0) {
     await checkDeletable(ctx, await getLocation(ctx, id));
     throw changedMeanwhile();
   }
@@ -204,28 +209,31 @@ export async function restoreLocation(ctx: Ctx, id: string) {
   const row = await getDeletedLocation(ctx, id);
   const now = nowIso();
   const restored: LocationRow = { ...row, deletedAt: null, deletedBy: null, updatedAt: now };
-  const [res] = await onUniqueViolation(
-    ctx.db.batch([
-      ctx.db
-        .update(locations)
-        .set({ deletedAt: null, deletedBy: null, updatedAt: now })
-        .where(
-          and(
-            eq(locations.id, id),
-            isNotNull(locations.deletedAt),
-            row.parentId ? parentIsLive(row.parentId) : undefined,
+  const done = await onUniqueViolation(
+    commitWrite(
+      ctx,
+      ifChanged(
+        ctx,
+        ctx.db
+          .update(locations)
+          .set({ deletedAt: null, deletedBy: null, updatedAt: now })
+          .where(
+            and(
+              eq(locations.id, id),
+              isNotNull(locations.deletedAt),
+              row.parentId ? parentIsLive(row.parentId) : undefined,
+            ),
           ),
-        ),
-      recordEventIfChanged(ctx.db, {
-        type: "location.restored",
-        subjectId: id,
-        payload: toLocation(restored),
-        actor: ctx.actor,
-      }),
-    ]),
+        {
+          type: "location.restored",
+          subjectId: id,
+          payload: toLocation(restored),
+        },
+      ),
+    ),
     () => conflict(`Cannot restore: a live location is already named '${row.name}'`),
   );
-  if (res.meta.changes === 0) {
+  if (changedRows(done) === 0) {
     await getDeletedLocation(ctx, id);
     throw row.parentId ? restoreBlocked(row.parentId) : changedMeanwhile();
   }

@@ -100,10 +100,10 @@ export async function createStockItem(ctx: StockCtx, input: StockItemInput & { n
       derived: crossingStatements(db, { levels: [], itemIds: [row.id] }, ctx.actor),
     }).then(
       // Push the notifications the crossing statements made.
-      async (done) => (
-        await pushNotifications(ctx, createdNotifications(done.results[done.derivedAt + CROSSING_NOTIFICATIONS_AT])),
-        true
-      ),
+      async (done) => {
+        await pushNotifications(ctx, createdNotifications(done.results[done.derivedAt + CROSSING_NOTIFICATIONS_AT]));
+        return true;
+      },
       (err: unknown) => {
         // A generated tag that collided: draw another.
         if (input.tag === undefined && attempt < TAG_ATTEMPTS && isUniqueViolation(err, "stock_items_tag_live_uq"))
