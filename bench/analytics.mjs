@@ -18,9 +18,9 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
-import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench, sleep } from "./lib.mjs";
-import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import { localUrl } from "../scripts/lib/http.mjs";
+import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
+import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench, sleep } from "./lib.mjs";
 
 const SIZES = (process.env.SIZES ?? "1000,100000").split(",").map(Number);
 const REQUESTS = Number(process.env.REQUESTS ?? 200);

@@ -1,4 +1,5 @@
 import { seedId as id, seededRandom as rng } from "./lib.mjs";
+
 // Generated seed data for bench/bookings.mjs: assets, people, bookings and booking_items written the
 // way src/modules/bookings writes them (src/db/tenant/bookings.ts): one booking_items row per booked
 // asset with the booking's window copied, `active` = 1 while the booking holds the asset (reserved,

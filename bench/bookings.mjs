@@ -16,9 +16,9 @@
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
-import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench } from "./lib.mjs";
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import { seedSql } from "./bookings-seed.mjs";
+import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench } from "./lib.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 100_000);
 const BOOKINGS = Number(process.env.BOOKINGS ?? 100_000);

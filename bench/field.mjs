@@ -16,8 +16,8 @@ import { join } from "node:path";
 import { adminLogin, createTenant } from "../scripts/lib/admin-client.mjs";
 import { request } from "../scripts/lib/http.mjs";
 import { buildWeb } from "../scripts/lib/web-build.mjs";
-import { writeY4m } from "../test/browser/fake-camera.mjs";
 import { launch, PHONE } from "../test/browser/browser.mjs";
+import { writeY4m } from "../test/browser/fake-camera.mjs";
 import { ADMIN, startLocalWorker } from "../test/browser/local-worker.mjs";
 import {
   labelModules,

@@ -17,8 +17,9 @@
 // Options (environment): ASSETS (100000), REQUESTS (400 per measured route), CONCURRENCY (8),
 // SHARE_ROUNDS (0; N adds shares robust to drift: per route, N rounds of SHARE_REQUESTS (40) requests
 // each followed by as many of the trivial route, the median of the N ratios), PORT.
-import { createWorkspace, expectStatus, log, measureLoad, pool, printTable, runBench, sleep } from "./lib.mjs";
+
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
+import { createWorkspace, expectStatus, log, measureLoad, pool, printTable, runBench, sleep } from "./lib.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 100_000);
 const REQUESTS = Number(process.env.REQUESTS ?? 400);

@@ -1,8 +1,9 @@
 // What the benchmarks share: a local Worker of their own (`wrangler dev` on a free loopback port,
 // fresh local state in a temp directory), a timed keep-alive client for it, a workspace created
 // through the admin API, and latency figures. Each benchmark keeps its own data, routes and table.
-import http from "node:http";
+
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adminLogin, createTenant } from "../scripts/lib/admin-client.mjs";

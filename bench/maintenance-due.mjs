@@ -12,8 +12,9 @@
 //
 // Options (environment): SCHEDULES (50000), API_SCHEDULES (500), ITEMS (500), REQUESTS (600 per measured route),
 // CONCURRENCY (8), PORT (a free one). Loopback traffic only.
-import { createWorkspace, expectStatus, log, measureLoad, pool, printTable, runBench } from "./lib.mjs";
+
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
+import { createWorkspace, expectStatus, log, measureLoad, pool, printTable, runBench } from "./lib.mjs";
 
 const SCHEDULES = Number(process.env.SCHEDULES ?? 50_000);
 const ITEMS = Number(process.env.ITEMS ?? 500);

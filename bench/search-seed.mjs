@@ -1,4 +1,5 @@
 import { seedId as id, seededRandom as rng } from "./lib.mjs";
+
 // Generated seed data for bench/search.mjs: realistic asset names (a product catalogue where one
 // word, "Laptop", is in about a fifth of all names), tags AST-000000.., random serials, people and
 // sessions. Multi-row INSERTs of 200 rows keep each statement far below D1's statement size limit.

@@ -13,8 +13,8 @@
 // PORT (a free one). Loopback traffic only.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench } from "./lib.mjs";
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
+import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench } from "./lib.mjs";
 import { seedSql } from "./search-seed.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 100_000);

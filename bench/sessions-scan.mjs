@@ -10,8 +10,9 @@
 //
 // Options (environment): ASSETS (5000), SCANNERS (50), SEED (api; sql loads the assets straight into
 // D1, much faster), BATCH_ONLY (0; 1 runs only the batch phase), PORT (a free one). Loopback traffic only.
-import { createWorkspace, expectStatus, latencyStats, log, measureLoad, pool, printTable, runBench } from "./lib.mjs";
+
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
+import { createWorkspace, expectStatus, latencyStats, log, measureLoad, pool, printTable, runBench } from "./lib.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 5000);
 const SCANNERS = Number(process.env.SCANNERS ?? 50);

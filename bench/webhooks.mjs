@@ -18,6 +18,7 @@
 // when no delivery arrives for this long), PORT.
 import http from "node:http";
 import { Webhook } from "standardwebhooks";
+import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import {
   createWorkspace,
   expectStatus,
@@ -29,7 +30,6 @@ import {
   runBench,
   sleep,
 } from "./lib.mjs";
-import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);

@@ -9,12 +9,12 @@ import { createWriteStream, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { outputGate, STOP_SIGNALS, whenParentGone } from "./lib/child-life.mjs";
-import { ensureDemo, banner } from "./lib/demo.mjs";
+import { banner, ensureDemo } from "./lib/demo.mjs";
 import { adminCredentials, ensureDevVars } from "./lib/dev-vars.mjs";
 import { request } from "./lib/http.mjs";
 import { migrateLocalDatabases } from "./lib/local-migrations.mjs";
-import { ROOT } from "./lib/paths.mjs";
 import { recordLocalPort } from "./lib/local-port.mjs";
+import { ROOT } from "./lib/paths.mjs";
 import { buildWeb } from "./lib/web-build.mjs";
 import { reexecUnderNode22IfNeeded, spawnWrangler } from "./lib/wrangler.mjs";
 

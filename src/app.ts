@@ -2,12 +2,40 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./env";
+import { allowedMethods } from "./http/allowed-methods";
+import { d1QueryCounter } from "./http/d1-counter";
+import { notFoundWith, onError } from "./http/error-handler";
+import { requestId } from "./http/request-id";
+import { registerHeaderComponents } from "./http/response-headers";
 import { adminRouter } from "./modules/admin";
+import { analyticsRouter, tt10Router } from "./modules/analytics";
 import { apiKeysRouter, apiKeyWebhookResources } from "./modules/api-keys";
 import { assetsRouter, assetWebhookResources } from "./modules/assets";
+import { authRouter } from "./modules/auth";
 import { bookingsRouter, bookingWebhookResources } from "./modules/bookings";
+import { calendarRouter } from "./modules/calendar";
+import { categoriesRouter, categoryWebhookResources } from "./modules/categories";
+import { customFieldsRouter, customFieldWebhookResources } from "./modules/custom-fields";
+import { feedbackRouter, feedbackWebhookResources } from "./modules/feedback";
+import { fieldAppPages } from "./modules/field-app";
+import { objectsRouter } from "./modules/files";
+import { healthRouter } from "./modules/health";
+import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
+import { labelsRouter } from "./modules/labels";
+import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
+import { locationsRouter, locationWebhookResources } from "./modules/locations";
+import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
+import { notificationsRouter, realtimeRouter } from "./modules/notifications";
+import { peopleRouter, personWebhookResources } from "./modules/people";
+import { quickAddRouter } from "./modules/quick-add";
 import { requestsRouter, requestWebhookResources } from "./modules/requests";
+import { scanEventsRouter } from "./modules/scan-events";
+import { searchRouter } from "./modules/search";
+import { sessionSchedulesRouter, sessionScheduleWebhookResources } from "./modules/session-schedules";
+import { sessionItemsRouter, sessionScanRouter, sessionsRouter, sessionWebhookResources } from "./modules/sessions";
+import { cors, settingsRouter } from "./modules/settings";
+import { ssoConfigRouter, ssoPages, ssoSigninRouter } from "./modules/sso";
 import {
   stockAnalyticsRouter,
   stockCountsRouter,
@@ -15,42 +43,12 @@ import {
   stockMovementsRouter,
   stockWebhookResources,
 } from "./modules/stock";
-import { labelsRouter } from "./modules/labels";
-import { calendarRouter } from "./modules/calendar";
-import { healthRouter } from "./modules/health";
-import { authRouter } from "./modules/auth";
-import { categoriesRouter, categoryWebhookResources } from "./modules/categories";
-import { customFieldsRouter, customFieldWebhookResources } from "./modules/custom-fields";
-import { feedbackRouter, feedbackWebhookResources } from "./modules/feedback";
-import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
-import { locationsRouter, locationWebhookResources } from "./modules/locations";
-import { objectsRouter } from "./modules/files";
-import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
-import { realtimeRouter, notificationsRouter } from "./modules/notifications";
-import { peopleRouter, personWebhookResources } from "./modules/people";
-import { scanEventsRouter } from "./modules/scan-events";
-import { searchRouter } from "./modules/search";
-import { sessionSchedulesRouter, sessionScheduleWebhookResources } from "./modules/session-schedules";
-import { sessionItemsRouter, sessionsRouter, sessionScanRouter, sessionWebhookResources } from "./modules/sessions";
-import { usersRouter, userWebhookResources } from "./modules/users";
 import { trashRouter, trashWebhookResources } from "./modules/trash";
-import { allowedMethods } from "./http/allowed-methods";
-import { notFoundWith, onError } from "./http/error-handler";
-import { d1QueryCounter } from "./http/d1-counter";
-import { ApiError } from "./platform/errors";
-import { requestId } from "./http/request-id";
-import { registerHeaderComponents } from "./http/response-headers";
-import { settingsRouter } from "./modules/settings";
-import { analyticsRouter, tt10Router } from "./modules/analytics";
-import { quickAddRouter } from "./modules/quick-add";
-import { exportRouter, importRouter } from "./modules/import-export";
+import { usersRouter, userWebhookResources } from "./modules/users";
 import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } from "./modules/webhooks";
-import { hostOrigin } from "./tenancy/host";
-import { cors } from "./modules/settings";
-import { ssoConfigRouter, ssoPages, ssoSigninRouter } from "./modules/sso";
 import { API_INFO, API_TAGS } from "./openapi-meta";
-
-import { fieldAppPages } from "./modules/field-app";
+import { ApiError } from "./platform/errors";
+import { hostOrigin } from "./tenancy/host";
 
 export const API_PREFIX = "/api/v1";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */

@@ -1,8 +1,8 @@
-import type { Context } from "hono";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
-import type * as tenantSchema from "./db/tenant/schema";
+import type { Context } from "hono";
 import type { Principal } from "./access/principal";
 import type { TenantRecord } from "./db/control/schema";
+import type * as tenantSchema from "./db/tenant/schema";
 
 /**
  * Worker bindings, typed once. This file sits under every floor, so it names nothing above it:

@@ -1,5 +1,5 @@
-import type { EventHandler } from "./events/consumer";
 import { webhookFanOut } from "./domain/webhook-delivery";
+import type { EventHandler } from "./events/consumer";
 
 /** The event handlers the Queue consumer runs, in order. Each is idempotent by event id. */
 export const EVENT_HANDLERS: readonly EventHandler[] = [

@@ -1,12 +1,12 @@
 import { buildApp } from "./app";
+import type { WebhookMessage } from "./domain/webhook-delivery";
+import { consumeWebhookMessages, deliveryIdsOf } from "./domain/webhook-delivery";
 import type { Bindings } from "./env";
-import { consumeEvents } from "./events/consumer";
 import { EVENT_HANDLERS } from "./event-handlers";
+import { consumeEvents } from "./events/consumer";
 import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
-import { consumeWebhookMessages, deliveryIdsOf } from "./domain/webhook-delivery";
-import type { WebhookMessage } from "./domain/webhook-delivery";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
 
 /** The webhook delivery queue's name (wrangler.toml); every other batch is domain events. */

@@ -7,4 +7,5 @@ declare module "vitest" {
     oidcIssuer: string;
   }
 }
+
 export {};

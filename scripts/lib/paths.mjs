@@ -1,6 +1,7 @@
 // Where things live, resolved from this file so scripts work from any working directory.
-import { fileURLToPath } from "node:url";
+
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const DEV_VARS = join(ROOT, ".dev.vars");

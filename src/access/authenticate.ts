@@ -2,14 +2,14 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getCookie } from "hono/cookie";
 import { apiKeys, users } from "../db/tenant/users";
 import type { AppContext } from "../env";
+import { looksLikeApiKey } from "../platform/api-key-token";
 import { nowIso } from "../platform/clock";
 import { sha256Hex } from "../platform/crypto";
 import { ApiError } from "../platform/errors";
-import { looksLikeApiKey } from "../platform/api-key-token";
 import { adminSessionEmail } from "./admin-sessions";
 import { verifyAccessToken } from "./jwt";
-import type { Principal } from "./principal";
 import type { Access } from "./policy";
+import type { Principal } from "./principal";
 import { parseScopes } from "./scopes";
 
 export const ADMIN_COOKIE = "admin_session";

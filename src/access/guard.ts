@@ -5,9 +5,9 @@ import { planIncludes } from "../tenancy/plans";
 import { requireAdminHost, resolveTenant } from "../tenancy/resolve";
 import { authenticatePlatformAdmin, authenticateTenantCaller } from "./authenticate";
 import type { RouteRule } from "./policy";
-import { throttle } from "./throttle";
 import { rateLimit } from "./rate-limit";
 import { requireScope } from "./scope-check";
+import { throttle } from "./throttle";
 
 /**
  * The per-route middleware built from a route's policy-table entry: resolve the tenant, identify

@@ -1,6 +1,6 @@
 import type { Role } from "../db/tenant/users";
 import type { PlanFeature } from "../tenancy/plans";
-import { ROUTE_POLICY, type OperationId, type RouteRule } from "./policy";
+import { type OperationId, ROUTE_POLICY, type RouteRule } from "./policy";
 
 /**
  * The operations a signed-in user may call on their workspace, from this table: the routes that

@@ -1,11 +1,11 @@
-import type { EventMessage } from "./types";
 import { and, asc, inArray, isNotNull, isNull, lte, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { outbox } from "../db/tenant/outbox";
 import type { AppContext, Bindings, TenantDb } from "../env";
 import { nowIso } from "../platform/clock";
-import type { TenantRecord } from "../tenancy/registry";
 import { tenantDb } from "../tenancy/pool";
+import type { TenantRecord } from "../tenancy/registry";
+import type { EventMessage } from "./types";
 
 /** Queue `sendBatch` takes at most 100 messages; 99 also keeps the UPDATE under D1's 100 parameters. */
 const BATCH = 99;

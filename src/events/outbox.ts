@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { TenantDb } from "../env";
 import { outbox } from "../db/tenant/outbox";
+import type { TenantDb } from "../env";
 import { nowIso } from "../platform/clock";
 import { batchable, insertJsonRows, insertWhere } from "../platform/d1-write";
 import { newId } from "../platform/ids";

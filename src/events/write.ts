@@ -1,8 +1,8 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import type { TenantDb } from "../env";
 import type { BatchRider } from "../platform/d1-write";
-import { auditStatementsMany, type AuditChange } from "./audit";
-import { recordEventIfChanged, recordEvents, type NewEvent } from "./outbox";
+import { type AuditChange, auditStatementsMany } from "./audit";
+import { type NewEvent, recordEventIfChanged, recordEvents } from "./outbox";
 
 /**
  * The write recipe: how every aggregate changes the tenant database. D1 has no interactive

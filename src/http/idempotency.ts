@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import { credentialKey } from "../access/principal";
 import { idempotencyKeys } from "../db/tenant/idempotency";
 import type { AppEnv, TenantDb } from "../env";
-import { sha256Hex, randomToken } from "../platform/crypto";
+import { randomToken, sha256Hex } from "../platform/crypto";
 import { ApiError, ERROR_STATUS } from "../platform/errors";
 import { withCommitMark } from "./idempotency-mark";
 

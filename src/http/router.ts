@@ -2,13 +2,13 @@ import { createRoute, OpenAPIHono, type RouteConfig, type z } from "@hono/zod-op
 import type { MiddlewareHandler } from "hono";
 import type { ZodError } from "zod";
 import { guard } from "../access/guard";
-import { acceptsIdempotencyKey, ROUTE_POLICY, type OperationId, type RouteRule } from "../access/policy";
-import { idempotency, IdempotencyHeaders } from "./idempotency";
+import { acceptsIdempotencyKey, type OperationId, ROUTE_POLICY, type RouteRule } from "../access/policy";
 import type { AppEnv } from "../env";
 import { ApiError, ERROR_STATUS, type ErrorDetail } from "../platform/errors";
 import { withCursorScope } from "../platform/pagination";
 import { ErrorSchema } from "../platform/schemas";
 import { bodyShape } from "./body-shape";
+import { IdempotencyHeaders, idempotency } from "./idempotency";
 import { outboxDrain } from "./outbox-drain";
 import { type ResponseHeaders, standardHeaders } from "./response-headers";
 

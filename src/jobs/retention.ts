@@ -1,4 +1,4 @@
-import { lte, lt, and, eq } from "drizzle-orm";
+import { and, eq, lt, lte } from "drizzle-orm";
 import { idempotencyKeys } from "../db/tenant/idempotency";
 import { syncTombstones, TOMBSTONE_ENTITIES } from "../db/tenant/sync";
 import type { Bindings } from "../env";

@@ -1,15 +1,15 @@
+import { runHealthJob } from "../domain/health-engine";
+import { runWebhookSweep } from "../domain/webhook-delivery";
 import type { Bindings } from "../env";
 import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/dispatch";
-import { runHealthJob } from "../domain/health-engine";
 import { runBookingReminders } from "../modules/bookings";
-import { runMaintenanceReminders } from "../modules/maintenance";
-import { runDueSchedules } from "../modules/session-schedules";
-import { runRequestExpiry } from "../modules/requests";
 import { resumeImports } from "../modules/import-export";
+import { runMaintenanceReminders } from "../modules/maintenance";
+import { runRequestExpiry } from "../modules/requests";
+import { runDueSchedules } from "../modules/session-schedules";
 import type { TenantRecord } from "../tenancy/registry";
 import { runRetention } from "./retention";
 import { sweepTenants } from "./tenant-sweep";
-import { runWebhookSweep } from "../domain/webhook-delivery";
 
 /** A per-tenant cron job; `job` names its resume cursor in job_cursors. */
 interface CronJob {

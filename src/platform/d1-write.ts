@@ -1,4 +1,4 @@
-import { getTableColumns, SQL, sql, type InferInsertModel } from "drizzle-orm";
+import { getTableColumns, type InferInsertModel, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";

@@ -1,10 +1,10 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "@hono/zod-openapi";
-import { asc, desc, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { AsyncLocalStorage } from "node:async_hooks";
-import { ApiError } from "./errors";
+import { asc, desc, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { base64url, fromBase64url } from "./crypto";
+import { ApiError } from "./errors";
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 50;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, gte, sql, type SQL } from "drizzle-orm";
+import { and, asc, gte, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { decodeCursor, toPage } from "./pagination";
 import { instantValue } from "./schemas";

@@ -1,6 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
-import type { Bindings, TenantDb } from "../env";
 import * as tenantSchema from "../db/tenant/schema";
+import type { Bindings, TenantDb } from "../env";
 import { ApiError } from "../platform/errors";
 
 const POOL_BINDING = /^TENANT_DB_[A-Z0-9_]+$/;

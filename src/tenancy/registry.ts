@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import type { Bindings } from "../env";
 import { type TenantRecord, tenants } from "../db/control/schema";
+import type { Bindings } from "../env";
 import type { Plan } from "./plans";
 
 export type { TenantRecord };

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { ADMIN_URL, adminApi, adminSignIn } from "../harness/admin";
 import { call, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 
 describe("platform admin sign-in", () => {
   it("sets an HttpOnly, Secure, SameSite=Strict session cookie that opens the admin routes", async () => {

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { rawTenantDb, poolBindings } from "../../src/tenancy/pool";
-import { findTenantById } from "../../src/tenancy/registry";
-import { adminApi, adminSignIn, asTestTenant, uniqueSlug } from "../harness/admin";
 import type { CreatedTenant } from "../../src/modules/admin";
 import type { Category } from "../../src/modules/categories";
 import type { Page } from "../../src/platform/pagination";
+import { poolBindings, rawTenantDb } from "../../src/tenancy/pool";
+import { findTenantById } from "../../src/tenancy/registry";
+import { adminApi, adminSignIn, asTestTenant, uniqueSlug } from "../harness/admin";
 import { api } from "../harness/tenant";
 
 /** The export route streams its JSON (no response schema): the parts read here. */

@@ -9,8 +9,8 @@ import { poolBindings } from "../../src/tenancy/pool";
 import { provisionTenant } from "../../src/tenancy/provision";
 import { controlDb, findTenantById, findTenantBySlug } from "../../src/tenancy/registry";
 import { ADMIN_URL, adminSignIn, uniqueSlug } from "../harness/admin";
-import { api, createTenant } from "../harness/tenant";
 import { fetchWith } from "../harness/contract";
+import { api, createTenant } from "../harness/tenant";
 
 /** The real environment with the tenant database pool narrowed to `bindings`. */
 function withPool(bindings: string[]): Bindings {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { adminApi, adminSignIn, asTestTenant, uniqueSlug } from "../harness/admin";
-import { api, call, type CallResult } from "../harness/tenant";
-import type { Tenant, CreatedTenant } from "../../src/modules/admin";
-import type { Location } from "../../src/modules/locations";
+import type { CreatedTenant, Tenant } from "../../src/modules/admin";
 import type { Category } from "../../src/modules/categories";
+import type { Location } from "../../src/modules/locations";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { adminApi, adminSignIn, asTestTenant, uniqueSlug } from "../harness/admin";
+import { api, type CallResult, call } from "../harness/tenant";
 
 const create = async <T = CreatedTenant>(cookie: string, body: Record<string, unknown>) =>
   adminApi<T>(cookie, "/admin/tenants", { body });

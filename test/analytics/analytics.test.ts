@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { assetStatusEvents } from "../../src/db/tenant/assets";
 import { maintenanceLogs } from "../../src/db/tenant/maintenance";
 import { sessionItems, sessions } from "../../src/db/tenant/sessions";

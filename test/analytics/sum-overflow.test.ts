@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { DepreciationAnalytics, MaintenanceAnalytics } from "../../src/modules/analytics";
 import { insertAsset } from "../harness/rows";
+import { move, newLocation, newStockItem } from "../harness/stock-helpers";
 import { api, createTenant } from "../harness/tenant";
 import { rawDbOf } from "../harness/tenant-db";
-import { move, newLocation, newStockItem } from "../harness/stock-helpers";
 
 /**
  * Sums of money reach past SQLite's 64-bit integers with inputs inside the validated limits (1e12 a

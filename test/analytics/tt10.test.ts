@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assetTimeline, assignments } from "../../src/db/tenant/assets";
-import { newId } from "../../src/platform/ids";
 import type { Tt10Report } from "../../src/modules/analytics";
+import { newId } from "../../src/platform/ids";
 import { adminApi, adminSignIn } from "../harness/admin";
 import { createUser } from "../harness/principals";
 import { createTenant, type TestTenant } from "../harness/tenant";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { outboxRows } from "../harness/outbox";
-import { seedPerson } from "../harness/people";
-import { seedAssets } from "../harness/sessions";
 import type { TimelineEntry } from "../../src/modules/assets";
 import type { BulkPeopleResult } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
+import { outboxRows } from "../harness/outbox";
+import { seedPerson } from "../harness/people";
+import { seedAssets } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
 
 describe("POST /people/bulk (deactivate)", () => {

@@ -1,7 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { outboxRows } from "../harness/outbox";
-import { seedPerson } from "../harness/people";
-import { seedAssets } from "../harness/sessions";
 import type {
   AssetStatusEvent,
   Assignment,
@@ -13,8 +10,10 @@ import type {
 import type { PersonAssignment } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { outboxRows } from "../harness/outbox";
+import { seedPerson } from "../harness/people";
+import { createLocation, seedAssets } from "../harness/sessions";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { createLocation } from "../harness/sessions";
 
 const bulk = (t: TestTenant, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   api<BulkInventoryItemsResult>(t, "/inventory-items/bulk", { body, headers });

@@ -1,20 +1,20 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { idempotencyKeys } from "../../src/db/tenant/idempotency";
 import { assets } from "../../src/db/tenant/assets";
-import { createSchedule, day, earlierToday } from "../harness/maintenance";
-import { insertAsset as insertAssetRow } from "../harness/rows";
-import { seedPerson } from "../harness/people";
-import { scan, seedAssets, startSession } from "../harness/sessions";
+import { idempotencyKeys } from "../../src/db/tenant/idempotency";
+import { withCommitMark } from "../../src/http/idempotency-mark";
 import type { AssetStatusEvent, Assignment, InventoryItem } from "../../src/modules/assets";
 import type { MaintenanceCompletion, MaintenanceLog, MaintenanceSchedule } from "../../src/modules/maintenance";
 import type { Session } from "../../src/modules/sessions";
 import type { Page } from "../../src/platform/pagination";
-import { api, createTenant, type CallOptions, type TestTenant } from "../harness/tenant";
-import { dbOf } from "../harness/tenant-db";
+import { createSchedule, day, earlierToday } from "../harness/maintenance";
+import { seedPerson } from "../harness/people";
 import { userJwt } from "../harness/principals";
+import { insertAsset as insertAssetRow } from "../harness/rows";
+import { scan, seedAssets, startSession } from "../harness/sessions";
+import { api, type CallOptions, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 import { expectError } from "../security/harness";
-import { withCommitMark } from "../../src/http/idempotency-mark";
 
 let n = 0;
 const newKey = () => `test-key-${Date.now().toString(36)}-${n++}`;

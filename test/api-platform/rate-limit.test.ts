@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { RATE_LIMITS } from "../../src/access/rate-limit";
-import { userJwt } from "../harness/principals";
-import { api, createTenant, type Auth, type Failure, type TestTenant } from "../harness/tenant";
-import { expectError } from "../security/harness";
 import { createKey } from "../harness/keys";
+import { userJwt } from "../harness/principals";
+import { type Auth, api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { expectError } from "../security/harness";
 
 /** The local binding counts in windows aligned to the wall clock (60 s): start early in one (waits at most 30 s). */
 async function startOfWindow() {

@@ -8,8 +8,8 @@ import { runRetention } from "../../src/jobs/retention";
 import { CRON_JOBS, runScheduled } from "../../src/jobs/scheduled";
 import { insertJsonRows } from "../../src/platform/d1-write";
 import { tenantRecord } from "../harness/maintenance";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../src/db/tenant/users";
-import { fetchOpenApi } from "../harness/openapi";
-import { insertAsset } from "../harness/people";
 import type { ApiKey } from "../../src/modules/api-keys";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { createKey } from "../harness/keys";
+import { fetchOpenApi } from "../harness/openapi";
+import { insertAsset } from "../harness/people";
 import { api, createTenant, type Failure } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { expectError } from "../security/harness";
-import { createKey } from "../harness/keys";
 
 describe("scoped API keys", () => {
   it("a read-only key reads its group, is refused writes with the missing scope, and reads the health batch", async () => {

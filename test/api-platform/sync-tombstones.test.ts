@@ -8,8 +8,8 @@ import type { Session } from "../../src/modules/sessions";
 import type { Page } from "../../src/platform/pagination";
 import { createSchedule } from "../harness/maintenance";
 import { insertAsset } from "../harness/rows";
-import { dbOf, rawDbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf, rawDbOf } from "../harness/tenant-db";
 
 type Synced<T> = T & { deletedAt?: string | null };
 

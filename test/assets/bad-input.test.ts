@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant, type Failure } from "../harness/tenant";
-import { createAsset, writeCounts } from "../harness/assets-helpers";
 import type { Category } from "../../src/modules/categories";
+import { createAsset, writeCounts } from "../harness/assets-helpers";
+import { api, createTenant, type Failure } from "../harness/tenant";
 
 const paths = (res: { body: { details?: { path: string }[] } }) => (res.body.details ?? []).map((d) => d.path);
 

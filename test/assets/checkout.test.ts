@@ -1,17 +1,17 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assignments } from "../../src/db/tenant/assets";
-import { checkinAllForPerson } from "../../src/modules/assets/custody/checkin-people";
 import { commitWrite } from "../../src/events/write";
+import type { AssetStatusEvent, Assignment, AuditEntry, InventoryItem, TimelineEntry } from "../../src/modules/assets";
+import { checkinAllForPerson } from "../../src/modules/assets/custody/checkin-people";
 import { compileAssetWrite } from "../../src/modules/assets/write";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "../harness/assets-helpers";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson, setPerson } from "../harness/people";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "../harness/assets-helpers";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { AssetStatusEvent, Assignment, AuditEntry, InventoryItem, TimelineEntry } from "../../src/modules/assets";
-import type { Page } from "../../src/platform/pagination";
+import { dbOf } from "../harness/tenant-db";
 
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 

@@ -2,15 +2,15 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assetTimeline } from "../../src/db/tenant/assets";
 import { auditLog } from "../../src/db/tenant/audit";
-import { outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
-import { assetRow, createAsset, writeCounts } from "../harness/assets-helpers";
-import type { Page } from "../../src/platform/pagination";
 import type { AuditEntry, InventoryItem, InventoryItemListItem, TimelineEntry } from "../../src/modules/assets";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Location } from "../../src/modules/locations";
 import type { Category } from "../../src/modules/categories";
+import type { Location } from "../../src/modules/locations";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { assetRow, createAsset, writeCounts } from "../harness/assets-helpers";
+import { outboxRows } from "../harness/outbox";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 describe("inventory items CRUD", () => {
   it("creates with a generated tag and the workspace defaults, with timeline, audit and event", async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { InventoryItem, InventoryItemListItem } from "../../src/modules/assets";
+import type { CustomField } from "../../src/modules/custom-fields";
+import type { Page } from "../../src/platform/pagination";
+import { assetRow, createAsset } from "../harness/assets-helpers";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { assetRow, createAsset } from "../harness/assets-helpers";
-import type { Page } from "../../src/platform/pagination";
-import type { InventoryItem, InventoryItemListItem } from "../../src/modules/assets";
-import type { CustomField } from "../../src/modules/custom-fields";
 
 async function defineField(t: TestTenant, key: string) {
   const res = await api<CustomField>(t, "/custom-fields", { body: { entity: "asset", key, label: key, type: "text" } });

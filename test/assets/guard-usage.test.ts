@@ -1,14 +1,14 @@
 import { count, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assetTimeline } from "../../src/db/tenant/assets";
-import { batchGuard, guardFailed } from "../../src/platform/d1-write";
-import { timelineRow } from "../../src/modules/assets/write";
 import { countLiveAssetsUsing } from "../../src/domain/catalog";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
-import { createAsset } from "../harness/assets-helpers";
-import type { Location } from "../../src/modules/locations";
+import { timelineRow } from "../../src/modules/assets/write";
 import type { Category } from "../../src/modules/categories";
+import type { Location } from "../../src/modules/locations";
+import { batchGuard, guardFailed } from "../../src/platform/d1-write";
+import { createAsset } from "../harness/assets-helpers";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 describe("batch guard", () => {
   it("rolls the whole batch back when its condition is false, and names itself", async () => {

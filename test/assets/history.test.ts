@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { seedPerson } from "../harness/people";
-import { api, createTenant, type Failure, type CallResult } from "../harness/tenant";
-import { createAsset } from "../harness/assets-helpers";
 import type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "../../src/modules/assets";
-import type { Page } from "../../src/platform/pagination";
 import type { Location } from "../../src/modules/locations";
+import type { Page } from "../../src/platform/pagination";
+import { createAsset } from "../harness/assets-helpers";
+import { seedPerson } from "../harness/people";
+import { api, type CallResult, createTenant, type Failure } from "../harness/tenant";
 
 describe("asset history", () => {
   it("timeline: newest first, limit/cursor paging, types filter, unknown type 400", async () => {

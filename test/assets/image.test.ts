@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loginOwner } from "../harness/auth";
-import { fileBytes } from "../harness/files";
-import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { ObjectUpload } from "../../src/modules/files";
+import { loginOwner } from "../harness/auth";
 import { workerFetch } from "../harness/contract";
+import { fileBytes } from "../harness/files";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 
 async function upload(t: TestTenant, jwt: string, kind: "png" | "pdf"): Promise<string> {
   const contentType = kind === "png" ? "image/png" : "application/pdf";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { listAssetsQuery, type ListAssetsInput } from "../../src/modules/assets/list";
+import { type ListAssetsInput, listAssetsQuery } from "../../src/modules/assets/list";
 import { encodeCursor } from "../../src/platform/pagination";
-import { dbOf, rawDbOf } from "../harness/tenant-db";
 import { createTenant } from "../harness/tenant";
+import { dbOf, rawDbOf } from "../harness/tenant-db";
 
 // One value per list filter; every subset of them (128) is planned with and without a cursor.
 const FILTERS: Partial<ListAssetsInput> = {

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
-import { seedPerson } from "../harness/people";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type CallResult } from "../harness/tenant";
-import { createAsset } from "../harness/assets-helpers";
 import type { InventoryItemListItem } from "../../src/modules/assets";
-import type { Page } from "../../src/platform/pagination";
-import type { Location } from "../../src/modules/locations";
 import type { Category } from "../../src/modules/categories";
+import type { Location } from "../../src/modules/locations";
+import type { Page } from "../../src/platform/pagination";
+import { createAsset } from "../harness/assets-helpers";
+import { seedPerson } from "../harness/people";
+import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const ids = (res: { body: { items: { id: string }[] } }) => res.body.items.map((i) => i.id);
 

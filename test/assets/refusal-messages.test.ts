@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { BulkInventoryItemsResult } from "../../src/modules/assets";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { createAsset } from "../harness/assets-helpers";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import { createAsset } from "../harness/assets-helpers";
 
 /**
  * A refused checkout, check-in or status move names the real reason and a next step that

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
+import type { AssetStatusEvent, InventoryItem, TimelineEntry } from "../../src/modules/assets";
 import { STATUS_TRANSITIONS } from "../../src/modules/assets/status";
-import { outboxRows } from "../harness/outbox";
-import { seedPerson } from "../harness/people";
-import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
-import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "../harness/assets-helpers";
-import type { AssetStatusEvent, TimelineEntry, InventoryItem } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { assetRow, createAsset, type ForbiddenMove, writeCounts } from "../harness/assets-helpers";
+import { outboxRows } from "../harness/outbox";
+import { seedPerson } from "../harness/people";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 
 const move = <T = InventoryItem>(t: TestTenant, id: string, body: Record<string, unknown>) =>
   api<T>(t, `/inventory-items/${id}/status`, { body });

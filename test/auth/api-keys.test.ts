@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../src/db/tenant/users";
-import { sha256Hex } from "../../src/platform/crypto";
-import { createUser, loginOwner } from "../harness/auth";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
-import type { Page } from "../../src/platform/pagination";
 import type { ApiKey, CreatedApiKey } from "../../src/modules/api-keys";
+import { sha256Hex } from "../../src/platform/crypto";
+import type { Page } from "../../src/platform/pagination";
+import { createUser, loginOwner } from "../harness/auth";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 describe("API keys", () => {
   it("creates a key shown once, stores only its hash, lists it without secrets and revokes it at once", async () => {

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invites, refreshTokens } from "../../src/db/tenant/users";
 import { insertIfChanged } from "../../src/platform/d1-write";
-import { dbOf } from "../harness/tenant-db";
 import { createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 /** The batch mechanism single-use tokens rely on, checked against real local D1. */
 describe("insertIfChanged in a D1 batch", () => {

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { createUser, loginOwner } from "../harness/auth";
 import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 
 /** The credential header rules of docs/auth.md#credentials, exactly. */
 describe("credential header rules", () => {

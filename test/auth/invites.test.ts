@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invites, users } from "../../src/db/tenant/users";
-import { sha256Hex } from "../../src/platform/crypto";
-import { createUser, loginOwner } from "../harness/auth";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Page } from "../../src/platform/pagination";
-import type { CreatedInvite, Invite, User } from "../../src/modules/users";
 import type { AuthSession } from "../../src/modules/auth";
+import type { CreatedInvite, Invite, User } from "../../src/modules/users";
+import { sha256Hex } from "../../src/platform/crypto";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { createUser, loginOwner } from "../harness/auth";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const accept = <T = AuthSession>(t: Parameters<typeof api>[0], body: unknown) =>
   api<T>(t, "/auth/invites/accept", { body, auth: null });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../../src/platform/passwords";
 import { base64url } from "../../src/platform/crypto";
+import { hashPassword, verifyPassword } from "../../src/platform/passwords";
 
 async function hashWith(password: string, iterations: number): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { refreshTokens, users } from "../../src/db/tenant/users";
+import type { AuthSession } from "../../src/modules/auth";
 import { REFRESH_GRACE_SECONDS } from "../../src/modules/auth/refresh-tokens";
 import { sha256Hex } from "../../src/platform/crypto";
-import { createUser, login } from "../harness/auth";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
 import type { ErrorBody } from "../../src/platform/schemas";
-import type { AuthSession } from "../../src/modules/auth";
+import { createUser, login } from "../harness/auth";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 describe("login", () => {
   it("returns tokens and the user, stores only the refresh token's hash and records lastLoginAt", async () => {

@@ -2,12 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outbox } from "../../src/db/tenant/outbox";
 import { refreshTokens } from "../../src/db/tenant/users";
-import { createUser, login, loginOwner } from "../harness/auth";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { CreatedInvite, Invite, User } from "../../src/modules/users";
 import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { createUser, login, loginOwner } from "../harness/auth";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const patch = <T = User>(t: Parameters<typeof api>[0], jwt: string, id: string, body: unknown) =>
   api<T>(t, `/users/${id}`, { method: "PATCH", body, auth: { jwt } });

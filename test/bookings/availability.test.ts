@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
-import { api, createTenant } from "../harness/tenant";
 import { book, inDays, newAsset, newPerson } from "../harness/bookings-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 describe("availability", () => {
   it("lists the items free over a window, with the item list's filters and a cursor", async () => {

@@ -3,9 +3,9 @@ import type { Assignment, BulkInventoryItemsResult, InventoryItem } from "../../
 import type { Booking } from "../../src/modules/bookings";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { book, inDays, newPerson } from "../harness/bookings-helpers";
 import { seedAssets } from "../harness/sessions";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { book, inDays, newPerson } from "../harness/bookings-helpers";
 
 // POST /inventory-items/bulk with action "checkout" keeps the bookings rule of the single checkout
 // route per asset (src/modules/assets/bulk/service/actions.ts): an asset held by a booking that starts

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
+import { bookings } from "../../src/db/tenant/bookings";
 import type { CalendarFeed } from "../../src/modules/calendar";
 import type { Page } from "../../src/platform/pagination";
-import { bookings } from "../../src/db/tenant/bookings";
-import { createUser, userJwt } from "../harness/principals";
-import { dbOf } from "../harness/tenant-db";
-import { api, call, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { book, inDays, newAsset, newPerson } from "../harness/bookings-helpers";
+import { createUser, userJwt } from "../harness/principals";
+import { api, call, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 type CreatedFeed = CalendarFeed & { url: string };
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Booking } from "../../src/modules/bookings";
 import type { Page } from "../../src/platform/pagination";
-import { api, createTenant } from "../harness/tenant";
 import {
-  book,
   type BookingConflict,
+  book,
   type CheckoutIntoBooking,
   inDays,
   newAsset,
   newPerson,
 } from "../harness/bookings-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 describe("booking conflicts", () => {
   it("creates a reserved booking and refuses an overlapping one, naming the booking and item", async () => {

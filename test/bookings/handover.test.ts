@@ -4,9 +4,9 @@ import { assets } from "../../src/db/tenant/assets";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { Booking } from "../../src/modules/bookings";
 import type { Page } from "../../src/platform/pagination";
+import { type BookingConflict, book, inDays, newAsset, newPerson } from "../harness/bookings-helpers";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { book, inDays, newAsset, newPerson, type BookingConflict } from "../harness/bookings-helpers";
 
 /**
  * An item that cannot be handed over when a window starts is neither listed as available

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { Kit } from "../../src/modules/kits";
 import type { TrashEntry, TrashResults } from "../../src/modules/trash";
 import type { Page } from "../../src/platform/pagination";
+import { inDays, newAsset, newPerson } from "../harness/bookings-helpers";
 import { outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
-import { inDays, newAsset, newPerson } from "../harness/bookings-helpers";
 
 describe("kits in the trash", () => {
   it("a deleted kit goes to the trash, releases its items, and is restored with them", async () => {

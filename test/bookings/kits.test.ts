@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { writeCounts } from "../harness/assets-helpers";
-import { outboxRows } from "../harness/outbox";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { Booking } from "../../src/modules/bookings";
 import type { Kit } from "../../src/modules/kits";
-import { api, createTenant } from "../harness/tenant";
+import { writeCounts } from "../harness/assets-helpers";
 import {
-  book,
   type BookingConflict,
+  book,
   inDays,
   type MembersRefused,
   newAsset,
   newPerson,
 } from "../harness/bookings-helpers";
+import { outboxRows } from "../harness/outbox";
+import { api, createTenant } from "../harness/tenant";
 
 describe("kits", () => {
   it("an item belongs to at most one kit; the item shows its kit; membership changes", async () => {

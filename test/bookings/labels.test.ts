@@ -1,9 +1,9 @@
 import jsQR from "jsqr";
 import { decodePDFRawStream, PDFArray, PDFDocument, type PDFRawStream } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { newAsset } from "../harness/bookings-helpers";
 import { workerFetch } from "../harness/contract";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 /** Rasterizes filled rectangles (in their own units) to RGBA with a white quiet zone, for jsQR. */
 function raster(rects: number[][], scale: number) {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { writeCounts } from "../harness/assets-helpers";
-import { outboxRows } from "../harness/outbox";
 import type { Assignment, InventoryItem, TimelineEntry } from "../../src/modules/assets";
 import type { Booking } from "../../src/modules/bookings";
 import type { Page } from "../../src/platform/pagination";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { writeCounts } from "../harness/assets-helpers";
 import { book, inDays, type MembersRefused, newAsset, newPerson } from "../harness/bookings-helpers";
+import { outboxRows } from "../harness/outbox";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 const item = async (t: TestTenant, id: string) => (await api<InventoryItem>(t, `/inventory-items/${id}`)).body;
 const getBooking = async (t: TestTenant, id: string) => (await api<Booking>(t, `/bookings/${id}`)).body;

@@ -6,13 +6,13 @@ import { notifications } from "../../src/db/tenant/notifications";
 import worker from "../../src/index";
 import type { Booking } from "../../src/modules/bookings";
 import { runBookingReminders } from "../../src/modules/bookings";
+import { inDays, newAsset } from "../harness/bookings-helpers";
 import { tenantRecord } from "../harness/maintenance";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { inDays, newAsset } from "../harness/bookings-helpers";
 
 const HOUR = 3_600_000;
 const inbox = async (t: TestTenant) =>

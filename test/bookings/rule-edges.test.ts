@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { BulkInventoryItemsResult, InventoryItem } from "../../src/modules/assets";
 import type { Booking } from "../../src/modules/bookings";
+import { book, inDays, type MembersRefused, newAsset, newPerson } from "../harness/bookings-helpers";
 import { seedAssets } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
-import { book, inDays, newAsset, newPerson, type MembersRefused } from "../harness/bookings-helpers";
 
 describe("bookings rule edges", () => {
   it("a bulk checkout of 100 assets with long booking histories decides each asset (no cap across assets)", async () => {

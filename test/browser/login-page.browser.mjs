@@ -10,10 +10,10 @@ import { request } from "../../scripts/lib/http.mjs";
 import {
   axeViolations,
   launch,
+  workspace as newWorkspace,
   openPage as open,
   screenshot,
   worker as sharedWorker,
-  workspace as newWorkspace,
 } from "./browser.mjs";
 
 let worker;

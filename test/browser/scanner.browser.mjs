@@ -5,8 +5,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeModules, writeY4m } from "./fake-camera.mjs";
 import { axeViolations, invitedUser, launch, openPage, PHONE, screenshot, workspace } from "./browser.mjs";
+import { decodeModules, writeY4m } from "./fake-camera.mjs";
 import { labelModules, makeAssets, makeLocation, signInTo, startSession, typeCodes } from "./scanner-fixtures.mjs";
 
 let browser;

@@ -1,9 +1,10 @@
 // The first-load budget script (scripts/web-budget.mjs) on the real build and on builds made up to
 // prove it counts what it should: static imports yes, dynamic imports (the decoder) no.
+
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { BUDGET_BYTES, firstLoadFiles, measure } from "../../scripts/web-budget.mjs";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { InventoryItem } from "../../src/modules/assets";
-import type { Location } from "../../src/modules/locations";
 import type { Category } from "../../src/modules/categories";
+import type { Location } from "../../src/modules/locations";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { api, createTenant } from "../harness/tenant";
 
 describe("categories and locations in use", () => {
   it("refuses to delete a category or location that live assets use, until the assets move", async () => {

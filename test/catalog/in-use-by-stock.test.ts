@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Category } from "../../src/modules/categories";
 import type { ErrorBody } from "../../src/platform/schemas";
-import { api, createTenant } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 /** A category or location delete treats stock as it treats assets (409 with a count). */
 describe("categories and locations in use by stock", () => {

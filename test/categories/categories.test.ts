@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { Category } from "../../src/modules/categories";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Page } from "../../src/platform/pagination";
-import type { Category } from "../../src/modules/categories";
 
 const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((c) => c.name);
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createInventoryClient } from "../../client";
 import checkedIn from "../../client/openapi.json";
 import { runExample } from "../../examples/client-example";
-import { call, createTenant } from "../harness/tenant";
 import { workerFetch } from "../harness/contract";
+import { call, createTenant } from "../harness/tenant";
 
 describe("typed client (openapi-typescript + openapi-fetch)", () => {
   it("was generated from the document the Worker serves (run `npm run client:generate` after a route change)", async () => {

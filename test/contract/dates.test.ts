@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { adminApi, adminSignIn } from "../harness/admin";
-import { deref, fetchOpenApi, operationsOf, type JsonSchema, type OpenApiDoc } from "../harness/openapi";
+import { deref, fetchOpenApi, type JsonSchema, type OpenApiDoc, operationsOf } from "../harness/openapi";
 import { seedPerson } from "../harness/people";
-import { api, createTenant, type CallResult, type TestTenant } from "../harness/tenant";
+import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
 
 /**
  * Dates are accepted the same way everywhere. Every date field of a body or query is the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkContract } from "../harness/contract";
-import { fetchOpenApi, operationsOf, type JsonSchema } from "../harness/openapi";
+import { fetchOpenApi, type JsonSchema, operationsOf } from "../harness/openapi";
 import { api, createTenant } from "../harness/tenant";
 
 /**

@@ -4,12 +4,12 @@ import type { ImportJob, ImportRow } from "../../src/modules/import-export";
 import { drainImport } from "../../src/modules/import-export/import/jobs";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { createAsset } from "../harness/assets-helpers";
 import { workerFetch } from "../harness/contract";
 import { makeLocation } from "../harness/locations";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { createAsset } from "../harness/assets-helpers";
 
 /** An asset checked out to a location or to another asset is where its holder is: an edit does not move it alone. */
 

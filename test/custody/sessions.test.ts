@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { InventoryItem } from "../../src/modules/assets";
+import { createAsset } from "../harness/assets-helpers";
 import { createLocation, scan, startSession } from "../harness/sessions";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { createAsset } from "../harness/assets-helpers";
-import type { InventoryItem } from "../../src/modules/assets";
 
 /*
  * Inventory sessions follow custody. An asset checked out to a location, or carried by a

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { outboxRows } from "../harness/outbox";
-import { makeLocation } from "../harness/locations";
-import { seedPerson } from "../harness/people";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { assetRow, createAsset, writeCounts } from "../harness/assets-helpers";
 import type { Assignment, InventoryItem, TimelineEntry } from "../../src/modules/assets";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { assetRow, createAsset, writeCounts } from "../harness/assets-helpers";
+import { makeLocation } from "../harness/locations";
+import { outboxRows } from "../harness/outbox";
+import { seedPerson } from "../harness/people";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 type CheckinResult = InventoryItem & { children: { id: string; name: string; checkedIn: boolean }[] };
 

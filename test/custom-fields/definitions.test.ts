@@ -2,12 +2,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog } from "../../src/db/tenant/audit";
 import { customFields } from "../../src/db/tenant/custom-fields";
-import { outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
 import type { CustomField } from "../../src/modules/custom-fields";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { outboxRows } from "../harness/outbox";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const create = <T = CustomField>(t: TestTenant, body: Record<string, unknown>) => api<T>(t, "/custom-fields", { body });
 const paths = (res: { body: { details?: { path: string }[] } }) => (res.body.details ?? []).map((d) => d.path);

@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
 import { layouts } from "../../src/db/tenant/custom-fields";
 import { people } from "../../src/db/tenant/people";
-import { insertAsset } from "../harness/people";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
-import type { Person } from "../../src/modules/people";
-import type { Layout } from "../../src/modules/layouts";
 import type { CustomField } from "../../src/modules/custom-fields";
+import type { Layout } from "../../src/modules/layouts";
+import type { Person } from "../../src/modules/people";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { insertAsset } from "../harness/people";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const field = async (t: TestTenant, body: Record<string, unknown>) => {
   const res = await api<CustomField>(t, "/custom-fields", { body: { label: "Field", ...body } });

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { people } from "../../src/db/tenant/people";
-import { isCalendarDate } from "../../src/modules/custom-fields/values";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
 import type { CustomField } from "../../src/modules/custom-fields";
+import { isCalendarDate } from "../../src/modules/custom-fields/values";
+import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
-import type { Person } from "../../src/modules/people";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 async function setup() {
   const t = await createTenant();

@@ -7,8 +7,8 @@ import type { EventMessage } from "../../src/events/types";
 import worker from "../../src/index";
 import { findTenantById } from "../../src/tenancy/registry";
 import { outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/tenant-db";
 import { createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 import { failingQueue, fetchAndSettle } from "../harness/worker";
 
 /*

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Bindings } from "../../src/env";
 import { dispatchOutbox } from "../../src/events/dispatch";
 import { recordEvents } from "../../src/events/outbox";
 import type { EventMessage } from "../../src/events/types";
-import type { Bindings } from "../../src/env";
 import { findTenantById } from "../../src/tenancy/registry";
 import { outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/tenant-db";
 import { createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 import { failingQueue } from "../harness/worker";
 
 /** A Queue that records the event ids sent to it, after a pause (so racing drains overlap). */

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Category } from "../../src/modules/categories";
 import { eventually, outboxRows } from "../harness/outbox";
 import { api, createTenant } from "../harness/tenant";
 import { failingQueue, fetchAndSettle } from "../harness/worker";
-import type { Category } from "../../src/modules/categories";
 
 describe("outbox", () => {
   it("records exactly one event per write, with the resource as payload", async () => {

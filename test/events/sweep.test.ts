@@ -8,8 +8,8 @@ import worker from "../../src/index";
 import { sweepTenants } from "../../src/jobs/tenant-sweep";
 import { controlDb } from "../../src/tenancy/registry";
 import { outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/tenant-db";
 import { createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 import { failingQueue, fetchAndSettle } from "../harness/worker";
 
 /** Outbox rows written straight to the tenant database, as if their Queue send had failed. */

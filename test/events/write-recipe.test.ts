@@ -4,22 +4,22 @@ import { auditLog } from "../../src/db/tenant/audit";
 import { people } from "../../src/db/tenant/people";
 import { stockMovements } from "../../src/db/tenant/stock";
 import { commitWrite, joinWrites, type Write } from "../../src/events/write";
-import type { Booking } from "../../src/modules/bookings";
 import { checkinAllForPerson, compileAssetWrite } from "../../src/modules/assets";
+import type { Booking } from "../../src/modules/bookings";
 import { decideUpsert, describeUpsert, readUpsert } from "../../src/modules/people/upsert-plan";
 import type { Request } from "../../src/modules/requests";
 import type { StockMovementResult } from "../../src/modules/stock";
 import { batchGuard, insertJsonRows } from "../../src/platform/d1-write";
 import { newId } from "../../src/platform/ids";
+import { loginOwner } from "../harness/auth";
+import { inDays } from "../harness/bookings-helpers";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
-import { loginOwner } from "../harness/auth";
 import { createUser } from "../harness/principals";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { inDays } from "../harness/bookings-helpers";
 import { ask, asset, requester } from "../harness/requests-helpers";
 import { newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 /**
  * The write recipe's promise (src/events/write.ts, docs/architecture.md "Writes"): an event

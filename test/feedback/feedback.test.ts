@@ -1,16 +1,16 @@
-import { eq } from "drizzle-orm";
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { feedback } from "../../src/db/tenant/feedback";
+import type { Feedback } from "../../src/modules/feedback";
 import { MAX_ATTACHMENT_BYTES } from "../../src/modules/feedback/form";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { workerFetch } from "../harness/contract";
 import { fileBytes, postForm, r2Keys, tenantFilesPrefix } from "../harness/files";
 import { outboxRows } from "../harness/outbox";
 import { userJwt } from "../harness/principals";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
-import type { Feedback } from "../../src/modules/feedback";
-import type { ErrorBody } from "../../src/platform/schemas";
-import { workerFetch } from "../harness/contract";
 
 const fields = { title: "Scanner does not focus", message: "The camera keeps refocusing on label LBL-1." };
 

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { ObjectUpload, ObjectViewUrl, UploadedObject } from "../../src/modules/files";
 import { assertTenantObject } from "../../src/modules/files/service";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { signFields } from "../../src/platform/signed-urls";
 import { fileBytes, send } from "../harness/files";
 import { userJwt } from "../harness/principals";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { ObjectUpload, ObjectViewUrl, UploadedObject } from "../../src/modules/files";
 
 async function issue<T = ObjectUpload>(t: TestTenant, body: Record<string, unknown>) {
   return api<T>(t, "/objects", { body, auth: { jwt: await userJwt(t) } });

@@ -5,8 +5,9 @@
 //  - panva's oidc-provider (a certified OpenID provider) with open dynamic client registration,
 //    plus a helper that plays the user's browser through its login and consent interactions.
 // Tests in workerd reach them over loopback; their URLs are handed over with `provide`.
-import { createServer } from "node:http";
+
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import Provider from "oidc-provider";
 import * as samlify from "samlify";
 

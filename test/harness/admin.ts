@@ -1,6 +1,6 @@
-import type { Untyped } from "./tenant";
 import { env } from "cloudflare:workers";
-import { call, TEST_DOMAIN, type CallOptions, type TestTenant } from "./tenant";
+import type { Untyped } from "./tenant";
+import { type CallOptions, call, TEST_DOMAIN, type TestTenant } from "./tenant";
 
 export const ADMIN_URL = `https://admin.${TEST_DOMAIN}/api/v1`;
 

@@ -1,11 +1,11 @@
 import { count, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { assets, assetStatusEvents, assetTimeline, assignments } from "../../src/db/tenant/assets";
+import { assetStatusEvents, assets, assetTimeline, assignments } from "../../src/db/tenant/assets";
 import { auditLog } from "../../src/db/tenant/audit";
 import { outbox } from "../../src/db/tenant/outbox";
-import { dbOf } from "./tenant-db";
-import { api, type Failure, type TestTenant } from "./tenant";
 import type { AllowedStatusTransitions, InventoryItem } from "../../src/modules/assets";
+import { api, type Failure, type TestTenant } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 /** The 409 of a move the lifecycle table does not allow: its details list the moves that are. */
 export type ForbiddenMove = Failure<{

@@ -1,7 +1,7 @@
 import type { Role } from "../../src/db/tenant/users";
-import { api, type TestTenant } from "./tenant";
 import type { AuthSession } from "../../src/modules/auth";
 import type { CreatedInvite } from "../../src/modules/users";
+import { api, type TestTenant } from "./tenant";
 
 export interface TestUser {
   id: string;

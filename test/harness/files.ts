@@ -1,7 +1,6 @@
-import type { Untyped } from "./tenant";
 import { env } from "cloudflare:workers";
-import type { TestTenant } from "./tenant";
 import { workerFetch } from "./contract";
+import type { TestTenant, Untyped } from "./tenant";
 
 /**
  * File bytes and multipart calls for the feedback and objects suites. Files are built from their

@@ -1,5 +1,4 @@
-import type { Untyped } from "./tenant";
-import { importJob } from "./import-export-fixtures";
+import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
 import {
   booking,
   calendarFeed,
@@ -11,15 +10,16 @@ import {
   spareItemBody,
   spareItemSetup,
 } from "./booking-fixtures";
-import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
+import { importJob } from "./import-export-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
-import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
-import { createTenant, type CallOptions, type CallResult, type TestTenant } from "./tenant";
-import { countSetup, STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
-import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 import { openRequest } from "./request-fixtures";
+import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
+import { countSetup, STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
+import type { Untyped } from "./tenant";
+import { type CallOptions, type CallResult, createTenant, type TestTenant } from "./tenant";
+import { WEBHOOK_FIXTURES } from "./webhook-fixtures";
 
 /**
  * Fixtures of the shared security suite (test/security/routes.test.ts), which walks every

@@ -1,17 +1,15 @@
-import type { Untyped } from "./tenant";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { assets } from "../../src/db/tenant/assets";
 import { assetHealth } from "../../src/db/tenant/health";
 import { computeHealth } from "../../src/domain/health-engine/engine";
 import { basisOf } from "../../src/domain/health-engine/presets";
-import { loadSignals } from "../../src/domain/health-engine/signals";
-import { idsIn } from "../../src/domain/health-engine/signals";
-import { assets } from "../../src/db/tenant/assets";
+import { idsIn, loadSignals } from "../../src/domain/health-engine/signals";
 import { findTenantById, settingsOf } from "../../src/tenancy/registry";
-import { dbOf } from "./tenant-db";
-import type { TestTenant } from "./tenant";
 import { fetchWith } from "./contract";
+import type { TestTenant, Untyped } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 /**
  * Calls the Worker as `wrangler dev` would run it (ENVIRONMENT=development), so the response

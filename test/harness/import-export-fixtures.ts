@@ -2,9 +2,9 @@ import { createExecutionContext, createMessageBatch, getQueueResult, waitOnExecu
 import type { Bindings } from "../../src/env";
 import worker from "../../src/index";
 import { IMPORT_QUEUE, type ImportJob, type ImportMessage } from "../../src/modules/import-export";
+import { fetchWith } from "./contract";
 import type { FixtureContext } from "./fixtures";
 import type { TestTenant } from "./tenant";
-import { fetchWith } from "./contract";
 
 /** Security-suite fixture of the imports module: a (small, finished) people import of the workspace. */
 export async function importJob(ctx: FixtureContext): Promise<string> {

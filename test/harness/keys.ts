@@ -1,6 +1,6 @@
 import type { CreatedApiKey } from "../../src/modules/api-keys";
-import { api, type TestTenant } from "./tenant";
 import { userJwt } from "./principals";
+import { api, type TestTenant } from "./tenant";
 
 /** Creates an API key through the API (owner JWT) and returns its token and id. */
 export async function createKey(

@@ -1,7 +1,7 @@
 import { locations } from "../../src/db/tenant/catalog";
-import { dbOf } from "./tenant-db";
-import { api, type TestTenant } from "./tenant";
 import type { Location } from "../../src/modules/locations";
+import { api, type TestTenant } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 export interface LocationBody {
   id: string;

@@ -9,8 +9,8 @@ import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
 import { controlDb, findTenantById, type TenantRecord } from "../../src/tenancy/registry";
 import { insertAsset } from "./rows";
-import { dbOf } from "./tenant-db";
 import { api, type TestTenant } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 /** `YYYY-MM-DD` `n` days from today (UTC unless a zone is given). */
 export function day(n = 0, timeZone = "UTC"): string {

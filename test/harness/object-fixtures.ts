@@ -1,7 +1,7 @@
-import { fileBytes } from "./files";
-import type { FixtureContext } from "./fixtures";
 import type { ObjectUpload } from "../../src/modules/files";
 import { workerFetch } from "./contract";
+import { fileBytes } from "./files";
+import type { FixtureContext } from "./fixtures";
 
 /** `objectKey` of the security suite: an uploaded object (POST /objects, then PUT to its signed URL). */
 export async function uploadedObjectKey(ctx: FixtureContext): Promise<string> {

@@ -1,7 +1,7 @@
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { outbox } from "../../src/db/tenant/outbox";
-import { dbOf } from "./tenant-db";
 import type { TestTenant } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 export type OutboxRow = typeof outbox.$inferSelect;
 

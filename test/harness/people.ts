@@ -3,8 +3,8 @@ import { assets, assignments } from "../../src/db/tenant/assets";
 import { people } from "../../src/db/tenant/people";
 import { newId } from "../../src/platform/ids";
 import { insertAsset as insertAssetRow } from "./rows";
-import { dbOf } from "./tenant-db";
 import type { TestTenant } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 // People and held assets written straight into the tenant database, for tests that must not
 // depend on the people API (assets tests) or the assets API (people tests).

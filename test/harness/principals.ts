@@ -1,13 +1,13 @@
-import { dbOf } from "./tenant-db";
 import { env } from "cloudflare:workers";
-import { ADMIN_COOKIE } from "../../src/access/authenticate";
 import { startAdminSession } from "../../src/access/admin-sessions";
+import { ADMIN_COOKIE } from "../../src/access/authenticate";
 import { signAccessToken } from "../../src/access/jwt";
-import { hashPassword } from "../../src/platform/passwords";
-import { users, type Role } from "../../src/db/tenant/users";
+import { type Role, users } from "../../src/db/tenant/users";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
+import { hashPassword } from "../../src/platform/passwords";
 import type { TestTenant } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 /**
  * Credentials minted directly (no login round trip), so suites that only need "a caller of kind X"

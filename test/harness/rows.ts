@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { assets, assetStatusEvents, assetTimeline, assignments } from "../../src/db/tenant/assets";
+import { assetStatusEvents, assets, assetTimeline, assignments } from "../../src/db/tenant/assets";
 import { auditLog } from "../../src/db/tenant/audit";
 import { categories, locations } from "../../src/db/tenant/catalog";
 import type { customFields } from "../../src/db/tenant/custom-fields";
@@ -9,8 +9,8 @@ import { people } from "../../src/db/tenant/people";
 import { sessionSchedules } from "../../src/db/tenant/sessions";
 import { nowIso } from "../../src/platform/clock";
 import { newId } from "../../src/platform/ids";
-import { dbOf } from "./tenant-db";
 import type { TestTenant } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 /**
  * Rows written straight into a tenant database, for tests that need exact states (a deletion time,

@@ -1,7 +1,8 @@
+import type { SamlVerifySettings } from "../../src/access/sso/saml";
+import adfsCert from "../fixtures/saml/certs/adfs-sha256-idp.pem?raw";
 import nodeSamlCert from "../fixtures/saml/certs/node-saml-idp.pem?raw";
 import oneloginCert from "../fixtures/saml/certs/onelogin-idp-feide-erlang.pem?raw";
 import rubyCert from "../fixtures/saml/certs/ruby-saml-idp.pem?raw";
-import adfsCert from "../fixtures/saml/certs/adfs-sha256-idp.pem?raw";
 import feideCert from "../fixtures/saml/certs/xmlcrypto-feide-openidp.pem?raw";
 import r01 from "../fixtures/saml/responses/01-valid-nodesaml-both-signed.xml?raw";
 import r02 from "../fixtures/saml/responses/02-valid-nodesaml-assertion-signed-only.xml?raw";
@@ -14,7 +15,6 @@ import r08 from "../fixtures/saml/responses/08-invalid-nodesaml-tampered-after-s
 import r09 from "../fixtures/saml/responses/09-invalid-nodesaml-attacker-key-in-keyinfo.xml?raw";
 import r12 from "../fixtures/saml/responses/12-invalid-rubysaml-cdata-injection-in-nameid.xml?raw";
 import r13 from "../fixtures/saml/responses/13-invalid-xmlcrypto-digestvalue-comment-CVE-2025-29775.xml?raw";
-import type { SamlVerifySettings } from "../../src/access/sso/saml";
 
 export const certs = { nodeSamlCert, oneloginCert, rubyCert, adfsCert, feideCert };
 export const responses = { r01, r02, r03, r04, r05, r06, r07, r08, r09, r12, r13 };

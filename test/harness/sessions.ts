@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
-import { nowIso } from "../../src/platform/clock";
-import { newId } from "../../src/platform/ids";
 import type { InventorySession, SessionObjectApi } from "../../src/domain/inventory-session";
-import { defaults } from "./rows";
-import { rawDbOf } from "./tenant-db";
-import { api, type TestTenant } from "./tenant";
 import type { Location } from "../../src/modules/locations";
 import type { ScanOutcome, Session } from "../../src/modules/sessions";
+import { nowIso } from "../../src/platform/clock";
+import { newId } from "../../src/platform/ids";
+import { defaults } from "./rows";
+import { api, type TestTenant } from "./tenant";
+import { rawDbOf } from "./tenant-db";
 
 export interface SeededAsset {
   id: string;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
-import { setOutboundTransport } from "../../src/platform/outbound";
-import { CONTROL_MIGRATIONS } from "../../src/db/migrations.generated";
 import { applyMigrations } from "../../src/db/migrate";
+import { CONTROL_MIGRATIONS } from "../../src/db/migrations.generated";
+import { setOutboundTransport } from "../../src/platform/outbound";
 import { logClaims, recycleStorage } from "./recycle";
 
 // Test files share a runtime (vitest.config.ts: `isolate: false`), so each starts by emptying what

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import type { ErrorBody } from "../../src/platform/schemas";
-import { userJwt } from "./principals";
-import { api, type TestTenant } from "./tenant";
-import { spOf } from "./sso-helpers";
 import { workerFetch } from "./contract";
+import { userJwt } from "./principals";
+import { spOf } from "./sso-helpers";
+import { api, type TestTenant } from "./tenant";
 
 /** A browser-like request to the Worker: no credentials, redirects not followed. */
 export async function browser(url: string, init: RequestInit = {}) {

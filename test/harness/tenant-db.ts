@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
-import { findTenantById } from "../../src/tenancy/registry";
 import { rawTenantDb, tenantDb } from "../../src/tenancy/pool";
+import { findTenantById } from "../../src/tenancy/registry";
 import type { TestTenant } from "./tenant";
 
 async function bindingOf(t: TestTenant): Promise<string> {

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
+import { webhookDeliveries } from "../../src/db/tenant/webhooks";
+import { webhookFanOut } from "../../src/domain/webhook-delivery";
 import { consumeEvent } from "../../src/events/consumer";
 import { findTenantById } from "../../src/tenancy/registry";
-import { webhookFanOut } from "../../src/domain/webhook-delivery";
-import { webhookDeliveries } from "../../src/db/tenant/webhooks";
 import { created, type FixtureContext } from "./fixtures";
 import { eventually, outboxRows } from "./outbox";
 import { dbOf } from "./tenant-db";

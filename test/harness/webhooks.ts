@@ -1,11 +1,10 @@
 import { afterEach } from "vitest";
-import { recordEvent } from "../../src/events/outbox";
-import { setOutboundTransport } from "../../src/platform/outbound";
-import { STRICT } from "../../src/platform/outbound";
 import type { WebhookDeps, WebhookMessage } from "../../src/domain/webhook-delivery/deps";
+import { recordEvent } from "../../src/events/outbox";
+import { STRICT, setOutboundTransport } from "../../src/platform/outbound";
 import { userJwt } from "./principals";
-import { dbOf } from "./tenant-db";
 import { api, type CallOptions, type TestTenant, type Untyped } from "./tenant";
+import { dbOf } from "./tenant-db";
 
 /**
  * Webhook test helpers. Nothing leaves the Worker: `receivers()` installs an outbound transport

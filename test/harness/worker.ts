@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import type { Bindings } from "../../src/env";
 import type { EventMessage } from "../../src/events/types";
-import type { TestTenant } from "./tenant";
 import { fetchWith } from "./contract";
+import type { TestTenant } from "./tenant";
 
 /** A Queue binding whose sends always fail, standing in for a Queue outage. */
 export const failingQueue = {

@@ -5,15 +5,15 @@ import { computeHealth } from "../../src/domain/health-engine/engine";
 import { refreshHealth } from "../../src/domain/health-engine/recompute";
 import { idsIn, loadSignals } from "../../src/domain/health-engine/signals";
 import { markStale, writeResults } from "../../src/domain/health-engine/store";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { Category } from "../../src/modules/categories";
+import type { MaintenanceSchedule } from "../../src/modules/maintenance";
+import type { Person } from "../../src/modules/people";
 import { basisOfTenant, storedHealth, storedVsFresh } from "../harness/health";
 import { insertPerson } from "../harness/rows";
 import { scan, sessionApi, startSession } from "../harness/sessions";
+import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type CallResult } from "../harness/tenant";
-import type { Person } from "../../src/modules/people";
-import type { Category } from "../../src/modules/categories";
-import type { MaintenanceSchedule } from "../../src/modules/maintenance";
-import type { InventoryItem } from "../../src/modules/assets";
 
 /**
  * After every kind of write that changes a signal, the stored health (what lists sort and filter

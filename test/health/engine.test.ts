@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { REASON_CODE_LIST } from "../../src/db/tenant/health";
 import { computeHealth, type HealthSignals } from "../../src/domain/health-engine/engine";
 import { PRESETS, SENSITIVITIES } from "../../src/domain/health-engine/presets";
-import { REASON_CODE_LIST } from "../../src/db/tenant/health";
 import { localDate, localMidnight } from "../../src/domain/health-engine/time";
 
 const NOW = new Date("2026-06-15T12:00:00.000Z");

@@ -3,18 +3,18 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
 import { assetHealth, healthRuns } from "../../src/db/tenant/health";
-import { runScheduled } from "../../src/jobs/scheduled";
+import type { AssetHealth } from "../../src/domain/health-engine";
 import { computeHealth } from "../../src/domain/health-engine/engine";
 import { runHealthJob } from "../../src/domain/health-engine/job";
-import { loadSignals, idsIn } from "../../src/domain/health-engine/signals";
+import { idsIn, loadSignals } from "../../src/domain/health-engine/signals";
+import { runScheduled } from "../../src/jobs/scheduled";
+import type { InventoryItem } from "../../src/modules/assets";
 import { findTenantById } from "../../src/tenancy/registry";
 import { storedHealth, storedVsFresh } from "../harness/health";
 import { insertPerson } from "../harness/rows";
 import { seedAssets } from "../harness/sessions";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { AssetHealth } from "../../src/domain/health-engine";
-import type { InventoryItem } from "../../src/modules/assets";
+import { dbOf } from "../harness/tenant-db";
 
 const record = async (t: TestTenant) => (await findTenantById(env, t.id))!;
 

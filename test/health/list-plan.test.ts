@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { listAssetsQuery, type ListAssetsInput } from "../../src/modules/assets/list";
 import { basisOf } from "../../src/domain/health-engine/presets";
 import { staleQueries } from "../../src/domain/health-engine/store";
+import { type ListAssetsInput, listAssetsQuery } from "../../src/modules/assets/list";
 import { encodeCursor } from "../../src/platform/pagination";
-import { dbOf, rawDbOf } from "../harness/tenant-db";
 import { createTenant } from "../harness/tenant";
+import { dbOf, rawDbOf } from "../harness/tenant-db";
 
 const PK = "SEARCH assets USING INDEX sqlite_autoindex_assets_1 (id=?)";
 const HEALTH_PK = "SEARCH asset_health USING INDEX sqlite_autoindex_asset_health_1 (asset_id=?)";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
-import type { Page } from "../../src/platform/pagination";
 import type { InventoryItem, InventoryItemListItem } from "../../src/modules/assets";
+import type { Page } from "../../src/platform/pagination";
+import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
 
 /** Six assets with distinct health: scores 100, 95 (warranty expired), 90 (due soon), 65, 0 (lost), 100 (retired). */
 async function fixture(t: TestTenant) {

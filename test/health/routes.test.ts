@@ -1,18 +1,18 @@
-import { describe, expect, it } from "vitest";
 import { drizzle } from "drizzle-orm/d1";
-import * as tenantSchema from "../../src/db/tenant/schema";
-import { healthOf } from "../../src/domain/health-engine/recompute";
+import { describe, expect, it } from "vitest";
 import { REASON_CODE_LIST, REASON_CODES } from "../../src/db/tenant/health";
+import * as tenantSchema from "../../src/db/tenant/schema";
+import type { AssetHealth, InventoryItemHealthBatch } from "../../src/domain/health-engine";
+import { healthOf } from "../../src/domain/health-engine/recompute";
 import { MAX_BATCH_IDS } from "../../src/domain/health-engine/schemas";
 import { countedD1, type D1Counter } from "../../src/http/d1-counter";
-import { fetchOpenApi } from "../harness/openapi";
-import { rawDbOf } from "../harness/tenant-db";
+import type { InventoryItem } from "../../src/modules/assets";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { basisOfTenant, devCall } from "../harness/health";
+import { fetchOpenApi } from "../harness/openapi";
 import { seedAssets } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { AssetHealth, InventoryItemHealthBatch } from "../../src/domain/health-engine";
-import type { InventoryItem } from "../../src/modules/assets";
+import { rawDbOf } from "../harness/tenant-db";
 
 const createAsset = async (t: Awaited<ReturnType<typeof createTenant>>, body: Record<string, unknown> = {}) => {
   const res = await api<InventoryItem>(t, "/inventory-items", {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
+import type { AssetHealth, HealthSettings } from "../../src/domain/health-engine";
 import { INLINE_ROWS } from "../../src/domain/health-engine/hooks";
 import { PRESETS } from "../../src/domain/health-engine/presets";
 import { refreshHealth } from "../../src/domain/health-engine/recompute";
+import type { InventoryItem } from "../../src/modules/assets";
 import { basisOfTenant, devCall, storedHealth, storedVsFresh } from "../harness/health";
 import { createUser, userJwt } from "../harness/principals";
 import { seedAssets } from "../harness/sessions";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
-import type { InventoryItem } from "../../src/modules/assets";
-import type { AssetHealth, HealthSettings } from "../../src/domain/health-engine";
+import { dbOf } from "../harness/tenant-db";
 
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 

@@ -4,8 +4,8 @@ import { TENANT_MIGRATIONS } from "../../src/db/migrations.generated";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
-import { dbOf, rawDbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf, rawDbOf } from "../harness/tenant-db";
 
 /**
  * asset_health.status mirrors assets.status (triggers of tenant migration 0020), so the list in

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import type { InventoryItem } from "../../src/modules/assets";
 import { csvCell, csvRecord } from "../../src/modules/import-export/csv";
 import type { ScanOutcome, Session } from "../../src/modules/sessions";
+import { workerFetch } from "../harness/contract";
 import { defaults, insertAsset, insertPerson } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { workerFetch } from "../harness/contract";
 
 async function getCsv(t: TestTenant, path: string) {
   const res = await workerFetch(new Request(`${t.base}${path}`, { headers: { authorization: `ApiKey ${t.apiKey}` } }));

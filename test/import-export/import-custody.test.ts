@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { ServiceCtx } from "../../src/http/service-context";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { ImportDryRun, ImportJob, ImportRow } from "../../src/modules/import-export";
 import { drainImport, PER_ROW_CHUNK, processChunk } from "../../src/modules/import-export/import/jobs";
-import type { ServiceCtx } from "../../src/http/service-context";
 import type { Page } from "../../src/platform/pagination";
 import { workerFetch } from "../harness/contract";
 import { insertAsset, insertPerson } from "../harness/rows";

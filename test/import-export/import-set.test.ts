@@ -3,16 +3,16 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { TenantDb } from "../../src/env";
 import type { ServiceCtx } from "../../src/http/service-context";
-import { upsertAssets, type InventoryItem } from "../../src/modules/assets";
+import { type InventoryItem, upsertAssets } from "../../src/modules/assets";
 import type { ImportJob, ImportRow } from "../../src/modules/import-export";
 import { drainImport, IMPORT_CHUNK, IMPORT_CHUNK_BYTES } from "../../src/modules/import-export/import/jobs";
 import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
+import { workerFetch } from "../harness/contract";
 import { importLinks, postCsvWith } from "../harness/import-export-fixtures";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { workerFetch } from "../harness/contract";
 
 /** The set-based write path of CSV imports (one batch per chunk through upsertAssets / upsertPeople). */
 

@@ -1,20 +1,20 @@
 import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { ServiceCtx } from "../../src/http/service-context";
 import type { InventoryItem } from "../../src/modules/assets";
-import { resumeImports, type ImportDryRun, type ImportJob, type ImportRow } from "../../src/modules/import-export";
+import { type ImportDryRun, type ImportJob, type ImportRow, resumeImports } from "../../src/modules/import-export";
+import { drainImport, IMPORT_CHAINS, IMPORT_CHUNK } from "../../src/modules/import-export/import/jobs";
 import type { Person } from "../../src/modules/people";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
-import { drainImport, IMPORT_CHAINS, IMPORT_CHUNK } from "../../src/modules/import-export/import/jobs";
 import { findTenantById } from "../../src/tenancy/registry";
-import type { ServiceCtx } from "../../src/http/service-context";
+import { workerFetch } from "../harness/contract";
 import { importLinks, postCsvWith } from "../harness/import-export-fixtures";
-import { failingQueue } from "../harness/worker";
 import { insertAsset } from "../harness/rows";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { workerFetch } from "../harness/contract";
+import { failingQueue } from "../harness/worker";
 
 async function postCsv<T = unknown>(t: TestTenant, path: string, csv: string, type = "text/csv") {
   const res = await workerFetch(

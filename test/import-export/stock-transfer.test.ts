@@ -1,10 +1,10 @@
-import { sql } from "drizzle-orm";
 import { parse } from "csv-parse/sync";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { ServiceCtx } from "../../src/http/service-context";
 import type { ImportDryRun, ImportJob, ImportRow } from "../../src/modules/import-export";
 import { drainImport, PER_ROW_CHUNK } from "../../src/modules/import-export/import/jobs";
 import type { StockItem, StockMovement } from "../../src/modules/stock";
-import type { ServiceCtx } from "../../src/http/service-context";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { workerFetch } from "../harness/contract";

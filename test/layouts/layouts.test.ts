@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { layouts } from "../../src/db/tenant/custom-fields";
-import { outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type Failure } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { CustomField } from "../../src/modules/custom-fields";
 import type { Layout } from "../../src/modules/layouts";
 import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { outboxRows } from "../harness/outbox";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const create = <T = Layout>(t: TestTenant, body: Record<string, unknown>) => api<T>(t, "/layouts", { body });
 const section = (title: string, ...keys: (string | { key: string; required?: boolean })[]) => ({

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { Location } from "../../src/modules/locations";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { makeLocation as make } from "../harness/locations";
 import { outboxRows } from "../harness/outbox";
 import { api, type CallResult, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Location } from "../../src/modules/locations";
-import type { Page } from "../../src/platform/pagination";
 
 describe("locations", () => {
   it("has one default location and does the basic lifecycle", async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { Location } from "../../src/modules/locations";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { locationRowCount, makeLocation, moveLocation, parentOf } from "../harness/locations";
 import { outboxRows } from "../harness/outbox";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import type { Page } from "../../src/platform/pagination";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Location } from "../../src/modules/locations";
 
 /* The location tree: parents must be live, no cycles, no dangling children on delete or restore. */
 describe("location tree", () => {

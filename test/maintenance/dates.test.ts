@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addDays, daysBetween, localDate, occurrence, occurrenceAfter } from "../../src/modules/maintenance/dates";
 import { advanceSchedule } from "../../src/modules/maintenance/completion";
+import { addDays, daysBetween, localDate, occurrence, occurrenceAfter } from "../../src/modules/maintenance/dates";
 import { classify } from "../../src/modules/maintenance/due";
 import type { ScheduleRow } from "../../src/modules/maintenance/view";
 

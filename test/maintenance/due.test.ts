@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
+import type { DueMaintenancePage } from "../../src/modules/maintenance";
 import { dueSchedulesQuery } from "../../src/modules/maintenance/due";
 import { dueChunkQuery } from "../../src/modules/maintenance/reminders";
 import { createSchedule, day, setTimezone } from "../harness/maintenance";
 import { insertAsset, trashed } from "../harness/rows";
+import { api, type CallResult, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { dbOf, rawDbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant, type Failure, type CallResult } from "../harness/tenant";
-import type { DueMaintenancePage } from "../../src/modules/maintenance";
 
 const ids = (res: { body: DueMaintenancePage }) => res.body.items.map((i) => i.id);
 

@@ -2,20 +2,20 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets, assetTimeline } from "../../src/db/tenant/assets";
 import { maintenanceLogs } from "../../src/db/tenant/maintenance";
-import { occurrenceAfter } from "../../src/modules/maintenance/dates";
-import { createSchedule, day, earlierToday } from "../harness/maintenance";
-import { outboxRows } from "../harness/outbox";
-import { insertAsset, trashed } from "../harness/rows";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { Page } from "../../src/platform/pagination";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type {
   DueMaintenancePage,
   MaintenanceCompletion,
   MaintenanceLog,
   MaintenanceSchedule,
 } from "../../src/modules/maintenance";
+import { occurrenceAfter } from "../../src/modules/maintenance/dates";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { createSchedule, day, earlierToday } from "../harness/maintenance";
+import { outboxRows } from "../harness/outbox";
+import { insertAsset, trashed } from "../harness/rows";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const timeline = async (t: TestTenant, assetId: string) =>
   (await dbOf(t))

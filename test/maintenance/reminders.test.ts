@@ -5,15 +5,15 @@ import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
 import { maintenanceReminderRuns } from "../../src/db/tenant/maintenance";
 import { notifications } from "../../src/db/tenant/notifications";
-import { runMaintenanceReminders } from "../../src/modules/maintenance/reminders";
 import worker from "../../src/index";
+import type { DueMaintenancePage } from "../../src/modules/maintenance";
+import { runMaintenanceReminders } from "../../src/modules/maintenance/reminders";
 import { createSchedule, day, setTimezone, tenantRecord } from "../harness/maintenance";
 import { outboxRows } from "../harness/outbox";
 import { createUser } from "../harness/principals";
 import { insertAsset, trashed } from "../harness/rows";
-import { dbOf } from "../harness/tenant-db";
-import type { DueMaintenancePage } from "../../src/modules/maintenance";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const inbox = async (t: TestTenant) =>
   (await dbOf(t)).select().from(notifications).orderBy(asc(notifications.id)).all();

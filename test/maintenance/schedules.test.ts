@@ -2,15 +2,15 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { maintenanceSchedules } from "../../src/db/tenant/maintenance";
 import { users } from "../../src/db/tenant/users";
-import { createUser } from "../harness/principals";
+import type { DueMaintenancePage, MaintenanceSchedule } from "../../src/modules/maintenance";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { createSchedule, day } from "../harness/maintenance";
 import { outboxRows } from "../harness/outbox";
+import { createUser } from "../harness/principals";
 import { insertAsset, trashed } from "../harness/rows";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Page } from "../../src/platform/pagination";
-import type { DueMaintenancePage, MaintenanceSchedule } from "../../src/modules/maintenance";
+import { dbOf } from "../harness/tenant-db";
 
 const scheduleCount = async (t: Awaited<ReturnType<typeof createTenant>>) =>
   (await (await dbOf(t)).select().from(maintenanceSchedules).all()).length;

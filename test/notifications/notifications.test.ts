@@ -3,13 +3,13 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications } from "../../src/db/tenant/notifications";
-import { insertNotification } from "../harness/maintenance";
-import { createUser, userJwt } from "../harness/principals";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
 import type { Notification } from "../../src/modules/notifications";
 import type { Page } from "../../src/platform/pagination";
 import { fetchWith } from "../harness/contract";
+import { insertNotification } from "../harness/maintenance";
+import { createUser, userJwt } from "../harness/principals";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const as = (jwt: string) => ({ auth: { jwt } });
 

@@ -2,14 +2,14 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { realtimeTickets } from "../../src/db/tenant/notifications";
 import { runMaintenanceReminders } from "../../src/modules/maintenance/reminders";
+import type { Notification } from "../../src/modules/notifications";
 import { realtimeSink } from "../../src/modules/notifications/realtime";
+import type { Page } from "../../src/platform/pagination";
 import { createSchedule, day, insertNotification, tenantRecord } from "../harness/maintenance";
 import { createUser, userJwt } from "../harness/principals";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant } from "../harness/tenant";
-import type { Notification } from "../../src/modules/notifications";
-import type { Page } from "../../src/platform/pagination";
 import { connect, open, ticket } from "../harness/realtime";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 describe("realtime notification channel", () => {
   it("pushes created and updated notifications to the owner's WebSocket, with the post-update record", async () => {

@@ -2,14 +2,14 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { assets, assetTimeline, assignments } from "../../src/db/tenant/assets";
 import { people } from "../../src/db/tenant/people";
+import type { AssetStatusEvent } from "../../src/modules/assets";
+import type { Person, PersonAssignment } from "../../src/modules/people";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { outboxRows } from "../harness/outbox";
 import { assignDirectly, insertAsset } from "../harness/people";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { AssetStatusEvent } from "../../src/modules/assets";
-import type { Page } from "../../src/platform/pagination";
-import type { Person, PersonAssignment } from "../../src/modules/people";
+import { dbOf } from "../harness/tenant-db";
 
 async function personWithAssets(t: TestTenant, name: string, count: number) {
   const p = await api<Person>(t, "/people", { body: { name } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deref, fetchOpenApi, operationsOf, type JsonSchema, type Parameter } from "../harness/openapi";
+import { deref, fetchOpenApi, type JsonSchema, operationsOf, type Parameter } from "../harness/openapi";
 import { call } from "../harness/tenant";
 
 /** The configuration the docs page hands to Scalar: `createApiReference('#app', {...})`. */

@@ -5,12 +5,12 @@ import { JSON_BODY_LIMIT } from "../../src/app";
 import type { AppEnv } from "../../src/env";
 import { onError, onNotFound } from "../../src/http/error-handler";
 import { requestId } from "../../src/http/request-id";
-import { createTenant, TEST_DOMAIN } from "../harness/tenant";
-import { expectError, req } from "../security/harness";
 import type { Category } from "../../src/modules/categories";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { workerFetch } from "../harness/contract";
+import { createTenant, TEST_DOMAIN } from "../harness/tenant";
+import { expectError, req } from "../security/harness";
 
 /** Raw fetch for bodies `call()` would JSON-encode; the response parsed like `call()` does. */
 async function raw<T = ErrorBody>(url: string, init: RequestInit) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RealtimeTicket } from "../../src/modules/notifications";
 import type { ObjectUpload } from "../../src/modules/files";
+import type { RealtimeTicket } from "../../src/modules/notifications";
 import type { CreatedInvite } from "../../src/modules/users";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { userJwt } from "../harness/principals";

@@ -1,7 +1,7 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
-import { buildApp } from "../../src/app";
 import { ROUTE_POLICY } from "../../src/access/policy";
+import { buildApp } from "../../src/app";
 import { APP_FILES, APP_PAGES } from "../../src/modules/field-app";
 import { fetchOpenApi, operationsOf, toHonoPath } from "../harness/openapi";
 import { call } from "../harness/tenant";

@@ -4,8 +4,8 @@ import {
   guardedFetch,
   outboundPolicyFor,
   parseIpv4,
-  setOutboundTransport,
   STRICT,
+  setOutboundTransport,
   type Transport,
 } from "../../src/platform/outbound";
 

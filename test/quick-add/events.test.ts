@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { quickAddEvents } from "../../src/db/tenant/quick-add";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { createUser, userJwt } from "../harness/principals";
+import { insertAsset } from "../harness/rows";
 import { api, createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { insertAsset } from "../harness/rows";
 
 const PATH = "/inventory-items/quick-add/events";
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
-import { api, createTenant } from "../harness/tenant";
 import { ask, asset, requester } from "../harness/requests-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 describe("a kit is requestable only when everything in it is", () => {
   it("refuses the self-service role a kit holding a non-requestable asset, naming it, as for the asset alone", async () => {

@@ -2,15 +2,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { Booking } from "../../src/modules/bookings";
-import { runRequestExpiry, type Request } from "../../src/modules/requests";
+import { type Request, runRequestExpiry } from "../../src/modules/requests";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { tenantRecord } from "../harness/maintenance";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
-import { api, createTenant } from "../harness/tenant";
 import { ask, asset, inbox, inDays, requester } from "../harness/requests-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 const DAY = 86_400_000;
 

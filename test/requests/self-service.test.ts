@@ -3,8 +3,8 @@ import type { InventoryItem } from "../../src/modules/assets";
 import type { Booking } from "../../src/modules/bookings";
 import type { Page } from "../../src/platform/pagination";
 import { seedPerson } from "../harness/people";
-import { api, createTenant } from "../harness/tenant";
 import { asset, inDays, requester } from "../harness/requests-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 describe("the self-service role", () => {
   it("sees requestable assets and what it holds, nothing else; other routes are 403", async () => {

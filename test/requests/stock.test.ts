@@ -6,9 +6,9 @@ import type { ErrorBody } from "../../src/platform/schemas";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 import { ask, asset, inbox, inDays, requester } from "../harness/requests-helpers";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 type Failure = ErrorBody & { details: Record<string, unknown> & { path?: string }[] };
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { userJwt } from "../harness/principals";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Session } from "../../src/modules/sessions";
-import type { SearchResults } from "../../src/modules/search";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { Person } from "../../src/modules/people";
+import type { SearchResults } from "../../src/modules/search";
+import type { Session } from "../../src/modules/sessions";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { userJwt } from "../harness/principals";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 /** GET /search as the owner (search is JWT only). */
 async function search<T = SearchResults>(t: TestTenant, q: string, extra = "") {

@@ -5,7 +5,7 @@ import { encodeCursor, withCursorScope } from "../../src/platform/pagination";
 import { fixtureFor, NON_RESOURCE_PARAMS } from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
 import { adminCookie, userJwt } from "../harness/principals";
-import { createTenant, TEST_DOMAIN, type CallOptions, type Failure, type TestTenant } from "../harness/tenant";
+import { type CallOptions, createTenant, type Failure, TEST_DOMAIN, type TestTenant } from "../harness/tenant";
 import { expectError, hostUrl, req, unique } from "./harness";
 import { validSample } from "./samples";
 

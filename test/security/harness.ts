@@ -1,8 +1,8 @@
-import type { Untyped } from "../harness/tenant";
 import { expect } from "vitest";
 import type { RouteRule } from "../../src/access/policy";
 import type { ErrorBody } from "../../src/platform/schemas";
-import { call, TEST_DOMAIN, type CallOptions, type CallResult } from "../harness/tenant";
+import type { Untyped } from "../harness/tenant";
+import { type CallOptions, type CallResult, call, TEST_DOMAIN } from "../harness/tenant";
 
 /** Every request of the security suites goes through here: none of them may ever answer 5xx. */
 export async function req<T = Untyped>(url: string, opts: CallOptions = {}) {

@@ -5,8 +5,8 @@ import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../h
 import { adminCookie, userJwt } from "../harness/principals";
 import { createTenant } from "../harness/tenant";
 import { hostUrl, req, unique } from "./harness";
-import { walkResources, type WalkState } from "./walk-fixtures";
 import { validSample } from "./samples";
+import { type WalkState, walkResources } from "./walk-fixtures";
 
 /**
  * For every route: walks the OpenAPI document; each operation documents the

@@ -4,7 +4,7 @@ import { clientAddress } from "../../src/access/throttle";
 import type { AppContext } from "../../src/env";
 import { renderCalendar } from "../../src/modules/calendar/ics";
 import { baseName } from "../../src/modules/feedback/form";
-import { signFields, verifyFields, type SignedFields } from "../../src/platform/signed-urls";
+import { type SignedFields, signFields, verifyFields } from "../../src/platform/signed-urls";
 import type { OpenApiDoc } from "../harness/openapi";
 import { userJwt } from "../harness/principals";
 import { insertAsset } from "../harness/rows";

@@ -1,20 +1,20 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTE_POLICY, type RouteRule } from "../../src/access/policy";
 import { ALL_SCOPES, SCOPE_GROUPS } from "../../src/access/scopes";
+import type { CreatedApiKey } from "../../src/modules/api-keys";
+import type { ErrorBody } from "../../src/platform/schemas";
 import {
+  type FixtureContext,
   fixtureFor,
   NON_RESOURCE_PARAMS,
   prepareOperation,
   SAMPLE_BODIES,
-  type FixtureContext,
 } from "../harness/fixtures";
 import { fetchOpenApi, fillPath, operationsOf, type WalkedOperation } from "../harness/openapi";
-import { adminCookie, createUser, userJwt, type TestUser } from "../harness/principals";
-import { createTenant, type Auth, type CallOptions, type TestTenant, type Failure } from "../harness/tenant";
-import { expectedSecurity, expectError, hostUrl, req, unique, unknownIdLike } from "./harness";
+import { adminCookie, createUser, type TestUser, userJwt } from "../harness/principals";
+import { type Auth, type CallOptions, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { expectError, expectedSecurity, hostUrl, req, unique, unknownIdLike } from "./harness";
 import { malformedBody, UNKNOWN_FIELD, validSample } from "./samples";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { CreatedApiKey } from "../../src/modules/api-keys";
 
 /**
  * The shared security suite: walks EVERY operation of the served OpenAPI document and checks it

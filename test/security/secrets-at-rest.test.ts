@@ -6,17 +6,17 @@ import {
   deref,
   fetchOpenApi,
   fillPath,
-  operationsOf,
   type JsonSchema,
   type OpenApiDoc,
+  operationsOf,
   type WalkedOperation,
 } from "../harness/openapi";
 import { adminCookie, userJwt } from "../harness/principals";
 import { createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { expectError, hostUrl, req, unique } from "./harness";
-import { walkResources, type WalkState } from "./walk-fixtures";
 import { validSample } from "./samples";
+import { type WalkState, walkResources } from "./walk-fixtures";
 
 /**
  * For every route: an answer that carries a secret (a key, token, signing secret,

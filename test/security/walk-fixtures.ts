@@ -1,4 +1,4 @@
-import { fixtureFor, NON_RESOURCE_PARAMS, type FixtureContext } from "../harness/fixtures";
+import { type FixtureContext, fixtureFor, NON_RESOURCE_PARAMS } from "../harness/fixtures";
 import type { WalkedOperation } from "../harness/openapi";
 import type { TestTenant } from "../harness/tenant";
 import { hostUrl, req, unique } from "./harness";

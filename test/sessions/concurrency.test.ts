@@ -1,8 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { scan, seedAssets, startSession } from "../harness/sessions";
-import { api, createTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { Page } from "../../src/platform/pagination";
 import type {
   ScanBatchResult,
   ScanOutcome,
@@ -10,6 +6,10 @@ import type {
   SessionItemDetail,
   SessionMobile,
 } from "../../src/modules/sessions";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { scan, seedAssets, startSession } from "../harness/sessions";
+import { api, createTenant } from "../harness/tenant";
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { ScanRecord } from "../../src/modules/scan-events";
+import type { Page } from "../../src/platform/pagination";
 import { userJwt } from "../harness/principals";
 import { createLocation, seedAssets, startSession } from "../harness/sessions";
 import { api, createTenant } from "../harness/tenant";
-import type { ScanRecord } from "../../src/modules/scan-events";
-import type { Page } from "../../src/platform/pagination";
 
 describe("GET /scan-events/items/:itemId/history", () => {
   it("pages an asset's scan records with session context, condition, comment, photos, location and scanner; JWT only", async () => {

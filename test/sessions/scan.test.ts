@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createLocation, scan, seedAssets, startSession } from "../harness/sessions";
-import { api, createTenant, type Failure } from "../harness/tenant";
 import type { Session, SessionItem, UnscanResult } from "../../src/modules/sessions";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { createLocation, scan, seedAssets, startSession } from "../harness/sessions";
+import { api, createTenant, type Failure } from "../harness/tenant";
 
 describe("POST /sessions/:id/scan", () => {
   it("accepts an expected item once, then answers already_scanned; allowRescan re-records it", async () => {

@@ -1,17 +1,17 @@
-import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/tenant/sessions";
 import { runScheduled } from "../../src/jobs/scheduled";
+import type { SessionSchedule } from "../../src/modules/session-schedules";
 import { nextOccurrence, occurrence } from "../../src/modules/session-schedules/recurrence";
 import { runDueSchedules } from "../../src/modules/session-schedules/run";
+import type { Page } from "../../src/platform/pagination";
 import { findTenantById } from "../../src/tenancy/registry";
 import { createLocation, seedAssets } from "../harness/sessions";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import type { Page } from "../../src/platform/pagination";
-import type { SessionSchedule } from "../../src/modules/session-schedules";
+import { dbOf } from "../harness/tenant-db";
 
 describe("/session-schedules", () => {
   it("creates, reads, lists, updates and deletes; validates scope and recurrence", async () => {

@@ -1,13 +1,13 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { InventorySession } from "../../src/domain/inventory-session/inventory-session";
+import type { Category } from "../../src/modules/categories";
+import type { Session, SessionItem, SessionMobile } from "../../src/modules/sessions";
+import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { createUser } from "../harness/principals";
 import { createLocation, scan, seedAssets, sessionStub, startSession } from "../harness/sessions";
 import { api, createTenant, type Failure } from "../harness/tenant";
-import type { Category } from "../../src/modules/categories";
-import type { Page } from "../../src/platform/pagination";
-import type { Session, SessionItem, SessionMobile } from "../../src/modules/sessions";
 
 describe("/sessions", () => {
   it("creates a draft, validates references, lists with filters and pages", async () => {

@@ -6,8 +6,8 @@ import type { ScanOutcome, SessionReport } from "../../src/modules/sessions";
 import { workerFetch } from "../harness/contract";
 import { userJwt } from "../harness/principals";
 import { scan, seedAssets, startSession } from "../harness/sessions";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 async function reportCsv(t: TestTenant, sessionId: string) {
   const res = await workerFetch(

@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import { assets, assetTimeline } from "../../src/db/tenant/assets";
 import { scanEvents, sessionItems, sessions } from "../../src/db/tenant/sessions";
 import type { InventorySession } from "../../src/domain/inventory-session/inventory-session";
+import type { Session, SessionMobile, SessionReport } from "../../src/modules/sessions";
 import { outboxRows } from "../harness/outbox";
 import { userJwt } from "../harness/principals";
 import { createLocation, scan, seedAssets, sessionApi, sessionStub, startSession } from "../harness/sessions";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant } from "../harness/tenant";
-import type { Session, SessionMobile, SessionReport } from "../../src/modules/sessions";
+import { dbOf } from "../harness/tenant-db";
 
 const unflushed = (state: DurableObjectState) =>
   state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM scans WHERE dirty > 0`).one().n;

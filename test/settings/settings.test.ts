@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createUser, loginOwner } from "../harness/auth";
-import { api, createTenant, type Failure } from "../harness/tenant";
 import type { DueMaintenancePage } from "../../src/modules/maintenance";
 import type { WorkspaceSettings } from "../../src/modules/settings";
+import { createUser, loginOwner } from "../harness/auth";
+import { api, createTenant, type Failure } from "../harness/tenant";
 
 describe("workspace settings", () => {
   it("reads the defaults, sets the time zone (owner/admin, JWT) and refuses unknown zones", async () => {

@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { ssoConfigs } from "../../src/db/control/sso";
+import { afterEach, describe, expect, it } from "vitest";
 import { openSecret } from "../../src/access/sso/secret-box";
+import { ssoConfigs } from "../../src/db/control/sso";
+import type { SsoConfig } from "../../src/modules/sso";
 import { setOutboundTransport } from "../../src/platform/outbound";
 import { createUser, userJwt } from "../harness/principals";
-import type { SsoConfig } from "../../src/modules/sso";
-import { api, type CallResult, createTenant, type Failure, type TestTenant } from "../harness/tenant";
-import { browser } from "../harness/sso-flow-helpers";
 import { certs } from "../harness/saml-fixtures";
+import { browser } from "../harness/sso-flow-helpers";
 import { idpMetadata, spOf } from "../harness/sso-helpers";
+import { api, type CallResult, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 
 const PATH = "/tenants/current/saml-config";
 const owner = async (t: TestTenant) => ({ jwt: await userJwt(t) });

@@ -4,13 +4,13 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { tenants } from "../../src/db/control/schema";
 import { refreshTokens } from "../../src/db/tenant/users";
-import { mintRefreshToken, type AuthSession } from "../../src/modules/auth";
+import { type AuthSession, mintRefreshToken } from "../../src/modules/auth";
 import { nowIso } from "../../src/platform/clock";
 import { createUser, login } from "../harness/auth";
+import { configureSaml } from "../harness/sso-flow-helpers";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 import { expectError } from "../security/harness";
-import { configureSaml } from "../harness/sso-flow-helpers";
 
 /** Turning the SSO-only gate on ends password-born sessions, except the owner's. */
 const refresh = (t: TestTenant, refreshToken: string) =>

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { describe, expect, it } from "vitest";
 import { tenants } from "../../src/db/control/schema";
-import { createUser as createInvitedUser } from "../harness/auth";
 import type { CreatedInvite } from "../../src/modules/users";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { createUser as createInvitedUser } from "../harness/auth";
 import { userJwt } from "../harness/principals";
-import { api, call, createTenant, TEST_DOMAIN } from "../harness/tenant";
 import { configureSaml } from "../harness/sso-flow-helpers";
+import { api, call, createTenant, TEST_DOMAIN } from "../harness/tenant";
 
 const gate = async (t: Awaited<ReturnType<typeof createTenant>>, on: boolean) => {
   await configureSaml(t, { ssoOnlyEnabled: on });

@@ -1,15 +1,15 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Bindings } from "../../src/env";
-import { setOutboundTransport } from "../../src/platform/outbound";
 import type { AuthSession } from "../../src/modules/auth";
 import type { User } from "../../src/modules/users";
+import { setOutboundTransport } from "../../src/platform/outbound";
 import type { ErrorBody } from "../../src/platform/schemas";
-import { userJwt } from "../harness/principals";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import { spOf } from "../harness/sso-helpers";
 import { fetchWith } from "../harness/contract";
+import { userJwt } from "../harness/principals";
+import { spOf } from "../harness/sso-helpers";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 /**
  * OIDC against panva's oidc-provider on 127.0.0.1 (test/global/idp-servers.mjs). The Worker runs

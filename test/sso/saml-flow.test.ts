@@ -1,16 +1,16 @@
 import { DOMParser, type Element } from "@xmldom/xmldom";
-import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { ssoRequests } from "../../src/db/tenant/sso";
-import { sha256Hex } from "../../src/platform/crypto";
 import type { AuthSession } from "../../src/modules/auth";
 import type { Invite, User } from "../../src/modules/users";
+import { sha256Hex } from "../../src/platform/crypto";
 import type { Page } from "../../src/platform/pagination";
 import { userJwt } from "../harness/principals";
-import { api, createTenant } from "../harness/tenant";
-import { dbOf } from "../harness/tenant-db";
 import { browser, configureSaml, idpResponse, postAcs, startSaml } from "../harness/sso-flow-helpers";
 import { spOf } from "../harness/sso-helpers";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 const DSIG = "http://www.w3.org/2000/09/xmldsig#";
 /** Where the IdP put its signatures: direct children of the Response and of the Assertion. */

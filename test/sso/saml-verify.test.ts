@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { verifySamlResponse, verifySamlSignatures, readIdentity } from "../../src/access/sso/saml";
+import { readIdentity, verifySamlResponse, verifySamlSignatures } from "../../src/access/sso/saml";
 import { adfs, certs, nodeSaml, onelogin, responses as r, ruby, xmlCrypto } from "../harness/saml-fixtures";
 
 const refused = async (xml: string, f: { settings: Parameters<typeof verifySamlResponse>[1]; now: Date }) => {

@@ -6,9 +6,9 @@ import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 /** POST /stock-movements/bulk, per-movement answers like the asset bulk route. */
 const bulk = (t: TestTenant, movements: Record<string, unknown>[], headers?: Record<string, string>) =>

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { StockCount, StockItem, StockMovement } from "../../src/modules/stock";
 import type { Page } from "../../src/platform/pagination";
 import { startSession } from "../harness/sessions";
-import { api, createTenant } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 type CountResult = { result: "counted" | "already_counted"; count: StockCount };
 

@@ -5,9 +5,9 @@ import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { workerFetch } from "../harness/contract";
 import { seedPerson } from "../harness/people";
+import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
 
 /**
  * Deactivating a person returns what they hold as the return route would: to the location it was

@@ -4,8 +4,8 @@ import type { StockItem, StockMovement } from "../../src/modules/stock";
 import type { Page } from "../../src/platform/pagination";
 import { seedPerson } from "../harness/people";
 import { userJwt } from "../harness/principals";
-import { api, createTenant, type Failure } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant, type Failure } from "../harness/tenant";
 
 describe("stock everywhere the rest is", () => {
   it("/search finds stock items by a word of the name, and by tag or SKU first", async () => {

@@ -4,8 +4,8 @@ import type { TrashEntry, TrashResults } from "../../src/modules/trash";
 import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
-import { api, createTenant, type Failure } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant, type Failure } from "../harness/tenant";
 
 describe("stock items", () => {
   it("CRUD: defaults, a generated tag, cost in minor units, custom fields, 409 on a taken tag or SKU", async () => {

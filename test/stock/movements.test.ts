@@ -3,8 +3,8 @@ import type { StockItem, StockLevel, StockMovement } from "../../src/modules/sto
 import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
-import { api, createTenant, type Failure } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant, type Failure } from "../harness/tenant";
 
 describe("stock movements", () => {
   it("receive, issue, transfer and adjust keep the quantities per location and in total, each with its event", async () => {

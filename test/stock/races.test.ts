@@ -1,14 +1,14 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { notifications } from "../../src/db/tenant/notifications";
 import type { StockItem, StockMovement } from "../../src/modules/stock";
 import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
-import { dbOf } from "../harness/tenant-db";
-import { notifications } from "../../src/db/tenant/notifications";
 import { createUser } from "../harness/principals";
-import { api, createTenant } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
-import { eq } from "drizzle-orm";
+import { api, createTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 async function allMovements(t: Awaited<ReturnType<typeof createTenant>>, itemId: string) {
   const out: StockMovement[] = [];

@@ -4,8 +4,8 @@ import type { Page } from "../../src/platform/pagination";
 import { seedPerson } from "../harness/people";
 import { createUser, userJwt } from "../harness/principals";
 import { connect } from "../harness/realtime";
-import { api, createTenant } from "../harness/tenant";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant } from "../harness/tenant";
 
 /** The `stock.low` notifications reach the admins' open sockets as they are created. */
 describe("stock notifications in realtime", () => {

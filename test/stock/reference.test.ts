@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { stockItems, stockLevels, stockMovements } from "../../src/db/tenant/stock";
+import { adjustStock, issueStock, receiveStock, returnStock, transferStock } from "../../src/modules/stock/movements";
+import { ApiError } from "../../src/platform/errors";
 import { seedPerson } from "../harness/people";
+import { newLocation, newStockItem } from "../harness/stock-helpers";
 import { createTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
-import { ApiError } from "../../src/platform/errors";
-import { adjustStock, issueStock, receiveStock, returnStock, transferStock } from "../../src/modules/stock/movements";
-import { newLocation, newStockItem } from "../harness/stock-helpers";
 
 /** A small seeded PRNG (mulberry32), so a failure replays. */
 function prng(seed: number) {

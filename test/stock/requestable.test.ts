@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { StockItem } from "../../src/modules/stock";
 import type { Page } from "../../src/platform/pagination";
 import { seedPerson } from "../harness/people";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { requester } from "../harness/requests-helpers";
 import { move, newLocation, newStockItem, receive } from "../harness/stock-helpers";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 const ids = async (t: TestTenant, path: string, jwt?: string) => {
   const res = await api<Page<StockItem>>(t, path, jwt ? { auth: { jwt } } : {});

@@ -4,8 +4,8 @@ import type { Page } from "../../src/platform/pagination";
 import { devCall } from "../harness/health";
 import { outboxRows } from "../harness/outbox";
 import { seedPerson } from "../harness/people";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { newLocation, newStockItem } from "../harness/stock-helpers";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
 
 /**
  * The D1 statements of one movement, per kind, pinned so they cannot creep

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { TrashEntry } from "../../src/modules/trash";
+import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
 import { createUser } from "../harness/principals";
 import { insertAsset, insertPerson, trashed } from "../harness/rows";
 import { api, type CallResult, createTenant, type TestTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
-import type { TrashEntry } from "../../src/modules/trash";
-import type { Page } from "../../src/platform/pagination";
 
 const created = (res: { status: number; body: { id: string } }) => {
   expect(res.status).toBe(201);

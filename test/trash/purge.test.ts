@@ -5,10 +5,15 @@ import { assets, assignments } from "../../src/db/tenant/assets";
 import { auditLog } from "../../src/db/tenant/audit";
 import { categories, locations } from "../../src/db/tenant/catalog";
 import { customFields, layouts } from "../../src/db/tenant/custom-fields";
+import { maintenanceReminders } from "../../src/db/tenant/maintenance";
 import { people } from "../../src/db/tenant/people";
+import type { CustomField } from "../../src/modules/custom-fields";
+import type { Layout } from "../../src/modules/layouts";
+import type { Location } from "../../src/modules/locations";
+import type { TrashEntry, TrashResults } from "../../src/modules/trash";
+import type { Page } from "../../src/platform/pagination";
 import { outboxRows } from "../harness/outbox";
 import { createUser } from "../harness/principals";
-import { maintenanceReminders } from "../../src/db/tenant/maintenance";
 import {
   assetHistoryCounts,
   insertAsset,
@@ -19,13 +24,8 @@ import {
   insertSessionSchedule,
   trashed,
 } from "../harness/rows";
-import { dbOf } from "../harness/tenant-db";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { Layout } from "../../src/modules/layouts";
-import type { Location } from "../../src/modules/locations";
-import type { TrashEntry, TrashResults } from "../../src/modules/trash";
-import type { Page } from "../../src/platform/pagination";
-import type { CustomField } from "../../src/modules/custom-fields";
+import { dbOf } from "../harness/tenant-db";
 
 const purge = (t: TestTenant, items: unknown, auth?: { jwt: string }) =>
   api<TrashResults>(t, "/trash/permanent-delete", { body: { items }, ...(auth ? { auth } : {}) });

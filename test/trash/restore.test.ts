@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import { assets } from "../../src/db/tenant/assets";
 import { categories } from "../../src/db/tenant/catalog";
 import { people } from "../../src/db/tenant/people";
-import { outboxRows } from "../harness/outbox";
-import { insertAsset, insertPerson, trashed } from "../harness/rows";
-import { dbOf } from "../harness/tenant-db";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
-import type { ErrorBody } from "../../src/platform/schemas";
 import type { TrashEntry, TrashResults } from "../../src/modules/trash";
 import type { Page } from "../../src/platform/pagination";
+import type { ErrorBody } from "../../src/platform/schemas";
+import { outboxRows } from "../harness/outbox";
+import { insertAsset, insertPerson, trashed } from "../harness/rows";
+import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 
 async function createAndDelete(t: TestTenant, path: string, body: unknown): Promise<string> {
   const res = await api<{ id: string }>(t, path, { body }); // whatever resource was created: only its id matters here

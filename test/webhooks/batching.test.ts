@@ -3,17 +3,17 @@ import { env } from "cloudflare:workers";
 import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../src/db/tenant/webhooks";
-import { consumeEvents } from "../../src/events/consumer";
-import type { EventMessage } from "../../src/events/types";
-import type { Bindings } from "../../src/env";
-import { countedEnv, type D1Counter } from "../../src/http/d1-counter";
 import { consumeWebhookMessages, DELIVERIES_PER_WORKSPACE } from "../../src/domain/webhook-delivery/consumer";
 import { runDueDeliveries } from "../../src/domain/webhook-delivery/deliver";
 import { deliveryIdsOf, type WebhookMessage } from "../../src/domain/webhook-delivery/deps";
 import { fanOutEvents, webhookFanOut } from "../../src/domain/webhook-delivery/fanout";
 import { sweepDueDeliveries } from "../../src/domain/webhook-delivery/sweep";
-import { dbOf } from "../harness/tenant-db";
+import type { Bindings } from "../../src/env";
+import { consumeEvents } from "../../src/events/consumer";
+import type { EventMessage } from "../../src/events/types";
+import { countedEnv, type D1Counter } from "../../src/http/d1-counter";
 import { createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 import { createEndpoint, driver, receivers, storedEvent } from "../harness/webhooks";
 
 /**

@@ -1,5 +1,6 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
+import doc from "../../docs/webhooks.md?raw";
 import { CATALOGUE } from "../../src/domain/webhook-delivery/catalogue";
 import {
   catalogueTable,
@@ -7,7 +8,6 @@ import {
   TABLE_START,
   withCatalogueTable,
 } from "../../src/domain/webhook-delivery/catalogue-table";
-import doc from "../../docs/webhooks.md?raw";
 
 describe("docs/webhooks.md's event table", () => {
   it("is the catalogue's (run `npm run docs:events` after adding an event)", () => {

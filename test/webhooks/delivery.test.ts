@@ -6,8 +6,8 @@ import { runDueDelivery } from "../../src/domain/webhook-delivery/deliver";
 import { fanOut } from "../../src/domain/webhook-delivery/fanout";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../src/domain/webhook-delivery/schedule";
 import { sweepDueDeliveries } from "../../src/domain/webhook-delivery/sweep";
-import { dbOf } from "../harness/tenant-db";
 import { createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 import { createEndpoint, driver, hang, receivers, storedEvent } from "../harness/webhooks";
 
 const URL_A = "https://hooks.example.com/a";

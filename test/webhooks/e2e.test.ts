@@ -2,12 +2,12 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { runDueDelivery } from "../../src/domain/webhook-delivery/deliver";
 import { fanOut } from "../../src/domain/webhook-delivery/fanout";
-import { eventually } from "../harness/outbox";
-import { api, createTenant } from "../harness/tenant";
 import type { InventoryItem } from "../../src/modules/assets";
 import type { WebhookDelivery, WebhookEndpointWithSecret } from "../../src/modules/webhooks";
 import type { Page } from "../../src/platform/pagination";
-import { createEndpoint, driver, ownerApi, receivers, storedEvent, type Received } from "../harness/webhooks";
+import { eventually } from "../harness/outbox";
+import { api, createTenant } from "../harness/tenant";
+import { createEndpoint, driver, ownerApi, type Received, receivers, storedEvent } from "../harness/webhooks";
 
 /*
  * Through the real local Queue: a write's outbox row is dispatched after the response, the event

@@ -1,6 +1,5 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { createUser, userJwt } from "../harness/principals";
 import type {
   WebhookEndpoint,
   WebhookEndpointWithSecret,
@@ -9,6 +8,7 @@ import type {
 } from "../../src/modules/webhooks";
 import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
+import { createUser, userJwt } from "../harness/principals";
 import { api, createTenant, type Failure } from "../harness/tenant";
 import { createEndpoint, ownerApi, receivers } from "../harness/webhooks";
 

@@ -3,15 +3,15 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { outbox } from "../../src/db/tenant/outbox";
 import { webhookDeliveries } from "../../src/db/tenant/webhooks";
+import { deliveryIdsOf } from "../../src/domain/webhook-delivery/deps";
+import { fanOutEvents } from "../../src/domain/webhook-delivery/fanout";
 import { consumeEvent, type EventHandler } from "../../src/events/consumer";
 import { CONSUME_LEASE_MS, redispatchUnconsumed } from "../../src/events/dispatch";
 import type { EventMessage } from "../../src/events/types";
 import { findTenantById } from "../../src/tenancy/registry";
-import { deliveryIdsOf } from "../../src/domain/webhook-delivery/deps";
-import { fanOutEvents } from "../../src/domain/webhook-delivery/fanout";
 import { eventually, outboxRows } from "../harness/outbox";
-import { dbOf } from "../harness/tenant-db";
 import { createTenant, type TestTenant } from "../harness/tenant";
+import { dbOf } from "../harness/tenant-db";
 import { createEndpoint, driver, receivers } from "../harness/webhooks";
 import { fetchAndSettle } from "../harness/worker";
 

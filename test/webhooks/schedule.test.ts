@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ATTEMPTS, parseRetryAfter, retryDelay, RETRY_DELAYS_MS } from "../../src/domain/webhook-delivery/schedule";
+import { MAX_ATTEMPTS, parseRetryAfter, RETRY_DELAYS_MS, retryDelay } from "../../src/domain/webhook-delivery/schedule";
 
 describe("retry schedule", () => {
   it("waits 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h between 8 attempts, ±10%", () => {

@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** The protocol settings an owner saves (docs/sso.md#configuration-patch-tenantscurrentsaml-config), without the client secret. */
 export interface SamlSettings {

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";

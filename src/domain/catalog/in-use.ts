@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { stockItems, stockLevels } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";

@@ -6,6 +6,11 @@
  * db floor, so the modules below assets (categories, locations) and above them share it without
  * importing each other. Other code imports this file only.
  */
+
+export { allLive, isLive, peopleActive, referencesLive } from "./guards";
+export type { CatalogRef } from "./in-use";
+export { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "./in-use";
+export type { AssetRow, LiveCatalog, PersonRow, RefKind, RefWording } from "./refs";
 export {
   liveAsset,
   liveCatalog,
@@ -22,7 +27,3 @@ export {
   resolveCategory,
   resolveLocation,
 } from "./refs";
-export type { AssetRow, LiveCatalog, PersonRow, RefKind, RefWording } from "./refs";
-export { allLive, isLive, peopleActive, referencesLive } from "./guards";
-export { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "./in-use";
-export type { CatalogRef } from "./in-use";

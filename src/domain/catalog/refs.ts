@@ -3,8 +3,8 @@ import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
 import { people } from "../../db/tenant/people";
 import type { TenantDb } from "../../env";
-import { conflict, invalidField, notFound } from "../../platform/errors";
 import { inJson } from "../../platform/d1-write";
+import { conflict, invalidField, notFound } from "../../platform/errors";
 
 // A reference in a request names a row of another table: a category, a location, a person, an asset.
 // Each rule "this reference must be live, or answer so" is written here once; modules call it.

@@ -1,8 +1,7 @@
 import type { AssetStatus } from "../../db/tenant/assets";
-import type { HealthBadge } from "../../db/tenant/health";
-import { PRESETS, type PenalizedCode, type Preset, type Sensitivity } from "./presets";
+import type { HealthBadge, HealthReason, ReasonCode, ReasonLink } from "../../db/tenant/health";
+import { type PenalizedCode, PRESETS, type Preset, type Sensitivity } from "./presets";
 import { link, SEVERITY } from "./reasons";
-import type { HealthReason, ReasonCode, ReasonLink } from "../../db/tenant/health";
 import { addDays, addMonths, DAY, daysBetween, localDate, localMidnight } from "./time";
 
 /** Everything the score reads about one asset (src/modules/health/signals.ts loads it). */

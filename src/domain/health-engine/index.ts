@@ -15,11 +15,12 @@ export {
   settleHealthBacklog,
 } from "./hooks";
 export { runHealthJob } from "./job";
-export { attachHealth, healthListQuery } from "./list";
 export type { HealthListInput } from "./list";
-export { basisOf, PRESETS, SENSITIVITIES } from "./presets";
+export { attachHealth, healthListQuery } from "./list";
 export type { HealthBasis, Sensitivity } from "./presets";
+export { basisOf, PRESETS, SENSITIVITIES } from "./presets";
 export { drainHealth, healthOf } from "./recompute";
+export type { AssetHealth, HealthSettings, InventoryItemHealthBatch } from "./schemas";
 export {
   HealthBatchBody,
   HealthBatchResponse,
@@ -27,6 +28,5 @@ export {
   HealthSettingsSchema,
   UpdateHealthSettingsBody,
 } from "./schemas";
-export type { AssetHealth, HealthSettings, InventoryItemHealthBatch } from "./schemas";
-export { pendingCount } from "./store";
 export type { StoredHealth } from "./store";
+export { pendingCount } from "./store";

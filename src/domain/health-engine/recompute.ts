@@ -5,14 +5,14 @@ import { computeHealth } from "./engine";
 import type { HealthBasis } from "./presets";
 import { idsIn, loadSignals } from "./signals";
 import {
+  type Computed,
   isCurrent,
   liveAmong,
+  type StoredHealth,
   staleQueries,
   storedQuery,
   toStored,
   writeResults,
-  type Computed,
-  type StoredHealth,
 } from "./store";
 
 /** Assets re-scored per read-compute-write round (one statement each way, whatever the count). */

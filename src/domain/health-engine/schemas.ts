@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { HEALTH_BADGES } from "../../db/tenant/health";
+import { HEALTH_BADGES, LINK_RELS, REASON_CODE_LIST, REASON_CODES, SEVERITIES } from "../../db/tenant/health";
 import { PRESETS, SENSITIVITIES } from "./presets";
-import { LINK_RELS, REASON_CODE_LIST, REASON_CODES, SEVERITIES } from "../../db/tenant/health";
 
 const codeTable = Object.entries(REASON_CODES)
   .map(([code, text]) => `- \`${code}\`: ${text}`)

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { categories } from "../../db/tenant/catalog";
 import { assetHealth, assetLastAudit } from "../../db/tenant/health";

@@ -1,9 +1,9 @@
-import { and, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../db/tenant/assets";
 import { assetHealth, type HealthBadge, type HealthReason } from "../../db/tenant/health";
-import { d1Client, inJson } from "../../platform/d1-write";
 import type { TenantDb } from "../../env";
+import { d1Client, inJson } from "../../platform/d1-write";
 import type { HealthResult } from "./engine";
 import { basisKey, type HealthBasis } from "./presets";
 import { idsIn } from "./signals";

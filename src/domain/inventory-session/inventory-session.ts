@@ -3,9 +3,9 @@ import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
 import { findItem, ScanEngine } from "./apply-scan";
 import { FLUSH_ROUND, flushRound } from "./flush";
-import { unresolvedKeys } from "./misses";
 import { AssetLookup } from "./lookup";
-import { SessionStore, toItemState, type SessionMeta } from "./session-store";
+import { unresolvedKeys } from "./misses";
+import { type SessionMeta, SessionStore, toItemState } from "./session-store";
 import type {
   CloseAnswer,
   CodeKey,

@@ -2,7 +2,7 @@ import type { Bindings } from "../../env";
 import { tenantDb } from "../../tenancy/pool";
 import { findTenantById } from "../../tenancy/registry";
 import { runDueDeliveries } from "./deliver";
-import { deliveryIdsOf, webhookDeps, type WebhookMessage } from "./deps";
+import { deliveryIdsOf, type WebhookMessage, webhookDeps } from "./deps";
 
 /**
  * At most this many deliveries of one workspace are attempted per invocation. Its database serves

@@ -4,16 +4,16 @@ import { mapBounded } from "../../platform/bounded";
 import { inJson, insertJsonRows, updateJsonRows } from "../../platform/d1-write";
 import { MESSAGE_DELIVERIES, type WebhookDeps } from "./deps";
 import {
+  type AttemptRow,
   attemptRow,
   attemptStatements,
   autoDisableIfFailing,
   counterStatement,
-  type AttemptRow,
   type DeliveryRow,
   type EndpointRow,
 } from "./record";
 import { MAX_QUEUE_DELAY_MS, retryDelay } from "./schedule";
-import { DELIVERY_TIMEOUT_MS, sendSigned, type AttemptOutcome } from "./send";
+import { type AttemptOutcome, DELIVERY_TIMEOUT_MS, sendSigned } from "./send";
 
 /** A claimed delivery is ours for this long, plus the time its batch's sends may take. */
 const LEASE_MS = 60_000;

@@ -1,5 +1,5 @@
 import type { Bindings, TenantDb } from "../../env";
-import { outboundPolicyFor, type OutboundPolicy } from "../../platform/outbound";
+import { type OutboundPolicy, outboundPolicyFor } from "../../platform/outbound";
 
 /**
  * A Queue message of the webhook delivery queue: pointers to delivery rows of one workspace, never

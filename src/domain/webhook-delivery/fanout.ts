@@ -7,7 +7,7 @@ import { newId } from "../../platform/ids";
 import { planIncludes } from "../../tenancy/plans";
 import { isDeliverable, payloadOf, subscribes } from "./catalogue";
 import { enqueueDeliveries } from "./deliver";
-import { webhookDeps, type WebhookDeps } from "./deps";
+import { type WebhookDeps, webhookDeps } from "./deps";
 import type { DeliveryRow } from "./record";
 
 /** Payload bytes per INSERT: the rows travel as one JSON parameter, which D1 caps at 2 MB. */

@@ -3,8 +3,8 @@ import { notifications } from "../../db/tenant/notifications";
 import { users } from "../../db/tenant/users";
 import { webhookAttempts, type webhookDeliveries, webhookEndpoints } from "../../db/tenant/webhooks";
 import type { TenantDb } from "../../env";
-import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";
+import { newId } from "../../platform/ids";
 import { AUTO_DISABLE_AFTER_MS } from "./schedule";
 import type { AttemptOutcome } from "./send";
 

@@ -1,10 +1,10 @@
 import { and, asc, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { webhookDeliveries } from "../../db/tenant/webhooks";
-import { DUE_STATUSES, enqueueDeliveries } from "./deliver";
 import type { Bindings } from "../../env";
 import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
-import { webhookDeps, type WebhookDeps } from "./deps";
+import { DUE_STATUSES, enqueueDeliveries } from "./deliver";
+import { type WebhookDeps, webhookDeps } from "./deps";
 
 /**
  * A due delivery whose message has not run it this long after its due time is picked up again:

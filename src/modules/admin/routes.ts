@@ -1,4 +1,3 @@
-import { toTenant } from "./view";
 import { z } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { endAdminSession, startAdminSession } from "../../access/admin-sessions";
@@ -12,8 +11,8 @@ import { exportWorkspace } from "./export";
 import {
   AdminLoginBody,
   CreatedTenantSchema,
-  DeleteTenantBody,
   CreateTenantBody,
+  DeleteTenantBody,
   ListTenantsQuery,
   TenantPage,
   TenantSchema,
@@ -21,6 +20,7 @@ import {
   WorkspaceExportSchema,
 } from "./schemas";
 import * as svc from "./service";
+import { toTenant } from "./view";
 
 const tags = ["Platform admin"];
 const Params = z.object({ tenantId: idParam("tenantId", "ten_01jd3k4m5n6p7q8r9s0t1v2w3x") });

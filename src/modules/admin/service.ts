@@ -7,8 +7,8 @@ import { ApiError, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import type { Plan } from "../../tenancy/plans";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
-import { toTenant } from "./view";
 import { deleteWorkspace } from "../../tenancy/retire";
+import { toTenant } from "./view";
 
 /** Platform admins are the operator's secrets ADMIN_EMAIL / ADMIN_PASSWORD; both compared in constant time. */
 export function checkAdminCredentials(env: Bindings, email: string, password: string): void {

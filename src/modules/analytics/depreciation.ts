@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { keyset } from "../../platform/pagination";
 import { currencyDigits } from "../assets";
-import { scopeTerms, type Scope } from "./filters";
+import { type Scope, scopeTerms } from "./filters";
 import { read, readBatch } from "./read-batch";
 import { rollupScope } from "./rollups";
 

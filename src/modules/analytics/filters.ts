@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
+import { requireCategory, requireLocation } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
-import { requireCategory, requireLocation } from "../../domain/catalog";
 import { isoInstant } from "../../platform/schemas";
 
 /**

@@ -1,8 +1,9 @@
 // Analytics module and the platform admin's TT10 report (docs/analytics.md): read-only
 // aggregates over indexes. Front door.
-export { resolveRange, resolveScope, type Range, type Scope } from "./filters";
+
+export type { DepreciationAnalytics } from "./depreciation-schemas";
+export { type Range, resolveRange, resolveScope, type Scope } from "./filters";
 export { analyticsRouter } from "./routes";
-export { type Tt10Report, tt10Router } from "./tt10-routes";
 export type {
   AnalyticsOverview,
   AnalyticsReports,
@@ -11,4 +12,4 @@ export type {
   ReplacementLossAnalytics,
   SessionsAnalytics,
 } from "./schemas";
-export type { DepreciationAnalytics } from "./depreciation-schemas";
+export { type Tt10Report, tt10Router } from "./tt10-routes";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
-import { scopeTerms, type Range, type Scope } from "./filters";
+import { type Range, type Scope, scopeTerms } from "./filters";
 import { dailyTable, lastDayCut, rollupScope } from "./rollups";
 
 /** Intervals measured and their summed length (integer milliseconds) for one kind: '' = any type, else a type. */

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
-import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
-import { addRows, ageCountsAfter, ageCountsOf, ageCountsSql, dailyCounts, splitDays, type MetricRow } from "./rollups";
+import { fillPeriods, periodKey, type Range, type Scope, scopeTerms } from "./filters";
+import { addRows, ageCountsAfter, ageCountsOf, ageCountsSql, dailyCounts, type MetricRow, splitDays } from "./rollups";
 
 /** Age buckets in days, upper bound exclusive; the last is open. Age is from the purchase date, else the creation day. */
 export const AGE_BUCKETS = [

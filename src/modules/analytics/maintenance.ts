@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { fromMinor } from "../assets";
 import { localDate } from "../maintenance";
-import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "./filters";
+import { fillPeriods, periodKey, type Range, type Scope, scopeTerms } from "./filters";
 import { maintenanceIntervals } from "./intervals";
-import { addRows, dailyCounts, lastDayCut, rollupScope, type MetricRow } from "./rollups";
+import { addRows, dailyCounts, lastDayCut, type MetricRow, rollupScope } from "./rollups";
 
 /**
  * Maintenance completed per period and type (the daily rollups, plus or minus the log rows of the

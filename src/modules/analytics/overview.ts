@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { localDate } from "../maintenance";
-import { hasScope, scopeTerms, type Scope } from "./filters";
+import { hasScope, type Scope, scopeTerms } from "./filters";
 import { rollupScope } from "./rollups";
 
 type Count = { key: string | null; name?: string | null; count: number };

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { addDays } from "../maintenance";
+import { periodKey, type Range, type Scope, scopeTerms } from "./filters";
 import { ageDistributionOf, ageDistributionSql } from "./lifecycle";
 import { read, readBatch } from "./read-batch";
-import { periodKey, scopeTerms, type Range, type Scope } from "./filters";
 import { epochDay, rollupScope } from "./rollups";
 import { ratio } from "./sessions";
 

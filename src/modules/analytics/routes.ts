@@ -1,6 +1,7 @@
 import { createRouter, defineRoute, jsonContent as json } from "../../http/router";
 import { settingsOf } from "../../tenancy/registry";
 import { depreciation } from "./depreciation";
+import { DepreciationQuery, DepreciationSchema } from "./depreciation-schemas";
 import { resolveRange, resolveScope } from "./filters";
 import { lifecycleAnalytics } from "./lifecycle";
 import { maintenanceAnalytics } from "./maintenance";
@@ -8,7 +9,6 @@ import { overview } from "./overview";
 import { replacementLoss } from "./replacement-loss";
 import { REPORTS } from "./reports";
 import * as s from "./schemas";
-import { DepreciationQuery, DepreciationSchema } from "./depreciation-schemas";
 import { sessionsAnalytics } from "./sessions";
 
 const tags = ["Analytics"];

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { SUMMED_AMOUNT } from "../../platform/schemas";
 import { wholeNumberQuery } from "../../platform/pagination";
+import { SUMMED_AMOUNT } from "../../platform/schemas";
 import { PERIODS, rangeQuery, scopeQuery } from "./filters";
 
 export const ScopeQuery = z.object({ ...scopeQuery });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { pageOf, pageQuery } from "../../platform/pagination";
 import { createRouter, defineRoute, jsonContent } from "../../http/router";
+import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoInstant } from "../../platform/schemas";
 import { tt10Report } from "./tt10";
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { idParam } from "../../platform/schemas";
 import { ApiKeyPage, CreateApiKeyBody, CreatedApiKeySchema, ListApiKeysQuery } from "./schemas";
 import * as svc from "./service";
 

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { pageOf, pageQuery } from "../../platform/pagination";
-import { FUTURE_EXAMPLE, isoInstant, nameField } from "../../platform/schemas";
 import { ALL_SCOPES, type Scope } from "../../access/scopes";
 import type { WebhookResources } from "../../domain/webhook-delivery";
+import { pageOf, pageQuery } from "../../platform/pagination";
+import { FUTURE_EXAMPLE, isoInstant, nameField } from "../../platform/schemas";
 
 export const ScopeSchema = z
   .enum(ALL_SCOPES as [Scope, ...Scope[]])

@@ -1,13 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { mintApiKey } from "../../platform/api-key-token";
+import { normaliseScopes, type Scope } from "../../access/scopes";
 import { apiKeys } from "../../db/tenant/users";
 import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
+import { mintApiKey } from "../../platform/api-key-token";
 import { nowIso } from "../../platform/clock";
 import { invalidField, notFound } from "../../platform/errors";
-import { normaliseScopes, type Scope } from "../../access/scopes";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
 import { type ApiKeyRow, toApiKey } from "./view";
 
 /** Newest first, revoked keys included (with `revokedAt`) so the history stays visible. */

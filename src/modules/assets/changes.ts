@@ -1,5 +1,5 @@
 import { type ApiError, conflict } from "../../platform/errors";
-import { AUDITED_FIELDS, toAsset, type Asset, type AssetRow } from "./view";
+import { type Asset, type AssetRow, AUDITED_FIELDS, toAsset } from "./view";
 import type { AssetChange } from "./write";
 
 type Defs = Parameters<typeof toAsset>[1];

@@ -1,8 +1,8 @@
-import { customFieldValuesWith, liveDefinitions, type FieldDef } from "../custom-fields";
-import { invalidField } from "../../platform/errors";
 import type { ServiceCtx } from "../../http/service-context";
+import { invalidField } from "../../platform/errors";
+import { customFieldValuesWith, type FieldDef, liveDefinitions } from "../custom-fields";
 import { assertTenantObject } from "../files";
-import { currencyDigits, toMinor, type AssetRow } from "./view";
+import { type AssetRow, currencyDigits, toMinor } from "./view";
 
 /** Asset fields as the API takes them (create and update share it; update passes a subset). */
 export interface AssetInput {

@@ -1,22 +1,22 @@
-import { and, eq, getTableColumns, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { assets, type AssetStatus, type HolderKind } from "../../db/tenant/assets";
+import { type AssetStatus, assets, type HolderKind } from "../../db/tenant/assets";
 import { assetHealth } from "../../db/tenant/health";
+import { liveAsset } from "../../domain/catalog";
+import {
+  attachHealth,
+  basisOf,
+  type HealthBasis,
+  type HealthListInput,
+  type StoredHealth,
+} from "../../domain/health-engine";
 import type { TenantDb } from "../../env";
+import { tombstoneData, tombstoneField, tombstonesSince } from "../../events/tombstones";
 import { ApiError } from "../../platform/errors";
 import { ftsColumnsQuery, ftsRowidIn } from "../../platform/fts";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { mergeSync } from "../../platform/sync";
-import { tombstoneData, tombstoneField, tombstonesSince } from "../../events/tombstones";
-import {
-  attachHealth,
-  type HealthListInput,
-  basisOf,
-  type HealthBasis,
-  type StoredHealth,
-} from "../../domain/health-engine";
-import { liveAsset } from "../../domain/catalog";
-import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
+import { type Asset, type AssetRow, assetFieldDefs, toAsset } from "./view";
 
 export interface ListAssetsInput extends HealthListInput {
   limit: number;

@@ -1,35 +1,35 @@
-import * as svc from "./service";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { serviceCtx } from "../../http/service-context";
-import { settingsOf } from "../../tenancy/registry";
+import { requireAsset } from "../../domain/catalog";
 import { basisOf } from "../../domain/health-engine";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { type SelfService, selfServiceOf } from "../../http/self-service";
+import { serviceCtx } from "../../http/service-context";
+import { notFound } from "../../platform/errors";
+import { settingsOf } from "../../tenancy/registry";
+import { bulkRoutes } from "./bulk/routes";
+import { checkin } from "./custody/checkin";
+import { checkout } from "./custody/checkout";
+import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history/lists";
+import { AssignmentPage, AuditPage, StatusEventPage, TimelinePage, TimelineQuery } from "./history/schemas";
 import { listAssets } from "./list";
 import {
-  ItemParams,
-  TagParams,
-  tags,
+  AllowedTransitionsSchema,
   AssetPage,
   AssetSchema,
-  CreateAssetBody,
-  ListAssetsQuery,
-  UpdateAssetBody,
-  AllowedTransitionsSchema,
   CheckinBody,
   CheckinResultSchema,
   CheckoutBody,
-  StatusBody,
+  CreateAssetBody,
+  ItemParams,
+  ListAssetsQuery,
   PageQuery,
+  StatusBody,
+  TagParams,
+  tags,
+  UpdateAssetBody,
 } from "./schemas";
-import { AssignmentPage, AuditPage, StatusEventPage, TimelinePage, TimelineQuery } from "./history/schemas";
-import { presentAsset, type AssetRow } from "./view";
-import { selfServiceOf, type SelfService } from "../../http/self-service";
-import { notFound } from "../../platform/errors";
-import { checkout } from "./custody/checkout";
-import { checkin } from "./custody/checkin";
+import * as svc from "./service";
 import { allowedTransitions, changeStatus } from "./status";
-import { requireAsset } from "../../domain/catalog";
-import { bulkRoutes } from "./bulk/routes";
-import { listAssignments, listAudit, listStatusEvents, listTimeline } from "./history/lists";
+import { type AssetRow, presentAsset } from "./view";
 
 /** The self-service role sees requestable assets and those its person holds; anything else is 404 to it. */
 function visibleTo(self: SelfService | null, row: AssetRow): AssetRow {

@@ -1,18 +1,18 @@
 import { z } from "@hono/zod-openapi";
-import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { ASSET_STATUSES, HOLDER_KINDS } from "../../db/tenant/assets";
+import { HealthSchema, healthListQuery } from "../../domain/health-engine";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import {
   FUTURE_EXAMPLE,
+  idParam,
   isoDate,
   isoInstant,
   nameField,
   nullableRef,
   textField,
-  idParam,
 } from "../../platform/schemas";
-import { healthListQuery, HealthSchema } from "../../domain/health-engine";
-import type { WebhookResources } from "../../domain/webhook-delivery";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 

@@ -1,17 +1,17 @@
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
+import { liveAsset, referencesLive, requireAsset, resolveCategory, resolveLocation } from "../../domain/catalog";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import type { ServiceCtx } from "../../http/service-context";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
-import { columnsFor, type AssetInput } from "./input";
-import { liveAsset, referencesLive, requireAsset, resolveCategory, resolveLocation } from "../../domain/catalog";
-import { generateTag, tagEquals } from "./lookup";
-import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
-import { commitAssetWrite } from "./write";
 import { createdChange, newAssetRow, tagTaken, updatedChange } from "./changes";
+import { type AssetInput, columnsFor } from "./input";
+import { generateTag, tagEquals } from "./lookup";
+import { type Asset, type AssetRow, assetFieldDefs, toAsset } from "./view";
+import { commitAssetWrite } from "./write";
 
 type Ctx = ServiceCtx;
 const TAG_ATTEMPTS = 5;

@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { assets, type AssetStatus, ASSET_STATUSES } from "../../db/tenant/assets";
-import { nowIso } from "../../platform/clock";
-import { conflict, invalidField } from "../../platform/errors";
-import type { ServiceCtx } from "../../http/service-context";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { ASSET_STATUSES, type AssetStatus, assets } from "../../db/tenant/assets";
 import { liveAsset, requireAsset } from "../../domain/catalog";
-import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
-import { commitAssetWrite, type AssetChange } from "./write";
+import type { ServiceCtx } from "../../http/service-context";
+import { nowIso } from "../../platform/clock";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { conflict, invalidField } from "../../platform/errors";
+import { type Asset, type AssetRow, assetFieldDefs, toAsset } from "./view";
+import { type AssetChange, commitAssetWrite } from "./write";
 
 export interface StatusChange {
   toStatus: AssetStatus;

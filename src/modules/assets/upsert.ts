@@ -1,5 +1,6 @@
 import { and, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
+import { allLive, liveAsset, liveCatalog, pickRef } from "../../domain/catalog";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
@@ -7,12 +8,11 @@ import { batchGuard, guardFailed, inJson, insertJsonRows, updateJsonRows } from 
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { createdChange, newAssetRow, tagTaken, updatedChange } from "./changes";
-import { columnsWith, type AssetInput } from "./input";
-import { allLive, liveAsset, liveCatalog, pickRef } from "../../domain/catalog";
+import { type AssetInput, columnsWith } from "./input";
 import { generateTag } from "./lookup";
 import { createAsset, updateAsset } from "./service";
-import { assetFieldDefs, type AssetRow } from "./view";
-import { commitAssetWrite, type AssetChange, type AssetWrite } from "./write";
+import { type AssetRow, assetFieldDefs } from "./view";
+import { type AssetChange, type AssetWrite, commitAssetWrite } from "./write";
 
 /** One asset to write: a create (`targetId` null) or an update of the live asset `targetId`. */
 export interface AssetUpsert {

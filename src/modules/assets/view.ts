@@ -1,6 +1,6 @@
 import type { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
-import { auditedFields, liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
+import { auditedFields, type FieldDef, liveDefinitions, visibleValues } from "../custom-fields";
 
 export type AssetRow = typeof assets.$inferSelect;
 

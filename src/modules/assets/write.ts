@@ -1,13 +1,13 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { assets, assetStatusEvents, assetTimeline, type AssetStatus, type TimelineType } from "../../db/tenant/assets";
+import { type AssetStatus, assetStatusEvents, assets, assetTimeline, type TimelineType } from "../../db/tenant/assets";
+import { healthRemove, healthStale, settleHealth } from "../../domain/health-engine";
 import type { AuditChange } from "../../events/audit";
 import { commitWrite, type Write } from "../../events/write";
-import { insertJsonRows, updateJsonRows } from "../../platform/d1-write";
-import { descendantsOf } from "./custody/tree";
-import { healthRemove, healthStale, settleHealth } from "../../domain/health-engine";
 import type { ServiceCtx } from "../../http/service-context";
+import { insertJsonRows, updateJsonRows } from "../../platform/d1-write";
 import { orderedId } from "../../platform/ids";
-import { assetFieldDefs, toAsset, type Asset, type AssetRow } from "./view";
+import { descendantsOf } from "./custody/tree";
+import { type Asset, type AssetRow, assetFieldDefs, toAsset } from "./view";
 
 /**
  * The asset describer: every verb that changes assets (create, update, delete, restore, status,

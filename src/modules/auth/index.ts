@@ -3,9 +3,9 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { joinByInvite } from "./join";
-export { endPasswordSessions, mintRefreshToken, sessionBody } from "./refresh-tokens";
-export type { AuthCtx } from "./refresh-tokens";
 export { deliverSession, setRefreshCookie } from "./refresh-cookie";
+export type { AuthCtx } from "./refresh-tokens";
+export { endPasswordSessions, mintRefreshToken, sessionBody } from "./refresh-tokens";
 export { authRouter } from "./routes";
-export { SessionSchema } from "./schemas";
 export type { AuthSession } from "./schemas";
+export { SessionSchema } from "./schemas";

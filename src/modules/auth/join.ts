@@ -4,7 +4,7 @@ import { recordEventIfChanged } from "../../events/outbox";
 import { changedRows, commitWrite } from "../../events/write";
 import { insertIfChanged } from "../../platform/d1-write";
 import { toUser, type UserRow } from "../users";
-import { mintRefreshToken, type AuthCtx } from "./refresh-tokens";
+import { type AuthCtx, mintRefreshToken } from "./refresh-tokens";
 
 type InviteRow = typeof invites.$inferSelect;
 

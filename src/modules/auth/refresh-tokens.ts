@@ -1,9 +1,9 @@
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { and, eq, gt, inArray, isNull, ne } from "drizzle-orm";
 import { ACCESS_TTL_SECONDS, signAccessToken } from "../../access/jwt";
 import { refreshTokens, users } from "../../db/tenant/users";
 import type { TenantDb } from "../../env";
-import { hmac } from "@noble/hashes/hmac.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { base64url, randomToken, sha256Hex } from "../../platform/crypto";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";

@@ -1,8 +1,14 @@
+import { permittedOperations } from "../../access/permissions";
+import { ssoGateOn } from "../../access/sso/gate";
 import type { AppContext } from "../../env";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { getUser, toUser } from "../users";
-import { UserSchema } from "../users";
+import { HEADERS } from "../../http/response-headers";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { planIncludes } from "../../tenancy/plans";
+import { getUser, toUser, UserSchema } from "../users";
+import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
+import type { AuthCtx } from "./refresh-tokens";
+import { invalidRefreshToken } from "./refresh-tokens";
 import {
   AcceptInviteBody,
   LoginBody,
@@ -11,14 +17,7 @@ import {
   SessionResponseSchema,
   SessionSchema,
 } from "./schemas";
-import { permittedOperations } from "../../access/permissions";
-import { planIncludes } from "../../tenancy/plans";
-import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
-import { invalidRefreshToken } from "./refresh-tokens";
-import type { AuthCtx } from "./refresh-tokens";
 import * as svc from "./service";
-import { ssoGateOn } from "../../access/sso/gate";
-import { HEADERS } from "../../http/response-headers";
 
 const tags = ["Auth"];
 /** A session answer: with the cookie asked for, the refresh token travels as a cookie, not in the body. */

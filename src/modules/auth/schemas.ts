@@ -1,5 +1,5 @@
-import { ROLES } from "../../db/tenant/users";
 import { z } from "@hono/zod-openapi";
+import { ROLES } from "../../db/tenant/users";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../platform/passwords";
 import { nameField } from "../../platform/schemas";
 import { emailField, UserSchema } from "../users";

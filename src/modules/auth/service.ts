@@ -1,14 +1,14 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { hashPassword, TIMING_DUMMY_HASH, verifyPassword } from "../../platform/passwords";
 import { invites, refreshTokens, users } from "../../db/tenant/users";
 import { nowIso } from "../../platform/clock";
-import { joinByInvite } from "./join";
 import { sha256Hex } from "../../platform/crypto";
 import { isUniqueViolation } from "../../platform/d1";
+import { insertIfChanged } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { insertIfChanged } from "../../platform/d1-write";
+import { hashPassword, TIMING_DUMMY_HASH, verifyPassword } from "../../platform/passwords";
 import type { UserRow } from "../users";
+import { joinByInvite } from "./join";
 import {
   type AuthCtx,
   invalidCredentials,

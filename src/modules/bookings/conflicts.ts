@@ -1,8 +1,8 @@
-import { inJson } from "../../platform/d1-write";
-import { and, eq, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, ne, type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { bookingItems } from "../../db/tenant/bookings";
 import type { TenantDb } from "../../env";
+import { inJson } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
 import type { MemberRefusal } from "../assets";
 

@@ -1,14 +1,14 @@
-import { inJson } from "../../platform/d1-write";
-import { and, eq, gt, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { bookingItems, bookings } from "../../db/tenant/bookings";
 import type { TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
+import { inJson } from "../../platform/d1-write";
 import { invalidField } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import { assetFieldDefs, assetTextMatch, toAsset } from "../assets";
-import type { BOOKING_STATUSES } from "./schemas";
 import { MAX_BOOKING_DAYS, unusableSql } from "./conflicts";
+import type { BOOKING_STATUSES } from "./schemas";
 import { toBooking } from "./view";
 
 const iso = (s: string) => new Date(s).toISOString();

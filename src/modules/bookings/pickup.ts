@@ -5,9 +5,9 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
-import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
+import { type AssetWrite, commitAssetWrite, planCheckinMany, planCheckoutMany } from "../assets";
 import { itemsOf, requireBooking } from "./service";
-import { toBooking, type Booking, type BookingRow } from "./view";
+import { type Booking, type BookingRow, toBooking } from "./view";
 
 /** Adds the booking's own audit row and event to the asset write (the recipe writes them with the assets'). */
 function withBooking(ctx: ServiceCtx, w: AssetWrite, type: string, before: Booking, after: Booking): AssetWrite {

@@ -10,9 +10,9 @@ import { insertWhere } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
 import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
-import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
-import { toBooking, type BookingRow } from "./view";
+import { type NotificationRow, pushCreated, realtimeSink } from "../notifications";
 import { activeManagers } from "../users";
+import { type BookingRow, toBooking } from "./view";
 
 export const BOOKING_REMINDER_ACTOR = "system:booking-reminders";
 /** A reserved booking is reminded this long before it starts (its pick-up). */

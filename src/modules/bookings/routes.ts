@@ -1,6 +1,6 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { serviceCtx } from "../../http/service-context";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { selfServiceOf } from "../../http/self-service";
+import { serviceCtx } from "../../http/service-context";
 import { notFound } from "../../platform/errors";
 import { availability, listBookings } from "./list";
 import { pickUp, returnBooking } from "./pickup";

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant } from "../../platform/schemas";
 import { AssetSchema, assetTextQ } from "../assets";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Bookings"];
 

@@ -1,17 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
 import { bookingItems, bookings } from "../../db/tenant/bookings";
 import { people } from "../../db/tenant/people";
+import { requireActivePerson } from "../../domain/catalog";
+import type { TenantDb } from "../../env";
 import { commitWrite, type Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { chunk } from "../../platform/d1";
-import { batchGuard, guardFailed, type BatchRider } from "../../platform/d1-write";
+import { type BatchRider, batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { requireActivePerson } from "../../domain/catalog";
-import type { TenantDb } from "../../env";
 import { bookableSql, checkWindow, refuseConflicts, type Window } from "./conflicts";
-import { toBooking, type Booking, type BookingRow } from "./view";
+import { type Booking, type BookingRow, toBooking } from "./view";
 
 /** 6 columns per item row: 16 rows keep one INSERT under D1's 100 bound parameters. */
 const ITEMS_PER_INSERT = 16;

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { serviceCtx } from "../../http/service-context";
 import { HEADERS } from "../../http/response-headers";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { serviceCtx } from "../../http/service-context";
 import { workspaceApiUrl } from "../../tenancy/host";
 import {
   CalendarFeedPage,

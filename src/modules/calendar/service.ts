@@ -3,16 +3,16 @@ import { assets } from "../../db/tenant/assets";
 import { bookingItems, bookings, calendarFeeds } from "../../db/tenant/bookings";
 import { people } from "../../db/tenant/people";
 import { users } from "../../db/tenant/users";
+import { requireLivePerson } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { randomToken, sha256Hex } from "../../platform/crypto";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { requireLivePerson } from "../../domain/catalog";
 import { keyset } from "../../platform/pagination";
 import { MAX_BOOKING_DAYS } from "../bookings";
-import { renderCalendar, type IcsEvent } from "./ics";
+import { type IcsEvent, renderCalendar } from "./ics";
 
 /** A user may hold this many feeds; each is one URL to revoke if it leaks. */
 export const MAX_FEEDS_PER_USER = 20;

@@ -4,5 +4,5 @@
  */
 export { categoriesRouter } from "./routes";
 export type { Category } from "./schemas";
-export { restoreCategory } from "./service";
 export { categoryWebhookResources } from "./schemas";
+export { restoreCategory } from "./service";

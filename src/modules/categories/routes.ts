@@ -1,10 +1,10 @@
-import { toCategory } from "./view";
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { idParam } from "../../platform/schemas";
 import { CategoryPage, CategorySchema, CreateCategoryBody, ListCategoriesQuery, UpdateCategoryBody } from "./schemas";
 import * as svc from "./service";
+import { toCategory } from "./view";
 
 const tags = ["Categories"];
 const Params = z.object({ categoryId: idParam("categoryId", "cat_01jd3k4m5n6p7q8r9s0t1v2w3x") });

@@ -1,17 +1,17 @@
-import { syncPage } from "../../platform/sync";
-import { syncRows, tombstoneData } from "../../events/tombstones";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { categories } from "../../db/tenant/catalog";
+import { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "../../domain/catalog";
+import { healthStaleWhere, settleHealthBacklog } from "../../domain/health-engine";
+import { syncRows, tombstoneData } from "../../events/tombstones";
 import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { likeContains } from "../../platform/sql";
-import type { ServiceCtx } from "../../http/service-context";
-import { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "../../domain/catalog";
-import { healthStaleWhere, settleHealthBacklog } from "../../domain/health-engine";
+import { syncPage } from "../../platform/sync";
 import { type CategoryRow, toCategory } from "./view";
 
 type Ctx = ServiceCtx;

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { customFields, type CustomFieldEntity } from "../../db/tenant/custom-fields";
+import { type CustomFieldEntity, customFields } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
 
 export type FieldDef = typeof customFields.$inferSelect;

@@ -1,8 +1,7 @@
-import { toCustomField } from "./view";
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { idParam } from "../../platform/schemas";
 import {
   CreateCustomFieldBody,
   CustomFieldPage,
@@ -12,6 +11,7 @@ import {
 } from "./schemas";
 import * as svc from "./service";
 import { updateCustomField } from "./update";
+import { toCustomField } from "./view";
 
 const tags = ["Custom fields"];
 const Params = z.object({ customFieldId: idParam("customFieldId", "cfd_01jd3k4m5n6p7q8r9s0t1v2w3x") });

@@ -1,5 +1,5 @@
 import type { CustomFieldEntity, CustomFieldType } from "../../db/tenant/custom-fields";
-import { badRequest, invalidField, type ErrorDetail } from "../../platform/errors";
+import { badRequest, type ErrorDetail, invalidField } from "../../platform/errors";
 import { isReservedKey } from "./entity-fields";
 
 /** Dropdown option rules: trimmed on save, none blank, no case-insensitive duplicates, at least one for a dropdown. */

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { CUSTOM_FIELD_ENTITIES, CUSTOM_FIELD_TYPES } from "../../db/tenant/custom-fields";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { NAME_MAX, nameField, textField } from "../../platform/schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 export const MAX_OPTIONS = 200;
 

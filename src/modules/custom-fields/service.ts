@@ -1,14 +1,14 @@
-import { syncPage } from "../../platform/sync";
-import { syncRows, tombstoneField } from "../../events/tombstones";
 import { and, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import { customFields, type CustomFieldEntity } from "../../db/tenant/custom-fields";
+import { type CustomFieldEntity, customFields } from "../../db/tenant/custom-fields";
+import { syncRows, tombstoneField } from "../../events/tombstones";
 import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
+import { syncPage } from "../../platform/sync";
 import type { FieldDef } from "./definitions";
 import { assertKeyAllowed, normalizeOptions } from "./rules";
 import type { CreateCustomFieldInput } from "./schemas";

@@ -1,17 +1,17 @@
-import { toCustomField } from "./view";
 import { and, eq, isNull } from "drizzle-orm";
-import { customFields, layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
+import { type CustomFieldEntity, customFields, layouts } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
 import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
-import type { ServiceCtx } from "../../http/service-context";
 import type { FieldDef } from "./definitions";
 import { assertKeyAllowed, normalizeOptions } from "./rules";
 import type { UpdateCustomFieldInput } from "./schemas";
-import { assertNoOrphanValues, AUDITED_FIELDS, getCustomField, keyTaken } from "./service";
+import { AUDITED_FIELDS, assertNoOrphanValues, getCustomField, keyTaken } from "./service";
 import { hasValues, optionsInUse, renameValuesStatement } from "./usage";
+import { toCustomField } from "./view";
 
 /** The options after a patch: kept, replaced, or dropped when the field stops being a dropdown. */
 function nextOptions(current: FieldDef, type: FieldDef["type"], patch: UpdateCustomFieldInput): string[] | null {

@@ -4,8 +4,8 @@ import type { CustomFieldEntity } from "../../db/tenant/custom-fields";
 import { people } from "../../db/tenant/people";
 import { stockItems } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
-import { chunk } from "../../platform/d1";
 import { nowIso } from "../../platform/clock";
+import { chunk } from "../../platform/d1";
 
 /**
  * Where custom field values live: the `custom_fields` JSON column of the entity's table. These

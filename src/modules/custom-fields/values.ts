@@ -2,7 +2,7 @@ import type { CustomFieldEntity } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
 import { ApiError, type ErrorDetail } from "../../platform/errors";
 import { DATE_MESSAGE, isoDate, TEXT_MAX } from "../../platform/schemas";
-import { liveDefinitions, type FieldDef } from "./definitions";
+import { type FieldDef, liveDefinitions } from "./definitions";
 
 /**
  * A calendar date `YYYY-MM-DD` that exists (no 2026-02-30), by the shared date field of every body

@@ -1,7 +1,6 @@
 import { ApiError, badRequest } from "../../platform/errors";
-import { describeTypes, FEEDBACK_TYPES, FILE_TYPES, sniff, SNIFF_BYTES, type FileType } from "../files";
-import { concat } from "../files";
-import { multipartBoundary, readMultipart, type PartInfo, type PartSink } from "./multipart";
+import { concat, describeTypes, FEEDBACK_TYPES, FILE_TYPES, type FileType, SNIFF_BYTES, sniff } from "../files";
+import { multipartBoundary, type PartInfo, type PartSink, readMultipart } from "./multipart";
 
 /**
  * Limits of POST /feedback (documented on the route). "5 MB" is 5 MiB = 5,242,880 bytes.

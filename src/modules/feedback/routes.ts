@@ -1,11 +1,10 @@
-import { toFeedback } from "./view";
-import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
-import { zodDetails } from "../../http/router";
-import { ApiError } from "../../platform/errors";
+import { createRouter, defineRoute, errorResponses, jsonContent as json, zodDetails } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { ApiError } from "../../platform/errors";
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_FEEDBACK_REQUEST_BYTES, readFeedbackForm } from "./form";
-import { feedbackBody, FeedbackFields, FeedbackSchema } from "./schemas";
+import { FeedbackFields, FeedbackSchema, feedbackBody } from "./schemas";
 import { submitFeedback } from "./service";
+import { toFeedback } from "./view";
 
 const tags = ["Feedback"];
 

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { FEEDBACK_TYPES } from "../files";
 import { ATTACHMENT_FIELD, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS } from "./form";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const TITLE_MAX = 200;
 export const MESSAGE_MAX = 5000;

@@ -1,8 +1,8 @@
-import { feedback, type FeedbackAttachment } from "../../db/tenant/feedback";
+import { type FeedbackAttachment, feedback } from "../../db/tenant/feedback";
 import { commitWrite } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { newId } from "../../platform/ids";
-import type { ServiceCtx } from "../../http/service-context";
 import { tenantPrefix } from "../files";
 import { extensionOf, type ReceivedFile } from "./form";
 import { type FeedbackRow, toFeedback } from "./view";

@@ -3,8 +3,9 @@
  * Uploaded files in R2: signed upload and view URLs, type sniffing.
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
-export { describeTypes, FEEDBACK_TYPES, FILE_TYPES, sniff, SNIFF_BYTES } from "./file-types";
+
 export type { FileType } from "./file-types";
+export { describeTypes, FEEDBACK_TYPES, FILE_TYPES, SNIFF_BYTES, sniff } from "./file-types";
 export { tenantPrefix } from "./keys";
 export { objectsRouter } from "./routes";
 export type { ObjectUpload, ObjectViewUrl, UploadedObject } from "./schemas";

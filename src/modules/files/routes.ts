@@ -1,5 +1,7 @@
 import type { AppContext } from "../../env";
-import { createRouter, defineRoute, jsonBody as body, jsonContent as json, errorResponses } from "../../http/router";
+import { HEADERS } from "../../http/response-headers";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { hostOrigin } from "../../tenancy/host";
 import { OBJECT_TYPES } from "./file-types";
 import {
   CreateObjectBody,
@@ -11,8 +13,6 @@ import {
   ViewUrlSchema,
 } from "./schemas";
 import * as svc from "./service";
-import { hostOrigin } from "../../tenancy/host";
-import { HEADERS } from "../../http/response-headers";
 
 const tags = ["Objects"];
 

@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import { invalidField, notFound } from "../../platform/errors";
 import { assertSignedUrl, expiryIn, signFields } from "../../platform/signed-urls";
-import { FILE_TYPES, isFileType, type FileType } from "./file-types";
+import { FILE_TYPES, type FileType, isFileType } from "./file-types";
 import { isTenantUploadKey, newUploadKey } from "./keys";
 import { streamUpload } from "./upload";
 

@@ -1,5 +1,5 @@
 import { ApiError, badRequest, conflict } from "../../platform/errors";
-import { describeTypes, sniff, SNIFF_BYTES, type FileType } from "./file-types";
+import { describeTypes, type FileType, SNIFF_BYTES, sniff } from "./file-types";
 
 export interface UploadTarget {
   key: string;

@@ -1,5 +1,3 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { ItemParams } from "../assets";
 import {
   HealthBatchBody,
   HealthBatchResponse,
@@ -7,6 +5,8 @@ import {
   HealthSettingsSchema,
   UpdateHealthSettingsBody,
 } from "../../domain/health-engine";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { ItemParams } from "../assets";
 import * as svc from "./service";
 
 const tags = ["Asset health"];

@@ -1,13 +1,20 @@
 import { eq, sql } from "drizzle-orm";
 import { tenants } from "../../db/control/schema";
+import {
+  basisOf,
+  drainHealth,
+  type HealthBasis,
+  healthOf,
+  INLINE_ROWS,
+  PRESETS,
+  pendingCount,
+  type Sensitivity,
+  type StoredHealth,
+} from "../../domain/health-engine";
 import type { AppContext, TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
 import { controlDb, settingsOf } from "../../tenancy/registry";
-import { INLINE_ROWS } from "../../domain/health-engine";
-import { basisOf, PRESETS, type HealthBasis, type Sensitivity } from "../../domain/health-engine";
-import { drainHealth, healthOf } from "../../domain/health-engine";
-import { pendingCount, type StoredHealth } from "../../domain/health-engine";
 
 export const basisOfRequest = (c: AppContext): HealthBasis => basisOf(settingsOf(c.var.tenant));
 

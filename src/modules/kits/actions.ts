@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import { kitMembers } from "../../db/tenant/kits";
+import { requireActivePerson } from "../../domain/catalog";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { batchGuard, guardFailed, inJson, type BatchRider } from "../../platform/d1-write";
+import { type BatchRider, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
-import { requireActivePerson } from "../../domain/catalog";
-import { commitAssetWrite, planCheckinMany, planCheckoutMany, type AssetWrite } from "../assets";
+import { type AssetWrite, commitAssetWrite, planCheckinMany, planCheckoutMany } from "../assets";
 import { createBooking } from "../bookings";
 import { memberStates, requireKit } from "./service";
-import { toKit, type Kit } from "./view";
+import { type Kit, toKit } from "./view";
 
 /** Pins the kit's membership to the set read, so a member added or removed meanwhile fails the batch. */
 function membershipGuard(ctx: ServiceCtx, kitId: string, ids: readonly string[]) {

@@ -1,7 +1,7 @@
 /** Front door of the kits module: named sets of items lent together (docs/bookings.md). */
+
+export { bookKit, checkoutKit } from "./actions";
 export { kitsRouter } from "./routes";
 export type { Kit } from "./schemas";
-export { restoreKit } from "./service";
-export { bookKit, checkoutKit } from "./actions";
-export { memberStates } from "./service";
 export { kitWebhookResources } from "./schemas";
+export { memberStates, restoreKit } from "./service";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, nameField } from "../../platform/schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Kits"];
 export const MAX_KIT_MEMBERS = 100;

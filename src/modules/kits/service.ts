@@ -12,7 +12,7 @@ import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { MAX_KIT_MEMBERS } from "./schemas";
-import { toKit, type Kit, type KitRow, type MemberState } from "./view";
+import { type Kit, type KitRow, type MemberState, toKit } from "./view";
 
 /** A live kit (not in the trash), or 404. */
 export async function requireKit(db: TenantDb, id: string): Promise<KitRow> {

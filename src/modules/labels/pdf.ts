@@ -1,12 +1,12 @@
 import {
   fill,
   PDFDocument,
+  type PDFFont,
+  type PDFPage,
   popGraphicsState,
   pushGraphicsState,
   rectangle,
   StandardFonts,
-  type PDFFont,
-  type PDFPage,
 } from "pdf-lib";
 import { qrRuns } from "./qr";
 

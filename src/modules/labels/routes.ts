@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { HEADERS } from "../../http/response-headers";
-import { createRouter, defineRoute, errorResponses, jsonBody as body } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses } from "../../http/router";
 import { assetTextQ, ItemParams } from "../assets";
 import { LAYOUTS, type LayoutName } from "./pdf";
 import { itemQrSvg, labelsPdf, MAX_LABELS } from "./service";

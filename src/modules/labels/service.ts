@@ -1,12 +1,12 @@
-import { inJson } from "../../platform/d1-write";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { stockItems } from "../../db/tenant/stock";
-import type { TenantDb } from "../../env";
-import { invalidField } from "../../platform/errors";
 import { requireAsset } from "../../domain/catalog";
+import type { TenantDb } from "../../env";
+import { inJson } from "../../platform/d1-write";
+import { invalidField } from "../../platform/errors";
 import { assetTextMatch } from "../assets";
-import { renderLabels, type LayoutName } from "./pdf";
+import { type LayoutName, renderLabels } from "./pdf";
 import { assetUrl, qrSvg } from "./qr";
 
 /** At most this many labels per request: 1,000 render in well under the Worker's CPU limit. */

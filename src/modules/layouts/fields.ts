@@ -1,7 +1,7 @@
 import type { CustomFieldEntity, LayoutSection } from "../../db/tenant/custom-fields";
 import { badRequest, type ErrorDetail } from "../../platform/errors";
-import { isBuiltinFormField } from "../custom-fields";
 import type { FieldDef } from "../custom-fields";
+import { isBuiltinFormField } from "../custom-fields";
 
 /**
  * A layout may name built-in fields of its entity and live custom fields of that entity, each once.

@@ -1,8 +1,7 @@
-import { present } from "./view";
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { idParam } from "../../platform/schemas";
 import {
   CreateLayoutBody,
   DefaultLayoutQuery,
@@ -12,6 +11,7 @@ import {
   UpdateLayoutBody,
 } from "./schemas";
 import * as svc from "./service";
+import { present } from "./view";
 
 const tags = ["Layouts"];
 const Params = z.object({ layoutId: idParam("layoutId", "lay_01jd3k4m5n6p7q8r9s0t1v2w3x") });

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { CUSTOM_FIELD_ENTITIES } from "../../db/tenant/custom-fields";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField } from "../../platform/schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 const entity = z.enum(CUSTOM_FIELD_ENTITIES);
 

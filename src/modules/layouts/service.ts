@@ -1,18 +1,17 @@
 import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
-import { customFields, layouts, type CustomFieldEntity } from "../../db/tenant/custom-fields";
-import { changedRows, commitWrite, ifChanged, joinWrites, type Write } from "../../events/write";
+import { type CustomFieldEntity, customFields, layouts } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
+import { changedRows, commitWrite, ifChanged, joinWrites, type Write } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
 import { liveDefinitions } from "../custom-fields";
 import { assertLayoutFields } from "./fields";
 import type { CreateLayoutInput, UpdateLayoutInput } from "./schemas";
-import { type LayoutRow, toLayout, present } from "./view";
-import { liveKeysFor } from "./view";
+import { type LayoutRow, liveKeysFor, present, toLayout } from "./view";
 
 type Ctx = ServiceCtx;
 const AUDITED = ["entity", "name", "isDefault", "sections"] as const;

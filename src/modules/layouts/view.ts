@@ -1,7 +1,7 @@
-import type { layouts, CustomFieldEntity } from "../../db/tenant/custom-fields";
+import type { CustomFieldEntity, layouts } from "../../db/tenant/custom-fields";
 import type { TenantDb } from "../../env";
-import { visibleSections } from "./fields";
 import { liveDefinitions } from "../custom-fields";
+import { visibleSections } from "./fields";
 
 export type LayoutRow = typeof layouts.$inferSelect;
 

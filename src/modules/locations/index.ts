@@ -4,5 +4,5 @@
  */
 export { locationsRouter } from "./routes";
 export type { Location } from "./schemas";
-export { restoreLocation } from "./service";
 export { locationWebhookResources } from "./schemas";
+export { restoreLocation } from "./service";

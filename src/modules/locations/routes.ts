@@ -1,10 +1,10 @@
-import { toLocation } from "./view";
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { idParam } from "../../platform/schemas";
 import { CreateLocationBody, ListLocationsQuery, LocationPage, LocationSchema, UpdateLocationBody } from "./schemas";
 import * as svc from "./service";
+import { toLocation } from "./view";
 
 const tags = ["Locations"];
 const Params = z.object({ locationId: idParam("locationId", "loc_01jd3k4m5n6p7q8r9s0t1v2w3x") });

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { deletedAtField, updatedSinceParam } from "../../platform/sync";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 export const LocationSchema = z
   .object({

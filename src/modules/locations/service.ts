@@ -1,18 +1,18 @@
-import { syncPage } from "../../platform/sync";
-import { syncRows } from "../../events/tombstones";
 import { and, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
+import { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "../../domain/catalog";
+import { syncRows } from "../../events/tombstones";
 import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
+import { insertWhere } from "../../platform/d1-write";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
 import { likeContains } from "../../platform/sql";
-import { insertWhere } from "../../platform/d1-write";
+import { syncPage } from "../../platform/sync";
 import { checkParent, countLiveChildren, liveChildCount, parentIsLive, parentMissing, wouldCycle } from "./tree";
-import { countLiveAssetsUsing, countStockUsing, noLiveAssetUses, noLiveStockUses } from "../../domain/catalog";
 import { type LocationRow, toLocation } from "./view";
 
 type Ctx = ServiceCtx;

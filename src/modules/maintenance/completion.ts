@@ -1,19 +1,19 @@
 import { and, eq, sql } from "drizzle-orm";
 import { assetTimeline } from "../../db/tenant/assets";
 import { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenance";
+import { healthStale, settleHealth } from "../../domain/health-engine";
 import { changedRows, commitWrite, ifChanged, joinWrites, type Write } from "../../events/write";
 import { nowIso } from "../../platform/clock";
-import { conflict, invalidField } from "../../platform/errors";
-import { isBareDate } from "../../platform/schemas";
-import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";
+import { conflict, invalidField } from "../../platform/errors";
+import { newId } from "../../platform/ids";
+import { isBareDate } from "../../platform/schemas";
 import { timelineRow } from "../assets";
-import { healthStale, settleHealth } from "../../domain/health-engine";
-import { addDays, localDate, occurrenceAfter } from "./dates";
 import { logCost } from "./cost";
+import { addDays, localDate, occurrenceAfter } from "./dates";
 import type { CreateLogInput } from "./log-schemas";
 import { liveItem, requireItemRef } from "./refs";
-import { toLog, toSchedule, type LogRow, type MaintenanceCtx, type ScheduleRow } from "./view";
+import { type LogRow, type MaintenanceCtx, type ScheduleRow, toLog, toSchedule } from "./view";
 
 /** Clock skew tolerated on completedDate before it counts as "in the future". */
 const FUTURE_SKEW_MS = 5 * 60_000;

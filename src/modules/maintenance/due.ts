@@ -6,7 +6,7 @@ import { invalidField } from "../../platform/errors";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { addDays, daysBetween, localDate } from "./dates";
 import type { DueQueryInput, DueStatus } from "./schemas";
-import { toSchedule, type MaintenanceCtx, type ScheduleRow } from "./view";
+import { type MaintenanceCtx, type ScheduleRow, toSchedule } from "./view";
 
 export const DEFAULT_LOOKAHEAD_DAYS = 7;
 

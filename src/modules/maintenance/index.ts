@@ -5,7 +5,7 @@
 export { addDays, localDate } from "./dates";
 export { maintenanceLogsRouter } from "./log-routes";
 export type { MaintenanceCompletion, MaintenanceLog } from "./log-schemas";
+export { maintenanceWebhookResources } from "./log-schemas";
 export { runMaintenanceReminders } from "./reminders";
 export { maintenanceSchedulesRouter } from "./routes";
 export type { DueMaintenancePage, DueMaintenanceSchedule, MaintenanceSchedule } from "./schemas";
-export { maintenanceWebhookResources } from "./log-schemas";

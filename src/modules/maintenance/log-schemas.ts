@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf } from "../../platform/pagination";
 import { idParam, isoInstant, nullableRef, textField } from "../../platform/schemas";
 import { costAmount, currencyCode } from "../assets";
 import { ScheduleSchema } from "./schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const LogParams = z.object({ logId: idParam("logId", "mtl_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 

@@ -1,15 +1,15 @@
 import { and, eq, type SQL } from "drizzle-orm";
-import { logCost } from "./cost";
 import { maintenanceLogs as l } from "../../db/tenant/maintenance";
+import { requireAsset } from "../../domain/catalog";
 import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
-import { requireAsset } from "../../domain/catalog";
+import { logCost } from "./cost";
 import type { UpdateLogInput } from "./log-schemas";
 import { getSchedule } from "./schedules";
-import { toLog, type LogRow } from "./view";
+import { type LogRow, toLog } from "./view";
 
 export async function getLog({ db }: ServiceCtx, id: string): Promise<LogRow> {
   const row = await db.select().from(l).where(eq(l.id, id)).get();

@@ -1,19 +1,19 @@
 import { and, asc, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import {
-  maintenanceReminderRuns as runs,
   maintenanceReminders,
+  maintenanceReminderRuns as runs,
   maintenanceSchedules as s,
 } from "../../db/tenant/maintenance";
 import { users } from "../../db/tenant/users";
 import type { Bindings, TenantDb } from "../../env";
-import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
+import { commitWrite } from "../../events/write";
 import { tenantDb } from "../../tenancy/pool";
 import { settingsOf, type TenantRecord } from "../../tenancy/registry";
+import { type NotificationRow, pushCreated, realtimeSink } from "../notifications";
 import { addDays, localDate } from "./dates";
 import { activeSchedule, itemInService } from "./due";
-import { REMINDER_ACTOR, reminderStatements, type DueSchedule } from "./reminder-batch";
-import { commitWrite } from "../../events/write";
+import { type DueSchedule, REMINDER_ACTOR, reminderStatements } from "./reminder-batch";
 
 export interface ReminderOptions {
   /** Schedules per batch (one D1 batch each). */

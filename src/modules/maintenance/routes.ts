@@ -1,6 +1,8 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { listDueSchedules } from "./due";
+import { listSchedules } from "./list";
+import * as svc from "./schedules";
 import {
   CreateScheduleBody,
   DuePage,
@@ -8,13 +10,11 @@ import {
   ItemParams,
   ListAllQuery,
   ListQuery,
-  ScheduleParams,
   SchedulePage,
+  ScheduleParams,
   ScheduleSchema,
   UpdateScheduleBody,
 } from "./schemas";
-import { listSchedules } from "./list";
-import * as svc from "./schedules";
 import { maintenanceCtx, toSchedule } from "./view";
 
 const tags = ["Maintenance"];

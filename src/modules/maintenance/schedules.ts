@@ -1,19 +1,19 @@
 import { and, eq } from "drizzle-orm";
 import { maintenanceSchedules } from "../../db/tenant/maintenance";
-import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
+import { requireAsset } from "../../domain/catalog";
+import { healthStale, settleHealth } from "../../domain/health-engine";
 import { recordTombstones } from "../../events/tombstones";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
+import { insertWhere } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import { insertWhere } from "../../platform/d1-write";
-import type { ServiceCtx } from "../../http/service-context";
-import { requireAsset } from "../../domain/catalog";
-import { healthStale, settleHealth } from "../../domain/health-engine";
 import { addDays } from "./dates";
 import { liveItem, requireAssigneeRef, requireItemRef } from "./refs";
 import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";
-import { toSchedule, type ScheduleRow } from "./view";
+import { type ScheduleRow, toSchedule } from "./view";
 
 export const DEFAULT_REMINDER_DAYS = 7;
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAINTENANCE_TYPES, MAINTENANCE_RECURRENCE_UNITS, SCHEDULE_STATUSES } from "../../db/tenant/maintenance";
+import { MAINTENANCE_RECURRENCE_UNITS, MAINTENANCE_TYPES, SCHEDULE_STATUSES } from "../../db/tenant/maintenance";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoDate, nameField, nullableRef, textField } from "../../platform/schemas";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";

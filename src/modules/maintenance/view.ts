@@ -1,6 +1,6 @@
 import type { maintenanceLogs, maintenanceSchedules } from "../../db/tenant/maintenance";
 import type { AppContext } from "../../env";
-import { serviceCtx, type ServiceCtx } from "../../http/service-context";
+import { type ServiceCtx, serviceCtx } from "../../http/service-context";
 import { settingsOf } from "../../tenancy/registry";
 import { costOf } from "./cost";
 

@@ -1,6 +1,6 @@
 import type { AppContext, TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
-import { realtimeSink, type RealtimeSink } from "./realtime";
+import { type RealtimeSink, realtimeSink } from "./realtime";
 
 /** Notification verbs act for one workspace user, on their own notifications only. */
 export interface NotificationCtx {

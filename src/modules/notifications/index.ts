@@ -6,5 +6,5 @@ export { pushCreated, realtimeSink } from "./realtime";
 export { realtimeRouter } from "./realtime-routes";
 export { notificationsRouter } from "./routes";
 export type { Notification, ReadAllNotificationsResult, RealtimeTicket, UnreadNotificationCount } from "./schemas";
-export { notificationEvent } from "./view";
 export type { NotificationRow } from "./view";
+export { notificationEvent } from "./view";

@@ -1,10 +1,10 @@
-import { ApiError } from "../../platform/errors";
 import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { ApiError } from "../../platform/errors";
+import { workspaceApiUrl } from "../../tenancy/host";
 import { notificationCtx } from "./context";
 import { userRealtime } from "./realtime";
 import { RealtimeQuery, RealtimeTicket } from "./schemas";
 import { consumeTicket, issueTicket } from "./tickets";
-import { workspaceApiUrl } from "../../tenancy/host";
 
 const tags = ["Notifications"];
 

@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import type { RealtimeMessage, UserRealtime } from "../../events/user-realtime";
 import { chunk } from "../../platform/d1";
-import { notificationEvent, type NotificationRow } from "./view";
+import { type NotificationRow, notificationEvent } from "./view";
 
 /** Where notification changes are pushed: the owner's realtime channel. Never throws. */
 export interface RealtimeSink {

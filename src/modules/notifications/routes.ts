@@ -1,4 +1,4 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { notificationCtx } from "./context";
 import {
   ListNotificationsQuery,

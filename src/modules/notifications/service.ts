@@ -4,7 +4,7 @@ import { nowIso } from "../../platform/clock";
 import { notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import type { NotificationCtx } from "./context";
-import { notificationEvent, toNotification, type NotificationRow } from "./view";
+import { type NotificationRow, notificationEvent, toNotification } from "./view";
 
 /** The caller's notifications, newest first; `unread` "true" only unread, "false" only read. */
 export async function listNotifications(

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { ErrorSchema } from "../../platform/schemas";
 import { bulkDeactivatePeople, MAX_BULK_PEOPLE } from "./bulk";

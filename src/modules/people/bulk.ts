@@ -9,8 +9,8 @@ import { checkinAllForPeople, compileAssetWrite } from "../assets";
 import { liveDefinitions } from "../custom-fields";
 import { isStockHoldingRace, returnAllForPeople, strandedStock } from "../stock";
 import { AUDITED_FIELDS } from "./service";
-import { toPerson, type PersonRow } from "./view";
 import { DEACTIVATION_REASON } from "./update";
+import { type PersonRow, toPerson } from "./view";
 
 export const MAX_BULK_PEOPLE = 100;
 

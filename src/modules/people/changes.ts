@@ -1,8 +1,8 @@
 import type { AuditChange } from "../../events/audit";
 import type { NewEvent } from "../../events/outbox";
+import { auditedFields } from "../custom-fields";
 import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
 import type { PersonRow, toPerson } from "./view";
-import { auditedFields } from "../custom-fields";
 
 type Person = ReturnType<typeof toPerson>;
 

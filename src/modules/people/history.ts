@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { assets, assignments } from "../../db/tenant/assets";
-import { keyset } from "../../platform/pagination";
 import type { ServiceCtx } from "../../http/service-context";
+import { keyset } from "../../platform/pagination";
 import { getPerson } from "./service";
 
 /** Every checkout of the person, newest first, with the asset's current name and tag (null once permanently deleted). */

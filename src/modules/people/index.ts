@@ -4,11 +4,10 @@
  */
 export type { BulkPeopleResult } from "./bulk-routes";
 export { peopleRouter } from "./routes";
-export { CreatePersonBody, ListPeopleQuery, UpdatePersonBody } from "./schemas";
 export type { CreatePersonInput, ListPeopleInput, Person, PersonAssignment, UpdatePersonInput } from "./schemas";
+export { CreatePersonBody, ListPeopleQuery, personWebhookResources, UpdatePersonBody } from "./schemas";
 export { createPerson, listPeopleQuery } from "./service";
 export { restorePerson } from "./trash";
 export { updatePerson } from "./update";
-export { upsertPeople } from "./upsert";
 export type { PersonUpsert, PersonUpsertResult } from "./upsert";
-export { personWebhookResources } from "./schemas";
+export { upsertPeople } from "./upsert";

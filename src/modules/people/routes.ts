@@ -1,9 +1,9 @@
-import { presentPerson } from "./view";
 import { z } from "@hono/zod-openapi";
-import { pageQuery } from "../../platform/pagination";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { pageQuery } from "../../platform/pagination";
+import { idParam } from "../../platform/schemas";
+import { peopleBulkRouter } from "./bulk-routes";
 import { personAssignmentHistory } from "./history";
 import {
   AssignmentPage,
@@ -16,7 +16,7 @@ import {
 import * as svc from "./service";
 import { deletePerson, restorePerson } from "./trash";
 import { updatePerson } from "./update";
-import { peopleBulkRouter } from "./bulk-routes";
+import { presentPerson } from "./view";
 
 const tags = ["People"];
 const Params = z.object({ personId: idParam("personId", "per_01jd3k4m5n6p7q8r9s0t1v2w3x") });

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { PERSON_STATUSES } from "../../db/tenant/people";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, textField } from "../../platform/schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 export const PersonSchema = z
   .object({

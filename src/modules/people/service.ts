@@ -1,25 +1,25 @@
-import { syncPage } from "../../platform/sync";
-import { syncRows } from "../../events/tombstones";
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
-import { commitWrite } from "../../events/write";
-import { AUDITED_FIELDS, newPersonRow, personCreated } from "./changes";
+import { isLive, requireLocation } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
+import { syncRows } from "../../events/tombstones";
+import { commitWrite } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
+import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
+import { ftsColumnsQuery } from "../../platform/fts";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import { ftsColumnsQuery } from "../../platform/fts";
-import type { ServiceCtx } from "../../http/service-context";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
-import { isLive, requireLocation } from "../../domain/catalog";
-import { liveDefinitions } from "../custom-fields";
-import { checkCustomFieldValues } from "../custom-fields";
+import { syncPage } from "../../platform/sync";
+import { checkCustomFieldValues, liveDefinitions } from "../custom-fields";
+import { AUDITED_FIELDS, newPersonRow, personCreated } from "./changes";
 import type { CreatePersonInput, ListPeopleInput } from "./schemas";
-import { type PersonRow, toPerson, presentPerson } from "./view";
+import { type PersonRow, presentPerson, toPerson } from "./view";
 
 type Ctx = ServiceCtx;
+
 export { AUDITED_FIELDS };
 
 export const live = isNull(people.deletedAt);

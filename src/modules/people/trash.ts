@@ -1,14 +1,14 @@
-import { presentPerson, type PersonRow } from "./view";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { people } from "../../db/tenant/people";
 import { commitWrite } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
-import { conflict, notFound } from "../../platform/errors";
-import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { conflict, notFound } from "../../platform/errors";
 import { getPerson, live } from "./service";
+import { type PersonRow, presentPerson } from "./view";
 
 const holdsAssets = (personId: string) =>
   sql`EXISTS (SELECT 1 FROM ${assets} WHERE ${assets.assigneeId} = ${personId} AND ${assets.deletedAt} IS NULL)`;

@@ -1,18 +1,18 @@
-import { presentPerson } from "./view";
 import { and, eq, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
 import { commitWrite, joinWrites } from "../../events/write";
-import { nextPersonRow, personUpdated, samePerson } from "./changes";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { onUniqueViolation } from "../../platform/d1";
-import { conflict } from "../../platform/errors";
-import type { ServiceCtx } from "../../http/service-context";
-import { checkinAllForPerson, compileAssetWrite } from "../assets";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { conflict } from "../../platform/errors";
+import { checkinAllForPerson, compileAssetWrite } from "../assets";
 import { checkCustomFieldValues } from "../custom-fields";
 import { isStockHoldingRace, returnAllForPeople } from "../stock";
+import { nextPersonRow, personUpdated, samePerson } from "./changes";
 import type { UpdatePersonInput } from "./schemas";
 import { emailTaken, getPerson, live, locationGuard, rethrowGuard } from "./service";
+import { presentPerson } from "./view";
 
 /** Why the assignments closed by a deactivation ended (assignments.checkin_reason, timeline data). */
 export const DEACTIVATION_REASON = "person_deactivated";

@@ -1,5 +1,6 @@
 import { and, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
+import { allLive, liveIds, refError } from "../../domain/catalog";
 import type { AuditChange } from "../../events/audit";
 import type { NewEvent } from "../../events/outbox";
 import { joinWrites, type Write } from "../../events/write";
@@ -7,15 +8,14 @@ import type { ServiceCtx } from "../../http/service-context";
 import { batchGuard, inJson, insertJsonRows, updateJsonRows } from "../../platform/d1-write";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { allLive, liveIds, refError } from "../../domain/catalog";
 import { checkinAllForPeople, compileAssetWrite } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
 import { returnAllForPeople, strandedStock } from "../stock";
 import { AUDITED_FIELDS, newPersonRow, nextPersonRow, personCreated, personUpdated, samePerson } from "./changes";
+import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
 import { emailTaken, live } from "./service";
 import { DEACTIVATION_REASON } from "./update";
-import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
-import { toPerson, type PersonRow } from "./view";
+import { type PersonRow, toPerson } from "./view";
 
 /**
  * The set-based people upsert in three steps, as the asset one: read what the items name (a fixed

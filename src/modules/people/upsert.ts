@@ -9,10 +9,10 @@ import { updatePerson } from "./update";
 import {
   decideUpsert,
   describeUpsert,
-  readUpsert,
-  refuseStranded,
   type PersonUpsert,
   type PersonUpsertResult,
+  readUpsert,
+  refuseStranded,
 } from "./upsert-plan";
 
 export type { PersonUpsert, PersonUpsertResult } from "./upsert-plan";

@@ -1,6 +1,6 @@
 import type { people } from "../../db/tenant/people";
 import type { TenantDb } from "../../env";
-import { liveDefinitions, visibleValues, type FieldDef } from "../custom-fields";
+import { type FieldDef, liveDefinitions, visibleValues } from "../custom-fields";
 
 export type PersonRow = typeof people.$inferSelect;
 

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { quickAddEvents } from "../../db/tenant/quick-add";
-import { invalidField } from "../../platform/errors";
-import { nowIso } from "../../platform/clock";
-import { newId } from "../../platform/ids";
 import type { ServiceCtx } from "../../http/service-context";
+import { nowIso } from "../../platform/clock";
+import { invalidField } from "../../platform/errors";
+import { newId } from "../../platform/ids";
 import type { QuickAddEventInput } from "./schemas";
 
 /** Stores one quick-add event for the signed-in user (the route is JWT only, so the actor is a user id). */

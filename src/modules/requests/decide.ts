@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { requests } from "../../db/tenant/requests";
 import { asRider, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
-import { guardFailed, type BatchRider } from "../../platform/d1-write";
+import { type BatchRider, guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { checkout } from "../assets";
@@ -10,10 +10,10 @@ import { createBooking } from "../bookings";
 import { bookKit, checkoutKit } from "../kits";
 import { issueStock } from "../stock";
 import { notificationRows, stepWrite } from "./notify";
-import { closeRequest, notOpen, openGuard, requireRequest, type RequestsCtx } from "./service";
-import { stockIssuePlan } from "./stock";
-import { toRequest, type RequestRow } from "./view";
 import type { Request } from "./schemas";
+import { closeRequest, notOpen, openGuard, type RequestsCtx, requireRequest } from "./service";
+import { stockIssuePlan } from "./stock";
+import { type RequestRow, toRequest } from "./view";
 
 /**
  * Approves an open request: the checkout, booking or stock issue it asks for and the request's move

@@ -10,7 +10,7 @@ import { settingsOf, type TenantRecord } from "../../tenancy/registry";
 import type { NotificationRow } from "../notifications";
 import { activeManagers } from "../users";
 import { notificationRows, push } from "./notify";
-import { toRequest, type RequestRow } from "./view";
+import { type RequestRow, toRequest } from "./view";
 
 export const REQUEST_EXPIRY_ACTOR = "system:request-expiry";
 const CHUNK = 50;

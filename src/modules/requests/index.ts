@@ -3,7 +3,8 @@
  * window, or for units of a stock item, now; owners and admins answer; the cron reminds and
  * expires (docs/requests.md).
  */
+
+export { runRequestExpiry } from "./expiry";
 export { requestsRouter } from "./routes";
 export type { Request } from "./schemas";
-export { runRequestExpiry } from "./expiry";
 export { requestWebhookResources } from "./schemas";

@@ -1,11 +1,11 @@
 import { notifications } from "../../db/tenant/notifications";
+import type { RequestStatus } from "../../db/tenant/requests";
 import type { Bindings, TenantDb } from "../../env";
 import type { Write } from "../../events/write";
 import { insertJsonRows } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
-import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
-import type { RequestStatus } from "../../db/tenant/requests";
-import { toRequest, type RequestRow } from "./view";
+import { type NotificationRow, pushCreated, realtimeSink } from "../notifications";
+import { type RequestRow, toRequest } from "./view";
 
 /**
  * Who hears of each step: a new request, a cancellation and a reminder go to the owners

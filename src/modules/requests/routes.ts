@@ -1,5 +1,5 @@
 import type { AppContext } from "../../env";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { ApiError } from "../../platform/errors";
 import { approveRequest, declineRequest } from "./decide";
@@ -13,7 +13,7 @@ import {
   RequestSchema,
   tags,
 } from "./schemas";
-import { cancelRequest, createRequest, listRequests, requireRequest, type RequestsCtx } from "./service";
+import { cancelRequest, createRequest, listRequests, type RequestsCtx, requireRequest } from "./service";
 import { toRequest } from "./view";
 
 /** The request context: the service context plus the signed-in user (the policy makes these JWT-only). */

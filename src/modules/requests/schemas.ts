@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { REQUEST_KINDS, REQUEST_STATUSES } from "../../db/tenant/requests";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, textField } from "../../platform/schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Requests"];
 

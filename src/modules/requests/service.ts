@@ -5,8 +5,8 @@ import { people } from "../../db/tenant/people";
 import { requests } from "../../db/tenant/requests";
 import type { Role } from "../../db/tenant/users";
 import type { Bindings } from "../../env";
-import type { ServiceCtx } from "../../http/service-context";
 import { commitWrite, joinWrites } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict, invalidField, notFound } from "../../platform/errors";
@@ -14,9 +14,9 @@ import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { activeManagers } from "../users";
 import { notificationRows, stepWrite } from "./notify";
-import { requireRequestableStock } from "./stock";
-import { toRequest, type RequestRow } from "./view";
 import type { Request } from "./schemas";
+import { requireRequestableStock } from "./stock";
+import { type RequestRow, toRequest } from "./view";
 
 /** The signed-in user acting on requests (JWT only: a request is a person's). */
 export interface Caller {

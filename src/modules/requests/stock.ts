@@ -1,10 +1,10 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { stockItems, stockLevels } from "../../db/tenant/stock";
+import { requireLocation } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { requireLocation } from "../../domain/catalog";
 
 /**
  * Stock requests (docs/requests.md#stock-requests): a quantity of a stock item, now. Stock is not booked, so nothing is

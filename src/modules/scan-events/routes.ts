@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { pageQuery } from "../../platform/pagination";
 import { createRouter, defineRoute, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
 import { serviceCtx } from "../../http/service-context";
+import { pageQuery } from "../../platform/pagination";
+import { idParam } from "../../platform/schemas";
 import { ScanRecordPage } from "./schemas";
 import { itemScanHistory } from "./service";
 

@@ -1,12 +1,11 @@
-import { and, eq } from "drizzle-orm";
-import { aliasedTable } from "drizzle-orm";
+import { aliasedTable, and, eq } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { locations } from "../../db/tenant/catalog";
 import { scanEvents, sessions } from "../../db/tenant/sessions";
 import { apiKeys, users } from "../../db/tenant/users";
+import type { ServiceCtx } from "../../http/service-context";
 import { notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
 
 const expectedLocations = aliasedTable(locations, "expected_location");
 

@@ -1,5 +1,4 @@
-import { toSchedule } from "./view";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import {
   CreateScheduleBody,
@@ -10,6 +9,7 @@ import {
   UpdateScheduleBody,
 } from "./schemas";
 import * as svc from "./service";
+import { toSchedule } from "./view";
 
 const tags = ["Session schedules"];
 const RUNS =

@@ -2,13 +2,12 @@ import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { sessionSchedules, sessions } from "../../db/tenant/sessions";
 import type { Bindings } from "../../env";
 import { commitWrite, ifChanged } from "../../events/write";
-import { newId } from "../../platform/ids";
 import { insertWhere } from "../../platform/d1-write";
+import { newId } from "../../platform/ids";
 import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
 import type { SessionCtx, SessionRow } from "../sessions";
-import { transition } from "../sessions";
-import { toSession } from "../sessions";
+import { toSession, transition } from "../sessions";
 import { nextOccurrence } from "./recurrence";
 import type { ScheduleRow } from "./view";
 

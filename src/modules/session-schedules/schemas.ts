@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { RECURRENCE_UNITS } from "../../db/tenant/sessions";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, isoInstant, nameField } from "../../platform/schemas";
 import { assigneeIdsField } from "../sessions";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const ScheduleParams = z.object({ scheduleId: idParam("scheduleId", "ssc_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { sessionSchedules } from "../../db/tenant/sessions";
 import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
 import { isId, newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
 import { checkRefs } from "../sessions";
 import type { CreateScheduleInput, UpdateScheduleInput } from "./schemas";
 import { type ScheduleRow, toSchedule } from "./view";

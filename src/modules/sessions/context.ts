@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { sessions } from "../../db/tenant/sessions";
+import type { ObjectError, SessionObjectApi } from "../../domain/inventory-session";
 import type { AppContext, Bindings } from "../../env";
+import { type ServiceCtx, serviceCtx } from "../../http/service-context";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { isId } from "../../platform/ids";
-import { serviceCtx, type ServiceCtx } from "../../http/service-context";
 import type { TenantRecord } from "../../tenancy/registry";
-import type { ObjectError, SessionObjectApi } from "../../domain/inventory-session";
 import { buildInit } from "./object-init";
 
 export type SessionRow = typeof sessions.$inferSelect;

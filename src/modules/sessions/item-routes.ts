@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { pageOf, pageQuery } from "../../platform/pagination";
 import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam } from "../../platform/schemas";
 import { sessionCtx } from "./context";
 import * as items from "./items";

@@ -1,11 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { scanEvents, sessionItems } from "../../db/tenant/sessions";
+import type { ItemInfo } from "../../domain/inventory-session";
 import { nowIso } from "../../platform/clock";
 import { ApiError, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import type { ItemInfo } from "../../domain/inventory-session";
-import { callObject, closedConflict, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
+import { callObject, closedConflict, requireSession, type SessionCtx, type SessionRow, sessionObject } from "./context";
 import { buildReport } from "./report";
 import { unknownCodeList } from "./unknown-codes";
 

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
-import { sessions, type SessionStatus } from "../../db/tenant/sessions";
+import { type SessionStatus, sessions } from "../../db/tenant/sessions";
+import { sessionCompletedStatements, settleHealthBacklog } from "../../domain/health-engine";
 import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { ApiError, conflict } from "../../platform/errors";
-import { callObject, requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
 import { settingsOf } from "../../tenancy/registry";
-import { sessionCompletedStatements, settleHealthBacklog } from "../../domain/health-engine";
+import { callObject, requireSession, type SessionCtx, type SessionRow, sessionObject } from "./context";
 import { buildInit } from "./object-init";
 import { buildReport } from "./report";
 import { expectedCountSql, snapshotStatements } from "./scope";

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { locations } from "../../db/tenant/catalog";
 import { sessionItems, type sessions } from "../../db/tenant/sessions";
+import type { InitInput } from "../../domain/inventory-session";
 import type { Bindings } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import type { TenantRecord } from "../../tenancy/registry";
-import type { InitInput } from "../../domain/inventory-session";
 import { listScopeLocationIds } from "./scope";
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
+import { isLive } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { invalidField } from "../../platform/errors";
-import { isLive } from "../../domain/catalog";
 
 /**
  * Checks the ids a session or schedule refers to, in one query: a live location, a live category,

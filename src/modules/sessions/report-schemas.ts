@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { REPORT_UNKNOWN_CODES } from "./unknown-codes";
 import type { WebhookResources } from "../../domain/webhook-delivery";
 import { SessionSchema } from "./schemas";
+import { REPORT_UNKNOWN_CODES } from "./unknown-codes";
 
 /** The session report (report.ts builds it; the route and the session.completed event carry it). */
 

@@ -1,15 +1,15 @@
-import { toSession } from "./view";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { sessionCtx } from "./context";
 import {
   CreateSessionBody,
   ListSessionsQuery,
-  SessionPage,
   SessionParams as Params,
+  SessionPage,
   SessionSchema,
   UpdateSessionBody,
 } from "./schemas";
 import * as svc from "./service";
+import { toSession } from "./view";
 
 const tags = ["Inventory sessions"];
 const STATUS_RULES =

@@ -1,6 +1,6 @@
-import { invalidField } from "../../platform/errors";
-import { parseCode } from "../../domain/inventory-session";
 import type { CodeKey, ScanCommand } from "../../domain/inventory-session";
+import { parseCode } from "../../domain/inventory-session";
+import { invalidField } from "../../platform/errors";
 import { callObject, type SessionCtx } from "./context";
 import type { ScanInput } from "./scan-schemas";
 

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 import { SESSION_STATUSES } from "../../db/tenant/sessions";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, nameField } from "../../platform/schemas";
+import { deletedAtField, updatedSinceParam } from "../../platform/sync";
 
 export const SessionParams = z.object({ sessionId: idParam("sessionId", "ses_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 

@@ -1,6 +1,6 @@
-import { sql, type SQL } from "drizzle-orm";
-import { batchable } from "../../platform/d1-write";
+import { type SQL, sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
+import { batchable } from "../../platform/d1-write";
 
 export interface Scope {
   locationId: string | null;

@@ -1,13 +1,13 @@
-import { syncPage } from "../../platform/sync";
-import { recordTombstones, syncRows, tombstoneArrayHas, tombstoneField } from "../../events/tombstones";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { sessionItems, sessions } from "../../db/tenant/sessions";
+import { recordTombstones, syncRows, tombstoneArrayHas, tombstoneField } from "../../events/tombstones";
 import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { conflict } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import { requireSession, sessionObject, type SessionCtx, type SessionRow } from "./context";
+import { syncPage } from "../../platform/sync";
+import { requireSession, type SessionCtx, type SessionRow, sessionObject } from "./context";
 import { transition } from "./lifecycle";
 import { checkRefs } from "./refs";
 import type { CreateSessionInput, UpdateSessionInput } from "./schemas";

@@ -3,5 +3,5 @@
  * Other code imports this file only, never the files behind it (checked by `npm run check:architecture`).
  */
 export { cors } from "./cors";
-export { settingsRouter } from "./routes";
 export type { WorkspaceSettings } from "./routes";
+export { settingsRouter } from "./routes";

@@ -1,9 +1,9 @@
-import { toSettings } from "./view";
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, jsonBody, jsonContent } from "../../http/router";
 import { SENSITIVITIES } from "../../domain/health-engine";
+import { createRouter, defineRoute, jsonBody, jsonContent } from "../../http/router";
 import { MAX_CORS_ORIGINS } from "./cors";
 import * as svc from "./service";
+import { toSettings } from "./view";
 
 const tags = ["Settings"];
 

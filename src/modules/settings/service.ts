@@ -4,8 +4,8 @@ import type { Bindings } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
-import { toSettings } from "./view";
 import { normalizeOrigin } from "./cors";
+import { toSettings } from "./view";
 
 /** An IANA zone name the runtime knows, e.g. `Europe/Oslo`; `Intl` is the authority. */
 export function checkTimezone(zone: string): string {

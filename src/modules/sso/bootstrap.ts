@@ -1,7 +1,7 @@
+import { loadSsoConfig, ssoFlags } from "../../access/sso/gate";
 import type { Bindings } from "../../env";
 import { hostLabel, RESERVED_SLUGS } from "../../tenancy/host";
 import { findTenantBySlug } from "../../tenancy/registry";
-import { loadSsoConfig, ssoFlags } from "../../access/sso/gate";
 import { socialProvider } from "./oidc-flow";
 
 /**

@@ -1,6 +1,6 @@
+import { loadSsoConfig } from "../../access/sso/gate";
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
 import { deleteSsoConfig, enforceSsoGate, saveSsoConfig, toSsoConfigView } from "./config";
-import { loadSsoConfig } from "../../access/sso/gate";
 import { SsoConfigBody, SsoConfigSchema } from "./schemas";
 import { spUrls } from "./urls";
 import { validateSsoConfig } from "./validate";

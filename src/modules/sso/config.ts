@@ -1,17 +1,17 @@
 import { eq } from "drizzle-orm";
-import { ssoConfigs, type IdpMetadataCache, type OidcSettings, type SamlSettings } from "../../db/control/sso";
-import type { Bindings, TenantDb } from "../../env";
-import { endPasswordSessions } from "../auth";
+import { loadSsoConfig, type SsoConfigRow, ssoFlags } from "../../access/sso/gate";
 import { fetchIdpMetadata, MetadataError } from "../../access/sso/metadata";
-import { secretKeyMaterial, sealSecret } from "../../access/sso/secret-box";
+import { sealSecret, secretKeyMaterial } from "../../access/sso/secret-box";
+import { type IdpMetadataCache, type OidcSettings, type SamlSettings, ssoConfigs } from "../../db/control/sso";
+import type { Bindings, TenantDb } from "../../env";
 import { nowIso } from "../../platform/clock";
 import { invalidField } from "../../platform/errors";
 import { outboundPolicyFor } from "../../platform/outbound";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
+import { endPasswordSessions } from "../auth";
 import type { SsoConfigInput } from "./schemas";
-import { splitCertificates } from "./validate";
 import type { SpUrls } from "./urls";
-import { type SsoConfigRow, loadSsoConfig, ssoFlags } from "../../access/sso/gate";
+import { splitCertificates } from "./validate";
 
 export const DEFAULT_SCOPES = "openid profile email";
 

@@ -1,3 +1,4 @@
+import type { SsoConfigRow } from "../../access/sso/gate";
 import {
   authorizationUrl,
   checkIssParameter,
@@ -5,16 +6,15 @@ import {
   discover,
   newNonce,
   OidcError,
+  type OidcProviderConfig,
   OidcUnreachable,
   pkcePair,
-  type OidcProviderConfig,
 } from "../../access/sso/oidc";
 import { openSecret, secretKeyMaterial } from "../../access/sso/secret-box";
 import type { OidcSettings } from "../../db/control/sso";
 import type { Bindings, TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { outboundPolicyFor } from "../../platform/outbound";
-import type { SsoConfigRow } from "../../access/sso/gate";
 import { consumeRequest, createSsoRequest, findOpenRequest } from "./requests";
 import type { SpUrls } from "./urls";
 

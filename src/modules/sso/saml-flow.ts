@@ -1,9 +1,9 @@
+import type { SsoConfigRow } from "../../access/sso/gate";
 import { verifySamlResponse } from "../../access/sso/saml";
 import type { SamlSettings } from "../../db/control/sso";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { samlCertificates, samlSsoUrl } from "./config";
-import type { SsoConfigRow } from "../../access/sso/gate";
 import { consumeRequest, createSsoRequest, findOpenRequest } from "./requests";
 import type { SpUrls } from "./urls";
 import { escapeXml } from "./xml-text";

@@ -1,21 +1,21 @@
 import type { AppContext } from "../../env";
-import { ApiError } from "../../platform/errors";
 import { HEADERS, PAGE_HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonContent } from "../../http/router";
+import { ApiError } from "../../platform/errors";
 import { SessionSchema, setRefreshCookie } from "../auth";
 import { bootstrapFor } from "./bootstrap";
+import { bindToBrowser, browserStateOf, releaseBrowser } from "./browser-binding";
 import { newNonce, pageHeaders, refusalPage } from "./html";
 import { spMetadataXml } from "./saml-flow";
-import { BootstrapSchema, OidcCallbackQuerySchema, SamlCallbackForm } from "./signin-schemas";
 import {
   oidcCallback,
+  type SigninCtx,
+  type SigninStart,
   samlCallback,
   startSocialLogin,
   startSsoLogin,
-  type SigninCtx,
-  type SigninStart,
 } from "./signin";
-import { bindToBrowser, browserStateOf, releaseBrowser } from "./browser-binding";
+import { BootstrapSchema, OidcCallbackQuerySchema, SamlCallbackForm } from "./signin-schemas";
 import { spUrls } from "./urls";
 
 const tags = ["Single sign-on"];

@@ -1,21 +1,21 @@
+import { loadSsoConfig } from "../../access/sso/gate";
 import type { Bindings, TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";
 import { planIncludes } from "../../tenancy/plans";
 import type { TenantRecord } from "../../tenancy/registry";
 import type { AuthCtx } from "../auth";
+import { requireSameBrowser } from "./browser-binding";
 import { isOidc, isSaml, refreshStaleMetadata } from "./config";
-import { loadSsoConfig } from "../../access/sso/gate";
 import {
   finishOidcLogin,
+  type OidcCallbackQuery,
   socialProvider,
   startOidcLogin,
   workspaceProvider,
-  type OidcCallbackQuery,
 } from "./oidc-flow";
 import { finishSamlLogin, startSamlLogin } from "./saml-flow";
 import type { SpUrls } from "./urls";
 import { signInByEmail } from "./users";
-import { requireSameBrowser } from "./browser-binding";
 
 export interface SigninCtx {
   env: Bindings;

@@ -4,7 +4,7 @@ import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
 import { ApiError } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { joinByInvite, mintRefreshToken, sessionBody, type AuthCtx } from "../auth";
+import { type AuthCtx, joinByInvite, mintRefreshToken, sessionBody } from "../auth";
 import type { UserRow } from "../users";
 
 const noAccount = (email: string) =>

@@ -1,5 +1,5 @@
-import { ApiError, type ErrorDetail } from "../../platform/errors";
 import { certificateBody, isUsableCertificate, MAX_IDP_CERTS } from "../../access/sso/saml";
+import { ApiError, type ErrorDetail } from "../../platform/errors";
 import type { SsoConfigInput } from "./schemas";
 import type { SpUrls } from "./urls";
 

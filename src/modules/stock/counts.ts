@@ -1,17 +1,17 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { sessions } from "../../db/tenant/sessions";
-import { stockCounts, stockCountScans, stockItems } from "../../db/tenant/stock";
+import { stockCountScans, stockCounts, stockItems } from "../../db/tenant/stock";
+import { requireLocation } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
-import type { ServiceCtx } from "../../http/service-context";
 import { commitWrite } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchable, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
 import { commitMovements, type PlannedMovement } from "./ledger/commit";
-import type { StockCtx } from "./rows";
-import { requireLocation } from "../../domain/catalog";
 import { movementRow, quantityAt } from "./ledger/movement-parts";
+import type { StockCtx } from "./rows";
 import { toMovement } from "./view";
 
 /**

@@ -1,5 +1,5 @@
-import { categories } from "../../db/tenant/catalog";
 import { sql } from "drizzle-orm";
+import { categories } from "../../db/tenant/catalog";
 import type { ServiceCtx } from "../../http/service-context";
 import { conflict, invalidField } from "../../platform/errors";
 import { currencyDigits, generateTag, toMinor } from "../assets";

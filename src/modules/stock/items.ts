@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { stockItems, stockMovements } from "../../db/tenant/stock";
+import { resolveCategory } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import type { AuditChange } from "../../events/audit";
 import { changedRows, commitWrite, ifChanged, joinWrites, type Write } from "../../events/write";
@@ -9,12 +10,11 @@ import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { resolveCategory } from "../../domain/catalog";
 import { liveDefinitions } from "../custom-fields";
+import { categoryLive, columnsFor, generateStockTag, type StockItemInput, taken } from "./input";
 import { CROSSING_NOTIFICATIONS_AT, createdNotifications, crossingStatements } from "./ledger/crossings";
 import { pushNotifications, type StockCtx } from "./rows";
-import { categoryLive, columnsFor, generateStockTag, taken, type StockItemInput } from "./input";
-import { AUDITED_FIELDS, toStockItem, type StockItemRow, type StockItemView } from "./view";
+import { AUDITED_FIELDS, type StockItemRow, type StockItemView, toStockItem } from "./view";
 
 const TAG_ATTEMPTS = 5;
 export const liveItem = isNull(stockItems.deletedAt);

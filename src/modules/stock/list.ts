@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { stockItems, stockLevels, stockMovements, type StockMovementKind } from "../../db/tenant/stock";
+import { type StockMovementKind, stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";
 import { syncRows, tombstoneData } from "../../events/tombstones";
 import { keyset } from "../../platform/pagination";

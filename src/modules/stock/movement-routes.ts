@@ -1,4 +1,4 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { selfServiceOf } from "../../http/self-service";
 import { notFound } from "../../platform/errors";
 import { bulkStockMovements } from "./bulk";
@@ -6,8 +6,8 @@ import { BulkStockMovementsBody, BulkStockMovementsResultSchema, MAX_BULK_MOVEME
 import { listPersonStock } from "./holdings";
 import { requireStockItem } from "./items";
 import { getMovement, listMovements } from "./list";
-import { stockCtx } from "./rows";
 import { adjustStock, issueStock, receiveStock, returnStock, transferStock } from "./movements";
+import { stockCtx } from "./rows";
 import {
   AdjustStockBody,
   IssueStockBody,
@@ -22,8 +22,8 @@ import {
   StockMovementParams,
   StockMovementResultSchema,
   StockMovementSchema,
-  tags,
   TransferStockBody,
+  tags,
 } from "./schemas";
 
 const EXACT =

@@ -1,17 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
 import { stockLevels, stockMovements } from "../../db/tenant/stock";
-import { guardFailed, type BatchRider } from "../../platform/d1-write";
-import { conflict, invalidField } from "../../platform/errors";
 import { requireActivePerson, requireAsset } from "../../domain/catalog";
+import { type BatchRider, guardFailed } from "../../platform/d1-write";
+import { conflict, invalidField } from "../../platform/errors";
 import { minorOf } from "./input";
 import {
   commit,
   defaultReturnLocation,
+  type MovementPlan,
   movementRow,
   quantityAt,
   readForMovement,
   requireLive,
-  type MovementPlan,
 } from "./ledger/movement-parts";
 import type { StockCtx } from "./rows";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { allLive, peopleActive } from "../../domain/catalog";
 import { stockItems, stockMovements } from "../../db/tenant/stock";
+import { allLive, peopleActive } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { batchable, type GuardCheck } from "../../platform/d1-write";
 

@@ -1,11 +1,11 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { selfServiceOf } from "../../http/self-service";
 import { serviceCtx } from "../../http/service-context";
 import { notFound } from "../../platform/errors";
 import { setStockLevel } from "./holdings";
-import { stockCtx } from "./rows";
 import * as items from "./items";
 import { listStockItems, listStockLevels } from "./list";
+import { stockCtx } from "./rows";
 import {
   CreateStockItemBody,
   ListStockItemsQuery,

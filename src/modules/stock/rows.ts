@@ -2,8 +2,8 @@ import { getTableColumns } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { stockItems, stockLevels } from "../../db/tenant/stock";
 import type { AppContext, Bindings } from "../../env";
-import { serviceCtx, type ServiceCtx } from "../../http/service-context";
-import { pushCreated, realtimeSink, type NotificationRow } from "../notifications";
+import { type ServiceCtx, serviceCtx } from "../../http/service-context";
+import { type NotificationRow, pushCreated, realtimeSink } from "../notifications";
 import type { StockItemRow, StockLevelRow } from "./view";
 
 /**

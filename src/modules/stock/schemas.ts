@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { STOCK_MOVEMENT_KINDS } from "../../db/tenant/stock";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { idParam, nameField, textField } from "../../platform/schemas";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const tags = ["Stock"];
 /** Quantities are whole units of the item's `unit` (a box, a metre): integers keep every sum exact. */

@@ -1,6 +1,6 @@
 import type { stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
-import { auditedFields, visibleValues, type FieldDef } from "../custom-fields";
 import { fromMinor } from "../assets";
+import { auditedFields, type FieldDef, visibleValues } from "../custom-fields";
 
 export type StockItemRow = typeof stockItems.$inferSelect;
 export type StockLevelRow = typeof stockLevels.$inferSelect;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
+import type { ServiceCtx } from "../../http/service-context";
 import { chunk } from "../../platform/d1";
 import { decodeCursor, toPage } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
 import { TRASH_TYPES, type TrashType } from "./schemas";
 import { nameColumnOf, tableOf } from "./tables";
 

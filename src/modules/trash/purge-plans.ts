@@ -1,12 +1,12 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { assets, assetStatusEvents, assetTimeline, assignments } from "../../db/tenant/assets";
+import { assetStatusEvents, assets, assetTimeline, assignments } from "../../db/tenant/assets";
 import { auditLog } from "../../db/tenant/audit";
+import { bookings } from "../../db/tenant/bookings";
 import { layouts } from "../../db/tenant/custom-fields";
 import { assetHealth, assetLastAudit } from "../../db/tenant/health";
-import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../db/tenant/maintenance";
-import { bookings } from "../../db/tenant/bookings";
 import { kitMembers } from "../../db/tenant/kits";
+import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../db/tenant/maintenance";
 import { people } from "../../db/tenant/people";
 import { stockCounts, stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
 import type { TenantDb } from "../../env";

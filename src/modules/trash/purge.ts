@@ -1,13 +1,13 @@
-import { sql, type SQL } from "drizzle-orm";
-import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import { type SQL, sql } from "drizzle-orm";
 import { recordTombstones } from "../../events/tombstones";
+import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { conflict, notFound } from "../../platform/errors";
-import type { ServiceCtx } from "../../http/service-context";
 import { eachInOrder, settle } from "./outcome";
 import { PURGE_PLANS } from "./purge-plans";
 import type { TrashRef, TrashResult } from "./schemas";
-import { TRASH_TABLES, stillTrashed, tableOf } from "./tables";
+import { stillTrashed, TRASH_TABLES, tableOf } from "./tables";
 
 type Row = Record<string, unknown>;
 

@@ -3,9 +3,9 @@ import { restoreAsset } from "../assets";
 import { restoreCategory } from "../categories";
 import { restoreCustomField } from "../custom-fields";
 import { restoreKit } from "../kits";
-import { restoreStockItem } from "../stock";
 import { restoreLocation } from "../locations";
 import { restorePerson } from "../people";
+import { restoreStockItem } from "../stock";
 import { eachInOrder, settle } from "./outcome";
 import type { TrashRef, TrashResult, TrashType } from "./schemas";
 

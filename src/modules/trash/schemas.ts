@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { pageOf, pageQuery } from "../../platform/pagination";
 import type { WebhookResources } from "../../domain/webhook-delivery";
+import { pageOf, pageQuery } from "../../platform/pagination";
 
 /** What can be in the trash: every soft-deletable resource (docs/trash.md). */
 export const TRASH_TYPES = ["category", "location", "asset", "person", "custom_field", "kit", "stock_item"] as const;

@@ -1,11 +1,11 @@
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
 import { customFields } from "../../db/tenant/custom-fields";
 import { kits } from "../../db/tenant/kits";
-import { stockItems } from "../../db/tenant/stock";
 import { people } from "../../db/tenant/people";
+import { stockItems } from "../../db/tenant/stock";
 import type { TrashType } from "./schemas";
 
 interface TrashTable {

@@ -1,14 +1,14 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { invites, type Role } from "../../db/tenant/users";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { randomToken, sha256Hex } from "../../platform/crypto";
 import { isUniqueViolation } from "../../platform/d1";
+import { allOf, insertWhere } from "../../platform/d1-write";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
-import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
-import { allOf, insertWhere } from "../../platform/d1-write";
 import { assertPlanRoom, isManagerRole, planRoomGuard } from "./limits";
 import type { Acting } from "./service";
 import { type InviteRow, toInvite } from "./view";

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../db/tenant/users";
 import type { TenantDb } from "../../env";
 import { ApiError } from "../../platform/errors";

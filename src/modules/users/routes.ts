@@ -1,11 +1,10 @@
-import { toUser } from "./view";
 import { z } from "@hono/zod-openapi";
 import type { AppContext } from "../../env";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
-import { idParam } from "../../platform/schemas";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
+import { idParam } from "../../platform/schemas";
+import { workspaceApiUrl } from "../../tenancy/host";
 import { createInvite, listInvites, revokeInvite } from "./invites";
-import { toInvite } from "./view";
 import {
   CreatedInviteSchema,
   CreateInviteBody,
@@ -16,8 +15,8 @@ import {
   UserPage,
   UserSchema,
 } from "./schemas";
-import { listUsers, updateUser, type Acting } from "./service";
-import { workspaceApiUrl } from "../../tenancy/host";
+import { type Acting, listUsers, updateUser } from "./service";
+import { toInvite, toUser } from "./view";
 
 const tags = ["Users"];
 const UserParams = z.object({ userId: idParam("userId", "usr_01jd3k4m5n6p7q8r9s0t1v2w3x") });

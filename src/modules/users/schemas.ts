@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { ROLES } from "../../db/tenant/users";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField } from "../../platform/schemas";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 
 export const USER_STATUSES = ["active", "deactivated"] as const;
 export const emailField = z.email().max(254).openapi({ example: "ana@example.com" });

@@ -1,16 +1,16 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { calendarFeeds } from "../../db/tenant/bookings";
-import { refreshTokens, users, type Role } from "../../db/tenant/users";
+import { type Role, refreshTokens, users } from "../../db/tenant/users";
+import type { TenantDb } from "../../env";
+import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
+import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
+import { allOf } from "../../platform/d1-write";
 import { ApiError, conflict, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import type { ServiceCtx } from "../../http/service-context";
-import type { TenantDb } from "../../env";
 import type { Plan } from "../../tenancy/plans";
-import { changedRows, commitWrite, ifChanged, joinWrites } from "../../events/write";
-import { allOf } from "../../platform/d1-write";
-import { assertPlanRoom, isManagerRole, type Growth, planRoomGuard } from "./limits";
-import { type UserRow, toUser } from "./view";
+import { assertPlanRoom, type Growth, isManagerRole, planRoomGuard } from "./limits";
+import { toUser, type UserRow } from "./view";
 
 type Status = UserRow["status"];
 

@@ -1,5 +1,4 @@
-import type { users } from "../../db/tenant/users";
-import type { invites } from "../../db/tenant/users";
+import type { invites, users } from "../../db/tenant/users";
 
 export type UserRow = typeof users.$inferSelect;
 

@@ -1,6 +1,6 @@
+import { type WebhookDeps, webhookDeps } from "../../domain/webhook-delivery";
 import type { AppContext } from "../../env";
-import { serviceCtx, type ServiceCtx } from "../../http/service-context";
-import { webhookDeps, type WebhookDeps } from "../../domain/webhook-delivery";
+import { type ServiceCtx, serviceCtx } from "../../http/service-context";
 
 /** Webhook verbs: the service context plus the delivery dependencies (queue, outbound policy, clock). */
 export interface WebhookCtx extends ServiceCtx {

@@ -1,12 +1,10 @@
 import { and, desc, eq, gte, lte } from "drizzle-orm";
 import { outbox } from "../../db/tenant/outbox";
 import { webhookAttempts, webhookDeliveries } from "../../db/tenant/webhooks";
+import type { DeliveryRow } from "../../domain/webhook-delivery";
+import { fanOut, isDeliverable, replayDelivery } from "../../domain/webhook-delivery";
 import { conflict, notFound } from "../../platform/errors";
 import { keyset } from "../../platform/pagination";
-import { isDeliverable } from "../../domain/webhook-delivery";
-import { replayDelivery } from "../../domain/webhook-delivery";
-import { fanOut } from "../../domain/webhook-delivery";
-import type { DeliveryRow } from "../../domain/webhook-delivery";
 import type { WebhookCtx } from "./context";
 import { toDelivery, toDeliveryDetail } from "./view";
 

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { pageQuery } from "../../platform/pagination";
 import { idParam } from "../../platform/schemas";
 import { webhookCtx } from "./context";
 import * as deliveries from "./deliveries";
@@ -14,7 +15,6 @@ import {
   HealthReport,
   ListDeliveriesQuery,
 } from "./schemas";
-import { pageQuery } from "../../platform/pagination";
 
 const tags = ["Webhooks"];
 const DeliveryParams = z.object({ id: idParam("id", "whd_01jd3k4m5n6p7q8r9s0t1v2w3x") });

@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/tenant/webhooks";
+import type { EndpointRow } from "../../domain/webhook-delivery";
+import { newSecret } from "../../domain/webhook-delivery";
+import { insertWhere } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { checkOutboundUrl } from "../../platform/outbound";
 import { keyset } from "../../platform/pagination";
-import { insertWhere } from "../../platform/d1-write";
-import type { EndpointRow } from "../../domain/webhook-delivery";
-import { newSecret } from "../../domain/webhook-delivery";
 import type { WebhookCtx } from "./context";
 import { MAX_ENDPOINTS } from "./schemas";
 import { toEndpoint } from "./view";

@@ -1,5 +1,5 @@
-import { decodeCursor, toPage } from "../../platform/pagination";
 import { CATALOGUE, type CatalogueEntry } from "../../domain/webhook-delivery";
+import { decodeCursor, toPage } from "../../platform/pagination";
 
 const SUBSCRIBABLE = CATALOGUE.filter((e) => e.resource !== "verification").sort((a, b) => (a.type < b.type ? -1 : 1));
 const toEventType = (e: CatalogueEntry) => ({

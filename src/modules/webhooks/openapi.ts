@@ -1,6 +1,6 @@
-import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { CATALOGUE, type CatalogueEntry, type WebhookResources } from "../../domain/webhook-delivery";
+import type { AppEnv } from "../../env";
 /** The resources every module but this one documents (`WebhookResources`), gathered by the app. */
 export type WebhookDocResources = Required<Omit<WebhookResources, "verification">>;
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { idParam } from "../../platform/schemas";
 import { webhookCtx } from "./context";
 import * as endpoints from "./endpoints";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { SUBSCRIBABLE_TYPES } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { isoInstant } from "../../platform/schemas";
-import { SUBSCRIBABLE_TYPES } from "../../domain/webhook-delivery";
 
 /** Endpoints per workspace, and the longest URL accepted. */
 export const MAX_ENDPOINTS = 20;

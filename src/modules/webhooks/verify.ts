@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/tenant/webhooks";
-import { newId } from "../../platform/ids";
 import type { WebhookPayload } from "../../domain/webhook-delivery";
 import { sendSigned } from "../../domain/webhook-delivery";
+import { newId } from "../../platform/ids";
 import type { WebhookCtx } from "./context";
 import { getEndpoint } from "./endpoints";
 

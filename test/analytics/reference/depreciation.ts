@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../src/env";
-import { decodeCursor, toPage } from "../../../src/platform/pagination";
+import { type Scope, scopeTerms } from "../../../src/modules/analytics/filters";
 import { currencyDigits } from "../../../src/modules/assets";
-import { scopeTerms, type Scope } from "../../../src/modules/analytics/filters";
+import { decodeCursor, toPage } from "../../../src/platform/pagination";
 
 export interface DepreciationInput extends Scope {
   asOf?: string;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../src/env";
-import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "../../../src/modules/analytics/filters";
+import { fillPeriods, periodKey, type Range, type Scope, scopeTerms } from "../../../src/modules/analytics/filters";
 
 type Row = { period: string; n: number };
 

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../src/env";
+import { fillPeriods, periodKey, type Range, type Scope, scopeTerms } from "../../../src/modules/analytics/filters";
+import { poolIntervals } from "../../../src/modules/analytics/intervals";
 import { fromMinor } from "../../../src/modules/assets";
 import { localDate } from "../../../src/modules/maintenance";
-import { fillPeriods, periodKey, scopeTerms, type Range, type Scope } from "../../../src/modules/analytics/filters";
-import { poolIntervals } from "../../../src/modules/analytics/intervals";
 
 /**
  * Maintenance completed per period and type (maintenance_logs_completed_idx: (completed_date, type,

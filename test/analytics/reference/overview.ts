@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../src/env";
+import { hasScope, type Scope, scopeTerms } from "../../../src/modules/analytics/filters";
 import { localDate } from "../../../src/modules/maintenance";
-import { hasScope, scopeTerms, type Scope } from "../../../src/modules/analytics/filters";
 
 type Count = { key: string | null; name?: string | null; count: number };
 

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../src/env";
+import { periodKey, type Range, type Scope, scopeTerms } from "../../../src/modules/analytics/filters";
+import { ratio } from "../../../src/modules/analytics/sessions";
 import { addDays } from "../../../src/modules/maintenance";
 import { AGE_BUCKETS, ageBucketCase } from "./lifecycle";
-import { periodKey, scopeTerms, type Range, type Scope } from "../../../src/modules/analytics/filters";
-import { ratio } from "../../../src/modules/analytics/sessions";
 
 export interface ReplacementLossInput extends Scope {
   limit: number;

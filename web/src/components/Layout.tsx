@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
-import { currentUser, signOut } from "../state/session";
 import { online } from "../state/network";
+import { currentUser, signOut } from "../state/session";
 import { t } from "../strings";
 import { Button, Notice } from "./ui";
 

@@ -1,5 +1,6 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
+import type { Bootstrap } from "../api/auth";
 import { Layout } from "../components/Layout";
 import { Button, Field, Notice, Spinner } from "../components/ui";
 import { query } from "../state/router";
@@ -12,7 +13,6 @@ import {
   signInWithPassword,
 } from "../state/session";
 import { t } from "../strings";
-import type { Bootstrap } from "../api/auth";
 
 /**
  * The workspace's sign-in (docs/sso.md#the-sso-only-gate): an unknown workspace says so; with the SSO-only gate

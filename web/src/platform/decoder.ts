@@ -5,8 +5,9 @@
  * zxing-wasm, whose wasm (the ponyfill's own version: web/vite.config.ts) Vite emits under /assets/ and our Worker serves: `locateFile` points the
  * ponyfill at it instead of its default CDN (the CSP would refuse that anyway: connect-src 'self').
  */
-import { BarcodeDetector as Ponyfill, prepareZXingModule } from "barcode-detector/ponyfill";
+
 import wasmUrl from "zxing-reader.wasm?url";
+import { BarcodeDetector as Ponyfill, prepareZXingModule } from "barcode-detector/ponyfill";
 
 /** QR and the common 1D codes labels and packaging carry. */
 const FORMATS = ["qr_code", "code_128", "code_39", "code_93", "ean_13", "ean_8", "upc_a", "upc_e", "itf", "codabar"];

@@ -1,13 +1,13 @@
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
+import { createLocalJWKSet, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
 import { base64url } from "../../../platform/crypto";
 import { guardedFetch, type OutboundPolicy } from "../../../platform/outbound";
 import {
   getJson,
   OidcError,
-  OidcUnreachable,
-  OUTBOUND_TIMEOUT_MS,
   type OidcMetadata,
   type OidcProviderConfig,
+  OidcUnreachable,
+  OUTBOUND_TIMEOUT_MS,
 } from "./discovery";
 
 /** Asymmetric algorithms only: an HS256 ID token would be "signed" with our own client secret. */

@@ -1,10 +1,10 @@
-export { discover, OidcError, OidcUnreachable, type OidcMetadata, type OidcProviderConfig } from "./discovery";
+export { discover, OidcError, type OidcMetadata, type OidcProviderConfig, OidcUnreachable } from "./discovery";
 export {
   authorizationUrl,
   checkIssParameter,
   completeCodeFlow,
-  newNonce,
-  pkcePair,
   ID_TOKEN_ALGORITHMS,
+  newNonce,
   type OidcIdentity,
+  pkcePair,
 } from "./flow";

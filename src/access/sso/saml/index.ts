@@ -1,9 +1,9 @@
+export { readIdentity, type SamlIdentity } from "./identity";
+export { certificateBody, isUsableCertificate, MAX_IDP_CERTS } from "./keys";
 export {
-  verifySamlResponse,
-  verifySamlSignatures,
   type SamlVerdict,
   type SamlVerifySettings,
   type VerifiedResponse,
+  verifySamlResponse,
+  verifySamlSignatures,
 } from "./verify";
-export { readIdentity, type SamlIdentity } from "./identity";
-export { certificateBody, isUsableCertificate, MAX_IDP_CERTS } from "./keys";

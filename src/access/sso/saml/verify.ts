@@ -1,5 +1,5 @@
 import type { Element } from "@xmldom/xmldom";
-import { checkConditions, type ConditionSettings } from "./conditions";
+import { type ConditionSettings, checkConditions } from "./conditions";
 import { readIdentity, type SamlIdentity } from "./identity";
 import { MAX_IDP_CERTS, publicKeyOf } from "./keys";
 import { verifyEnvelopedSignature } from "./signature";

@@ -1,5 +1,5 @@
-import { DOMParser, XMLSerializer } from "@xmldom/xmldom";
 import type { Document, Element, Node } from "@xmldom/xmldom";
+import { DOMParser, XMLSerializer } from "@xmldom/xmldom";
 import { setNodeDependencies } from "xml-core";
 
 /**

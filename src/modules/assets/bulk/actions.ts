@@ -1,26 +1,26 @@
 import { and, isNull, sql } from "drizzle-orm";
 import { assets, assignments } from "../../../db/tenant/assets";
 import { people } from "../../../db/tenant/people";
+import { requirePerson } from "../../../domain/catalog";
 import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../../platform/d1-write";
 import { conflict, invalidField } from "../../../platform/errors";
 import { blockingBookingsOf, noBlockingBookingOf } from "../custody/booking-rule";
-import type { BulkInput } from "./input";
+import { notCheckedOut } from "../custody/checkin";
+import { intoBookingRefusal } from "../custody/checkout";
 import {
+  type AssignmentRow,
   checkinAssetSet,
   checkinChange,
   checkoutAssetSet,
   checkoutChange,
   personHolder,
-  type AssignmentRow,
 } from "../custody/checkout-change";
-import { intoBookingRefusal } from "../custody/checkout";
 import { checkoutRefusal, personRefusal } from "../custody/checkout-target";
-import { notCheckedOut } from "../custody/checkin";
-import { requirePerson } from "../../../domain/catalog";
 import { canMove, checkStatusInput, forbiddenMove, statusAssetSet, statusMoveChange } from "../status";
-import { toAsset, type AssetRow } from "../view";
-import { changeVerdict, restorePlan, updatePlan, type ActionPlan, type Defs } from "./edits";
+import { type AssetRow, toAsset } from "../view";
+import { type ActionPlan, changeVerdict, type Defs, restorePlan, updatePlan } from "./edits";
+import type { BulkInput } from "./input";
 
 /**
  * What each bulk action decides per asset and writes for the assets that pass: the single routes'

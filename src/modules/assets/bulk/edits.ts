@@ -1,16 +1,16 @@
-import { and, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../../db/tenant/assets";
 import { categories, locations } from "../../../db/tenant/catalog";
+import { resolveCategory, resolveLocation } from "../../../domain/catalog";
 import type { ServiceCtx } from "../../../http/service-context";
 import { allOf, batchGuard, inJson } from "../../../platform/d1-write";
 import { ApiError, conflict } from "../../../platform/errors";
-import type { BulkInput, Verdict } from "./input";
 import { updatedChange } from "../changes";
 import { columnsFor } from "../input";
-import { resolveCategory, resolveLocation } from "../../../domain/catalog";
-import { toAsset, type AssetRow } from "../view";
+import { type AssetRow, toAsset } from "../view";
 import type { AssetChange } from "../write";
+import type { BulkInput, Verdict } from "./input";
 
 /** The bulk restore and update plans, and what every action plan is made of (bulk-actions.ts holds the others). */
 

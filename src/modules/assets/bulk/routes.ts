@@ -1,8 +1,8 @@
-import { createRouter, defineRoute, errorResponses, jsonBody as body, jsonContent as json } from "../../../http/router";
+import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../../http/router";
 import { serviceCtx } from "../../../http/service-context";
-import { bulkAssets, MAX_BULK_IDS } from "./service";
-import { BulkAssetBody, BulkResultSchema } from "./schemas";
 import { tags } from "../schemas";
+import { BulkAssetBody, BulkResultSchema } from "./schemas";
+import { bulkAssets, MAX_BULK_IDS } from "./service";
 
 export const bulkRoutes = createRouter().openapi(
   defineRoute({

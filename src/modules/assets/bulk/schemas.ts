@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorSchema } from "../../../platform/schemas";
+import { AssetSchema, assetFields, CheckinBody, CheckoutBody, StatusBody } from "../schemas";
 import { MAX_BULK_IDS } from "./input";
-import { assetFields, AssetSchema, CheckinBody, CheckoutBody, StatusBody } from "../schemas";
 
 const ids = z
   .array(z.string().min(1).max(64))

@@ -5,12 +5,13 @@ import { nowIso } from "../../../platform/clock";
 import { isUniqueViolation } from "../../../platform/d1";
 import { batchGuard, guardFailed, inJson } from "../../../platform/d1-write";
 import { ApiError, conflict, notFound } from "../../../platform/errors";
+import { type Asset, type AssetRow, assetFieldDefs } from "../view";
+import { type AssetChange, type AssetWrite, commitAssetWrite } from "../write";
 import { actionPlan } from "./actions";
 import type { BulkInput, Verdict } from "./input";
-import { assetFieldDefs, type Asset, type AssetRow } from "../view";
-import { commitAssetWrite, type AssetChange, type AssetWrite } from "../write";
 
 export { type BulkInput, MAX_BULK_IDS } from "./input";
+
 const ATTEMPTS = 3;
 
 export interface BulkItemResult {

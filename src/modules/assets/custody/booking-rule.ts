@@ -1,4 +1,4 @@
-import { ne, sql, type SQL } from "drizzle-orm";
+import { ne, type SQL, sql } from "drizzle-orm";
 import { bookingItems } from "../../../db/tenant/bookings";
 import type { TenantDb } from "../../../env";
 

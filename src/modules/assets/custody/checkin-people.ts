@@ -3,9 +3,9 @@ import { assets, assignments } from "../../../db/tenant/assets";
 import type { ServiceCtx } from "../../../http/service-context";
 import { nowIso } from "../../../platform/clock";
 import { batchGuard, inJson } from "../../../platform/d1-write";
-import { checkinAssetSet, checkinChange } from "./checkout-change";
 import { assetFieldDefs } from "../view";
 import type { AssetWrite } from "../write";
+import { checkinAssetSet, checkinChange } from "./checkout-change";
 
 /**
  * For the people module: the asset write that checks every asset currently assigned to any of

@@ -1,12 +1,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { assets, assignments } from "../../../db/tenant/assets";
-import { nowIso } from "../../../platform/clock";
-import { allowedTransitions } from "../status";
-import { conflict } from "../../../platform/errors";
-import type { ServiceCtx } from "../../../http/service-context";
-import { batchGuard, guardFailed, inJson } from "../../../platform/d1-write";
 import { requireAsset } from "../../../domain/catalog";
-import { assetFieldDefs, type Asset, type AssetRow } from "../view";
+import type { ServiceCtx } from "../../../http/service-context";
+import { nowIso } from "../../../platform/clock";
+import { batchGuard, guardFailed, inJson } from "../../../platform/d1-write";
+import { conflict } from "../../../platform/errors";
+import { allowedTransitions } from "../status";
+import { type Asset, type AssetRow, assetFieldDefs } from "../view";
 import { commitAssetWrite } from "../write";
 import { checkinAssetSet, checkinChange } from "./checkout-change";
 import { descendantsOf } from "./tree";

@@ -1,6 +1,6 @@
 import type { assignments, HolderKind } from "../../../db/tenant/assets";
 import { orderedId } from "../../../platform/ids";
-import { toAsset, type AssetRow } from "../view";
+import { type AssetRow, toAsset } from "../view";
 import type { AssetChange } from "../write";
 
 /**

@@ -1,13 +1,13 @@
-import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { assets, assignments } from "../../../db/tenant/assets";
 import { people } from "../../../db/tenant/people";
 import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../../platform/d1-write";
+import { CHECKOUT_FROM, statusReason } from "../status";
+import { type AssetRow, assetFieldDefs } from "../view";
+import type { AssetWrite } from "../write";
 import { blockingBookingsOf, noBlockingBookingOf } from "./booking-rule";
 import { checkinAssetSet, checkinChange, checkoutAssetSet, checkoutChange, personHolder } from "./checkout-change";
-import { CHECKOUT_FROM, statusReason } from "../status";
-import { assetFieldDefs, type AssetRow } from "../view";
-import type { AssetWrite } from "../write";
 
 /**
  * Multi-asset checkout and check-in for the verbs that move a set of assets together (a booking's

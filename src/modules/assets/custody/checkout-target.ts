@@ -1,19 +1,19 @@
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { assets } from "../../../db/tenant/assets";
-import type { TenantDb } from "../../../env";
-import { conflict, type ApiError } from "../../../platform/errors";
 import {
   isLive,
+  type PersonRow,
   peopleActive,
   requireAsset,
   requireLocation,
   requirePerson,
-  type PersonRow,
 } from "../../../domain/catalog";
-import type { Holder } from "./checkout-change";
-import { holdersAbove, notAboveTarget } from "./tree";
+import type { TenantDb } from "../../../env";
+import { type ApiError, conflict } from "../../../platform/errors";
 import { CHECKOUT_FROM, notCheckable } from "../status";
 import type { AssetRow } from "../view";
+import type { Holder } from "./checkout-change";
+import { holdersAbove, notAboveTarget } from "./tree";
 
 /** The checkout body's target: exactly one of a person (the default form), a location or an asset. */
 export type CheckoutTarget = { personId: string } | { locationId: string } | { assetId: string };

@@ -1,16 +1,16 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { assets, assignments } from "../../../db/tenant/assets";
+import { liveAsset, requireAsset } from "../../../domain/catalog";
+import type { ServiceCtx } from "../../../http/service-context";
 import { nowIso } from "../../../platform/clock";
 import { isUniqueViolation } from "../../../platform/d1";
-import { conflict, invalidField, type ApiError } from "../../../platform/errors";
-import type { ServiceCtx } from "../../../http/service-context";
-import { batchGuard, guardFailed, type BatchRider } from "../../../platform/d1-write";
-import { liveAsset, requireAsset } from "../../../domain/catalog";
-import { assetFieldDefs, type Asset } from "../view";
+import { type BatchRider, batchGuard, guardFailed } from "../../../platform/d1-write";
+import { type ApiError, conflict, invalidField } from "../../../platform/errors";
+import { type Asset, assetFieldDefs } from "../view";
 import { commitAssetWrite } from "../write";
 import { blockingBookings, noBlockingBooking } from "./booking-rule";
 import { checkoutAssetSet, checkoutChange } from "./checkout-change";
-import { checkoutRefusal, resolveTarget, type CheckoutTarget } from "./checkout-target";
+import { type CheckoutTarget, checkoutRefusal, resolveTarget } from "./checkout-target";
 
 export type CheckoutInput = { dueBackAt?: string; personId?: string; locationId?: string; assetId?: string };
 

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { assets } from "../../../db/tenant/assets";
 import type { TenantDb } from "../../../env";
 import { inJson } from "../../../platform/d1-write";

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import type { TenantDb } from "../../../env";
-import { listAssets, type ListAssetsInput } from "../../assets";
-import { liveDefinitions } from "../../custom-fields";
 import type { HealthBasis } from "../../../domain/health-engine";
-import { customCell } from "../custom-cells";
+import type { TenantDb } from "../../../env";
+import { type ListAssetsInput, listAssets } from "../../assets";
+import { liveDefinitions } from "../../custom-fields";
 import type { Cell } from "../csv";
+import { customCell } from "../custom-cells";
 import { namesOf } from "../names";
 
 /** Assets per page of the export: about 3 statements a page, so 100,000 assets stay far below a Worker's query budget. */

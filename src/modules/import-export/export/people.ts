@@ -2,12 +2,12 @@ import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../env";
 import { encodeCursor } from "../../../platform/pagination";
 import { liveDefinitions } from "../../custom-fields";
-import { listPeopleQuery } from "../../people";
 import type { ListPeopleInput } from "../../people";
-import { customCell } from "../custom-cells";
+import { listPeopleQuery } from "../../people";
 import type { Cell } from "../csv";
-import { EXPORT_PAGE } from "./assets";
+import { customCell } from "../custom-cells";
 import { namesOf } from "../names";
+import { EXPORT_PAGE } from "./assets";
 
 export const PERSON_COLUMNS = [
   "id",

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { basisOf } from "../../../domain/health-engine";
 import { HEADERS } from "../../../http/response-headers";
 import { createRouter, defineRoute } from "../../../http/router";
 import { idParam } from "../../../platform/schemas";
 import { settingsOf } from "../../../tenancy/registry";
 import { ListAssetsQuery } from "../../assets";
-import { basisOf } from "../../../domain/health-engine";
 import { ListPeopleQuery } from "../../people";
 import { sessionCtx } from "../../sessions";
 import { ListAllMovementsQuery, ListStockItemsQuery } from "../../stock";

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../env";
 import { ApiError } from "../../../platform/errors";
-import { requireSession, sessionObject, type SessionCtx, unknownCodeScans } from "../../sessions";
+import { requireSession, type SessionCtx, sessionObject, unknownCodeScans } from "../../sessions";
 import type { Cell } from "../csv";
-import { EXPORT_PAGE } from "./assets";
 import { namesOf } from "../names";
+import { EXPORT_PAGE } from "./assets";
 
 export const SESSION_REPORT_COLUMNS = [
   "assetId",

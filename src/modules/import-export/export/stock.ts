@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../env";
 import { liveDefinitions } from "../../custom-fields";
-import { listMovements, listStockItems, type ListMovementsInput, type ListStockItemsInput } from "../../stock";
-import { customCell } from "../custom-cells";
+import { type ListMovementsInput, type ListStockItemsInput, listMovements, listStockItems } from "../../stock";
 import type { Cell } from "../csv";
-import { EXPORT_PAGE } from "./assets";
+import { customCell } from "../custom-cells";
 import { namesOf } from "../names";
+import { EXPORT_PAGE } from "./assets";
 
 /** Stock items as the import takes them back (`quantities` included), then what follows from the movements. */
 export const STOCK_ITEM_COLUMNS = [

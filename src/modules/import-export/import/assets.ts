@@ -1,22 +1,21 @@
 import type { TenantDb } from "../../../env";
-import { CreateAssetBody, UpdateAssetBody } from "../../assets";
-import { generateTag } from "../../assets";
+import { CreateAssetBody, generateTag, UpdateAssetBody } from "../../assets";
 import { liveDefinitions } from "../../custom-fields";
 import { booleanCell } from "../custom-cells";
 import { ASSET_IMPORT_COLUMNS, ignoredColumns, mapColumns } from "./columns";
-import { custodyNow, holderRefs, planCustody } from "./custody";
 import type { ParsedCsv } from "./csv";
+import { custodyNow, holderRefs, planCustody } from "./custody";
 import {
   cellsOf,
   checkCustom,
-  shapeErrors,
   columnName,
+  type ImportPlan,
   numberOrText,
+  type PlannedRow,
   refusedRow,
   resolveRef,
   rowErrors,
-  type ImportPlan,
-  type PlannedRow,
+  shapeErrors,
 } from "./plan";
 import { liveRefs, matchLive } from "./refs";
 

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { importJobs } from "../../../db/tenant/import-export";
-import { dispatchOutbox } from "../../../events/dispatch";
 import type { Bindings } from "../../../env";
+import { dispatchOutbox } from "../../../events/dispatch";
 import type { ServiceCtx } from "../../../http/service-context";
 import { tenantDb } from "../../../tenancy/pool";
 import { findTenantById, settingsOf, type TenantRecord } from "../../../tenancy/registry";

@@ -1,5 +1,5 @@
-import type { FieldDef } from "../../custom-fields";
 import { invalidField } from "../../../platform/errors";
+import type { FieldDef } from "../../custom-fields";
 import { normalizeHeader } from "./csv";
 
 /** What a CSV column feeds: a built-in input field, a custom field, or nothing (read-only export columns). */

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { ASSET_STATUSES, type AssetStatus } from "../../../db/tenant/assets";
 import type { TenantDb } from "../../../env";
 import type { ErrorDetail } from "../../../platform/errors";
-import { allowedTransitions, canMove, CHECKOUT_FROM } from "../../assets";
+import { allowedTransitions, CHECKOUT_FROM, canMove } from "../../assets";
 import type { LiveRefs } from "./refs";
 
 /**

@@ -1,10 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { importJobs, importRows, type ImportEntity } from "../../../db/tenant/import-export";
+import { type ImportEntity, importJobs, importRows } from "../../../db/tenant/import-export";
+import type { ServiceCtx } from "../../../http/service-context";
 import { nowIso } from "../../../platform/clock";
 import { notFound } from "../../../platform/errors";
 import { newId } from "../../../platform/ids";
 import { keyset } from "../../../platform/pagination";
-import type { ServiceCtx } from "../../../http/service-context";
 import type { ImportPlan } from "./plan";
 import { writeRows } from "./write";
 

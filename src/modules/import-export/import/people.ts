@@ -7,12 +7,12 @@ import {
   cellsOf,
   checkCustom,
   columnName,
+  type ImportPlan,
+  type PlannedRow,
   refusedRow,
   resolveRef,
   rowErrors,
   shapeErrors,
-  type ImportPlan,
-  type PlannedRow,
 } from "./plan";
 import { liveRefs, matchLive } from "./refs";
 

@@ -2,8 +2,8 @@ import type { z } from "@hono/zod-openapi";
 import type { ErrorDetail } from "../../../platform/errors";
 import type { FieldDef } from "../../custom-fields";
 import { validateCustomFieldValues } from "../../custom-fields";
-import type { Column } from "./columns";
 import { customValue } from "../custom-cells";
+import type { Column } from "./columns";
 
 /** One data row as planned: what it will do, and why not when refused. */
 export interface PlannedRow {

@@ -3,15 +3,15 @@ import type { ImportEntity } from "../../../db/tenant/import-export";
 import type { AppContext } from "../../../env";
 import { HEADERS } from "../../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonContent as json } from "../../../http/router";
-import { idParam } from "../../../platform/schemas";
 import { serviceCtx } from "../../../http/service-context";
+import { idParam } from "../../../platform/schemas";
 import { planAssets } from "./assets";
-import { parseCsv, readCsvBody } from "./csv";
 import { startChains } from "./background";
+import { parseCsv, readCsvBody } from "./csv";
 import { getImport, listImportRows, startImport } from "./jobs";
 import { planPeople } from "./people";
-import { planStockItems } from "./stock";
 import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, ImportRowsQuery } from "./schemas";
+import { planStockItems } from "./stock";
 
 const tags = ["Imports"];
 const PLANNERS = { asset: planAssets, person: planPeople, stock_item: planStockItems } as const;

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import type { importRows } from "../../../db/tenant/import-export";
 import type { ServiceCtx } from "../../../http/service-context";
 import { ApiError } from "../../../platform/errors";
-import { adjustStock, createStockItem, receiveStock, updateStockItem, type StockItemInput } from "../../stock";
-import type { OpeningQuantity } from "./stock";
+import { adjustStock, createStockItem, receiveStock, type StockItemInput, updateStockItem } from "../../stock";
 import { errorsOf, type RowResult } from "./results";
+import type { OpeningQuantity } from "./stock";
 
 type Claimed = typeof importRows.$inferSelect;
 

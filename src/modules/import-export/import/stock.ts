@@ -9,15 +9,15 @@ import {
   cellsOf,
   checkCustom,
   columnName,
+  type ImportPlan,
   numberOrText,
+  type PlannedRow,
   refusedRow,
   resolveRef,
   rowErrors,
   shapeErrors,
-  type ImportPlan,
-  type PlannedRow,
 } from "./plan";
-import { liveRefs, matchLive, type LiveRefs } from "./refs";
+import { type LiveRefs, liveRefs, matchLive } from "./refs";
 
 const PLAIN = ["name", "tag", "sku", "unit", "currency", "notes"] as const;
 /** The stock module's own ceiling on a quantity (src/modules/stock/schemas.ts). */

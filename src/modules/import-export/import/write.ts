@@ -1,8 +1,8 @@
-import type { importRows, ImportEntity } from "../../../db/tenant/import-export";
+import type { ImportEntity, importRows } from "../../../db/tenant/import-export";
 import type { ServiceCtx } from "../../../http/service-context";
 import { ApiError } from "../../../platform/errors";
-import { changeStatus, checkout, upsertAssets, type AssetInput } from "../../assets";
-import { upsertPeople, type CreatePersonInput, type UpdatePersonInput } from "../../people";
+import { type AssetInput, changeStatus, checkout, upsertAssets } from "../../assets";
+import { type CreatePersonInput, type UpdatePersonInput, upsertPeople } from "../../people";
 import type { CustodyStep } from "./custody";
 import { errorsOf, type RowResult } from "./results";
 import { writeStockRows } from "./stock-write";

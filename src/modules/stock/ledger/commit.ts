@@ -1,21 +1,21 @@
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { stockItems, stockLevels, stockMovements } from "../../../db/tenant/stock";
 import type { TenantDb } from "../../../env";
 import { recordEventsSelected } from "../../../events/outbox";
 import { commitWrite, type Write } from "../../../events/write";
 import { nowIso } from "../../../platform/clock";
-import { batchable, batchGuards, guardFailed, insertJsonRows, type GuardCheck } from "../../../platform/d1-write";
+import { batchable, batchGuards, type GuardCheck, guardFailed, insertJsonRows } from "../../../platform/d1-write";
+import { type MovementNeeds, needsStatements } from "../needs";
+import { itemRow, levelRow, pushNotifications, type StockCtx } from "../rows";
+import { type StockMovementRow, toMovement } from "../view";
 import {
   CROSSING_NOTIFICATIONS_AT,
   createdNotifications,
   crossingStatements,
-  unwatched,
   type Touched,
+  unwatched,
 } from "./crossings";
-import { needsStatements, type MovementNeeds } from "../needs";
-import { itemRow, levelRow, pushNotifications, type StockCtx } from "../rows";
-import { toMovement, type StockMovementRow } from "../view";
 
 /** Guard of an unwatched movement: a reorder level appeared meanwhile (commit again with the crossings). */
 export const WATCHED_GUARD = "stock_watched";

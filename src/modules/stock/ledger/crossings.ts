@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { locations } from "../../../db/tenant/catalog";
 import { notifications } from "../../../db/tenant/notifications";
 import { stockItems, stockLevels } from "../../../db/tenant/stock";

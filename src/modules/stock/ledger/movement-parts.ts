@@ -1,17 +1,17 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { locations } from "../../../db/tenant/catalog";
-import { stockItems, stockLevels, type StockMovementKind } from "../../../db/tenant/stock";
+import { type StockMovementKind, stockItems, stockLevels } from "../../../db/tenant/stock";
+import { refError } from "../../../domain/catalog";
 import type { TenantDb } from "../../../env";
 import { nowIso } from "../../../platform/clock";
-import { guardFailed, type BatchRider, type GuardCheck } from "../../../platform/d1-write";
+import { type BatchRider, type GuardCheck, guardFailed } from "../../../platform/d1-write";
 import { conflict, notFound } from "../../../platform/errors";
-import { refError } from "../../../domain/catalog";
 import { newId } from "../../../platform/ids";
 import { stockFieldDefs } from "../items";
-import { unwatched } from "./crossings";
-import { commitMovement, type PlannedMovement } from "./commit";
 import type { StockCtx } from "../rows";
-import { toMovement, toStockItem, toStockLevel, type StockItemRow, type StockMovementRow } from "../view";
+import { type StockItemRow, type StockMovementRow, toMovement, toStockItem, toStockLevel } from "../view";
+import { commitMovement, type PlannedMovement } from "./commit";
+import { unwatched } from "./crossings";
 
 // The parts every stock movement verb shares: its row, the location checks, the guards' answers.
 
