@@ -158,7 +158,8 @@ describe("a shared phone", () => {
     await typeCodes(page, [c1.uniqueTag, c2.uniqueTag]);
     await page.getByText("2 scans waiting to be sent.").waitFor();
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL((url) => url.pathname === "/login");
+    // Sign-out and the page's own redirect both navigate: wait for where it ends, not for one navigation.
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/login");
     await signInPage(page).waitFor();
     // M's scans stay M's; M's copy of the session (asset names) is gone.
     await expect.poll(() => stores(page, host, mId)).toEqual({ queue: 2, copies: 0 });

@@ -121,12 +121,15 @@ async function refresh(full: boolean): Promise<void> {
     if (pending.value > 0) void replayQueue(id);
     if (moved) {
       const m = await api.missing(id, 100);
-      if (m.data && n >= appliedMissing) {
+      // Refreshes overlap (one per scan); their missing lists can come back out of order. Only the
+      // newest may set the list, and the offline copy: an older one would mark scanned items missing.
+      const newest = m.data && n >= appliedMissing ? m.data : null;
+      if (newest) {
         appliedMissing = n;
-        missingItems.value = m.data.items;
+        missingItems.value = newest.items;
       }
       if (full) await copy.saveOfflineCopy(id, data);
-      else await copy.updateOfflineCopy(data, m.data && !m.data.nextCursor ? m.data.items : null);
+      else if (newest) await copy.updateOfflineCopy(data, newest.nextCursor ? null : newest.items);
     }
   } catch {
     const view = copy.offlineView();

@@ -31,8 +31,15 @@ export const markScanned = (itemId: string, on: boolean) =>
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
+/**
+ * Items answered while a new copy's pages are being read: a page read before the answer says
+ * "missing", so the new copy takes these as scanned.
+ */
+const answeredMeanwhile = new Set<string>();
+
 /** The server answered a scan of this item: it is scanned (saved to the copy shortly after). */
 export function answered(itemId: string): void {
+  answeredMeanwhile.add(itemId);
   const item = copy?.items.find((i) => i.itemId === itemId);
   if (!item || item.state === "scanned") return;
   item.state = "scanned";
@@ -53,6 +60,7 @@ export async function loadOfflineCopy(sessionId: string): Promise<void> {
 /** A new copy: the payload and every item of the session (GET /sessions/{id}/items, all pages). */
 export async function saveOfflineCopy(sessionId: string, mobile: api.Mobile): Promise<void> {
   const items: OfflineCopy["items"] = [];
+  answeredMeanwhile.clear();
   let cursor: string | undefined;
   for (let page = 0; page < 100; page++) {
     const { data } = await api.itemsPage(sessionId, cursor);
@@ -61,6 +69,7 @@ export async function saveOfflineCopy(sessionId: string, mobile: api.Mobile): Pr
     if (!data.nextCursor) break;
     cursor = data.nextCursor;
   }
+  for (const item of items) if (answeredMeanwhile.has(item.itemId) && item.state === "missing") item.state = "scanned";
   copy = { sessionId, savedAt: new Date().toISOString(), mobile, items };
   await saveCopy(copy);
 }
