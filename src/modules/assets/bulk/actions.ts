@@ -5,18 +5,20 @@ import { requirePerson } from "../../../domain/catalog";
 import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../../platform/d1-write";
 import { conflict, invalidField } from "../../../platform/errors";
-import { blockingBookingsOf, noBlockingBookingOf } from "../custody/booking-rule";
-import { notCheckedOut } from "../custody/checkin";
-import { intoBookingRefusal } from "../custody/checkout";
 import {
   type AssignmentRow,
+  blockingBookingsOf,
   checkinAssetSet,
   checkinChange,
   checkoutAssetSet,
   checkoutChange,
+  checkoutRefusal,
+  intoBookingRefusal,
+  noBlockingBookingOf,
+  notCheckedOut,
   personHolder,
-} from "../custody/checkout-change";
-import { checkoutRefusal, personRefusal } from "../custody/checkout-target";
+  personRefusal,
+} from "../custody";
 import { canMove, checkStatusInput, forbiddenMove, statusAssetSet, statusMoveChange } from "../status";
 import { type AssetRow, toAsset } from "../view";
 import { type ActionPlan, changeVerdict, type Defs, restorePlan, updatePlan } from "./edits";
