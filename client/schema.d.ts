@@ -5881,6 +5881,11 @@ export interface components {
             email: string | null;
             employeeNumber: string | null;
             department: string | null;
+            costCenter: string | null;
+            /** @description The identity provider's id for this person (SCIM `externalId`). */
+            externalId: string | null;
+            /** @description The person this person reports to. */
+            managerId: string | null;
             title: string | null;
             phone: string | null;
             locationId: string | null;
@@ -7731,6 +7736,11 @@ export interface components {
             email?: string | null;
             employeeNumber?: string | null;
             department?: string | null;
+            costCenter?: string | null;
+            /** @description The identity provider's id; unique among the workspace's people (409). */
+            externalId?: string | null;
+            /** @description The person this person reports to: another live person of the workspace (400 otherwise). */
+            managerId?: string | null;
             title?: string | null;
             phone?: string | null;
             /** @description A live location (400 otherwise). */
@@ -7755,6 +7765,11 @@ export interface components {
             email?: string | null;
             employeeNumber?: string | null;
             department?: string | null;
+            costCenter?: string | null;
+            /** @description The identity provider's id; unique among the workspace's people (409). */
+            externalId?: string | null;
+            /** @description The person this person reports to: another live person of the workspace (400 otherwise). */
+            managerId?: string | null;
             title?: string | null;
             phone?: string | null;
             /** @description A live location (400 otherwise). */

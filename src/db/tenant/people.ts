@@ -12,6 +12,11 @@ export const people = sqliteTable(
     email: text("email"),
     employeeNumber: text("employee_number"),
     department: text("department"),
+    costCenter: text("cost_center"),
+    // The identity provider's id for this person (SCIM externalId): unique among live people.
+    externalId: text("external_id"),
+    // Another person of the workspace (a reporting line: reminders and access reviews go to them).
+    managerId: text("manager_id"),
     title: text("title"),
     phone: text("phone"),
     locationId: text("location_id"),
@@ -32,6 +37,10 @@ export const people = sqliteTable(
     index("people_name_idx").on(sql`lower(${t.name})`, t.id),
     // Not the partial unique index: with the deleted_at term the planner prefers people_live_idx (a scan of all live people).
     index("people_email_idx").on(sql`lower(${t.email})`),
+    uniqueIndex("people_external_id_live_uq")
+      .on(t.externalId)
+      .where(sql`deleted_at IS NULL AND external_id IS NOT NULL`),
+    index("people_manager_idx").on(t.managerId),
     index("people_employee_number_idx").on(sql`lower(${t.employeeNumber})`),
   ],
 );

@@ -13,6 +13,12 @@ export const PersonSchema = z
     email: z.string().nullable().openapi({ example: "ada@example.com" }),
     employeeNumber: z.string().nullable(),
     department: z.string().nullable(),
+    costCenter: z.string().nullable(),
+    externalId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The identity provider's id for this person (SCIM `externalId`)." }),
+    managerId: z.string().nullable().openapi({ description: "The person this person reports to." }),
     title: z.string().nullable(),
     phone: z.string().nullable(),
     locationId: z.string().nullable(),
@@ -45,6 +51,24 @@ export const CreatePersonBody = z
       .openapi({ description: "Unique among the workspace's people (case-insensitive; 409)." }),
     employeeNumber: short.nullable().optional(),
     department: short.nullable().optional(),
+    costCenter: short.nullable().optional(),
+    externalId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255, "at most 255 characters")
+      .nullable()
+      .optional()
+      .openapi({ description: "The identity provider's id; unique among the workspace's people (409)." }),
+    managerId: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional()
+      .openapi({
+        description: "The person this person reports to: another live person of the workspace (400 otherwise).",
+      }),
     title: short.nullable().optional(),
     phone: z.string().trim().max(40, "at most 40 characters").nullable().optional(),
     locationId: z

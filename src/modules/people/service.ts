@@ -1,12 +1,12 @@
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
-import { isLive, requireLocation } from "../../domain/catalog";
+import { isLive, requireLivePerson, requireLocation } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { syncRows } from "../../events/tombstones";
 import { commitWrite } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { onUniqueViolation } from "../../platform/d1";
+import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { ftsColumnsQuery } from "../../platform/fts";
@@ -25,6 +25,28 @@ export { AUDITED_FIELDS };
 export const live = isNull(people.deletedAt);
 export const emailTaken = (email: string | null | undefined) =>
   conflict(`A person with the email '${email}' already exists`);
+const externalIdTaken = (externalId: string | null | undefined) =>
+  conflict(`A person with the externalId '${externalId}' already exists`);
+
+/** A unique violation on a person write: the external id's index, else the email's. */
+export const personTaken = (row: { email: string | null; externalId: string | null }) => (err: unknown) =>
+  isUniqueViolation(err, "people_external_id_live_uq") || isUniqueViolation(err, "people.external_id")
+    ? externalIdTaken(row.externalId)
+    : emailTaken(row.email);
+
+/** 400 unless the manager is another live person; the guard re-checks it inside the write's batch. */
+export async function managerGuard(db: TenantDb, managerId: string | null | undefined, personId: string) {
+  if (!managerId) return [];
+  if (managerId === personId) throw invalidField("body.managerId", "a person cannot be their own manager");
+  await requireLivePerson(db, managerId, "body.managerId");
+  return [
+    batchGuard(
+      db,
+      "person_manager",
+      sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${managerId} AND ${people.deletedAt} IS NULL)`,
+    ),
+  ];
+}
 /** SQLite's lower() folds ASCII only; the cursor and prefix bounds must fold the same way. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
@@ -93,20 +115,24 @@ export async function getPerson({ db }: Ctx, id: string): Promise<PersonRow> {
 
 export async function createPerson(ctx: Ctx, input: CreatePersonInput) {
   const customFields = await checkCustomFieldValues(ctx.db, "person", input.customFields);
-  const guards = await locationGuard(ctx.db, input.locationId);
   const now = nowIso();
   const row = newPersonRow(newId("person"), now, input, customFields);
+  const guards = [
+    ...(await locationGuard(ctx.db, input.locationId)),
+    ...(await managerGuard(ctx.db, input.managerId, row.id)),
+  ];
   const out = await presentPerson(ctx.db, row);
   const { events, audit } = personCreated(row, out, ctx.actor, now);
-  await onUniqueViolation(
-    commitWrite(ctx, { guards, writes: [ctx.db.insert(people).values(row)], audits: [audit], events }, rethrowGuard),
-    () => emailTaken(input.email),
-  );
+  await commitWrite(ctx, { guards, writes: [ctx.db.insert(people).values(row)], audits: [audit], events }, (err) => {
+    if (isUniqueViolation(err)) throw personTaken(row)(err);
+    return rethrowGuard(err);
+  });
   return out;
 }
 
 /** A failed location guard means the location was deleted between the check and the write. */
 export function rethrowGuard(err: unknown): never {
   if (guardFailed(err, "person_location")) throw invalidField("body.locationId", "the location was deleted meanwhile");
+  if (guardFailed(err, "person_manager")) throw invalidField("body.managerId", "the manager was deleted meanwhile");
   throw err;
 }

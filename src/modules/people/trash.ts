@@ -84,7 +84,10 @@ export async function restorePerson(ctx: ServiceCtx, id: string) {
       audits: [{ entityType: "person", entityId: id, action: "restore", actor: ctx.actor, at: now, fields: [] }],
       events: [{ type: "person.restored", subjectId: id, payload: out }],
     }),
-    () => conflict(`Cannot restore: another person already uses the email '${row.email}'`),
+    () =>
+      conflict(
+        `Cannot restore: another person already uses the email '${row.email}' or the externalId '${row.externalId}'`,
+      ),
   );
   return out;
 }

@@ -3,7 +3,7 @@ import { people } from "../../db/tenant/people";
 import { commitWrite, joinWrites } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { onUniqueViolation } from "../../platform/d1";
+import { isUniqueViolation } from "../../platform/d1";
 import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict } from "../../platform/errors";
 import { checkinAllForPerson, compileAssetWrite } from "../assets";
@@ -11,7 +11,7 @@ import { checkCustomFieldValues } from "../custom-fields";
 import { isStockHoldingRace, returnAllForPeople } from "../stock";
 import { nextPersonRow, personUpdated, samePerson } from "./changes";
 import type { UpdatePersonInput } from "./schemas";
-import { emailTaken, getPerson, live, locationGuard, rethrowGuard } from "./service";
+import { getPerson, live, locationGuard, managerGuard, personTaken, rethrowGuard } from "./service";
 import { presentPerson } from "./view";
 
 /** Why the assignments closed by a deactivation ended (assignments.checkin_reason, timeline data). */
@@ -27,10 +27,14 @@ const concurrent = () => conflict("The person or their assets changed while this
  */
 export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePersonInput) {
   const cur = await getPerson(ctx, id);
-  const guards =
-    patch.locationId !== undefined && patch.locationId !== cur.locationId
+  const guards = [
+    ...(patch.locationId !== undefined && patch.locationId !== cur.locationId
       ? await locationGuard(ctx.db, patch.locationId)
-      : [];
+      : []),
+    ...(patch.managerId !== undefined && patch.managerId !== cur.managerId
+      ? await managerGuard(ctx.db, patch.managerId, id)
+      : []),
+  ];
   const customFields =
     patch.customFields !== undefined
       ? await checkCustomFieldValues(ctx.db, "person", patch.customFields, cur.customFields)
@@ -79,6 +83,8 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
       throw concurrent();
     return rethrowGuard(err);
   });
-  await onUniqueViolation(batch, () => emailTaken(next.email));
+  await batch.catch((err) => {
+    throw isUniqueViolation(err) ? personTaken(next)(err) : err;
+  });
   return out;
 }
