@@ -1,4 +1,4 @@
-// `npm test`: the checks, then the workerd suite, then the browser suite.
+// `npm test`: the checks and the workerd suite side by side, then the browser suite.
 //
 // The checks are independent of each other and mostly single-threaded (tsc, dependency-cruiser,
 // spectral), so they run side by side, one per core, instead of one after the other; each one's
@@ -9,8 +9,11 @@ import { spawn } from "node:child_process";
 import { availableParallelism } from "node:os";
 
 // Longest first (CPU seconds on this machine: tsc 31, spectral 8, depcruise 7, tsc -p web 7, the
-// rest 1-2), so the long one starts at once and the others fill the second core beside it.
+// rest 1-2), so the long one starts at once and the others fill the second core beside it; except
+// the web build, first of all: the workerd suite serves the built app and starts once it is there.
+const WEB_BUILD = "web build";
 const CHECKS = [
+  [WEB_BUILD, "npm run --silent build:web"],
   ["types", "npx tsc --noEmit"],
   ["openapi lint", "npm run --silent lint:openapi"],
   ["architecture", "npm run --silent check:architecture"],
@@ -18,7 +21,6 @@ const CHECKS = [
   ["migrations bundle", "node scripts/bundle-migrations.mjs --check"],
   ["format", "npm run --silent check:format"],
   ["lint", "npm run --silent lint"],
-  ["web build", "npm run --silent build:web"],
 ];
 
 function run(command, { capture, env } = {}) {
@@ -35,7 +37,8 @@ function run(command, { capture, env } = {}) {
   });
 }
 
-async function checks() {
+/** Runs the checks two at a time; `onDone(name, code)` hears of each as it ends. */
+async function checks(onDone = () => {}) {
   const queue = [...CHECKS];
   const failed = [];
   const started = Date.now();
@@ -48,6 +51,7 @@ async function checks() {
       process.stdout.write(`${code === 0 ? "ok  " : "FAIL"} ${name} (${took} s)\n`);
       if (code !== 0 || output.trim()) process.stdout.write(output.endsWith("\n") ? output : `${output}\n`);
       if (code !== 0) failed.push(name);
+      onDone(name, code);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, availableParallelism()) }, worker));
@@ -55,15 +59,28 @@ async function checks() {
   return failed;
 }
 
-const failed = await checks();
-if (failed.length > 0) {
-  process.stderr.write(`npm test: failed: ${failed.join(", ")}\n`);
-  process.exit(1);
-}
-// `node scripts/test.mjs --checks`: the checks alone.
-if (process.argv.includes("--checks")) process.exit(0);
 const env = { INVENTORY_WEB_BUILT: "1" };
-for (const command of ["npx vitest run", "npx vitest run --config vitest.browser.config.mjs"]) {
-  const { code } = await run(command, { env });
-  if (code !== 0) process.exit(code);
+// `node scripts/test.mjs --checks`: the checks alone.
+if (process.argv.includes("--checks")) {
+  const failed = await checks();
+  if (failed.length > 0) fail(failed);
+  process.exit(0);
+}
+// The workerd suite runs beside the checks: they leave about a core idle for most of their time
+// (tsc is the long pole), which the suite fills. It needs the built app (its Worker serves it), so
+// it starts when the web build has ended, and never over a build in progress (Vite empties the
+// folder first). The browser suite waits for both. A failed check still fails the run.
+let suite = Promise.resolve({ code: 0 });
+const failed = await checks((name, code) => {
+  if (name === WEB_BUILD && code === 0) suite = run("npx vitest run", { env });
+});
+const { code } = await suite;
+if (failed.length > 0) fail(failed);
+if (code !== 0) process.exit(code);
+const browser = await run("npx vitest run --config vitest.browser.config.mjs", { env });
+process.exit(browser.code);
+
+function fail(names) {
+  process.stderr.write(`npm test: failed: ${names.join(", ")}\n`);
+  process.exit(1);
 }
