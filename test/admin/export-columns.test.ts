@@ -218,6 +218,9 @@ const ALLOWED: Record<string, string[]> = {
     "updated_at",
     "deleted_at",
     "deleted_by",
+    "cost_center",
+    "external_id",
+    "manager_id",
   ],
   quick_add_events: ["id", "user_id", "flow_id", "event", "item_id", "meta", "created_at"],
   scan_events: [
