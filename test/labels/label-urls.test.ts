@@ -59,7 +59,9 @@ describe("every kind of label encodes a page of the field app", () => {
     expect((await api(t, "/stock-items/tag/STK-NONE")).status).toBe(404);
     const rae = await requester(t);
     expect((await api(t, "/stock-items/tag/STK-ABC123", { auth: { jwt: rae.jwt } })).status).toBe(404);
-    expect((await api(t, `/stock-items/${item.id}`, { method: "PATCH", body: { requestable: true } })).status).toBe(200);
+    expect((await api(t, `/stock-items/${item.id}`, { method: "PATCH", body: { requestable: true } })).status).toBe(
+      200,
+    );
     expect((await api(t, "/stock-items/tag/STK-ABC123", { auth: { jwt: rae.jwt } })).status).toBe(200);
     expect((await api(t, `/stock-items/${item.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, "/stock-items/tag/STK-ABC123")).status).toBe(404);

@@ -96,7 +96,11 @@ export const labelsRouter = createRouter()
       responses: svg,
     }),
     async (c) =>
-      c.body(await stockItemQrSvg(c.var.db, c.req.valid("param").stockItemId, new URL(c.req.url).origin), 200, SVG_TYPE),
+      c.body(
+        await stockItemQrSvg(c.var.db, c.req.valid("param").stockItemId, new URL(c.req.url).origin),
+        200,
+        SVG_TYPE,
+      ),
   )
   .openapi(
     defineRoute({

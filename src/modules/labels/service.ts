@@ -98,9 +98,7 @@ async function stockLabels(db: TenantDb, origin: string, layout: LayoutName, ids
   if (missing.length) throw invalidField("body.stockItemIds", `unknown or deleted stock items: ${missing.join(", ")}`);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return renderLabels(
-    ids
-      .map((id) => byId.get(id)!)
-      .map((r) => ({ name: r.name, uniqueTag: r.tag, url: stockUrl(origin, r.tag) })),
+    ids.map((id) => byId.get(id)!).map((r) => ({ name: r.name, uniqueTag: r.tag, url: stockUrl(origin, r.tag) })),
     layout,
   );
 }

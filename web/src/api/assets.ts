@@ -44,7 +44,10 @@ export const checkOut = (id: string, personId: string, dueBackAt?: string) =>
 /** A checkout to a location or another asset (a label scanned as the holder). */
 export const checkOutTo = (id: string, target: { locationId: string } | { assetId: string }) =>
   authed(() =>
-    api.POST("/inventory-items/{inventoryItemId}/checkout", { params: { path: { inventoryItemId: id } }, body: target }),
+    api.POST("/inventory-items/{inventoryItemId}/checkout", {
+      params: { path: { inventoryItemId: id } },
+      body: target,
+    }),
   );
 
 /** `cascade`: also check in what is checked out to this asset. */

@@ -24,7 +24,8 @@ const ACTIONS: { kind: Kind; operation: string }[] = [
 type Said = { tone: Tone; message: string } | null;
 
 /** A whole number of at least `min`, or null. */
-const whole = (value: string, min: number) => (/^\d+$/.test(value.trim()) && Number(value) >= min ? Number(value) : null);
+const whole = (value: string, min: number) =>
+  /^\d+$/.test(value.trim()) && Number(value) >= min ? Number(value) : null;
 
 function Select(props: { id: string; label: string; value: Signal<string>; options: [string, string][] }) {
   return (
@@ -64,9 +65,21 @@ function Text(props: { id: string; label: string; value: Signal<string>; numeric
 }
 
 /** One action's form; what it sends goes through the stock queue (kept until answered). */
-function StockForm({ kind, view, close, say }: { kind: Kind; view: StockView; close: () => void; say: (s: Said) => void }) {
+function StockForm({
+  kind,
+  view,
+  close,
+  say,
+}: {
+  kind: Kind;
+  view: StockView;
+  close: () => void;
+  say: (s: Said) => void;
+}) {
   const { item } = view;
-  const held = view.levels.filter((l) => l.quantity > 0).map((l) => [l.locationId, `${placeName(view, l.locationId)} (${l.quantity})`] as [string, string]);
+  const held = view.levels
+    .filter((l) => l.quantity > 0)
+    .map((l) => [l.locationId, `${placeName(view, l.locationId)} (${l.quantity})`] as [string, string]);
   const all = [...view.places.entries()];
   const from = useSignal(held.length === 1 ? held[0]![0] : "");
   const to = useSignal("");
@@ -99,11 +112,17 @@ function StockForm({ kind, view, close, say }: { kind: Kind; view: StockView; cl
       case "transfer":
         if (!from.value || !to.value) return t.stock.needLocation;
         if (from.value === to.value) return t.stock.sameLocation;
-        return qty === null ? t.stock.needQuantity : { fromLocationId: from.value, toLocationId: to.value, quantity: qty };
+        return qty === null
+          ? t.stock.needQuantity
+          : { fromLocationId: from.value, toLocationId: to.value, quantity: qty };
       case "return":
         if (!issueId.value) return t.stock.noOpenIssues;
         if (quantity.value.trim() && qty === null) return t.stock.needQuantity;
-        return { issueId: issueId.value, ...(qty === null ? {} : { quantity: qty }), ...(to.value ? { locationId: to.value } : {}) };
+        return {
+          issueId: issueId.value,
+          ...(qty === null ? {} : { quantity: qty }),
+          ...(to.value ? { locationId: to.value } : {}),
+        };
       case "adjust": {
         const counted = whole(quantity.value, 0);
         if (!from.value && !to.value) return t.stock.needLocation;
@@ -115,7 +134,9 @@ function StockForm({ kind, view, close, say }: { kind: Kind; view: StockView; cl
         if (!from.value) return t.stock.needLocation;
         if (qty === null) return t.stock.needQuantity;
         if (target.value === "person")
-          return person.value ? { locationId: from.value, quantity: qty, personId: person.value.id } : t.stock.needTarget;
+          return person.value
+            ? { locationId: from.value, quantity: qty, personId: person.value.id }
+            : t.stock.needTarget;
         if (target.value === "location")
           return to.value ? { locationId: from.value, quantity: qty, toLocationId: to.value } : t.stock.needTarget;
         if (!assetTag.value.trim()) return t.stock.needTarget;
@@ -221,7 +242,13 @@ function StockForm({ kind, view, close, say }: { kind: Kind; view: StockView; cl
               id="stock-issue"
               label={t.stock.openIssue}
               value={issueId}
-              options={view.openIssues.map((m) => [m.id, t.stock.issueLine(m.openQuantity ?? m.quantity, new Date(m.at).toLocaleDateString("en", { dateStyle: "medium" }))])}
+              options={view.openIssues.map((m) => [
+                m.id,
+                t.stock.issueLine(
+                  m.openQuantity ?? m.quantity,
+                  new Date(m.at).toLocaleDateString("en", { dateStyle: "medium" }),
+                ),
+              ])}
             />
             <Text id="stock-qty" label={t.stock.quantity} value={quantity} numeric />
             {toField(t.stock.to)}
@@ -229,7 +256,9 @@ function StockForm({ kind, view, close, say }: { kind: Kind; view: StockView; cl
         ))}
       {(kind === "adjust" || kind === "count") && (
         <>
-          {kind === "count" && <Select id="stock-session" label={t.stock.session} value={sessionId} options={sessions.value} />}
+          {kind === "count" && (
+            <Select id="stock-session" label={t.stock.session} value={sessionId} options={sessions.value} />
+          )}
           {kind === "count" && sessions.value.length === 0 && <p class="hint">{t.stock.noSessions}</p>}
           {toField(t.stock.at)}
           <Text id="stock-qty" label={t.stock.counted} value={quantity} numeric />

@@ -31,10 +31,7 @@ export async function refreshMoves(): Promise<void> {
 /** A 5xx, a lost sign-in, a timeout or a rate limit: try again later. Any other answer is final. */
 const isFinal = (status: number) => status < 500 && ![401, 408, 429].includes(status);
 
-export type Sent =
-  | { outcome: "done" }
-  | { outcome: "queued" }
-  | { outcome: "refused"; message: string };
+export type Sent = { outcome: "done" } | { outcome: "queued" } | { outcome: "refused"; message: string };
 
 /** Sends one movement; a network failure (a throw) or a retryable answer leaves it queued. */
 async function send(m: QueuedMove): Promise<Sent> {

@@ -81,7 +81,12 @@ export async function countableSessions(): Promise<{ id: string; name: string }[
 
 /** Counts the item at a location in a session; the answer carries the variance. */
 export async function countIn(sessionId: string, itemId: string, locationId: string, countedQuantity: number) {
-  const res = await stock.count(sessionId, { itemId, locationId, countedQuantity, scanId: `web-${crypto.randomUUID()}` });
+  const res = await stock.count(sessionId, {
+    itemId,
+    locationId,
+    countedQuantity,
+    scanId: `web-${crypto.randomUUID()}`,
+  });
   return res.data ? { count: res.data.count } : { error: messageOf(res.error, `HTTP ${res.response.status}`) };
 }
 
