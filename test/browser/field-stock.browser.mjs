@@ -132,7 +132,9 @@ describe("the field app: labels, stock and custody", () => {
     // Exactly one movement: the issue of 3 to Room 9; the issue of 50 was refused and is shown.
     const after = await movementsOf(ws, item.id);
     expect(after.length).toBe(before + 1);
-    expect(after[0]).toMatchObject({
+    const issues = after.filter((m) => m.kind === "issue");
+    expect(issues.length).toBe(1);
+    expect(issues[0]).toMatchObject({
       kind: "issue",
       quantity: 3,
       fromLocationId: store.id,
@@ -209,7 +211,7 @@ describe("the field app: labels, stock and custody", () => {
     // The wedge typing anywhere on the look-up page (no field focused).
     await page.goto(`${ws.base}/scan`);
     await page.getByRole("button", { name: "Start camera" }).waitFor();
-    await page.locator("body").click({ position: { x: 5, y: 600 } });
+    await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
     await page.keyboard.type(`${ws.base}/s/${item.tag}`, { delay: 5 });
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ws.base}/s/${item.tag}`);
