@@ -152,6 +152,21 @@ describe("the field app: labels, stock and custody", () => {
     await page.reload();
     await expect.poll(() => page.locator(".levels").textContent()).toMatch(/Store: 7 box/);
     expect((await movementsOf(ws, item.id)).length).toBe(before + 1);
+    // A count in an audit session: the variance is shown, the count recorded (no movement yet).
+    const session = must(
+      await ws.api("/sessions", { method: "POST", body: { name: "Stock take", status: "active" } }),
+      "session",
+    );
+    await page.getByRole("button", { name: "Count", exact: true }).click();
+    await page.getByLabel("Audit session").selectOption({ label: "Stock take" });
+    await page.getByLabel("At location").selectOption({ label: "Store" });
+    await page.getByLabel("Counted quantity").fill("6");
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect.poll(() => page.getByText("Counted 6, expected 7: variance -1.").isVisible()).toBe(true);
+    const counts = (await ws.api(`/sessions/${session.id}/stock-counts`)).body.items;
+    expect(counts).toMatchObject([{ itemId: item.id, locationId: store.id, expected: 7, counted: 6, variance: -1 }]);
+    expect((await movementsOf(ws, item.id)).length).toBe(before + 1);
     await page.context().close();
   });
 
@@ -211,7 +226,9 @@ describe("the field app: labels, stock and custody", () => {
     // The wedge typing anywhere on the look-up page (no field focused).
     await page.goto(`${ws.base}/scan`);
     await page.getByRole("button", { name: "Start camera" }).waitFor();
-    await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+    await page.evaluate(() =>
+      document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
+    );
     await page.keyboard.type(`${ws.base}/s/${item.tag}`, { delay: 5 });
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ws.base}/s/${item.tag}`);

@@ -267,7 +267,7 @@ export const t = {
     refusedList: "Refused by the server (not recorded)",
     refusedLine: (kind: string, name: string, message: string) => `${kind} of ${name}: ${message}`,
     dismiss: "Dismiss",
-    counted_: (counted: number, expected: number, variance: number) =>
+    countResult: (counted: number, expected: number, variance: number) =>
       `Counted ${counted}, expected ${expected}: variance ${variance > 0 ? "+" : ""}${variance}.`,
   },
   kit: {

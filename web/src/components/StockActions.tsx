@@ -147,6 +147,10 @@ function StockForm({
     }
   }
 
+  const fail = (message: string) => {
+    problem.value = message;
+  };
+
   async function submit(e: Event) {
     e.preventDefault();
     problem.value = "";
@@ -155,17 +159,17 @@ function StockForm({
       const label = t.stock[kind];
       if (kind === "count") {
         const counted = whole(quantity.value, 0);
-        if (!sessionId.value) return void (problem.value = t.stock.needSession);
-        if (!from.value && !to.value) return void (problem.value = t.stock.needLocation);
-        if (counted === null) return void (problem.value = t.stock.needCounted);
+        if (!sessionId.value) return fail(t.stock.needSession);
+        if (!from.value && !to.value) return fail(t.stock.needLocation);
+        if (counted === null) return fail(t.stock.needCounted);
         const res = await countIn(sessionId.value, item.id, to.value || from.value, counted);
-        if ("error" in res) return void (problem.value = res.error ?? t.unreachable);
+        if ("error" in res) return fail(res.error ?? t.unreachable);
         close();
-        say({ tone: "ok", message: t.stock.counted_(res.count.counted, res.count.expected, res.count.variance) });
+        say({ tone: "ok", message: t.stock.countResult(res.count.counted, res.count.expected, res.count.variance) });
         return;
       }
       const b = await body();
-      if (typeof b === "string") return void (problem.value = b);
+      if (typeof b === "string") return fail(b);
       const sent = await submitMove(item, kind, b as never);
       close();
       if (sent.outcome === "done") {

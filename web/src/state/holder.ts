@@ -21,6 +21,10 @@ export const chosen = signal<Holder | null>(null);
 export const holderMessage = signal<{ tone: "ok" | "error" | "warn"; text: string } | null>(null);
 export const checkedOut = signal(false);
 
+const say = (message: NonNullable<typeof holderMessage.value>) => {
+  holderMessage.value = message;
+};
+
 export async function loadSubject(tag: string): Promise<void> {
   subject.value = null;
   chosen.value = null;
@@ -46,11 +50,11 @@ export async function takeHolder(raw: string): Promise<void> {
   try {
     if (code.kind === "location") {
       const { data, error } = await assets.location(code.id);
-      if (!data) return void (holderMessage.value = { tone: "error", text: messageOf(error, t.location.notFound) });
+      if (!data) return say({ tone: "error", text: messageOf(error, t.location.notFound) });
       chosen.value = { kind: "location", id: data.id, name: data.name };
     } else if (code.kind === "tag") {
       const { data } = await assets.byTag(code.tag);
-      if (!data) return void (holderMessage.value = { tone: "error", text: t.holder.unknownAsset(code.tag) });
+      if (!data) return say({ tone: "error", text: t.holder.unknownAsset(code.tag) });
       if (data.id === subject.value?.id) return;
       chosen.value = { kind: "asset", id: data.id, name: data.name };
     } else {

@@ -17,6 +17,10 @@ export type PlaceState =
 
 export const place = signal<PlaceState>({ status: "loading" });
 
+const set = (state: PlaceState) => {
+  place.value = state;
+};
+
 const member = (a: Member): Member => ({ id: a.id, name: a.name, uniqueTag: a.uniqueTag });
 
 export async function loadPlace(kind: "kit" | "location", id: string, unreachable: string): Promise<void> {
@@ -24,8 +28,8 @@ export async function loadPlace(kind: "kit" | "location", id: string, unreachabl
   try {
     if (kind === "kit") {
       const { data, error, response } = await places.kit(id);
-      if (response.status === 404) return void (place.value = { status: "missing" });
-      if (!data) return void (place.value = { status: "error", message: messageOf(error, unreachable) });
+      if (response.status === 404) return set({ status: "missing" });
+      if (!data) return set({ status: "error", message: messageOf(error, unreachable) });
       // A kit names its assets by id: read each (a few at a time; kits are small).
       const members = await mapBounded(data.assetIds, 4, async (assetId) => (await places.asset(assetId)).data);
       place.value = {
@@ -35,8 +39,8 @@ export async function loadPlace(kind: "kit" | "location", id: string, unreachabl
       return;
     }
     const { data, error, response } = await places.location(id);
-    if (response.status === 404) return void (place.value = { status: "missing" });
-    if (!data) return void (place.value = { status: "error", message: messageOf(error, unreachable) });
+    if (response.status === 404) return set({ status: "missing" });
+    if (!data) return set({ status: "error", message: messageOf(error, unreachable) });
     const here = await places.assetsAt(id);
     place.value = {
       status: "ready",
