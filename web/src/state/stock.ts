@@ -8,6 +8,7 @@ import { signal } from "@preact/signals";
 import { byTag as assetByTag } from "../api/assets";
 import { messageOf } from "../api/client";
 import * as stock from "../api/stock";
+import { can } from "./session";
 
 export type StockView = {
   item: stock.StockItem;
@@ -30,6 +31,7 @@ let places: Map<string, string> | null = null;
 
 async function locationNames(): Promise<Map<string, string>> {
   if (places) return places;
+  if (!can("listLocations")) return new Map();
   const { data } = await stock.allLocations();
   places = new Map((data?.items ?? []).map((l) => [l.id, l.name]));
   return places;
@@ -49,18 +51,20 @@ export async function loadStock(tag: string, unreachable: string, quiet = false)
       return;
     }
     const item = found.data;
+    // Only what the user's role may read (a requester sees the item, not the ledger): no call the
+    // API would refuse.
     const [levels, movements, open, names] = await Promise.all([
-      stock.levels(item.id),
-      stock.movements(item.id),
-      item.returnable ? stock.openIssues(item.id) : null,
+      can("listStockLevels") ? stock.levels(item.id) : null,
+      can("listStockItemMovements") ? stock.movements(item.id) : null,
+      item.returnable && can("listStockMovements") ? stock.openIssues(item.id) : null,
       locationNames(),
     ]);
     stockItem.value = {
       status: "ready",
       view: {
         item,
-        levels: levels.data?.items ?? [],
-        movements: movements.data?.items ?? [],
+        levels: levels?.data?.items ?? [],
+        movements: movements?.data?.items ?? [],
         openIssues: open?.data?.items ?? [],
         places: names,
       },
