@@ -232,6 +232,12 @@ describe("the field app: labels, stock and custody", () => {
     await page.keyboard.type(`${ws.base}/s/${item.tag}`, { delay: 5 });
     await page.keyboard.press("Enter");
     await page.waitForURL(`${ws.base}/s/${item.tag}`);
+    // The batch takes asset labels only: a stock label is named as such, not "unknown".
+    await page.goto(`${ws.base}/scan/batch`);
+    await typeCodes(page, [`${ws.base}/s/${item.tag}`]);
+    await expect
+      .poll(() => page.getByText(/label of a stock item, kit or location, not of an asset/).isVisible())
+      .toBe(true);
     // A mistyped address: the app's page, not JSON.
     const res = await page.goto(`${ws.base}/s/${item.tag}/oops`);
     expect(res.status()).toBe(404);
