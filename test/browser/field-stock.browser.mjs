@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, launch, openPage, PHONE, screenshot, workspace } from "./browser.mjs";
+import { axeViolations, invitedUser, launch, openPage, PHONE, screenshot, workspace } from "./browser.mjs";
 import { decodeModules, modulesOfSvg, writeY4m } from "./fake-camera.mjs";
 import { makeAssets, makeLocation, signInTo, typeCodes } from "./scanner-fixtures.mjs";
 
@@ -244,6 +244,24 @@ describe("the field app: labels, stock and custody", () => {
     await expect.poll(() => page.getByRole("heading", { name: "Page not found" }).isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "field-not-found");
+    await page.context().close();
+  });
+
+  it("a requester opens a requestable stock item's page: no action, and no call the role is refused", async () => {
+    const { ws, item } = fx;
+    must(await ws.api(`/stock-items/${item.id}`, { method: "PATCH", body: { requestable: true } }), "requestable");
+    const rae = await invitedUser(ws, "requester");
+    const page = await phone(stockBrowser);
+    await signInTo(page, ws.base, rae, "/scan");
+    const refused = [];
+    page.on("response", (res) => {
+      if (res.url().includes("/api/v1/") && res.status() >= 400) refused.push(`${res.status()} ${res.url()}`);
+    });
+    await page.goto(`${ws.base}/s/${item.tag}`);
+    await expect.poll(() => page.getByRole("heading", { name: "Toner" }).isVisible()).toBe(true);
+    expect(await page.getByRole("heading", { name: "Actions" }).count()).toBe(0);
+    expect(refused).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.context().close();
   });
 });
