@@ -1,4 +1,4 @@
-import { type Signal, useSignal } from "@preact/signals";
+import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import type { Person } from "../api/types";
 import { searchPeople } from "../state/asset-actions";
@@ -7,7 +7,8 @@ import { assetIdOf, countableSessions, countIn, loadStock, placeName, type Stock
 import { submitMove } from "../state/stock-queue";
 import { t } from "../strings";
 import { Picker } from "./Picker";
-import { Button, Field, Notice, type Tone } from "./ui";
+import { Select, Text, whole } from "./StockFields";
+import { Button, Notice, type Tone } from "./ui";
 
 type Kind = "issue" | "receive" | "return" | "transfer" | "adjust" | "count";
 
@@ -22,47 +23,6 @@ const ACTIONS: { kind: Kind; operation: string }[] = [
 ];
 
 type Said = { tone: Tone; message: string } | null;
-
-/** A whole number of at least `min`, or null. */
-const whole = (value: string, min: number) =>
-  /^\d+$/.test(value.trim()) && Number(value) >= min ? Number(value) : null;
-
-function Select(props: { id: string; label: string; value: Signal<string>; options: [string, string][] }) {
-  return (
-    <Field id={props.id} label={props.label}>
-      <select
-        id={props.id}
-        value={props.value.value}
-        onChange={(e) => {
-          props.value.value = (e.target as HTMLSelectElement).value;
-        }}
-      >
-        <option value="">—</option>
-        {props.options.map(([id, name]) => (
-          <option key={id} value={id}>
-            {name}
-          </option>
-        ))}
-      </select>
-    </Field>
-  );
-}
-
-function Text(props: { id: string; label: string; value: Signal<string>; numeric?: boolean }) {
-  return (
-    <Field id={props.id} label={props.label}>
-      <input
-        id={props.id}
-        inputMode={props.numeric ? "numeric" : undefined}
-        autoComplete="off"
-        value={props.value.value}
-        onInput={(e) => {
-          props.value.value = (e.target as HTMLInputElement).value;
-        }}
-      />
-    </Field>
-  );
-}
 
 /** One action's form; what it sends goes through the stock queue (kept until answered). */
 function StockForm({

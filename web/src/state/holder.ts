@@ -50,10 +50,13 @@ export async function takeHolder(raw: string): Promise<void> {
   try {
     if (code.kind === "location") {
       const { data, error } = await assets.location(code.id);
+      // The camera reads a label again and again: a read that ends after the checkout changes nothing.
+      if (checkedOut.value) return;
       if (!data) return say({ tone: "error", text: messageOf(error, t.location.notFound) });
       chosen.value = { kind: "location", id: data.id, name: data.name };
     } else if (code.kind === "tag") {
       const { data } = await assets.byTag(code.tag);
+      if (checkedOut.value) return;
       if (!data) return say({ tone: "error", text: t.holder.unknownAsset(code.tag) });
       if (data.id === subject.value?.id) return;
       chosen.value = { kind: "asset", id: data.id, name: data.name };
@@ -63,15 +66,19 @@ export async function takeHolder(raw: string): Promise<void> {
     }
     holderMessage.value = null;
   } catch {
-    holderMessage.value = { tone: "error", text: t.unreachable };
+    if (!checkedOut.value) holderMessage.value = { tone: "error", text: t.unreachable };
   }
 }
+
+/** A checkout on its way: a second tap does not send another. */
+let confirming = false;
 
 /** Checks the asset out to the chosen holder; the server's refusal is shown as it says it. */
 export async function confirmHolder(): Promise<void> {
   const item = subject.value;
   const holder = chosen.value;
-  if (!item || !holder) return;
+  if (!item || !holder || confirming || checkedOut.value) return;
+  confirming = true;
   try {
     const target = holder.kind === "location" ? { locationId: holder.id } : { assetId: holder.id };
     const res = await assets.checkOutTo(item.id, target);
@@ -83,5 +90,7 @@ export async function confirmHolder(): Promise<void> {
     holderMessage.value = { tone: "ok", text: t.holder.done(holder.name) };
   } catch {
     holderMessage.value = { tone: "error", text: t.unreachable };
+  } finally {
+    confirming = false;
   }
 }
