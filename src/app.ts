@@ -17,7 +17,7 @@ import { calendarRouter } from "./modules/calendar";
 import { categoriesRouter, categoryWebhookResources } from "./modules/categories";
 import { customFieldsRouter, customFieldWebhookResources } from "./modules/custom-fields";
 import { feedbackRouter, feedbackWebhookResources } from "./modules/feedback";
-import { fieldAppPages } from "./modules/field-app";
+import { appNotFoundPage, fieldAppPages } from "./modules/field-app";
 import { objectsRouter } from "./modules/files";
 import { healthRouter } from "./modules/health";
 import { exportRouter, importRouter } from "./modules/import-export";
@@ -216,7 +216,9 @@ export function buildApp() {
   );
 
   // After every route is registered: the 405 reads the complete table.
-  app.notFound(notFoundWith(allowedMethods(app.routes, API_PREFIX)));
+  // A browser's mistyped page address gets the app's "Page not found"; the rest the JSON envelope.
+  const apiNotFound = notFoundWith(allowedMethods(app.routes, API_PREFIX));
+  app.notFound(async (c) => (await appNotFoundPage(c)) ?? apiNotFound(c));
   app.onError(onError);
   return app;
 }

@@ -99,6 +99,7 @@ export const ROUTE_POLICY = {
   listStockItems: { access: "data", scope: "stock:read", selfService: true },
   createStockItem: { access: "data", scope: "stock:write" },
   getStockItem: { access: "data", scope: "stock:read", selfService: true },
+  getStockItemByTag: { access: "data", scope: "stock:read", selfService: true },
   updateStockItem: { access: "data", scope: "stock:write" },
   deleteStockItem: { access: "data", scope: "stock:write" },
   restoreStockItem: { access: "data", scope: "stock:write" },
@@ -136,6 +137,9 @@ export const ROUTE_POLICY = {
   getCalendarFeed: { access: "tenantPublic" },
   // Labels (docs/bookings.md#labels): read the assets they print, so a read scope.
   getInventoryItemQrSvg: { access: "data", scope: "inventory-items:read" },
+  getStockItemQrSvg: { access: "data", scope: "stock:read" },
+  getKitQrSvg: { access: "data", scope: "kits:read" },
+  getLocationQrSvg: { access: "data", scope: "locations:read" },
   renderLabelSheet: { access: "data", scope: "labels:read" },
   // Asset health (docs/health.md): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.

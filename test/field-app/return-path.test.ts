@@ -10,6 +10,10 @@ describe("the field app's return path after sign-in", () => {
       ["/", "/"],
       ["/a/DRL-001", "/a/DRL-001"],
       ["/a/odd%20tag", "/a/odd%20tag"],
+      ["/s/STK-7K2M9Q", "/s/STK-7K2M9Q"],
+      ["/k/kit_01jd3k4m5n6p7q8r9s0t1v2w3x", "/k/kit_01jd3k4m5n6p7q8r9s0t1v2w3x"],
+      ["/l/loc_01jd3k4m5n6p7q8r9s0t1v2w3x", "/l/loc_01jd3k4m5n6p7q8r9s0t1v2w3x"],
+      ["/scan/holder/DRL-001", "/scan/holder/DRL-001"],
       ["/scan", "/scan"],
       ["/scan/audit/abc?x=1#y", "/scan/audit/abc?x=1#y"],
     ])
@@ -62,6 +66,8 @@ describe("the field app's return path after sign-in", () => {
       "/login?next=%2F",
       "/docs",
       "/a/X/Y",
+      "/s/X/Y",
+      "/x/X",
       "/sw.js",
     ])
       expect(safeReturnPath(next, ORIGIN), next).toBeNull();

@@ -12,6 +12,9 @@ describe("the field app's pages on a workspace host", () => {
       ["/login", false],
       ["/a/AST-123", false],
       ["/a/odd%20tag", false],
+      ["/s/STK-7K2M9Q", false],
+      ["/k/kit_01jd3k4m5n6p7q8r9s0t1v2w3x", false],
+      ["/l/loc_01jd3k4m5n6p7q8r9s0t1v2w3x", false],
       ["/scan", true],
       ["/scan/audit", true],
     ] as const) {
@@ -60,6 +63,38 @@ describe("the field app's pages on a workspace host", () => {
     const api = await call(`${origin}/api/v1/no-such-route`);
     expect(api.status).toBe(404);
     expect(api.body).toMatchObject({ code: "not_found" });
+  });
+
+  it("a mistyped page opened in a browser gets the app's document with a 404; the API and scripts keep JSON", async () => {
+    const t = await createTenant();
+    const origin = new URL(t.base).origin;
+    const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    for (const path of ["/no-such-page", "/a/", "/s/x/y", "/scan-typo"]) {
+      const res = await call<string>(`${origin}${path}`, { headers: html });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toMatch(/^text\/html/);
+      expect(res.headers.get("content-security-policy")).toBe(appCsp(false));
+      expect(res.body).toMatch(/<div id="app"><\/div>/);
+    }
+    // The API's own misses stay JSON even for a browser; so does a page path asked for without HTML.
+    for (const [path, headers] of [
+      ["/api/v1/no-such-route", html],
+      ["/api/v1/stock-items/tag/NOPE", html],
+      ["/no-such-page", {}],
+      ["/no-such-page", { accept: "application/json" }],
+    ] as const) {
+      const res = await call(`${origin}${path}`, { headers });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get("content-type"), path).toMatch(/^application\/json/);
+    }
+    // A POST to a page path is no page: the JSON envelope.
+    const post = await call(`${origin}/no-such-page`, { method: "POST", headers: html, body: {} });
+    expect(post.status).toBe(404);
+    expect(post.body).toMatchObject({ code: "not_found" });
+    // The bare base host has no app: JSON.
+    const bare = await call("https://inventory.test/no-such-page", { headers: html });
+    expect(bare.status).toBe(404);
+    expect(bare.body).toMatchObject({ code: "not_found" });
   });
 
   it("the bare base host keeps its pointer to the API; every page path is listed once", async () => {

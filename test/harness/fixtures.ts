@@ -101,6 +101,9 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
     return res.body.movement.id;
   },
   uniqueTag: inventoryItemTag,
+  // A stock item's tag (GET /stock-items/tag/{tag}: what its label's /s/<tag> looks up).
+  tag: async (ctx) =>
+    created(await ctx.api("/stock-items", { body: { name: ctx.unique("Stock item"), unit: "box" } }), "tag"),
   customFieldId: async (ctx) =>
     created(
       await ctx.api("/custom-fields", {

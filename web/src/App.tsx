@@ -1,4 +1,5 @@
-import { useEffect, useRef } from "preact/hooks";
+import type { FunctionComponent } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Layout } from "./components/Layout";
 import { Spinner } from "./components/ui";
 import { AssetPage } from "./pages/AssetPage";
@@ -11,6 +12,35 @@ import { session } from "./state/session";
 import { t } from "./strings";
 
 /**
+ * A page loaded on demand (its own chunk, outside the first load's budget: scripts/web-budget.mjs).
+ * Until it has arrived the frame shows "Loading…".
+ */
+function onDemand<P extends object>(load: () => Promise<FunctionComponent<P>>) {
+  let loaded: FunctionComponent<P> | null = null;
+  return function OnDemand(props: P) {
+    const [page, setPage] = useState<FunctionComponent<P> | null>(() => loaded);
+    useEffect(() => {
+      if (!page)
+        void load().then((c) => {
+          loaded = c;
+          setPage(() => c);
+        });
+    }, []);
+    const Page = page;
+    return Page ? (
+      <Page {...props} />
+    ) : (
+      <Layout title={t.appName}>
+        <Spinner label={t.loading} />
+      </Layout>
+    );
+  };
+}
+
+const StockPage = onDemand(() => import("./pages/StockPage").then((m) => m.StockPage));
+const PlacePage = onDemand(() => import("./pages/PlacePage").then((m) => m.PlacePage));
+
+/**
  * The route table (the Worker serves index.html for the same paths: src/modules/field-app).
  * Every page but /login needs a signed-in user; signed out, the app goes to /login with the page
  * asked for as `next`, and sign-in comes back to it.
@@ -21,6 +51,13 @@ function route(p: string) {
   if (p === "/scan" || p.startsWith("/scan/")) return { page: <ScanPage />, open: false };
   const asset = /^\/a\/([^/]+)$/.exec(p);
   if (asset?.[1]) return { page: <AssetPage tag={decodeURIComponent(asset[1])} />, open: false };
+  // What the other labels open (src/modules/labels/qr.ts): a stock item, a kit, a location.
+  const label = /^\/([skl])\/([^/]+)$/.exec(p);
+  if (label?.[1] && label[2]) {
+    const value = decodeURIComponent(label[2]);
+    if (label[1] === "s") return { page: <StockPage tag={value} />, open: false };
+    return { page: <PlacePage kind={label[1] === "k" ? "kit" : "location"} id={value} />, open: false };
+  }
   return { page: <NotFoundPage />, open: true };
 }
 

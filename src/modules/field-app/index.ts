@@ -4,4 +4,4 @@
  */
 
 export { appCsp } from "./csp";
-export { APP_FILES, APP_PAGES, fieldAppPages } from "./routes";
+export { APP_FILES, APP_PAGES, appNotFoundPage, fieldAppPages } from "./routes";

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { Hono } from "hono";
 import type { AppEnv } from "../../env";
 import { ApiError } from "../../platform/errors";
@@ -14,6 +15,10 @@ export const APP_PAGES = [
   { path: "/", decoder: false },
   { path: "/login", decoder: false },
   { path: "/a/:tag", decoder: false },
+  // What the other labels open (src/modules/labels/qr.ts): a stock item by tag, a kit and a location by id.
+  { path: "/s/:tag", decoder: false },
+  { path: "/k/:id", decoder: false },
+  { path: "/l/:id", decoder: false },
   { path: "/scan", decoder: true },
   { path: "/scan/*", decoder: true },
 ] as const;
@@ -57,4 +62,22 @@ for (const [path, cacheControl] of Object.entries(APP_FILES)) {
     headers.set("x-content-type-options", "nosniff");
     return new Response(res.body, { status: 200, headers });
   });
+}
+
+/**
+ * A mistyped page address opened in a browser (GET or HEAD, asking for HTML, on a workspace host,
+ * outside the API) answers with the app's document and a 404: the app shows its "Page not found".
+ * Everything else keeps the API's JSON 404 (a script, a `curl`, anything under /api/), so this
+ * answers null for the caller to go on with it.
+ */
+export async function appNotFoundPage(c: Context<AppEnv>): Promise<Response | null> {
+  const method = c.req.method.toUpperCase();
+  if (method !== "GET" && method !== "HEAD") return null;
+  const { pathname } = new URL(c.req.url);
+  if (pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/assets/")) return null;
+  if (!(c.req.header("accept") ?? "").includes("text/html")) return null;
+  if (hostLabel(c.req.url, c.env) === null) return null;
+  const res = await c.env.ASSETS.fetch(new Request(new URL("/", c.req.url)));
+  if (!res.ok) return null;
+  return new Response(method === "HEAD" ? null : res.body, { status: 404, headers: documentHeaders(false) });
 }

@@ -27,5 +27,12 @@ export function qrSvg(text: string, moduleSize = 8): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total} ${total}" width="${total * moduleSize}" height="${total * moduleSize}" shape-rendering="crispEdges"><rect width="${total}" height="${total}" fill="#fff"/><path fill="#000" d="${d}"/></svg>`;
 }
 
-/** The URL the scanner accepts for an asset: `<origin>/a/<tag>`. */
+/**
+ * The URL each kind of label encodes; each is a page of the field app on the workspace host
+ * (docs/field-app.md "Every label opens a page"): assets and stock items by their printed tag,
+ * kits and locations (which have no tag) by their id.
+ */
 export const assetUrl = (origin: string, tag: string) => `${origin}/a/${encodeURIComponent(tag)}`;
+export const stockUrl = (origin: string, tag: string) => `${origin}/s/${encodeURIComponent(tag)}`;
+export const kitUrl = (origin: string, id: string) => `${origin}/k/${encodeURIComponent(id)}`;
+export const locationUrl = (origin: string, id: string) => `${origin}/l/${encodeURIComponent(id)}`;

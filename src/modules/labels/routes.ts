@@ -1,11 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { HEADERS } from "../../http/response-headers";
 import { jsonBody as body, createRouter, defineRoute, errorResponses } from "../../http/router";
+import { idParam } from "../../platform/schemas";
 import { assetTextQ, ItemParams } from "../assets";
 import { LAYOUTS, type LayoutName } from "./pdf";
-import { itemQrSvg, labelsPdf, MAX_LABELS } from "./service";
+import { itemQrSvg, kitQrSvg, labelsPdf, locationQrSvg, MAX_LABELS, stockItemQrSvg } from "./service";
 
 const tags = ["Labels"];
+
+const svg = { 200: { description: "SVG image", content: { "image/svg+xml": { schema: z.string() } } } };
+const SVG_TYPE = { "content-type": "image/svg+xml; charset=utf-8" };
 
 const LabelsBody = z
   .object({
@@ -79,4 +83,50 @@ export const labelsRouter = createRouter()
         "content-disposition": `inline; filename="labels-${input.layout}.pdf"`,
       });
     },
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/stock-items/{stockItemId}/qr.svg",
+      operationId: "getStockItemQrSvg",
+      tags,
+      summary: "The stock item's QR code (its URL, `<origin>/s/<tag>`) as SVG",
+      description: "The field app opens the stock item's page at that URL (docs/field-app.md).",
+      request: { params: z.object({ stockItemId: idParam("stockItemId", "stk_01jd3k4m5n6p7q8r9s0t1v2w3x") }) },
+      responses: svg,
+    }),
+    async (c) =>
+      c.body(
+        await stockItemQrSvg(c.var.db, c.req.valid("param").stockItemId, new URL(c.req.url).origin),
+        200,
+        SVG_TYPE,
+      ),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/kits/{kitId}/qr.svg",
+      operationId: "getKitQrSvg",
+      tags,
+      summary: "The kit's QR code (its URL, `<origin>/k/<kit id>`) as SVG",
+      description: "A kit has no tag: its label carries its id. The field app opens the kit's page at that URL.",
+      request: { params: z.object({ kitId: idParam("kitId", "kit_01jd3k4m5n6p7q8r9s0t1v2w3x") }) },
+      responses: svg,
+    }),
+    async (c) => c.body(await kitQrSvg(c.var.db, c.req.valid("param").kitId, new URL(c.req.url).origin), 200, SVG_TYPE),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/locations/{locationId}/qr.svg",
+      operationId: "getLocationQrSvg",
+      tags,
+      summary: "The location's QR code (its URL, `<origin>/l/<location id>`) as SVG",
+      description:
+        "A location has no tag: its label carries its id. The field app opens the location's page at that URL, and takes the label as the holder when checking an asset out to a location.",
+      request: { params: z.object({ locationId: idParam("locationId", "loc_01jd3k4m5n6p7q8r9s0t1v2w3x") }) },
+      responses: svg,
+    }),
+    async (c) =>
+      c.body(await locationQrSvg(c.var.db, c.req.valid("param").locationId, new URL(c.req.url).origin), 200, SVG_TYPE),
   );

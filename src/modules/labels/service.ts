@@ -1,13 +1,14 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
+import { kits } from "../../db/tenant/kits";
 import { stockItems } from "../../db/tenant/stock";
-import { requireAsset } from "../../domain/catalog";
+import { liveLocation, requireAsset } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { inJson } from "../../platform/d1-write";
-import { invalidField } from "../../platform/errors";
+import { invalidField, notFound } from "../../platform/errors";
 import { assetTextMatch } from "../assets";
 import { type LayoutName, renderLabels } from "./pdf";
-import { assetUrl, qrSvg } from "./qr";
+import { assetUrl, kitUrl, locationUrl, qrSvg, stockUrl } from "./qr";
 
 /** At most this many labels per request: 1,000 render in well under the Worker's CPU limit. */
 export const MAX_LABELS = 1000;
@@ -15,6 +16,31 @@ export const MAX_LABELS = 1000;
 export async function itemQrSvg(db: TenantDb, id: string, origin: string): Promise<string> {
   const a = await requireAsset(db, id);
   return qrSvg(assetUrl(origin, a.uniqueTag));
+}
+
+export async function stockItemQrSvg(db: TenantDb, id: string, origin: string): Promise<string> {
+  const row = await db
+    .select({ tag: stockItems.tag })
+    .from(stockItems)
+    .where(and(eq(stockItems.id, id), isNull(stockItems.deletedAt)))
+    .get();
+  if (!row) throw notFound("Stock item");
+  return qrSvg(stockUrl(origin, row.tag));
+}
+
+export async function kitQrSvg(db: TenantDb, id: string, origin: string): Promise<string> {
+  const row = await db
+    .select({ id: kits.id })
+    .from(kits)
+    .where(and(eq(kits.id, id), isNull(kits.deletedAt)))
+    .get();
+  if (!row) throw notFound("Kit");
+  return qrSvg(kitUrl(origin, row.id));
+}
+
+export async function locationQrSvg(db: TenantDb, id: string, origin: string): Promise<string> {
+  if (!(await liveLocation(db, id))) throw notFound("Location");
+  return qrSvg(locationUrl(origin, id));
 }
 
 export async function labelsPdf(
@@ -72,9 +98,7 @@ async function stockLabels(db: TenantDb, origin: string, layout: LayoutName, ids
   if (missing.length) throw invalidField("body.stockItemIds", `unknown or deleted stock items: ${missing.join(", ")}`);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return renderLabels(
-    ids
-      .map((id) => byId.get(id)!)
-      .map((r) => ({ name: r.name, uniqueTag: r.tag, url: `${origin}/s/${encodeURIComponent(r.tag)}` })),
+    ids.map((id) => byId.get(id)!).map((r) => ({ name: r.name, uniqueTag: r.tag, url: stockUrl(origin, r.tag) })),
     layout,
   );
 }

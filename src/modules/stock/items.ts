@@ -35,6 +35,17 @@ export async function getStockItem(db: TenantDb, id: string): Promise<StockItemV
   return toStockItem(await requireStockItem(db, id), await stockFieldDefs(db));
 }
 
+/** The live item with this tag (as printed on its label), compared case-insensitively like the unique index. */
+export async function getStockItemByTag(db: TenantDb, tag: string): Promise<StockItemView> {
+  const row = await db
+    .select()
+    .from(stockItems)
+    .where(and(sql`lower(${stockItems.tag}) = lower(${tag})`, liveItem))
+    .get();
+  if (!row) throw notFound("Stock item");
+  return toStockItem(row, await stockFieldDefs(db));
+}
+
 /** Commits an item's write; a taken tag or SKU is a 409, a category deleted meanwhile the same 400 as if read now. */
 const run = (ctx: ServiceCtx, row: Pick<StockItemRow, "tag" | "sku" | "categoryId">, w: Write) =>
   commitWrite(ctx, w, async (err) => {

@@ -17,6 +17,7 @@ import {
   StockLevelPage,
   StockLevelParams,
   StockLevelSchema,
+  StockTagParams,
   tags,
   UpdateStockItemBody,
 } from "./schemas";
@@ -56,6 +57,24 @@ export const stockItemsRouter = createRouter()
       responses: { 201: json(StockItemSchema, "Created"), ...errorResponses(409, 415) },
     }),
     async (c) => c.json(await items.createStockItem(stockCtx(c), c.req.valid("json")), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/stock-items/tag/{tag}",
+      operationId: "getStockItemByTag",
+      tags,
+      summary: "Look a stock item up by its tag",
+      description:
+        "The tag its label prints (and its QR code's `/s/<tag>` carries). Case-insensitive; live items only. The self-service role (requester): requestable items only (404 otherwise).",
+      request: { params: StockTagParams },
+      responses: { 200: json(StockItemSchema, "The stock item") },
+    }),
+    async (c) => {
+      const item = await items.getStockItemByTag(c.var.db, c.req.valid("param").tag);
+      if (!item.requestable && (await selfServiceOf(c))) throw notFound("Stock item");
+      return c.json(item, 200);
+    },
   )
   .openapi(
     defineRoute({

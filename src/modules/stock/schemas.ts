@@ -221,6 +221,13 @@ export const AdjustStockBody = z
   .openapi("AdjustStock");
 
 export const StockItemParams = z.object({ stockItemId: idParam("stockItemId", "stk_01jd3k4m5n6p7q8r9s0t1v2w3x") });
+export const StockTagParams = z.object({
+  tag: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "tag", in: "path" }, example: "STK-7K2M9Q" }),
+});
 export const StockLevelParams = StockItemParams.extend({
   locationId: idParam("locationId", "loc_01jd3k4m5n6p7q8r9s0t1v2w3x"),
 });

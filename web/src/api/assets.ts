@@ -41,13 +41,27 @@ export const checkOut = (id: string, personId: string, dueBackAt?: string) =>
     }),
   );
 
-export const checkIn = (id: string, notes?: string) =>
+/** A checkout to a location or another asset (a label scanned as the holder). */
+export const checkOutTo = (id: string, target: { locationId: string } | { assetId: string }) =>
+  authed(() =>
+    api.POST("/inventory-items/{inventoryItemId}/checkout", {
+      params: { path: { inventoryItemId: id } },
+      body: target,
+    }),
+  );
+
+/** `cascade`: also check in what is checked out to this asset. */
+export const checkIn = (id: string, notes?: string, cascade?: boolean) =>
   authed(() =>
     api.POST("/inventory-items/{inventoryItemId}/checkin", {
       params: { path: { inventoryItemId: id } },
-      body: notes ? { notes } : {},
+      body: { ...(notes ? { notes } : {}), ...(cascade ? { cascade } : {}) },
     }),
   );
+
+/** The assets checked out to this one (what a check-in with cascade brings back too). */
+export const heldBy = (id: string) =>
+  authed(() => api.GET("/inventory-items", { params: { query: { holderKind: "asset", holderId: id, limit: 100 } } }));
 
 export const move = (id: string, locationId: string) =>
   authed(() =>

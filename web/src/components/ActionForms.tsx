@@ -2,11 +2,12 @@ import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { Location, Person } from "../api/types";
 import * as act from "../state/asset-actions";
+import { holderScanPath } from "../state/holder";
 import { t } from "../strings";
 import { Picker } from "./Picker";
 import { Button, Field } from "./ui";
 
-type FormProps = { tag: string; name: string };
+type FormProps = { tag: string; name: string; holds?: number };
 
 function Actions({ confirm, disabled }: { confirm: string; disabled?: boolean }) {
   return (
@@ -66,18 +67,42 @@ export function CheckOutForm({ tag }: FormProps) {
         <input id="due-back" ref={due} type="datetime-local" />
       </Field>
       <Actions confirm={t.actions.confirmCheckOut} disabled={!person.value} />
+      <p>
+        <a class="btn btn-plain" href={holderScanPath(tag)}>
+          {t.holder.scanHolder}
+        </a>
+      </p>
     </form>
   );
 }
 
-export function CheckInForm({ tag }: FormProps) {
+/** An asset that holds others (checked out to it) offers to bring them back too (cascade). */
+export function CheckInForm({ tag, holds = 0 }: FormProps) {
   const notes = useRef<HTMLTextAreaElement>(null);
+  const cascade = useSignal(false);
   return (
     <form
       class="panel"
       aria-label={t.actions.checkIn}
-      onSubmit={submitting(() => act.checkIn(tag, notes.current?.value ?? "", t.actions.done.checkIn, t.unreachable))}
+      onSubmit={submitting(() =>
+        act.checkIn(tag, notes.current?.value ?? "", cascade.value, t.actions.done.checkIn, t.unreachable),
+      )}
     >
+      {holds > 0 && (
+        <div class="field">
+          <p class="hint">{t.holder.holds(holds)}</p>
+          <label class="choice">
+            <input
+              type="checkbox"
+              checked={cascade.value}
+              onChange={(e) => {
+                cascade.value = (e.target as HTMLInputElement).checked;
+              }}
+            />{" "}
+            {t.holder.cascade}
+          </label>
+        </div>
+      )}
       <Field id="checkin-notes" label={t.actions.checkInNotes}>
         <textarea id="checkin-notes" ref={notes} maxLength={2000} />
       </Field>

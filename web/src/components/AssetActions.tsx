@@ -29,7 +29,7 @@ const ACTIONS: { name: act.ActionName; operation: string; label: string; when?: 
 
 const FORMS = { checkOut: CheckOutForm, checkIn: CheckInForm, move: MoveForm, report: ReportForm, book: BookForm };
 
-export function AssetActions({ item }: { item: Item }) {
+export function AssetActions({ item, holds = 0 }: { item: Item; holds?: number }) {
   const shown = ACTIONS.filter((a) => can(a.operation) && (a.when?.(item) ?? true));
   if (shown.length === 0) return null;
   const open = act.openAction.value;
@@ -38,7 +38,7 @@ export function AssetActions({ item }: { item: Item }) {
     <section aria-labelledby="actions">
       <h2 id="actions">{t.asset.actions}</h2>
       {Form ? (
-        <Form tag={item.uniqueTag} name={item.name} />
+        <Form tag={item.uniqueTag} name={item.name} holds={holds} />
       ) : (
         <div class="actions">
           {shown.map((a) => (

@@ -15,8 +15,12 @@ export function AssetFacts({ view }: { view: AssetView }) {
         <span class={`badge badge-status-${item.status}`}>{t.status[item.status] ?? item.status}</span>
         {item.dueBackAt && <span class="hint"> {t.asset.dueBack(date(item.dueBackAt))}</span>}
       </dd>
-      <dt>{t.asset.assignee}</dt>
-      <dd>{view.assigneeName ?? t.asset.nobody}</dd>
+      <dt>{item.holder && item.holder.kind !== "person" ? t.holder.heldBy : t.asset.assignee}</dt>
+      <dd class="holder">
+        {item.holder && item.holder.kind !== "person"
+          ? `${item.holder.name} (${t.holder.kinds[item.holder.kind] ?? item.holder.kind})`
+          : (view.assigneeName ?? t.asset.nobody)}
+      </dd>
       <dt>{t.asset.location}</dt>
       <dd>{view.locationName ?? "—"}</dd>
       <dt>{t.asset.health}</dt>

@@ -40,7 +40,7 @@ export function AssetPage({ tag }: { tag: string }) {
     <Layout title={s.view.item.name}>
       {said}
       <AssetFacts view={s.view} />
-      <AssetActions item={s.view.item} />
+      <AssetActions item={s.view.item} holds={s.view.holds} />
       <AssetMore view={s.view} />
     </Layout>
   );

@@ -5,20 +5,30 @@ import { AuditSession } from "../components/AuditSession";
 import { BatchPanel } from "../components/BatchPanel";
 import { CameraPanel } from "../components/CameraPanel";
 import { CodeForm } from "../components/CodeForm";
+import { HolderScan } from "../components/HolderScan";
 import { Layout } from "../components/Layout";
 import { Notice } from "../components/ui";
 import { listenForWedge } from "../platform/wedge";
 import * as audit from "../state/audit";
 import * as batch from "../state/batch";
-import { assetPath, parseCode } from "../state/codes";
+import { pageFor, parseCode } from "../state/codes";
 import { navigate, path } from "../state/router";
 import { t } from "../strings";
 
-type Mode = { mode: "lookUp" } | { mode: "audit"; sessionId: string | null } | { mode: "batch" };
+type Mode =
+  | { mode: "lookUp" }
+  | { mode: "audit"; sessionId: string | null }
+  | { mode: "batch" }
+  | { mode: "holder"; tag: string };
 
-/** /scan: look up; /scan/audit and /scan/audit/{sessionId}: audit; /scan/batch: batch. */
+/**
+ * /scan: look up; /scan/audit and /scan/audit/{sessionId}: audit; /scan/batch: batch;
+ * /scan/holder/{tag}: the holder of a checkout, scanned.
+ */
 function modeOf(p: string): Mode {
   if (p === "/scan/batch") return { mode: "batch" };
+  const holder = /^\/scan\/holder\/([^/]+)$/.exec(p);
+  if (holder?.[1]) return { mode: "holder", tag: decodeURIComponent(holder[1]) };
   const m = /^\/scan\/audit(?:\/([^/]+))?$/.exec(p);
   if (m) return { mode: "audit", sessionId: m[1] ? decodeURIComponent(m[1]) : null };
   return { mode: "lookUp" };
@@ -32,20 +42,23 @@ const TABS = [
 
 function LookUp() {
   const message = useSignal("");
-  const lookUp = (raw: string) => {
+  const lookUp = async (raw: string) => {
     const code = parseCode(raw);
     if (code.kind === "empty") message.value = t.scan.empty;
     else if (code.kind === "otherWorkspace") message.value = t.scan.otherWorkspace(code.host);
-    else navigate(assetPath(code.tag));
+    else {
+      const to = await pageFor(code);
+      if (to) navigate(to);
+    }
   };
   const latest = useRef(lookUp);
   latest.current = lookUp;
-  useEffect(() => listenForWedge((raw) => latest.current(raw)), []);
+  useEffect(() => listenForWedge((raw) => void latest.current(raw)), []);
   return (
     <>
       {message.value && <Notice tone="warn">{message.value}</Notice>}
-      <CameraPanel onCode={lookUp} />
-      <CodeForm onCode={lookUp} submitLabel={t.scan.open} />
+      <CameraPanel onCode={(raw) => void lookUp(raw)} />
+      <CodeForm onCode={(raw) => void lookUp(raw)} submitLabel={t.scan.open} />
     </>
   );
 }
@@ -81,6 +94,7 @@ export function ScanPage() {
       {current.mode === "lookUp" && <LookUp />}
       {current.mode === "audit" && (auditId ? <AuditSession id={auditId} /> : <AuditChooser />)}
       {current.mode === "batch" && <BatchPanel />}
+      {current.mode === "holder" && <HolderScan tag={current.tag} />}
     </Layout>
   );
 }

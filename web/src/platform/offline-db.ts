@@ -30,9 +30,29 @@ export type OfflineCopy = {
   items: { itemId: string; name: string; uniqueTag: string; state: string }[];
 };
 
+/**
+ * A stock movement made on the phone (issue, receive, return, transfer, adjust), kept until the
+ * server has answered it. `key` is its Idempotency-Key. A refusal (e.g. it would take the
+ * quantity below zero) is kept too, with the server's message, until the person has read it.
+ */
+export type QueuedMove = {
+  key: string;
+  by: string;
+  stockItemId: string;
+  /** What the page shows while it waits: the item's name and tag. */
+  itemName: string;
+  itemTag: string;
+  kind: "issue" | "receive" | "return" | "transfer" | "adjust";
+  body: Record<string, unknown>;
+  takenAt: string;
+  seq: number;
+  refused?: string;
+};
+
 interface ScannerDb extends DBSchema {
   queue: { key: string; value: QueuedScan; indexes: { bySession: string } };
   copies: { key: string; value: OfflineCopy };
+  moves: { key: string; value: QueuedMove };
 }
 
 /** Whose stores are open: a user of a workspace (the host: one origin per workspace). */
@@ -43,10 +63,14 @@ let db: Promise<IDBPDatabase<ScannerDb>> | null = null;
 
 const dbName = (o: Owner) => `inventory-scanner/${o.workspace}/${o.userId}`;
 const openFor = (o: Owner) =>
-  openDB<ScannerDb>(dbName(o), 1, {
-    upgrade(d) {
-      d.createObjectStore("queue", { keyPath: "scanId" }).createIndex("bySession", "sessionId");
-      d.createObjectStore("copies", { keyPath: "sessionId" });
+  openDB<ScannerDb>(dbName(o), 2, {
+    upgrade(d, oldVersion) {
+      if (oldVersion < 1) {
+        d.createObjectStore("queue", { keyPath: "scanId" }).createIndex("bySession", "sessionId");
+        d.createObjectStore("copies", { keyPath: "sessionId" });
+      }
+      // Version 2: stock movements made offline (state/stock-queue.ts).
+      if (oldVersion < 2) d.createObjectStore("moves", { keyPath: "key" });
     },
   });
 
@@ -115,4 +139,17 @@ export async function saveCopy(copy: OfflineCopy): Promise<void> {
 
 export async function loadCopy(sessionId: string): Promise<OfflineCopy | undefined> {
   return (await open()).get("copies", sessionId);
+}
+
+export async function putMove(move: QueuedMove): Promise<void> {
+  await (await open()).put("moves", move);
+}
+
+/** Every queued or refused movement of this user, in the order made. */
+export async function allMoves(): Promise<QueuedMove[]> {
+  return (await (await open()).getAll("moves")).sort((a, b) => a.seq - b.seq);
+}
+
+export async function deleteMove(key: string): Promise<void> {
+  await (await open()).delete("moves", key);
 }

@@ -45,8 +45,8 @@ const itemId = () => (asset.value.status === "ready" ? asset.value.view.item.id 
 export const checkOut = (tag: string, person: Person, dueBackAt: string | undefined, done: string, failed: string) =>
   run(tag, () => assets.checkOut(itemId(), person.id, dueBackAt), done, failed);
 
-export const checkIn = (tag: string, notes: string, done: string, failed: string) =>
-  run(tag, () => assets.checkIn(itemId(), notes.trim() || undefined), done, failed);
+export const checkIn = (tag: string, notes: string, cascade: boolean, done: string, failed: string) =>
+  run(tag, () => assets.checkIn(itemId(), notes.trim() || undefined, cascade), done, failed);
 
 export const move = (tag: string, location: Location, done: string, failed: string) =>
   run(tag, () => assets.move(itemId(), location.id), done, failed);

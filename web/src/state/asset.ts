@@ -15,6 +15,8 @@ export type AssetView = {
   assigneeName: string | null;
   locationName: string | null;
   photoUrl: string | null;
+  /** How many assets are checked out to this one (a check-in may bring them back too). */
+  holds: number;
 };
 
 export type AssetState =
@@ -44,7 +46,7 @@ export async function loadAsset(tag: string, unreachable: string): Promise<void>
 }
 
 async function surroundings(item: Item): Promise<AssetView> {
-  const [health, schedules, reserved, out, assignee, location, photo] = await Promise.all([
+  const [health, schedules, reserved, out, assignee, location, photo, held] = await Promise.all([
     assets.health(item.id),
     assets.maintenance(item.id),
     assets.openBookings(item.id, "reserved"),
@@ -52,6 +54,7 @@ async function surroundings(item: Item): Promise<AssetView> {
     item.assigneeId ? assets.person(item.assigneeId) : null,
     assets.location(item.locationId),
     item.imageKey ? assets.photoUrl(item.imageKey) : null,
+    item.status === "assigned" ? assets.heldBy(item.id) : null,
   ]);
   const nextMaintenance = schedules.data?.items.find((s) => s.status === "active") ?? null;
   const bookings = [...(out.data?.items ?? []), ...(reserved.data?.items ?? [])].sort((a, b) =>
@@ -65,6 +68,7 @@ async function surroundings(item: Item): Promise<AssetView> {
     assigneeName: assignee?.data?.name ?? null,
     locationName: location.data?.name ?? null,
     photoUrl: photo?.data?.url ?? null,
+    holds: held?.data?.items.length ?? 0,
   };
 }
 

@@ -29,6 +29,10 @@ export async function addCode(raw: string): Promise<void> {
     batchMessage.value = t.scan.otherWorkspace(code.host);
     return cue("unknown");
   }
+  if (code.kind !== "tag") {
+    batchMessage.value = t.scan.notAnAsset;
+    return cue("unknown");
+  }
   if (list.value.some((a) => a.tag === code.tag)) {
     batchMessage.value = t.batch.duplicate(code.tag);
     return cue("already");

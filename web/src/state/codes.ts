@@ -1,12 +1,33 @@
 /**
- * What a scanned or typed code means. Labels encode `<workspace origin>/a/<tag>`
- * (src/modules/labels/qr.ts); a bare tag is taken as typed. A label of another host is another
- * workspace's: the app says so instead of looking the tag up here.
+ * What a scanned or typed code means: the one place the app reads codes (the camera, a
+ * keyboard-wedge scanner, a typed code, a pasted label URL all come here). Each kind of label the
+ * service prints encodes a page of this app on its workspace host (src/modules/labels/qr.ts):
+ * `/a/<tag>` an asset, `/s/<tag>` a stock item, `/k/<kit id>` a kit, `/l/<location id>` a location.
+ * A bare code is read the same way: `STK-…` a stock item's generated tag, `kit_…` and `loc_…` ids,
+ * anything else an asset's tag (and, for a look-up, a stock item's tag when no asset has it). A
+ * label of another host is another workspace's: the app says so instead of looking it up here.
  */
+import { byTag as assetByTag } from "../api/assets";
+import { byTag as stockByTag } from "../api/stock";
+
+export type LabelKind = "asset" | "stock" | "kit" | "location";
+
 export type ScannedCode =
-  | { kind: "tag"; tag: string }
+  /** An asset's tag (the scanner's audit and batch modes take only these). */
+  | { kind: "tag"; tag: string; bare: boolean }
+  | { kind: "stock"; tag: string; bare: boolean }
+  | { kind: "kit"; id: string }
+  | { kind: "location"; id: string }
   | { kind: "otherWorkspace"; host: string; tag: string }
   | { kind: "empty" };
+
+const PATHS: Record<string, "tag" | "stock" | "kit" | "location"> = { a: "tag", s: "stock", k: "kit", l: "location" };
+const ID = /^(kit|loc)_[0-9a-z]{26}$/i;
+
+function ofPath(kind: "tag" | "stock" | "kit" | "location", value: string, bare: boolean): ScannedCode {
+  if (kind === "kit" || kind === "location") return { kind, id: value };
+  return { kind, tag: value, bare };
+}
 
 export function parseCode(raw: string, here: Location | URL = location): ScannedCode {
   const code = raw.trim();
@@ -14,16 +35,54 @@ export function parseCode(raw: string, here: Location | URL = location): Scanned
   if (/^https?:\/\//i.test(code)) {
     try {
       const url = new URL(code);
-      const m = /^\/a\/([^/]+)\/?$/.exec(url.pathname);
-      if (m?.[1]) {
-        const tag = decodeURIComponent(m[1]);
-        return url.host === here.host ? { kind: "tag", tag } : { kind: "otherWorkspace", host: url.host, tag };
+      const m = /^\/([askl])\/([^/]+)\/?$/.exec(url.pathname);
+      if (m?.[1] && m[2]) {
+        const value = decodeURIComponent(m[2]);
+        if (url.host !== here.host) return { kind: "otherWorkspace", host: url.host, tag: value };
+        return ofPath(PATHS[m[1]]!, value, false);
       }
     } catch {
-      // not a URL after all: a tag
+      // not a URL after all: a bare code
     }
   }
-  return { kind: "tag", tag: code };
+  if (ID.test(code)) return ofPath(code.toLowerCase().startsWith("kit_") ? "kit" : "location", code, true);
+  if (/^STK-/i.test(code)) return { kind: "stock", tag: code, bare: true };
+  return { kind: "tag", tag: code, bare: true };
 }
 
 export const assetPath = (tag: string) => `/a/${encodeURIComponent(tag)}`;
+export const stockPath = (tag: string) => `/s/${encodeURIComponent(tag)}`;
+export const kitPath = (id: string) => `/k/${encodeURIComponent(id)}`;
+export const locationPath = (id: string) => `/l/${encodeURIComponent(id)}`;
+
+/** The page a parsed code opens (a label's kind decides; a bare tag is taken as an asset's). */
+export function pathOf(code: ScannedCode): string | null {
+  switch (code.kind) {
+    case "tag":
+      return assetPath(code.tag);
+    case "stock":
+      return stockPath(code.tag);
+    case "kit":
+      return kitPath(code.id);
+    case "location":
+      return locationPath(code.id);
+    default:
+      return null;
+  }
+}
+
+/**
+ * The page a look-up opens. A bare tag that no asset has but a stock item has (a stock tag not of
+ * the `STK-` form) opens the stock item: tags are typed without knowing which kind they are.
+ */
+export async function pageFor(code: ScannedCode): Promise<string | null> {
+  if (code.kind === "tag" && code.bare) {
+    try {
+      const asset = await assetByTag(code.tag);
+      if (asset.response.status === 404 && (await stockByTag(code.tag)).data) return stockPath(code.tag);
+    } catch {
+      // Offline: the asset page says so.
+    }
+  }
+  return pathOf(code);
+}
