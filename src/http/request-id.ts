@@ -8,7 +8,7 @@ import { isId, newId } from "../platform/ids";
  * keeps the id the router gave the request, so one id follows it through both Workers.
  */
 export const requestId: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const given = c.env.SHARD_NAME ? c.req.header("x-request-id") : undefined;
+  const given = c.env?.SHARD_NAME ? c.req.header("x-request-id") : undefined;
   const id = given && isId("request", given) ? given : newId("request");
   c.set("requestId", id);
   await next();
