@@ -6,7 +6,8 @@ import { defineConfig } from "vitest/config";
  */
 export default defineConfig({
   test: {
-    include: ["test/browser/**/*.browser.mjs"],
+    // And the router+shards suite (test/shards/), which runs its own `wrangler dev` of three Workers.
+    include: ["test/browser/**/*.browser.mjs", "test/shards/**/*.shards.mjs"],
     environment: "node",
     testTimeout: 120_000,
     hookTimeout: 300_000,

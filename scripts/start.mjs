@@ -4,7 +4,9 @@
 //   2. pending migrations applied to the local control database and used pool databases
 //   3. `wrangler dev` (BASE_URL http://localhost:$PORT: hosts <slug>.localhost) with local D1, Durable Objects, R2, Queues and cron (--test-scheduled)
 //   4. once it answers: the demo workspace seeded through the admin API, credentials printed
-// Extra arguments go to `wrangler dev` (`npm start -- --inspector-port 9230`).
+// Extra arguments go to `wrangler dev` (`npm start -- --inspector-port 9230`), except `--shards N`:
+// the router and N shards in one `wrangler dev` (docs/deploying.md#shards), with databases of their
+// own (.wrangler/shards/state) and the demo workspace on the shard with the most room.
 import { createWriteStream, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -15,15 +17,40 @@ import { request } from "./lib/http.mjs";
 import { migrateLocalDatabases } from "./lib/local-migrations.mjs";
 import { recordLocalPort } from "./lib/local-port.mjs";
 import { ROOT } from "./lib/paths.mjs";
+import { writeShardConfigs } from "./lib/shard-configs.mjs";
 import { buildWeb } from "./lib/web-build.mjs";
-import { reexecUnderNode22IfNeeded, spawnWrangler } from "./lib/wrangler.mjs";
+import { reexecUnderNode22IfNeeded, runWrangler, spawnWrangler } from "./lib/wrangler.mjs";
 
 const log = (msg) => console.log(`[start] ${msg}`);
 let wrangler = null;
 let stopWrangler = () => {};
 let failed = false;
 
+/** `--shards N` out of the arguments (the rest go to wrangler); 0 without it. */
+function shardOption(args) {
+  const i = args.indexOf("--shards");
+  if (i === -1) return { shards: 0, rest: args };
+  const n = Number(args[i + 1]);
+  if (!Number.isInteger(n) || n < 1 || n > 8)
+    throw new Error(`--shards takes a number from 1 to 8, got '${args[i + 1]}'`);
+  return { shards: n, rest: [...args.slice(0, i), ...args.slice(i + 2)] };
+}
+
+/** The router and shard configurations, and their local state's control database migrated. */
+async function shardedSetup(count, port) {
+  const configs = await writeShardConfigs(count, { vars: { BASE_URL: `http://localhost:${port}` }, devVars: true });
+  const state = join(ROOT, ".wrangler", "shards", "state");
+  await runWrangler(
+    ["d1", "migrations", "apply", "CONTROL_DB", "--local", "--persist-to", state, "-c", configs.shards[0].path],
+    {
+      quiet: true,
+    },
+  );
+  return ["-c", configs.router, ...configs.shards.flatMap((s) => ["-c", s.path]), "--persist-to", state];
+}
+
 async function main() {
+  const { shards, rest: extraArgs } = shardOption(process.argv.slice(2));
   const port = Number(process.env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new Error(`PORT must be a port number, got '${process.env.PORT}'`);
@@ -37,7 +64,9 @@ async function main() {
   buildWeb({ quiet: true });
 
   log("Checking local database migrations...");
-  await migrateLocalDatabases(log);
+  const topology = shards > 0 ? await shardedSetup(shards, port) : [];
+  if (shards === 0) await migrateLocalDatabases(log);
+  else log(`Running a router and ${shards} shard${shards > 1 ? "s" : ""} (.wrangler/shards/).`);
 
   log(`Starting wrangler dev on port ${port}...`);
   // Quiet until the credentials: wrangler's start-up output (the bindings table, a request log line
@@ -56,7 +85,8 @@ async function main() {
       "--test-scheduled",
       "--var",
       `BASE_URL:http://localhost:${port}`,
-      ...process.argv.slice(2),
+      ...topology,
+      ...extraArgs,
     ],
     { quiet: true, detached: true, env: { FORCE_COLOR: process.stdout.isTTY ? "1" : "0", ...process.env } },
   );

@@ -26,6 +26,8 @@ export interface Bindings {
   /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;
+  /** This Worker's shard (src/tenancy/shard.ts); unset: `main`, a deployment without a router. */
+  SHARD_NAME?: string;
   /** Development only: trust a client-sent `cf-connecting-ip` (src/access/throttle.ts). Unset: ignored locally. */
   TRUST_CLIENT_IP?: string;
   /** "true" (benchmarks only): each consumed Queue batch logs its D1 statements (src/index.ts). */

@@ -1,3 +1,4 @@
+import { WorkerEntrypoint } from "cloudflare:workers";
 import { buildApp } from "./app";
 import type { WebhookMessage } from "./domain/webhook-delivery";
 import { consumeWebhookMessages, deliveryIdsOf } from "./domain/webhook-delivery";
@@ -8,6 +9,7 @@ import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
+import { shardFill } from "./tenancy/fill";
 
 /** The webhook delivery queue's name (wrangler.toml); every other batch is domain events. */
 const WEBHOOK_QUEUE = "inventory-webhooks";
@@ -19,9 +21,12 @@ const app = buildApp();
 
 type AnyMessage = EventMessage | WebhookMessage | ImportMessage;
 
+/** A queue by its name, or a shard's copy of it (`inventory-webhooks-s1`: scripts/lib/shard-configs.mjs). */
+const isQueue = (name: string, base: string) => name === base || name.startsWith(`${base}-s`);
+
 function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
-  if (batch.queue === WEBHOOK_QUEUE) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
-  if (batch.queue === IMPORT_QUEUE) return consumeImportMessages(env, batch as MessageBatch<ImportMessage>);
+  if (isQueue(batch.queue, WEBHOOK_QUEUE)) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
+  if (isQueue(batch.queue, IMPORT_QUEUE)) return consumeImportMessages(env, batch as MessageBatch<ImportMessage>);
   return consumeEvents(env, batch as MessageBatch<EventMessage>, EVENT_HANDLERS);
 }
 
@@ -34,10 +39,9 @@ function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> 
 async function consumeCounted(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
   const n: D1Counter = { statements: 0, roundTrips: 0 };
   await consume(batch, countedEnv(env, n));
-  const items =
-    batch.queue === WEBHOOK_QUEUE
-      ? batch.messages.reduce((sum, m) => sum + deliveryIdsOf(m.body as WebhookMessage).length, 0)
-      : batch.messages.length;
+  const items = isQueue(batch.queue, WEBHOOK_QUEUE)
+    ? batch.messages.reduce((sum, m) => sum + deliveryIdsOf(m.body as WebhookMessage).length, 0)
+    : batch.messages.length;
   console.error(`d1-queue ${JSON.stringify({ queue: batch.queue, items, ...n })}`);
 }
 
@@ -50,3 +54,18 @@ export default {
     ctx.waitUntil(runScheduled(env, controller));
   },
 } satisfies ExportedHandler<Bindings, AnyMessage>;
+
+/**
+ * The entrypoint the router's service binding calls when the service runs as shards
+ * (src/router/shards.ts): `fetch` is the API as above; `fill` tells how full this shard's pool is.
+ * It has no route of its own, so nothing but the router reaches it.
+ */
+export class Shard extends WorkerEntrypoint<Bindings> {
+  override fetch(request: Request): Promise<Response> {
+    return Promise.resolve(app.fetch(request, this.env, this.ctx));
+  }
+
+  fill() {
+    return shardFill(this.env);
+  }
+}

@@ -35,6 +35,7 @@ export const ROUTE_POLICY = {
   adminLogin: { access: "adminPublic", throttled: true },
   adminLogout: { access: "adminPublic" },
   adminListTenants: { access: "admin" },
+  adminListShards: { access: "admin" },
   adminCreateTenant: { access: "admin" },
   adminGetTenant: { access: "admin" },
   adminUpdateTenant: { access: "admin" },

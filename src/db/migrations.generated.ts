@@ -3,6 +3,7 @@ import type { Migration } from "./migrate";
 import control_0000_init from "./migrations/control/0000_init";
 import control_0001_hard_anthem from "./migrations/control/0001_hard_anthem";
 import control_0002_tired_gorilla_man from "./migrations/control/0002_tired_gorilla_man";
+import control_0004_elite_wither from "./migrations/control/0004_elite_wither";
 import tenant_0000_init from "./migrations/tenant/0000_init";
 import tenant_0001_petite_mongoose from "./migrations/tenant/0001_petite_mongoose";
 import tenant_0002_violet_iron_man from "./migrations/tenant/0002_violet_iron_man";
@@ -41,6 +42,7 @@ export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
   control_0001_hard_anthem,
   control_0002_tired_gorilla_man,
+  control_0004_elite_wither,
 ];
 
 export const TENANT_MIGRATIONS: Migration[] = [

@@ -3,6 +3,7 @@ import { jobCursors } from "../db/control/schema";
 import type { Bindings } from "../env";
 import { nowIso } from "../platform/clock";
 import { activeTenantsAfter, controlDb, type TenantRecord } from "../tenancy/registry";
+import { DEFAULT_SHARD, shardName } from "../tenancy/shard";
 
 export interface SweepOptions {
   /** Tenants handled per run at most; the next run resumes after the last one handled. */
@@ -14,7 +15,8 @@ export interface SweepOptions {
 /**
  * Runs `work` for every active tenant in id order, in bounded chunks, remembering where it stopped
  * in `job_cursors` so a run cut short by limits resumes there. A failing tenant is logged and
- * skipped so one bad database cannot stall the others. Returns the tenants handled.
+ * skipped so one bad database cannot stall the others. Returns the tenants handled. Each shard
+ * sweeps its own workspaces and keeps its own cursor (`<shard>:<job>`; the `main` shard's is the job).
  */
 export async function sweepTenants(
   env: Bindings,
@@ -25,7 +27,9 @@ export async function sweepTenants(
   const maxTenants = opts.maxTenants ?? 500;
   const deadline = Date.now() + (opts.budgetMs ?? 20_000);
   const db = controlDb(env);
-  const saved = await db.select().from(jobCursors).where(eq(jobCursors.job, job)).get();
+  const shard = shardName(env);
+  const key = shard === DEFAULT_SHARD ? job : `${shard}:${job}`;
+  const saved = await db.select().from(jobCursors).where(eq(jobCursors.job, key)).get();
   let after = saved?.cursor ?? "";
   let handled = 0;
   while (handled < maxTenants && Date.now() < deadline) {
@@ -47,7 +51,7 @@ export async function sweepTenants(
   }
   await db
     .insert(jobCursors)
-    .values({ job, cursor: after, updatedAt: nowIso() })
+    .values({ job: key, cursor: after, updatedAt: nowIso() })
     .onConflictDoUpdate({ target: jobCursors.job, set: { cursor: after, updatedAt: nowIso() } })
     .run();
   return handled;

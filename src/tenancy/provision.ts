@@ -16,6 +16,7 @@ import { RESERVED_SLUGS } from "./host";
 import type { Plan } from "./plans";
 import { poolBindings, rawTenantDb, tenantDb } from "./pool";
 import { controlDb, type TenantRecord } from "./registry";
+import { shardName } from "./shard";
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$/;
 export const DEFAULT_CATEGORY_NAME = "General";
@@ -125,10 +126,15 @@ export async function provisionTenant(env: Bindings, input: ProvisionInput): Pro
   }
 }
 
-/** Inserts the registry row on the first free pool binding; a lost race moves on to the next one. */
+/** Inserts the registry row on this shard's first free pool binding; a lost race moves on to the next one. */
 async function claimDatabase(env: Bindings, input: ProvisionInput): Promise<TenantRecord> {
   const control = controlDb(env);
-  const used = new Set((await control.select({ b: tenants.dbBinding }).from(tenants).all()).map((r) => r.b));
+  const shard = shardName(env);
+  const used = new Set(
+    (await control.select({ b: tenants.dbBinding }).from(tenants).where(eq(tenants.shard, shard)).all()).map(
+      (r) => r.b,
+    ),
+  );
   const now = nowIso();
   for (const binding of poolBindings(env).filter((b) => !used.has(b))) {
     const row: TenantRecord = {
@@ -136,6 +142,7 @@ async function claimDatabase(env: Bindings, input: ProvisionInput): Promise<Tena
       slug: input.slug,
       plan: input.plan,
       status: "provisioning",
+      shard,
       dbBinding: binding,
       settings: {},
       createdAt: now,

@@ -3,6 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { type TenantRecord, tenants } from "../db/control/schema";
 import type { Bindings } from "../env";
 import type { Plan } from "./plans";
+import { shardName } from "./shard";
 
 export type { TenantRecord };
 export type TenantStatus = TenantRecord["status"];
@@ -39,14 +40,15 @@ export async function findTenantById(env: Bindings, id: string): Promise<TenantR
 }
 
 /**
- * Active tenants in id order after `afterId`: the iteration used by cron jobs, resumable by id.
- * Filtered in SQL, so a run of suspended tenants never looks like the end of the list.
+ * This shard's active tenants in id order after `afterId`: the iteration used by cron jobs,
+ * resumable by id (each shard's cron runs its own workspaces). Filtered in SQL, so a run of
+ * suspended tenants never looks like the end of the list.
  */
 export async function activeTenantsAfter(env: Bindings, afterId: string, limit: number): Promise<TenantRecord[]> {
   return controlDb(env)
     .select()
     .from(tenants)
-    .where(and(gt(tenants.id, afterId), eq(tenants.status, "active")))
+    .where(and(gt(tenants.id, afterId), eq(tenants.status, "active"), eq(tenants.shard, shardName(env))))
     .orderBy(asc(tenants.id))
     .limit(limit)
     .all();

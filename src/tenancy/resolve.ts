@@ -3,6 +3,7 @@ import { ApiError } from "../platform/errors";
 import { ADMIN_HOST_LABEL, hostLabel, hostOrigin, RESERVED_SLUGS } from "./host";
 import { tenantDb } from "./pool";
 import { findTenantBySlug } from "./registry";
+import { requireOwnShard } from "./shard";
 
 const unknownWorkspace = (c: AppContext) =>
   new ApiError(
@@ -16,6 +17,7 @@ export async function resolveTenant(c: AppContext): Promise<void> {
   if (!slug || RESERVED_SLUGS.has(slug)) throw unknownWorkspace(c);
   const tenant = await findTenantBySlug(c.env, slug);
   if (tenant?.status !== "active") throw unknownWorkspace(c);
+  requireOwnShard(c.env, tenant);
   c.set("tenant", tenant);
   c.set("db", tenantDb(c.env, tenant.dbBinding));
 }

@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "../../scripts/lib/http.mjs";
+import { writeShardConfigs } from "../../scripts/lib/shard-configs.mjs";
 import { runWrangler, spawnWrangler } from "../../scripts/lib/wrangler.mjs";
 
 export const ADMIN = { email: "admin@example.com", password: "browser-test-admin-password" };
@@ -23,14 +24,13 @@ export function freePort() {
 // No telemetry or error reports: the test talks to loopback only.
 const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CI: "1" };
 
-/** Starts the Worker; resolves once it answers. `vars` are extra Worker variables. */
-export async function startLocalWorker(vars = {}) {
+/**
+ * Starts the Worker; resolves once it answers. `vars` are extra Worker variables. With `shards`, a
+ * router and that many shards instead (scripts/lib/shard-configs.mjs), in one `wrangler dev`.
+ */
+export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "inventory-browser-"));
   const persist = join(dir, "state");
-  await runWrangler(["d1", "migrations", "apply", "CONTROL_DB", "--local", "--persist-to", persist], {
-    quiet: true,
-    env: quietEnv,
-  });
   const [port, inspector] = [await freePort(), await freePort()];
   const allVars = {
     ENVIRONMENT: "development",
@@ -44,12 +44,29 @@ export async function startLocalWorker(vars = {}) {
     BASE_URL: `http://localhost:${port}`,
     ...vars,
   };
+  // Shards: every Worker's variables are in its configuration (a `--var` reaches the first only).
+  const topology = shards > 0 ? await writeShardConfigs(shards, { dir: join(dir, "config"), vars: allVars }) : null;
+  const config = topology ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])] : [];
+  await runWrangler(
+    [
+      "d1",
+      "migrations",
+      "apply",
+      "CONTROL_DB",
+      "--local",
+      "--persist-to",
+      persist,
+      ...(topology ? ["-c", topology.shards[0].path] : []),
+    ],
+    { quiet: true, env: quietEnv },
+  );
   // An explicit, empty env file: with one, wrangler dev reads neither the developer's .dev.vars
   // nor .env files, so the Worker gets exactly `allVars` (and wrangler.toml's [vars]).
   const envFile = join(dir, "empty.env");
   writeFileSync(envFile, "");
   const args = [
     "dev",
+    ...config,
     "--env-file",
     envFile,
     "--ip",

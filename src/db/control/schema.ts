@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** The tenant registry. One row per workspace; `dbBinding` names its pool database. */
 export const tenants = sqliteTable(
@@ -11,6 +11,8 @@ export const tenants = sqliteTable(
     status: text("status", { enum: ["provisioning", "active", "suspended", "deleting"] })
       .notNull()
       .default("active"),
+    /** The shard (a Worker of its own, src/tenancy/shard.ts) whose pool holds the database. */
+    shard: text("shard").notNull().default("main"),
     dbBinding: text("db_binding").notNull(),
     /** JSON object of workspace settings (timezone, health sensitivity, ...). */
     settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
@@ -19,11 +21,22 @@ export const tenants = sqliteTable(
   },
   (t) => [
     uniqueIndex("tenants_slug_uq").on(t.slug),
-    // A pool database belongs to at most one tenant: the unique index is what makes a claim atomic.
-    uniqueIndex("tenants_db_binding_uq").on(t.dbBinding),
+    // A pool database (a shard's binding) belongs to at most one tenant: the unique index is what
+    // makes a claim atomic. Every shard names its pool TENANT_DB_*, so the shard is part of the key.
+    uniqueIndex("tenants_shard_db_binding_uq").on(t.shard, t.dbBinding),
     index("tenants_created_idx").on(t.createdAt, t.id),
   ],
 );
+
+/**
+ * The shards that have reported in (src/tenancy/fill.ts): each writes its pool's size here when the
+ * router asks how full it is and when the platform admin lists the shards.
+ */
+export const shards = sqliteTable("shards", {
+  name: text("name").primaryKey(),
+  pool: integer("pool").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
 
 /** Where a chunked cron job stopped, so the next run resumes there (Workers CPU limits). */
 export const jobCursors = sqliteTable("job_cursors", {

@@ -6,6 +6,7 @@ import { ADMIN_TTL_SECONDS } from "../../access/jwt";
 import { HEADERS } from "../../http/response-headers";
 import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent } from "../../http/router";
 import { idParam } from "../../platform/schemas";
+import { listShards } from "../../tenancy/fill";
 import { provisionTenant } from "../../tenancy/provision";
 import { exportWorkspace } from "./export";
 import {
@@ -14,6 +15,7 @@ import {
   CreateTenantBody,
   DeleteTenantBody,
   ListTenantsQuery,
+  ShardPage,
   TenantPage,
   TenantSchema,
   UpdateTenantBody,
@@ -90,6 +92,20 @@ export const adminRouter = createRouter()
       responses: { 200: jsonContent(TenantPage, "A page of workspaces") },
     }),
     async (c) => c.json(await svc.listTenants(c.env, c.req.valid("query")), 200),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/admin/shards",
+      operationId: "adminListShards",
+      tags,
+      summary: "List shards and how full they are",
+      description:
+        "The shards of the deployment (docs/deploying.md#shards) by name: each one's pool size and workspaces. A deployment without a router is the one shard `main`. A shard appears once it has reported in (the router asks each one when it places a workspace; the answering shard always reports).",
+      request: { query: ListTenantsQuery },
+      responses: { 200: jsonContent(ShardPage, "A page of shards") },
+    }),
+    async (c) => c.json(await listShards(c.env, c.req.valid("query")), 200),
   )
   .openapi(
     defineRoute({
@@ -172,7 +188,7 @@ export const adminRouter = createRouter()
       },
     }),
     async (c) => {
-      const tenant = await svc.getTenant(c.env, c.req.valid("param").tenantId);
+      const tenant = await svc.getTenantHere(c.env, c.req.valid("param").tenantId);
       // Streamed, not built in memory: a plain Response (the typed c.json would buffer it). Its
       // shape is WorkspaceExportSchema's, which the contract check of the tests verifies.
       const streamed = new Response(exportWorkspace(c.env, tenant), {

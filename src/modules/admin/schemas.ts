@@ -12,6 +12,11 @@ export const TenantSchema = z
     slug: z.string().openapi({ example: "acme" }),
     plan: z.enum(PLANS),
     status: z.enum(["provisioning", "active", "suspended", "deleting"]),
+    shard: z.string().openapi({
+      example: "main",
+      description:
+        "The shard whose pool holds the workspace's database (`main` without a router; docs/deploying.md#shards).",
+    }),
     settings: z.record(z.string(), z.unknown()),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -55,6 +60,16 @@ export const UpdateTenantBody = z
   .openapi("UpdateTenant");
 
 export const ListTenantsQuery = z.object({ ...pageQuery });
+
+export const ShardSchema = z
+  .object({
+    shard: z.string().openapi({ example: "s1" }),
+    pool: z.number().int().openapi({ description: "Pool databases the shard's Worker binds." }),
+    used: z.number().int().openapi({ description: "Workspaces on the shard (any status)." }),
+    reportedAt: z.string().openapi({ description: "When the shard last reported its pool's size." }),
+  })
+  .openapi("Shard");
+export const ShardPage = pageOf(ShardSchema, "ShardPage");
 export const TenantPage = pageOf(TenantSchema, "TenantPage");
 
 export const DeleteTenantBody = z

@@ -8,6 +8,7 @@ import { keyset } from "../../platform/pagination";
 import type { Plan } from "../../tenancy/plans";
 import { controlDb, type TenantRecord } from "../../tenancy/registry";
 import { deleteWorkspace } from "../../tenancy/retire";
+import { requireOwnShard } from "../../tenancy/shard";
 import { toTenant } from "./view";
 
 /** Platform admins are the operator's secrets ADMIN_EMAIL / ADMIN_PASSWORD; both compared in constant time. */
@@ -37,6 +38,13 @@ export async function getTenant(env: Bindings, id: string): Promise<TenantRecord
   return row;
 }
 
+/** The workspace when its database is this shard's (export, deletion); a 503 the router retries otherwise. */
+export async function getTenantHere(env: Bindings, id: string): Promise<TenantRecord> {
+  const tenant = await getTenant(env, id);
+  requireOwnShard(env, tenant);
+  return tenant;
+}
+
 export async function updateTenant(
   env: Bindings,
   id: string,
@@ -54,7 +62,7 @@ export async function updateTenant(
 
 /** Deletion needs the slug repeated; a workspace half-deleted before (status `deleting`) can be finished. */
 export async function deleteTenant(env: Bindings, id: string, confirmation: string): Promise<void> {
-  const tenant = await getTenant(env, id);
+  const tenant = await getTenantHere(env, id);
   if (confirmation !== tenant.slug)
     throw invalidField("body.slug", `does not match the workspace's slug; repeat it to confirm the deletion`);
   await deleteWorkspace(env, tenant);

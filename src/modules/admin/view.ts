@@ -5,6 +5,7 @@ export const toTenant = (t: TenantRecord) => ({
   slug: t.slug,
   plan: t.plan,
   status: t.status,
+  shard: t.shard,
   settings: t.settings,
   createdAt: t.createdAt,
   updatedAt: t.updatedAt,

@@ -1,0 +1,80 @@
+// Wrangler configurations for running the service as a router and N shards (docs/deploying.md#shards),
+// made from wrangler.toml so that the shards are exactly today's Worker:
+// - shard `sN`: name `inventory-sN`, SHARD_NAME=sN, its own pool databases (the same bindings,
+//   TENANT_DB_*, backed by databases of its own), its own queues (`<queue>-sN`) and Durable Objects
+//   (a Worker's own), the one control database and files bucket of the deployment;
+// - the router: name `inventory-router`, src/router/index.ts, the control database, the field app's
+//   files, and a service binding SHARD_SN to each shard's `Shard` entrypoint.
+// Written as JSON into .wrangler/shards/ (paths made absolute); `npm start -- --shards 2` runs them
+// all in one `wrangler dev` (the router first: it is the one on the port).
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { DEV_VARS, ROOT } from "./paths.mjs";
+
+const POOL = /^TENANT_DB_/;
+
+/** A stable, distinct local id for shard `n`'s copy of a pool database. */
+const shardDatabaseId = (id, n) => `${id.slice(0, -6)}${String(n).padStart(2, "0")}${id.slice(-4)}`;
+
+/**
+ * Writes the configurations; `vars` go into every Worker's [vars] (a `--var` reaches only the first
+ * Worker of a `wrangler dev`). With `devVars`, the local secrets (.dev.vars) are copied beside them,
+ * since wrangler reads them from the configuration's folder.
+ */
+export async function writeShardConfigs(
+  count,
+  { dir = join(ROOT, ".wrangler", "shards"), vars = {}, devVars = false } = {},
+) {
+  const { experimental_readRawConfig } = await import("wrangler");
+  const source = join(ROOT, "wrangler.toml");
+  const { rawConfig } = experimental_readRawConfig({ config: source });
+  const abs = (p) => (isAbsolute(p) ? p : resolve(dirname(source), p));
+  mkdirSync(dir, { recursive: true });
+  if (devVars && existsSync(DEV_VARS)) copyFileSync(DEV_VARS, join(dir, ".dev.vars"));
+  const base = vars;
+  const shards = [];
+  for (let n = 1; n <= count; n++) {
+    const name = `s${n}`;
+    const c = structuredClone(rawConfig);
+    c.name = `inventory-${name}`;
+    c.main = abs(c.main);
+    c.vars = { ...(c.vars ?? {}), ...base, SHARD_NAME: name };
+    c.assets = { ...c.assets, directory: abs(c.assets.directory) };
+    c.d1_databases = c.d1_databases.map((db) => ({
+      ...db,
+      ...(db.migrations_dir ? { migrations_dir: abs(db.migrations_dir) } : {}),
+      ...(POOL.test(db.binding)
+        ? { database_name: `${db.database_name}-${name}`, database_id: shardDatabaseId(db.database_id, n) }
+        : {}),
+    }));
+    const q = (queue) => `${queue}-${name}`;
+    c.queues = {
+      producers: (c.queues?.producers ?? []).map((p) => ({ ...p, queue: q(p.queue) })),
+      consumers: (c.queues?.consumers ?? []).map((k) => ({
+        ...k,
+        queue: q(k.queue),
+        ...(k.dead_letter_queue ? { dead_letter_queue: q(k.dead_letter_queue) } : {}),
+      })),
+    };
+    // One cron per shard is what production runs too (each shard sweeps its own workspaces).
+    const path = join(dir, `${c.name}.json`);
+    writeFileSync(path, JSON.stringify(c, null, 2));
+    shards.push({ name, worker: c.name, path });
+  }
+  const router = {
+    name: "inventory-router",
+    main: join(ROOT, "src", "router", "index.ts"),
+    compatibility_date: rawConfig.compatibility_date,
+    compatibility_flags: rawConfig.compatibility_flags,
+    vars: { ...(rawConfig.vars ?? {}), ...base },
+    d1_databases: rawConfig.d1_databases
+      .filter((db) => !POOL.test(db.binding))
+      .map((db) => ({ ...db, ...(db.migrations_dir ? { migrations_dir: abs(db.migrations_dir) } : {}) })),
+    // The field app's hashed files come from the router's asset server; everything else is a shard's.
+    assets: { directory: abs(rawConfig.assets.directory), binding: "ASSETS", run_worker_first: ["/*", "!/assets/*"] },
+    services: shards.map((s) => ({ binding: `SHARD_${s.name.toUpperCase()}`, service: s.worker, entrypoint: "Shard" })),
+  };
+  const routerPath = join(dir, "inventory-router.json");
+  writeFileSync(routerPath, JSON.stringify(router, null, 2));
+  return { router: routerPath, shards };
+}

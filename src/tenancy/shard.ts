@@ -1,0 +1,26 @@
+import type { TenantRecord } from "../db/control/schema";
+import { ApiError } from "../platform/errors";
+
+/**
+ * Shards (docs/deploying.md#shards): the same Worker deployed several times, each with its own pool
+ * of databases, Durable Objects and queues, behind a router Worker (src/router/). A deployment
+ * without a router is the one shard `main`, and every workspace row says so.
+ */
+export const DEFAULT_SHARD = "main";
+
+/** The shard this Worker is (`SHARD_NAME`; unset: `main`). */
+export const shardName = (env: { SHARD_NAME?: string }) => env.SHARD_NAME || DEFAULT_SHARD;
+
+/**
+ * Set on the answer of a shard that does not serve the workspace asked for (it moved, or the
+ * router's cache is stale): the router drops its cached route and asks the registry again.
+ */
+export const SHARD_MOVED_HEADER = "x-inventory-shard-moved";
+
+/** 503 with Retry-After unless the workspace lives on this shard: never serve another shard's copy. */
+export function requireOwnShard(env: { SHARD_NAME?: string }, tenant: Pick<TenantRecord, "shard">): void {
+  if (tenant.shard === shardName(env)) return;
+  throw new ApiError("service_unavailable", "The workspace is being moved; retry in a moment", {
+    headers: { "Retry-After": "1", [SHARD_MOVED_HEADER]: tenant.shard },
+  });
+}
