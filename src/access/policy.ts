@@ -20,6 +20,8 @@ export const ROUTE_POLICY = {
   refreshToken: { access: "tenantPublic", throttled: true },
   logout: { access: "tenantPublic" },
   acceptInvite: { access: "tenantPublic", throttled: true },
+  requestPasswordReset: { access: "tenantPublic", throttled: true },
+  confirmPasswordReset: { access: "tenantPublic", throttled: true },
   getMe: { access: "jwt", selfService: true },
   getMyPermissions: { access: "jwt", selfService: true },
   listUsers: { access: "jwt", roles: MANAGERS },

@@ -13,6 +13,12 @@ import { documentHeaders } from "./csp";
 export const APP_PAGES = [
   { path: "/", decoder: false },
   { path: "/login", decoder: false },
+  { path: "/join", decoder: false },
+  { path: "/reset-password", decoder: false },
+  { path: "/catalogue", decoder: false },
+  { path: "/requests", decoder: false },
+  { path: "/requests/queue", decoder: false },
+  { path: "/mine", decoder: false },
   { path: "/a/:tag", decoder: false },
   { path: "/scan", decoder: true },
   { path: "/scan/*", decoder: true },
