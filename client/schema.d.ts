@@ -1110,7 +1110,9 @@ export interface paths {
         };
         /**
          * List kits
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:read`.
+         * @description The self-service role (requester) sees only the kits it may request: those whose every item is requestable (docs/requests.md).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `kits:read`.
          */
         get: operations["listKits"];
         put?: never;

@@ -86,7 +86,7 @@ export const ROUTE_POLICY = {
   pickUpBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
   returnBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
   // Kits (docs/bookings.md#kits): API keys accepted, as for assets.
-  listKits: { access: "data", scope: "kits:read" },
+  listKits: { access: "data", scope: "kits:read", selfService: true },
   createKit: { access: "data", scope: "kits:write" },
   getKit: { access: "data", scope: "kits:read" },
   updateKit: { access: "data", scope: "kits:write" },
