@@ -6483,6 +6483,11 @@ export interface components {
              *     ]
              */
             operations: string[];
+            /**
+             * @description The live person with the user's email, or null: what they hold and ask for is this person's (GET /people/{personId}/stock, `holderId` of the asset list).
+             * @example per_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            personId: string | null;
         };
         AcceptInvite: {
             /** @description The invite token from POST /users/invites. */

@@ -2,6 +2,7 @@ import { permittedOperations } from "../../access/permissions";
 import { ssoGateOn } from "../../access/sso/gate";
 import type { AppContext } from "../../env";
 import { HEADERS } from "../../http/response-headers";
+import { personWithEmail } from "../../http/self-service";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { hostOrigin } from "../../tenancy/host";
@@ -145,7 +146,9 @@ export const authRouter = createRouter()
       // The guard admits user JWTs only (a platform admin acts as an owner, as in the guard).
       const role = p.kind === "platformAdmin" ? "owner" : p.role;
       const plan = c.var.tenant.plan;
-      return c.json({ role, operations: permittedOperations(role, (f) => planIncludes(plan, f)) }, 200);
+      const person = p.kind === "user" ? await personWithEmail(c.var.db, p.email) : undefined;
+      const operations = permittedOperations(role, (f) => planIncludes(plan, f));
+      return c.json({ role, operations, personId: person?.id ?? null }, 200);
     },
   )
   .openapi(

@@ -78,5 +78,10 @@ export const PermissionsSchema = z
         "The operationIds of this document that the signed-in user may call (role and plan), sorted. A client shows only these actions; the API still checks every call.",
       example: ["checkinInventoryItem", "checkoutInventoryItem", "getInventoryItemByTag"],
     }),
+    personId: z.string().nullable().openapi({
+      description:
+        "The live person with the user's email, or null: what they hold and ask for is this person's (GET /people/{personId}/stock, `holderId` of the asset list).",
+      example: "per_01jd3k4m5n6p7q8r9s0t1v2w3x",
+    }),
   })
   .openapi("Permissions");
