@@ -36,7 +36,7 @@ export async function requestPasswordReset(ctx: AuthCtx, email: string, linkBase
     .from(users)
     .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
     .get();
-  if (!user || user.status !== "active" || (ctx.ssoOnly && user.role !== "owner")) return;
+  if (user?.status !== "active" || (ctx.ssoOnly && user.role !== "owner")) return;
   const now = nowIso();
   const hourAgo = new Date(Date.parse(now) - 3_600_000).toISOString();
   const id = newId("passwordReset");
@@ -72,7 +72,7 @@ export async function confirmPasswordReset(ctx: AuthCtx, input: { token: string;
   if (!reset || reset.usedAt || reset.expiresAt <= now || reset.tokenHash !== (await sha256Hex(input.token)))
     throw invalidReset();
   const user = await ctx.db.select().from(users).where(eq(users.id, reset.userId)).get();
-  if (!user || user.status !== "active") throw invalidReset();
+  if (user?.status !== "active") throw invalidReset();
 
   const passwordHash = await hashPassword(input.password);
   const refresh = await mintRefreshToken(user.id, now, "password");

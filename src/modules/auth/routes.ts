@@ -2,14 +2,14 @@ import { permittedOperations } from "../../access/permissions";
 import { ssoGateOn } from "../../access/sso/gate";
 import type { AppContext } from "../../env";
 import { HEADERS } from "../../http/response-headers";
-import { personWithEmail } from "../../http/self-service";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { personWithEmail } from "../../http/self-service";
 import { serviceCtx } from "../../http/service-context";
 import { hostOrigin } from "../../tenancy/host";
 import { planIncludes } from "../../tenancy/plans";
 import { getUser, toUser, UserSchema } from "../users";
-import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
 import { confirmPasswordReset, RESET_TTL_MINUTES, RESETS_PER_HOUR, requestPasswordReset } from "./password-reset";
+import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
 import type { AuthCtx } from "./refresh-tokens";
 import { invalidRefreshToken } from "./refresh-tokens";
 import {

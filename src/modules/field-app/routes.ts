@@ -35,6 +35,8 @@ export const APP_FILES: Record<string, string> = {
   "/icon.svg": "public, max-age=86400",
   "/icon-192.png": "public, max-age=86400",
   "/icon-512.png": "public, max-age=86400",
+  "/icon-maskable-512.png": "public, max-age=86400",
+  "/apple-touch-icon.png": "public, max-age=86400",
 };
 
 async function fromAssets(c: { env: AppEnv["Bindings"]; req: { url: string } }, path: string) {
