@@ -252,6 +252,7 @@ export const t = {
   },
   queue: {
     none: "No open requests. New ones appear here.",
+    notYours: "Owners and admins answer requests. Your own requests are under My requests.",
     by: (name: string) => `For ${name}`,
     approve: "Approve",
     decline: "Decline",

@@ -3,14 +3,22 @@ import { Layout } from "../components/Layout";
 import { RequestSummary } from "../components/RequestList";
 import { Button, Notice, Spinner } from "../components/ui";
 import { approve, decline, loadQueue, queue, said } from "../state/requests";
+import { can } from "../state/session";
 import { t } from "../strings";
 
 /** `/requests/queue`: the open requests, oldest answer first, each with approve and decline. */
 export default function QueuePage() {
+  const answers = can("approveRequest");
   useEffect(() => {
     said.value = null;
-    void loadQueue();
-  }, []);
+    if (answers) void loadQueue();
+  }, [answers]);
+  if (!answers)
+    return (
+      <Layout title={t.roles.queue}>
+        <Notice tone="info">{t.queue.notYours}</Notice>
+      </Layout>
+    );
   const q = queue.value;
   return (
     <Layout title={t.roles.queue}>
