@@ -240,7 +240,7 @@ export const t = {
       expired: "Expired (no answer in time)",
     } as Record<string, string>,
     what: (name: string, kind: string) => `${name} (${kind})`,
-    kind: { checkout: "now", booking: "booking", stock: "stock" } as Record<string, string>,
+    kind: { checkout: "now", booking: "booking", issue: "stock" } as Record<string, string>,
     quantity: (n: number) => `Quantity ${n}`,
     window: (from: string, to: string) => `${from} to ${to}`,
     dueBack: (d: string) => `Due back ${d}`,
