@@ -120,11 +120,55 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite and set a password
-         * @description Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`). Under the SSO-only gate a non-owner invite is consumed by the first SSO sign-in instead (403 `sso_required`).
+         * @description Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`). Under the SSO-only gate a non-owner invite is consumed by the first SSO sign-in instead (403 `sso_required`). The invite's `acceptUrl` opens the field app's join page, which calls this route (docs/auth.md#joining-and-resetting-a-password). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.
          *
          *     **Access:** Workspace host; no credentials.
          */
         post: operations["acceptInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link
+         * @description Records a reset for the active user with this email and sends them a link to the field app's reset page (`<workspace>/reset-password#token=…`), valid 60 minutes and usable once. The answer is 202 whether or not a user has this email, so it reveals nothing. At most 3 links per user per hour (more are answered the same and send nothing), on top of the per-address limit of the sign-in routes. Under the SSO-only gate only owners get a link. Until email sending is connected, the link is recorded but not mailed (docs/auth.md#password-reset).
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link's token
+         * @description Sets the password and signs the user in; every other session of the user ends (refresh tokens revoked, older access tokens refused). An unknown, altered, expired or already used token is a 400 (`body.token`). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -190,7 +234,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a user
-         * @description No email is sent: the response carries the invite `token` (shown once, stored hashed) for the caller to pass on. The invitee accepts with POST /auth/invites/accept. Invites expire after 7 days. 409 when a user or an open invite with that email exists; only an owner may invite an owner. Plan limits: seats (active users + open invites) and admins (owners + admins, incl. open invites for those roles); exceeding one answers 403 `plan_required` with details `{ limit, current, resource }`.
+         * @description No email is sent: the response carries the invite `token` (shown once, stored hashed) for the caller to pass on. Hand the invitee `acceptUrl`: it opens the field app's join page (set a password, or continue with the workspace's SSO), which accepts with POST /auth/invites/accept. Invites expire after 7 days. 409 when a user or an open invite with that email exists; only an owner may invite an owner. Plan limits: seats (active users + open invites) and admins (owners + admins, incl. open invites for those roles); exceeding one answers 403 `plan_required` with details `{ limit, current, resource }`.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
@@ -1088,7 +1132,9 @@ export interface paths {
         };
         /**
          * List kits
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `kits:read`.
+         * @description The self-service role (requester) sees only the kits it may request: those whose every item is requestable (docs/requests.md).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): yes, narrowed to its own. API-key scope: `kits:read`.
          */
         get: operations["listKits"];
         put?: never;
@@ -6552,12 +6598,33 @@ export interface components {
              *     ]
              */
             operations: string[];
+            /**
+             * @description The live person with the user's email, or null: what they hold and ask for is this person's (GET /people/{personId}/stock, `holderId` of the asset list).
+             * @example per_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            personId: string | null;
         };
         AcceptInvite: {
             /** @description The invite token from POST /users/invites. */
             token: string;
             password: string;
             name?: string;
+            /** @description For browsers: `true` sets the refresh token as the HttpOnly, SameSite=Strict cookie `inventory_refresh` (path /api/v1/auth/) and leaves it out of the body (`AuthCookieSession`). Default false: the token is in the body. */
+            refreshCookie?: boolean;
+        };
+        PasswordResetRequest: {
+            /**
+             * Format: email
+             * @example ana@example.com
+             */
+            email: string;
+        };
+        PasswordResetConfirm: {
+            /** @description The token of the reset link (after `#token=`). */
+            token: string;
+            password: string;
+            /** @description For browsers: `true` sets the refresh token as the HttpOnly, SameSite=Strict cookie `inventory_refresh` (path /api/v1/auth/) and leaves it out of the body (`AuthCookieSession`). Default false: the token is in the body. */
+            refreshCookie?: boolean;
         };
         UserPage: {
             items: components["schemas"]["User"][];
@@ -6579,7 +6646,10 @@ export interface components {
         CreatedInvite: components["schemas"]["Invite"] & {
             /** @description The invite token, shown once. No email is sent: hand it to the invitee. */
             token: string;
-            /** @description Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept). */
+            /**
+             * @description The link to hand the invitee: the field app's join page on this workspace's host, the token in the fragment (`https://<workspace>/join#token=…`). It opens in a browser: set a password (POST /auth/invites/accept), or continue with the workspace's SSO.
+             * @example https://acme.example.com/join#token=…
+             */
             acceptUrl: string;
         };
         CreateInvite: {
@@ -10174,10 +10244,12 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Only with `refreshCookie: true`: `inventory_refresh=<refresh token>; Path=/api/v1/auth/; HttpOnly; Secure; SameSite=Strict; Max-Age=2592000` (docs/field-app.md). */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthSession"];
+                    "application/json": components["schemas"]["AuthSession"] | components["schemas"]["AuthCookieSession"];
                 };
             };
             /** @description Validation failed */
@@ -10248,6 +10320,276 @@ export interface operations {
                      * @example {
                      *       "message": "A category named 'Laptops' already exists",
                      *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Asked for: a link is on its way if a user has this email */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            /** @description Password set and signed in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Only with `refreshCookie: true`: `inventory_refresh=<refresh token>; Path=/api/v1/auth/; HttpOnly; Secure; SameSite=Strict; Max-Age=2592000` (docs/field-app.md). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthSession"] | components["schemas"]["AuthCookieSession"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */

@@ -38,8 +38,12 @@ const zxingReaderWasm = fromPonyfill.resolve("zxing-wasm/reader/zxing_reader.was
  * worker is its own entry at a fixed name (/sw.js: its scope is the whole origin); everything else
  * is hashed under /assets/ and served with a long cache life.
  */
+/** This build's id: the service worker names its cache after it (web/src/sw.ts). */
+const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
 export default defineConfig({
   root: here,
+  define: { __BUILD_ID__: JSON.stringify(buildId) },
   plugins: [preact(), scalarScript()],
   resolve: { alias: [{ find: /^zxing-reader\.wasm/, replacement: zxingReaderWasm }] },
   build: {

@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative } from "node:path";
 import { adminLogin, createTenant } from "./admin-client.mjs";
+import { DEMO_REQUESTER, seedDemoRoles } from "./demo-roles-seed.mjs";
 import { seedDemoCompany } from "./demo-seed.mjs";
 import { HttpError, localUrl, request } from "./http.mjs";
 import { DEMO_CREDENTIALS, ROOT } from "./paths.mjs";
@@ -110,6 +111,16 @@ export async function ensureDemo({ port, admin, log = console.log }) {
       log("The next `npm start` tries again.");
     }
   }
+  if (creds.companySeeded && !creds.rolesSeeded && creds.apiKey) {
+    try {
+      await seedDemoRoles(tenantUrl, creds.apiKey, { email: DEMO.ownerEmail, password: DEMO.ownerPassword }, log);
+      creds.rolesSeeded = true;
+      saveCredentials(creds);
+    } catch (err) {
+      log(`Adding the requester, stock and requests failed: ${err.message}`);
+      log("The next `npm start` tries again.");
+    }
+  }
   return creds;
 }
 
@@ -183,6 +194,7 @@ export function banner(creds, port, adminEmail) {
     "",
     ` Demo workspace '${DEMO.slug}' (plan ${creds?.plan ?? DEMO.plan})`,
     `   Owner          ${DEMO.ownerEmail} / ${DEMO.ownerPassword}`,
+    `   Requester      ${DEMO_REQUESTER.email} / ${DEMO_REQUESTER.password}   (asks for equipment; the owner approves)`,
     `   API key        ${key}`,
     `   Saved in       ${relative(ROOT, DEMO_CREDENTIALS)}`,
     "",

@@ -20,6 +20,8 @@ export const ROUTE_POLICY = {
   refreshToken: { access: "tenantPublic", throttled: true },
   logout: { access: "tenantPublic" },
   acceptInvite: { access: "tenantPublic", throttled: true },
+  requestPasswordReset: { access: "tenantPublic", throttled: true },
+  confirmPasswordReset: { access: "tenantPublic", throttled: true },
   getMe: { access: "jwt", selfService: true },
   getMyPermissions: { access: "jwt", selfService: true },
   listUsers: { access: "jwt", roles: MANAGERS },
@@ -85,7 +87,7 @@ export const ROUTE_POLICY = {
   pickUpBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
   returnBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
   // Kits (docs/bookings.md#kits): API keys accepted, as for assets.
-  listKits: { access: "data", scope: "kits:read" },
+  listKits: { access: "data", scope: "kits:read", selfService: true },
   createKit: { access: "data", scope: "kits:write" },
   getKit: { access: "data", scope: "kits:read" },
   updateKit: { access: "data", scope: "kits:write" },

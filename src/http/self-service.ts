@@ -14,13 +14,17 @@ export interface SelfService {
   personActive: boolean;
 }
 
+/** The live person with this email (people's live email is unique), if any. */
+export const personWithEmail = (db: AppContext["var"]["db"], email: string) =>
+  db
+    .select({ id: people.id, status: people.status })
+    .from(people)
+    .where(and(sql`lower(${people.email}) = ${email.toLowerCase()}`, isNull(people.deletedAt)))
+    .get();
+
 export async function selfServiceOf(c: AppContext): Promise<SelfService | null> {
   const p = c.var.principal;
   if (p.kind !== "user" || p.role !== "requester") return null;
-  const person = await c.var.db
-    .select({ id: people.id, status: people.status })
-    .from(people)
-    .where(and(sql`lower(${people.email}) = ${p.email.toLowerCase()}`, isNull(people.deletedAt)))
-    .get();
+  const person = await personWithEmail(c.var.db, p.email);
   return { userId: p.userId, personId: person?.id ?? null, personActive: person?.status === "active" };
 }

@@ -27,7 +27,10 @@ describe("invites", () => {
       invitedBy: t.owner.id,
       token: expect.any(String),
     });
-    expect(created.body.acceptUrl).toBe(`${t.base}/auth/invites/accept`);
+    // The link opens the app's join page on the workspace host, the token in the fragment.
+    expect(created.body.acceptUrl).toBe(
+      `${new URL(t.base).origin}/join#token=${encodeURIComponent(created.body.token)}`,
+    );
     const days = (Date.parse(created.body.expiresAt) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.9);
     const db = await dbOf(t);

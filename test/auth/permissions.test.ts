@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { ROUTE_POLICY, type RouteRule } from "../../src/access/policy";
 import { planIncludes } from "../../src/tenancy/plans";
 import { userJwt } from "../harness/principals";
+import { requester } from "../harness/requests-helpers";
 import { api, createTenant } from "../harness/tenant";
 
-type Permissions = { role: string; operations: string[] };
+type Permissions = { role: string; operations: string[]; personId: string | null };
 
 async function memberJwt(t: Awaited<ReturnType<typeof createTenant>>, role = "member") {
   const owner = await userJwt(t);
@@ -89,6 +90,15 @@ describe("GET /auth/permissions", () => {
     expect(
       (await api(t, "/inventory-items/ast_x/checkout", { body: { personId: "per_x" }, auth: { jwt } })).status,
     ).toBe(403);
+  });
+
+  it("names the user's person (same email), so a client can show what they hold", async () => {
+    const t = await createTenant();
+    const rae = await requester(t);
+    const res = await api<Permissions>(t, "/auth/permissions", { auth: { jwt: rae.jwt } });
+    expect(res.body.personId).toBe(rae.personId);
+    const owner = await api<Permissions>(t, "/auth/permissions", { auth: { jwt: await userJwt(t) } });
+    expect(owner.body.personId).toBeNull();
   });
 
   it("is for signed-in users: no credentials 401, an API key 403", async () => {

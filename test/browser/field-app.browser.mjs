@@ -312,7 +312,7 @@ describe("the field app at phone size", () => {
       const href = document.querySelector('link[rel="manifest"]')?.getAttribute("href");
       return href ? (await fetch(href)).json() : null;
     });
-    expect(manifest).toMatchObject({ display: "standalone", start_url: "/scan" });
+    expect(manifest).toMatchObject({ id: "/", display: "standalone", start_url: "/" });
     // The hashed build files come straight from the asset server, cached for good (web/public/_headers).
     const cache = await page.evaluate(async () => {
       const src = document.querySelector('script[type="module"]')?.getAttribute("src") ?? "";
@@ -321,6 +321,12 @@ describe("the field app at phone size", () => {
     expect(cache).toBe("public, max-age=31536000, immutable");
     await page.evaluate(() => navigator.serviceWorker.ready);
     await expect.poll(() => page.evaluate(() => caches.keys().then((k) => k.length))).toBeGreaterThan(0);
+    // Installable for real: a maskable icon, an Apple touch icon, and one cache, named after this build.
+    expect(manifest.icons.some((i) => i.purpose === "maskable")).toBe(true);
+    expect(await page.locator('link[rel="apple-touch-icon"]').getAttribute("href")).toBe("/apple-touch-icon.png");
+    expect(await page.evaluate(() => caches.keys())).toEqual([
+      expect.stringMatching(/^inventory-shell-[a-z0-9]+-[a-z0-9]+$/),
+    ]);
     await page.context().setOffline(true);
     await page.reload();
     // The banner follows what requests do, not only navigator.onLine (which some Chromium builds

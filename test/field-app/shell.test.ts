@@ -53,10 +53,21 @@ describe("the field app's pages on a workspace host", () => {
     expect(sw.status).toBe(200);
     expect(sw.headers.get("content-type")).toMatch(/javascript/);
     expect(sw.headers.get("cache-control")).toBe("no-cache");
-    const manifest = await call<{ start_url: string; icons: unknown[] }>(`${origin}/manifest.webmanifest`);
+    type Icon = { src: string; purpose?: string };
+    const manifest = await call<{ id: string; start_url: string; icons: Icon[] }>(`${origin}/manifest.webmanifest`);
     expect(manifest.status).toBe(200);
-    expect(manifest.body.start_url).toBe("/scan");
-    expect(manifest.body.icons.length).toBeGreaterThan(0);
+    expect(manifest.body.id).toBe("/");
+    expect(manifest.body.start_url).toBe("/");
+    // Installable for real: a maskable icon and an Apple touch icon, each served.
+    const maskable = manifest.body.icons.find((i) => i.purpose === "maskable");
+    expect(maskable).toBeDefined();
+    for (const src of [maskable!.src, "/apple-touch-icon.png"]) {
+      const icon = await call(`${origin}${src}`);
+      expect(icon.status, src).toBe(200);
+      expect(icon.headers.get("content-type"), src).toBe("image/png");
+    }
+    // The cache is named after the build, so a new build's worker replaces (and deletes) the old one.
+    expect(sw.body).toMatch(/inventory-shell-[a-z0-9]+-[a-z0-9]+/);
     const unknown = await call(`${origin}/no-such-page`);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ code: "not_found" });

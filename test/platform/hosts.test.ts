@@ -19,7 +19,9 @@ describe("hosts and generated URLs", () => {
       auth: { jwt },
     });
     expect(invite.status, JSON.stringify(invite.body)).toBe(201);
-    expect(invite.body.acceptUrl).toBe(`${configured}/auth/invites/accept`);
+    expect(invite.body.acceptUrl).toBe(
+      `https://${t.slug}.${TEST_DOMAIN}/join#token=${encodeURIComponent(invite.body.token)}`,
+    );
     const upload = await call<ObjectUpload>(`${odd}/objects`, {
       body: { contentType: "image/png", size: 10 },
       auth: { jwt },

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { Kit } from "../../src/modules/kits";
+import type { Page } from "../../src/platform/pagination";
 import type { ErrorBody } from "../../src/platform/schemas";
 import { seedPerson } from "../harness/people";
 import { createUser } from "../harness/principals";
@@ -30,5 +32,22 @@ describe("a kit is requestable only when everything in it is", () => {
     const opened = await api(t, `/inventory-items/${server.id}`, { method: "PATCH", body: { requestable: true } });
     expect(opened.status).toBe(200);
     await ask(t, rae, { kitId: kit.body.id });
+  });
+
+  it("lists to the self-service role only the kits whose every item is requestable", async () => {
+    const t = await createTenant();
+    const rae = await requester(t);
+    const cam = await asset(t, "Camera");
+    const lens = await asset(t, "Lens");
+    const server = await asset(t, "Server", false);
+    const open = await api<{ id: string }>(t, "/kits", { body: { name: "Camera kit", assetIds: [cam.id, lens.id] } });
+    const mixed = await api<{ id: string }>(t, "/kits", { body: { name: "Mixed kit", assetIds: [server.id] } });
+    const empty = await api<{ id: string }>(t, "/kits", { body: { name: "Empty kit" } });
+    const ids = (page: Page<Kit>) => page.items.map((k) => k.id).sort();
+    const all = await api<Page<Kit>>(t, "/kits");
+    expect(ids(all.body)).toEqual([open.body.id, mixed.body.id, empty.body.id].sort());
+    const mine = await api<Page<Kit>>(t, "/kits", { auth: { jwt: rae.jwt } });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+    expect(ids(mine.body)).toEqual([open.body.id]);
   });
 });

@@ -1,7 +1,7 @@
-import type { FunctionComponent } from "preact";
+import type { ComponentType } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Layout } from "./components/Layout";
-import { Spinner } from "./components/ui";
+import { Notice, Spinner } from "./components/ui";
 import { AssetPage } from "./pages/AssetPage";
 import { HomePage } from "./pages/HomePage";
 import { LoginPage } from "./pages/LoginPage";
@@ -12,26 +12,30 @@ import { session } from "./state/session";
 import { t } from "./strings";
 
 /**
- * A page loaded on demand (its own chunk, outside the first load's budget: scripts/web-budget.mjs).
- * Until it has arrived the frame shows "Loading…".
+ * A page loaded on demand (its own chunk, outside the first load's budget: scripts/web-budget.mjs):
+ * pages most people open rarely. Until it has arrived the frame shows "Loading…"; a chunk that
+ * cannot be fetched (offline, before the service worker kept it) says so.
  */
-function onDemand<P extends object>(load: () => Promise<FunctionComponent<P>>) {
-  let loaded: FunctionComponent<P> | null = null;
+function onDemand<P extends object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | null = null;
   return function OnDemand(props: P) {
-    const [page, setPage] = useState<FunctionComponent<P> | null>(() => loaded);
+    const [page, setPage] = useState<{ Page: ComponentType<P> } | { failed: true } | null>(() =>
+      loaded ? { Page: loaded } : null,
+    );
     useEffect(() => {
       if (!page)
-        void load().then((c) => {
-          loaded = c;
-          setPage(() => c);
-        });
+        load().then(
+          (c) => {
+            loaded = c;
+            setPage({ Page: c });
+          },
+          () => setPage({ failed: true }),
+        );
     }, []);
-    const Page = page;
-    return Page ? (
-      <Page {...props} />
-    ) : (
+    if (page && "Page" in page) return <page.Page {...props} />;
+    return (
       <Layout title={t.appName}>
-        <Spinner label={t.loading} />
+        {page ? <Notice tone="error">{t.unreachable}</Notice> : <Spinner label={t.loading} />}
       </Layout>
     );
   };
@@ -39,15 +43,27 @@ function onDemand<P extends object>(load: () => Promise<FunctionComponent<P>>) {
 
 const StockPage = onDemand(() => import("./pages/StockPage").then((m) => m.StockPage));
 const PlacePage = onDemand(() => import("./pages/PlacePage").then((m) => m.PlacePage));
+const CataloguePage = onDemand(() => import("./pages/CataloguePage").then((m) => m.default));
+const MyRequestsPage = onDemand(() => import("./pages/MyRequestsPage").then((m) => m.default));
+const QueuePage = onDemand(() => import("./pages/QueuePage").then((m) => m.default));
+const MinePage = onDemand(() => import("./pages/MinePage").then((m) => m.default));
+const JoinPage = onDemand(() => import("./pages/JoinPage").then((m) => m.default));
+const ResetPasswordPage = onDemand(() => import("./pages/ResetPasswordPage").then((m) => m.default));
 
 /**
  * The route table (the Worker serves index.html for the same paths: src/modules/field-app).
- * Every page but /login needs a signed-in user; signed out, the app goes to /login with the page
- * asked for as `next`, and sign-in comes back to it.
+ * Every page but /login, /join and /reset-password needs a signed-in user; signed out, the app
+ * goes to /login with the page asked for as `next`, and sign-in comes back to it.
  */
 function route(p: string) {
   if (p === "/") return { page: <HomePage />, open: false };
   if (p === "/login") return { page: <LoginPage />, open: true };
+  if (p === "/join") return { page: <JoinPage />, open: true };
+  if (p === "/reset-password") return { page: <ResetPasswordPage />, open: true };
+  if (p === "/catalogue") return { page: <CataloguePage />, open: false };
+  if (p === "/requests") return { page: <MyRequestsPage />, open: false };
+  if (p === "/requests/queue") return { page: <QueuePage />, open: false };
+  if (p === "/mine") return { page: <MinePage />, open: false };
   if (p === "/scan" || p.startsWith("/scan/")) return { page: <ScanPage />, open: false };
   const asset = /^\/a\/([^/]+)$/.exec(p);
   if (asset?.[1]) return { page: <AssetPage tag={decodeURIComponent(asset[1])} />, open: false };

@@ -6,7 +6,13 @@
  */
 const sw = globalThis as unknown as ServiceWorkerGlobalScope;
 
-const CACHE = "inventory-shell-v1";
+/**
+ * One cache per build (the id is written in by the build, web/vite.config.ts): a new build is a
+ * new service worker with a new cache, and activating it deletes every older one, with the
+ * files of the builds before.
+ */
+declare const __BUILD_ID__: string;
+const CACHE = `inventory-shell-${__BUILD_ID__}`;
 /** The same index.html twice: under the decoder pages' CSP (/scan) and everyone else's (/). */
 const SHELL = "/";
 const DECODER_SHELL = "/scan";
@@ -20,7 +26,7 @@ async function cacheShell(): Promise<void> {
   await cache.put(SHELL, res);
   await cache.add(new Request(DECODER_SHELL, { cache: "no-cache" }));
   const files = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1] as string);
-  await cache.addAll([...files, "/manifest.webmanifest", "/icon.svg"]);
+  await cache.addAll([...files, "/manifest.webmanifest", "/icon.svg", "/apple-touch-icon.png"]);
 }
 
 sw.addEventListener("install", (event) => {
@@ -30,7 +36,8 @@ sw.addEventListener("install", (event) => {
 sw.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      for (const key of await caches.keys()) if (key !== CACHE) await caches.delete(key);
+      for (const key of await caches.keys())
+        if (key !== CACHE && key.startsWith("inventory-shell-")) await caches.delete(key);
       await sw.clients.claim();
     })(),
   );

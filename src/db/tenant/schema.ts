@@ -13,6 +13,7 @@ export * from "./kits";
 export * from "./maintenance";
 export * from "./notifications";
 export * from "./outbox";
+export * from "./password-resets";
 export * from "./people";
 export * from "./quick-add";
 export * from "./requests";

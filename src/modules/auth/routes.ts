@@ -3,19 +3,23 @@ import { ssoGateOn } from "../../access/sso/gate";
 import type { AppContext } from "../../env";
 import { HEADERS } from "../../http/response-headers";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { personWithEmail } from "../../http/self-service";
 import { serviceCtx } from "../../http/service-context";
+import { hostOrigin } from "../../tenancy/host";
 import { planIncludes } from "../../tenancy/plans";
 import { getUser, toUser, UserSchema } from "../users";
+import { confirmPasswordReset, RESET_TTL_MINUTES, RESETS_PER_HOUR, requestPasswordReset } from "./password-reset";
 import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
 import type { AuthCtx } from "./refresh-tokens";
 import { invalidRefreshToken } from "./refresh-tokens";
 import {
   AcceptInviteBody,
   LoginBody,
+  PasswordResetConfirmBody,
+  PasswordResetRequestBody,
   PermissionsSchema,
   RefreshBody,
   SessionResponseSchema,
-  SessionSchema,
 } from "./schemas";
 import * as svc from "./service";
 
@@ -142,7 +146,9 @@ export const authRouter = createRouter()
       // The guard admits user JWTs only (a platform admin acts as an owner, as in the guard).
       const role = p.kind === "platformAdmin" ? "owner" : p.role;
       const plan = c.var.tenant.plan;
-      return c.json({ role, operations: permittedOperations(role, (f) => planIncludes(plan, f)) }, 200);
+      const person = p.kind === "user" ? await personWithEmail(c.var.db, p.email) : undefined;
+      const operations = permittedOperations(role, (f) => planIncludes(plan, f));
+      return c.json({ role, operations, personId: person?.id ?? null }, 200);
     },
   )
   .openapi(
@@ -153,9 +159,57 @@ export const authRouter = createRouter()
       tags,
       summary: "Accept an invite and set a password",
       description:
-        "Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`). Under the SSO-only gate a non-owner invite is consumed by the first SSO sign-in instead (403 `sso_required`).",
+        "Creates the user with the invite's email and role and signs them in. An unknown, expired, revoked or already used token is a 400 (`body.token`). Under the SSO-only gate a non-owner invite is consumed by the first SSO sign-in instead (403 `sso_required`). The invite's `acceptUrl` opens the field app's join page, which calls this route (docs/auth.md#joining-and-resetting-a-password). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.",
       request: body(AcceptInviteBody),
-      responses: { 201: json(SessionSchema, "User created and signed in"), ...errorResponses(403, 409, 415) },
+      responses: {
+        201: sessionAnswer("User created and signed in", "Only with `refreshCookie: true`"),
+        ...errorResponses(403, 409, 415),
+      },
     }),
-    async (c) => c.json(await svc.acceptInvite(await gatedAuthCtx(c), c.req.valid("json")), 201),
+    async (c) => {
+      const input = c.req.valid("json");
+      const session = await svc.acceptInvite(await gatedAuthCtx(c), input);
+      return c.json(deliverSession(c, session, input.refreshCookie === true), 201);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/auth/password-reset",
+      operationId: "requestPasswordReset",
+      tags,
+      summary: "Ask for a password reset link",
+      description: `Records a reset for the active user with this email and sends them a link to the field app's reset page (\`<workspace>/reset-password#token=…\`), valid ${RESET_TTL_MINUTES} minutes and usable once. The answer is 202 whether or not a user has this email, so it reveals nothing. At most ${RESETS_PER_HOUR} links per user per hour (more are answered the same and send nothing), on top of the per-address limit of the sign-in routes. Under the SSO-only gate only owners get a link. Until email sending is connected, the link is recorded but not mailed (docs/auth.md#password-reset).`,
+      request: body(PasswordResetRequestBody),
+      responses: {
+        202: { description: "Asked for: a link is on its way if a user has this email" },
+        ...errorResponses(415),
+      },
+    }),
+    async (c) => {
+      const linkBase = `${hostOrigin(c.env, c.var.tenant.slug)}/reset-password`;
+      await requestPasswordReset(await gatedAuthCtx(c), c.req.valid("json").email, linkBase);
+      return c.body(null, 202);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/auth/password-reset/confirm",
+      operationId: "confirmPasswordReset",
+      tags,
+      summary: "Set a new password with a reset link's token",
+      description:
+        "Sets the password and signs the user in; every other session of the user ends (refresh tokens revoked, older access tokens refused). An unknown, altered, expired or already used token is a 400 (`body.token`). With `refreshCookie: true` (browsers) the refresh token is set as the `inventory_refresh` cookie instead of returned.",
+      request: body(PasswordResetConfirmBody),
+      responses: {
+        200: sessionAnswer("Password set and signed in", "Only with `refreshCookie: true`"),
+        ...errorResponses(415),
+      },
+    }),
+    async (c) => {
+      const input = c.req.valid("json");
+      const session = await confirmPasswordReset(authCtx(c), input);
+      return c.json(deliverSession(c, session, input.refreshCookie === true), 200);
+    },
   );

@@ -5,15 +5,20 @@ import { nameField } from "../../platform/schemas";
 import { emailField, UserSchema } from "../users";
 
 const opaqueToken = z.string().min(1).max(256);
+const newPassword = z
+  .string()
+  .min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `at most ${PASSWORD_MAX} characters`);
+const refreshCookieField = z.boolean().optional().openapi({
+  description:
+    "For browsers: `true` sets the refresh token as the HttpOnly, SameSite=Strict cookie `inventory_refresh` (path /api/v1/auth/) and leaves it out of the body (`AuthCookieSession`). Default false: the token is in the body.",
+});
 
 export const LoginBody = z
   .strictObject({
     email: emailField,
     password: z.string().min(1).max(PASSWORD_MAX).openapi({ example: "correct-horse-battery" }),
-    refreshCookie: z.boolean().optional().openapi({
-      description:
-        "For browsers: `true` sets the refresh token as the HttpOnly, SameSite=Strict cookie `inventory_refresh` (path /api/v1/auth/) and leaves it out of the body (`AuthCookieSession`). Default false: the token is in the body.",
-    }),
+    refreshCookie: refreshCookieField,
   })
   .openapi("Login");
 
@@ -29,13 +34,21 @@ export const RefreshBody = z
 export const AcceptInviteBody = z
   .strictObject({
     token: opaqueToken.openapi({ description: "The invite token from POST /users/invites." }),
-    password: z
-      .string()
-      .min(PASSWORD_MIN, `at least ${PASSWORD_MIN} characters`)
-      .max(PASSWORD_MAX, `at most ${PASSWORD_MAX} characters`),
+    password: newPassword,
     name: nameField.optional(),
+    refreshCookie: refreshCookieField,
   })
   .openapi("AcceptInvite");
+
+export const PasswordResetRequestBody = z.strictObject({ email: emailField }).openapi("PasswordResetRequest");
+
+export const PasswordResetConfirmBody = z
+  .strictObject({
+    token: opaqueToken.openapi({ description: "The token of the reset link (after `#token=`)." }),
+    password: newPassword,
+    refreshCookie: refreshCookieField,
+  })
+  .openapi("PasswordResetConfirm");
 
 export const SessionSchema = z
   .object({
@@ -64,6 +77,11 @@ export const PermissionsSchema = z
       description:
         "The operationIds of this document that the signed-in user may call (role and plan), sorted. A client shows only these actions; the API still checks every call.",
       example: ["checkinInventoryItem", "checkoutInventoryItem", "getInventoryItemByTag"],
+    }),
+    personId: z.string().nullable().openapi({
+      description:
+        "The live person with the user's email, or null: what they hold and ask for is this person's (GET /people/{personId}/stock, `holderId` of the asset list).",
+      example: "per_01jd3k4m5n6p7q8r9s0t1v2w3x",
     }),
   })
   .openapi("Permissions");

@@ -14,6 +14,12 @@ import { documentHeaders } from "./csp";
 export const APP_PAGES = [
   { path: "/", decoder: false },
   { path: "/login", decoder: false },
+  { path: "/join", decoder: false },
+  { path: "/reset-password", decoder: false },
+  { path: "/catalogue", decoder: false },
+  { path: "/requests", decoder: false },
+  { path: "/requests/queue", decoder: false },
+  { path: "/mine", decoder: false },
   { path: "/a/:tag", decoder: false },
   // What the other labels open (src/modules/labels/qr.ts): a stock item by tag, a kit and a location by id.
   { path: "/s/:tag", decoder: false },
@@ -34,6 +40,8 @@ export const APP_FILES: Record<string, string> = {
   "/icon.svg": "public, max-age=86400",
   "/icon-192.png": "public, max-age=86400",
   "/icon-512.png": "public, max-age=86400",
+  "/icon-maskable-512.png": "public, max-age=86400",
+  "/apple-touch-icon.png": "public, max-age=86400",
 };
 
 async function fromAssets(c: { env: AppEnv["Bindings"]; req: { url: string } }, path: string) {

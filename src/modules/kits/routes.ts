@@ -1,4 +1,5 @@
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
+import { selfServiceOf } from "../../http/self-service";
 import { serviceCtx } from "../../http/service-context";
 import { BookingSchema } from "../bookings";
 import { bookKit, checkinKit, checkoutKit } from "./actions";
@@ -28,10 +29,15 @@ export const kitsRouter = createRouter()
       operationId: "listKits",
       tags,
       summary: "List kits",
+      description:
+        "The self-service role (requester) sees only the kits it may request: those whose every item is requestable (docs/requests.md).",
       request: { query: ListKitsQuery },
       responses: { 200: json(KitPage, "A page of kits") },
     }),
-    async (c) => c.json(await svc.listKits(c.var.db, c.req.valid("query")), 200),
+    async (c) => {
+      const requester = (await selfServiceOf(c)) !== null;
+      return c.json(await svc.listKits(c.var.db, c.req.valid("query"), requester), 200);
+    },
   )
   .openapi(
     defineRoute({

@@ -49,12 +49,21 @@ export async function getKit(db: TenantDb, id: string): Promise<Kit> {
   return toKit(await requireKit(db, id), await memberStates(db, id));
 }
 
-export async function listKits(db: TenantDb, q: { limit: number; cursor?: string }) {
+/**
+ * A kit a requester may ask for: it has members and every one is live and requestable (the rule
+ * POST /requests applies to a kit, docs/requests.md).
+ */
+const requestableKit = sql`EXISTS (SELECT 1 FROM ${kitMembers} WHERE ${kitMembers.kitId} = ${kits.id})
+  AND NOT EXISTS (SELECT 1 FROM ${kitMembers} JOIN ${assets} ON ${assets.id} = ${kitMembers.assetId}
+    WHERE ${kitMembers.kitId} = ${kits.id} AND (${assets.requestable} = 0 OR ${assets.deletedAt} IS NOT NULL))`;
+
+/** `requestableOnly`: the self-service role's view, the kits it may request. */
+export async function listKits(db: TenantDb, q: { limit: number; cursor?: string }, requestableOnly = false) {
   const page = keyset(q, { by: [kits.id] });
   const rows = await db
     .select()
     .from(kits)
-    .where(and(isNull(kits.deletedAt), page.seek))
+    .where(and(isNull(kits.deletedAt), requestableOnly ? requestableKit : undefined, page.seek))
     .orderBy(...page.orderBy)
     .limit(page.take)
     .all();

@@ -3,7 +3,7 @@ import type { AppContext } from "../../env";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { idParam } from "../../platform/schemas";
-import { workspaceApiUrl } from "../../tenancy/host";
+import { hostOrigin } from "../../tenancy/host";
 import { createInvite, listInvites, revokeInvite } from "./invites";
 import {
   CreatedInviteSchema,
@@ -77,14 +77,15 @@ export const usersRouter = createRouter()
       operationId: "createInvite",
       tags,
       summary: "Invite a user",
-      description: `No email is sent: the response carries the invite \`token\` (shown once, stored hashed) for the caller to pass on. The invitee accepts with POST /auth/invites/accept. Invites expire after 7 days. 409 when a user or an open invite with that email exists; only an owner may invite an owner. ${LIMITS_NOTE}`,
+      description: `No email is sent: the response carries the invite \`token\` (shown once, stored hashed) for the caller to pass on. Hand the invitee \`acceptUrl\`: it opens the field app's join page (set a password, or continue with the workspace's SSO), which accepts with POST /auth/invites/accept. Invites expire after 7 days. 409 when a user or an open invite with that email exists; only an owner may invite an owner. ${LIMITS_NOTE}`,
       request: body(CreateInviteBody),
       responses: { 201: json(CreatedInviteSchema, "Created; the token is shown once"), ...errorResponses(409, 415) },
     }),
     async (c) => {
       const { invite, token } = await createInvite(serviceCtx(c), acting(c), c.req.valid("json"));
-      // Built from the configured base URL, never from the request's Host header.
-      const acceptUrl = workspaceApiUrl(c.env, c.var.tenant.slug, "/auth/invites/accept");
+      // Built from the configured base URL, never from the request's Host header. The token rides in
+      // the fragment, which browsers never send to a server or in a Referer.
+      const acceptUrl = `${hostOrigin(c.env, c.var.tenant.slug)}/join#token=${encodeURIComponent(token)}`;
       return c.json({ ...toInvite(invite), token, acceptUrl }, 201);
     },
   )

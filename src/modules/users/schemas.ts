@@ -52,7 +52,9 @@ export const InviteSchema = z
 export const CreatedInviteSchema = InviteSchema.extend({
   token: z.string().openapi({ description: "The invite token, shown once. No email is sent: hand it to the invitee." }),
   acceptUrl: z.string().openapi({
-    description: "Where the invitee POSTs `{ token, password, name? }` (this workspace's /auth/invites/accept).",
+    description:
+      "The link to hand the invitee: the field app's join page on this workspace's host, the token in the fragment (`https://<workspace>/join#token=…`). It opens in a browser: set a password (POST /auth/invites/accept), or continue with the workspace's SSO.",
+    example: "https://acme.example.com/join#token=…",
   }),
 }).openapi("CreatedInvite");
 

@@ -28,11 +28,6 @@ export const location = (id: string) =>
 export const photoUrl = (key: string) =>
   authed(() => api.GET("/objects/{objectKey}/view-url", { params: { path: { objectKey: key } } }));
 
-export const searchPeople = (q: string) => authed(() => api.GET("/people", { params: { query: { q, limit: 10 } } }));
-
-export const searchLocations = (q: string) =>
-  authed(() => api.GET("/locations", { params: { query: { q, limit: 10 } } }));
-
 export const checkOut = (id: string, personId: string, dueBackAt?: string) =>
   authed(() =>
     api.POST("/inventory-items/{inventoryItemId}/checkout", {

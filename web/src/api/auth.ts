@@ -73,10 +73,41 @@ export async function bootstrap(): Promise<Bootstrap | null> {
   return data ?? null;
 }
 
-/** The operationIds the signed-in user may call (role and plan), from the API's policy table. */
-export async function permissions(): Promise<string[]> {
+/**
+ * The operationIds the signed-in user may call (role and plan), from the API's policy table, and
+ * the user's person (what they hold and ask for is theirs).
+ */
+export async function permissions(): Promise<{ operations: string[]; personId: string | null }> {
   const { data } = await authed(() => api.GET("/auth/permissions"));
-  return data?.operations ?? [];
+  return { operations: data?.operations ?? [], personId: data?.personId ?? null };
+}
+
+/** Joins from an invite link: sets the password and signs in (the refresh token as the cookie). */
+export async function acceptInvite(
+  token: string,
+  password: string,
+  name: string,
+  fallback: string,
+): Promise<SignInResult> {
+  const body = { token, password, refreshCookie: true, ...(name ? { name } : {}) };
+  const { data, error } = await api.POST("/auth/invites/accept", { body });
+  if (data) return { ok: true, user: accept(data) };
+  return { ok: false, message: messageOf(error, fallback) };
+}
+
+/** Asks for a reset link; the answer is the same whether the email is known or not. */
+export async function requestReset(email: string): Promise<boolean> {
+  const { response } = await api.POST("/auth/password-reset", { body: { email } });
+  return response.ok;
+}
+
+/** Sets a new password with a reset link's token and signs in. */
+export async function confirmReset(token: string, password: string, fallback: string): Promise<SignInResult> {
+  const { data, error } = await api.POST("/auth/password-reset/confirm", {
+    body: { token, password, refreshCookie: true },
+  });
+  if (data) return { ok: true, user: accept(data) };
+  return { ok: false, message: messageOf(error, fallback) };
 }
 
 export async function me(): Promise<User | null> {

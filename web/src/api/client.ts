@@ -68,9 +68,37 @@ export async function authed<R extends { response: Response }>(call: () => Promi
   return call();
 }
 
-/** The error envelope's message (`{ message, code, details?, requestId }`), or a fallback. */
+/**
+ * The API's field names as the app's forms call them: a person reads "due back", never
+ * `dueBackAt`. Anything unnamed here is split into words ("holderKind" → "holder kind").
+ */
+const FIELD_WORDS: Record<string, string> = {
+  dueBackAt: "due back",
+  personId: "person",
+  locationId: "location",
+  startsAt: "from",
+  endsAt: "to",
+  assetId: "asset",
+  assetIds: "assets",
+  kitId: "kit",
+  stockItemId: "stock item",
+  uniqueTag: "tag",
+  token: "link",
+  ids: "list",
+};
+const words = (field: string) => FIELD_WORDS[field] ?? field.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+
+/** A message of the API in the app's words: `body.dueBackAt: …` → `Due back: …`; bare field names too. */
+export function inWords(message: string): string {
+  const said = message
+    .replace(/\b(?:body|query|path|params)\.([A-Za-z]+)(?:\.\d+)?/g, (_, f: string) => words(f))
+    .replace(/\b([a-z]+(?:[A-Z][a-z]+)+)\b/g, (m: string) => (m in FIELD_WORDS || /Id$|At$/.test(m) ? words(m) : m));
+  return said.charAt(0).toUpperCase() + said.slice(1);
+}
+
+/** The error envelope's message (`{ message, code, details?, requestId }`) in the app's words, or a fallback. */
 export function messageOf(error: unknown, fallback: string): string {
   if (error && typeof error === "object" && "message" in error && typeof error.message === "string")
-    return error.message;
+    return inWords(error.message);
   return fallback;
 }

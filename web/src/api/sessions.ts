@@ -49,8 +49,10 @@ export const unscan = (sessionId: string, itemId: string) =>
 
 export const bulk = (body: BulkBody) => authed(() => api.POST("/inventory-items/bulk", { body }));
 
-/** Locations to start a location-scoped session with (the first 100 by name). */
-export const locations = () => authed(() => api.GET("/locations", { params: { query: { limit: 100 } } }));
+/** One page of the locations (by name); the tree is built from all of them. */
+export const locationsPage = (cursor?: string) =>
+  authed(() => api.GET("/locations", { params: { query: { limit: 100, ...(cursor ? { cursor } : {}) } } }));
 
-/** People to check a batch out to (the first 100 by name). */
-export const people = () => authed(() => api.GET("/people", { params: { query: { limit: 100 } } }));
+/** People whose name or email matches `q` (the first ten by name when `q` is empty). */
+export const people = (q: string) =>
+  authed(() => api.GET("/people", { params: { query: { limit: 10, status: "active", ...(q ? { q } : {}) } } }));

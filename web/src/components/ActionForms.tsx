@@ -1,7 +1,8 @@
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
-import type { Location, Person } from "../api/types";
+import { asset } from "../state/asset";
 import * as act from "../state/asset-actions";
+import { type Choice, chose, findPeople, findPlaces } from "../state/choices";
 import { holderScanPath } from "../state/holder";
 import { t } from "../strings";
 import { Picker } from "./Picker";
@@ -27,15 +28,16 @@ function Actions({ confirm, disabled }: { confirm: string; disabled?: boolean })
 }
 
 /** Whom an asset goes to (check out, book): people searched by name. */
-function PersonPicker({ id, chosen }: { id: string; chosen: Signal<Person | null> }) {
+function PersonPicker({ id, chosen }: { id: string; chosen: Signal<Choice | null> }) {
   return (
     <Picker
       id={id}
       label={t.actions.searchPerson}
-      search={act.searchPeople}
+      search={findPeople}
       chosen={chosen.value}
-      detail={(p) => p.email ?? p.department}
+      detail={(p) => p.detail ?? null}
       onPick={(p) => {
+        chose("person", p);
         chosen.value = p;
       }}
     />
@@ -49,7 +51,7 @@ const submitting = (fn: () => unknown) => (e: Event) => {
 
 /** Due back is optional; an asset booked later can only go out until that booking starts. */
 export function CheckOutForm({ tag }: FormProps) {
-  const person = useSignal<Person | null>(null);
+  const person = useSignal<Choice | null>(null);
   const due = useRef<HTMLInputElement>(null);
   return (
     <form
@@ -112,7 +114,7 @@ export function CheckInForm({ tag, holds = 0 }: FormProps) {
 }
 
 export function MoveForm({ tag }: FormProps) {
-  const place = useSignal<Location | null>(null);
+  const place = useSignal<Choice | null>(null);
   return (
     <form
       class="panel"
@@ -124,9 +126,10 @@ export function MoveForm({ tag }: FormProps) {
       <Picker
         id="location"
         label={t.actions.newLocation}
-        search={act.searchLocations}
+        search={(q) => findPlaces(q, asset.value.status === "ready" ? asset.value.view.item.locationId : null)}
         chosen={place.value}
         onPick={(l) => {
+          chose("place", l);
           place.value = l;
         }}
       />
@@ -183,7 +186,7 @@ export function ReportForm({ tag, name }: FormProps) {
 const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 export function BookForm({ tag }: FormProps) {
-  const person = useSignal<Person | null>(null);
+  const person = useSignal<Choice | null>(null);
   const from = useRef<HTMLInputElement>(null);
   const to = useRef<HTMLInputElement>(null);
   const soon = new Date(Date.now() + 3_600_000);

@@ -1,7 +1,6 @@
 import type { AssetView } from "../state/asset";
 import { t } from "../strings";
-
-const date = (iso: string) => new Date(iso).toLocaleDateString("en", { dateStyle: "medium" });
+import { day as date, dateTime } from "./format";
 
 /** What an asset is and where it stands: every state in words, with colour as a second signal. */
 export function AssetFacts({ view }: { view: AssetView }) {
@@ -21,18 +20,26 @@ export function AssetFacts({ view }: { view: AssetView }) {
           ? `${item.holder.name} (${t.holder.kinds[item.holder.kind] ?? item.holder.kind})`
           : (view.assigneeName ?? t.asset.nobody)}
       </dd>
-      <dt>{t.asset.location}</dt>
-      <dd>{view.locationName ?? "—"}</dd>
-      <dt>{t.asset.health}</dt>
-      <dd>
-        {health ? (
-          <span class={`badge badge-health-${health.badge}`}>
-            {t.health[health.badge] ?? health.badge} ({health.score}/100)
-          </span>
-        ) : (
-          t.health.unknown
-        )}
-      </dd>
+      {view.shows.location && (
+        <>
+          <dt>{t.asset.location}</dt>
+          <dd>{view.locationName ?? "—"}</dd>
+        </>
+      )}
+      {view.shows.health && (
+        <>
+          <dt>{t.asset.health}</dt>
+          <dd>
+            {health ? (
+              <span class={`badge badge-health-${health.badge}`}>
+                {t.health[health.badge] ?? health.badge} ({health.score}/100)
+              </span>
+            ) : (
+              t.health.unknown
+            )}
+          </dd>
+        </>
+      )}
     </dl>
   );
 }
@@ -58,16 +65,18 @@ export function AssetMore({ view }: { view: AssetView }) {
           )}
         </section>
       )}
-      <section aria-labelledby="maint">
-        <h2 id="maint">{t.asset.nextMaintenance}</h2>
-        {view.nextMaintenance ? (
-          <p>
-            {view.nextMaintenance.title}: {t.asset.due(date(view.nextMaintenance.nextDueDate))}
-          </p>
-        ) : (
-          <p>{t.asset.noMaintenance}</p>
-        )}
-      </section>
+      {view.shows.maintenance && (
+        <section aria-labelledby="maint">
+          <h2 id="maint">{t.asset.nextMaintenance}</h2>
+          {view.nextMaintenance ? (
+            <p>
+              {view.nextMaintenance.title}: {t.asset.due(date(view.nextMaintenance.nextDueDate))}
+            </p>
+          ) : (
+            <p>{t.asset.noMaintenance}</p>
+          )}
+        </section>
+      )}
       <section aria-labelledby="bookings">
         <h2 id="bookings">{t.asset.bookings}</h2>
         {view.bookings.length === 0 ? (
@@ -76,7 +85,9 @@ export function AssetMore({ view }: { view: AssetView }) {
           <ul>
             {view.bookings.map((b) => (
               <li key={b.id}>
-                {t.asset.booking(date(b.startsAt), date(b.endsAt))} ({b.status.replace("_", " ")})
+                {t.asset.booking(dateTime(b.startsAt), dateTime(b.endsAt))}
+                {view.bookedFor[b.personId] ? `, ${t.asset.bookedFor(view.bookedFor[b.personId] ?? "")}` : ""} (
+                {b.status.replace("_", " ")})
               </li>
             ))}
           </ul>

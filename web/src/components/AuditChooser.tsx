@@ -1,9 +1,10 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { activeSessions, type Choice, places as listPlaces, startAudit } from "../state/choices";
+import { activeSessions, type Choice, chose, findPlaces, startAudit } from "../state/choices";
 import { navigate } from "../state/router";
 import { can } from "../state/session";
 import { t } from "../strings";
+import { Picker } from "./Picker";
 import { Button, Field, Notice, Spinner } from "./ui";
 
 /**
@@ -13,25 +14,21 @@ import { Button, Field, Notice, Spinner } from "./ui";
  */
 export function AuditChooser() {
   const sessions = useSignal<Choice[] | null>(null);
-  const places = useSignal<Choice[]>([]);
   const message = useSignal("");
   const name = useSignal("");
-  const locationId = useSignal("");
+  const place = useSignal<Choice | null>(null);
 
   useEffect(() => {
     void activeSessions().then((r) => {
       sessions.value = r.items;
       if (r.message) message.value = r.message;
     });
-    void listPlaces().then((r) => {
-      places.value = r.items;
-    });
   }, []);
 
   async function start(e: Event) {
     e.preventDefault();
     if (!name.value.trim()) return;
-    const r = await startAudit(name.value.trim(), locationId.value || null);
+    const r = await startAudit(name.value.trim(), place.value?.id ?? null);
     if ("id" in r) navigate(`/scan/audit/${encodeURIComponent(r.id)}`);
     else message.value = r.message;
   }
@@ -69,22 +66,18 @@ export function AuditChooser() {
                 required
               />
             </Field>
-            <Field id="session-location" label={t.audit.location}>
-              <select
-                id="session-location"
-                value={locationId.value}
-                onChange={(e) => {
-                  locationId.value = e.currentTarget.value;
-                }}
-              >
-                <option value="">{t.audit.anyLocation}</option>
-                {places.value.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            {/* The location tree, each place by its path, searchable; none chosen: every location. */}
+            <Picker
+              id="session-location"
+              label={t.audit.location}
+              search={(q) => findPlaces(q)}
+              chosen={place.value}
+              onPick={(p) => {
+                chose("place", p);
+                place.value = place.value?.id === p.id ? null : p;
+              }}
+            />
+            <p class="hint">{place.value ? t.audit.chosenLocation(place.value.name) : t.audit.anyLocation}</p>
             <Button type="submit" variant="primary">
               {t.audit.startSubmit}
             </Button>

@@ -1,11 +1,11 @@
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
 import * as batch from "../state/batch";
-import { type Choice, people as listPeople, places as listPlaces } from "../state/choices";
+import { type Choice, chose, findPeople, findPlaces } from "../state/choices";
 import { can } from "../state/session";
 import { t } from "../strings";
 import { CameraPanel } from "./CameraPanel";
 import { CodeForm } from "./CodeForm";
+import { Picker } from "./Picker";
 import { Button, Field, Notice } from "./ui";
 
 /**
@@ -13,22 +13,11 @@ import { Button, Field, Notice } from "./ui";
  * actions are shown when the user's permissions include the bulk route (the API decides per item).
  */
 export function BatchPanel() {
-  const action = useSignal<"checkout" | "checkin" | "move">("checkin");
-  const people = useSignal<Choice[]>([]);
-  const places = useSignal<Choice[]>([]);
-  const target = useSignal("");
-
-  useEffect(() => {
-    void listPeople().then((r) => {
-      people.value = r.items;
-    });
-    void listPlaces().then((r) => {
-      places.value = r.items;
-    });
-  }, []);
-
+  const picked = useSignal<"checkout" | "checkin" | "move" | null>(null);
+  const target = useSignal<Choice | null>(null);
+  // Until the person picks one, the action is the one that fits the list (batch.fittingAction).
+  const action = { value: picked.value ?? batch.fittingAction(batch.list.value) };
   const ready = batch.list.value.filter((a) => a.id).length;
-  const choices = action.value === "checkout" ? people.value : action.value === "move" ? places.value : [];
   const add = (raw: string) => void batch.addCode(raw);
 
   function apply(e: Event) {
@@ -37,7 +26,7 @@ export function BatchPanel() {
     if (a === "checkin") void batch.run({ action: "checkin" });
     else if (target.value)
       void batch.run(
-        a === "checkout" ? { action: a, personId: target.value } : { action: a, locationId: target.value },
+        a === "checkout" ? { action: a, personId: target.value.id } : { action: a, locationId: target.value.id },
       );
   }
 
@@ -70,8 +59,8 @@ export function BatchPanel() {
               id="batch-action"
               value={action.value}
               onChange={(e) => {
-                action.value = e.currentTarget.value as typeof action.value;
-                target.value = "";
+                picked.value = e.currentTarget.value as typeof action.value;
+                target.value = null;
               }}
             >
               <option value="checkin">{t.actions.checkIn}</option>
@@ -80,22 +69,18 @@ export function BatchPanel() {
             </select>
           </Field>
           {action.value !== "checkin" && (
-            <Field id="batch-target" label={action.value === "checkout" ? t.batch.checkOutTo : t.batch.moveTo}>
-              <select
-                id="batch-target"
-                value={target.value}
-                onChange={(e) => {
-                  target.value = e.currentTarget.value;
-                }}
-              >
-                <option value="">—</option>
-                {choices.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            <Picker
+              key={action.value}
+              id="batch-target"
+              label={action.value === "checkout" ? t.batch.checkOutTo : t.batch.moveTo}
+              search={action.value === "checkout" ? findPeople : (q) => findPlaces(q)}
+              chosen={target.value}
+              detail={(c) => c.detail ?? null}
+              onPick={(c) => {
+                chose(action.value === "checkout" ? "person" : "place", c);
+                target.value = c;
+              }}
+            />
           )}
           <Button type="submit" variant="primary" disabled={!ready || (action.value !== "checkin" && !target.value)}>
             {t.batch.run(ready)}

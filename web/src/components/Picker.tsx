@@ -5,7 +5,8 @@ import { Field } from "./ui";
 
 /**
  * A search box and the matches as buttons (people for a checkout or booking, locations for a
- * move). Searching waits for a pause in typing; choosing calls `onPick`.
+ * move). Before anything is typed it offers the recent and nearby choices (`search("")`);
+ * searching waits for a pause in typing; choosing calls `onPick`.
  */
 export function Picker<T extends { id: string; name: string }>(props: {
   id: string;
@@ -41,6 +42,7 @@ export function Picker<T extends { id: string; name: string }>(props: {
         />
       </Field>
       {searched.value && found.value.length === 0 && <p class="hint">{t.actions.noMatches}</p>}
+      {!q.value.trim() && found.value.length > 0 && <p class="hint">{t.actions.recent}</p>}
       <ul class="choices" aria-label={t.actions.matches}>
         {found.value.map((item) => (
           <li key={item.id}>

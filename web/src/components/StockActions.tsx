@@ -1,7 +1,6 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import type { Person } from "../api/types";
-import { searchPeople } from "../state/asset-actions";
+import { type Choice, chose, findPeople } from "../state/choices";
 import { can } from "../state/session";
 import { assetIdOf, countableSessions, countIn, loadStock, placeName, type StockView } from "../state/stock";
 import { submitMove } from "../state/stock-queue";
@@ -46,7 +45,7 @@ function StockForm({
   const quantity = useSignal("");
   const reason = useSignal("");
   const target = useSignal<"person" | "asset" | "location">("person");
-  const person = useSignal<Person | null>(null);
+  const person = useSignal<Choice | null>(null);
   const assetTag = useSignal("");
   const issueId = useSignal(view.openIssues.length === 1 ? view.openIssues[0]!.id : "");
   const sessions = useSignal<[string, string][]>([]);
@@ -172,10 +171,11 @@ function StockForm({
             <Picker
               id="stock-person"
               label={t.actions.searchPerson}
-              search={searchPeople}
+              search={findPeople}
               chosen={person.value}
-              detail={(p) => p.email ?? p.department}
+              detail={(p) => p.detail ?? null}
               onPick={(p) => {
+                chose("person", p);
                 person.value = p;
               }}
             />

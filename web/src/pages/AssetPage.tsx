@@ -6,6 +6,7 @@ import { MissingAsset } from "../components/MissingAsset";
 import { Notice, Spinner } from "../components/ui";
 import { asset, loadAsset } from "../state/asset";
 import { openAction, outcome } from "../state/asset-actions";
+import { can } from "../state/session";
 import { t } from "../strings";
 
 /** `/a/{tag}`: the page a label opens (docs/field-app.md). */
@@ -27,6 +28,13 @@ export function AssetPage({ tag }: { tag: string }) {
     return (
       <Layout title={tag}>
         <Notice tone="error">{s.message}</Notice>
+      </Layout>
+    );
+  // A requester sees only requestable assets and its own: a 404 says nothing more, so say that plainly.
+  if (s.status === "missing" && !can("createInventoryItem"))
+    return (
+      <Layout title={t.roles.notVisibleTitle}>
+        <Notice tone="info">{t.roles.notVisible(tag)}</Notice>
       </Layout>
     );
   if (s.status === "missing")

@@ -140,6 +140,9 @@ export function LoginPage() {
           <Button type="submit" variant="primary" disabled={busy.value}>
             {t.signIn.submit}
           </Button>
+          <a class="btn btn-plain" href="/reset-password">
+            {t.reset.forgot}
+          </a>
         </form>
       )}
       {gate && <p class="hint">{t.signIn.gateNote}</p>}

@@ -13,6 +13,7 @@ import * as audit from "../state/audit";
 import * as batch from "../state/batch";
 import { pageFor, parseCode } from "../state/codes";
 import { navigate, path } from "../state/router";
+import { can } from "../state/session";
 import { t } from "../strings";
 
 type Mode =
@@ -34,10 +35,11 @@ function modeOf(p: string): Mode {
   return { mode: "lookUp" };
 }
 
+/** Each mode is offered only to a user who may call the routes it needs (GET /auth/permissions). */
 const TABS = [
-  { mode: "lookUp", href: "/scan", label: t.modes.lookUp },
-  { mode: "audit", href: "/scan/audit", label: t.modes.audit },
-  { mode: "batch", href: "/scan/batch", label: t.modes.batch },
+  { mode: "lookUp", href: "/scan", label: t.modes.lookUp, needs: ["getInventoryItemByTag"] },
+  { mode: "audit", href: "/scan/audit", label: t.modes.audit, needs: ["listActiveSessions", "scanSessionItem"] },
+  { mode: "batch", href: "/scan/batch", label: t.modes.batch, needs: ["bulkInventoryItems"] },
 ] as const;
 
 function LookUp() {
@@ -68,7 +70,10 @@ function LookUp() {
  * keyboard (docs/field-app.md "The scanner").
  */
 export function ScanPage() {
-  const current = modeOf(path.value);
+  const tabs = TABS.filter((tab) => tab.needs.every(can));
+  const asked = modeOf(path.value);
+  // A mode the user may not use is not opened (its calls would be refused): look up instead.
+  const current: Mode = tabs.some((tab) => tab.mode === asked.mode) ? asked : { mode: "lookUp" };
   const auditId = current.mode === "audit" ? current.sessionId : null;
   useEffect(() => {
     // A wedge scan outside any field goes to the mode on screen (in a field, the form takes it).
@@ -79,18 +84,20 @@ export function ScanPage() {
 
   return (
     <Layout title={t.scan.title}>
-      <nav aria-label={t.modes.label} class="tabs">
-        {TABS.map((tab) => (
-          <a
-            key={tab.mode}
-            class={`btn ${tab.mode === current.mode ? "btn-primary" : "btn-plain"}`}
-            href={tab.href}
-            aria-current={tab.mode === current.mode ? "page" : undefined}
-          >
-            {tab.label}
-          </a>
-        ))}
-      </nav>
+      {tabs.length > 1 && (
+        <nav aria-label={t.modes.label} class="tabs">
+          {tabs.map((tab) => (
+            <a
+              key={tab.mode}
+              class={`btn ${tab.mode === current.mode ? "btn-primary" : "btn-plain"}`}
+              href={tab.href}
+              aria-current={tab.mode === current.mode ? "page" : undefined}
+            >
+              {tab.label}
+            </a>
+          ))}
+        </nav>
+      )}
       {current.mode === "lookUp" && <LookUp />}
       {current.mode === "audit" && (auditId ? <AuditSession id={auditId} /> : <AuditChooser />)}
       {current.mode === "batch" && <BatchPanel />}

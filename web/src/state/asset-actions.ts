@@ -6,8 +6,8 @@
 import { signal } from "@preact/signals";
 import * as assets from "../api/assets";
 import { messageOf } from "../api/client";
-import type { Location, Person } from "../api/types";
 import { asset, loadAsset } from "./asset";
+import type { Choice } from "./choices";
 
 export type Outcome = { tone: "ok" | "error"; message: string } | null;
 export type ActionName = "checkOut" | "checkIn" | "move" | "report" | "book";
@@ -42,16 +42,16 @@ async function run(tag: string, call: () => Promise<Result>, done: string, faile
 
 const itemId = () => (asset.value.status === "ready" ? asset.value.view.item.id : "");
 
-export const checkOut = (tag: string, person: Person, dueBackAt: string | undefined, done: string, failed: string) =>
+export const checkOut = (tag: string, person: Choice, dueBackAt: string | undefined, done: string, failed: string) =>
   run(tag, () => assets.checkOut(itemId(), person.id, dueBackAt), done, failed);
 
 export const checkIn = (tag: string, notes: string, cascade: boolean, done: string, failed: string) =>
   run(tag, () => assets.checkIn(itemId(), notes.trim() || undefined, cascade), done, failed);
 
-export const move = (tag: string, location: Location, done: string, failed: string) =>
+export const move = (tag: string, location: Choice, done: string, failed: string) =>
   run(tag, () => assets.move(itemId(), location.id), done, failed);
 
-export const book = (tag: string, person: Person, startsAt: string, endsAt: string, done: string, failed: string) =>
+export const book = (tag: string, person: Choice, startsAt: string, endsAt: string, done: string, failed: string) =>
   run(tag, () => assets.book(itemId(), person.id, startsAt, endsAt), done, failed);
 
 export function report(tag: string, title: string, message: string, photo: Blob | null, done: string, failed: string) {
@@ -82,7 +82,3 @@ export const restoreTrashed = (tag: string, id: string, done: string, failed: st
 
 export const purgeTrashed = (tag: string, id: string, done: string, failed: string) =>
   trashAction(tag, () => assets.purge(id), done, failed);
-
-/** People and locations to pick from, as the person types. */
-export const searchPeople = async (q: string) => (await assets.searchPeople(q)).data?.items ?? [];
-export const searchLocations = async (q: string) => (await assets.searchLocations(q)).data?.items ?? [];

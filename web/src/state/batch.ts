@@ -12,7 +12,25 @@ import { cue } from "../platform/feedback";
 import { t } from "../strings";
 import { parseCode } from "./codes";
 
-export type ListedAsset = { key: string; tag: string; id: string | null; name: string | null; problem?: string };
+export type ListedAsset = {
+  key: string;
+  tag: string;
+  id: string | null;
+  name: string | null;
+  status?: string;
+  problem?: string;
+};
+
+/**
+ * The action that fits the list: check in when everything listed is checked out, check out when
+ * it is all available, move otherwise (a move fits any state).
+ */
+export function fittingAction(items: readonly ListedAsset[]): "checkout" | "checkin" | "move" {
+  const known = items.filter((a) => a.status);
+  if (known.length && known.every((a) => a.status === "assigned")) return "checkin";
+  if (known.length && known.every((a) => a.status === "available")) return "checkout";
+  return known.length ? "move" : "checkout";
+}
 export type BatchAction =
   | { action: "checkout"; personId: string }
   | { action: "checkin" }
@@ -41,7 +59,9 @@ export async function addCode(raw: string): Promise<void> {
   list.value = [...list.value, { key, tag: code.tag, id: null, name: null }];
   try {
     const { data, error } = await byTag(code.tag);
-    const patch = data ? { id: data.id, name: data.name } : { problem: messageOf(error, t.batch.unknown) };
+    const patch = data
+      ? { id: data.id, name: data.name, status: data.status }
+      : { problem: messageOf(error, t.batch.unknown) };
     list.value = list.value.map((a) => (a.key === key ? { ...a, ...patch } : a));
     batchMessage.value = data ? t.batch.added(data.name) : t.batch.unknownCode(code.tag);
     cue(data ? "accepted" : "unknown");

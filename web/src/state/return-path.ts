@@ -11,8 +11,11 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what the check refuses
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-/** The app's pages (the Worker's APP_PAGES, src/modules/field-app/routes.ts), less /login itself. */
-const APP_PAGE = /^\/(?:|scan(?:\/.*)?|[askl]\/[^/]+)$/;
+/**
+ * The app's pages (the Worker's APP_PAGES, src/modules/field-app/routes.ts) that need a signed-in
+ * user: not /login, /join or /reset-password themselves.
+ */
+const APP_PAGE = /^\/(?:|scan(?:\/.*)?|[askl]\/[^/]+|catalogue|mine|requests(?:\/queue)?)$/;
 
 /** `value` as a path of the app on `origin` ("/a/X?y#z"), or null when it is anything else. */
 export function safeReturnPath(value: string | null | undefined, origin: string): string | null {

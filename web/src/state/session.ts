@@ -32,17 +32,24 @@ export const currentUser = computed(() => (session.value.status === "signedIn" ?
 export const operations = signal<ReadonlySet<string>>(new Set());
 export const can = (operationId: string) => operations.value.has(operationId);
 
+/** The signed-in user's person (same email): what they hold and ask for is this person's. */
+export const personId = signal<string | null>(null);
+
 const LAST_KEY = "inventory.lastUser";
-type Remembered = { user: auth.User; operations: string[] };
+type Remembered = { user: auth.User; operations: string[]; personId?: string | null };
 
 /** The user of this workspace (one origin per workspace host) whose offline stores are open. */
 const ownerOf = (user: auth.User): Owner => ({ workspace: location.host, userId: user.id });
 
 async function signedIn(user: auth.User) {
   useOwner(ownerOf(user));
-  const ops = await auth.permissions().catch(() => [] as string[]);
-  operations.value = new Set(ops);
-  localStorage.setItem(LAST_KEY, JSON.stringify({ user, operations: ops } satisfies Remembered));
+  const perms = await auth.permissions().catch(() => ({ operations: [] as string[], personId: null }));
+  operations.value = new Set(perms.operations);
+  personId.value = perms.personId;
+  localStorage.setItem(
+    LAST_KEY,
+    JSON.stringify({ user, operations: perms.operations, personId: perms.personId } satisfies Remembered),
+  );
   session.value = { status: "signedIn", user };
   // What this user left queued (offline, or when they signed out) goes out now, as them.
   void replayAll();
@@ -112,6 +119,7 @@ export async function restoreSession(): Promise<void> {
     const last = remembered();
     if (last) useOwner(ownerOf(last.user));
     operations.value = new Set(last?.operations ?? []);
+    personId.value = last?.personId ?? null;
     session.value = last ? { status: "signedIn", user: last.user } : { status: "signedOut" };
   }
 }
@@ -125,11 +133,25 @@ effect(() => {
   wasOnline = now;
 });
 
-export async function signInWithPassword(email: string, password: string, fallback: string) {
+export function signInWithPassword(email: string, password: string, fallback: string) {
+  return signInBy(() => auth.signIn(email, password, fallback));
+}
+
+/** Joining from an invite link signs the new user in. */
+export const joinWithInvite = (token: string, password: string, name: string, fallback: string) =>
+  signInBy(() => auth.acceptInvite(token, password, name, fallback));
+
+/** A reset link's new password signs the user in. */
+export const resetPassword = (token: string, password: string, fallback: string) =>
+  signInBy(() => auth.confirmReset(token, password, fallback));
+
+export const askForReset = auth.requestReset;
+
+async function signInBy(call: () => Promise<auth.SignInResult>) {
   // The previous user's session is revoked first when the server can be told; in any case the
   // new sign-in replaces the cookie, so the previous session cannot come back on this phone.
   await flushLogout();
-  const result = await auth.signIn(email, password, fallback);
+  const result = await call();
   if (result.ok) {
     localStorage.removeItem(LOGOUT_KEY);
     await signedIn(result.user);
