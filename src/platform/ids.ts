@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   assetRequest: "rqt",
   stockItem: "stk",
   stockMovement: "smv",
+  offboardingCase: "obc",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
