@@ -25,7 +25,10 @@ export async function caseItems(t: TestTenant, id: string): Promise<OffboardingI
 
 /** Waits (on the Queue consumer's hook) until the case's item is in `state`. */
 export const itemBecomes = (t: TestTenant, caseId: string, itemId: string, state: OffboardingItem["state"]) =>
-  eventually(async () => ((await caseItems(t, caseId)).find((i) => i.itemId === itemId)?.state === state ? true : undefined), 15_000);
+  eventually(
+    async () => ((await caseItems(t, caseId)).find((i) => i.itemId === itemId)?.state === state ? true : undefined),
+    15_000,
+  );
 
 /** Runs the Worker's scheduled() handler as the cron would at `at`. */
 export async function runCron(at: Date) {
