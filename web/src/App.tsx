@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "preact/compat";
 import { useEffect, useRef } from "preact/hooks";
 import { Layout } from "./components/Layout";
 import { Spinner } from "./components/ui";
@@ -10,6 +11,9 @@ import { loginPathFor, navigate, path, query } from "./state/router";
 import { session } from "./state/session";
 import { t } from "./strings";
 
+// Loaded on first use: only people taking a leaver's returns open it.
+const OffboardingPage = lazy(() => import("./pages/OffboardingPage").then((m) => ({ default: m.OffboardingPage })));
+
 /**
  * The route table (the Worker serves index.html for the same paths: src/modules/field-app).
  * Every page but /login needs a signed-in user; signed out, the app goes to /login with the page
@@ -21,6 +25,16 @@ function route(p: string) {
   if (p === "/scan" || p.startsWith("/scan/")) return { page: <ScanPage />, open: false };
   const asset = /^\/a\/([^/]+)$/.exec(p);
   if (asset?.[1]) return { page: <AssetPage tag={decodeURIComponent(asset[1])} />, open: false };
+  const returns = /^\/offboarding\/([^/]+)$/.exec(p);
+  if (returns?.[1])
+    return {
+      page: (
+        <Suspense fallback={<Spinner label={t.loading} />}>
+          <OffboardingPage caseId={decodeURIComponent(returns[1])} />
+        </Suspense>
+      ),
+      open: false,
+    };
   return { page: <NotFoundPage />, open: true };
 }
 
