@@ -101,7 +101,10 @@ async function leaver(t: TestTenant) {
 }
 
 describe("offboarding", () => {
-  it("lists what a leaver holds, stops new hand-outs, reminds on the cron, and closes when everything is back", async () => {
+  // A whole leaver: about 60 calls, three cron runs and the Queue's ticks; slow on a loaded machine.
+  it("lists what a leaver holds, stops new hand-outs, reminds on the cron, and closes when everything is back", {
+    timeout: 180_000,
+  }, async () => {
     const t = await createTenant();
     const l = await leaver(t);
     const jwtBefore = l.user.jwt;
@@ -234,7 +237,9 @@ describe("offboarding", () => {
     expect((await api<{ items: OffboardingCase[] }>(t, "/offboarding-cases?state=open")).body.items).toEqual([]);
   });
 
-  it("re-provisioning (or an admin) cancels the case: nothing is checked in, nothing is lost", async () => {
+  it("re-provisioning (or an admin) cancels the case: nothing is checked in, nothing is lost", {
+    timeout: 90_000,
+  }, async () => {
     const t = await createTenant();
     const person = await seedPerson(t, { name: "Kim Stays" });
     const laptop = await newAsset(t, "Laptop");
@@ -276,7 +281,7 @@ describe("offboarding", () => {
     expect((await api(t, `/offboarding-cases/${second.id}/cancel`, { method: "POST" })).status).toBe(409);
   });
 
-  it("answers bad input with a clear 4xx", async () => {
+  it("answers bad input with a clear 4xx", { timeout: 90_000 }, async () => {
     const t = await createTenant();
     const person = await seedPerson(t, { name: "Pat" });
     const unknown = await api<Failure>(t, "/offboarding-cases", { body: { personId: "per_nope" } });
@@ -289,9 +294,20 @@ describe("offboarding", () => {
     expect((await api(t, "/offboarding-cases", { body: { personId: gone.id } })).status).toBe(409);
     expect((await api(t, "/offboarding-cases/obc_01jd3k4m5n6p7q8r9s0t1v2w3x")).status).toBe(404);
     expect((await api(t, "/offboarding-cases?state=done")).status).toBe(400);
-    // A person holding nothing: the case closes at once (on the Queue), deactivating them.
+    // A person holding nothing: the case closes at once (on the Queue), deactivating them. Its due
+    // date is the workspace's offboardingDueDays from now.
+    const patched = await api(t, "/settings", {
+      method: "PATCH",
+      auth: { jwt: await userJwt(t) },
+      body: { offboardingDueDays: 5 },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const before = Date.now();
     const empty = await startCase(t, person.id);
     expect(empty.items.total).toBe(0);
+    const days = (Date.parse(empty.dueAt) - before) / 86_400_000;
+    expect(days).toBeGreaterThanOrEqual(5);
+    expect(days).toBeLessThan(5.01);
     await eventually(async () => ((await getCase(t, empty.id)).state === "closed" ? true : undefined), 15_000);
     expect((await api<Person>(t, `/people/${person.id}`)).body.status).toBe("deactivated");
   });

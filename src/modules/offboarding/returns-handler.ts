@@ -33,5 +33,10 @@ export const offboardingReturns: EventHandler = async ({ db, tenant }, events) =
     .limit(1)
     .get();
   if (!anyOpen) return;
-  await reconcileOpenCases({ db, actor: OFFBOARDING_ACTOR, tenantId: tenant.id, settings: settingsOf(tenant) });
+  try {
+    await reconcileOpenCases({ db, actor: OFFBOARDING_ACTOR, tenantId: tenant.id, settings: settingsOf(tenant) });
+  } catch (err) {
+    // Never hold up the other handlers (webhooks) of the batch: the cron reconciles again.
+    console.error("offboarding reconcile failed; the cron retries", String(err));
+  }
 };
