@@ -1,13 +1,12 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import type { components } from "../../../client/schema";
-import { checkIn } from "../api/assets";
-import { offboardingCase, offboardingItems } from "../api/offboarding";
 import { CameraPanel } from "../components/CameraPanel";
 import { CodeForm } from "../components/CodeForm";
 import { Layout } from "../components/Layout";
 import { Notice, Spinner, type Tone } from "../components/ui";
 import { parseCode } from "../state/codes";
+import { loadCase, returnAsset } from "../state/offboarding";
 import { t } from "../strings";
 
 type Case = components["schemas"]["OffboardingCase"];
@@ -27,7 +26,7 @@ export function OffboardingPage({ caseId }: { caseId: string }) {
 
   useEffect(() => {
     void (async () => {
-      const [c, list] = await Promise.all([offboardingCase(caseId), offboardingItems(caseId)]);
+      const [c, list] = await loadCase(caseId);
       if (!c.data || !list.data) {
         note.value = { tone: "error", text: c.error?.message ?? list.error?.message ?? w.notFound };
         return;
@@ -48,7 +47,7 @@ export function OffboardingPage({ caseId }: { caseId: string }) {
       note.value = { tone: "warn", text: w.notOnList(code.tag) };
       return;
     }
-    const res = await checkIn(item.itemId);
+    const res = await returnAsset(item.itemId);
     if (!res.data) {
       note.value = { tone: "error", text: res.error?.message ?? t.unreachable };
       return;
