@@ -27,6 +27,7 @@ import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
 import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
 import { notificationsRouter, realtimeRouter } from "./modules/notifications";
+import { offboardingRouter, offboardingWebhookResources } from "./modules/offboarding";
 import { peopleRouter, personWebhookResources } from "./modules/people";
 import { quickAddRouter } from "./modules/quick-add";
 import { requestsRouter, requestWebhookResources } from "./modules/requests";
@@ -67,6 +68,7 @@ export const MODULES = [
   bookingsRouter,
   kitsRouter,
   requestsRouter,
+  offboardingRouter,
   stockItemsRouter,
   stockMovementsRouter,
   stockCountsRouter,
@@ -160,6 +162,7 @@ export function buildApp() {
     ...layoutWebhookResources,
     ...locationWebhookResources,
     ...maintenanceWebhookResources,
+    ...offboardingWebhookResources,
     ...personWebhookResources,
     ...requestWebhookResources,
     ...sessionScheduleWebhookResources,

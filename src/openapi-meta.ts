@@ -21,6 +21,10 @@ export const API_TAGS: { name: string; description: string }[] = [
     description: "Quantities of things per location (consumables, accessories, spare parts), moved by movements.",
   },
   { name: "Requests", description: "Asking for an asset or a kit, now or for a window; admins approve or decline." },
+  {
+    name: "Offboarding",
+    description: "A leaver's equipment coming back: a case lists what they hold and ticks returns off.",
+  },
   { name: "Labels", description: "Printable QR labels (PDF) for items and locations." },
   { name: "Asset health", description: "Each asset's health score and badge, and the workspace's settings for it." },
   { name: "Trash", description: "Deleted records: list, restore, purge." },

@@ -132,6 +132,13 @@ export const ROUTE_POLICY = {
   cancelRequest: { access: "jwt", selfService: true },
   approveRequest: { access: "jwt", roles: MANAGERS },
   declineRequest: { access: "jwt", roles: MANAGERS },
+  // Offboarding (docs/offboarding.md): owners and admins start and cancel a case; anyone but the
+  // self-service role reads it (the field app's return list).
+  listOffboardingCases: { access: "data", scope: "offboarding:read" },
+  getOffboardingCase: { access: "data", scope: "offboarding:read" },
+  listOffboardingCaseItems: { access: "data", scope: "offboarding:read" },
+  startOffboarding: { access: "data", scope: "offboarding:write", roles: MANAGERS },
+  cancelOffboardingCase: { access: "data", scope: "offboarding:write", roles: MANAGERS },
   // Calendar feeds (docs/bookings.md): a user's own feeds (JWT); the feed itself carries its secret in the
   // URL (calendar apps cannot send headers), checked in the handler, so it is tenantPublic.
   createCalendarFeed: { access: "jwt", issuesSecret: true },

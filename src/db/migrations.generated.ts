@@ -38,6 +38,7 @@ import tenant_0030_maintenance_cost from "./migrations/tenant/0030_maintenance_c
 import tenant_0031_analytics_assigned from "./migrations/tenant/0031_analytics_assigned";
 import tenant_0032_violet_garia from "./migrations/tenant/0032_violet_garia";
 import tenant_0033_small_grim_reaper from "./migrations/tenant/0033_small_grim_reaper";
+import tenant_0034_large_doctor_faustus from "./migrations/tenant/0034_large_doctor_faustus";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
@@ -81,4 +82,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0031_analytics_assigned,
   tenant_0032_violet_garia,
   tenant_0033_small_grim_reaper,
+  tenant_0034_large_doctor_faustus,
 ];

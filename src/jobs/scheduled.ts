@@ -5,6 +5,7 @@ import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/di
 import { runBookingReminders } from "../modules/bookings";
 import { resumeImports } from "../modules/import-export";
 import { runMaintenanceReminders } from "../modules/maintenance";
+import { runOffboardingReminders } from "../modules/offboarding";
 import { runRequestExpiry } from "../modules/requests";
 import { runDueSchedules } from "../modules/session-schedules";
 import type { TenantRecord } from "../tenancy/registry";
@@ -27,6 +28,9 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "booking-reminders", run: runBookingReminders },
   // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.
   { job: "request-expiry", run: runRequestExpiry },
+  // Offboarding: returns the Queue has not ticked yet, then each open case's reminders (due soon,
+  // overdue) once per kind (a ledger).
+  { job: "offboarding-reminders", run: runOffboardingReminders },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
   // settle, another preset; plus a daily full pass (src/domain/health-engine/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },

@@ -43,6 +43,7 @@ export const ID_PREFIXES = {
   stockItem: "stk",
   stockMovement: "smv",
   passwordReset: "pwr",
+  offboardingCase: "obc",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -20,6 +20,8 @@ export interface TenantSettings {
    * unanswered twice as long expires.
    */
   requestExpiryDays: number;
+  /** Offboarding (docs/offboarding.md): a new case is due back this many days after it starts. */
+  offboardingDueDays: number;
 }
 
 export const DEFAULT_SETTINGS: TenantSettings = {
@@ -27,6 +29,7 @@ export const DEFAULT_SETTINGS: TenantSettings = {
   healthSensitivity: "balanced",
   corsOrigins: [],
   requestExpiryDays: 7,
+  offboardingDueDays: 14,
 };
 
 export const controlDb = (env: Bindings) => drizzle(env.CONTROL_DB);

@@ -14,6 +14,7 @@ import { importJob } from "./import-export-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
+import { openCase } from "./offboarding-fixtures";
 import { openRequest } from "./request-fixtures";
 import { activeSession, sessionItem, sessionSchedule, unscanBody } from "./session-fixtures";
 import { countSetup, STOCK_SAMPLES, stockSetup } from "./stock-fixtures";
@@ -89,6 +90,7 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   "calendar.file": calendarFeedFile,
   kitId: kit,
   requestId: openRequest,
+  caseId: openCase,
   stockItemId: async (ctx) =>
     created(await ctx.api("/stock-items", { body: { name: ctx.unique("Stock item"), unit: "box" } })),
   movementId: async (ctx) => {

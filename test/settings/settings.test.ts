@@ -13,6 +13,7 @@ describe("workspace settings", () => {
       healthSensitivity: "balanced",
       corsOrigins: [],
       requestExpiryDays: 7,
+      offboardingDueDays: 14,
     });
 
     const set = await api<WorkspaceSettings>(t, "/settings", {
@@ -33,6 +34,15 @@ describe("workspace settings", () => {
     expect((await api<WorkspaceSettings>(t, "/settings")).body).toMatchObject({ requestExpiryDays: 3 });
     const zero = { method: "PATCH", auth: { jwt: owner }, body: { requestExpiryDays: 0 } };
     expect((await api(t, "/settings", zero)).status).toBe(400);
+    // The offboarding due days likewise (docs/offboarding.md): 1..90.
+    const due = await api<WorkspaceSettings>(t, "/settings", {
+      method: "PATCH",
+      auth: { jwt: owner },
+      body: { offboardingDueDays: 30 },
+    });
+    expect(due.body).toMatchObject({ requestExpiryDays: 3, offboardingDueDays: 30 });
+    const tooLong = { method: "PATCH", auth: { jwt: owner }, body: { offboardingDueDays: 91 } };
+    expect((await api(t, "/settings", tooLong)).status).toBe(400);
 
     const bad = await api<Failure>(t, "/settings", {
       method: "PATCH",

@@ -11,6 +11,8 @@ import { loginPathFor, navigate, path, query } from "./state/router";
 import { session } from "./state/session";
 import { t } from "./strings";
 
+// Loaded on first use: only people taking a leaver's returns open it.
+
 /**
  * A page loaded on demand (its own chunk, outside the first load's budget: scripts/web-budget.mjs):
  * pages most people open rarely. Until it has arrived the frame shows "Loading…"; a chunk that
@@ -48,6 +50,7 @@ const MyRequestsPage = onDemand(() => import("./pages/MyRequestsPage").then((m) 
 const QueuePage = onDemand(() => import("./pages/QueuePage").then((m) => m.default));
 const MinePage = onDemand(() => import("./pages/MinePage").then((m) => m.default));
 const JoinPage = onDemand(() => import("./pages/JoinPage").then((m) => m.default));
+const OffboardingPage = onDemand(() => import("./pages/OffboardingPage").then((m) => m.OffboardingPage));
 const ResetPasswordPage = onDemand(() => import("./pages/ResetPasswordPage").then((m) => m.default));
 
 /**
@@ -74,6 +77,8 @@ function route(p: string) {
     if (label[1] === "s") return { page: <StockPage tag={value} />, open: false };
     return { page: <PlacePage kind={label[1] === "k" ? "kit" : "location"} id={value} />, open: false };
   }
+  const returns = /^\/offboarding\/([^/]+)$/.exec(p);
+  if (returns?.[1]) return { page: <OffboardingPage caseId={decodeURIComponent(returns[1])} />, open: false };
   return { page: <NotFoundPage />, open: true };
 }
 

@@ -12,6 +12,7 @@ export * from "./import-export";
 export * from "./kits";
 export * from "./maintenance";
 export * from "./notifications";
+export * from "./offboarding";
 export * from "./outbox";
 export * from "./password-resets";
 export * from "./people";

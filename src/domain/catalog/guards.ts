@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
+import { offboardingCases } from "../../db/tenant/offboarding";
 import { people } from "../../db/tenant/people";
 
 // The same rules as conditions for a write's batch guard (`batchGuard`, `GuardCheck`): read now,
@@ -26,7 +27,8 @@ export const referencesLive = (categoryId: string, locationId: string): SQL =>
   sql`${isLive("category", categoryId)}
     AND ${isLive("location", locationId)}`;
 
-/** Holds while every person of `ids` is live and active (may receive assets or stock). */
+/** Holds while every person of `ids` is live, active and not being offboarded (may receive assets or stock). */
 export const peopleActive = (ids: readonly string[]): SQL =>
   sql`NOT EXISTS (SELECT 1 FROM json_each(${JSON.stringify([...new Set(ids)])}) j WHERE NOT EXISTS (
-    SELECT 1 FROM ${people} WHERE ${people.id} = j.value AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL))`;
+    SELECT 1 FROM ${people} WHERE ${people.id} = j.value AND ${people.status} = 'active' AND ${people.deletedAt} IS NULL)
+    OR EXISTS (SELECT 1 FROM ${offboardingCases} WHERE ${offboardingCases.personId} = j.value AND ${offboardingCases.state} = 'open'))`;

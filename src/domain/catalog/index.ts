@@ -16,6 +16,7 @@ export {
   liveCatalog,
   liveIds,
   liveLocation,
+  offboardingRefusal,
   pickRef,
   refError,
   requireActivePerson,

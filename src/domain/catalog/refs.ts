@@ -1,6 +1,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
+import { offboardingCases } from "../../db/tenant/offboarding";
 import { people } from "../../db/tenant/people";
 import type { TenantDb } from "../../env";
 import { inJson } from "../../platform/d1-write";
@@ -137,11 +138,33 @@ export async function requireLivePerson(db: TenantDb, id: string, path = "body.p
   return row;
 }
 
-/** A live person who is active: what a new hand-out (issue, booking, kit checkout) needs; 409 when deactivated. */
+/**
+ * A live person who is active and not leaving: what a new hand-out (checkout, issue, booking, kit
+ * checkout, a request's approval) needs; 409 when deactivated or while an offboarding case is open.
+ */
 export async function requireActivePerson(db: TenantDb, id: string, path = "body.personId"): Promise<PersonRow> {
   const row = await requireLivePerson(db, id, path);
   if (row.status !== "active") throw conflict(`The person is ${row.status}; activate them first`);
+  const refusal = await offboardingRefusal(db, id);
+  if (refusal) throw refusal;
   return row;
+}
+
+/**
+ * The 409 for a person with an open offboarding case (docs/offboarding.md): a leaver is given
+ * nothing new; the message names the case so the caller can look it up or cancel it.
+ */
+export async function offboardingRefusal(db: TenantDb, personId: string) {
+  const open = await db
+    .select({ id: offboardingCases.id, dueAt: offboardingCases.dueAt })
+    .from(offboardingCases)
+    .where(and(eq(offboardingCases.personId, personId), eq(offboardingCases.state, "open")))
+    .get();
+  if (!open) return null;
+  return conflict(
+    `The person is being offboarded (case ${open.id}); nothing new can be given to them until the case is cancelled`,
+    { reason: "person_offboarding", personId, offboardingCaseId: open.id, dueAt: open.dueAt },
+  );
 }
 
 /** Not deleted: the condition every read of current assets adds. */

@@ -35,7 +35,8 @@ export type Resource =
   | "request"
   | "stockItem"
   | "stockMovement"
-  | "stockLevel";
+  | "stockLevel"
+  | "offboardingCase";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 /** "An asset", "A kit". */
@@ -243,6 +244,41 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     extra: "`inviteId`.",
   },
   { type: "user.updated", description: "A user's role or status changed.", resource: "user", extra: CHANGES },
+  {
+    type: "offboarding.started",
+    description:
+      "An offboarding case started (an admin, or SCIM deprovisioning): the person's sign-ins ended, their reserved bookings were cancelled.",
+    resource: "offboardingCase",
+    extra: "`cancelledBookingIds`: the bookings cancelled by it (each sends booking.cancelled).",
+  },
+  {
+    type: "offboarding.item_returned",
+    description:
+      "Something on an open offboarding case came back (a check-in, a kit check-in, a stock return, a request answered).",
+    resource: "offboardingCase",
+    extra:
+      "Carries `caseId`, `personId` and `item` (`kind`, `itemId`, `name`, `reference`, `returnedAt`), not the case.",
+  },
+  {
+    type: "offboarding.overdue",
+    description: "An open offboarding case passed its due date with items still out (once per case).",
+    resource: "offboardingCase",
+    extra:
+      "`recipients` and `notificationIds`: the users notified in the app (the person, their manager, owners and admins).",
+  },
+  {
+    type: "offboarding.closed",
+    description:
+      "Everything on an offboarding case came back: the person was deactivated (nothing checked in) and the case closed with its record.",
+    resource: "offboardingCase",
+  },
+  {
+    type: "offboarding.cancelled",
+    description:
+      "An open offboarding case was cancelled (re-provisioning or an admin); nothing was checked in, outstanding items are `withdrawn`.",
+    resource: "offboardingCase",
+    extra: "`cancelSource` (`admin` or `scim`) and `cancelRequestId`.",
+  },
   {
     type: "webhook.verification",
     description: "Sent by POST /webhooks/endpoints/{id}/verify only; never subscribed to.",

@@ -7,5 +7,6 @@ export { MAX_BOOKING_DAYS } from "./conflicts";
 export { runBookingReminders } from "./reminders";
 export { bookingsRouter } from "./routes";
 export { BookingSchema, bookingWebhookResources } from "./schemas";
+export { BOOKINGS_RESERVED_GUARD, cancelReservedBookingsOf } from "./cancel-for-person";
 export { createBooking } from "./service";
 export type { Booking } from "./view";

@@ -27,6 +27,8 @@ export const APP_PAGES = [
   { path: "/l/:id", decoder: false },
   { path: "/scan", decoder: true },
   { path: "/scan/*", decoder: true },
+  // An offboarding case's return list (docs/offboarding.md): scans labels to check them in.
+  { path: "/offboarding/:caseId", decoder: true },
 ] as const;
 
 /**

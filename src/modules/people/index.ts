@@ -8,6 +8,7 @@ export type { CreatePersonInput, ListPeopleInput, Person, PersonAssignment, Upda
 export { CreatePersonBody, ListPeopleQuery, personWebhookResources, UpdatePersonBody } from "./schemas";
 export { createPerson, listPeopleQuery } from "./service";
 export { restorePerson } from "./trash";
+export { SETTLED_GUARD, settledDeactivation } from "./deactivate-settled";
 export { updatePerson } from "./update";
 export type { PersonUpsert, PersonUpsertResult } from "./upsert";
 export { upsertPeople } from "./upsert";

@@ -24,6 +24,11 @@ const SettingsSchema = z
       description:
         "An open request (POST /requests) unanswered this many days is reminded to owners and admins; unanswered twice as long, it expires.",
     }),
+    offboardingDueDays: z.int().openapi({
+      example: 14,
+      description:
+        "A new offboarding case (POST /offboarding-cases, or SCIM deprovisioning) is due back this many days after it starts (docs/offboarding.md).",
+    }),
   })
   .openapi("WorkspaceSettings");
 
@@ -43,6 +48,7 @@ const UpdateSettingsBody = z
   .strictObject({
     timezone: z.string().min(1).max(64).optional(),
     requestExpiryDays: z.int().min(1).max(90).optional().openapi({ description: "1..90 days (default 7)." }),
+    offboardingDueDays: z.int().min(1).max(90).optional().openapi({ description: "1..90 days (default 14)." }),
   })
   .refine((b) => Object.keys(b).length > 0, "at least one field is required")
   .openapi("UpdateWorkspaceSettings");

@@ -20,11 +20,12 @@ export function checkTimezone(zone: string): string {
 export async function updateGeneralSettings(
   env: Bindings,
   tenant: TenantRecord,
-  patch: { timezone?: string; requestExpiryDays?: number },
+  patch: { timezone?: string; requestExpiryDays?: number; offboardingDueDays?: number },
 ) {
   const next: Record<string, string | number> = {};
   if (patch.timezone !== undefined) next.timezone = checkTimezone(patch.timezone);
   if (patch.requestExpiryDays !== undefined) next.requestExpiryDays = patch.requestExpiryDays;
+  if (patch.offboardingDueDays !== undefined) next.offboardingDueDays = patch.offboardingDueDays;
   const updatedAt = nowIso();
   const set = Object.entries(next).reduce(
     (acc, [k, v]) => sql`json_set(${acc}, ${`$.${k}`}, ${v})`,

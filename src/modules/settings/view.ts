@@ -7,5 +7,6 @@ export const toSettings = (t: TenantRecord) => {
     healthSensitivity: s.healthSensitivity,
     corsOrigins: s.corsOrigins,
     requestExpiryDays: s.requestExpiryDays,
+    offboardingDueDays: s.offboardingDueDays,
   };
 };

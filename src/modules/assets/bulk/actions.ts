@@ -1,7 +1,7 @@
 import { and, isNull, sql } from "drizzle-orm";
 import { assets, assignments } from "../../../db/tenant/assets";
 import { people } from "../../../db/tenant/people";
-import { requirePerson } from "../../../domain/catalog";
+import { offboardingRefusal, requirePerson } from "../../../domain/catalog";
 import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../../platform/d1-write";
 import { conflict, invalidField } from "../../../platform/errors";
@@ -59,7 +59,7 @@ export async function actionPlan(
       const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
       if (dueBackAt && dueBackAt <= at) throw invalidField("body.dueBackAt", "must be in the future");
       const person = await requirePerson(db, input.personId);
-      const refusal = personRefusal(person);
+      const refusal = personRefusal(person) ?? (await offboardingRefusal(db, person.id));
       if (refusal) throw refusal;
       // The bookings rule of the single route, per asset (one read for all of them).
       const blocking = await blockingBookingsOf(

@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { assets } from "../../../db/tenant/assets";
 import {
   isLive,
+  offboardingRefusal,
   type PersonRow,
   peopleActive,
   requireAsset,
@@ -50,7 +51,7 @@ export async function resolveTarget(
 ): Promise<{ holder: Holder; stillValid: SQL }> {
   if ("personId" in target) {
     const person = await requirePerson(db, target.personId);
-    const refusal = personRefusal(person);
+    const refusal = personRefusal(person) ?? (await offboardingRefusal(db, person.id));
     if (refusal) throw refusal;
     return {
       holder: { kind: "person", id: person.id, name: person.name },
