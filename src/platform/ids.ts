@@ -42,6 +42,10 @@ export const ID_PREFIXES = {
   assetRequest: "rqt",
   stockItem: "stk",
   stockMovement: "smv",
+  agreement: "agr",
+  agreementVersion: "agv",
+  handover: "hov",
+  receipt: "rcp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -22,3 +22,4 @@ export * from "./stock";
 export * from "./sync";
 export * from "./users";
 export * from "./webhooks";
+export * from "./handovers";
