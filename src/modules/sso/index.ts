@@ -3,3 +3,6 @@ export { ssoConfigRouter } from "./config-routes";
 export type { SsoConfig } from "./schemas";
 export { ssoSigninRouter } from "./signin-routes";
 export { ssoPages } from "./ui-routes";
+// The small HTML page kit (nonce, security headers, escaped layout), for other pages served by the Worker.
+export { htmlPage, newNonce, pageHeaders } from "./html";
+export { escapeXml } from "./xml-text";
