@@ -119,7 +119,7 @@ export const CreateHandoverBody = z
 export const CreatedHandoverSchema = z
   .object({
     itemIds: z.array(z.string()).openapi({ description: "The items checked out (or in)." }),
-    handover: HandoverSchema.nullable().openapi({
+    handover: z.union([HandoverSchema, z.null()]).openapi({
       description:
         "The acceptance this hand-over needs (`pending_acceptance`), or null when no agreement applies (and, for a return, none asks for a signature).",
     }),
