@@ -16,7 +16,12 @@ describe("agreements and hand-overs", () => {
     const agreement = await makeAgreement(t);
     const { person, items, created } = await handOver(t, 3);
     const h = created.handover!;
-    expect(h).toMatchObject({ state: "pending_acceptance", kind: "checkout", personId: person.id, agreementVersion: 1 });
+    expect(h).toMatchObject({
+      state: "pending_acceptance",
+      kind: "checkout",
+      personId: person.id,
+      agreementVersion: 1,
+    });
     expect(h.items.map((i) => i.assetId)).toEqual(items.map((a) => a.id));
     // The items are held either way.
     for (const a of items) {
@@ -24,7 +29,10 @@ describe("agreements and hand-overs", () => {
       expect(got.body.status).toBe("assigned");
     }
     // An edit of the text is a new version; the pending hand-over keeps its own.
-    const edited = await api<Agreement>(t, `/agreements/${agreement.id}`, { method: "PATCH", body: { body: "New text for {{person}}" } });
+    const edited = await api<Agreement>(t, `/agreements/${agreement.id}`, {
+      method: "PATCH",
+      body: { body: "New text for {{person}}" },
+    });
     expect(edited.body.version).toBe(2);
     const detail = await api<HandoverDetail>(t, `/handovers/${h.id}`);
     expect(detail.body.agreementVersion).toBe(1);
@@ -79,7 +87,9 @@ describe("agreements and hand-overs", () => {
     const laptop = await createAsset(t, { name: "Laptop" });
     const { seedPerson } = await import("../harness/people");
     const p = await seedPerson(t);
-    const one = await api<{ handover: Handover }>(t, "/handovers", { body: { personId: p.id, itemIds: [phone.id, laptop.id] } });
+    const one = await api<{ handover: Handover }>(t, "/handovers", {
+      body: { personId: p.id, itemIds: [phone.id, laptop.id] },
+    });
     expect(one.status, JSON.stringify(one.body)).toBe(201);
     expect(one.body.handover.agreementId).toBe(phones.id);
     const bad = await api<Failure>(t, "/handovers", { body: { personId: p.id, itemIds: [phone.id], kitId: "kit_x" } });
@@ -103,7 +113,9 @@ describe("agreements and hand-overs", () => {
     expect(back.status, JSON.stringify(back.body)).toBe(201);
     expect(back.body.handover).toMatchObject({ kind: "return", state: "pending_acceptance" });
     expect((await api<InventoryItem>(t, `/inventory-items/${items[0]!.id}`)).body.status).toBe("available");
-    const signed = await api<Accepted>(t, `/handovers/${back.body.handover.id}/accept`, { body: { signerName: "Grace Hopper" } });
+    const signed = await api<Accepted>(t, `/handovers/${back.body.handover.id}/accept`, {
+      body: { signerName: "Grace Hopper" },
+    });
     expect(signed.body.receipt.seq).toBe(2);
   });
 

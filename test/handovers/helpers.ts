@@ -22,7 +22,8 @@ export async function makeAgreement(t: TestTenant, body: Record<string, unknown>
 export async function handOver(t: TestTenant, n = 2, extra: Record<string, unknown> = {}) {
   const person = await seedPerson(t, { name: "Grace Hopper" });
   const items = [];
-  for (let i = 0; i < n; i++) items.push(await createAsset(t, { name: `Laptop ${i + 1}`, serialNumber: `SN-${i + 1}` }));
+  for (let i = 0; i < n; i++)
+    items.push(await createAsset(t, { name: `Laptop ${i + 1}`, serialNumber: `SN-${i + 1}` }));
   const res = await api<CreatedHandover>(t, "/handovers", {
     body: { personId: person.id, itemIds: items.map((a) => a.id), ...extra },
   });

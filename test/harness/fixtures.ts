@@ -1,4 +1,5 @@
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
+import { HANDOVER_FIXTURES, HANDOVER_SAMPLES } from "./handover-fixtures";
 import {
   booking,
   calendarFeed,
@@ -137,6 +138,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   importId: importJob,
   // Webhooks: /webhooks/endpoints/{id}, /webhooks/deliveries/{id}, /webhooks/events/{id}.
   ...WEBHOOK_FIXTURES,
+  // Hand-overs: /agreements/{agreementId}, /handovers/{handoverId}, /receipts/{receiptId}, /handover-links/{token}.
+  ...HANDOVER_FIXTURES,
 };
 
 /**
@@ -166,6 +169,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   }),
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
   ...STOCK_SAMPLES,
+  ...HANDOVER_SAMPLES,
 };
 
 /**

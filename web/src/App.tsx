@@ -2,6 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { Layout } from "./components/Layout";
 import { Spinner } from "./components/ui";
 import { AssetPage } from "./pages/AssetPage";
+import { HandoverPage } from "./pages/HandoverPage";
 import { HomePage } from "./pages/HomePage";
 import { LoginPage } from "./pages/LoginPage";
 import { NotFoundPage } from "./pages/NotFoundPage";
@@ -21,6 +22,8 @@ function route(p: string) {
   if (p === "/scan" || p.startsWith("/scan/")) return { page: <ScanPage />, open: false };
   const asset = /^\/a\/([^/]+)$/.exec(p);
   if (asset?.[1]) return { page: <AssetPage tag={decodeURIComponent(asset[1])} />, open: false };
+  const handover = /^\/h\/([^/]+)$/.exec(p);
+  if (handover?.[1]) return { page: <HandoverPage id={decodeURIComponent(handover[1])} />, open: false };
   return { page: <NotFoundPage />, open: true };
 }
 

@@ -14,6 +14,7 @@ export const APP_PAGES = [
   { path: "/", decoder: false },
   { path: "/login", decoder: false },
   { path: "/a/:tag", decoder: false },
+  { path: "/h/:handoverId", decoder: false },
   { path: "/scan", decoder: true },
   { path: "/scan/*", decoder: true },
 ] as const;

@@ -1,13 +1,24 @@
 import { z } from "@hono/zod-openapi";
 import { PAGE_HEADERS } from "../../http/response-headers";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
-import { serviceCtx } from "../../http/service-context";
+import type { AppContext } from "../../env";
+import type { ServiceCtx } from "../../http/service-context";
 import { escapeXml, htmlPage, newNonce, pageHeaders } from "../sso";
 import { acceptHandover, declineHandover } from "./decide";
 import { resolveLink } from "./link";
 import { handoverDetail } from "./read";
 import { itemLine } from "./render";
 import { DeclineBody, HandoverSchema, LinkAcceptBody, LinkParams, ReceiptSchema, tags } from "./schemas";
+
+/**
+ * A link's caller has no credential: the link is the credential, and it speaks for the person it
+ * was made for, so audits and events name them (`person:<id>`) once the link is resolved.
+ */
+async function linkContext(c: AppContext, token: string) {
+  const base: ServiceCtx = { db: c.var.db, actor: "handover-link", tenantId: c.var.tenant.id, files: c.env.FILES };
+  const { row, nonce } = await resolveLink(base, c.env.FILES_SIGNING_SECRET, token);
+  return { ctx: { ...base, actor: `person:${row.personId}` }, row, nonce };
+}
 
 const AcceptedByLink = z.object({ handover: HandoverSchema, receipt: ReceiptSchema }).openapi("AcceptedHandoverByLink");
 
@@ -38,8 +49,7 @@ export const handoverLinksRouter = createRouter()
       },
     }),
     async (c) => {
-      const ctx = serviceCtx(c);
-      const { row } = await resolveLink(ctx, c.env.FILES_SIGNING_SECRET, c.req.valid("param").token);
+      const { ctx, row } = await linkContext(c, c.req.valid("param").token);
       const detail = await handoverDetail(ctx, row);
       const nonce = newNonce();
       const items = row.items.map((i) => `<li>${escapeXml(itemLine(i))}</li>`).join("");
@@ -69,8 +79,7 @@ ${detail.agreementText ? `<h2>Agreement (version ${detail.agreementVersion})</h2
       responses: { 200: json(AcceptedByLink, "Accepted; the receipt was issued"), ...errorResponses(409, 415) },
     }),
     async (c) => {
-      const ctx = serviceCtx(c);
-      const { row, nonce } = await resolveLink(ctx, c.env.FILES_SIGNING_SECRET, c.req.valid("param").token);
+      const { ctx, row, nonce } = await linkContext(c, c.req.valid("param").token);
       const { signerName } = c.req.valid("json");
       return c.json(await acceptHandover(ctx, row, { method: "link", signerName, linkNonce: nonce }), 200);
     },
@@ -87,8 +96,7 @@ ${detail.agreementText ? `<h2>Agreement (version ${detail.agreementVersion})</h2
       responses: { 200: json(HandoverSchema, "Declined"), ...errorResponses(409, 415) },
     }),
     async (c) => {
-      const ctx = serviceCtx(c);
-      const { row, nonce } = await resolveLink(ctx, c.env.FILES_SIGNING_SECRET, c.req.valid("param").token);
+      const { ctx, row, nonce } = await linkContext(c, c.req.valid("param").token);
       return c.json(await declineHandover(ctx, row, c.req.valid("json").reason, nonce), 200);
     },
   );

@@ -202,11 +202,9 @@ export const ReceiptVerificationSchema = z
     intact: z
       .boolean()
       .openapi({ description: "The PDF in storage hashes to docSha256 and the row hashes to chainHash." }),
-    inChain: z
-      .boolean()
-      .openapi({
-        description: "Its prevHash is the previous receipt's chainHash and the next receipt's prevHash is its own.",
-      }),
+    inChain: z.boolean().openapi({
+      description: "Its prevHash is the previous receipt's chainHash and the next receipt's prevHash is its own.",
+    }),
     checks: z.object({ document: CHECK, row: CHECK, previous: CHECK, next: CHECK.or(z.literal("none")) }),
   })
   .openapi("ReceiptVerification");

@@ -30,9 +30,20 @@ export type OfflineCopy = {
   items: { itemId: string; name: string; uniqueTag: string; state: string }[];
 };
 
+/** A hand-over signed on this phone and not yet answered by the server (state/signature-queue.ts). */
+export type QueuedSignature = {
+  /** One per hand-over: the key, so a second signature of the same hand-over replaces the first. */
+  handoverId: string;
+  by: string;
+  signerName: string;
+  signaturePng?: string;
+  signedAt: string;
+};
+
 interface ScannerDb extends DBSchema {
   queue: { key: string; value: QueuedScan; indexes: { bySession: string } };
   copies: { key: string; value: OfflineCopy };
+  signatures: { key: string; value: QueuedSignature };
 }
 
 /** Whose stores are open: a user of a workspace (the host: one origin per workspace). */
@@ -43,10 +54,14 @@ let db: Promise<IDBPDatabase<ScannerDb>> | null = null;
 
 const dbName = (o: Owner) => `inventory-scanner/${o.workspace}/${o.userId}`;
 const openFor = (o: Owner) =>
-  openDB<ScannerDb>(dbName(o), 1, {
-    upgrade(d) {
-      d.createObjectStore("queue", { keyPath: "scanId" }).createIndex("bySession", "sessionId");
-      d.createObjectStore("copies", { keyPath: "sessionId" });
+  openDB<ScannerDb>(dbName(o), 2, {
+    upgrade(d, oldVersion) {
+      if (oldVersion < 1) {
+        d.createObjectStore("queue", { keyPath: "scanId" }).createIndex("bySession", "sessionId");
+        d.createObjectStore("copies", { keyPath: "sessionId" });
+      }
+      // Version 2: signatures of hand-overs taken offline.
+      if (oldVersion < 2) d.createObjectStore("signatures", { keyPath: "handoverId" });
     },
   });
 
@@ -115,4 +130,16 @@ export async function saveCopy(copy: OfflineCopy): Promise<void> {
 
 export async function loadCopy(sessionId: string): Promise<OfflineCopy | undefined> {
   return (await open()).get("copies", sessionId);
+}
+
+export async function enqueueSignature(s: QueuedSignature): Promise<void> {
+  await (await open()).put("signatures", s);
+}
+
+export async function queuedSignatures(): Promise<QueuedSignature[]> {
+  return (await open()).getAll("signatures");
+}
+
+export async function dequeueSignature(handoverId: string): Promise<void> {
+  await (await open()).delete("signatures", handoverId);
 }

@@ -18,6 +18,7 @@ import { online } from "./network";
 import { forgetCopies } from "./offline-copy";
 import { navigate, safeReturnPath } from "./router";
 import { replayAll } from "./scan-queue";
+import { replaySignatures } from "./signature-queue";
 
 export type SessionState = { status: "loading" } | { status: "signedOut" } | { status: "signedIn"; user: auth.User };
 
@@ -45,6 +46,7 @@ async function signedIn(user: auth.User) {
   session.value = { status: "signedIn", user };
   // What this user left queued (offline, or when they signed out) goes out now, as them.
   void replayAll();
+  void replaySignatures();
 }
 
 function remembered(): Remembered | null {
