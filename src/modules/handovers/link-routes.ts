@@ -26,7 +26,7 @@ const linkErrors =
   "403 when the link is not genuine or has expired (`details.reason`); 409 once it is used or replaced.";
 
 // The page's script: accept with the typed name or decline with a reason, then show the outcome.
-const SCRIPT = `const base=location.pathname;const out=document.getElementById('outcome');
+const SCRIPT = `const base=location.pathname;const ag=document.getElementById('agreement');if(ag)ag.style.whiteSpace='pre-wrap';const out=document.getElementById('outcome');
 async function send(path,body){out.textContent='Sending...';const r=await fetch(base+path,{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify(body)});
 const j=await r.json().catch(()=>({}));if(r.ok){document.getElementById('forms').hidden=true;out.className='';out.textContent=path==='/accept'?'Accepted. Thank you; your receipt is '+j.receipt.id+'.':'Declined. The workspace has your reason.';}
 else{out.className='error';out.textContent=j.message||('Failed ('+r.status+')');}}
@@ -57,7 +57,7 @@ export const handoverLinksRouter = createRouter()
         "Hand-over",
         `<h1>${row.kind === "return" ? "Return" : "Hand-over"} for ${escapeXml(row.personName)}</h1>
 <h2>Items</h2><ul id="items">${items}</ul>
-${detail.agreementText ? `<h2>Agreement (version ${detail.agreementVersion})</h2><div id="agreement" style="white-space:pre-wrap">${escapeXml(detail.agreementText)}</div>` : ""}
+${detail.agreementText ? `<h2>Agreement (version ${detail.agreementVersion})</h2><div id="agreement">${escapeXml(detail.agreementText)}</div>` : ""}
 <div id="forms"><form id="accept"><label for="name">Your full name</label><input id="name" required maxlength="200" autocomplete="name"><button class="primary" type="submit">Accept and sign</button></form>
 <form id="decline"><label for="reason">Or decline, with a reason</label><input id="reason" required maxlength="1000"><button type="submit">Decline</button></form></div>
 <p id="outcome" role="status"></p>`,
