@@ -45,7 +45,7 @@ export const handoverLinksRouter = createRouter()
       request: { params: LinkParams },
       responses: {
         200: { description: "The page", headers: PAGE_HEADERS, content: { "text/html": { schema: z.string() } } },
-        ...errorResponses(409),
+        ...errorResponses(403, 409),
       },
     }),
     async (c) => {
@@ -76,7 +76,7 @@ ${detail.agreementText ? `<h2>Agreement (version ${detail.agreementVersion})</h2
       summary: "Accept a hand-over by link",
       description: `The person signs with their typed name; the receipt is issued as for an in-person signature (method \`link\`). ${linkErrors}`,
       request: { params: LinkParams, ...body(LinkAcceptBody) },
-      responses: { 200: json(AcceptedByLink, "Accepted; the receipt was issued"), ...errorResponses(409, 415) },
+      responses: { 200: json(AcceptedByLink, "Accepted; the receipt was issued"), ...errorResponses(403, 409, 415) },
     }),
     async (c) => {
       const { ctx, row, nonce } = await linkContext(c, c.req.valid("param").token);
@@ -93,7 +93,7 @@ ${detail.agreementText ? `<h2>Agreement (version ${detail.agreementVersion})</h2
       summary: "Decline a hand-over by link",
       description: `With a reason; the items stay where they are and the workspace sees the reason. ${linkErrors}`,
       request: { params: LinkParams, ...body(DeclineBody) },
-      responses: { 200: json(HandoverSchema, "Declined"), ...errorResponses(409, 415) },
+      responses: { 200: json(HandoverSchema, "Declined"), ...errorResponses(403, 409, 415) },
     }),
     async (c) => {
       const { ctx, row, nonce } = await linkContext(c, c.req.valid("param").token);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { getHandover, type HandoverDetail } from "../api/handovers";
 import { Layout } from "../components/Layout";
 import { Button, Field, Notice, Spinner } from "../components/ui";
+import { type HandoverDetail, loadHandover } from "../state/handover";
 import { isQueued, pendingSignatures, sign } from "../state/signature-queue";
 
 /**
@@ -18,8 +18,8 @@ export function HandoverPage({ id }: { id: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
 
   useEffect(() => {
-    getHandover(id)
-      .then(({ data, error: e }) => (data ? setH(data) : setError((e as { message?: string })?.message ?? "Not found")))
+    loadHandover(id)
+      .then((r) => ("handover" in r ? setH(r.handover) : setError(r.error)))
       .catch(() => setError("Offline: open this hand-over again when the network is back."));
   }, [id]);
 

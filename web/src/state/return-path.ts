@@ -12,7 +12,7 @@
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The app's pages (the Worker's APP_PAGES, src/modules/field-app/routes.ts), less /login itself. */
-const APP_PAGE = /^\/(?:|scan(?:\/.*)?|a\/[^/]+)$/;
+const APP_PAGE = /^\/(?:|scan(?:\/.*)?|a\/[^/]+|h\/[^/]+)$/;
 
 /** `value` as a path of the app on `origin` ("/a/X?y#z"), or null when it is anything else. */
 export function safeReturnPath(value: string | null | undefined, origin: string): string | null {
