@@ -20,7 +20,11 @@ async function pendingHandover(n) {
   for (let i = 1; i <= 2; i++)
     items.push(
       await created(
-        await post("/inventory-items", { name: `Laptop ${n}.${i}`, uniqueTag: `LT-${n}-${i}`, serialNumber: `SN${n}${i}` }),
+        await post("/inventory-items", {
+          name: `Laptop ${n}.${i}`,
+          uniqueTag: `LT-${n}-${i}`,
+          serialNumber: `SN${n}${i}`,
+        }),
         "item",
       ),
     );
@@ -66,7 +70,8 @@ async function drawSignature(page) {
   const cdp = await page.context().newCDPSession(page);
   const point = (i) => ({ x: box.x + 20 + i * 12, y: box.y + box.height / 2 + Math.sin(i / 2) * 30 });
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point(0)] });
-  for (let i = 1; i < 20; i++) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point(i)] });
+  for (let i = 1; i < 20; i++)
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point(i)] });
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
 }
 
@@ -98,7 +103,12 @@ describe("signing a hand-over", () => {
     await page.getByRole("button", { name: "Accept and sign" }).click();
     await expect.poll(() => page.getByText("Signed. The receipt was issued.").isVisible()).toBe(true);
     const h = (await ws.api(`/handovers/${id}`)).body;
-    expect(h).toMatchObject({ state: "accepted", method: "in_person", signerName: "Ada Lovelace", hasSignatureImage: true });
+    expect(h).toMatchObject({
+      state: "accepted",
+      method: "in_person",
+      signerName: "Ada Lovelace",
+      hasSignatureImage: true,
+    });
     const verdict = (await ws.api(`/receipts/${h.receiptId}/verify`)).body;
     expect(verdict).toMatchObject({ valid: true });
     await page.context().close();

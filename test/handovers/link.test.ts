@@ -37,7 +37,7 @@ describe("signing by link", () => {
     }
   });
 
-  it("decline with a reason; a replaced, tampered or expired link is refused", async () => {
+  it("decline with a reason; a replaced or tampered link is refused", async () => {
     const t = await createTenant();
     await makeAgreement(t);
     const { created } = await handOver(t, 1);
