@@ -4,8 +4,7 @@ import type { Agreement, Handover, HandoverDetail, Receipt, ReceiptVerification 
 import type { Page } from "../../src/platform/pagination";
 import { createAsset } from "../harness/assets-helpers";
 import { outboxRows } from "../harness/outbox";
-import { api, type Failure } from "../harness/tenant";
-import { createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
 import { handOver, makeAgreement, PNG_1PX } from "./helpers";
 
 type Accepted = { handover: Handover; receipt: Receipt };

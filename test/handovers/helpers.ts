@@ -1,8 +1,8 @@
+import { expect } from "vitest";
 import type { Agreement, CreatedHandover } from "../../src/modules/handovers";
 import { createAsset } from "../harness/assets-helpers";
 import { seedPerson } from "../harness/people";
 import { api, type TestTenant } from "../harness/tenant";
-import { expect } from "vitest";
 
 /** A 1x1 PNG: the smallest drawn signature. */
 export const PNG_1PX =

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Handover, HandoverDetail, Receipt, ReceiptVerification } from "../../src/modules/handovers";
 import { outboxRows } from "../harness/outbox";
-import { api, call, type Failure } from "../harness/tenant";
-import { createTenant } from "../harness/tenant";
+import { api, call, createTenant, type Failure } from "../harness/tenant";
 import { handOver, makeAgreement } from "./helpers";
 
 type Link = { url: string; expiresAt: string };

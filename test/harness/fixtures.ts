@@ -1,5 +1,4 @@
 import { checkinSetup, checkoutBody, checkoutSetup, inventoryItem, inventoryItemTag } from "./asset-fixtures";
-import { HANDOVER_FIXTURES, HANDOVER_SAMPLES } from "./handover-fixtures";
 import {
   booking,
   calendarFeed,
@@ -11,6 +10,7 @@ import {
   spareItemBody,
   spareItemSetup,
 } from "./booking-fixtures";
+import { HANDOVER_FIXTURES, HANDOVER_SAMPLES } from "./handover-fixtures";
 import { importJob } from "./import-export-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";

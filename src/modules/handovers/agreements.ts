@@ -1,4 +1,5 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { AgreementScope } from "../../db/tenant/handovers";
 import { agreements, agreementVersions } from "../../db/tenant/handovers";
 import { kits } from "../../db/tenant/kits";
 import { requireCategory } from "../../domain/catalog";
@@ -10,9 +11,7 @@ import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { AgreementScope } from "../../db/tenant/handovers";
 import { type AgreementRow, toAgreement, toAgreementVersion } from "./view";
-import { sql } from "drizzle-orm";
 
 const live = isNull(agreements.deletedAt);
 const scopeTaken = () => conflict("This scope already has an agreement; edit that one (an edit makes a new version)");

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import type { AppContext } from "../../env";
 import { PAGE_HEADERS } from "../../http/response-headers";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
-import type { AppContext } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import { escapeXml, htmlPage, newNonce, pageHeaders } from "../sso";
 import { acceptHandover, declineHandover } from "./decide";

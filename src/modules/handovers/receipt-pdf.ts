@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFFont, StandardFonts, rgb } from "pdf-lib";
+import { PDFDocument, type PDFFont, rgb, StandardFonts } from "pdf-lib";
 import type { HandoverItem } from "../../db/tenant/handovers";
 import { itemLine } from "./render";
 
