@@ -55,6 +55,7 @@ const TIERS = [
       "bookings",
       "calendar",
       "feedback",
+      "handovers",
       "health",
       "kits",
       "labels",

@@ -4265,6 +4265,344 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agreements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agreement templates
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["listAgreements"];
+        put?: never;
+        /**
+         * Create an agreement template
+         * @description Markdown with the fields `{{person}}`, `{{items}}`, `{{date}}`, `{{dueBack}}`, attached to the workspace, a category or a kit (one live agreement per scope: 409). A hand-over uses the kit's agreement, else its items' category agreement, else the workspace's (docs/handovers.md).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. Self-service role (requester): no. API-key scope: `inventory-items:write`.
+         */
+        post: operations["createAgreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agreements/{agreementId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an agreement template
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["getAgreement"];
+        put?: never;
+        post?: never;
+        /**
+         * End an agreement template
+         * @description New hand-overs of its scope no longer need it; past hand-overs and receipts keep their version.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. Self-service role (requester): no. API-key scope: `inventory-items:write`.
+         */
+        delete: operations["deleteAgreement"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit an agreement template
+         * @description A new `body` makes a new version; hand-overs made with an older version keep it (and their receipts quote it). `name` and `requireReturnSignature` change in place.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. Self-service role (requester): no. API-key scope: `inventory-items:write`.
+         */
+        patch: operations["updateAgreement"];
+        trace?: never;
+    };
+    "/api/v1/agreements/{agreementId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agreement's versions
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["listAgreementVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handovers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List hand-overs
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["listHandovers"];
+        put?: never;
+        /**
+         * Hand items over to a person (or take them back)
+         * @description `checkout`: checks the items (or a kit's) out to the person, all or none; `return`: checks them in from the person. When an agreement applies (for a return: one with `requireReturnSignature`), the answer's `handover` is `pending_acceptance` until the person signs in person (POST .../accept) or by link (POST .../link); one acceptance covers every item. The items are held either way: the acceptance is the record. With no agreement, `handover` is null.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
+         */
+        post: operations["createHandover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handovers/{handoverId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a hand-over with its agreement filled in
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["getHandover"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handovers/{handoverId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a hand-over in person
+         * @description On the same phone: the person reads the agreement and signs with a drawn signature (`signaturePng`, kept in storage and printed on the receipt) or their typed name. Makes the PDF receipt and links it into the workspace's receipt chain. 409 once accepted or declined. A signature taken offline is sent later with `signedAt` (replayed once: a second send is a 409).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
+         */
+        post: operations["acceptHandover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handovers/{handoverId}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signing link for the person
+         * @description A signed, expiring, single-use page the person opens without an account, to accept or decline with a reason. A new link replaces the previous one; a decision uses it up. Send it to the person yourself (the URL is shown only now).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
+         */
+        post: operations["createHandoverLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handovers/{handoverId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that the person declined a hand-over
+         * @description With the person's reason; the items stay where they are. 409 once accepted or declined.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
+         */
+        post: operations["declineHandover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List hand-over receipts
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["listReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipts/{receiptId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a receipt
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["getReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipts/{receiptId}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a receipt's PDF
+         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["getReceiptPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipts/{receiptId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a receipt
+         * @description Whether the receipt is intact (the stored PDF hashes to `docSha256`, the row to `chainHash`) and in the workspace's chain (its `prevHash` is the previous receipt's `chainHash`, and the next's `prevHash` is its own). A changed PDF or row fails.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:read`.
+         */
+        get: operations["verifyReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handover-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signing page of a hand-over link
+         * @description An HTML page, no account needed: the agreement as filled in, the items, and forms to accept (typed name) or decline (with a reason). 403 when the link is not genuine or has expired (`details.reason`); 409 once it is used or replaced.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        get: operations["getHandoverLinkPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handover-links/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a hand-over by link
+         * @description The person signs with their typed name; the receipt is issued as for an in-person signature (method `link`). 403 when the link is not genuine or has expired (`details.reason`); 409 once it is used or replaced.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        post: operations["acceptHandoverByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/handover-links/{token}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a hand-over by link
+         * @description With a reason; the items stay where they are and the workspace sees the reason. 403 when the link is not genuine or has expired (`details.reason`); 409 once it is used or replaced.
+         *
+         *     **Access:** Workspace host; no credentials.
+         */
+        post: operations["declineHandoverByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "asset.created": {
@@ -6147,6 +6485,146 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "agreement.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agreement was created.
+         * @description `data`: the agreement after the change.
+         */
+        post: operations["onAgreementCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agreement.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agreement was updated.
+         * @description `data`: the agreement after the change. Adds `changes`: the names of the fields that changed.
+         */
+        post: operations["onAgreementUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agreement.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agreement was deleted.
+         * @description `data`: the agreement after the change.
+         */
+        post: operations["onAgreementDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "handover.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Items were checked out to (or back in from) a person under an agreement; the hand-over waits for the person's acceptance.
+         * @description `data`: the handover after the change.
+         */
+        post: operations["onHandoverCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "handover.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The person signed a hand-over (in person or by link); one acceptance covers all its items.
+         * @description `data`: the handover after the change.
+         */
+        post: operations["onHandoverAccepted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "handover.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The person declined a hand-over by link, with a reason (`declineReason`); the items stay where they are.
+         * @description `data`: the handover after the change.
+         */
+        post: operations["onHandoverDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "handover.receipt_issued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A PDF receipt of an accepted hand-over was stored and linked into the workspace's receipt chain.
+         * @description `data`: the receipt after the change.
+         */
+        post: operations["onHandoverReceiptIssued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -6766,6 +7244,80 @@ export interface components {
         WebhookVerification: {
             endpointId: string;
             url: string;
+        };
+        Agreement: {
+            /** @example agr_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            name: string;
+            /**
+             * @description Where it applies: every hand-over of the workspace, of a category's assets, or of a kit. The most specific applies: kit, then category, then workspace.
+             * @enum {string}
+             */
+            scope: "workspace" | "category" | "kit";
+            /** @description The category's or kit's id; null for the workspace. */
+            scopeId: string | null;
+            /** @description A return of what it covers needs a signature too. */
+            requireReturnSignature: boolean;
+            /** @description The current version; an edit of the text makes the next. */
+            version: number;
+            /** @description The current version's Markdown. */
+            body: string;
+            createdAt: string;
+            updatedAt: string;
+        };
+        Handover: {
+            /** @example hov_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /**
+             * @description `checkout`: given to the person; `return`: taken back.
+             * @enum {string}
+             */
+            kind: "checkout" | "return";
+            /**
+             * @description `pending_acceptance` until the person signs (in person or by link) or declines. The items are held either way: the acceptance is the record, not a lock.
+             * @enum {string}
+             */
+            state: "pending_acceptance" | "accepted" | "declined";
+            personId: string;
+            personName: string;
+            kitId: string | null;
+            agreementId: string | null;
+            agreementVersionId: string | null;
+            agreementVersion: number | null;
+            items: components["schemas"]["HandoverItem"][];
+            dueBackAt: string | null;
+            /**
+             * @description How it was decided: `in_person` (signed on the phone), `link` (by the emailed link) or `recorded` (a return recorded by the workspace, e.g. an offboarding's close).
+             * @enum {string|null}
+             */
+            method: "in_person" | "link" | "recorded" | null;
+            signerName: string | null;
+            hasSignatureImage: boolean;
+            declineReason: string | null;
+            linkExpiresAt: string | null;
+            receiptId: string | null;
+            createdAt: string;
+            decidedAt: string | null;
+        };
+        HandoverItem: {
+            assetId: string;
+            name: string;
+            tag: string | null;
+            serial: string | null;
+        };
+        Receipt: {
+            /** @example rcp_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @description Its place in the workspace's chain, from 1. */
+            seq: number;
+            handoverId: string;
+            /** @description SHA-256 (hex) of the PDF as stored. */
+            docSha256: string;
+            /** @description The previous receipt's chainHash (64 zeros for the first). */
+            prevHash: string;
+            /** @description SHA-256 of seq, prevHash, docSha256, handoverId and issuedAt. */
+            chainHash: string;
+            issuedAt: string;
         };
         AuthSession: {
             /** @description JWT for `Authorization: Bearer`; valid only on this workspace's host. */
@@ -7505,7 +8057,7 @@ export interface components {
         TimelineEntry: {
             id: string;
             /** @enum {string} */
-            type: "CREATED" | "ASSIGNED" | "UNASSIGNED" | "MOVED" | "MAINTENANCE_COMPLETED" | "VERIFIED" | "STATUS_CHANGED" | "RETIRED";
+            type: "CREATED" | "ASSIGNED" | "UNASSIGNED" | "MOVED" | "MAINTENANCE_COMPLETED" | "VERIFIED" | "STATUS_CHANGED" | "RETIRED" | "HANDOVER_ACCEPTED" | "HANDOVER_DECLINED";
             at: string;
             actor: string | null;
             data: {
@@ -9765,6 +10317,144 @@ export interface components {
             socialLogin?: {
                 name: string;
             } | null;
+        };
+        AgreementPage: {
+            items: components["schemas"]["Agreement"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        CreateAgreement: {
+            name: string;
+            /** @enum {string} */
+            scope: "workspace" | "category" | "kit";
+            /** @description Required for `category` and `kit`. */
+            scopeId?: string;
+            /**
+             * @description Markdown. Fields filled in at hand-over: `{{person}}` (the person's name), `{{items}}` (a list of the items with tags and serials), `{{date}}` (the hand-over's day, UTC) and `{{dueBack}}` (the due-back time, or 'open').
+             * @example I, {{person}}, received on {{date}}:
+             *
+             *     {{items}}
+             *
+             *     and will return them by {{dueBack}}.
+             */
+            body: string;
+            requireReturnSignature?: boolean;
+        };
+        UpdateAgreement: {
+            name?: string;
+            /**
+             * @description Markdown. Fields filled in at hand-over: `{{person}}` (the person's name), `{{items}}` (a list of the items with tags and serials), `{{date}}` (the hand-over's day, UTC) and `{{dueBack}}` (the due-back time, or 'open').
+             * @example I, {{person}}, received on {{date}}:
+             *
+             *     {{items}}
+             *
+             *     and will return them by {{dueBack}}.
+             */
+            body?: string;
+            requireReturnSignature?: boolean;
+        };
+        AgreementVersionPage: {
+            items: components["schemas"]["AgreementVersion"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        AgreementVersion: {
+            /** @example agv_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            agreementId: string;
+            version: number;
+            body: string;
+            createdAt: string;
+        };
+        CreatedHandover: {
+            /** @description The items checked out (or in). */
+            itemIds: string[];
+            /** @description The acceptance this hand-over needs (`pending_acceptance`), or null when no agreement applies (and, for a return, none asks for a signature). */
+            handover: components["schemas"]["Handover"] | null;
+        };
+        CreateHandover: {
+            /**
+             * @default checkout
+             * @enum {string}
+             */
+            kind: "checkout" | "return";
+            personId: string;
+            itemIds?: string[];
+            kitId?: string;
+            /**
+             * @description An ISO 8601 date-time with an offset, or a date YYYY-MM-DD meaning its midnight UTC.
+             * @example 2026-11-21T09:30:00Z
+             */
+            dueBackAt?: string;
+        };
+        HandoverPage: {
+            items: components["schemas"]["Handover"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        HandoverDetail: components["schemas"]["Handover"] & {
+            /** @description The agreement with its fields filled in, as the person sees it before signing. */
+            agreementText: string | null;
+        };
+        AcceptedHandover: {
+            handover: components["schemas"]["Handover"];
+            receipt: components["schemas"]["Receipt"];
+        };
+        AcceptHandover: {
+            /** @description The name the person typed (or the name under a drawn signature). */
+            signerName: string;
+            /** @description The drawn signature: a PNG, base64 or a `data:image/png;base64,` URL, at most 256 KiB. */
+            signaturePng?: string;
+            /**
+             * @description When it was signed, for a signature taken offline and sent later (not in the future; at most 7 days back). Defaults to now.
+             * @example 2026-11-21T09:30:00Z
+             */
+            signedAt?: string;
+        };
+        HandoverLink: {
+            /** @description The page the person opens; no account needed. Shown only now. */
+            url: string;
+            expiresAt: string;
+        };
+        CreateHandoverLink: {
+            /**
+             * @description 1 to 720; default 72.
+             * @default 72
+             */
+            expiresInHours: number;
+        };
+        DeclineHandover: {
+            reason: string;
+        };
+        ReceiptPage: {
+            items: components["schemas"]["Receipt"][];
+            /** @description Pass as `cursor` for the next page; null at the end. */
+            nextCursor: string | null;
+        };
+        ReceiptVerification: {
+            receiptId: string;
+            /** @description intact and inChain. */
+            valid: boolean;
+            /** @description The PDF in storage hashes to docSha256 and the row hashes to chainHash. */
+            intact: boolean;
+            /** @description Its prevHash is the previous receipt's chainHash and the next receipt's prevHash is its own. */
+            inChain: boolean;
+            checks: {
+                /** @enum {string} */
+                document: "ok" | "mismatch" | "missing";
+                /** @enum {string} */
+                row: "ok" | "mismatch" | "missing";
+                /** @enum {string} */
+                previous: "ok" | "mismatch" | "missing";
+                next: ("ok" | "mismatch" | "missing") | "none";
+            };
+        };
+        AcceptedHandoverByLink: {
+            handover: components["schemas"]["Handover"];
+            receipt: components["schemas"]["Receipt"];
+        };
+        AcceptHandoverByLink: {
+            signerName: string;
         };
     };
     responses: never;
@@ -18727,7 +19417,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Comma-separated: CREATED, ASSIGNED, UNASSIGNED, MOVED, MAINTENANCE_COMPLETED, VERIFIED, STATUS_CHANGED, RETIRED. */
+                /** @description Comma-separated: CREATED, ASSIGNED, UNASSIGNED, MOVED, MAINTENANCE_COMPLETED, VERIFIED, STATUS_CHANGED, RETIRED, HANDOVER_ACCEPTED, HANDOVER_DECLINED. */
                 types?: string;
             };
             header?: never;
@@ -49696,6 +50386,3275 @@ export interface operations {
             };
         };
     };
+    listAgreements: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agreements, by name, each with its current text */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgreementPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAgreement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAgreement"];
+            };
+        };
+        responses: {
+            /** @description Created (version 1) */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agreement"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agreementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agreement and its current text */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agreement"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agreementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAgreement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agreementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAgreement"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agreement"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAgreementVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                agreementId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of versions, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgreementVersionPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHandovers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+                state?: "pending_acceptance" | "accepted" | "declined";
+                personId?: string;
+                /** @description Hand-overs that include this item. */
+                assetId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of hand-overs, newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoverPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createHandover: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHandover"];
+            };
+        };
+        responses: {
+            /** @description Done */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedHandover"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHandover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                handoverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hand-over and the text the person signs */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoverDetail"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptHandover: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                handoverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptHandover"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the receipt was issued */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedHandover"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createHandoverLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                handoverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHandoverLink"];
+            };
+        };
+        responses: {
+            /** @description The link */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HandoverLink"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    declineHandover: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                handoverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineHandover"];
+            };
+        };
+        responses: {
+            /** @description Declined */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handover"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listReceipts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..100. */
+                limit?: number;
+                /** @description Opaque cursor from the previous page's `nextCursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of receipts, newest (highest seq) first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptPage"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReceiptPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF as stored (its SHA-256 is the receipt's docSha256) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `attachment; filename="receipt-<id>.pdf"`. */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                receiptId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verdict and each check */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptVerification"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHandoverLinkPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description On the HTML page only: `no-store`. */
+                    "Cache-Control"?: string;
+                    "Content-Security-Policy": components["headers"]["PageContentSecurityPolicy"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    "Referrer-Policy": components["headers"]["PageReferrerPolicy"];
+                    "X-Frame-Options": components["headers"]["PageFrameOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptHandoverByLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptHandoverByLink"];
+            };
+        };
+        responses: {
+            /** @description Accepted; the receipt was issued */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedHandoverByLink"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    declineHandoverByLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineHandover"];
+            };
+        };
+        responses: {
+            /** @description Declined */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Handover"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     onAssetCreated: {
         parameters: {
             query?: never;
@@ -54600,6 +58559,373 @@ export interface operations {
                     timestamp: string;
                     tenantId: string;
                     data: components["schemas"]["WebhookVerification"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAgreementCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "agreement.created";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["Agreement"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAgreementUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "agreement.updated";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["Agreement"] & {
+                        /** @description The fields that changed. */
+                        changes: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAgreementDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "agreement.deleted";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["Agreement"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onHandoverCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "handover.created";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["Handover"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onHandoverAccepted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "handover.accepted";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["Handover"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onHandoverDeclined: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "handover.declined";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["Handover"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onHandoverReceiptIssued: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "handover.receipt_issued";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["Receipt"];
                 };
             };
         };

@@ -19,6 +19,7 @@ import { customFieldsRouter, customFieldWebhookResources } from "./modules/custo
 import { feedbackRouter, feedbackWebhookResources } from "./modules/feedback";
 import { appNotFoundPage, fieldAppPages } from "./modules/field-app";
 import { objectsRouter } from "./modules/files";
+import { handoverLinksRouter, handoversRouter, handoverWebhookResources } from "./modules/handovers";
 import { healthRouter } from "./modules/health";
 import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
@@ -101,6 +102,8 @@ export const MODULES = [
   webhookDeliveriesRouter,
   ssoConfigRouter,
   ssoSigninRouter,
+  handoversRouter,
+  handoverLinksRouter,
 ];
 
 /** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
@@ -158,6 +161,7 @@ export function buildApp() {
     ...categoryWebhookResources,
     ...customFieldWebhookResources,
     ...feedbackWebhookResources,
+    ...handoverWebhookResources,
     ...kitWebhookResources,
     ...layoutWebhookResources,
     ...locationWebhookResources,

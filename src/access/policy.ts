@@ -305,6 +305,27 @@ export const ROUTE_POLICY = {
   getSamlMetadata: { access: "tenantPublic" },
   samlCallback: { access: "tenantPublic", throttled: true },
   oidcCallback: { access: "tenantPublic", throttled: true },
+  // Signed hand-overs (docs/handovers.md): owners and admins keep the agreements; whoever may move
+  // assets hands them over and takes the signature; the link pages are public, their token the credential.
+  listAgreements: { access: "data", scope: "inventory-items:read" },
+  getAgreement: { access: "data", scope: "inventory-items:read" },
+  listAgreementVersions: { access: "data", scope: "inventory-items:read" },
+  createAgreement: { access: "data", scope: CUSTODY, roles: MANAGERS },
+  updateAgreement: { access: "data", scope: CUSTODY, roles: MANAGERS },
+  deleteAgreement: { access: "data", scope: CUSTODY, roles: MANAGERS },
+  createHandover: { access: "data", scope: CUSTODY },
+  listHandovers: { access: "data", scope: "inventory-items:read" },
+  getHandover: { access: "data", scope: "inventory-items:read" },
+  acceptHandover: { access: "data", scope: CUSTODY },
+  declineHandover: { access: "data", scope: CUSTODY },
+  createHandoverLink: { access: "data", scope: CUSTODY, issuesSecret: true },
+  listReceipts: { access: "data", scope: "inventory-items:read" },
+  getReceipt: { access: "data", scope: "inventory-items:read" },
+  getReceiptPdf: { access: "data", scope: "inventory-items:read" },
+  verifyReceipt: { access: "data", scope: "inventory-items:read" },
+  getHandoverLinkPage: { access: "tenantPublic", throttled: true },
+  acceptHandoverByLink: { access: "tenantPublic", throttled: true },
+  declineHandoverByLink: { access: "tenantPublic", throttled: true },
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

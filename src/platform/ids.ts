@@ -44,6 +44,10 @@ export const ID_PREFIXES = {
   stockMovement: "smv",
   passwordReset: "pwr",
   offboardingCase: "obc",
+  agreement: "agr",
+  agreementVersion: "agv",
+  handover: "hov",
+  receipt: "rcp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

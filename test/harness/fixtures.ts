@@ -10,6 +10,7 @@ import {
   spareItemBody,
   spareItemSetup,
 } from "./booking-fixtures";
+import { HANDOVER_FIXTURES, HANDOVER_SAMPLES } from "./handover-fixtures";
 import { importJob } from "./import-export-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
@@ -142,6 +143,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   importId: importJob,
   // Webhooks: /webhooks/endpoints/{id}, /webhooks/deliveries/{id}, /webhooks/events/{id}.
   ...WEBHOOK_FIXTURES,
+  // Hand-overs: /agreements/{agreementId}, /handovers/{handoverId}, /receipts/{receiptId}, /handover-links/{token}.
+  ...HANDOVER_FIXTURES,
 };
 
 /**
@@ -171,6 +174,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   }),
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
   ...STOCK_SAMPLES,
+  ...HANDOVER_SAMPLES,
 };
 
 /**

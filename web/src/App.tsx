@@ -51,6 +51,7 @@ const QueuePage = onDemand(() => import("./pages/QueuePage").then((m) => m.defau
 const MinePage = onDemand(() => import("./pages/MinePage").then((m) => m.default));
 const JoinPage = onDemand(() => import("./pages/JoinPage").then((m) => m.default));
 const OffboardingPage = onDemand(() => import("./pages/OffboardingPage").then((m) => m.OffboardingPage));
+const HandoverPage = onDemand(() => import("./pages/HandoverPage").then((m) => m.HandoverPage));
 const ResetPasswordPage = onDemand(() => import("./pages/ResetPasswordPage").then((m) => m.default));
 
 /**
@@ -79,6 +80,8 @@ function route(p: string) {
   }
   const returns = /^\/offboarding\/([^/]+)$/.exec(p);
   if (returns?.[1]) return { page: <OffboardingPage caseId={decodeURIComponent(returns[1])} />, open: false };
+  const handover = /^\/h\/([^/]+)$/.exec(p);
+  if (handover?.[1]) return { page: <HandoverPage id={decodeURIComponent(handover[1])} />, open: false };
   return { page: <NotFoundPage />, open: true };
 }
 

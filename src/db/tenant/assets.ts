@@ -163,6 +163,8 @@ export const TIMELINE_TYPES = [
   "VERIFIED",
   "STATUS_CHANGED",
   "RETIRED",
+  "HANDOVER_ACCEPTED",
+  "HANDOVER_DECLINED",
 ] as const;
 export type TimelineType = (typeof TIMELINE_TYPES)[number];
 

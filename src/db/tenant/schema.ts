@@ -6,6 +6,7 @@ export * from "./bookings";
 export * from "./catalog";
 export * from "./custom-fields";
 export * from "./feedback";
+export * from "./handovers";
 export * from "./health";
 export * from "./idempotency";
 export * from "./import-export";

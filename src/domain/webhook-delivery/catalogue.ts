@@ -36,7 +36,10 @@ export type Resource =
   | "stockItem"
   | "stockMovement"
   | "stockLevel"
-  | "offboardingCase";
+  | "offboardingCase"
+  | "agreement"
+  | "handover"
+  | "receipt";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 /** "An asset", "A kit". */
@@ -283,6 +286,30 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     type: "webhook.verification",
     description: "Sent by POST /webhooks/endpoints/{id}/verify only; never subscribed to.",
     resource: "verification",
+  },
+  // Signed hand-overs (docs/handovers.md).
+  ...crud("agreement", "agreement", "agreement"),
+  {
+    type: "handover.created",
+    description:
+      "Items were checked out to (or back in from) a person under an agreement; the hand-over waits for the person's acceptance.",
+    resource: "handover",
+  },
+  {
+    type: "handover.accepted",
+    description: "The person signed a hand-over (in person or by link); one acceptance covers all its items.",
+    resource: "handover",
+  },
+  {
+    type: "handover.declined",
+    description:
+      "The person declined a hand-over by link, with a reason (`declineReason`); the items stay where they are.",
+    resource: "handover",
+  },
+  {
+    type: "handover.receipt_issued",
+    description: "A PDF receipt of an accepted hand-over was stored and linked into the workspace's receipt chain.",
+    resource: "receipt",
   },
 ];
 

@@ -25,6 +25,7 @@ export const APP_PAGES = [
   { path: "/s/:tag", decoder: false },
   { path: "/k/:id", decoder: false },
   { path: "/l/:id", decoder: false },
+  { path: "/h/:handoverId", decoder: false },
   { path: "/scan", decoder: true },
   { path: "/scan/*", decoder: true },
   // An offboarding case's return list (docs/offboarding.md): scans labels to check them in.

@@ -49,10 +49,21 @@ export type QueuedMove = {
   refused?: string;
 };
 
+/** A hand-over signed on this phone and not yet answered by the server (state/signature-queue.ts). */
+export type QueuedSignature = {
+  /** One per hand-over: the key, so a second signature of the same hand-over replaces the first. */
+  handoverId: string;
+  by: string;
+  signerName: string;
+  signaturePng?: string;
+  signedAt: string;
+};
+
 interface ScannerDb extends DBSchema {
   queue: { key: string; value: QueuedScan; indexes: { bySession: string } };
   copies: { key: string; value: OfflineCopy };
   moves: { key: string; value: QueuedMove };
+  signatures: { key: string; value: QueuedSignature };
 }
 
 /** Whose stores are open: a user of a workspace (the host: one origin per workspace). */
@@ -63,7 +74,7 @@ let db: Promise<IDBPDatabase<ScannerDb>> | null = null;
 
 const dbName = (o: Owner) => `inventory-scanner/${o.workspace}/${o.userId}`;
 const openFor = (o: Owner) =>
-  openDB<ScannerDb>(dbName(o), 2, {
+  openDB<ScannerDb>(dbName(o), 3, {
     upgrade(d, oldVersion) {
       if (oldVersion < 1) {
         d.createObjectStore("queue", { keyPath: "scanId" }).createIndex("bySession", "sessionId");
@@ -71,6 +82,8 @@ const openFor = (o: Owner) =>
       }
       // Version 2: stock movements made offline (state/stock-queue.ts).
       if (oldVersion < 2) d.createObjectStore("moves", { keyPath: "key" });
+      // Version 3: signatures of hand-overs taken offline (state/signature-queue.ts).
+      if (oldVersion < 3) d.createObjectStore("signatures", { keyPath: "handoverId" });
     },
   });
 
@@ -152,4 +165,16 @@ export async function allMoves(): Promise<QueuedMove[]> {
 
 export async function deleteMove(key: string): Promise<void> {
   await (await open()).delete("moves", key);
+}
+
+export async function enqueueSignature(s: QueuedSignature): Promise<void> {
+  await (await open()).put("signatures", s);
+}
+
+export async function queuedSignatures(): Promise<QueuedSignature[]> {
+  return (await open()).getAll("signatures");
+}
+
+export async function dequeueSignature(handoverId: string): Promise<void> {
+  await (await open()).delete("signatures", handoverId);
 }

@@ -15,7 +15,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * The app's pages (the Worker's APP_PAGES, src/modules/field-app/routes.ts) that need a signed-in
  * user: not /login, /join or /reset-password themselves.
  */
-const APP_PAGE = /^\/(?:|scan(?:\/.*)?|[askl]\/[^/]+|offboarding\/[^/]+|catalogue|mine|requests(?:\/queue)?)$/;
+const APP_PAGE = /^\/(?:|scan(?:\/.*)?|[askhl]\/[^/]+|offboarding\/[^/]+|catalogue|mine|requests(?:\/queue)?)$/;
 
 /** `value` as a path of the app on `origin` ("/a/X?y#z"), or null when it is anything else. */
 export function safeReturnPath(value: string | null | undefined, origin: string): string | null {

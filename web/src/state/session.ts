@@ -19,6 +19,7 @@ import { forgetCopies } from "./offline-copy";
 import { navigate, safeReturnPath } from "./router";
 import { replayAll } from "./scan-queue";
 import { replayMoves } from "./stock-queue";
+import { replaySignatures } from "./signature-queue";
 
 export type SessionState = { status: "loading" } | { status: "signedOut" } | { status: "signedIn"; user: auth.User };
 
@@ -54,6 +55,7 @@ async function signedIn(user: auth.User) {
   // What this user left queued (offline, or when they signed out) goes out now, as them.
   void replayAll();
   void replayMoves();
+  void replaySignatures();
 }
 
 function remembered(): Remembered | null {

@@ -1,0 +1,157 @@
+// Signed hand-overs in headless Chromium at phone size: the person signs on the phone with a finger
+// (touch events drawn on the canvas), a signature taken offline waits in the queue and is sent once
+// when the network is back, and the link page needs no account (docs/handovers.md).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launch, openPage, PHONE, screenshot, workspace } from "./browser.mjs";
+
+let browser;
+let ws;
+const data = {};
+
+async function created(res, what) {
+  if (res.status !== 201) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Two items checked out to Ada under the workspace agreement: a pending hand-over's id. */
+async function pendingHandover(n) {
+  const post = (path, body) => ws.api(path, { method: "POST", body });
+  const items = [];
+  for (let i = 1; i <= 2; i++)
+    items.push(
+      await created(
+        await post("/inventory-items", {
+          name: `Laptop ${n}.${i}`,
+          uniqueTag: `LT-${n}-${i}`,
+          serialNumber: `SN${n}${i}`,
+        }),
+        "item",
+      ),
+    );
+  const res = await created(
+    await post("/handovers", { personId: data.person.id, itemIds: items.map((i) => i.id) }),
+    "handover",
+  );
+  return res.handover.id;
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  ws = await workspace("handover");
+  const post = (path, body) => ws.api(path, { method: "POST", body });
+  data.person = await created(await post("/people", { name: "Ada Lovelace", email: "ada@example.com" }), "person");
+  await created(
+    await post("/agreements", {
+      name: "Laptop agreement",
+      scope: "workspace",
+      body: "I, {{person}}, received:\n{{items}}\nand will look after them.",
+    }),
+    "agreement",
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function phone() {
+  return openPage(browser, { viewport: PHONE, hasTouch: true, isMobile: true });
+}
+
+async function signIn(page) {
+  await page.getByLabel("Email").fill(ws.owner.email);
+  await page.getByLabel("Password").fill(ws.owner.password);
+  await page.getByRole("button", { name: "Sign in with password" }).click();
+}
+
+/** A finger stroke across the signature pad (real touch events through the DevTools protocol). */
+async function drawSignature(page) {
+  const box = await page.locator("#signature-pad").boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const point = (i) => ({ x: box.x + 20 + i * 12, y: box.y + box.height / 2 + Math.sin(i / 2) * 30 });
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point(0)] });
+  for (let i = 1; i < 20; i++)
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point(i)] });
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+}
+
+/** How many non-blank pixels the pad holds: the stroke really landed on the canvas. */
+const inked = (page) =>
+  page.evaluate(() => {
+    const c = document.getElementById("signature-pad");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
+    return n;
+  });
+
+describe("signing a hand-over", () => {
+  it("in person: the agreement and items on the phone, a finger signature, a verified receipt", async () => {
+    const id = await pendingHandover(1);
+    const page = await phone();
+    await page.goto(`${ws.base}/h/${id}`);
+    await page.waitForURL(/\/login/);
+    await signIn(page);
+    await page.waitForURL(`${ws.base}/h/${id}`);
+    await expect.poll(() => page.locator("#agreement-text").isVisible()).toBe(true);
+    expect(await page.locator("#agreement-text").textContent()).toContain("I, Ada Lovelace, received:");
+    expect(await page.locator("#handover-items").textContent()).toContain("Laptop 1.2 (LT-1-2), serial SN12");
+    await page.getByLabel("Full name of the person signing").fill("Ada Lovelace");
+    await drawSignature(page);
+    expect(await inked(page)).toBeGreaterThan(50);
+    await screenshot(page, "handover-01-signed");
+    await page.getByRole("button", { name: "Accept and sign" }).click();
+    await expect.poll(() => page.getByText("Signed. The receipt was issued.").isVisible()).toBe(true);
+    const h = (await ws.api(`/handovers/${id}`)).body;
+    expect(h).toMatchObject({
+      state: "accepted",
+      method: "in_person",
+      signerName: "Ada Lovelace",
+      hasSignatureImage: true,
+    });
+    const verdict = (await ws.api(`/receipts/${h.receiptId}/verify`)).body;
+    expect(verdict).toMatchObject({ valid: true });
+    await page.context().close();
+  });
+
+  it("offline: the signature waits on the phone and is sent once when the network is back", async () => {
+    const id = await pendingHandover(2);
+    const page = await phone();
+    await page.goto(`${ws.base}/login?next=${encodeURIComponent(`/h/${id}`)}`);
+    await signIn(page);
+    await page.waitForURL(`${ws.base}/h/${id}`);
+    await expect.poll(() => page.locator("#signature-pad").isVisible()).toBe(true);
+    await page.getByLabel("Full name of the person signing").fill("Ada Lovelace");
+    await drawSignature(page);
+    await page.context().setOffline(true);
+    await page.getByRole("button", { name: "Accept and sign" }).click();
+    await expect.poll(() => page.getByText(/Signed on this phone/).isVisible()).toBe(true);
+    expect((await ws.api(`/handovers/${id}`)).body.state).toBe("pending_acceptance");
+    await page.context().setOffline(false);
+    await page.evaluate(() => window.dispatchEvent(new Event("online")));
+    await expect.poll(async () => (await ws.api(`/handovers/${id}`)).body.state).toBe("accepted");
+    // Sent once: a reload replays nothing more, and the hand-over has exactly one receipt.
+    await page.reload();
+    await expect.poll(() => page.getByText(/This hand-over is accepted/).isVisible()).toBe(true);
+    const receipts = (await ws.api("/receipts?limit=100")).body.items.filter((r) => r.handoverId === id);
+    expect(receipts).toHaveLength(1);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    await page.context().close();
+  });
+
+  it("by link: no account, the person accepts with a typed name", async () => {
+    const id = await pendingHandover(3);
+    const link = (await ws.api(`/handovers/${id}/link`, { method: "POST", body: {} })).body;
+    const page = await phone();
+    await page.goto(link.url);
+    await expect.poll(() => page.locator("#agreement").isVisible()).toBe(true);
+    expect(await page.locator("#items").textContent()).toContain("Laptop 3.1");
+    await page.getByLabel("Your full name").fill("Ada Lovelace");
+    await page.getByRole("button", { name: "Accept and sign" }).click();
+    await expect.poll(() => page.locator("#outcome").textContent()).toMatch(/^Accepted/);
+    expect(page.cspViolations).toEqual([]);
+    await screenshot(page, "handover-02-link");
+    expect((await ws.api(`/handovers/${id}`)).body).toMatchObject({ state: "accepted", method: "link" });
+    await page.context().close();
+  });
+});
