@@ -42,6 +42,10 @@ export const ID_PREFIXES = {
   assetRequest: "rqt",
   stockItem: "stk",
   stockMovement: "smv",
+  scimToken: "sct",
+  scimUser: "scu",
+  scimGroup: "scg",
+  scimGroupMapping: "sgm",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -16,6 +16,7 @@ export * from "./outbox";
 export * from "./people";
 export * from "./quick-add";
 export * from "./requests";
+export * from "./scim";
 export * from "./sessions";
 export * from "./sso";
 export * from "./stock";
