@@ -67,7 +67,7 @@ const TIERS = [
       "stock",
     ],
   ],
-  ["aggregators", ["admin", "analytics", "import-export", "field-app", "requests", "search", "trash", "webhooks"]],
+  ["aggregators", ["admin", "analytics", "import-export", "field-app", "requests", "scim", "search", "trash", "webhooks"]],
 ];
 const tierPath = (mods) => `^src/modules/(${mods.join("|")})/`;
 
