@@ -105,7 +105,7 @@ async function saveGroup(ctx: ScimCtx, cur: ScimGroupRow, next: ReturnType<typeo
   const done = await commitWrite(
     ctx,
     {
-      writes: [
+      derived: [
         ctx.db
           .update(scimGroups)
           .set({ displayName: row.displayName, externalId: row.externalId, resource: next, version: row.version, updatedAt: now })
@@ -151,7 +151,7 @@ export async function deleteScimGroup(ctx: ScimCtx, id: string, ifMatch?: string
   checkIfMatch(ifMatch, cur.version);
   const now = nowIso();
   const done = await commitWrite(ctx, {
-    writes: [ctx.db.delete(scimGroups).where(and(eq(scimGroups.id, id), eq(scimGroups.version, cur.version)))],
+    derived: [ctx.db.delete(scimGroups).where(and(eq(scimGroups.id, id), eq(scimGroups.version, cur.version)))],
     audits: [{ entityType: "scim_group", entityId: id, action: "delete", actor: ctx.actor, at: now, before: { ...(cur.resource as Json) } }],
     events: [groupEvent(ctx, "group.deleted", cur)],
   });

@@ -17,6 +17,12 @@ const ListResponse = z.record(z.string(), z.unknown()).openapi("ScimListResponse
   description: "urn:ietf:params:scim:api:messages:2.0:ListResponse: totalResults, startIndex, itemsPerPage, Resources.",
 });
 const scimJson = (schema: z.ZodType, description: string) => ({ description, content: { [SCIM_CONTENT_TYPE]: { schema } } });
+const VERSION = { ETag: { description: "meta.version of the resource; send it back as If-Match.", schema: { type: "string" as const } } };
+const versioned = (description: string) => ({ ...scimJson(Resource, description), headers: VERSION });
+const created = (description: string) => ({
+  ...versioned(description),
+  headers: { ...VERSION, Location: { description: "meta.location of the new resource.", schema: { type: "string" as const } } },
+});
 const scimBody = { body: { required: true, content: { [SCIM_CONTENT_TYPE]: { schema: Resource } } } };
 const Params = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
 const Projection = {
@@ -92,7 +98,7 @@ export const scimRouter = createRouter()
       description:
         "Makes (or links, by externalId then email) the person, and a workspace user when a group mapping gives a role. 409 uniqueness when the userName exists.",
       request: scimBody,
-      responses: { 201: scimJson(Resource, "The User"), 409: scimJson(Resource, "userName taken") },
+      responses: { 201: created("The User"), 409: scimJson(Resource, "userName taken") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -108,7 +114,7 @@ export const scimRouter = createRouter()
       tags,
       summary: "Read a SCIM User",
       request: { params: Params, query: GetQuery },
-      responses: { 200: scimJson(Resource, "The User") },
+      responses: { 200: versioned("The User") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -125,7 +131,7 @@ export const scimRouter = createRouter()
       summary: "Replace a SCIM User",
       description: "`active: false` deprovisions (offboarding; nothing is checked in); `If-Match` with meta.version, 412 on mismatch.",
       request: { params: Params, ...scimBody },
-      responses: { 200: scimJson(Resource, "The User"), 412: scimJson(Resource, "If-Match names an older version") },
+      responses: { 200: versioned("The User"), 412: scimJson(Resource, "If-Match names an older version") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -142,7 +148,7 @@ export const scimRouter = createRouter()
       summary: "Patch a SCIM User",
       description: "A PatchOp: add, replace, remove (op in any case), with paths and value filters such as `emails[type eq \"work\"].value`.",
       request: { params: Params, ...scimBody },
-      responses: { 200: scimJson(Resource, "The User"), 412: scimJson(Resource, "If-Match names an older version") },
+      responses: { 200: versioned("The User"), 412: scimJson(Resource, "If-Match names an older version") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -192,7 +198,7 @@ export const scimRouter = createRouter()
       summary: "Create a SCIM Group",
       description: "Members get what the group's mapping gives (role, location, department).",
       request: scimBody,
-      responses: { 201: scimJson(Resource, "The Group") },
+      responses: { 201: created("The Group") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -208,7 +214,7 @@ export const scimRouter = createRouter()
       tags,
       summary: "Read a SCIM Group",
       request: { params: Params, query: GetQuery },
-      responses: { 200: scimJson(Resource, "The Group") },
+      responses: { 200: versioned("The Group") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -224,7 +230,7 @@ export const scimRouter = createRouter()
       tags,
       summary: "Replace a SCIM Group",
       request: { params: Params, ...scimBody },
-      responses: { 200: scimJson(Resource, "The Group") },
+      responses: { 200: versioned("The Group") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -241,7 +247,7 @@ export const scimRouter = createRouter()
       summary: "Patch a SCIM Group",
       description: "Members added or removed as value arrays (Entra) or by a `members[value eq \"…\"]` path (Okta). 204.",
       request: { params: Params, ...scimBody },
-      responses: { 204: { description: "Patched" } },
+      responses: { 204: { description: "Patched", headers: VERSION } },
     }),
     async (c) => {
       const row = await groups.patchScimGroup(scimCtx(c), c.req.valid("param").id, await c.req.json(), ifMatch(c));

@@ -105,7 +105,7 @@ async function saveUser(ctx: ScimCtx, cur: ScimUserRow, next: Json, ifMatch: str
   const done = await commitWrite(
     ctx,
     {
-      writes: [
+      derived: [
         ctx.db
           .update(scimUsers)
           .set({ userName: after.userName, externalId: after.externalId, active: after.active, resource: next, version: after.version, updatedAt: now })
@@ -155,8 +155,8 @@ export async function deleteScimUser(ctx: ScimCtx, id: string, ifMatch?: string)
   checkIfMatch(ifMatch, cur.version);
   const now = nowIso();
   const done = await commitWrite(ctx, {
-    writes: [ctx.db.delete(scimUsers).where(and(eq(scimUsers.id, id), eq(scimUsers.version, cur.version)))],
     derived: [
+      ctx.db.delete(scimUsers).where(and(eq(scimUsers.id, id), eq(scimUsers.version, cur.version))),
       ctx.db.run(
         sql`UPDATE ${scimGroups} SET resource = json_set(resource, '$.members', (SELECT json_group_array(json(m.value)) FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') <> ${id})) WHERE EXISTS (SELECT 1 FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') = ${id})`,
       ),
