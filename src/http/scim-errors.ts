@@ -22,8 +22,11 @@ export const ScimErrorSchema = z
   .openapi("ScimError");
 
 /** A SCIM error with its scimType, e.g. `scimError("conflict", "uniqueness", "…")`. */
-export const scimError = (code: ConstructorParameters<typeof ApiError>[0], scimType: string | undefined, detail: string) =>
-  new ApiError(code, detail, { details: { scimType } });
+export const scimError = (
+  code: ConstructorParameters<typeof ApiError>[0],
+  scimType: string | undefined,
+  detail: string,
+) => new ApiError(code, detail, { details: { scimType } });
 
 const scimTypeOf = (err: ApiError): string | undefined => {
   const d = err.details as { scimType?: string } | undefined;
@@ -51,14 +54,21 @@ export const onScimError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return scimErrorResponse(c, err);
   if (err instanceof HTTPException) {
     const json = err.status === 400 && /JSON/i.test(err.message);
-    const code = err.status === 415 ? "unsupported_media_type" : err.status === 413 ? "payload_too_large" : "bad_request";
+    const code =
+      err.status === 415 ? "unsupported_media_type" : err.status === 413 ? "payload_too_large" : "bad_request";
     const detail = json
       ? "Request body is not valid JSON"
       : err.status === 415
         ? "Send the body as application/scim+json (application/json is accepted too)"
         : err.message || code;
-    return scimErrorResponse(c, new ApiError(code, detail, { details: { scimType: json ? "invalidSyntax" : undefined } }));
+    return scimErrorResponse(
+      c,
+      new ApiError(code, detail, { details: { scimType: json ? "invalidSyntax" : undefined } }),
+    );
   }
   console.error("unhandled error", c.get("requestId"), err);
-  return scimErrorResponse(c, new ApiError("internal_error", "Internal error; quote the x-request-id when reporting it"));
+  return scimErrorResponse(
+    c,
+    new ApiError("internal_error", "Internal error; quote the x-request-id when reporting it"),
+  );
 };

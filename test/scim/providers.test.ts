@@ -19,13 +19,23 @@ describe("SCIM: Microsoft Entra's request sequence", () => {
     await api(t, "/scim-group-mappings", { auth: { jwt }, body: { groupName: "Asset Admins", role: "admin" } });
 
     // The userName eq probe before create (Entra's "Tutorial: develop a SCIM endpoint").
-    const probe = await scim<List>(t, token, `/Users?filter=${encodeURIComponent('userName eq "Test_User_ab6490ee@contoso.com"')}`);
+    const probe = await scim<List>(
+      t,
+      token,
+      `/Users?filter=${encodeURIComponent('userName eq "Test_User_ab6490ee@contoso.com"')}`,
+    );
     expect(probe.status).toBe(200);
     expect(probe.headers.get("content-type")).toContain("application/scim+json");
     expect(probe.body.totalResults).toBe(0);
 
     const manager = await scim<Res>(t, token, "/Users", {
-      body: { schemas: [USER], userName: "boss@contoso.com", active: true, displayName: "Boss", emails: [{ primary: true, type: "work", value: "boss@contoso.com" }] },
+      body: {
+        schemas: [USER],
+        userName: "boss@contoso.com",
+        active: true,
+        displayName: "Boss",
+        emails: [{ primary: true, type: "work", value: "boss@contoso.com" }],
+      },
     });
     expect(manager.status).toBe(201);
     const created = await scim<Res>(t, token, "/Users", {
@@ -44,15 +54,27 @@ describe("SCIM: Microsoft Entra's request sequence", () => {
     expect(created.status).toBe(201);
     expect(created.headers.get("etag")).toBe(created.body.meta.version);
     const id = created.body.id;
-    const again = await scim<ScimErr>(t, token, "/Users", { body: { schemas: [USER], userName: "test_user_AB6490EE@contoso.com" } });
+    const again = await scim<ScimErr>(t, token, "/Users", {
+      body: { schemas: [USER], userName: "test_user_AB6490EE@contoso.com" },
+    });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ status: "409", scimType: "uniqueness", schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"] });
+    expect(again.body).toMatchObject({
+      status: "409",
+      scimType: "uniqueness",
+      schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"],
+    });
 
     // The person exists with the enterprise attributes.
-    const people = await api<{ items: { id: string; email: string; externalId: string; department: string; costCenter: string; managerId: string | null }[] }>(
-      t,
-      "/people?q=givenName",
-    );
+    const people = await api<{
+      items: {
+        id: string;
+        email: string;
+        externalId: string;
+        department: string;
+        costCenter: string;
+        managerId: string | null;
+      }[];
+    }>(t, "/people?q=givenName");
     const person = people.body.items.find((p) => p.externalId === "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef");
     expect(person).toMatchObject({ email: "Test_User_fd0ea19b@contoso.com", department: "Sales", costCenter: "CC-9" });
 
@@ -76,17 +98,27 @@ describe("SCIM: Microsoft Entra's request sequence", () => {
     expect(p2.body.managerId).not.toBeNull();
 
     // A group with a mapping: members added as a value array make a workspace admin.
-    const group = await scim<Res>(t, token, "/Groups", { body: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Asset Admins", members: [] } });
+    const group = await scim<Res>(t, token, "/Groups", {
+      body: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Asset Admins", members: [] },
+    });
     expect(group.status).toBe(201);
     const add = await scim(t, token, `/Groups/${group.body.id}`, {
       method: "PATCH",
       body: { schemas: [PATCH], Operations: [{ op: "Add", path: "members", value: [{ value: id }] }] },
     });
     expect(add.status).toBe(204);
-    const users1 = await api<{ items: { email: string; role: string; status: string }[] }>(t, "/users", { auth: { jwt } });
-    expect(users1.body.items.find((u) => u.email === "updated@contoso.com")).toMatchObject({ role: "admin", status: "active" });
+    const users1 = await api<{ items: { email: string; role: string; status: string }[] }>(t, "/users", {
+      auth: { jwt },
+    });
+    expect(users1.body.items.find((u) => u.email === "updated@contoso.com")).toMatchObject({
+      role: "admin",
+      status: "active",
+    });
     // Empty-group PATCH (Entra sends it): no change, still 204.
-    const empty = await scim(t, token, `/Groups/${group.body.id}`, { method: "PATCH", body: { schemas: [PATCH], Operations: [] } });
+    const empty = await scim(t, token, `/Groups/${group.body.id}`, {
+      method: "PATCH",
+      body: { schemas: [PATCH], Operations: [] },
+    });
     expect(empty.status).toBe(204);
     const withoutMembers = await scim<Res>(t, token, `/Groups/${group.body.id}?excludedAttributes=members`);
     expect(withoutMembers.body.members).toBeUndefined();
@@ -124,7 +156,11 @@ describe("SCIM: Okta's request sequence", () => {
     const jwt = await loginOwner(t);
     await api(t, "/scim-group-mappings", { auth: { jwt }, body: { groupName: "Staff", role: "member" } });
     await api(t, "/scim-group-mappings", { auth: { jwt }, body: { groupName: "Leads", role: "admin" } });
-    const list = await scim<List>(t, token, `/Users?filter=${encodeURIComponent('userName eq "dade.murphy@example.com"')}&startIndex=1&count=100`);
+    const list = await scim<List>(
+      t,
+      token,
+      `/Users?filter=${encodeURIComponent('userName eq "dade.murphy@example.com"')}&startIndex=1&count=100`,
+    );
     expect(list.body).toMatchObject({ totalResults: 0, startIndex: 1 });
     const user = await scim<Res>(t, token, "/Users", {
       body: {
@@ -142,13 +178,25 @@ describe("SCIM: Okta's request sequence", () => {
     });
     expect(user.status).toBe(201);
     const id = user.body.id;
-    const staff = await scim<Res>(t, token, "/Groups", { body: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Staff", members: [{ value: id, display: "dade.murphy@example.com" }] } });
-    const leads = await scim<Res>(t, token, "/Groups", { body: { schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"], displayName: "Leads", members: [{ value: id }] } });
+    const staff = await scim<Res>(t, token, "/Groups", {
+      body: {
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+        displayName: "Staff",
+        members: [{ value: id, display: "dade.murphy@example.com" }],
+      },
+    });
+    const leads = await scim<Res>(t, token, "/Groups", {
+      body: {
+        schemas: ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+        displayName: "Leads",
+        members: [{ value: id }],
+      },
+    });
     expect(leads.status).toBe(201);
     const roleOf = async () =>
-      (await api<{ items: { email: string; role: string; status: string }[] }>(t, "/users", { auth: { jwt } })).body.items.find(
-        (u) => u.email === "dade.murphy@example.com",
-      );
+      (
+        await api<{ items: { email: string; role: string; status: string }[] }>(t, "/users", { auth: { jwt } })
+      ).body.items.find((u) => u.email === "dade.murphy@example.com");
     expect(await roleOf()).toMatchObject({ role: "admin", status: "active" });
     // Okta removes a member with a members[value eq "…"] path: the role drops to the highest remaining.
     const rm = await scim(t, token, `/Groups/${leads.body.id}`, {
@@ -160,7 +208,10 @@ describe("SCIM: Okta's request sequence", () => {
     // Path-less replace of the group's name with the id repeated (Okta).
     const rename = await scim(t, token, `/Groups/${staff.body.id}`, {
       method: "PATCH",
-      body: { schemas: [PATCH], Operations: [{ op: "replace", value: { id: staff.body.id, displayName: "Staff (all)" } }] },
+      body: {
+        schemas: [PATCH],
+        Operations: [{ op: "replace", value: { id: staff.body.id, displayName: "Staff (all)" } }],
+      },
     });
     expect(rename.status).toBe(204);
     // PUT for updates; then active:false (Okta never DELETEs).
@@ -193,7 +244,13 @@ describe("SCIM: filters, PATCH paths and attributes (RFC 7644's examples)", () =
       expect(
         (
           await scim(t, token, "/Users", {
-            body: { schemas: [USER], userName: u, displayName: u.toUpperCase(), emails: [{ type: "work", value: e }], ...(ext ? { externalId: ext } : {}) },
+            body: {
+              schemas: [USER],
+              userName: u,
+              displayName: u.toUpperCase(),
+              emails: [{ type: "work", value: e }],
+              ...(ext ? { externalId: ext } : {}),
+            },
           })
         ).status,
       ).toBe(201);
@@ -263,7 +320,9 @@ describe("SCIM: token isolation", () => {
     // Revoked: refused at once.
     const list = await api<{ items: { id: string }[] }>(t, "/scim-tokens", { auth: { jwt } });
     expect(list.body.items[0]).not.toHaveProperty("token");
-    expect((await api(t, `/scim-tokens/${list.body.items[0]!.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(204);
+    expect((await api(t, `/scim-tokens/${list.body.items[0]!.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(
+      204,
+    );
     expect((await scim(t, token, "/Users")).status).toBe(401);
     // The admin routes are JWT + managers only.
     expect((await api(t, "/scim-tokens")).status).toBe(403);

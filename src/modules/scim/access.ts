@@ -45,12 +45,7 @@ export async function syncAccess(ctx: ScimCtx, row: ScimUserRow): Promise<void> 
   let user = row.userId ? await getUser(ctx, row.userId).catch(() => null) : null;
   const email = emailOf(resource);
   if (!user && email)
-    user =
-      (await ctx.db
-        .select()
-        .from(users)
-        .where(sql`lower(${users.email}) = lower(${email})`)
-        .get()) ?? null;
+    user = (await ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).get()) ?? null;
   if (!role) {
     if (user && row.userId === user.id && user.status === "active") await endAccess(ctx, user.id);
     return;
@@ -73,7 +68,15 @@ export async function syncAccess(ctx: ScimCtx, row: ScimUserRow): Promise<void> 
   await commitWrite(ctx, {
     writes: [ctx.db.update(scimUsers).set({ userId: user.id }).where(eq(scimUsers.id, row.id))],
     audits: [
-      { entityType: "user", entityId: user.id, action: "role", actor: ctx.actor, at: user.updatedAt, before: { role: previous }, after: { role } },
+      {
+        entityType: "user",
+        entityId: user.id,
+        action: "role",
+        actor: ctx.actor,
+        at: user.updatedAt,
+        before: { role: previous },
+        after: { role },
+      },
     ],
     events:
       previous === role

@@ -7,7 +7,9 @@ export const ScimTokenSchema = z
   .object({
     id: z.string().openapi({ example: "sct_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     name: z.string().openapi({ example: "Microsoft Entra" }),
-    prefix: z.string().openapi({ description: "First characters of the token, to tell tokens apart.", example: "scim_Ab3dE5g" }),
+    prefix: z
+      .string()
+      .openapi({ description: "First characters of the token, to tell tokens apart.", example: "scim_Ab3dE5g" }),
     createdBy: z.string().nullable(),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable().openapi({ description: "Minute precision." }),
@@ -29,10 +31,15 @@ export const ScimTokenPage = pageOf(ScimTokenSchema, "ScimTokenPage");
 export const ScimGroupMappingSchema = z
   .object({
     id: z.string().openapi({ example: "sgm_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
-    groupName: z.string().openapi({ description: "The SCIM group's displayName (case-insensitive).", example: "IT Admins" }),
+    groupName: z
+      .string()
+      .openapi({ description: "The SCIM group's displayName (case-insensitive).", example: "IT Admins" }),
     role: z.enum(ROLES).nullable().openapi({ description: "The role members get as workspace users; null: none." }),
     locationId: z.string().nullable().openapi({ description: "The location members' person records get." }),
-    department: z.string().nullable().openapi({ description: "The department members get when the identity provider sends none." }),
+    department: z
+      .string()
+      .nullable()
+      .openapi({ description: "The department members get when the identity provider sends none." }),
     createdBy: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),

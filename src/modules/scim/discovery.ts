@@ -63,7 +63,10 @@ export const schemas = (base: string) => [
       attr("displayName"),
       attr("title"),
       attr("active", "boolean"),
-      attr("emails", "complex", { multiValued: true, subAttributes: [attr("value"), attr("type"), attr("primary", "boolean")] }),
+      attr("emails", "complex", {
+        multiValued: true,
+        subAttributes: [attr("value"), attr("type"), attr("primary", "boolean")],
+      }),
       attr("phoneNumbers", "complex", { multiValued: true, subAttributes: [attr("value"), attr("type")] }),
     ],
     meta: { resourceType: "Schema", location: `${base}/Schemas/${USER_SCHEMA}` },

@@ -3,7 +3,7 @@ import { scimError } from "../../http/scim-errors";
 import type { Json } from "./resource";
 
 type Value = string | number | boolean | null;
-const fold = <T,>(v: T): T => (typeof v === "string" ? (v.toLowerCase() as T) : v);
+const fold = <T>(v: T): T => (typeof v === "string" ? (v.toLowerCase() as T) : v);
 
 /**
  * The library's matcher with string comparisons folded to lower case: the attributes providers
@@ -47,7 +47,10 @@ export const matches = (filter: Filter | null, resource: Json) => filter === nul
  * `displayName eq "…"` for groups): the probes providers send before a create, answered by one
  * indexed read instead of a scan.
  */
-export function indexedEquality(filter: Filter | null, attrs: readonly string[]): { attr: string; value: string } | null {
+export function indexedEquality(
+  filter: Filter | null,
+  attrs: readonly string[],
+): { attr: string; value: string } | null {
   if (!filter || filter.op !== "eq" || !("attrPath" in filter)) return null;
   const attr = attrs.find((a) => a.toLowerCase() === filter.attrPath.toLowerCase());
   const value = "compValue" in filter ? filter.compValue : null;

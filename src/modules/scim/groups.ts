@@ -41,7 +41,11 @@ async function checkMembers(ctx: ScimCtx, ids: readonly string[]) {
   const known = await ctx.db.select({ id: scimUsers.id }).from(scimUsers).where(inJson(scimUsers.id, ids)).all();
   const missing = ids.filter((id) => !known.some((k) => k.id === id));
   if (missing.length > 0)
-    throw scimError("validation_failed", "invalidValue", `members: unknown User id(s) ${missing.slice(0, 5).join(", ")}`);
+    throw scimError(
+      "validation_failed",
+      "invalidValue",
+      `members: unknown User id(s) ${missing.slice(0, 5).join(", ")}`,
+    );
 }
 
 /** Group membership decides roles, locations and departments: re-derive them for whoever moved. */
@@ -55,7 +59,14 @@ async function resync(ctx: ScimCtx, userIds: Iterable<string>) {
 const groupEvent = (ctx: ScimCtx, type: string, row: ScimGroupRow, extra: Json = {}) => ({
   type,
   subjectId: row.id,
-  payload: { id: row.id, displayName: row.displayName, externalId: row.externalId, members: membersOf(row.resource as Json), scimRequestId: ctx.requestId, ...extra },
+  payload: {
+    id: row.id,
+    displayName: row.displayName,
+    externalId: row.externalId,
+    members: membersOf(row.resource as Json),
+    scimRequestId: ctx.requestId,
+    ...extra,
+  },
 });
 
 export async function createScimGroup(ctx: ScimCtx, body: unknown): Promise<ScimGroupRow> {
@@ -75,7 +86,16 @@ export async function createScimGroup(ctx: ScimCtx, body: unknown): Promise<Scim
     ctx,
     {
       writes: [ctx.db.insert(scimGroups).values(row)],
-      audits: [{ entityType: "scim_group", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: { ...resource } }],
+      audits: [
+        {
+          entityType: "scim_group",
+          entityId: row.id,
+          action: "create",
+          actor: ctx.actor,
+          at: now,
+          after: { ...resource },
+        },
+      ],
       events: [groupEvent(ctx, "group.created", row)],
     },
     (err) => {
@@ -108,7 +128,13 @@ async function saveGroup(ctx: ScimCtx, cur: ScimGroupRow, next: ReturnType<typeo
       derived: [
         ctx.db
           .update(scimGroups)
-          .set({ displayName: row.displayName, externalId: row.externalId, resource: next, version: row.version, updatedAt: now })
+          .set({
+            displayName: row.displayName,
+            externalId: row.externalId,
+            resource: next,
+            version: row.version,
+            updatedAt: now,
+          })
           .where(and(eq(scimGroups.id, cur.id), eq(scimGroups.version, cur.version))),
       ],
     },
@@ -122,12 +148,26 @@ async function saveGroup(ctx: ScimCtx, cur: ScimGroupRow, next: ReturnType<typeo
       ? scimError("precondition_failed", undefined, "The resource changed since the version named in If-Match")
       : scimError("conflict", undefined, "The Group changed while this request ran; retry");
   await commitWrite(ctx, {
-    audits: [{ entityType: "scim_group", entityId: cur.id, action: "update", actor: ctx.actor, at: now, before: { ...(cur.resource as Json) }, after: { ...next } }],
+    audits: [
+      {
+        entityType: "scim_group",
+        entityId: cur.id,
+        action: "update",
+        actor: ctx.actor,
+        at: now,
+        before: { ...(cur.resource as Json) },
+        after: { ...next },
+      },
+    ],
     events: [groupEvent(ctx, "group.updated", row, { addedMembers: added, removedMembers: removed })],
   });
   await resync(ctx, [...added, ...removed]);
   // A renamed group may now match another mapping: its members are re-derived too.
-  if (cur.displayName !== row.displayName) await resync(ctx, [...after].filter((m) => !added.includes(m)));
+  if (cur.displayName !== row.displayName)
+    await resync(
+      ctx,
+      [...after].filter((m) => !added.includes(m)),
+    );
   return row;
 }
 
@@ -152,10 +192,20 @@ export async function deleteScimGroup(ctx: ScimCtx, id: string, ifMatch?: string
   const now = nowIso();
   const done = await commitWrite(ctx, {
     derived: [ctx.db.delete(scimGroups).where(and(eq(scimGroups.id, id), eq(scimGroups.version, cur.version)))],
-    audits: [{ entityType: "scim_group", entityId: id, action: "delete", actor: ctx.actor, at: now, before: { ...(cur.resource as Json) } }],
+    audits: [
+      {
+        entityType: "scim_group",
+        entityId: id,
+        action: "delete",
+        actor: ctx.actor,
+        at: now,
+        before: { ...(cur.resource as Json) },
+      },
+    ],
     events: [groupEvent(ctx, "group.deleted", cur)],
   });
-  if (changedRows(done) === 0) throw scimError("precondition_failed", undefined, "The Group changed while this request ran");
+  if (changedRows(done) === 0)
+    throw scimError("precondition_failed", undefined, "The Group changed while this request ran");
   await resync(ctx, membersOf(cur.resource as Json));
 }
 
@@ -184,7 +234,13 @@ export async function listScimGroups(ctx: ScimCtx, q: { filter?: string; startIn
   } else {
     let after = "";
     for (;;) {
-      const rows = await ctx.db.select().from(scimGroups).where(gt(scimGroups.id, after)).orderBy(asc(scimGroups.id)).limit(CHUNK).all();
+      const rows = await ctx.db
+        .select()
+        .from(scimGroups)
+        .where(gt(scimGroups.id, after))
+        .orderBy(asc(scimGroups.id))
+        .limit(CHUNK)
+        .all();
       take(rows);
       if (rows.length < CHUNK) break;
       after = rows[rows.length - 1]!.id;

@@ -14,7 +14,10 @@ export async function deprovision(ctx: ScimCtx, scimUser: { personId: string; us
   if (scimUser.userId) await endAccess(ctx, scimUser.userId);
 }
 
-export async function reprovision(_ctx: ScimCtx, _scimUser: { personId: string; userId: string | null }): Promise<void> {
+export async function reprovision(
+  _ctx: ScimCtx,
+  _scimUser: { personId: string; userId: string | null },
+): Promise<void> {
   // Access comes back through the group mappings (access.ts); the offboarding case is cancelled here once wired.
 }
 
@@ -22,6 +25,7 @@ export async function reprovision(_ctx: ScimCtx, _scimUser: { personId: string; 
 export async function endAccess(ctx: ScimCtx, userId: string): Promise<void> {
   const user = await getUser(ctx, userId).catch(() => null);
   if (!user || user.role === "owner") return;
-  if (user.status === "active") await updateUser(ctx, { role: "admin", plan: ctx.plan }, userId, { status: "deactivated" });
+  if (user.status === "active")
+    await updateUser(ctx, { role: "admin", plan: ctx.plan }, userId, { status: "deactivated" });
   await revokeApiKeysCreatedBy(ctx, userId);
 }

@@ -63,7 +63,16 @@ export async function createScimGroupMapping(ctx: ServiceCtx, input: CreateScimG
     ctx,
     {
       writes: [ctx.db.insert(scimGroupMappings).values(row)],
-      audits: [{ entityType: "scim_group_mapping", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: toMapping(row) }],
+      audits: [
+        {
+          entityType: "scim_group_mapping",
+          entityId: row.id,
+          action: "create",
+          actor: ctx.actor,
+          at: now,
+          after: toMapping(row),
+        },
+      ],
       events: [{ type: "scim_group_mapping.created", subjectId: row.id, payload: toMapping(row) }],
     },
     (err) => {

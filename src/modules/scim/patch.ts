@@ -32,11 +32,18 @@ export function applyPatch(resource: Json, body: unknown): Json {
       if (Object.keys(plain).length > 0) ops.push({ op, value: plain } as ScimPatchOperation);
       continue;
     }
-    ops.push({ op, ...(path ? { path } : {}), ...(raw.value !== undefined ? { value: raw.value } : {}) } as ScimPatchOperation);
+    ops.push({
+      op,
+      ...(path ? { path } : {}),
+      ...(raw.value !== undefined ? { value: raw.value } : {}),
+    } as ScimPatchOperation);
   }
   if (ops.length === 0) return resource;
   try {
-    return scimPatch(resource as unknown as ScimResource, ops, { mutateDocument: false, treatMissingAsAdd: true }) as unknown as Json;
+    return scimPatch(resource as unknown as ScimResource, ops, {
+      mutateDocument: false,
+      treatMissingAsAdd: true,
+    }) as unknown as Json;
   } catch (err) {
     const e = err as { scimCode?: string; message?: string };
     if (e.scimCode) throw scimError("validation_failed", e.scimCode, e.message || `Invalid PATCH (${e.scimCode})`);

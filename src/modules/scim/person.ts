@@ -20,7 +20,8 @@ async function personFields(ctx: ScimCtx, resource: Json, scimUserId: string | n
       .from(scimUsers)
       .where(eq(scimUsers.id, managerScimId))
       .get();
-    if (!manager) throw scimError("validation_failed", "invalidValue", `manager '${managerScimId}' is not a provisioned User`);
+    if (!manager)
+      throw scimError("validation_failed", "invalidValue", `manager '${managerScimId}' is not a provisioned User`);
     managerId = manager.personId;
   }
   const grants = scimUserId ? await grantsOf(ctx, scimUserId) : { locationId: null, department: null };
@@ -43,7 +44,11 @@ async function personFields(ctx: ScimCtx, resource: Json, scimUserId: string | n
 async function matchPerson(ctx: ScimCtx, externalId: string | null, email: string | null) {
   const live = isNull(people.deletedAt);
   if (externalId) {
-    const row = await ctx.db.select({ id: people.id }).from(people).where(and(live, eq(people.externalId, externalId))).get();
+    const row = await ctx.db
+      .select({ id: people.id })
+      .from(people)
+      .where(and(live, eq(people.externalId, externalId)))
+      .get();
     if (row) return row.id;
   }
   if (email) {

@@ -54,7 +54,8 @@ export function normalizeUser(body: unknown): Json {
   if (!userName) throw scimError("validation_failed", "invalidValue", "userName is required");
   out.userName = userName;
   out.active = out.active === undefined || out.active === null ? true : booleanOf(out.active, "active");
-  if (out.externalId !== undefined && out.externalId !== null) out.externalId = textOf(out.externalId, "externalId", 256);
+  if (out.externalId !== undefined && out.externalId !== null)
+    out.externalId = textOf(out.externalId, "externalId", 256);
   if (out.emails !== undefined && !Array.isArray(out.emails))
     throw scimError("validation_failed", "invalidValue", "emails must be an array");
   const ext = out[ENTERPRISE_SCHEMA];

@@ -16,25 +16,54 @@ const Resource = z.record(z.string(), z.unknown()).openapi("ScimResource", {
 const ListResponse = z.record(z.string(), z.unknown()).openapi("ScimListResponse", {
   description: "urn:ietf:params:scim:api:messages:2.0:ListResponse: totalResults, startIndex, itemsPerPage, Resources.",
 });
-const scimJson = (schema: z.ZodType, description: string) => ({ description, content: { [SCIM_CONTENT_TYPE]: { schema } } });
-const VERSION = { ETag: { description: "meta.version of the resource; send it back as If-Match.", schema: { type: "string" as const } } };
+const scimJson = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { [SCIM_CONTENT_TYPE]: { schema } },
+});
+const VERSION = {
+  ETag: { description: "meta.version of the resource; send it back as If-Match.", schema: { type: "string" as const } },
+};
 const versioned = (description: string) => ({ ...scimJson(Resource, description), headers: VERSION });
 const created = (description: string) => ({
   ...versioned(description),
-  headers: { ...VERSION, Location: { description: "meta.location of the new resource.", schema: { type: "string" as const } } },
+  headers: {
+    ...VERSION,
+    Location: { description: "meta.location of the new resource.", schema: { type: "string" as const } },
+  },
 });
 const scimBody = { body: { required: true, content: { [SCIM_CONTENT_TYPE]: { schema: Resource } } } };
-const Params = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+const Params = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
 const Projection = {
-  attributes: z.string().max(1000).optional().openapi({ description: "Comma-separated attributes to return (id and schemas always)." }),
-  excludedAttributes: z.string().max(1000).optional().openapi({ description: "Comma-separated attributes to leave out." }),
+  attributes: z
+    .string()
+    .max(1000)
+    .optional()
+    .openapi({ description: "Comma-separated attributes to return (id and schemas always)." }),
+  excludedAttributes: z
+    .string()
+    .max(1000)
+    .optional()
+    .openapi({ description: "Comma-separated attributes to leave out." }),
 };
 const ListQuery = z.object({
   filter: z.string().max(2000).optional().openapi({
-    description: 'RFC 7644 filter: eq, ne, co, sw, ew, pr, gt, ge, lt, le, and, or, not, value paths; e.g. `userName eq "ada@example.com"`.',
+    description:
+      'RFC 7644 filter: eq, ne, co, sw, ew, pr, gt, ge, lt, le, and, or, not, value paths; e.g. `userName eq "ada@example.com"`.',
   }),
   startIndex: z.coerce.number().int().min(1).default(1).openapi({ description: "1-based index of the first result." }),
-  count: z.coerce.number().int().min(0).max(200).default(100).openapi({ description: "At most this many results (0..200)." }),
+  count: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(200)
+    .default(100)
+    .openapi({ description: "At most this many results (0..200)." }),
   ...Projection,
 });
 const GetQuery = z.object(Projection);
@@ -49,9 +78,14 @@ function scim<S extends 200 | 201 = 200>(c: AppContext, body: Json, status?: S, 
 }
 
 const ifMatch = (c: AppContext) => c.req.header("if-match") ?? undefined;
-const shaped = (r: Json, q: { attributes?: string; excludedAttributes?: string }) => project(r, q.attributes, q.excludedAttributes);
+const shaped = (r: Json, q: { attributes?: string; excludedAttributes?: string }) =>
+  project(r, q.attributes, q.excludedAttributes);
 
-const discovery = (path: string, operationId: "scimGetServiceProviderConfig" | "scimListResourceTypes" | "scimListSchemas", summary: string) =>
+const discovery = (
+  path: string,
+  operationId: "scimGetServiceProviderConfig" | "scimListResourceTypes" | "scimListSchemas",
+  summary: string,
+) =>
   defineRoute({
     method: "get",
     path,
@@ -63,13 +97,16 @@ const discovery = (path: string, operationId: "scimGetServiceProviderConfig" | "
   });
 
 export const scimRouter = createRouter()
-  .openapi(discovery("/ServiceProviderConfig", "scimGetServiceProviderConfig", "SCIM service provider configuration"), (c) =>
-    scim(c, serviceProviderConfig(scimCtx(c).base) as Json),
+  .openapi(
+    discovery("/ServiceProviderConfig", "scimGetServiceProviderConfig", "SCIM service provider configuration"),
+    (c) => scim(c, serviceProviderConfig(scimCtx(c).base) as Json),
   )
   .openapi(discovery("/ResourceTypes", "scimListResourceTypes", "SCIM resource types"), (c) =>
     scim(c, listOf(resourceTypes(scimCtx(c).base)) as Json),
   )
-  .openapi(discovery("/Schemas", "scimListSchemas", "SCIM schemas"), (c) => scim(c, listOf(schemas(scimCtx(c).base)) as Json))
+  .openapi(discovery("/Schemas", "scimListSchemas", "SCIM schemas"), (c) =>
+    scim(c, listOf(schemas(scimCtx(c).base)) as Json),
+  )
   .openapi(
     defineRoute({
       method: "get",
@@ -77,7 +114,7 @@ export const scimRouter = createRouter()
       operationId: "scimListUsers",
       tags,
       summary: "List or filter SCIM Users",
-      description: "Providers probe with `filter=userName eq \"…\"` before a create; startIndex is 1-based.",
+      description: 'Providers probe with `filter=userName eq "…"` before a create; startIndex is 1-based.',
       request: { query: ListQuery },
       responses: { 200: scimJson(ListResponse, "A ListResponse of Users") },
     }),
@@ -85,7 +122,14 @@ export const scimRouter = createRouter()
       const q = c.req.valid("query");
       const ctx = scimCtx(c);
       const page = await users.listScimUsers(ctx, q);
-      return scim(c, listOf(page.rows.map((r) => shaped(users.presentUser(ctx, r), q)), page.total, q.startIndex) as Json);
+      return scim(
+        c,
+        listOf(
+          page.rows.map((r) => shaped(users.presentUser(ctx, r), q)),
+          page.total,
+          q.startIndex,
+        ) as Json,
+      );
     },
   )
   .openapi(
@@ -129,7 +173,8 @@ export const scimRouter = createRouter()
       operationId: "scimReplaceUser",
       tags,
       summary: "Replace a SCIM User",
-      description: "`active: false` deprovisions (offboarding; nothing is checked in); `If-Match` with meta.version, 412 on mismatch.",
+      description:
+        "`active: false` deprovisions (offboarding; nothing is checked in); `If-Match` with meta.version, 412 on mismatch.",
       request: { params: Params, ...scimBody },
       responses: { 200: versioned("The User"), 412: scimJson(Resource, "If-Match names an older version") },
     }),
@@ -146,7 +191,8 @@ export const scimRouter = createRouter()
       operationId: "scimPatchUser",
       tags,
       summary: "Patch a SCIM User",
-      description: "A PatchOp: add, replace, remove (op in any case), with paths and value filters such as `emails[type eq \"work\"].value`.",
+      description:
+        'A PatchOp: add, replace, remove (op in any case), with paths and value filters such as `emails[type eq "work"].value`.',
       request: { params: Params, ...scimBody },
       responses: { 200: versioned("The User"), 412: scimJson(Resource, "If-Match names an older version") },
     }),
@@ -186,7 +232,14 @@ export const scimRouter = createRouter()
       const q = c.req.valid("query");
       const ctx = scimCtx(c);
       const page = await groups.listScimGroups(ctx, q);
-      return scim(c, listOf(page.rows.map((r) => shaped(groups.presentGroup(ctx, r), q)), page.total, q.startIndex) as Json);
+      return scim(
+        c,
+        listOf(
+          page.rows.map((r) => shaped(groups.presentGroup(ctx, r), q)),
+          page.total,
+          q.startIndex,
+        ) as Json,
+      );
     },
   )
   .openapi(
@@ -245,7 +298,7 @@ export const scimRouter = createRouter()
       operationId: "scimPatchGroup",
       tags,
       summary: "Patch a SCIM Group",
-      description: "Members added or removed as value arrays (Entra) or by a `members[value eq \"…\"]` path (Okta). 204.",
+      description: 'Members added or removed as value arrays (Entra) or by a `members[value eq "…"]` path (Okta). 204.',
       request: { params: Params, ...scimBody },
       responses: { 204: { description: "Patched", headers: VERSION } },
     }),

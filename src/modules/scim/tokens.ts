@@ -24,7 +24,13 @@ const toScimToken = (r: ScimTokenRow) => ({
 /** Newest first, revoked tokens included (with `revokedAt`). */
 export async function listScimTokens({ db }: ServiceCtx, input: { limit: number; cursor?: string }) {
   const page = keyset(input, { by: [scimTokens.id], desc: true });
-  const rows = await db.select().from(scimTokens).where(page.seek).orderBy(...page.orderBy).limit(page.take).all();
+  const rows = await db
+    .select()
+    .from(scimTokens)
+    .where(page.seek)
+    .orderBy(...page.orderBy)
+    .limit(page.take)
+    .all();
   return page.of(rows, (r) => [r.id], toScimToken);
 }
 
@@ -42,7 +48,16 @@ export async function createScimToken(ctx: ServiceCtx, input: { name: string }) 
   };
   await commitWrite(ctx, {
     writes: [ctx.db.insert(scimTokens).values(row)],
-    audits: [{ entityType: "scim_token", entityId: row.id, action: "create", actor: ctx.actor, at: row.createdAt, after: toScimToken(row) }],
+    audits: [
+      {
+        entityType: "scim_token",
+        entityId: row.id,
+        action: "create",
+        actor: ctx.actor,
+        at: row.createdAt,
+        after: toScimToken(row),
+      },
+    ],
     events: [{ type: "scim_token.created", subjectId: row.id, payload: toScimToken(row) }],
   });
   return { ...toScimToken(row), token: minted.token };

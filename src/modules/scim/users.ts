@@ -41,7 +41,14 @@ export async function getScimUser(ctx: ScimCtx, id: string): Promise<ScimUserRow
 const event = (ctx: ScimCtx, type: string, row: ScimUserRow, extra: Json = {}) => ({
   type,
   subjectId: row.personId,
-  payload: { personId: row.personId, scimUserId: row.id, userName: row.userName, active: row.active, scimRequestId: ctx.requestId, ...extra },
+  payload: {
+    personId: row.personId,
+    scimUserId: row.id,
+    userName: row.userName,
+    active: row.active,
+    scimRequestId: ctx.requestId,
+    ...extra,
+  },
 });
 
 export async function createScimUser(ctx: ScimCtx, body: unknown): Promise<ScimUserRow> {
@@ -70,7 +77,16 @@ export async function createScimUser(ctx: ScimCtx, body: unknown): Promise<ScimU
     ctx,
     {
       writes: [ctx.db.insert(scimUsers).values(row)],
-      audits: [{ entityType: "scim_user", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: { ...resource } }],
+      audits: [
+        {
+          entityType: "scim_user",
+          entityId: row.id,
+          action: "create",
+          actor: ctx.actor,
+          at: now,
+          after: { ...resource },
+        },
+      ],
       events: [event(ctx, "person.provisioned", row)],
     },
     (err) => {
@@ -108,7 +124,14 @@ async function saveUser(ctx: ScimCtx, cur: ScimUserRow, next: Json, ifMatch: str
       derived: [
         ctx.db
           .update(scimUsers)
-          .set({ userName: after.userName, externalId: after.externalId, active: after.active, resource: next, version: after.version, updatedAt: now })
+          .set({
+            userName: after.userName,
+            externalId: after.externalId,
+            active: after.active,
+            resource: next,
+            version: after.version,
+            updatedAt: now,
+          })
           .where(and(eq(scimUsers.id, cur.id), eq(scimUsers.version, cur.version))),
       ],
     },
@@ -123,7 +146,17 @@ async function saveUser(ctx: ScimCtx, cur: ScimUserRow, next: Json, ifMatch: str
       : scimError("conflict", undefined, "The User changed while this request ran; retry");
   // The row is ours now (version moved): record what happened.
   await commitWrite(ctx, {
-    audits: [{ entityType: "scim_user", entityId: cur.id, action: "update", actor: ctx.actor, at: now, before: { ...(cur.resource as Json), active: cur.active }, after: { ...next } }],
+    audits: [
+      {
+        entityType: "scim_user",
+        entityId: cur.id,
+        action: "update",
+        actor: ctx.actor,
+        at: now,
+        before: { ...(cur.resource as Json), active: cur.active },
+        after: { ...next },
+      },
+    ],
     events,
   });
   await projectOntoPerson(ctx, cur.personId, next, cur.id);
@@ -157,14 +190,29 @@ export async function deleteScimUser(ctx: ScimCtx, id: string, ifMatch?: string)
   const done = await commitWrite(ctx, {
     derived: [
       ctx.db.delete(scimUsers).where(and(eq(scimUsers.id, id), eq(scimUsers.version, cur.version))),
-      ctx.db.run(
-        sql`UPDATE ${scimGroups} SET resource = json_set(resource, '$.members', (SELECT json_group_array(json(m.value)) FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') <> ${id})) WHERE EXISTS (SELECT 1 FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') = ${id})`,
-      ),
+      ctx.db
+        .update(scimGroups)
+        .set({
+          resource: sql`json_set(resource, '$.members', (SELECT json_group_array(json(m.value)) FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') <> ${id}))`,
+        })
+        .where(
+          sql`EXISTS (SELECT 1 FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') = ${id})`,
+        ),
     ],
-    audits: [{ entityType: "scim_user", entityId: id, action: "delete", actor: ctx.actor, at: now, before: { ...(cur.resource as Json) } }],
+    audits: [
+      {
+        entityType: "scim_user",
+        entityId: id,
+        action: "delete",
+        actor: ctx.actor,
+        at: now,
+        before: { ...(cur.resource as Json) },
+      },
+    ],
     events: [event(ctx, "person.deprovisioned", { ...cur, active: false }, { deleted: true })],
   });
-  if (changedRows(done) === 0) throw scimError("precondition_failed", undefined, "The User changed while this request ran");
+  if (changedRows(done) === 0)
+    throw scimError("precondition_failed", undefined, "The User changed while this request ran");
   if (cur.active) await deprovision(ctx, cur);
 }
 
@@ -187,12 +235,23 @@ export async function listScimUsers(ctx: ScimCtx, q: { filter?: string; startInd
     }
   };
   if (probe) {
-    const column = probe.attr === "userName" ? sql`lower(${scimUsers.userName}) = lower(${probe.value})` : probe.attr === "id" ? eq(scimUsers.id, probe.value) : eq(scimUsers.externalId, probe.value);
+    const column =
+      probe.attr === "userName"
+        ? sql`lower(${scimUsers.userName}) = lower(${probe.value})`
+        : probe.attr === "id"
+          ? eq(scimUsers.id, probe.value)
+          : eq(scimUsers.externalId, probe.value);
     take(await ctx.db.select().from(scimUsers).where(column).orderBy(asc(scimUsers.id)).all());
   } else {
     let after = "";
     for (;;) {
-      const rows = await ctx.db.select().from(scimUsers).where(gt(scimUsers.id, after)).orderBy(asc(scimUsers.id)).limit(CHUNK).all();
+      const rows = await ctx.db
+        .select()
+        .from(scimUsers)
+        .where(gt(scimUsers.id, after))
+        .orderBy(asc(scimUsers.id))
+        .limit(CHUNK)
+        .all();
       take(rows);
       if (rows.length < CHUNK) break;
       after = rows[rows.length - 1]!.id;

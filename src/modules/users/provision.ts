@@ -42,7 +42,9 @@ export async function provisionUser(
     {
       guards: room.length ? [batchGuard(ctx.db, "plan_room", allOf(room))] : [],
       writes: [ctx.db.insert(users).values(row)],
-      audits: [{ entityType: "user", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: toUser(row) }],
+      audits: [
+        { entityType: "user", entityId: row.id, action: "create", actor: ctx.actor, at: now, after: toUser(row) },
+      ],
       events: [{ type: "user.provisioned", subjectId: row.id, payload: { ...toUser(row), ...extra } }],
     },
     async (err) => {
