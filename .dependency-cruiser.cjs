@@ -68,7 +68,7 @@ const TIERS = [
       "stock",
     ],
   ],
-  ["aggregators", ["admin", "analytics", "import-export", "field-app", "offboarding", "requests", "search", "trash", "webhooks"]],
+  ["aggregators", ["admin", "analytics", "import-export", "field-app", "offboarding", "requests", "scim", "search", "trash", "webhooks"]],
 ];
 const tierPath = (mods) => `^src/modules/(${mods.join("|")})/`;
 

@@ -33,6 +33,7 @@ import { peopleRouter, personWebhookResources } from "./modules/people";
 import { quickAddRouter } from "./modules/quick-add";
 import { requestsRouter, requestWebhookResources } from "./modules/requests";
 import { scanEventsRouter } from "./modules/scan-events";
+import { scimAdminRouter, scimRouter, scimWebhookResources } from "./modules/scim";
 import { searchRouter } from "./modules/search";
 import { sessionSchedulesRouter, sessionScheduleWebhookResources } from "./modules/session-schedules";
 import { sessionItemsRouter, sessionScanRouter, sessionsRouter, sessionWebhookResources } from "./modules/sessions";
@@ -53,6 +54,7 @@ import { ApiError } from "./platform/errors";
 import { hostOrigin } from "./tenancy/host";
 
 export const API_PREFIX = "/api/v1";
+export const SCIM_PREFIX = "/scim/v2";
 /** JSON bodies larger than this are refused with 413; upload routes set their own limits. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
 const SCALAR_SCRIPT = `${API_PREFIX}/docs/scalar.js`;
@@ -104,6 +106,7 @@ export const MODULES = [
   ssoSigninRouter,
   handoversRouter,
   handoverLinksRouter,
+  scimAdminRouter,
 ];
 
 /** Upload routes that stream their bodies and enforce their own, larger limits (413 too). */
@@ -128,6 +131,9 @@ export function buildApp() {
   // ENVIRONMENT=development only: x-d1-queries / x-d1-round-trips on every response (bench/).
   app.use(`${API_PREFIX}/*`, d1QueryCounter);
   for (const router of MODULES) app.route(API_PREFIX, router);
+  // SCIM 2.0 where identity providers expect a base URL: the workspace host's /scim/v2 (docs/scim.md).
+  app.use(`${SCIM_PREFIX}/*`, jsonBodyLimit);
+  app.route(SCIM_PREFIX, scimRouter);
   // Browser pages outside the API prefix: the field app's pages (/, /login, /a/:tag, /scan, ...)
   // and the SSO entry point /auth/sso-login.
   app.route("/", fieldAppPages);
@@ -152,6 +158,12 @@ export function buildApp() {
     name: "admin_session",
     description: "Platform-admin session cookie set by POST /admin/auth/login on the admin host.",
   });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ScimToken", {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "`Authorization: Bearer <SCIM token>` from POST /scim-tokens, on the SCIM routes (/scim/v2) only; nothing else is accepted there.",
+  });
   registerHeaderComponents(app);
   // Each module documents its own webhook payloads; the webhooks module only lays them out.
   registerWebhookDocs(app, {
@@ -169,6 +181,7 @@ export function buildApp() {
     ...offboardingWebhookResources,
     ...personWebhookResources,
     ...requestWebhookResources,
+    ...scimWebhookResources,
     ...sessionScheduleWebhookResources,
     ...sessionWebhookResources,
     ...stockWebhookResources,

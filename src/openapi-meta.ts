@@ -25,6 +25,17 @@ export const API_TAGS: { name: string; description: string }[] = [
     name: "Offboarding",
     description: "A leaver's equipment coming back: a case lists what they hold and ticks returns off.",
   },
+  {
+    name: "Hand-overs",
+    description:
+      "Agreements signed when equipment changes hands: in person or by link, with hash-chained PDF receipts.",
+  },
+  {
+    name: "SCIM",
+    description:
+      "SCIM 2.0 (RFC 7643, 7644) for identity providers, under /scim/v2 (not /api/v1): Users and Groups, with a SCIM token only.",
+  },
+  { name: "SCIM tokens and mappings", description: "The workspace's SCIM tokens and its group → role mapping rules." },
   { name: "Labels", description: "Printable QR labels (PDF) for items and locations." },
   { name: "Asset health", description: "Each asset's health score and badge, and the workspace's settings for it." },
   { name: "Trash", description: "Deleted records: list, restore, purge." },

@@ -8,6 +8,7 @@ import { sha256Hex } from "../platform/crypto";
 import { ApiError } from "../platform/errors";
 import { adminSessionEmail } from "./admin-sessions";
 import { verifyAccessToken } from "./jwt";
+import { looksLikeScimToken } from "./scim-token";
 import type { Access } from "./policy";
 import type { Principal } from "./principal";
 import { parseScopes } from "./scopes";
@@ -44,6 +45,7 @@ export async function authenticateTenantCaller(
   if (scheme === "bearer") {
     if (looksLikeApiKey(value))
       throw unauthenticated("API keys must be sent as `Authorization: ApiKey <key>`, not Bearer");
+    if (looksLikeScimToken(value)) throw unauthenticated("SCIM tokens are accepted on /scim/v2 only");
     return verifyUserToken(c, value);
   }
   throw unauthenticated(`Unsupported authorization scheme '${scheme}'`);

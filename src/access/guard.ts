@@ -6,6 +6,7 @@ import { requireAdminHost, resolveTenant } from "../tenancy/resolve";
 import { authenticatePlatformAdmin, authenticateTenantCaller } from "./authenticate";
 import type { RouteRule } from "./policy";
 import { rateLimit } from "./rate-limit";
+import { authenticateScimToken } from "./scim-token";
 import { requireScope } from "./scope-check";
 import { throttle } from "./throttle";
 
@@ -26,6 +27,12 @@ export function guard(rule: RouteRule, operationId: string): MiddlewareHandler<A
     if (access === "public") return next();
 
     await resolveTenant(c);
+    if (access === "scim") {
+      const principal = await authenticateScimToken(c);
+      c.set("principal", principal);
+      await rateLimit(c, principal);
+      return next();
+    }
     if (access === "data" || access === "jwt") {
       const principal = await authenticateTenantCaller(c, access);
       if (rule.roles && !rule.roles.includes(principal.kind === "platformAdmin" ? "owner" : principal.role)) {

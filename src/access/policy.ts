@@ -6,6 +6,7 @@ export { acceptsIdempotencyKey } from "./route-rule";
 
 const MANAGERS = ["owner", "admin"] as const;
 const CUSTODY = "inventory-items:write" as const;
+const SCIM = { access: "scim" } as const;
 const WEBHOOKS = { access: "jwt", roles: MANAGERS, feature: "webhooks" } as const;
 
 /**
@@ -326,6 +327,29 @@ export const ROUTE_POLICY = {
   getHandoverLinkPage: { access: "tenantPublic", throttled: true },
   acceptHandoverByLink: { access: "tenantPublic", throttled: true },
   declineHandoverByLink: { access: "tenantPublic", throttled: true },
+  // SCIM 2.0 (docs/scim.md): the identity provider's routes under /scim/v2 accept a SCIM token only;
+  // the tokens and the group mappings are admin settings.
+  listScimTokens: { access: "jwt", roles: MANAGERS },
+  createScimToken: { access: "jwt", roles: MANAGERS, issuesSecret: true },
+  revokeScimToken: { access: "jwt", roles: MANAGERS },
+  listScimGroupMappings: { access: "jwt", roles: MANAGERS },
+  createScimGroupMapping: { access: "jwt", roles: MANAGERS },
+  deleteScimGroupMapping: { access: "jwt", roles: MANAGERS },
+  scimGetServiceProviderConfig: SCIM,
+  scimListResourceTypes: SCIM,
+  scimListSchemas: SCIM,
+  scimListUsers: SCIM,
+  scimCreateUser: SCIM,
+  scimGetUser: SCIM,
+  scimReplaceUser: SCIM,
+  scimPatchUser: SCIM,
+  scimDeleteUser: SCIM,
+  scimListGroups: SCIM,
+  scimCreateGroup: SCIM,
+  scimGetGroup: SCIM,
+  scimReplaceGroup: SCIM,
+  scimPatchGroup: SCIM,
+  scimDeleteGroup: SCIM,
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

@@ -8,9 +8,11 @@ import type { Scope } from "./scopes";
  * - `tenantPublic`: tenant host, no credential (sign-in, refresh, invite acceptance).
  * - `data`: tenant host, `ApiKey` or `Bearer <JWT>` (the resource groups open to API keys).
  * - `jwt`: tenant host, `Bearer <JWT>` only; an API key gets 403.
+ * - `scim`: tenant host, `Bearer <SCIM token>` only (the /scim/v2 routes); a SCIM token is refused
+ *   everywhere else, and nothing but a SCIM token is accepted there.
  * - `adminPublic` / `admin`: admin host; `admin` needs the platform-admin cookie.
  */
-export type Access = "public" | "tenantPublic" | "data" | "jwt" | "adminPublic" | "admin";
+export type Access = "public" | "tenantPublic" | "data" | "jwt" | "scim" | "adminPublic" | "admin";
 
 export interface RouteRule {
   access: Access;

@@ -85,7 +85,7 @@ export const PAGE_HEADERS: ResponseHeaders = {
 /** The headers a route's response of `status` may carry, from its policy rule. */
 export function standardHeaders(rule: RouteRule, idempotent: boolean, status: number): ResponseHeaders {
   const out: ResponseHeaders = { "X-Request-Id": HEADERS.requestId };
-  const limited = rule.access === "data" || rule.access === "jwt";
+  const limited = rule.access === "data" || rule.access === "jwt" || rule.access === "scim";
   // Set once the credential is known, so on every later answer (success or error) of the route.
   if (limited && status !== 401) out["RateLimit-Policy"] = HEADERS.rateLimitPolicy;
   if (status === 401) out["WWW-Authenticate"] = HEADERS.wwwAuthenticate;

@@ -10,6 +10,7 @@ import { ErrorSchema } from "../platform/schemas";
 import { bodyShape } from "./body-shape";
 import { IdempotencyHeaders, idempotency } from "./idempotency";
 import { outboxDrain } from "./outbox-drain";
+import { SCIM_CONTENT_TYPE, ScimErrorSchema } from "./scim-errors";
 import { type ResponseHeaders, standardHeaders } from "./response-headers";
 
 /** A missing field reads "required", not zod's "expected string, received undefined". */
@@ -100,6 +101,11 @@ const ERROR_EXAMPLES: Record<number, { message: string; code: string; details?: 
   503: { message: "No free workspace database in the pool; try again later", code: "service_unavailable" },
 };
 
+const scimErrorResponse = (status: number) => ({
+  description: ERROR_DESCRIPTIONS[status] ?? "Error",
+  content: { [SCIM_CONTENT_TYPE]: { schema: ScimErrorSchema } },
+});
+
 const errorResponse = (status: number) => ({
   description: ERROR_DESCRIPTIONS[status] ?? "Error",
   content: {
@@ -125,6 +131,7 @@ function securityFor(rule: RouteRule) {
   if (rule.access === "data") return [{ ApiKey: scopesOf(rule) }, { Bearer: [] }];
   if (rule.access === "jwt") return [{ Bearer: [] }];
   if (rule.access === "admin") return [{ AdminCookie: [] }];
+  if (rule.access === "scim") return [{ ScimToken: [] }];
   return [];
 }
 
@@ -134,6 +141,7 @@ function ruleDescription(rule: RouteRule): string {
     tenantPublic: "Workspace host; no credentials.",
     data: "Workspace host; `ApiKey` or `Bearer <JWT>`.",
     jwt: "Workspace host; `Bearer <JWT>` only (API keys get 403).",
+    scim: "Workspace host; `Bearer <SCIM token>` only (API keys and JWTs get 401). Errors in the SCIM error shape.",
     adminPublic: "Admin host; no credentials.",
     admin: "Admin host; platform-admin cookie.",
   }[rule.access];
@@ -173,7 +181,9 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
   // The app-wide body limit (JSON_BODY_LIMIT in src/app.ts) answers 413 before any route runs.
   if (config.request?.body) standard.push(413, 415);
   if (rule.access !== "public") standard.push(404);
-  if (rule.access === "data" || rule.access === "jwt" || rule.access === "admin") standard.push(401);
+  if (rule.access === "data" || rule.access === "jwt" || rule.access === "admin" || rule.access === "scim")
+    standard.push(401);
+  if (rule.access === "scim") standard.push(429);
   if (rule.access === "data" || rule.access === "jwt") standard.push(403, 429);
   else if (rule.throttled) standard.push(429);
   if (idempotent) standard.push(409, 422);
@@ -195,7 +205,16 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
       ...(hasJsonBody(config) ? [bodyShape] : []),
       ...(idempotent ? [idempotency({ issuesSecret: rule.issuesSecret })] : []),
     ],
-    responses: withHeaders({ ...errorResponses(...standard), ...config.responses }, rule, idempotent),
+    responses: withHeaders(
+      {
+        ...(rule.access === "scim"
+          ? Object.fromEntries(standard.map((s) => [s, scimErrorResponse(s)]))
+          : errorResponses(...standard)),
+        ...config.responses,
+      },
+      rule,
+      idempotent,
+    ),
   });
   return route as unknown as R;
 }

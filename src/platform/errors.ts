@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   idempotency_in_progress: 409,
   idempotency_key_reused: 422,
+  /** An If-Match that no longer names the resource's current version (SCIM's meta.version). */
+  precondition_failed: 412,
   /** A replayed Idempotency-Key of a request that issued a secret: the secret is not stored. */
   secret_shown_once: 409,
   payload_too_large: 413,

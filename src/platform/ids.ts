@@ -48,6 +48,10 @@ export const ID_PREFIXES = {
   agreementVersion: "agv",
   handover: "hov",
   receipt: "rcp",
+  scimToken: "sct",
+  scimUser: "scu",
+  scimGroup: "scg",
+  scimGroupMapping: "sgm",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -19,6 +19,7 @@ export * from "./password-resets";
 export * from "./people";
 export * from "./quick-add";
 export * from "./requests";
+export * from "./scim";
 export * from "./sessions";
 export * from "./sso";
 export * from "./stock";

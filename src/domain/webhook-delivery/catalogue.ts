@@ -37,6 +37,10 @@ export type Resource =
   | "stockMovement"
   | "stockLevel"
   | "offboardingCase"
+  | "scimUser"
+  | "scimGroup"
+  | "scimToken"
+  | "scimGroupMapping"
   | "agreement"
   | "handover"
   | "receipt";
@@ -281,6 +285,60 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
       "An open offboarding case was cancelled (re-provisioning or an admin); nothing was checked in, outstanding items are `withdrawn`.",
     resource: "offboardingCase",
     extra: "`cancelSource` (`admin` or `scim`) and `cancelRequestId`.",
+  },
+  // Provisioning from the identity provider (docs/scim.md): each carries the SCIM request id.
+  {
+    type: "person.provisioned",
+    description:
+      "An identity provider created a SCIM User: its person was created or matched (externalId, else email).",
+    resource: "scimUser",
+  },
+  {
+    type: "person.scim_updated",
+    description: "An identity provider replaced or patched a SCIM User; its person was updated.",
+    resource: "scimUser",
+  },
+  {
+    type: "person.deprovisioned",
+    description:
+      "An identity provider deactivated or deleted a SCIM User: an offboarding case started and the user's access ended; nothing was checked in.",
+    resource: "scimUser",
+  },
+  {
+    type: "person.reprovisioned",
+    description: "An identity provider reactivated a SCIM User: an open offboarding case was cancelled.",
+    resource: "scimUser",
+  },
+  {
+    type: "user.provisioned",
+    description: "A group mapping gave a provisioned person a role: a password-less user who signs in through SSO.",
+    resource: "user",
+  },
+  {
+    type: "user.role_changed",
+    description: "A provisioned user's role changed with their groups (raised, lowered, or access ended).",
+    resource: "user",
+    extra: "`scimRequestId`.",
+  },
+  { type: "group.created", description: "An identity provider created a SCIM Group.", resource: "scimGroup" },
+  { type: "group.updated", description: "A SCIM Group's name or members changed.", resource: "scimGroup" },
+  { type: "group.deleted", description: "An identity provider deleted a SCIM Group.", resource: "scimGroup" },
+  { type: "scim_token.created", description: "An admin made a SCIM token.", resource: "scimToken" },
+  {
+    type: "scim_token.revoked",
+    description: "An admin revoked a SCIM token.",
+    resource: "scimToken",
+    extra: "Only `id` and `revokedAt`.",
+  },
+  {
+    type: "scim_group_mapping.created",
+    description: "An admin added a group mapping rule.",
+    resource: "scimGroupMapping",
+  },
+  {
+    type: "scim_group_mapping.deleted",
+    description: "An admin removed a group mapping rule.",
+    resource: "scimGroupMapping",
   },
   {
     type: "webhook.verification",

@@ -5,3 +5,4 @@
 export { apiKeysRouter } from "./routes";
 export type { ApiKey, CreatedApiKey } from "./schemas";
 export { apiKeyWebhookResources } from "./schemas";
+export { revokeApiKeysCreatedBy } from "./service";

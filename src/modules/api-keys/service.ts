@@ -5,6 +5,7 @@ import { changedRows, commitWrite, ifChanged } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { mintApiKey } from "../../platform/api-key-token";
 import { nowIso } from "../../platform/clock";
+import { inJson } from "../../platform/d1-write";
 import { invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
@@ -67,4 +68,29 @@ export async function revokeApiKey(ctx: ServiceCtx, id: string): Promise<void> {
   if (changedRows(done) === 1) return;
   if (!(await ctx.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get()))
     throw notFound("API key");
+}
+
+/**
+ * Revokes every live key a user made (their integrations end with their access): one statement,
+ * one event per key revoked.
+ */
+export async function revokeApiKeysCreatedBy(ctx: ServiceCtx, userId: string): Promise<number> {
+  const now = nowIso();
+  const live = await ctx.db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.createdBy, userId), isNull(apiKeys.revokedAt)))
+    .all();
+  if (live.length === 0) return 0;
+  const ids = live.map((k) => k.id);
+  await commitWrite(ctx, {
+    writes: [
+      ctx.db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(inJson(apiKeys.id, ids), isNull(apiKeys.revokedAt))),
+    ],
+    events: ids.map((id) => ({ type: "api_key.revoked", subjectId: id, payload: { id, revokedAt: now } })),
+  });
+  return ids.length;
 }

@@ -5,6 +5,8 @@
 export { usersRouter } from "./routes";
 export type { CreatedInvite, Invite, User } from "./schemas";
 export { emailField, UserSchema, userWebhookResources } from "./schemas";
-export { activeManagers, getUser } from "./service";
+export { provisionUser } from "./provision";
+export type { Acting } from "./service";
+export { activeManagers, getUser, updateUser } from "./service";
 export type { UserRow } from "./view";
 export { toUser } from "./view";

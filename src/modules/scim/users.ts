@@ -1,0 +1,261 @@
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { scimGroups, scimUsers } from "../../db/tenant/scim";
+import { changedRows, commitWrite } from "../../events/write";
+import { scimError } from "../../http/scim-errors";
+import { nowIso } from "../../platform/clock";
+import { isUniqueViolation } from "../../platform/d1";
+import { newId } from "../../platform/ids";
+import { syncAccess } from "./access";
+import type { ScimCtx } from "./context";
+import { indexedEquality, matches, parseFilter } from "./filter";
+import { deprovision, reprovision } from "./lifecycle";
+import { applyPatch } from "./patch";
+import { checkPersonFields, personForNewUser, projectOntoPerson } from "./person";
+import { checkIfMatch, etagOf, type Json, normalizeUser } from "./resource";
+
+export type ScimUserRow = typeof scimUsers.$inferSelect;
+
+/** The User as the provider reads it: the stored resource plus id and meta. */
+export const presentUser = (ctx: Pick<ScimCtx, "base">, r: ScimUserRow): Json => ({
+  ...(r.resource as Json),
+  id: r.id,
+  active: r.active,
+  meta: {
+    resourceType: "User",
+    created: r.createdAt,
+    lastModified: r.updatedAt,
+    location: `${ctx.base}/Users/${r.id}`,
+    version: etagOf(r.version),
+  },
+});
+
+const userNameTaken = (userName: unknown) =>
+  scimError("conflict", "uniqueness", `A User with the userName '${String(userName)}' already exists`);
+
+export async function getScimUser(ctx: ScimCtx, id: string): Promise<ScimUserRow> {
+  const row = await ctx.db.select().from(scimUsers).where(eq(scimUsers.id, id)).get();
+  if (!row) throw scimError("not_found", undefined, `User ${id} not found`);
+  return row;
+}
+
+const event = (ctx: ScimCtx, type: string, row: ScimUserRow, extra: Json = {}) => ({
+  type,
+  subjectId: row.personId,
+  payload: {
+    personId: row.personId,
+    scimUserId: row.id,
+    userName: row.userName,
+    active: row.active,
+    scimRequestId: ctx.requestId,
+    ...extra,
+  },
+});
+
+export async function createScimUser(ctx: ScimCtx, body: unknown): Promise<ScimUserRow> {
+  const resource = normalizeUser(body);
+  const clash = await ctx.db
+    .select({ id: scimUsers.id })
+    .from(scimUsers)
+    .where(sql`lower(${scimUsers.userName}) = lower(${resource.userName as string})`)
+    .get();
+  if (clash) throw userNameTaken(resource.userName);
+  const personId = await personForNewUser(ctx, resource);
+  const now = nowIso();
+  const row: ScimUserRow = {
+    id: newId("scimUser"),
+    userName: resource.userName as string,
+    externalId: (resource.externalId as string | undefined) ?? null,
+    active: resource.active as boolean,
+    personId,
+    userId: null,
+    resource,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await commitWrite(
+    ctx,
+    {
+      writes: [ctx.db.insert(scimUsers).values(row)],
+      audits: [
+        {
+          entityType: "scim_user",
+          entityId: row.id,
+          action: "create",
+          actor: ctx.actor,
+          at: now,
+          after: { ...resource },
+        },
+      ],
+      events: [event(ctx, "person.provisioned", row)],
+    },
+    (err) => {
+      if (isUniqueViolation(err)) throw userNameTaken(row.userName);
+      throw err;
+    },
+  );
+  if (!row.active) await deprovision(ctx, row);
+  await syncAccess(ctx, row);
+  return getScimUser(ctx, row.id);
+}
+
+/**
+ * Replaces the stored User with `next` if it is still at `cur.version` (else 412 when the caller
+ * named a version, 409 otherwise), then projects it onto the person, the lifecycle and the access.
+ */
+async function saveUser(ctx: ScimCtx, cur: ScimUserRow, next: Json, ifMatch: string | undefined): Promise<ScimUserRow> {
+  await checkPersonFields(ctx, next);
+  const now = nowIso();
+  const after: ScimUserRow = {
+    ...cur,
+    userName: next.userName as string,
+    externalId: (next.externalId as string | undefined) ?? null,
+    active: next.active as boolean,
+    resource: next,
+    version: cur.version + 1,
+    updatedAt: now,
+  };
+  const events = [event(ctx, "person.scim_updated", after)];
+  if (cur.active && !after.active) events.push(event(ctx, "person.deprovisioned", after));
+  if (!cur.active && after.active) events.push(event(ctx, "person.reprovisioned", after));
+  const done = await commitWrite(
+    ctx,
+    {
+      derived: [
+        ctx.db
+          .update(scimUsers)
+          .set({
+            userName: after.userName,
+            externalId: after.externalId,
+            active: after.active,
+            resource: next,
+            version: after.version,
+            updatedAt: now,
+          })
+          .where(and(eq(scimUsers.id, cur.id), eq(scimUsers.version, cur.version))),
+      ],
+    },
+    (err) => {
+      if (isUniqueViolation(err)) throw userNameTaken(after.userName);
+      throw err;
+    },
+  );
+  if (changedRows(done) === 0)
+    throw ifMatch
+      ? scimError("precondition_failed", undefined, "The resource changed since the version named in If-Match")
+      : scimError("conflict", undefined, "The User changed while this request ran; retry");
+  // The row is ours now (version moved): record what happened.
+  await commitWrite(ctx, {
+    audits: [
+      {
+        entityType: "scim_user",
+        entityId: cur.id,
+        action: "update",
+        actor: ctx.actor,
+        at: now,
+        before: { ...(cur.resource as Json), active: cur.active },
+        after: { ...next },
+      },
+    ],
+    events,
+  });
+  await projectOntoPerson(ctx, cur.personId, next, cur.id);
+  if (cur.active && !after.active) await deprovision(ctx, after);
+  if (!cur.active && after.active) await reprovision(ctx, after);
+  await syncAccess(ctx, await getScimUser(ctx, cur.id));
+  return getScimUser(ctx, cur.id);
+}
+
+export async function replaceScimUser(ctx: ScimCtx, id: string, body: unknown, ifMatch?: string) {
+  const cur = await getScimUser(ctx, id);
+  checkIfMatch(ifMatch, cur.version);
+  return saveUser(ctx, cur, normalizeUser(body), ifMatch);
+}
+
+export async function patchScimUser(ctx: ScimCtx, id: string, body: unknown, ifMatch?: string) {
+  const cur = await getScimUser(ctx, id);
+  checkIfMatch(ifMatch, cur.version);
+  const patched = applyPatch(presentUser(ctx, cur), body);
+  return saveUser(ctx, cur, normalizeUser(patched), ifMatch);
+}
+
+/**
+ * DELETE: the User is gone for the provider (404 from then on) and deprovisioned here; the person
+ * stays (a holder of equipment until the offboarding gets it back) and leaves its groups.
+ */
+export async function deleteScimUser(ctx: ScimCtx, id: string, ifMatch?: string) {
+  const cur = await getScimUser(ctx, id);
+  checkIfMatch(ifMatch, cur.version);
+  const now = nowIso();
+  const done = await commitWrite(ctx, {
+    derived: [
+      ctx.db.delete(scimUsers).where(and(eq(scimUsers.id, id), eq(scimUsers.version, cur.version))),
+      ctx.db
+        .update(scimGroups)
+        .set({
+          resource: sql`json_set(resource, '$.members', (SELECT json_group_array(json(m.value)) FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') <> ${id}))`,
+        })
+        .where(
+          sql`EXISTS (SELECT 1 FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') = ${id})`,
+        ),
+    ],
+    audits: [
+      {
+        entityType: "scim_user",
+        entityId: id,
+        action: "delete",
+        actor: ctx.actor,
+        at: now,
+        before: { ...(cur.resource as Json) },
+      },
+    ],
+    events: [event(ctx, "person.deprovisioned", { ...cur, active: false }, { deleted: true })],
+  });
+  if (changedRows(done) === 0)
+    throw scimError("precondition_failed", undefined, "The User changed while this request ran");
+  if (cur.active) await deprovision(ctx, cur);
+}
+
+const CHUNK = 200;
+
+/**
+ * A page of Users matching `filter`: an equality on userName, externalId or id is one indexed
+ * read; any other filter is matched in chunks of the stored resources (bounded memory).
+ */
+export async function listScimUsers(ctx: ScimCtx, q: { filter?: string; startIndex: number; count: number }) {
+  const filter = parseFilter(q.filter);
+  const probe = indexedEquality(filter, ["userName", "externalId", "id"]);
+  const found: ScimUserRow[] = [];
+  let total = 0;
+  const take = (rows: ScimUserRow[]) => {
+    for (const r of rows) {
+      if (!matches(filter, presentUser(ctx, r))) continue;
+      total++;
+      if (total >= q.startIndex && found.length < q.count) found.push(r);
+    }
+  };
+  if (probe) {
+    const column =
+      probe.attr === "userName"
+        ? sql`lower(${scimUsers.userName}) = lower(${probe.value})`
+        : probe.attr === "id"
+          ? eq(scimUsers.id, probe.value)
+          : eq(scimUsers.externalId, probe.value);
+    take(await ctx.db.select().from(scimUsers).where(column).orderBy(asc(scimUsers.id)).all());
+  } else {
+    let after = "";
+    for (;;) {
+      const rows = await ctx.db
+        .select()
+        .from(scimUsers)
+        .where(gt(scimUsers.id, after))
+        .orderBy(asc(scimUsers.id))
+        .limit(CHUNK)
+        .all();
+      take(rows);
+      if (rows.length < CHUNK) break;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+  return { total, rows: found };
+}
