@@ -42,6 +42,12 @@ export const ID_PREFIXES = {
   assetRequest: "rqt",
   stockItem: "stk",
   stockMovement: "smv",
+  licenceProduct: "lic",
+  licenceLot: "lot",
+  licenceKey: "lky",
+  licenceSeat: "sea",
+  licenceFeed: "lcf",
+  licenceReview: "lrv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
