@@ -58,6 +58,7 @@ const TIERS = [
       "health",
       "kits",
       "labels",
+      "licences",
       "maintenance",
       "people",
       "quick-add",

@@ -24,6 +24,12 @@ import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
 import { labelsRouter } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
+import {
+  licenceProductsRouter,
+  licenceReportsRouter,
+  licenceSeatsRouter,
+  licenceWebhookResources,
+} from "./modules/licences";
 import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
 import { notificationsRouter, realtimeRouter } from "./modules/notifications";
@@ -66,6 +72,9 @@ export const MODULES = [
   assetsRouter,
   bookingsRouter,
   kitsRouter,
+  licenceProductsRouter,
+  licenceSeatsRouter,
+  licenceReportsRouter,
   requestsRouter,
   stockItemsRouter,
   stockMovementsRouter,
@@ -158,6 +167,7 @@ export function buildApp() {
     ...feedbackWebhookResources,
     ...kitWebhookResources,
     ...layoutWebhookResources,
+    ...licenceWebhookResources,
     ...locationWebhookResources,
     ...maintenanceWebhookResources,
     ...personWebhookResources,

@@ -4,6 +4,7 @@ import type { Bindings } from "../env";
 import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/dispatch";
 import { runBookingReminders } from "../modules/bookings";
 import { resumeImports } from "../modules/import-export";
+import { runLicenceReminders } from "../modules/licences";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runRequestExpiry } from "../modules/requests";
 import { runDueSchedules } from "../modules/session-schedules";
@@ -25,6 +26,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "maintenance-reminders", run: runMaintenanceReminders },
   // Booking reminders: pick-up within 24 hours, overdue returns; once per booking and kind (a ledger).
   { job: "booking-reminders", run: runBookingReminders },
+  // Licence terms: self-renewing ends moved on, renewal_due at the notice period, expired after the end; once per lot, kind and end.
+  { job: "licence-reminders", run: runLicenceReminders },
   // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.
   { job: "request-expiry", run: runRequestExpiry },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not

@@ -167,7 +167,9 @@ export const licenceReviews = sqliteTable(
     id: text("id").primaryKey(),
     productId: text("product_id").notNull(),
     dueDate: text("due_date").notNull(),
-    status: text("status", { enum: ["open", "closed"] }).notNull().default("open"),
+    status: text("status", { enum: ["open", "closed"] })
+      .notNull()
+      .default("open"),
     createdAt: text("created_at").notNull(),
     createdBy: text("created_by"),
     closedAt: text("closed_at"),
