@@ -36,7 +36,7 @@ import tenant_0029_booking_revision from "./migrations/tenant/0029_booking_revis
 import tenant_0030_maintenance_cost from "./migrations/tenant/0030_maintenance_cost";
 import tenant_0031_analytics_assigned from "./migrations/tenant/0031_analytics_assigned";
 import tenant_0032_violet_garia from "./migrations/tenant/0032_violet_garia";
-import tenant_0033_useful_kulan_gath from "./migrations/tenant/0033_useful_kulan_gath";
+import tenant_0033_magenta_thanos from "./migrations/tenant/0033_magenta_thanos";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
@@ -78,5 +78,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0030_maintenance_cost,
   tenant_0031_analytics_assigned,
   tenant_0032_violet_garia,
-  tenant_0033_useful_kulan_gath,
+  tenant_0033_magenta_thanos,
 ];
