@@ -1,8 +1,11 @@
 import { webhookFanOut } from "./domain/webhook-delivery";
 import type { EventHandler } from "./events/consumer";
+import { releaseSeatsOfRetiredAssets } from "./modules/licences";
 
 /** The event handlers the Queue consumer runs, in order. Each is idempotent by event id. */
 export const EVENT_HANDLERS: readonly EventHandler[] = [
   // Webhooks: one delivery per (event, subscribed enabled endpoint).
   webhookFanOut,
+  // Licence seats of retired assets are released (docs/licences.md#when-holders-leave).
+  releaseSeatsOfRetiredAssets,
 ];

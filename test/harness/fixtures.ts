@@ -11,6 +11,7 @@ import {
   spareItemSetup,
 } from "./booking-fixtures";
 import { importJob } from "./import-export-fixtures";
+import { LICENCE_FIXTURES, LICENCE_SAMPLES, LICENCE_SETUP } from "./licence-walk-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
@@ -137,6 +138,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   importId: importJob,
   // Webhooks: /webhooks/endpoints/{id}, /webhooks/deliveries/{id}, /webhooks/events/{id}.
   ...WEBHOOK_FIXTURES,
+  // Licences: products, lots, seats, keys, reviews and renewal feeds.
+  ...LICENCE_FIXTURES,
 };
 
 /**
@@ -166,6 +169,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   }),
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
   ...STOCK_SAMPLES,
+  ...LICENCE_SAMPLES,
 };
 
 /**
@@ -186,6 +190,7 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
   checkinKit: kitWithMember,
   ...Object.fromEntries(Object.keys(STOCK_SAMPLES).map((op) => [op, stockSetup])),
   countSessionStock: countSetup,
+  ...LICENCE_SETUP,
   bookKit: async (ctx, path) => {
     await kitWithMember(ctx, path);
     await checkoutSetup(ctx);

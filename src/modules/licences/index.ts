@@ -10,3 +10,4 @@ export type { Lot as LicenceLot, Product as LicenceProduct, Seat as LicenceSeat 
 export { licenceWebhookResources } from "./schemas";
 export { licenceSeatsRouter } from "./seat-routes";
 export { isSeatRace, releaseSeatsOf } from "./seats";
+export { releaseSeatsOfRetiredAssets } from "./retired-assets";

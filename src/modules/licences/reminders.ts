@@ -11,7 +11,7 @@ import { settingsOf, type TenantRecord } from "../../tenancy/registry";
 import { type NotificationRow, pushCreated, realtimeSink } from "../notifications";
 import { activeManagers } from "../users";
 import { localDay } from "./renewals";
-import { addDays, currentEnd, reminderDay } from "./terms";
+import { addDays, currentTerm, reminderDay } from "./terms";
 import { type LotRow, toLot } from "./view";
 
 export const LICENCE_REMINDER_ACTOR = "system:licence-reminders";
@@ -22,8 +22,8 @@ type Due = { lot: LotRow; productName: string };
 
 /**
  * Cron, per tenant, on the workspace's day (its time zone):
- * 1. terms that renew themselves and whose end has passed move on by whole terms, counted from the
- *    old end so month ends and leap days land right (licence.renewed);
+ * 1. terms that renew themselves and whose end has passed move on by whole terms, month ends and
+ *    leap days kept right (`currentTerm`; licence.renewed);
  * 2. `licence.renewal_due` once per lot and term end, from `noticeDays` before the end;
  * 3. `licence.expired` once per lot and end, the day after the last day of a term that does not renew.
  * 2 and 3 notify the workspace's managers in the app. Exactly once: the ledger insert (lot, kind,
@@ -71,13 +71,13 @@ async function rollRenewals(db: TenantDb, today: string, at: string) {
       .all();
     if (!rows.length) break;
     const derived = rows.flatMap((lot) => {
-      const endDate = currentEnd(lot.endDate!, lot.renewal, lot.renewalYears, today);
-      const next = { ...lot, startDate: addDays(lot.endDate!, 1), endDate, updatedAt: at };
+      const { startDate, endDate } = currentTerm(lot.endDate!, lot.renewal, lot.renewalYears, today);
+      const next = { ...lot, startDate, endDate, updatedAt: at };
       return [
         // Only if the end is still the one read (a concurrent edit or run wins).
         db
           .update(licenceLots)
-          .set({ startDate: next.startDate, endDate, updatedAt: at })
+          .set({ startDate, endDate, updatedAt: at })
           .where(and(eq(licenceLots.id, lot.id), eq(licenceLots.endDate, lot.endDate!), isNull(licenceLots.deletedAt))),
         recordEventIfChanged(db, {
           type: "licence.renewed",

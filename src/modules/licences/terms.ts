@@ -2,9 +2,7 @@ import type { Renewal } from "../../db/tenant/licences";
 
 /**
  * Calendar arithmetic of licence terms on `YYYY-MM-DD` days (UTC, no time of day). Adding months
- * clamps to the month's last day (Jan 31 + 1 month = Feb 28, or 29 in a leap year), and a term is
- * always counted from the original end, so a monthly term ending on the 31st comes back to the
- * 31st in long months instead of drifting to the 28th.
+ * clamps to the month's last day (Jan 31 + 1 month = Feb 28, or 29 in a leap year).
  */
 export function addMonths(day: string, months: number): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
@@ -24,19 +22,26 @@ export const termMonths = (renewal: Renewal | null, years: number | null): numbe
   renewal === "monthly" ? 1 : renewal === "multi_year" ? 12 * (years ?? 2) : 12;
 
 /**
- * The end of the term running on `today` for a lot that renews itself: the first of `end`,
- * `end + 1 term`, `end + 2 terms`, ... that is not before `today`.
+ * The term running on `today` of a lot that renews itself and whose term ended on `end`: each next
+ * term starts the day after the last one ended and runs to the day before the same date one period
+ * later (clamped to the month's end), so a monthly term ending on Jan 31 renews to Feb 29 in a leap
+ * year and then to Mar 31, and an annual one ending on Feb 29 renews to Feb 28 and, four years on,
+ * to Feb 29 again.
  */
-export function currentEnd(end: string, renewal: Renewal | null, years: number | null, today: string): string {
-  if (end >= today) return end;
+export function currentTerm(
+  end: string,
+  renewal: Renewal | null,
+  years: number | null,
+  today: string,
+): { startDate: string; endDate: string } {
   const step = termMonths(renewal, years);
-  // Jump close without drifting: every candidate is counted from the original end.
-  const [ey, em] = end.split("-").map(Number) as [number, number];
-  const [ty, tm] = today.split("-").map(Number) as [number, number];
-  let n = Math.max(1, Math.floor(((ty - ey) * 12 + (tm - em)) / step));
-  while (addMonths(end, n * step) < today) n++;
-  while (n > 1 && addMonths(end, (n - 1) * step) >= today) n--;
-  return addMonths(end, n * step);
+  let startDate = end;
+  let endDate = end;
+  while (endDate < today) {
+    startDate = addDays(endDate, 1);
+    endDate = addDays(addMonths(startDate, step), -1);
+  }
+  return { startDate, endDate };
 }
 
 /** The day licence.renewal_due is sent: `noticeDays` before the end. */

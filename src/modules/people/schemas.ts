@@ -60,15 +60,9 @@ export const CreatePersonBody = z
       .nullable()
       .optional()
       .openapi({ description: "The identity provider's id; unique among the workspace's people (409)." }),
-    managerId: z
-      .string()
-      .min(1)
-      .max(64)
-      .nullable()
-      .optional()
-      .openapi({
-        description: "The person this person reports to: another live person of the workspace (400 otherwise).",
-      }),
+    managerId: z.string().min(1).max(64).nullable().optional().openapi({
+      description: "The person this person reports to: another live person of the workspace (400 otherwise).",
+    }),
     title: short.nullable().optional(),
     phone: z.string().trim().max(40, "at most 40 characters").nullable().optional(),
     locationId: z
