@@ -40,6 +40,11 @@ export const t = {
     otherWorkspace: (host: string) =>
       `This label belongs to another workspace (${host}). Open it there, or sign in to that workspace.`,
   },
+  licences: {
+    title: "Software",
+    none: "No licence seats.",
+    lastUsed: (day: string) => `last used ${day}`,
+  },
   asset: {
     notFoundTitle: "Unknown tag",
     notFound: (tag: string) => `No asset in this workspace has the tag ${tag}.`,
