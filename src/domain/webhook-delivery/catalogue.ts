@@ -221,7 +221,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     description: "A stock item that was low is back at or above its reorder level.",
     resource: "stockLevel",
   },
-  ...crud("licence_product", "licenceProduct", "software product", { restore: true }),
+  ...crud("licence_product", "licenceProduct", "software product", { restore: true, purge: true }),
   ...crud("licence_lot", "licenceLot", "licence entitlement (lot)").map((e) =>
     e.type === "licence_lot.created"
       ? { ...e, description: "An entitlement (lot) was added to a software product." }

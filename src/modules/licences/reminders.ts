@@ -40,7 +40,7 @@ export async function runLicenceReminders(env: Bindings, tenant: TenantRecord, n
     for (let i = 0; i < MAX_CHUNKS; i++) {
       const due = await dueQuery(db, kind, today).all();
       if (!due.length) break;
-      managers ??= await activeManagers(db);
+      managers ??= (await activeManagers(db)).sort();
       const planned = due.map((d) => statementsFor(db, kind, d, managers!, at));
       const { results, derivedAt } = await commitWrite(
         { db, actor: LICENCE_REMINDER_ACTOR },

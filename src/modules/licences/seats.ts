@@ -12,6 +12,7 @@ import { batchGuards, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
+import { syncClauses, syncPage } from "../../platform/sync";
 import { presentSeats, recountLots } from "./holders";
 import { requireLot } from "./lots";
 import type { Seat } from "./schemas";
@@ -258,22 +259,32 @@ export const isSeatRace = (err: unknown) => guardFailed(err, "licence_seats_open
 export async function listSeats(
   db: TenantDb,
   by: { lotId?: string; holderKind?: "person" | "asset"; holderId?: string },
-  q: { limit: number; cursor?: string; includeHistory?: "true" | "false" },
+  q: { limit: number; cursor?: string; includeHistory?: "true" | "false"; updatedSince?: string },
 ) {
+  const scope = and(
+    by.lotId ? eq(licenceSeats.lotId, by.lotId) : undefined,
+    by.holderKind ? eq(licenceSeats.holderKind, by.holderKind) : undefined,
+    by.holderId ? eq(licenceSeats.holderId, by.holderId) : undefined,
+  );
+  if (q.updatedSince) {
+    // Sync: every seat changed since, closed ones included (their `unassignedAt` is the tombstone).
+    const s = syncClauses(licenceSeats, { updatedSince: q.updatedSince, cursor: q.cursor }, scope);
+    const rows = await db
+      .select()
+      .from(licenceSeats)
+      .where(s.where)
+      .orderBy(...s.orderBy)
+      .limit(q.limit + 1)
+      .all();
+    const cut = syncPage(rows, q.limit, (r) => r);
+    return { items: await presentSeats(db, cut.items), nextCursor: cut.nextCursor };
+  }
   const history = q.includeHistory === "true";
   const page = keyset(q, { by: [licenceSeats.id], desc: history });
   const rows = await db
     .select()
     .from(licenceSeats)
-    .where(
-      and(
-        by.lotId ? eq(licenceSeats.lotId, by.lotId) : undefined,
-        by.holderKind ? eq(licenceSeats.holderKind, by.holderKind) : undefined,
-        by.holderId ? eq(licenceSeats.holderId, by.holderId) : undefined,
-        history ? undefined : isNull(licenceSeats.unassignedAt),
-        page.seek,
-      ),
-    )
+    .where(and(scope, history ? undefined : isNull(licenceSeats.unassignedAt), page.seek))
     .orderBy(...page.orderBy)
     .limit(page.take)
     .all();
