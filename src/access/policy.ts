@@ -293,6 +293,9 @@ export const ROUTE_POLICY = {
   // Stock CSV: read like the stock lists, written like the stock verbs.
   exportStockItems: { access: "data", scope: "stock:read" },
   exportStockMovements: { access: "data", scope: "stock:read" },
+  exportLicenceProducts: { access: "data", scope: "licences:read" },
+  exportLicenceLots: { access: "data", scope: "licences:read" },
+  exportLicenceSeats: { access: "data", scope: "licences:read" },
   importStockItems: { access: "data", scope: "stock:write" },
   getImport: { access: "data", scope: "imports:read" },
   listImportRows: { access: "data", scope: "imports:read" },

@@ -4,11 +4,12 @@
  * renewal feed, reports and access reviews (docs/licences.md).
  */
 export { licenceProductsRouter } from "./product-routes";
-export { restoreProduct as restoreLicenceProduct } from "./products";
+export { listLots as listLicenceLots } from "./lots";
+export { listProducts as listLicenceProducts, restoreProduct as restoreLicenceProduct } from "./products";
 export { runLicenceReminders } from "./reminders";
 export { licenceReportsRouter } from "./report-routes";
 export { releaseSeatsOfRetiredAssets } from "./retired-assets";
 export type { Lot as LicenceLot, Product as LicenceProduct, Seat as LicenceSeat } from "./schemas";
 export { licenceWebhookResources } from "./schemas";
 export { licenceSeatsRouter } from "./seat-routes";
-export { isSeatRace, releaseSeatsOf } from "./seats";
+export { isSeatRace, listSeats as listLicenceSeats, releaseSeatsOf } from "./seats";
