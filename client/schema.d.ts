@@ -2584,7 +2584,7 @@ export interface paths {
         put?: never;
         /**
          * Restore deleted items
-         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit, stock_item); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. A restore that would break a uniqueness rule (a live row took the name, tag, email or key meanwhile) fails with `conflict` and the reason. Each restore emits its `<type>.restored` event. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
+         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit, stock_item, licence_product); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. A restore that would break a uniqueness rule (a live row took the name, tag, email or key meanwhile) fails with `conflict` and the reason. Each restore emits its `<type>.restored` event. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `trash:write` and `inventory-items:write`.
          */
@@ -2606,7 +2606,7 @@ export interface paths {
         put?: never;
         /**
          * Permanently delete items in the trash
-         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit, stock_item); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. Only items already in the trash can be deleted: a live one fails with `conflict` (move it to the trash first). Deletes the row and what only it owned: an asset's assignments, status events, timeline, audit entries and image; a person's audit entries (their assignment rows stay in the assets' history, which keeps the person's name); a custom field's values and layout entries. Refused (`conflict`) while something still references the item, trashed or not: assets using a category or location, people or child locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
+         * @description Takes 1..100 distinct `{type, id}` (types: category, location, asset, person, custom_field, kit, stock_item, licence_product); a repeated item is a 400. Items run in request order and each gets its own result, so the answer is 200 even when items fail: `not_found` for an id that is unknown, not in the trash (restore) or another workspace's. Only items already in the trash can be deleted: a live one fails with `conflict` (move it to the trash first). Deletes the row and what only it owned: an asset's assignments, status events, timeline, audit entries and image; a person's audit entries (their assignment rows stay in the assets' history, which keeps the person's name); a custom field's values and layout entries. Refused (`conflict`) while something still references the item, trashed or not: assets using a category or location, people or child locations at a location, assets assigned to a person. Emits `<type>.purged`. Irreversible, so owners and admins only. The trash holds the deleted items of groups that accept API keys, so it accepts them too.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Roles: owner, admin. Self-service role (requester): no. API-key scopes: `trash:write` and `inventory-items:write`.
          */
@@ -4079,6 +4079,72 @@ export interface paths {
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */
         get: operations["exportStockMovements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/licence-products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export software products as CSV
+         * @description Every live software product by name, with its seats owned and assigned. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:read`.
+         */
+        get: operations["exportLicenceProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/licence-lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export licence entitlements (lots) as CSV
+         * @description Every live lot by id, with its term and cost. Product keys are never exported (`keyCount` says how many there are). Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:read`.
+         */
+        get: operations["exportLicenceLots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/exports/licence-seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export licence seat assignments as CSV
+         * @description Every open seat by id: lot, product, holder (person or asset), when assigned and last used. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:read`.
+         */
+        get: operations["exportLicenceSeats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6293,6 +6359,26 @@ export interface webhooks {
          * @description `data`: the licenceProduct after the change.
          */
         post: operations["onLicenceProductRestored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "licence_product.purged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A trashed software product was permanently deleted.
+         * @description `data`: the purged after the change.
+         */
+        post: operations["onLicenceProductPurged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8923,7 +9009,7 @@ export interface components {
              * @example asset
              * @enum {string}
              */
-            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit" | "stock_item";
+            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit" | "stock_item" | "licence_product";
             /** @example ast_01jd3k4m5n6p7q8r9s0t1v2w3x */
             id: string;
             /**
@@ -8947,7 +9033,7 @@ export interface components {
              * @example asset
              * @enum {string}
              */
-            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit" | "stock_item";
+            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit" | "stock_item" | "licence_product";
             id: string;
             /**
              * @description `restored` (restore), `deleted` (permanent delete) or `failed` (see `error`).
@@ -8971,7 +9057,7 @@ export interface components {
              * @example asset
              * @enum {string}
              */
-            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit" | "stock_item";
+            type: "category" | "location" | "asset" | "person" | "custom_field" | "kit" | "stock_item" | "licence_product";
             id: string;
         };
         BulkPeopleResult: {
@@ -9766,6 +9852,12 @@ export interface components {
                 onHand: number;
                 /** @description `q` equals the tag or SKU (case-insensitive); such hits come first. */
                 exactMatch: boolean;
+            }[];
+            /** @description Software products (docs/licences.md): every word starts a word of the name or vendor. */
+            licenceProducts: {
+                id: string;
+                name: string;
+                vendor: string | null;
             }[];
         };
         WorkspaceSettings: {
@@ -35585,7 +35677,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from the previous page's `nextCursor`. */
                 cursor?: string;
-                /** @description Only these types, comma-separated: category, location, asset, person, custom_field, kit, stock_item. */
+                /** @description Only these types, comma-separated: category, location, asset, person, custom_field, kit, stock_item, licence_product. */
                 type?: string;
             };
             header?: never;
@@ -49992,6 +50084,363 @@ export interface operations {
             };
         };
     };
+    exportLicenceProducts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The products as CSV */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
+                    /** @description `no-store`: an export is workspace data; no cache keeps a copy. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportLicenceLots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lots as CSV */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
+                    /** @description `no-store`: an export is workspace data; no cache keeps a copy. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportLicenceSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seats as CSV */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description An attachment with the export's file name, e.g. `attachment; filename="inventory-items-2026-11-26.csv"`. */
+                    "Content-Disposition": string;
+                    /** @description `no-store`: an export is workspace data; no cache keeps a copy. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     importInventoryItems: {
         parameters: {
             query?: {
@@ -58954,6 +59403,58 @@ export interface operations {
                     timestamp: string;
                     tenantId: string;
                     data: components["schemas"]["LicenceProduct"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLicenceProductPurged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "licence_product.purged";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["WebhookPurgedItem"];
                 };
             };
         };

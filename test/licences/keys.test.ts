@@ -46,8 +46,18 @@ describe("licence product keys", () => {
       await api(t, "/licence-products"),
       await api(t, `/licence-renewals?days=3650`),
       await api(t, "/licence-reports/compliance"),
+      await api(t, "/exports/licence-products"),
+      await api(t, "/exports/licence-lots"),
+      await api(t, "/exports/licence-seats"),
     ];
-    for (const r of reads) expect(JSON.stringify(r.body)).not.toContain(planted);
+    for (const r of reads) {
+      expect(r.status).toBe(200);
+      expect(JSON.stringify(r.body)).not.toContain(planted);
+    }
+    // The lot export says how many keys a lot has, never what they are.
+    const csv = String(reads.at(-2)!.body);
+    expect(csv.split("\r\n")[0]).toContain("keyCount");
+    expect(csv).toContain(`${lot.id},${product.id},per_user,2,1,100,EUR`);
 
     // Only admins (with a JWT) read the keys: API keys and members are refused.
     expect((await api(t, `/licence-lots/${lot.id}/keys`)).status).toBe(403);
