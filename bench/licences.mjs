@@ -33,7 +33,9 @@ async function main() {
     const binding = await worker.tenantBinding(slug);
     const sqlFile = join(worker.state, "seed.sql");
     writeFileSync(sqlFile, seedSql({ products: PRODUCTS, seatsPerLot: SEATS_PER_LOT, people: PEOPLE, usage: USAGE }));
-    log(`seeding ${PRODUCTS} products and lots, ${PRODUCTS * SEATS_PER_LOT} seats, ${USAGE} usage rows into ${binding}`);
+    log(
+      `seeding ${PRODUCTS} products and lots, ${PRODUCTS * SEATS_PER_LOT} seats, ${USAGE} usage rows into ${binding}`,
+    );
     const s0 = Date.now();
     await worker.execute(binding, ["--file", sqlFile, "--yes"]);
     log(`  seeded in ${((Date.now() - s0) / 1000).toFixed(1)} s`);
@@ -41,7 +43,7 @@ async function main() {
 
     const session = await expectStatus(call(slug, "POST", "/auth/login", { body: owner }), 200, "owner login");
     const auth = { authorization: `Bearer ${session.body.accessToken}` };
-    const product = "lic_" + "0".repeat(25) + "7";
+    const product = `lic_${String(7).padStart(26, "0")}`;
     const person = `per_${String(7).padStart(26, "0")}`;
     let n = 0;
     /** A usage report of `rows` rows, never sent before (each row its own instant). */
@@ -73,7 +75,15 @@ async function main() {
         return res;
       });
       const items = last?.body?.items?.length ?? last?.body?.recorded ?? "-";
-      rows.push({ route: name, requests: stats.requests, rps: stats.rps, p50: stats.p50, p99: stats.p99, items, errors });
+      rows.push({
+        route: name,
+        requests: stats.requests,
+        rps: stats.rps,
+        p50: stats.p50,
+        p99: stats.p99,
+        items,
+        errors,
+      });
     }
     const trivial = rows[0].p50;
     const single = rows[4].p50;
