@@ -4,7 +4,7 @@ import type { Page } from "../../src/platform/pagination";
 import { assign, newLot, newProduct } from "../harness/licence-fixtures";
 import { outboxRows } from "../harness/outbox";
 import { insertAsset, seedPerson } from "../harness/people";
-import { api, type Failure, createTenant } from "../harness/tenant";
+import { api, createTenant, type Failure } from "../harness/tenant";
 
 type FreeConflict = Failure<{
   lotId: string;

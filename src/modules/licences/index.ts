@@ -3,8 +3,9 @@
  * product keys, seats for people and assets, usage, reclaiming, renewals and their reminders, the
  * renewal feed, reports and access reviews (docs/licences.md).
  */
-export { licenceProductsRouter } from "./product-routes";
+
 export { listLots as listLicenceLots } from "./lots";
+export { licenceProductsRouter } from "./product-routes";
 export { listProducts as listLicenceProducts, restoreProduct as restoreLicenceProduct } from "./products";
 export { runLicenceReminders } from "./reminders";
 export { licenceReportsRouter } from "./report-routes";
