@@ -1,6 +1,7 @@
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { presentSeats } from "./holders";
+import { requireLot } from "./lots";
 import { reclaimList, reclaimSeats } from "./reclaim";
 import {
   AssetSeatsParams,
@@ -18,7 +19,7 @@ import {
   UsageBody,
   UsageResultSchema,
 } from "./schemas";
-import { assignSeat, listSeats, requireSeat, unassignSeat } from "./seats";
+import { assignSeat, listSeats, requireHolder, requireSeat, unassignSeat } from "./seats";
 import { recordUsage } from "./usage";
 
 const HISTORY = "Open seats by id; with `includeHistory=true` every seat ever held, newest first (the history).";
@@ -49,7 +50,11 @@ export const licenceSeatsRouter = createRouter()
       request: { params: LotParams, query: ListSeatsQuery },
       responses: { 200: json(SeatPage, "A page of seats") },
     }),
-    async (c) => c.json(await listSeats(c.var.db, { lotId: c.req.valid("param").lotId }, c.req.valid("query")), 200),
+    async (c) => {
+      const { lotId } = c.req.valid("param");
+      await requireLot(c.var.db, lotId);
+      return c.json(await listSeats(c.var.db, { lotId }, c.req.valid("query")), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -90,15 +95,11 @@ export const licenceSeatsRouter = createRouter()
       request: { params: PersonSeatsParams, query: ListSeatsQuery },
       responses: { 200: json(SeatPage, "A page of seats") },
     }),
-    async (c) =>
-      c.json(
-        await listSeats(
-          c.var.db,
-          { holderKind: "person", holderId: c.req.valid("param").personId },
-          c.req.valid("query"),
-        ),
-        200,
-      ),
+    async (c) => {
+      const { personId } = c.req.valid("param");
+      await requireHolder(c.var.db, "person", personId);
+      return c.json(await listSeats(c.var.db, { holderKind: "person", holderId: personId }, c.req.valid("query")), 200);
+    },
   )
   .openapi(
     defineRoute({
@@ -111,15 +112,14 @@ export const licenceSeatsRouter = createRouter()
       request: { params: AssetSeatsParams, query: ListSeatsQuery },
       responses: { 200: json(SeatPage, "A page of seats") },
     }),
-    async (c) =>
-      c.json(
-        await listSeats(
-          c.var.db,
-          { holderKind: "asset", holderId: c.req.valid("param").inventoryItemId },
-          c.req.valid("query"),
-        ),
+    async (c) => {
+      const { inventoryItemId } = c.req.valid("param");
+      await requireHolder(c.var.db, "asset", inventoryItemId);
+      return c.json(
+        await listSeats(c.var.db, { holderKind: "asset", holderId: inventoryItemId }, c.req.valid("query")),
         200,
-      ),
+      );
+    },
   )
   .openapi(
     defineRoute({

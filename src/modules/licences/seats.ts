@@ -148,6 +148,17 @@ export async function assignSeat(ctx: ServiceCtx, lotId: string, input: { person
   return seat!;
 }
 
+/** A live person or asset whose seats are read, or 404. */
+export async function requireHolder(db: TenantDb, kind: "person" | "asset", id: string) {
+  const table = kind === "person" ? people : assets;
+  const row = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.id, id), isNull(table.deletedAt)))
+    .get();
+  if (!row) throw notFound(kind === "person" ? "Person" : "Inventory item");
+}
+
 export async function requireSeat(db: TenantDb, id: string): Promise<SeatRow> {
   const row = await db.select().from(licenceSeats).where(eq(licenceSeats.id, id)).get();
   if (!row) throw notFound("Licence seat");
