@@ -59,6 +59,7 @@ const TIERS = [
       "health",
       "kits",
       "labels",
+      "licences",
       "maintenance",
       "people",
       "quick-add",

@@ -25,6 +25,12 @@ import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
 import { labelsRouter } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
+import {
+  licenceProductsRouter,
+  licenceReportsRouter,
+  licenceSeatsRouter,
+  licenceWebhookResources,
+} from "./modules/licences";
 import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
 import { notificationsRouter, realtimeRouter } from "./modules/notifications";
@@ -70,6 +76,9 @@ export const MODULES = [
   assetsRouter,
   bookingsRouter,
   kitsRouter,
+  licenceProductsRouter,
+  licenceSeatsRouter,
+  licenceReportsRouter,
   requestsRouter,
   offboardingRouter,
   stockItemsRouter,
@@ -176,6 +185,7 @@ export function buildApp() {
     ...handoverWebhookResources,
     ...kitWebhookResources,
     ...layoutWebhookResources,
+    ...licenceWebhookResources,
     ...locationWebhookResources,
     ...maintenanceWebhookResources,
     ...offboardingWebhookResources,

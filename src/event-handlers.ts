@@ -1,6 +1,7 @@
 import { webhookFanOut } from "./domain/webhook-delivery";
 import type { EventHandler } from "./events/consumer";
 import { offboardingReturns } from "./modules/offboarding";
+import { releaseSeatsOfRetiredAssets } from "./modules/licences";
 
 /** The event handlers the Queue consumer runs, in order. Each is idempotent by event id. */
 export const EVENT_HANDLERS: readonly EventHandler[] = [
@@ -8,4 +9,6 @@ export const EVENT_HANDLERS: readonly EventHandler[] = [
   webhookFanOut,
   // Offboarding: a return ticks the leaver's case off (and the last one closes it).
   offboardingReturns,
+  // Licence seats of retired assets are released (docs/licences.md#when-holders-leave).
+  releaseSeatsOfRetiredAssets,
 ];

@@ -17,6 +17,11 @@ export const API_TAGS: { name: string; description: string }[] = [
   { name: "Bookings", description: "Reservations of items and kits for a window, pick-up and return." },
   { name: "Kits", description: "Items handed out together, booked and checked out as one." },
   {
+    name: "Licences",
+    description:
+      "Software products, their entitlements (lots) with encrypted product keys, seats for people and assets, usage, reclaiming, renewals, reports and access reviews.",
+  },
+  {
     name: "Stock",
     description: "Quantities of things per location (consumables, accessories, spare parts), moved by movements.",
   },

@@ -20,6 +20,7 @@ export const SCOPE_GROUPS = [
   "labels",
   "stock",
   "offboarding",
+  "licences",
 ] as const;
 export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 export type ScopeLevel = "read" | "write";

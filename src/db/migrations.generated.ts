@@ -41,6 +41,7 @@ import tenant_0033_small_grim_reaper from "./migrations/tenant/0033_small_grim_r
 import tenant_0034_large_doctor_faustus from "./migrations/tenant/0034_large_doctor_faustus";
 import tenant_0035_tearful_sharon_ventura from "./migrations/tenant/0035_tearful_sharon_ventura";
 import tenant_0036_flowery_meltdown from "./migrations/tenant/0036_flowery_meltdown";
+import tenant_0037_cultured_random from "./migrations/tenant/0037_cultured_random";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
@@ -87,4 +88,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0034_large_doctor_faustus,
   tenant_0035_tearful_sharon_ventura,
   tenant_0036_flowery_meltdown,
+  tenant_0037_cultured_random,
 ];

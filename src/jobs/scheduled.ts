@@ -4,6 +4,7 @@ import type { Bindings } from "../env";
 import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/dispatch";
 import { runBookingReminders } from "../modules/bookings";
 import { resumeImports } from "../modules/import-export";
+import { runLicenceReminders } from "../modules/licences";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runOffboardingReminders } from "../modules/offboarding";
 import { runRequestExpiry } from "../modules/requests";
@@ -26,6 +27,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "maintenance-reminders", run: runMaintenanceReminders },
   // Booking reminders: pick-up within 24 hours, overdue returns; once per booking and kind (a ledger).
   { job: "booking-reminders", run: runBookingReminders },
+  // Licence terms: self-renewing ends moved on, renewal_due at the notice period, expired after the end; once per lot, kind and end.
+  { job: "licence-reminders", run: runLicenceReminders },
   // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.
   { job: "request-expiry", run: runRequestExpiry },
   // Offboarding: returns the Queue has not ticked yet, then each open case's reminders (due soon,

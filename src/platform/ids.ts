@@ -52,6 +52,12 @@ export const ID_PREFIXES = {
   scimUser: "scu",
   scimGroup: "scg",
   scimGroupMapping: "sgm",
+  licenceProduct: "lic",
+  licenceLot: "lot",
+  licenceKey: "lky",
+  licenceSeat: "sea",
+  licenceFeed: "lcf",
+  licenceReview: "lrv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -12,6 +12,7 @@ import {
 } from "./booking-fixtures";
 import { HANDOVER_FIXTURES, HANDOVER_SAMPLES } from "./handover-fixtures";
 import { importJob } from "./import-export-fixtures";
+import { LICENCE_FIXTURES, LICENCE_SAMPLES, LICENCE_SETUP } from "./licence-walk-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { createUser } from "./principals";
@@ -145,6 +146,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   ...WEBHOOK_FIXTURES,
   // Hand-overs: /agreements/{agreementId}, /handovers/{handoverId}, /receipts/{receiptId}, /handover-links/{token}.
   ...HANDOVER_FIXTURES,
+  // Licences: products, lots, seats, keys, reviews and renewal feeds.
+  ...LICENCE_FIXTURES,
 };
 
 /**
@@ -175,6 +178,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   changeInventoryItemStatus: () => ({ toStatus: "maintenance" }),
   ...STOCK_SAMPLES,
   ...HANDOVER_SAMPLES,
+  ...LICENCE_SAMPLES,
 };
 
 /**
@@ -195,6 +199,7 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
   checkinKit: kitWithMember,
   ...Object.fromEntries(Object.keys(STOCK_SAMPLES).map((op) => [op, stockSetup])),
   countSessionStock: countSetup,
+  ...LICENCE_SETUP,
   bookKit: async (ctx, path) => {
     await kitWithMember(ctx, path);
     await checkoutSetup(ctx);

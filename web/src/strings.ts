@@ -55,6 +55,11 @@ export const t = {
       `This label belongs to another workspace (${host}). Open it there, or sign in to that workspace.`,
     notAnAsset: "This is the label of a stock item, kit or location, not of an asset.",
   },
+  licences: {
+    title: "Software",
+    none: "No licence seats.",
+    lastUsed: (day: string) => `last used ${day}`,
+  },
   asset: {
     notFoundTitle: "Unknown tag",
     notFound: (tag: string) => `No asset in this workspace has the tag ${tag}.`,

@@ -15,6 +15,7 @@ export const TOMBSTONE_ENTITIES = [
   "custom_field",
   "kit",
   "stock_item",
+  "licence_product",
 ] as const;
 export type TombstoneEntity = (typeof TOMBSTONE_ENTITIES)[number];
 

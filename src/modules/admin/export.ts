@@ -23,6 +23,9 @@ const WITHHELD_COLUMNS: Record<string, readonly string[]> = {
   api_keys: ["key_hash"],
   invites: ["token_hash"],
   calendar_feeds: ["token_hash"],
+  // Product keys are secrets (docs/licences.md#product-keys); the export says a key exists, never what it is.
+  licence_keys: ["key_sealed"],
+  licence_feeds: ["token_hash"],
   webhook_endpoints: ["secret", "previous_secret"],
 };
 const PAGE = 500;

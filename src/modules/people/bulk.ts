@@ -7,6 +7,7 @@ import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { type ApiError, conflict, notFound } from "../../platform/errors";
 import { checkinAllForPeople, compileAssetWrite } from "../assets";
 import { liveDefinitions } from "../custom-fields";
+import { isSeatRace, releaseSeatsOf } from "../licences";
 import { isStockHoldingRace, returnAllForPeople, strandedStock } from "../stock";
 import { AUDITED_FIELDS } from "./service";
 import { DEACTIVATION_REASON } from "./update";
@@ -47,6 +48,7 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
     const changeIds = toChange.map((r) => r.id);
     const checkin = await checkinAllForPeople(ctx, changeIds, DEACTIVATION_REASON);
     const stockBack = await returnAllForPeople(ctx, changeIds, DEACTIVATION_REASON);
+    const seatsBack = await releaseSeatsOf(ctx, "person", changeIds, DEACTIVATION_REASON);
     const heldBy = new Map<string, string[]>();
     for (const c of checkin.changes) {
       const personId = String(c.before?.assigneeId ?? "");
@@ -67,6 +69,7 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
         },
         compileAssetWrite(ctx, checkin),
         stockBack.write,
+        seatsBack,
         {
           writes: [db.update(people).set({ status: "deactivated", updatedAt: at }).where(inJson(people.id, changeIds))],
           audits: toChange.map((r) => ({
@@ -89,7 +92,12 @@ export async function bulkDeactivatePeople(ctx: ServiceCtx, ids: string[], reque
       );
       await commitWrite(ctx, write);
     } catch (err) {
-      if (!guardFailed(err, "people_state") && !guardFailed(err, "people_assets_changed") && !isStockHoldingRace(err))
+      if (
+        !guardFailed(err, "people_state") &&
+        !guardFailed(err, "people_assets_changed") &&
+        !isStockHoldingRace(err) &&
+        !isSeatRace(err)
+      )
         throw err;
       raced = conflict("The person or their assets changed while this request ran; retry");
     }

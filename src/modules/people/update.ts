@@ -8,6 +8,7 @@ import { batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict } from "../../platform/errors";
 import { checkinAllForPerson, compileAssetWrite } from "../assets";
 import { checkCustomFieldValues } from "../custom-fields";
+import { isSeatRace, releaseSeatsOf } from "../licences";
 import { isStockHoldingRace, returnAllForPeople } from "../stock";
 import { nextPersonRow, personUpdated, samePerson } from "./changes";
 import type { UpdatePersonInput } from "./schemas";
@@ -48,6 +49,9 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
   const checkedInAssetIds = checkin?.changes.map((c) => c.after.id) ?? [];
   // The same rule for stock they hold: every open returnable issue comes back (docs/stock.md#who-holds-what).
   const stockBack = statusChange === "deactivated" ? await returnAllForPeople(ctx, [id], DEACTIVATION_REASON) : null;
+  // And their licence seats, unless the product holds them (docs/licences.md#when-holders-leave).
+  const seatsBack =
+    statusChange === "deactivated" ? await releaseSeatsOf(ctx, "person", [id], DEACTIVATION_REASON) : null;
 
   const out = await presentPerson(ctx.db, next);
   const { events, audit } = personUpdated(cur, next, out, ctx.actor, now, checkedInAssetIds);
@@ -67,6 +71,7 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
     },
     checkin ? compileAssetWrite(ctx, checkin) : null,
     stockBack?.write,
+    seatsBack,
     {
       writes: [
         ctx.db
@@ -79,7 +84,12 @@ export async function updatePerson(ctx: ServiceCtx, id: string, patch: UpdatePer
     },
   );
   const batch = commitWrite(ctx, write, (err) => {
-    if (guardFailed(err, "person_state") || guardFailed(err, "person_assets_changed") || isStockHoldingRace(err))
+    if (
+      guardFailed(err, "person_state") ||
+      guardFailed(err, "person_assets_changed") ||
+      isStockHoldingRace(err) ||
+      isSeatRace(err)
+    )
       throw concurrent();
     return rethrowGuard(err);
   });

@@ -10,6 +10,7 @@ import { ApiError, conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { checkinAllForPeople, compileAssetWrite } from "../assets";
 import { customFieldValuesWith, liveDefinitions } from "../custom-fields";
+import { releaseSeatsOf } from "../licences";
 import { returnAllForPeople, strandedStock } from "../stock";
 import { AUDITED_FIELDS, newPersonRow, nextPersonRow, personCreated, personUpdated, samePerson } from "./changes";
 import type { CreatePersonInput, UpdatePersonInput } from "./schemas";
@@ -167,6 +168,14 @@ export async function describeUpsert(ctx: ServiceCtx, d: UpsertDecision, at: str
         DEACTIVATION_REASON,
       )
     : null;
+  const seatsBack = deactivating.length
+    ? await releaseSeatsOf(
+        ctx,
+        "person",
+        deactivating.map((u) => u.cur.id),
+        DEACTIVATION_REASON,
+      )
+    : null;
   const heldBy = new Map<string, string[]>();
   for (const c of checkin?.changes ?? []) {
     const personId = String(c.before?.assigneeId ?? "");
@@ -206,6 +215,7 @@ export async function describeUpsert(ctx: ServiceCtx, d: UpsertDecision, at: str
     },
     checkin ? compileAssetWrite(ctx, checkin) : null,
     stockBack?.write,
+    seatsBack,
     {
       writes: [
         ...(created.length ? [insertJsonRows(db, people, created)] : []),

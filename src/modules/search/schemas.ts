@@ -58,6 +58,9 @@ export const SearchResults = z
     stockItems: z.array(StockHit).openapi({
       description: "Stock items: every word starts a word of the name, or `q` is the tag or SKU.",
     }),
+    licenceProducts: z.array(z.object({ id: z.string(), name: z.string(), vendor: z.string().nullable() })).openapi({
+      description: "Software products (docs/licences.md): every word starts a word of the name or vendor.",
+    }),
   })
   .openapi("SearchResults");
 

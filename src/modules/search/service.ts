@@ -61,6 +61,16 @@ const STOCK_SQL = `SELECT id, name, tag, sku, unit, on_hand,
   FROM stock_items WHERE deleted_at IS NULL AND (lower(tag) = lower(?1) OR lower(sku) = lower(?1)
     OR NOT EXISTS (SELECT 1 FROM json_each(?3) w WHERE (' ' || lower(name)) NOT LIKE '% ' || w.value || '%' ESCAPE '\\'))
   ORDER BY exact_match DESC, id LIMIT ?2`;
+// Software products (docs/licences.md): as stock, every word starts a word of the name or vendor.
+const LICENCE_SQL = `SELECT id, name, vendor FROM licence_products WHERE deleted_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM json_each(?2) w
+      WHERE (' ' || lower(name) || ' ' || lower(coalesce(vendor, ''))) NOT LIKE '% ' || w.value || '%' ESCAPE '\\')
+  ORDER BY lower(name), id LIMIT ?1`;
+interface LicenceRow {
+  id: string;
+  name: string;
+  vendor: string | null;
+}
 interface StockRow {
   id: string;
   name: string;
@@ -102,21 +112,26 @@ export async function search(raw: D1Database, input: { q: string; limit: number 
   const match = ftsQuery(input.q);
   const exact = raw.prepare(EXACT_SQL).bind(input.q, input.limit);
   const stock = raw.prepare(STOCK_SQL).bind(input.q, input.limit, likeWords(input.q));
+  const licences = raw.prepare(LICENCE_SQL).bind(input.limit, likeWords(input.q));
+  const licenceProducts = (res: D1Result<unknown> | undefined) =>
+    (res!.results as LicenceRow[]).map((r) => ({ id: r.id, name: r.name, vendor: r.vendor }));
   if (!match) {
-    const [exactRes, stockRes] = await raw.batch<unknown>([exact, stock]);
+    const [exactRes, stockRes, licenceRes] = await raw.batch<unknown>([exact, stock, licences]);
     return {
       assets: (exactRes!.results as AssetRow[]).map((r) => toAsset(r, true)),
       people: [],
       sessions: [],
       stockItems: (stockRes!.results as StockRow[]).map(toStock),
+      licenceProducts: licenceProducts(licenceRes),
     };
   }
-  const [exactRes, assetsRes, peopleRes, sessionsRes, stockRes] = await raw.batch<unknown>([
+  const [exactRes, assetsRes, peopleRes, sessionsRes, stockRes, licenceRes] = await raw.batch<unknown>([
     exact,
     raw.prepare(ASSETS_SQL).bind(match, input.limit),
     raw.prepare(PEOPLE_SQL).bind(match, input.limit, input.q),
     raw.prepare(SESSIONS_SQL).bind(match, input.limit),
     stock,
+    licences,
   ]);
   const exactRows = exactRes!.results as AssetRow[];
   const seen = new Set(exactRows.map((r) => r.id));
@@ -132,5 +147,11 @@ export async function search(raw: D1Database, input: { q: string; limit: number 
     status: r.status,
   }));
   const sessions = (sessionsRes!.results as SessionRow[]).map((r) => ({ id: r.id, name: r.name, status: r.status }));
-  return { assets, people, sessions, stockItems: (stockRes!.results as StockRow[]).map(toStock) };
+  return {
+    assets,
+    people,
+    sessions,
+    stockItems: (stockRes!.results as StockRow[]).map(toStock),
+    licenceProducts: licenceProducts(licenceRes),
+  };
 }

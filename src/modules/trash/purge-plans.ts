@@ -6,6 +6,15 @@ import { bookings } from "../../db/tenant/bookings";
 import { layouts } from "../../db/tenant/custom-fields";
 import { assetHealth, assetLastAudit } from "../../db/tenant/health";
 import { kitMembers } from "../../db/tenant/kits";
+import {
+  licenceKeys,
+  licenceLots,
+  licenceReminders,
+  licenceReviewItems,
+  licenceReviews,
+  licenceSeats,
+  licenceUsage,
+} from "../../db/tenant/licences";
 import { maintenanceLogs, maintenanceReminders, maintenanceSchedules } from "../../db/tenant/maintenance";
 import { people } from "../../db/tenant/people";
 import { stockCounts, stockItems, stockLevels, stockMovements } from "../../db/tenant/stock";
@@ -189,6 +198,35 @@ export const PURGE_PLANS: Record<TrashType, PurgePlan> = {
           .set({ kitId: null })
           .where(and(eq(bookings.kitId, id), guard)),
       auditRows("kit", id),
+    ],
+  },
+  // A trashed product has no open seat (its delete refuses them); its lots, their keys, the seats'
+  // history, usage, reminders and reviews go with it.
+  licence_product: {
+    blockers: () => [],
+    owned: (id) => [
+      (db, guard) =>
+        db
+          .delete(licenceKeys)
+          .where(and(sql`${licenceKeys.lotId} IN (SELECT id FROM licence_lots WHERE product_id = ${id})`, guard)),
+      (db, guard) =>
+        db
+          .delete(licenceReminders)
+          .where(and(sql`${licenceReminders.lotId} IN (SELECT id FROM licence_lots WHERE product_id = ${id})`, guard)),
+      (db, guard) =>
+        db
+          .delete(licenceReviewItems)
+          .where(
+            and(
+              sql`${licenceReviewItems.reviewId} IN (SELECT id FROM licence_reviews WHERE product_id = ${id})`,
+              guard,
+            ),
+          ),
+      (db, guard) => db.delete(licenceReviews).where(and(eq(licenceReviews.productId, id), guard)),
+      (db, guard) => db.delete(licenceUsage).where(and(eq(licenceUsage.productId, id), guard)),
+      (db, guard) => db.delete(licenceSeats).where(and(eq(licenceSeats.productId, id), guard)),
+      (db, guard) => db.delete(licenceLots).where(and(eq(licenceLots.productId, id), guard)),
+      auditRows("licence_product", id),
     ],
   },
   stock_item: {

@@ -3,6 +3,7 @@ import { restoreAsset } from "../assets";
 import { restoreCategory } from "../categories";
 import { restoreCustomField } from "../custom-fields";
 import { restoreKit } from "../kits";
+import { restoreLicenceProduct } from "../licences";
 import { restoreLocation } from "../locations";
 import { restorePerson } from "../people";
 import { restoreStockItem } from "../stock";
@@ -24,6 +25,7 @@ const RESTORE: Record<TrashType, RestoreVerb> = {
   custom_field: restoreCustomField,
   kit: restoreKit,
   stock_item: restoreStockItem,
+  licence_product: restoreLicenceProduct,
 };
 
 export function restoreItems(ctx: ServiceCtx, items: readonly TrashRef[]): Promise<TrashResult[]> {

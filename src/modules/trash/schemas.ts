@@ -3,7 +3,16 @@ import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 
 /** What can be in the trash: every soft-deletable resource (docs/trash.md). */
-export const TRASH_TYPES = ["category", "location", "asset", "person", "custom_field", "kit", "stock_item"] as const;
+export const TRASH_TYPES = [
+  "category",
+  "location",
+  "asset",
+  "person",
+  "custom_field",
+  "kit",
+  "stock_item",
+  "licence_product",
+] as const;
 export type TrashType = (typeof TRASH_TYPES)[number];
 
 /** Most items one restore or permanent-delete request takes. */

@@ -4,6 +4,7 @@ import { assets } from "../../db/tenant/assets";
 import { categories, locations } from "../../db/tenant/catalog";
 import { customFields } from "../../db/tenant/custom-fields";
 import { kits } from "../../db/tenant/kits";
+import { licenceProducts } from "../../db/tenant/licences";
 import { people } from "../../db/tenant/people";
 import { stockItems } from "../../db/tenant/stock";
 import type { TrashType } from "./schemas";
@@ -26,6 +27,7 @@ export const TRASH_TABLES: Record<TrashType, TrashTable> = {
   custom_field: { table: customFields, name: "label", label: "Custom field", auditType: "custom_field" },
   kit: { table: kits, name: "name", label: "Kit", auditType: "kit" },
   stock_item: { table: stockItems, name: "name", label: "Stock item", auditType: "stock_item" },
+  licence_product: { table: licenceProducts, name: "name", label: "Software product", auditType: "licence_product" },
 };
 
 export const tableOf = (type: TrashType): SQLiteTable => TRASH_TABLES[type].table;

@@ -3,6 +3,7 @@ import { AssetActions } from "../components/AssetActions";
 import { AssetFacts, AssetMore } from "../components/AssetDetails";
 import { Layout } from "../components/Layout";
 import { MissingAsset } from "../components/MissingAsset";
+import { Software } from "../components/Software";
 import { Notice, Spinner } from "../components/ui";
 import { asset, loadAsset } from "../state/asset";
 import { openAction, outcome } from "../state/asset-actions";
@@ -50,6 +51,7 @@ export function AssetPage({ tag }: { tag: string }) {
       <AssetFacts view={s.view} />
       <AssetActions item={s.view.item} holds={s.view.holds} />
       <AssetMore view={s.view} />
+      <Software kind="asset" holderId={s.view.item.id} />
     </Layout>
   );
 }

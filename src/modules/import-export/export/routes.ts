@@ -10,6 +10,14 @@ import { sessionCtx } from "../../sessions";
 import { ListAllMovementsQuery, ListStockItemsQuery } from "../../stock";
 import { attachment, csvStream } from "../csv";
 import { assetExport } from "./assets";
+import {
+  LICENCE_LOT_COLUMNS,
+  LICENCE_PRODUCT_COLUMNS,
+  LICENCE_SEAT_COLUMNS,
+  licenceLotExport,
+  licenceProductExport,
+  licenceSeatExport,
+} from "./licences";
 import { peopleExport } from "./people";
 import { sessionReportExport } from "./session";
 import { stockItemExport, stockMovementExport } from "./stock";
@@ -120,4 +128,41 @@ export const exportRouter = createRouter()
       const { header, pages } = await stockMovementExport(c.var.db, c.req.valid("query"));
       return c.body(csvStream(header, pages), 200, csvHeaders("stock-movements"));
     },
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/exports/licence-products",
+      operationId: "exportLicenceProducts",
+      tags,
+      summary: "Export software products as CSV",
+      description: `Every live software product by name, with its seats owned and assigned. ${RULES}`,
+      responses: { 200: csv("The products as CSV") },
+    }),
+    async (c) =>
+      c.body(csvStream(LICENCE_PRODUCT_COLUMNS, licenceProductExport(c.var.db)), 200, csvHeaders("licence-products")),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/exports/licence-lots",
+      operationId: "exportLicenceLots",
+      tags,
+      summary: "Export licence entitlements (lots) as CSV",
+      description: `Every live lot by id, with its term and cost. Product keys are never exported (\`keyCount\` says how many there are). ${RULES}`,
+      responses: { 200: csv("The lots as CSV") },
+    }),
+    async (c) => c.body(csvStream(LICENCE_LOT_COLUMNS, licenceLotExport(c.var.db)), 200, csvHeaders("licence-lots")),
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/exports/licence-seats",
+      operationId: "exportLicenceSeats",
+      tags,
+      summary: "Export licence seat assignments as CSV",
+      description: `Every open seat by id: lot, product, holder (person or asset), when assigned and last used. ${RULES}`,
+      responses: { 200: csv("The seats as CSV") },
+    }),
+    async (c) => c.body(csvStream(LICENCE_SEAT_COLUMNS, licenceSeatExport(c.var.db)), 200, csvHeaders("licence-seats")),
   );

@@ -1,0 +1,29 @@
+import { useEffect } from "preact/hooks";
+import { loadSoftware, software } from "../state/software";
+import { t } from "../strings";
+
+/** The licence seats of an asset or a person: the software they hold (docs/licences.md). */
+export function Software({ kind, holderId }: { kind: "asset" | "person"; holderId: string }) {
+  useEffect(() => {
+    void loadSoftware(kind, holderId);
+  }, [kind, holderId]);
+  const s = software.value;
+  if (!s || s.holderId !== holderId) return null;
+  return (
+    <section aria-labelledby="software">
+      <h2 id="software">{t.licences.title}</h2>
+      {s.seats.length === 0 ? (
+        <p>{t.licences.none}</p>
+      ) : (
+        <ul>
+          {s.seats.map((seat) => (
+            <li key={seat.id}>
+              {seat.productName ?? seat.id}
+              {seat.lastUsedAt ? ` · ${t.licences.lastUsed(seat.lastUsedAt.slice(0, 10))}` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
