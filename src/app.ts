@@ -22,7 +22,7 @@ import { objectsRouter } from "./modules/files";
 import { healthRouter } from "./modules/health";
 import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
-import { labelsRouter } from "./modules/labels";
+import { codesRouter, labelsRouter, labelWebhookResources } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
 import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
@@ -72,6 +72,7 @@ export const MODULES = [
   stockCountsRouter,
   stockAnalyticsRouter,
   labelsRouter,
+  codesRouter,
   calendarRouter,
   healthRouter,
   trashRouter,
@@ -157,6 +158,7 @@ export function buildApp() {
     ...customFieldWebhookResources,
     ...feedbackWebhookResources,
     ...kitWebhookResources,
+    ...labelWebhookResources,
     ...layoutWebhookResources,
     ...locationWebhookResources,
     ...maintenanceWebhookResources,

@@ -42,6 +42,9 @@ export const ID_PREFIXES = {
   assetRequest: "rqt",
   stockItem: "stk",
   stockMovement: "smv",
+  code: "cod",
+  tagBatch: "tgb",
+  labelTemplate: "ltp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

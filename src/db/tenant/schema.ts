@@ -10,6 +10,7 @@ export * from "./health";
 export * from "./idempotency";
 export * from "./import-export";
 export * from "./kits";
+export * from "./labels";
 export * from "./maintenance";
 export * from "./notifications";
 export * from "./outbox";

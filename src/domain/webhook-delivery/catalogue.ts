@@ -35,7 +35,9 @@ export type Resource =
   | "request"
   | "stockItem"
   | "stockMovement"
-  | "stockLevel";
+  | "stockLevel"
+  | "code"
+  | "tagBatch";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 /** "An asset", "A kit". */
@@ -216,6 +218,22 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     type: "stock.restocked",
     description: "A stock item that was low is back at or above its reorder level.",
     resource: "stockLevel",
+  },
+  {
+    type: "code.created",
+    description: "A code was attached to an asset, kit, location or stock item.",
+    resource: "code",
+  },
+  {
+    type: "code.claimed",
+    description: "A reserved (pre-printed) code was claimed for an asset, kit, location or stock item.",
+    resource: "code",
+  },
+  { type: "code.voided", description: "A code was voided: it names nothing any more.", resource: "code" },
+  {
+    type: "tag_batch.created",
+    description: "A batch of tag codes was reserved, to print before the equipment arrives.",
+    resource: "tagBatch",
   },
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
   {
