@@ -22,7 +22,7 @@ import { objectsRouter } from "./modules/files";
 import { healthRouter } from "./modules/health";
 import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
-import { codesRouter, labelsRouter, labelWebhookResources } from "./modules/labels";
+import { codesRouter, labelsRouter, labelWebhookResources, printRouter } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
 import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
@@ -73,6 +73,7 @@ export const MODULES = [
   stockAnalyticsRouter,
   labelsRouter,
   codesRouter,
+  printRouter,
   calendarRouter,
   healthRouter,
   trashRouter,

@@ -145,6 +145,12 @@ export const ROUTE_POLICY = {
   voidCode: { access: "data", scope: "labels:write" },
   claimCode: { access: "data", scope: "labels:write" },
   reserveTagBatch: { access: "data", scope: "labels:write", roles: MANAGERS },
+  listLabelTemplates: { access: "data", scope: "labels:read" },
+  getLabelTemplate: { access: "data", scope: "labels:read" },
+  previewLabelTemplate: { access: "data", scope: "labels:read" },
+  createLabelTemplate: { access: "data", scope: "labels:write", roles: MANAGERS },
+  deleteLabelTemplate: { access: "data", scope: "labels:write", roles: MANAGERS },
+  printLabels: { access: "data", scope: "labels:read", idempotent: false },
   // Asset health (docs/health.md): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
   getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },
