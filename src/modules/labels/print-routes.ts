@@ -95,7 +95,7 @@ export const printRouter = createRouter()
     }),
     async (c) => {
       const url = new URL(c.req.url);
-      const png = await previewTemplate(serviceCtx(c), url.origin, c.var.tenant.name, c.req.valid("param").templateId);
+      const png = await previewTemplate(serviceCtx(c), url.origin, c.var.tenant.slug, c.req.valid("param").templateId);
       return c.body(png.buffer as ArrayBuffer, 200, { "content-type": "image/png" });
     },
   )
@@ -126,7 +126,7 @@ export const printRouter = createRouter()
     }),
     async (c) => {
       const url = new URL(c.req.url);
-      const out = await printLabels(serviceCtx(c), url.origin, c.var.tenant.name, c.req.valid("json"));
+      const out = await printLabels(serviceCtx(c), url.origin, c.var.tenant.slug, c.req.valid("json"));
       return c.body(out.bytes.buffer as ArrayBuffer, 200, {
         "content-type": out.type,
         "content-disposition": `inline; filename="labels.${out.ext}"`,
