@@ -1,4 +1,4 @@
-import { raw } from "bwip-js/generic";
+import bwip from "bwip-js/generic";
 import type { Symbology } from "../../db/tenant/labels";
 import { invalidField } from "../../platform/errors";
 
@@ -82,7 +82,7 @@ export function encodeSymbol(symbology: Symbology, text: string): EncodedSymbol 
   if (symbology === "code128" || symbology === "code39") opts.includetext = false;
   let out: RawSymbol[];
   try {
-    out = raw(opts as { bcid: string; text: string }) as RawSymbol[];
+    out = bwip.raw(opts as { bcid: string; text: string }) as RawSymbol[];
   } catch (err) {
     throw invalidField("code", `cannot be encoded as ${symbology}: ${String((err as Error).message ?? err)}`);
   }
