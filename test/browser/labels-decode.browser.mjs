@@ -3,6 +3,7 @@
 // pdftoppm), PNG at the printer's DPI and ZPL (its ^GFA graphic field read back as a bitmap).
 // Printed sheets keep their ink inside each label's box (the pixels on the box edges are white).
 import { execFileSync } from "node:child_process";
+import http from "node:http";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -94,16 +95,37 @@ const crop = (bm, x, y, w, h) => {
 };
 
 let ws;
-const call = async (path, body) => {
-  const res = await fetch(`${ws.base}/api/v1${path}`, {
-    method: body ? "POST" : "GET",
-    headers: { authorization: `Bearer ${ws.jwt}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
+/** A call to the workspace's API answering the raw bytes (node:http: Node does not resolve `*.localhost`). */
+const call = (path, body) =>
+  new Promise((resolve, reject) => {
+    const u = new URL(`${ws.base}/api/v1${path}`);
+    const payload = body ? JSON.stringify(body) : undefined;
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: u.port,
+        path: u.pathname,
+        method: body ? "POST" : "GET",
+        agent: false,
+        headers: {
+          host: u.host,
+          authorization: `Bearer ${ws.jwt}`,
+          ...(payload ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const bytes = new Uint8Array(Buffer.concat(chunks));
+          if (res.statusCode >= 300) reject(new Error(`${path}: ${res.statusCode} ${new TextDecoder().decode(bytes)}`));
+          else resolve(bytes);
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
   });
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${new TextDecoder().decode(bytes)}`);
-  return bytes;
-};
 const json = async (path, body) => JSON.parse(new TextDecoder().decode(await call(path, body)));
 
 const VALUES = { qr: null, datamatrix: "DM-LABEL-0042", code128: "C128-Label-42", code39: "C39-LABEL 42", ean13: "4006381333931", upca: "036000291452" };
