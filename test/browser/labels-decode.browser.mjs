@@ -12,7 +12,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prepareZXingModule, readBarcodes } from "zxing-wasm/reader";
 import { workspace } from "./browser.mjs";
 
-const FORMAT = { qr: "QRCode", datamatrix: "DataMatrix", code128: "Code128", code39: "Code39", ean13: "EAN-13", upca: "UPC-A" };
+const FORMAT = {
+  qr: "QRCode",
+  datamatrix: "DataMatrix",
+  code128: "Code128",
+  code39: "Code39",
+  ean13: "EAN-13",
+  upca: "UPC-A",
+};
 const tmp = mkdtempSync(join(tmpdir(), "labels-"));
 
 globalThis.ImageData ??= class ImageData {
@@ -27,7 +34,8 @@ const image = ({ w, h, px }) => {
   for (let i = 0; i < w * h; i++) rgba.set([px[i], px[i], px[i], 255], i * 4);
   return new ImageData(rgba, w, h);
 };
-const decode = async (bm) => (await readBarcodes(image(bm), { tryHarder: true, maxNumberOfSymbols: 255 })).filter((r) => r.isValid);
+const decode = async (bm) =>
+  (await readBarcodes(image(bm), { tryHarder: true, maxNumberOfSymbols: 255 })).filter((r) => r.isValid);
 
 /** An 8-bit greyscale PNG (what our route writes) to pixels. */
 function readPng(bytes) {
@@ -54,7 +62,9 @@ function readPng(bytes) {
 
 /** ZPL labels: each `^XA ^PW ^LL ... ^GFA,total,total,rowBytes,hex ^FS ^XZ`, its graphic as pixels. */
 function readZpl(text) {
-  const labels = [...text.matchAll(/\^XA\n\^PW(\d+)\n\^LL(\d+)\n\^LH0,0\n\^FO0,0\^GFA,(\d+),(\d+),(\d+),([0-9A-F]+)\^FS\n\^XZ\n/g)];
+  const labels = [
+    ...text.matchAll(/\^XA\n\^PW(\d+)\n\^LL(\d+)\n\^LH0,0\n\^FO0,0\^GFA,(\d+),(\d+),(\d+),([0-9A-F]+)\^FS\n\^XZ\n/g),
+  ];
   expect(labels.map((m) => m[0]).join("")).toBe(text); // nothing else in the file
   return labels.map(([, pw, ll, total, total2, rowBytes, hex]) => {
     const [w, h, rb] = [Number(pw), Number(ll), Number(rowBytes)];
@@ -64,7 +74,8 @@ function readZpl(text) {
     expect(rb).toBe(Math.ceil(w / 8));
     const px = new Uint8Array(w * h);
     for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) px[y * w + x] = (Number.parseInt(hex.substr((y * rb + (x >> 3)) * 2, 2), 16) >> (7 - (x & 7))) & 1 ? 0 : 255;
+      for (let x = 0; x < w; x++)
+        px[y * w + x] = (Number.parseInt(hex.substr((y * rb + (x >> 3)) * 2, 2), 16) >> (7 - (x & 7))) & 1 ? 0 : 255;
     return { w, h, px };
   });
 }
@@ -110,7 +121,9 @@ const call = (path, body) =>
         headers: {
           host: u.host,
           authorization: `Bearer ${ws.jwt}`,
-          ...(payload ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}),
+          ...(payload
+            ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) }
+            : {}),
         },
       },
       (res) => {
@@ -128,13 +141,22 @@ const call = (path, body) =>
   });
 const json = async (path, body) => JSON.parse(new TextDecoder().decode(await call(path, body)));
 
-const VALUES = { qr: null, datamatrix: "DM-LABEL-0042", code128: "C128-Label-42", code39: "C39-LABEL 42", ean13: "4006381333931", upca: "036000291452" };
+const VALUES = {
+  qr: null,
+  datamatrix: "DM-LABEL-0042",
+  code128: "C128-Label-42",
+  code39: "C39-LABEL 42",
+  ean13: "4006381333931",
+  upca: "036000291452",
+};
 let asset;
 let templates;
 
 beforeAll(async () => {
   await prepareZXingModule({
-    overrides: { wasmBinary: readFileSync(new URL("../../node_modules/zxing-wasm/dist/reader/zxing_reader.wasm", import.meta.url)) },
+    overrides: {
+      wasmBinary: readFileSync(new URL("../../node_modules/zxing-wasm/dist/reader/zxing_reader.wasm", import.meta.url)),
+    },
     fireImmediately: true,
   });
   ws = await workspace("labels");
@@ -146,7 +168,12 @@ beforeAll(async () => {
     if (value) await json("/codes", { value, symbology, holder: { kind: "asset", id: asset.id } });
   templates = {};
   for (const symbology of Object.keys(FORMAT))
-    for (const [stock, extra] of [["avery5160", {}], ["l7160", {}], ["l7651", { fontSizePt: 7 }], ["roll", { widthMm: 62, heightMm: 29 }]]) {
+    for (const [stock, extra] of [
+      ["avery5160", {}],
+      ["l7160", {}],
+      ["l7651", { fontSizePt: 7 }],
+      ["roll", { widthMm: 62, heightMm: 29 }],
+    ]) {
       const t = await json("/label-templates", {
         name: `${symbology} ${stock}`,
         spec: { stock, symbology, fields: ["name", "tag", "serial"], ...extra },
@@ -163,35 +190,58 @@ describe("printed codes decode back (zxing-wasm)", () => {
       const symbology = key.split("/")[0];
       const png = readPng(await call("/labels/print", { templateId: t.id, format: "png", assetIds: [asset.id] }));
       const got = await decode(png);
-      expect(got.map((r) => r.text), `${key} png`).toContain(expected(symbology));
+      expect(
+        got.map((r) => r.text),
+        `${key} png`,
+      ).toContain(expected(symbology));
       expect(got.find((r) => r.text === expected(symbology)).format).toBe(FORMAT[symbology]);
-      const zpl = readZpl(new TextDecoder().decode(await call("/labels/print", { templateId: t.id, format: "zpl", assetIds: [asset.id, asset.id] })));
+      const zpl = readZpl(
+        new TextDecoder().decode(
+          await call("/labels/print", { templateId: t.id, format: "zpl", assetIds: [asset.id, asset.id] }),
+        ),
+      );
       expect(zpl).toHaveLength(2);
-      expect((await decode(zpl[0])).map((r) => r.text), `${key} zpl`).toContain(expected(symbology));
+      expect(
+        (await decode(zpl[0])).map((r) => r.text),
+        `${key} zpl`,
+      ).toContain(expected(symbology));
     }
   });
 
   it("PDF sheets rendered by pdftoppm decode in every slot from the start position, with no ink on any label's edges", async () => {
-    const SHEETS = { avery5160: [3, 10, 612, 792, 189, 72, 13.5, 36, 9, 0], l7160: [3, 7, 595.28, 841.89, 180, 108, 20.41, 42.94, 7.09, 0], l7651: [5, 13, 595.28, 841.89, 108, 60.09, 13.32, 30.33, 7.09, 0] };
+    const SHEETS = {
+      avery5160: [3, 10, 612, 792, 189, 72, 13.5, 36, 9, 0],
+      l7160: [3, 7, 595.28, 841.89, 180, 108, 20.41, 42.94, 7.09, 0],
+      l7651: [5, 13, 595.28, 841.89, 108, 60.09, 13.32, 30.33, 7.09, 0],
+    };
     const DPI = 300;
     const s = DPI / 72;
     for (const symbology of Object.keys(FORMAT))
       for (const [stock, [cols, , , , w, h, left, top, gapX, gapY]] of Object.entries(SHEETS)) {
         const start = 2;
-        const pdf = await call("/labels/print", { templateId: templates[`${symbology}/${stock}`].id, format: "pdf", startPosition: start, assetIds: [asset.id, asset.id] });
+        const pdf = await call("/labels/print", {
+          templateId: templates[`${symbology}/${stock}`].id,
+          format: "pdf",
+          startPosition: start,
+          assetIds: [asset.id, asset.id],
+        });
         const [page] = renderPdf(pdf, DPI);
         for (let slot = 0; slot < start + 2; slot++) {
           const col = slot % cols;
           const row = Math.floor(slot / cols);
           const [x0, y0] = [Math.round((left + col * (w + gapX)) * s), Math.round((top + row * (h + gapY)) * s)];
-          const [x1, y1] = [Math.round((left + col * (w + gapX) + w) * s), Math.round((top + row * (h + gapY) + h) * s)];
+          const [x1, y1] = [
+            Math.round((left + col * (w + gapX) + w) * s),
+            Math.round((top + row * (h + gapY) + h) * s),
+          ];
           const label = crop(page, x0, y0, x1 - x0, y1 - y0);
           const got = (await decode(label)).map((r) => r.text);
           if (slot < start - 1) expect(got, `${symbology}/${stock} slot ${slot} is left free`).toEqual([]);
           else expect(got, `${symbology}/${stock} slot ${slot}`).toContain(expected(symbology));
           // The box edges: a one-pixel ring just inside the label is white (nothing drawn crosses it).
           const ring = [];
-          for (let x = x0 + 1; x < x1 - 1; x++) ring.push(page.px[(y0 + 1) * page.w + x], page.px[(y1 - 2) * page.w + x]);
+          for (let x = x0 + 1; x < x1 - 1; x++)
+            ring.push(page.px[(y0 + 1) * page.w + x], page.px[(y1 - 2) * page.w + x]);
           for (let y = y0 + 1; y < y1 - 1; y++) ring.push(page.px[y * page.w + x0 + 1], page.px[y * page.w + x1 - 2]);
           expect(Math.min(...ring), `${symbology}/${stock} slot ${slot} edge`).toBeGreaterThan(200);
         }
@@ -199,9 +249,19 @@ describe("printed codes decode back (zxing-wasm)", () => {
   });
 
   it("reserved codes print and decode before any asset has them; the defaults preview as PNG", async () => {
-    const batch = await json("/tag-batches", { name: "Ahead", symbology: "code128", prefix: "PRE-", count: 2, digits: 4 });
+    const batch = await json("/tag-batches", {
+      name: "Ahead",
+      symbology: "code128",
+      prefix: "PRE-",
+      count: 2,
+      digits: 4,
+    });
     const codes = await json(`/codes?status=reserved&batchId=${batch.id}`);
-    const pdf = await call("/labels/print", { templateId: "default-roll62-code128", format: "pdf", codeIds: codes.items.map((c) => c.id) });
+    const pdf = await call("/labels/print", {
+      templateId: "default-roll62-code128",
+      format: "pdf",
+      codeIds: codes.items.map((c) => c.id),
+    });
     const pages = renderPdf(pdf, 300);
     expect(pages).toHaveLength(2);
     expect((await decode(pages[0])).map((r) => r.text)).toEqual(["PRE-0001"]);

@@ -47,15 +47,21 @@ describe("label templates and printing", () => {
   it("refuses what cannot be printed with a 400 that says why", async () => {
     const t = await createTenant();
     const a = await newAsset(t, "Printer");
-    const ean = await api<{ id: string }>(t, "/label-templates", { body: { name: "EAN", spec: { stock: "roll", symbology: "ean13" } } });
+    const ean = await api<{ id: string }>(t, "/label-templates", {
+      body: { name: "EAN", spec: { stock: "roll", symbology: "ean13" } },
+    });
     const noEan = await api<Failure>(t, "/labels/print", { body: { templateId: ean.body.id, assetIds: [a.id] } });
     expect(noEan.status).toBe(400);
     expect(noEan.body.message).toContain("has no ean13 code");
-    const two = await api<Failure>(t, "/labels/print", { body: { templateId: "default-roll62", format: "png", assetIds: [a.id, a.id] } });
+    const two = await api<Failure>(t, "/labels/print", {
+      body: { templateId: "default-roll62", format: "png", assetIds: [a.id, a.id] },
+    });
     expect(two.status).toBe(400);
     expect((await api(t, "/labels/print", { body: { templateId: "nope", assetIds: [a.id] } })).status).toBe(404);
     expect((await api(t, "/labels/print", { body: { templateId: "default-roll62" } })).status).toBe(400);
-    const badSpec = await api<Failure>(t, "/label-templates", { body: { name: "x", spec: { stock: "a4", fields: ["colour"] } } });
+    const badSpec = await api<Failure>(t, "/label-templates", {
+      body: { name: "x", spec: { stock: "a4", fields: ["colour"] } },
+    });
     expect(badSpec.status).toBe(400);
   });
 });

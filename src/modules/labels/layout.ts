@@ -64,7 +64,14 @@ export function fitText(texts: string[], box: { w: number; h: number }, spec: Sp
       size = Math.max(MIN_SIZE, size - 0.5);
   }
   const max = linesAt(size);
-  if (spec.fit !== "wrap") return { size, lines: items.slice(0, max).map((t) => cut(t, size, box.w, measure)).filter(Boolean) };
+  if (spec.fit !== "wrap")
+    return {
+      size,
+      lines: items
+        .slice(0, max)
+        .map((t) => cut(t, size, box.w, measure))
+        .filter(Boolean),
+    };
   // wrap: every field gets a line first; the spare lines go to the fields in order.
   const shown = items.slice(0, max);
   let spare = max - shown.length;
@@ -82,7 +89,13 @@ export function fitText(texts: string[], box: { w: number; h: number }, spec: Sp
  * sits left, text to its right; a linear code runs along the bottom, text above. `dot` (points per
  * printer dot, 0 for PDF) snaps modules to whole dots so a printer never smears a bar.
  */
-export function layoutLabel(w: number, h: number, sym: EncodedSymbol, spec: Spec, dot: number): Omit<LabelLayout, "size" | "lines"> {
+export function layoutLabel(
+  w: number,
+  h: number,
+  sym: EncodedSymbol,
+  spec: Spec,
+  dot: number,
+): Omit<LabelLayout, "size" | "lines"> {
   const pad = Math.min(mm(1.5), h * 0.08, w * 0.05);
   const snap = (m: number) => (dot ? Math.max(dot, Math.floor(m / dot) * dot) : m);
   if (sym.kind === "matrix") {

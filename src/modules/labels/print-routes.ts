@@ -3,26 +3,49 @@ import { HEADERS } from "../../http/response-headers";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { CreateTemplateBody, LabelTemplateSchema } from "./templates";
-import { createTemplate, deleteTemplate, getTemplate, listTemplates, MAX_PRINT, previewTemplate, printLabels } from "./print";
+import {
+  createTemplate,
+  deleteTemplate,
+  getTemplate,
+  listTemplates,
+  MAX_PRINT,
+  previewTemplate,
+  printLabels,
+} from "./print";
 
 const tags = ["Labels"];
 const TemplateParams = z.object({
-  templateId: z.string().min(1).max(64).openapi({ param: { name: "templateId", in: "path" }, example: "default-avery5160" }),
+  templateId: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "templateId", in: "path" }, example: "default-avery5160" }),
 });
 const ids = z.array(z.string().min(1).max(64)).min(1).max(MAX_PRINT);
 
 const PrintBody = z
   .strictObject({
-    templateId: z.string().min(1).max(64).openapi({ example: "default-avery5160", description: "A workspace template or a default (`GET /label-templates`)." }),
+    templateId: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({
+        example: "default-avery5160",
+        description: "A workspace template or a default (`GET /label-templates`).",
+      }),
     format: z.enum(["pdf", "png", "zpl"]).default("pdf").openapi({
-      description: "`pdf`: sheets or roll pages; `png`: one label at the template's DPI (Brother QL); `zpl`: one `^XA…^XZ` per label (Zebra).",
+      description:
+        "`pdf`: sheets or roll pages; `png`: one label at the template's DPI (Brother QL); `zpl`: one `^XA…^XZ` per label (Zebra).",
     }),
     startPosition: z.number().int().min(1).max(100).optional().openapi({
-      description: "Sheets: the first free position on the first sheet (1 = top left, left to right then down), to finish a half-used sheet.",
+      description:
+        "Sheets: the first free position on the first sheet (1 = top left, left to right then down), to finish a half-used sheet.",
     }),
     assetIds: ids.optional(),
     stockItemIds: ids.optional(),
-    codeIds: ids.optional().openapi({ description: "Reserved codes of a tag batch, to print before the equipment arrives." }),
+    codeIds: ids
+      .optional()
+      .openapi({ description: "Reserved codes of a tag batch, to print before the equipment arrives." }),
   })
   .openapi("PrintLabels");
 
@@ -39,7 +62,9 @@ export const printRouter = createRouter()
       operationId: "listLabelTemplates",
       tags,
       summary: "List label templates: the defaults, then the workspace's own",
-      responses: { 200: json(z.object({ items: z.array(LabelTemplateSchema) }).openapi("LabelTemplateList"), "Templates") },
+      responses: {
+        200: json(z.object({ items: z.array(LabelTemplateSchema) }).openapi("LabelTemplateList"), "Templates"),
+      },
     }),
     async (c) => c.json(await listTemplates(serviceCtx(c)), 200),
   )
@@ -50,7 +75,8 @@ export const printRouter = createRouter()
       operationId: "createLabelTemplate",
       tags,
       summary: "Create a label template",
-      description: "Names are unique in the workspace (409). Omitted spec fields take their defaults (docs/labels.md#templates).",
+      description:
+        "Names are unique in the workspace (409). Omitted spec fields take their defaults (docs/labels.md#templates).",
       request: body(CreateTemplateBody),
       responses: { 201: json(LabelTemplateSchema, "Created"), ...errorResponses(409, 415) },
     }),
@@ -113,7 +139,9 @@ export const printRouter = createRouter()
         200: {
           description: "The labels",
           headers: {
-            "Content-Disposition": HEADERS.contentDisposition('Inline, with a file name: `inline; filename="labels.<pdf|png|zpl>"`.'),
+            "Content-Disposition": HEADERS.contentDisposition(
+              'Inline, with a file name: `inline; filename="labels.<pdf|png|zpl>"`.',
+            ),
           },
           content: {
             "application/pdf": { schema: z.string().openapi({ format: "binary" }) },

@@ -1,4 +1,12 @@
-import { fill, PDFDocument, type PDFPage, popGraphicsState, pushGraphicsState, rectangle, StandardFonts } from "pdf-lib";
+import {
+  fill,
+  PDFDocument,
+  type PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  StandardFonts,
+} from "pdf-lib";
 import { codeRects, fitText, layoutLabel } from "./layout";
 import type { PrintLabel } from "./print-data";
 import { encodeSymbol } from "./symbols";

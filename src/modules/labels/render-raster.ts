@@ -12,8 +12,20 @@ export interface Bitmap {
 }
 
 // bwip-js's own OCR-B glyphs (the font it prints human-readable text in): text without a font file.
-const fonts = (bwip as unknown as { FontLib: { lookup(n: string): number; getglyph(f: number, c: number, w: number, h: number): Glyph } }).FontLib;
-type Glyph = { width: number; height: number; left: number; top: number; advance: number; bytes: Uint8Array; offset: number };
+const fonts = (
+  bwip as unknown as {
+    FontLib: { lookup(n: string): number; getglyph(f: number, c: number, w: number, h: number): Glyph };
+  }
+).FontLib;
+type Glyph = {
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+  advance: number;
+  bytes: Uint8Array;
+  offset: number;
+};
 const OCRB = () => fonts.lookup("OCR-B");
 const glyph = (c: string, px: number) => fonts.getglyph(OCRB(), /[\x20-\x7e]/.test(c) ? c.charCodeAt(0) : 63, px, px);
 
@@ -29,7 +41,8 @@ export function rasterLabel(label: PrintLabel, spec: Spec): Bitmap {
   const toDot = (v: number) => Math.round(v / dot);
   for (const r of codeRects(sym, lay.code)) {
     const [x0, y0, x1, y1] = [toDot(r.x), toDot(r.y), toDot(r.x + r.w), toDot(r.y + r.h)];
-    for (let y = Math.max(0, y0); y < Math.min(h, y1); y++) px.fill(0, y * w + Math.max(0, x0), y * w + Math.min(w, x1));
+    for (let y = Math.max(0, y0); y < Math.min(h, y1); y++)
+      px.fill(0, y * w + Math.max(0, x0), y * w + Math.min(w, x1));
   }
   const measure = (t: string, size: number) => {
     const p = Math.max(4, Math.round(size / dot));
@@ -40,7 +53,12 @@ export function rasterLabel(label: PrintLabel, spec: Spec): Bitmap {
   const lead = size * 1.2;
   const top = lay.text.y + (lay.text.h - lines.length * lead) / 2;
   // Glyphs are clipped to the text box: nothing is drawn outside it, whatever a glyph's overhang.
-  const [bx0, by0, bx1, by1] = [toDot(lay.text.x), toDot(lay.text.y), toDot(lay.text.x + lay.text.w), toDot(lay.text.y + lay.text.h)];
+  const [bx0, by0, bx1, by1] = [
+    toDot(lay.text.x),
+    toDot(lay.text.y),
+    toDot(lay.text.x + lay.text.w),
+    toDot(lay.text.y + lay.text.h),
+  ];
   for (const [n, line] of lines.entries()) {
     let x = toDot(lay.text.x);
     const base = toDot(top + n * lead + size * 0.9);
