@@ -25,14 +25,10 @@ const ids = z.array(z.string().min(1).max(64)).min(1).max(MAX_PRINT);
 
 const PrintBody = z
   .strictObject({
-    templateId: z
-      .string()
-      .min(1)
-      .max(64)
-      .openapi({
-        example: "default-avery5160",
-        description: "A workspace template or a default (`GET /label-templates`).",
-      }),
+    templateId: z.string().min(1).max(64).openapi({
+      example: "default-avery5160",
+      description: "A workspace template or a default (`GET /label-templates`).",
+    }),
     format: z.enum(["pdf", "png", "zpl"]).default("pdf").openapi({
       description:
         "`pdf`: sheets or roll pages; `png`: one label at the template's DPI (Brother QL); `zpl`: one `^XA…^XZ` per label (Zebra).",

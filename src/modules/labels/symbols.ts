@@ -59,7 +59,8 @@ export function normaliseCodeValue(symbology: Symbology, raw: string, path: stri
         throw invalidField(path, "Code 128 holds printable ASCII only (letters, digits, punctuation, space)");
       return value;
     default:
-      if (/[\x00-\x1f\x7f]/.test(value)) throw invalidField(path, "must not contain control characters");
+      if ([...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+        throw invalidField(path, "must not contain control characters");
       return value;
   }
 }
