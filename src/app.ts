@@ -23,7 +23,7 @@ import { handoverLinksRouter, handoversRouter, handoverWebhookResources } from "
 import { healthRouter } from "./modules/health";
 import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
-import { labelsRouter } from "./modules/labels";
+import { codesRouter, labelsRouter, labelWebhookResources, printRouter } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
 import {
   licenceProductsRouter,
@@ -86,6 +86,8 @@ export const MODULES = [
   stockCountsRouter,
   stockAnalyticsRouter,
   labelsRouter,
+  codesRouter,
+  printRouter,
   calendarRouter,
   healthRouter,
   trashRouter,
@@ -184,6 +186,7 @@ export function buildApp() {
     ...feedbackWebhookResources,
     ...handoverWebhookResources,
     ...kitWebhookResources,
+    ...labelWebhookResources,
     ...layoutWebhookResources,
     ...licenceWebhookResources,
     ...locationWebhookResources,

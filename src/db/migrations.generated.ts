@@ -42,6 +42,7 @@ import tenant_0034_large_doctor_faustus from "./migrations/tenant/0034_large_doc
 import tenant_0035_tearful_sharon_ventura from "./migrations/tenant/0035_tearful_sharon_ventura";
 import tenant_0036_flowery_meltdown from "./migrations/tenant/0036_flowery_meltdown";
 import tenant_0037_cultured_random from "./migrations/tenant/0037_cultured_random";
+import tenant_0038_black_night_nurse from "./migrations/tenant/0038_black_night_nurse";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
@@ -89,4 +90,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0035_tearful_sharon_ventura,
   tenant_0036_flowery_meltdown,
   tenant_0037_cultured_random,
+  tenant_0038_black_night_nurse,
 ];

@@ -58,6 +58,9 @@ export const ID_PREFIXES = {
   licenceSeat: "sea",
   licenceFeed: "lcf",
   licenceReview: "lrv",
+  code: "cod",
+  tagBatch: "tgb",
+  labelTemplate: "ltp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

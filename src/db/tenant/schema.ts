@@ -11,6 +11,7 @@ export * from "./health";
 export * from "./idempotency";
 export * from "./import-export";
 export * from "./kits";
+export * from "./labels";
 export * from "./licences";
 export * from "./maintenance";
 export * from "./notifications";

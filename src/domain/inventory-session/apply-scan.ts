@@ -76,6 +76,9 @@ export class ScanEngine {
     const key = lookupKey(cmd.key);
     const asset = item ? { ...itemInfo(item), status: "available" } : key ? (assets.get(key) ?? null) : null;
     if (!asset) return this.miss(cmd, "not_in_session", "unknown_code", null, receivedAt);
+    // Another code of an item the object holds (its Code128 after its QR tag): that item, counted once.
+    if (!item && this.store.itemById(asset.assetId))
+      return this.apply(meta, { ...cmd, key: { kind: "id", value: asset.assetId } }, assets, receivedAt);
     const categoryMatches = !meta.categoryId || meta.categoryId === asset.categoryId;
     if (meta.location && categoryMatches && asset.status !== "retired" && !this.store.inScope(asset.locationId)) {
       if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", assetRow(asset), receivedAt);

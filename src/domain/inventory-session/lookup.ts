@@ -45,6 +45,18 @@ export class AssetLookup {
     }
     const byId = new Map(rows.map((r) => [r.id, r]));
     const byTag = new Map(rows.map((r) => [r.unique_tag.toLowerCase(), r]));
+    // A value that is no tag may be one of an asset's other codes (a Code128, a DataMatrix: docs/labels.md).
+    const open = values.map((v) => v.toLowerCase()).filter((v) => !byTag.has(v) && !byId.has(v));
+    if (open.length) {
+      const res = await d1
+        .prepare(`SELECT c.value_lc AS code, a.id, a.name, a.unique_tag, a.location_id, a.category_id, a.status
+                  FROM codes c JOIN assets a ON a.id = c.holder_id
+                  WHERE c.status = 'active' AND c.holder_kind = 'asset' AND a.deleted_at IS NULL
+                    AND c.value_lc IN (SELECT value FROM json_each(?))`)
+        .bind(JSON.stringify(open))
+        .all<Row & { code: string }>();
+      for (const r of res.results) byTag.set(r.code, r);
+    }
     if (this.cache.size > CACHE_MAX) this.cache.clear();
     for (const key of todo) {
       const [kind, value] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];

@@ -47,7 +47,9 @@ export type Resource =
   | "licenceProduct"
   | "licenceLot"
   | "licenceSeat"
-  | "licenceReview";
+  | "licenceReview"
+  | "code"
+  | "tagBatch";
 
 const CHANGES = "`changes`: the names of the fields that changed.";
 /** "An asset", "A kit". */
@@ -283,6 +285,22 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     type: "licence_review.decided",
     description: "Seats of an access review were kept or revoked (the review closes with its last decision).",
     resource: "licenceReview",
+  },
+  {
+    type: "code.created",
+    description: "A code was attached to an asset, kit, location or stock item.",
+    resource: "code",
+  },
+  {
+    type: "code.claimed",
+    description: "A reserved (pre-printed) code was claimed for an asset, kit, location or stock item.",
+    resource: "code",
+  },
+  { type: "code.voided", description: "A code was voided: it names nothing any more.", resource: "code" },
+  {
+    type: "tag_batch.created",
+    description: "A batch of tag codes was reserved, to print before the equipment arrives.",
+    resource: "tagBatch",
   },
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
   {

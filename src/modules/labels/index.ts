@@ -1,2 +1,5 @@
-/** Front door of the labels module: QR codes and printable PDF label sheets (docs/bookings.md). */
+/** Front door of the labels module: codes on things, tag batches, label templates and printable labels (docs/labels.md). */
+export { codesRouter } from "./code-routes";
+export { labelWebhookResources } from "./code-schemas";
+export { printRouter } from "./print-routes";
 export { labelsRouter } from "./routes";
