@@ -35,6 +35,7 @@ import tenant_0028_import_ignored_columns from "./migrations/tenant/0028_import_
 import tenant_0029_booking_revision from "./migrations/tenant/0029_booking_revision";
 import tenant_0030_maintenance_cost from "./migrations/tenant/0030_maintenance_cost";
 import tenant_0031_analytics_assigned from "./migrations/tenant/0031_analytics_assigned";
+import tenant_0032_amazing_dazzler from "./migrations/tenant/0032_amazing_dazzler";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
@@ -75,4 +76,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0029_booking_revision,
   tenant_0030_maintenance_cost,
   tenant_0031_analytics_assigned,
+  tenant_0032_amazing_dazzler,
 ];

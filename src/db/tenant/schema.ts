@@ -11,6 +11,7 @@ export * from "./idempotency";
 export * from "./import-export";
 export * from "./kits";
 export * from "./maintenance";
+export * from "./notification-delivery";
 export * from "./notifications";
 export * from "./outbox";
 export * from "./people";
