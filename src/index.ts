@@ -8,6 +8,7 @@ import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
+import { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessage } from "./modules/notifications";
 
 /** The webhook delivery queue's name (wrangler.toml); every other batch is domain events. */
 const WEBHOOK_QUEUE = "inventory-webhooks";
@@ -17,11 +18,13 @@ export { UserRealtime } from "./events/user-realtime";
 
 const app = buildApp();
 
-type AnyMessage = EventMessage | WebhookMessage | ImportMessage;
+type AnyMessage = EventMessage | WebhookMessage | ImportMessage | NotificationMessage;
 
 function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
   if (batch.queue === WEBHOOK_QUEUE) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
   if (batch.queue === IMPORT_QUEUE) return consumeImportMessages(env, batch as MessageBatch<ImportMessage>);
+  if (batch.queue === NOTIFICATION_QUEUE)
+    return consumeNotificationMessages(env, batch as MessageBatch<NotificationMessage>);
   return consumeEvents(env, batch as MessageBatch<EventMessage>, EVENT_HANDLERS);
 }
 

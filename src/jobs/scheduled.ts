@@ -5,6 +5,7 @@ import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/di
 import { runBookingReminders } from "../modules/bookings";
 import { resumeImports } from "../modules/import-export";
 import { runMaintenanceReminders } from "../modules/maintenance";
+import { runNotificationDelivery } from "../modules/notifications";
 import { runRequestExpiry } from "../modules/requests";
 import { runDueSchedules } from "../modules/session-schedules";
 import type { TenantRecord } from "../tenancy/registry";
@@ -27,6 +28,9 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "booking-reminders", run: runBookingReminders },
   // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.
   { job: "request-expiry", run: runRequestExpiry },
+  // Notification mail and chat: plans what the reminders above (and any write) notified, builds the
+  // digests that are due, sends what is due (retries past their backoff, a queue outage's backlog).
+  { job: "notification-delivery", run: (env, tenant, runAt) => runNotificationDelivery(env, tenant, { now: runAt }) },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
   // settle, another preset; plus a daily full pass (src/domain/health-engine/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },
