@@ -26,7 +26,7 @@ import { labelsRouter } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
 import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
-import { notificationsRouter, realtimeRouter } from "./modules/notifications";
+import { notificationChannelsRouter, notificationsRouter, realtimeRouter } from "./modules/notifications";
 import { peopleRouter, personWebhookResources } from "./modules/people";
 import { quickAddRouter } from "./modules/quick-add";
 import { requestsRouter, requestWebhookResources } from "./modules/requests";
@@ -85,6 +85,8 @@ export const MODULES = [
   scanEventsRouter,
   maintenanceSchedulesRouter,
   maintenanceLogsRouter,
+  // Before notificationsRouter: PATCH /notifications/preferences is not PATCH /notifications/{notificationId}.
+  notificationChannelsRouter,
   notificationsRouter,
   realtimeRouter,
   feedbackRouter,

@@ -19,6 +19,7 @@ export const SCOPE_GROUPS = [
   "kits",
   "labels",
   "stock",
+  "notifications",
 ] as const;
 export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 export type ScopeLevel = "read" | "write";

@@ -8,6 +8,7 @@ export { type KindName, NOTIFICATION_KINDS } from "./kinds";
 export { afterNotify, type NotifyInput, notify, notifyWrite } from "./notify";
 export { pushCreated, realtimeSink } from "./realtime";
 export { realtimeRouter } from "./realtime-routes";
+export { notificationChannelsRouter } from "./channel-routes";
 export { notificationsRouter } from "./routes";
 export type { Notification, ReadAllNotificationsResult, RealtimeTicket, UnreadNotificationCount } from "./schemas";
 export type { NotificationRow } from "./view";
