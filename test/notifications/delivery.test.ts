@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../src/db/tenant/users";
 import { notify, runNotificationDelivery } from "../../src/modules/notifications";
 import { setMailTransport } from "../../src/modules/notifications/delivery/transport";
+import { setOutboundTransport } from "../../src/platform/outbound";
 import { runMaintenanceReminders } from "../../src/modules/maintenance/reminders";
 import type { Page } from "../../src/platform/pagination";
 import { eq } from "drizzle-orm";
@@ -10,7 +11,7 @@ import { catcherTransport, mailsTo, refuseNext, waitForMails } from "../harness/
 import { createSchedule, day, tenantRecord } from "../harness/maintenance";
 import { createUser, type TestUser, userJwt } from "../harness/principals";
 import { insertAsset, insertPerson } from "../harness/rows";
-import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { api, createTenant, type Failure, type TestTenant } from "../harness/tenant";
 import { dbOf } from "../harness/tenant-db";
 
 interface Send {
@@ -123,7 +124,9 @@ describe("notification mail through a real SMTP server", () => {
     await deliver(t, later(27 * HOUR));
     await deliver(t, later(50 * HOUR));
     expect(await mailsTo(member.email)).toHaveLength(1);
-    expect((await sendLog(t)).filter((s) => s.kind === "digest:daily")).toMatchObject([{ itemCount: 3, status: "sent" }]);
+    expect((await sendLog(t)).filter((s) => s.kind === "digest:daily")).toMatchObject([
+      { itemCount: 3, status: "sent" },
+    ]);
   });
 
   it("quiet hours hold an immediate mail until they end", async () => {
@@ -171,9 +174,13 @@ describe("notification mail through a real SMTP server", () => {
     await deliver(t);
     const mails = await waitForMails(member.email, 2);
     expect(mails.map((m) => m.subject)).toEqual([first!.subject, `[${t.slug}] Maintenance overdue: check 1`]);
-    const prefs = await api<{ kinds: { kind: string; mode: string; source: string }[] }>(t, "/notifications/preferences", {
-      auth: { jwt: member.jwt },
-    });
+    const prefs = await api<{ kinds: { kind: string; mode: string; source: string }[] }>(
+      t,
+      "/notifications/preferences",
+      {
+        auth: { jwt: member.jwt },
+      },
+    );
     expect(prefs.body.kinds.find((k) => k.kind === "maintenance.due")).toMatchObject({ mode: "off", source: "user" });
     expect(prefs.body.kinds.find((k) => k.kind === "maintenance.overdue")).toMatchObject({
       mode: "immediate",
@@ -227,7 +234,9 @@ describe("notification mail through a real SMTP server", () => {
     expect(await mailsTo(member.email)).toHaveLength(0);
     expect(await mailsTo(person.email!)).toHaveLength(0);
 
-    expect((await api(t, "/notification-settings", { method: "PATCH", body: { peopleMode: "immediate" } })).status).toBe(200);
+    expect(
+      (await api(t, "/notification-settings", { method: "PATCH", body: { peopleMode: "immediate" } })).status,
+    ).toBe(200);
     await notify(env, await tenantRecord(t), await dbOf(t), [toPerson]);
     await deliver(t);
     const [mail] = await waitForMails(person.email!, 1);
@@ -237,5 +246,77 @@ describe("notification mail through a real SMTP server", () => {
     expect(inbox.body.items).toHaveLength(0);
     // The deactivated user's notification was never planned for mail; the person's first one (mail off then) neither.
     expect((await sendLog(t)).map((s) => [s.recipientId, s.status])).toEqual([[person.id, "sent"]]);
+  });
+
+  it("posts to the kind's chat channel once per message, checks its URL with the address rules and never shows it", async () => {
+    const t = await createTenant();
+    const member = await createUser(t, "member");
+    const posts: { url: string; body: string }[] = [];
+    const undo = setOutboundTransport(async (req) => {
+      posts.push({ url: req.url, body: await req.text() });
+      return new Response("ok", { status: 200 });
+    });
+    try {
+      const refused = await api<Failure>(t, "/notification-settings", {
+        method: "PATCH",
+        body: { kinds: [{ kind: "maintenance.due", chat: { provider: "slack", url: "https://10.0.0.7/hook" } }] },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.details).toEqual([
+        {
+          path: "body.kinds.0.chat.url",
+          message: "private, link-local, multicast and reserved addresses are not allowed",
+        },
+      ]);
+      const hook = "https://hooks.slack.com/services/T000/B000/secret-part";
+      const set = await api(t, "/notification-settings", {
+        method: "PATCH",
+        body: { kinds: [{ kind: "maintenance.due", chat: { provider: "slack", url: hook } }] },
+      });
+      expect(set.status).toBe(200);
+      expect(JSON.stringify(set.body)).not.toContain("secret-part");
+      expect(
+        (set.body as { kinds: { kind: string; chat: unknown }[] }).kinds.find((k) => k.kind === "maintenance.due")!
+          .chat,
+      ).toEqual({
+        provider: "slack",
+        host: "hooks.slack.com",
+      });
+      // A member may not read or change them, nor the send log.
+      expect((await api(t, "/notification-settings", { auth: { jwt: member.jwt } })).status).toBe(403);
+      expect((await api(t, "/notification-sends", { auth: { jwt: member.jwt } })).status).toBe(403);
+
+      const same = { kind: "maintenance.due" as const, title: "Maintenance due: pump", message: "Pump P-1 is due." };
+      await notify(env, await tenantRecord(t), await dbOf(t), [
+        { ...same, to: { userId: t.owner.id } },
+        { ...same, to: { userId: member.id } },
+      ]);
+      await deliver(t);
+      await deliver(t);
+      expect(posts).toHaveLength(1);
+      expect(posts[0]!.url).toBe(hook);
+      expect(JSON.parse(posts[0]!.body)).toEqual({ text: `*${t.slug}*: Maintenance due: pump\nPump P-1 is due.` });
+      expect(JSON.stringify(await sendLog(t, "?channel=chat"))).not.toContain("secret-part");
+    } finally {
+      undo();
+    }
+  });
+
+  it("a transport that throws never fails the notifying call or the cron, and the mail goes out once it works", async () => {
+    const t = await createTenant();
+    const member = await createUser(t, "member");
+    const undo = setMailTransport(async () => {
+      throw new Error("connection refused");
+    });
+    try {
+      await notifyUser(t, member.id, "maintenance.overdue", 1);
+      await deliver(t);
+    } finally {
+      undo();
+    }
+    const [pending] = await sendLog(t);
+    expect(pending).toMatchObject({ status: "pending", lastError: "connection refused" });
+    await deliver(t, later(HOUR));
+    expect(await waitForMails(member.email, 1)).toHaveLength(1);
   });
 });
