@@ -61,6 +61,8 @@ export async function startLocalWorker(vars = {}) {
     "--persist-to",
     persist,
     "--show-interactive-dev-session=false",
+    // GET /__scheduled runs the cron (the notification mail test sends its reminder that way).
+    "--test-scheduled",
   ];
   for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
   const child = spawnWrangler(args, { quiet: true, detached: true, env: quietEnv });
