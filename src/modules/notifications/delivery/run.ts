@@ -15,8 +15,8 @@ export interface DeliveryRunOptions {
 /**
  * The cron's notification work for one workspace, each step bounded and resumable: plan the
  * notifications not planned yet (the reminders the crons just wrote included), build the digests
- * that are due, then send what is due (what the queue did not: a queue outage, a retry whose
- * wait is over). Sends go out here directly, so mail flows even with the queue down.
+ * that are due (both queued, so the queue's consumers send them side by side), then send what is
+ * due and unclaimed (a queue outage, a retry whose wait is over): mail flows even with the queue down.
  */
 export async function runNotificationDelivery(env: Bindings, tenant: TenantRecord, opts: DeliveryRunOptions = {}) {
   const now = opts.now ?? new Date();
@@ -29,11 +29,14 @@ export async function runNotificationDelivery(env: Bindings, tenant: TenantRecor
   for (;;) {
     const round = await planDeliveries(db, zone, now);
     planned += round.planned;
+    await enqueueSends(env, tenant.id, round.dueNow);
     if (round.planned < 200 || Date.now() >= deadline) break;
   }
   for (;;) {
     const ids = await buildDigests(db, now);
     digests += ids.length;
+    // The queue's consumers send them side by side; the sweep below sends what they have not claimed.
+    await enqueueSends(env, tenant.id, ids);
     if (ids.length < 500 || Date.now() >= deadline) break;
   }
   for (;;) {
