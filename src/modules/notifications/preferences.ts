@@ -21,7 +21,7 @@ export interface PrefsCtx {
 
 /** The caller's time zone, quiet hours and, per kind, the email mode in effect and where it comes from. */
 export async function getPreferences(ctx: PrefsCtx) {
-  const [user, settings, own] = await ctx.db.batch([
+  const [user, settings, own] = await Promise.all([
     ctx.db.select({ role: users.role }).from(users).where(eq(users.id, ctx.userId)).limit(1),
     ctx.db.select().from(us).where(eq(us.userId, ctx.userId)).limit(1),
     ctx.db

@@ -34,7 +34,7 @@ export interface WorkspaceDelivery {
 }
 
 export async function workspaceDelivery(db: TenantDb): Promise<WorkspaceDelivery> {
-  const [ws, kinds] = await db.batch([
+  const [ws, kinds] = await Promise.all([
     db.select().from(notificationWorkspaceSettings).limit(1),
     db.select().from(notificationKindSettings),
   ]);
@@ -46,7 +46,7 @@ export async function loadRecipients(db: TenantDb, ids: readonly string[], works
   const wanted = [...new Set(ids)];
   const userIds = wanted.filter((id) => !isPersonId(id));
   const personIds = wanted.filter(isPersonId);
-  const [us, settings, ps, prefs] = await db.batch([
+  const [us, settings, ps, prefs] = await Promise.all([
     db
       .select({ id: users.id, email: users.email, name: users.name, role: users.role, status: users.status })
       .from(users)
