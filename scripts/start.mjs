@@ -17,8 +17,8 @@ import { adminCredentials, ensureDevVars } from "./lib/dev-vars.mjs";
 import { request } from "./lib/http.mjs";
 import { migrateLocalDatabases } from "./lib/local-migrations.mjs";
 import { recordLocalPort } from "./lib/local-port.mjs";
-import { ROOT } from "./lib/paths.mjs";
 import { startMailCatcher } from "./lib/mail-catcher.mjs";
+import { ROOT } from "./lib/paths.mjs";
 import { buildWeb } from "./lib/web-build.mjs";
 import { reexecUnderNode22IfNeeded, spawnWrangler } from "./lib/wrangler.mjs";
 
@@ -48,7 +48,9 @@ async function main() {
     httpPort: Number(process.env.MAIL_WEB_PORT ?? 8025),
     folder: join(ROOT, ".wrangler", "mail"),
   }).catch((err) => {
-    throw new Error(`Could not start the local mail server (${err.message}): set MAIL_SMTP_PORT / MAIL_WEB_PORT to free ports`);
+    throw new Error(
+      `Could not start the local mail server (${err.message}): set MAIL_SMTP_PORT / MAIL_WEB_PORT to free ports`,
+    );
   });
 
   log(`Starting wrangler dev on port ${port}...`);

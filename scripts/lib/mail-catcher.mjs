@@ -18,7 +18,10 @@ import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 const escapeHtml = (s) =>
-  String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  String(s ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
+  );
 
 const addressList = (a) => (a ? (Array.isArray(a) ? a : [a]).flatMap((x) => x.value.map((v) => v.address)) : []);
 

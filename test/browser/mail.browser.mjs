@@ -4,7 +4,7 @@
 // label page in the field app.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { request } from "../../scripts/lib/http.mjs";
-import { launch, openPage, PHONE, screenshot, workspace, worker } from "./browser.mjs";
+import { launch, openPage, PHONE, screenshot, worker, workspace } from "./browser.mjs";
 
 let browser;
 beforeAll(async () => {

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../src/db/tenant/users";
+import { runMaintenanceReminders } from "../../src/modules/maintenance/reminders";
 import { notify, runNotificationDelivery } from "../../src/modules/notifications";
 import { setMailTransport } from "../../src/modules/notifications/delivery/transport";
 import { setOutboundTransport } from "../../src/platform/outbound";
-import { runMaintenanceReminders } from "../../src/modules/maintenance/reminders";
 import type { Page } from "../../src/platform/pagination";
-import { eq } from "drizzle-orm";
 import { catcherTransport, mailsTo, refuseNext, waitForMails } from "../harness/mail";
 import { createSchedule, day, tenantRecord } from "../harness/maintenance";
 import { createUser, type TestUser, userJwt } from "../harness/principals";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { AppContext } from "../../env";
-import { jsonBody as body, createRouter, defineRoute, jsonContent as json } from "../../http/router";
 import { PAGE_HEADERS } from "../../http/response-headers";
+import { jsonBody as body, createRouter, defineRoute, jsonContent as json } from "../../http/router";
 import { ApiError } from "../../platform/errors";
 import { settingsOf } from "../../tenancy/registry";
 import {

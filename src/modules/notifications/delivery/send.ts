@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
+import { openSecret, secretKeyMaterial } from "../../../access/sso/secret-box";
 import { assets } from "../../../db/tenant/assets";
 import { notificationSends as s } from "../../../db/tenant/notification-delivery";
 import { notifications as n } from "../../../db/tenant/notifications";
 import type { Bindings, TenantDb } from "../../../env";
 import { commitWrite } from "../../../events/write";
-import { openSecret, secretKeyMaterial } from "../../../access/sso/secret-box";
 import { mapBounded } from "../../../platform/bounded";
 import { sha256Hex } from "../../../platform/crypto";
 import { inJson, updateJsonRows } from "../../../platform/d1-write";
