@@ -45,6 +45,7 @@ const OPTIMIZED_DEPS = [
   "pdf-lib",
   "standardwebhooks",
   "uqr",
+  "worker-mailer",
   "xml-core",
   "xmldsigjs",
   "zod",
@@ -83,7 +84,11 @@ export default defineConfig({
     setupFiles: ["./test/harness/setup.ts"],
     // Test identity providers (samlify, oidc-provider) on 127.0.0.1, started in Node.
     // First: no key of a .dev.vars or .env file reaches the pool (fails the run otherwise).
-    globalSetup: ["./test/global/dev-vars-isolation.mjs", "./test/global/idp-servers.mjs"],
+    globalSetup: [
+      "./test/global/dev-vars-isolation.mjs",
+      "./test/global/idp-servers.mjs",
+      "./test/global/smtp-catcher.mjs",
+    ],
     // Each test file loads the Worker's whole module graph afresh. Served file by file, the
     // dependencies alone took about 5 s per file (zod, pdf-lib, xmldsigjs and drizzle-orm are hundreds of
     // modules); pre-bundled once per run by Vite's optimizer they load in about 2 s. Every bare

@@ -4,6 +4,9 @@
 //   2. pending migrations applied to the local control database and used pool databases
 //   3. `wrangler dev` (BASE_URL http://localhost:$PORT: hosts <slug>.localhost) with local D1, Durable Objects, R2, Queues and cron (--test-scheduled)
 //   4. once it answers: the demo workspace seeded through the admin API, credentials printed
+//   Mail: a local SMTP server on loopback (scripts/lib/mail-catcher.mjs) receives every mail the
+//   Worker sends (MAIL_SMTP_PORT, default 1025); they are kept as .eml files in .wrangler/mail and
+//   shown at http://127.0.0.1:8025/ (MAIL_WEB_PORT).
 // Extra arguments go to `wrangler dev` (`npm start -- --inspector-port 9230`), except `--shards N`:
 // the router and N shards in one `wrangler dev` (docs/deploying.md#shards), with databases of their
 // own (.wrangler/shards/state) and the demo workspace on the shard with the most room.
@@ -16,6 +19,7 @@ import { adminCredentials, ensureDevVars } from "./lib/dev-vars.mjs";
 import { request } from "./lib/http.mjs";
 import { migrateLocalDatabases } from "./lib/local-migrations.mjs";
 import { recordLocalPort } from "./lib/local-port.mjs";
+import { startMailCatcher } from "./lib/mail-catcher.mjs";
 import { ROOT } from "./lib/paths.mjs";
 import { writeShardConfigs } from "./lib/shard-configs.mjs";
 import { buildWeb } from "./lib/web-build.mjs";
@@ -68,6 +72,16 @@ async function main() {
   if (shards === 0) await migrateLocalDatabases(log);
   else log(`Running a router and ${shards} shard${shards > 1 ? "s" : ""} (.wrangler/shards/).`);
 
+  const mail = await startMailCatcher({
+    smtpPort: Number(process.env.MAIL_SMTP_PORT ?? 1025),
+    httpPort: Number(process.env.MAIL_WEB_PORT ?? 8025),
+    folder: join(ROOT, ".wrangler", "mail"),
+  }).catch((err) => {
+    throw new Error(
+      `Could not start the local mail server (${err.message}): set MAIL_SMTP_PORT / MAIL_WEB_PORT to free ports`,
+    );
+  });
+
   log(`Starting wrangler dev on port ${port}...`);
   // Quiet until the credentials: wrangler's start-up output (the bindings table, a request log line
   // per seeding call) goes to .wrangler/start.log and is printed only if the start fails; after the
@@ -85,6 +99,15 @@ async function main() {
       "--test-scheduled",
       "--var",
       `BASE_URL:http://localhost:${port}`,
+      // Mail goes to the local mail server (plain SMTP on loopback; docs/notifications.md).
+      "--var",
+      "MAIL_TRANSPORT:smtp",
+      "--var",
+      "SMTP_HOST:127.0.0.1",
+      "--var",
+      `SMTP_PORT:${mail.smtpPort}`,
+      "--var",
+      "SMTP_STARTTLS:false",
       ...topology,
       ...extraArgs,
     ],
@@ -129,6 +152,9 @@ async function main() {
     const creds = await ensureDemo({ port, admin, log });
     gate.release();
     console.log(banner(creds, port, admin.email));
+    console.log(
+      ` Mail sent by the Worker: http://127.0.0.1:${mail.httpPort}/  (SMTP 127.0.0.1:${mail.smtpPort}; .eml files in .wrangler/mail)\n`,
+    );
   } catch (err) {
     gate.release();
     if (stopping) return;

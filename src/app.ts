@@ -33,7 +33,7 @@ import {
 } from "./modules/licences";
 import { locationsRouter, locationWebhookResources } from "./modules/locations";
 import { maintenanceLogsRouter, maintenanceSchedulesRouter, maintenanceWebhookResources } from "./modules/maintenance";
-import { notificationsRouter, realtimeRouter } from "./modules/notifications";
+import { notificationChannelsRouter, notificationsRouter, realtimeRouter } from "./modules/notifications";
 import { offboardingRouter, offboardingWebhookResources } from "./modules/offboarding";
 import { peopleRouter, personWebhookResources } from "./modules/people";
 import { quickAddRouter } from "./modules/quick-add";
@@ -101,6 +101,8 @@ export const MODULES = [
   scanEventsRouter,
   maintenanceSchedulesRouter,
   maintenanceLogsRouter,
+  // Before notificationsRouter: PATCH /notifications/preferences is not PATCH /notifications/{notificationId}.
+  notificationChannelsRouter,
   notificationsRouter,
   realtimeRouter,
   feedbackRouter,

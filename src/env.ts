@@ -59,6 +59,24 @@ export interface Bindings {
   RATE_LIMIT_WORKSPACE_FREE: RateLimit;
   RATE_LIMIT_WORKSPACE_PRO: RateLimit;
   RATE_LIMIT_WORKSPACE_ENTERPRISE: RateLimit;
+  /** Notification sends (src/modules/notifications/delivery/): one message per batch of sends that are due. */
+  NOTIFICATIONS: Queue;
+  /** Mail transport (docs/notifications.md#configuration-the-operators): `smtp`, `http`, or unset (mail off). */
+  MAIL_TRANSPORT?: string;
+  SMTP_HOST?: string;
+  SMTP_PORT?: string;
+  /** "true": TLS from the first byte (port 465). */
+  SMTP_SECURE?: string;
+  /** "false": never upgrade with STARTTLS. */
+  SMTP_STARTTLS?: string;
+  SMTP_USERNAME?: string;
+  SMTP_PASSWORD?: string;
+  /** An HTTP email API (JSON `{from, to, subject, text, html, headers}`, Bearer token). */
+  MAIL_HTTP_URL?: string;
+  MAIL_HTTP_TOKEN?: string;
+  /** Sender address and product name of every mail. */
+  MAIL_FROM?: string;
+  MAIL_FROM_NAME?: string;
   /** One InventorySession object per inventory session: idFromName(`${tenantId}:${sessionId}`). */
   INVENTORY_SESSION: DurableObjectNamespace;
   /** One realtime channel per workspace user: idFromName(`${tenantId}:${userId}`). */

@@ -10,6 +10,7 @@ import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
 import { shardFill } from "./tenancy/fill";
+import { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessage } from "./modules/notifications";
 
 /** The webhook delivery queue's name (wrangler.toml); every other batch is domain events. */
 const WEBHOOK_QUEUE = "inventory-webhooks";
@@ -19,7 +20,7 @@ export { UserRealtime } from "./events/user-realtime";
 
 const app = buildApp();
 
-type AnyMessage = EventMessage | WebhookMessage | ImportMessage;
+type AnyMessage = EventMessage | WebhookMessage | ImportMessage | NotificationMessage;
 
 /** A queue by its name, or a shard's copy of it (`inventory-webhooks-s1`: scripts/lib/shard-configs.mjs). */
 const isQueue = (name: string, base: string) => name === base || name.startsWith(`${base}-s`);
@@ -27,6 +28,8 @@ const isQueue = (name: string, base: string) => name === base || name.startsWith
 function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
   if (isQueue(batch.queue, WEBHOOK_QUEUE)) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
   if (isQueue(batch.queue, IMPORT_QUEUE)) return consumeImportMessages(env, batch as MessageBatch<ImportMessage>);
+  if (isQueue(batch.queue, NOTIFICATION_QUEUE))
+    return consumeNotificationMessages(env, batch as MessageBatch<NotificationMessage>);
   return consumeEvents(env, batch as MessageBatch<EventMessage>, EVENT_HANDLERS);
 }
 

@@ -5,6 +5,9 @@ declare module "vitest" {
     samlIdpEntity: string;
     samlIdpCert: string;
     oidcIssuer: string;
+    /** The local mail catcher (test/global/smtp-catcher.mjs): its SMTP port and its HTTP side. */
+    smtpPort: number;
+    mailCatcherUrl: string;
   }
 }
 

@@ -302,6 +302,16 @@ export const ROUTE_POLICY = {
   updateNotification: { access: "jwt", selfService: true },
   createRealtimeTicket: { access: "jwt", selfService: true, issuesSecret: true },
   openRealtimeChannel: { access: "tenantPublic" },
+  // Mail and chat delivery: each user's own preferences; the workspace settings and the send log
+  // for owners and admins (API keys with the notifications scopes). The unsubscribe link of a mail
+  // carries its own credential (a signed token, checked in the handler), so it is tenantPublic.
+  getMyNotificationPreferences: { access: "jwt", selfService: true },
+  updateMyNotificationPreferences: { access: "jwt", selfService: true },
+  getNotificationSettings: { access: "data", scope: "notifications:read", roles: MANAGERS },
+  updateNotificationSettings: { access: "data", scope: "notifications:write", roles: MANAGERS },
+  listNotificationSends: { access: "data", scope: "notifications:read", roles: MANAGERS },
+  getNotificationUnsubscribePage: { access: "tenantPublic" },
+  unsubscribeNotifications: { access: "tenantPublic", idempotent: false },
 
   // Analytics (docs/analytics.md): stats/analytics accepts API keys.
   getAnalyticsOverview: { access: "data", scope: "stats:read" },

@@ -21,6 +21,7 @@ export const SCOPE_GROUPS = [
   "stock",
   "offboarding",
   "licences",
+  "notifications",
 ] as const;
 export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 export type ScopeLevel = "read" | "write";

@@ -43,6 +43,7 @@ import tenant_0035_tearful_sharon_ventura from "./migrations/tenant/0035_tearful
 import tenant_0036_flowery_meltdown from "./migrations/tenant/0036_flowery_meltdown";
 import tenant_0037_cultured_random from "./migrations/tenant/0037_cultured_random";
 import tenant_0038_black_night_nurse from "./migrations/tenant/0038_black_night_nurse";
+import tenant_0039_puzzling_sentry from "./migrations/tenant/0039_puzzling_sentry";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
@@ -91,4 +92,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0036_flowery_meltdown,
   tenant_0037_cultured_random,
   tenant_0038_black_night_nurse,
+  tenant_0039_puzzling_sentry,
 ];

@@ -7,6 +7,7 @@ import { resumeImports } from "../modules/import-export";
 import { runLicenceReminders } from "../modules/licences";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runOffboardingReminders } from "../modules/offboarding";
+import { runNotificationDelivery } from "../modules/notifications";
 import { runRequestExpiry } from "../modules/requests";
 import { runDueSchedules } from "../modules/session-schedules";
 import type { TenantRecord } from "../tenancy/registry";
@@ -34,6 +35,9 @@ export const CRON_JOBS: readonly CronJob[] = [
   // Offboarding: returns the Queue has not ticked yet, then each open case's reminders (due soon,
   // overdue) once per kind (a ledger).
   { job: "offboarding-reminders", run: runOffboardingReminders },
+  // Notification mail and chat: plans what the reminders above (and any write) notified, builds the
+  // digests that are due, sends what is due (retries past their backoff, a queue outage's backlog).
+  { job: "notification-delivery", run: (env, tenant, runAt) => runNotificationDelivery(env, tenant, { now: runAt }) },
   // Asset health: re-scores what time alone changed (due dates, staleness), rows a request could not
   // settle, another preset; plus a daily full pass (src/domain/health-engine/job.ts).
   { job: "asset-health", run: (env, tenant) => runHealthJob(env, tenant) },

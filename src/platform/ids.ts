@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   maintenanceSchedule: "mts",
   maintenanceLog: "mtl",
   notification: "ntf",
+  notificationSend: "nts",
   feedback: "fbk",
   object: "obj",
   webhookEndpoint: "whe",

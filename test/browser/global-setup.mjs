@@ -1,6 +1,7 @@
 // One Worker (wrangler dev on 127.0.0.1) for every browser test file: the field app is built once,
 // the server started once, and each file reaches it through `inject("worker")`. Every file makes
 // its own workspaces, so files share nothing but the process.
+import { startMailCatcher } from "../../scripts/lib/mail-catcher.mjs";
 import { buildWeb } from "../../scripts/lib/web-build.mjs";
 import { startLocalWorker } from "./local-worker.mjs";
 
@@ -14,14 +15,25 @@ export const WORKER_VARS = {
 };
 
 let worker;
+let mail;
 
 export async function setup({ provide }) {
   // `npm test` (scripts/test.mjs) has just built it, with its size budget: not twice.
   if (process.env.INVENTORY_WEB_BUILT !== "1") buildWeb({ quiet: true });
-  worker = await startLocalWorker(WORKER_VARS);
+  // The Worker's mail goes to a local SMTP server on loopback (scripts/lib/mail-catcher.mjs).
+  mail = await startMailCatcher();
+  worker = await startLocalWorker({
+    ...WORKER_VARS,
+    MAIL_TRANSPORT: "smtp",
+    SMTP_HOST: "127.0.0.1",
+    SMTP_PORT: String(mail.smtpPort),
+    SMTP_STARTTLS: "false",
+  });
   provide("workerPort", worker.port);
+  provide("mailCatcherUrl", `http://127.0.0.1:${mail.httpPort}`);
 }
 
 export async function teardown() {
   worker?.stop();
+  await mail?.close();
 }

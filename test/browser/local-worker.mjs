@@ -78,6 +78,8 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
     "--persist-to",
     persist,
     "--show-interactive-dev-session=false",
+    // GET /__scheduled runs the cron (the notification mail test sends its reminder that way).
+    "--test-scheduled",
   ];
   for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
   const child = spawnWrangler(args, { quiet: true, detached: true, env: quietEnv });

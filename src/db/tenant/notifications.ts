@@ -12,6 +12,15 @@ export const notifications = sqliteTable(
     message: text("message").notNull(),
     data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
     readAt: text("read_at"),
+    /**
+     * When its channel deliveries (mail, chat) were planned; null = not yet (the planner's queue).
+     * A notification addressed to a person who is not a user carries the person's id (`per_...`)
+     * in `user_id`: it is in no inbox and exists only to be mailed.
+     */
+    plannedAt: text("planned_at"),
+    /** The digest it waits for (`daily:2026-11-27`, `weekly:2026-W48`) and when that digest is due; null once sent. */
+    digestKey: text("digest_key"),
+    digestDueAt: text("digest_due_at"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -19,6 +28,11 @@ export const notifications = sqliteTable(
     index("notifications_user_idx").on(t.userId, t.id),
     // The unread filter, unread count and read-all touch only unread rows.
     index("notifications_unread_idx").on(t.userId, t.id).where(sql`read_at IS NULL`),
+    // The delivery planner's queue and the digest cron's due list touch only these rows.
+    index("notifications_unplanned_idx").on(t.id).where(sql`planned_at IS NULL`),
+    index("notifications_digest_due_idx")
+      .on(t.digestDueAt, t.userId, t.digestKey)
+      .where(sql`digest_due_at IS NOT NULL`),
   ],
 );
 

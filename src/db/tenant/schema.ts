@@ -14,6 +14,7 @@ export * from "./kits";
 export * from "./labels";
 export * from "./licences";
 export * from "./maintenance";
+export * from "./notification-delivery";
 export * from "./notifications";
 export * from "./offboarding";
 export * from "./outbox";

@@ -10,7 +10,6 @@ import { invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { hashPassword } from "../../platform/passwords";
 import { type AuthCtx, mintRefreshToken, sessionBody } from "./refresh-tokens";
-import { sendPasswordResetMail } from "./reset-mail";
 
 /** How long a reset link works. */
 export const RESET_TTL_MINUTES = 60;
@@ -30,7 +29,12 @@ export const resetToken = (secret: string, resetId: string) =>
  * (the caller answers 202 in every case); an unknown, deactivated or (under the SSO-only gate)
  * non-owner user gets nothing, and past RESETS_PER_HOUR in the last hour nothing is recorded.
  */
-export async function requestPasswordReset(ctx: AuthCtx, email: string, linkBase: string): Promise<void> {
+export async function requestPasswordReset(
+  ctx: AuthCtx,
+  email: string,
+  linkBase: string,
+  send: (mail: { to: string; link: string }) => void,
+): Promise<void> {
   const user = await ctx.db
     .select({ id: users.id, email: users.email, role: users.role, status: users.status })
     .from(users)
@@ -53,7 +57,7 @@ export async function requestPasswordReset(ctx: AuthCtx, email: string, linkBase
   const recent = sql`(SELECT count(*) FROM ${passwordResets} WHERE ${passwordResets.userId} = ${user.id} AND ${passwordResets.createdAt} > ${hourAgo})`;
   const result = await insertWhere(ctx.db, passwordResets, row, sql`${recent} < ${RESETS_PER_HOUR}`).run();
   if (result.meta.changes === 0) return;
-  await sendPasswordResetMail({ to: user.email, link: `${linkBase}#token=${encodeURIComponent(token)}` });
+  send({ to: user.email, link: `${linkBase}#token=${encodeURIComponent(token)}` });
 }
 
 const invalidReset = () =>

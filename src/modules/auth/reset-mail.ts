@@ -1,7 +1,22 @@
+import type { Bindings } from "../../env";
+import { sendTransactionalMail } from "../notifications";
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /**
- * The one step that sends a password-reset link (docs/auth.md#password-reset). Email is not
- * connected yet: the request itself is recorded (the `password_resets` row, its token hashed) and
- * this step sends nothing. When the mail transport lands, this function sends `link` to `to`; its
- * callers do not change. The link carries a secret: never log it.
+ * The one step that sends a password-reset link (docs/auth.md#password-reset), through the mail
+ * transport the operator configured (docs/notifications.md#configuration-the-operators); without one, the link
+ * is recorded and not sent. The link carries a secret: never log it.
  */
-export async function sendPasswordResetMail(_mail: { to: string; link: string }): Promise<void> {}
+export async function sendPasswordResetMail(
+  env: Bindings,
+  workspace: string,
+  mail: { to: string; link: string },
+): Promise<void> {
+  await sendTransactionalMail(env, workspace, {
+    to: mail.to,
+    subject: `Reset your password for ${workspace}`,
+    text: `Someone asked to reset the password of this address in ${workspace}.\n\nSet a new password (the link works once, for an hour):\n${mail.link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+    html: `<p>Someone asked to reset the password of this address in <strong>${escape(workspace)}</strong>.</p><p><a href="${escape(mail.link)}">Set a new password</a> (the link works once, for an hour).</p><p>If it was not you, ignore this mail: your password stays as it is.</p>`,
+  });
+}

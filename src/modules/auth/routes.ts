@@ -12,6 +12,7 @@ import { confirmPasswordReset, RESET_TTL_MINUTES, RESETS_PER_HOUR, requestPasswo
 import { clearRefreshCookie, deliverSession, refreshCookieOf } from "./refresh-cookie";
 import type { AuthCtx } from "./refresh-tokens";
 import { invalidRefreshToken } from "./refresh-tokens";
+import { sendPasswordResetMail } from "./reset-mail";
 import {
   AcceptInviteBody,
   LoginBody,
@@ -179,7 +180,7 @@ export const authRouter = createRouter()
       operationId: "requestPasswordReset",
       tags,
       summary: "Ask for a password reset link",
-      description: `Records a reset for the active user with this email and sends them a link to the field app's reset page (\`<workspace>/reset-password#token=…\`), valid ${RESET_TTL_MINUTES} minutes and usable once. The answer is 202 whether or not a user has this email, so it reveals nothing. At most ${RESETS_PER_HOUR} links per user per hour (more are answered the same and send nothing), on top of the per-address limit of the sign-in routes. Under the SSO-only gate only owners get a link. Until email sending is connected, the link is recorded but not mailed (docs/auth.md#password-reset).`,
+      description: `Records a reset for the active user with this email and sends them a link to the field app's reset page (\`<workspace>/reset-password#token=…\`), valid ${RESET_TTL_MINUTES} minutes and usable once. The answer is 202 whether or not a user has this email, so it reveals nothing. At most ${RESETS_PER_HOUR} links per user per hour (more are answered the same and send nothing), on top of the per-address limit of the sign-in routes. Under the SSO-only gate only owners get a link. The mail goes through the configured mail transport (docs/notifications.md#configuration-the-operators); without one the link is recorded but not mailed (docs/auth.md#password-reset).`,
       request: body(PasswordResetRequestBody),
       responses: {
         202: { description: "Asked for: a link is on its way if a user has this email" },
@@ -188,7 +189,11 @@ export const authRouter = createRouter()
     }),
     async (c) => {
       const linkBase = `${hostOrigin(c.env, c.var.tenant.slug)}/reset-password`;
-      await requestPasswordReset(await gatedAuthCtx(c), c.req.valid("json").email, linkBase);
+      const slug = c.var.tenant.slug;
+      // Sent after the answer, so its time does not tell whether the email has a user.
+      await requestPasswordReset(await gatedAuthCtx(c), c.req.valid("json").email, linkBase, (mail) =>
+        c.executionCtx.waitUntil(sendPasswordResetMail(c.env, slug, mail)),
+      );
       return c.body(null, 202);
     },
   )

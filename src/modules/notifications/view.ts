@@ -1,7 +1,10 @@
 import type { notifications } from "../../db/tenant/notifications";
 import type { RealtimeMessage } from "../../events/user-realtime";
 
-export type NotificationRow = typeof notifications.$inferSelect;
+/** A notification as the modules that write one see it; the delivery columns are the delivery code's own. */
+export type NotificationRow = Omit<typeof notifications.$inferSelect, "plannedAt" | "digestKey" | "digestDueAt">;
+/** A stored notification with its delivery columns (planning, digest slot). */
+export type StoredNotification = typeof notifications.$inferSelect;
 
 export const toNotification = (r: NotificationRow) => ({
   id: r.id,
