@@ -3,7 +3,7 @@ import type { Migration } from "./migrate";
 import control_0000_init from "./migrations/control/0000_init";
 import control_0001_hard_anthem from "./migrations/control/0001_hard_anthem";
 import control_0002_tired_gorilla_man from "./migrations/control/0002_tired_gorilla_man";
-import control_0004_elite_wither from "./migrations/control/0004_elite_wither";
+import control_0003_shards from "./migrations/control/0003_shards";
 import tenant_0000_init from "./migrations/tenant/0000_init";
 import tenant_0001_petite_mongoose from "./migrations/tenant/0001_petite_mongoose";
 import tenant_0002_violet_iron_man from "./migrations/tenant/0002_violet_iron_man";
@@ -36,20 +36,13 @@ import tenant_0028_import_ignored_columns from "./migrations/tenant/0028_import_
 import tenant_0029_booking_revision from "./migrations/tenant/0029_booking_revision";
 import tenant_0030_maintenance_cost from "./migrations/tenant/0030_maintenance_cost";
 import tenant_0031_analytics_assigned from "./migrations/tenant/0031_analytics_assigned";
-import tenant_0032_violet_garia from "./migrations/tenant/0032_violet_garia";
-import tenant_0033_small_grim_reaper from "./migrations/tenant/0033_small_grim_reaper";
-import tenant_0034_large_doctor_faustus from "./migrations/tenant/0034_large_doctor_faustus";
-import tenant_0035_tearful_sharon_ventura from "./migrations/tenant/0035_tearful_sharon_ventura";
-import tenant_0036_flowery_meltdown from "./migrations/tenant/0036_flowery_meltdown";
-import tenant_0037_cultured_random from "./migrations/tenant/0037_cultured_random";
-import tenant_0038_black_night_nurse from "./migrations/tenant/0038_black_night_nurse";
-import tenant_0039_puzzling_sentry from "./migrations/tenant/0039_puzzling_sentry";
+import tenant_0032_identity_licences_labels_notifications from "./migrations/tenant/0032_identity_licences_labels_notifications";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
   control_0001_hard_anthem,
   control_0002_tired_gorilla_man,
-  control_0004_elite_wither,
+  control_0003_shards,
 ];
 
 export const TENANT_MIGRATIONS: Migration[] = [
@@ -85,12 +78,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0029_booking_revision,
   tenant_0030_maintenance_cost,
   tenant_0031_analytics_assigned,
-  tenant_0032_violet_garia,
-  tenant_0033_small_grim_reaper,
-  tenant_0034_large_doctor_faustus,
-  tenant_0035_tearful_sharon_ventura,
-  tenant_0036_flowery_meltdown,
-  tenant_0037_cultured_random,
-  tenant_0038_black_night_nurse,
-  tenant_0039_puzzling_sentry,
+  tenant_0032_identity_licences_labels_notifications,
 ];

@@ -137,7 +137,8 @@ describe("the scanner in headless Chromium", () => {
     // A reload with the queue full: the shell comes from the service worker, the queue from IndexedDB.
     await page.reload();
     await expect.poll(() => page.getByText("50 scans waiting to be sent.").isVisible(), { timeout: 15_000 }).toBe(true);
-    // Offline, the page shows the offline copy less this phone's scans, and the queued scans again.
+    // Offline, the page shows the offline copy (and says so) less this phone's scans, and the queued scans again.
+    await expect.poll(() => page.getByText(/Offline copy from/).isVisible()).toBe(true);
     expect(await row(page, "queued", "Chair 11").count()).toBe(1);
     await expect.poll(() => page.locator(".missing-list").textContent()).toMatch(/Chair 56/);
     const offlineMissing = await page.locator(".missing-list").textContent();

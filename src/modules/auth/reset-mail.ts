@@ -1,7 +1,7 @@
 import type { Bindings } from "../../env";
 import { sendTransactionalMail } from "../notifications";
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The one step that sends a password-reset link (docs/auth.md#password-reset), through the mail
@@ -17,6 +17,6 @@ export async function sendPasswordResetMail(
     to: mail.to,
     subject: `Reset your password for ${workspace}`,
     text: `Someone asked to reset the password of this address in ${workspace}.\n\nSet a new password (the link works once, for an hour):\n${mail.link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
-    html: `<p>Someone asked to reset the password of this address in <strong>${escape(workspace)}</strong>.</p><p><a href="${escape(mail.link)}">Set a new password</a> (the link works once, for an hour).</p><p>If it was not you, ignore this mail: your password stays as it is.</p>`,
+    html: `<p>Someone asked to reset the password of this address in <strong>${escapeHtml(workspace)}</strong>.</p><p><a href="${escapeHtml(mail.link)}">Set a new password</a> (the link works once, for an hour).</p><p>If it was not you, ignore this mail: your password stays as it is.</p>`,
   });
 }

@@ -51,7 +51,7 @@ export function indexedEquality(
   filter: Filter | null,
   attrs: readonly string[],
 ): { attr: string; value: string } | null {
-  if (!filter || filter.op !== "eq" || !("attrPath" in filter)) return null;
+  if (filter?.op !== "eq" || !("attrPath" in filter)) return null;
   const attr = attrs.find((a) => a.toLowerCase() === filter.attrPath.toLowerCase());
   const value = "compValue" in filter ? filter.compValue : null;
   return attr && typeof value === "string" ? { attr, value } : null;

@@ -2,7 +2,7 @@
 import type { Migration } from "../../migrate";
 
 const migration: Migration = {
-  "name": "0004_elite_wither.sql",
+  "name": "0003_shards.sql",
   "queries": [
     "CREATE TABLE `shards` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`pool` integer NOT NULL,\n\t`updated_at` text NOT NULL\n);",
     "DROP INDEX `tenants_db_binding_uq`;",
