@@ -49,7 +49,7 @@ function LookUp() {
     if (code.kind === "empty") message.value = t.scan.empty;
     else if (code.kind === "otherWorkspace") message.value = t.scan.otherWorkspace(code.host);
     else {
-      const to = await pageFor(code);
+      const to = await pageFor(code, { lookUpCodes: can("lookupCode") });
       if (to) navigate(to);
     }
   };

@@ -8,6 +8,7 @@
  * label of another host is another workspace's: the app says so instead of looking it up here.
  */
 import { byTag as assetByTag } from "../api/assets";
+import { type CodeLookup, lookup } from "../api/codes";
 import { byTag as stockByTag } from "../api/stock";
 
 export type LabelKind = "asset" | "stock" | "kit" | "location";
@@ -71,15 +72,30 @@ export function pathOf(code: ScannedCode): string | null {
   }
 }
 
+/** The page of a code's holder. */
+function holderPath(holder: NonNullable<CodeLookup["holder"]>): string {
+  if (holder.kind === "kit") return kitPath(holder.id);
+  if (holder.kind === "location") return locationPath(holder.id);
+  if (holder.kind === "stockItem") return stockPath(holder.tag ?? holder.id);
+  return assetPath(holder.tag ?? holder.id);
+}
+
 /**
  * The page a look-up opens. A bare tag that no asset has but a stock item has (a stock tag not of
- * the `STK-` form) opens the stock item: tags are typed without knowing which kind they are.
+ * the `STK-` form) opens the stock item: tags are typed without knowing which kind they are. One
+ * that no tag names may be one of a thing's other codes (a Code128 or an EAN on its label,
+ * docs/labels.md): the code look-up opens its holder's page (`lookUpCodes`: when the user may).
  */
-export async function pageFor(code: ScannedCode): Promise<string | null> {
+export async function pageFor(code: ScannedCode, { lookUpCodes = false } = {}): Promise<string | null> {
   if (code.kind === "tag" && code.bare) {
     try {
       const asset = await assetByTag(code.tag);
-      if (asset.response.status === 404 && (await stockByTag(code.tag)).data) return stockPath(code.tag);
+      if (asset.response.status !== 404) return pathOf(code);
+      if ((await stockByTag(code.tag)).data) return stockPath(code.tag);
+      if (lookUpCodes) {
+        const holder = (await lookup(code.tag)).data?.holder;
+        if (holder) return holderPath(holder);
+      }
     } catch {
       // Offline: the asset page says so.
     }

@@ -18,8 +18,8 @@ import { online } from "./network";
 import { forgetCopies } from "./offline-copy";
 import { navigate, safeReturnPath } from "./router";
 import { replayAll } from "./scan-queue";
-import { replayMoves } from "./stock-queue";
 import { replaySignatures } from "./signature-queue";
+import { replayMoves } from "./stock-queue";
 
 export type SessionState = { status: "loading" } | { status: "signedOut" } | { status: "signedIn"; user: auth.User };
 
