@@ -1,7 +1,7 @@
 import { webhookFanOut } from "./domain/webhook-delivery";
 import type { EventHandler } from "./events/consumer";
-import { offboardingReturns } from "./modules/offboarding";
 import { releaseSeatsOfRetiredAssets } from "./modules/licences";
+import { offboardingReturns } from "./modules/offboarding";
 
 /** The event handlers the Queue consumer runs, in order. Each is idempotent by event id. */
 export const EVENT_HANDLERS: readonly EventHandler[] = [

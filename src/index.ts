@@ -9,8 +9,8 @@ import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
-import { shardFill } from "./tenancy/fill";
 import { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessage } from "./modules/notifications";
+import { shardFill } from "./tenancy/fill";
 
 /** The webhook delivery queue's name (wrangler.toml); every other batch is domain events. */
 const WEBHOOK_QUEUE = "inventory-webhooks";

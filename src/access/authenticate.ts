@@ -8,9 +8,9 @@ import { sha256Hex } from "../platform/crypto";
 import { ApiError } from "../platform/errors";
 import { adminSessionEmail } from "./admin-sessions";
 import { verifyAccessToken } from "./jwt";
-import { looksLikeScimToken } from "./scim-token";
 import type { Access } from "./policy";
 import type { Principal } from "./principal";
+import { looksLikeScimToken } from "./scim-token";
 import { parseScopes } from "./scopes";
 
 export const ADMIN_COOKIE = "admin_session";

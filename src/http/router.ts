@@ -10,8 +10,8 @@ import { ErrorSchema } from "../platform/schemas";
 import { bodyShape } from "./body-shape";
 import { IdempotencyHeaders, idempotency } from "./idempotency";
 import { outboxDrain } from "./outbox-drain";
-import { SCIM_CONTENT_TYPE, ScimErrorSchema } from "./scim-errors";
 import { type ResponseHeaders, standardHeaders } from "./response-headers";
+import { SCIM_CONTENT_TYPE, ScimErrorSchema } from "./scim-errors";
 
 /** A missing field reads "required", not zod's "expected string, received undefined". */
 const issueMessage = (issue: ZodError["issues"][number]) =>

@@ -3,8 +3,8 @@
 // pdftoppm), PNG at the printer's DPI and ZPL (its ^GFA graphic field read back as a bitmap).
 // Printed sheets keep their ink inside each label's box (the pixels on the box edges are white).
 import { execFileSync } from "node:child_process";
-import http from "node:http";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";

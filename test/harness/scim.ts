@@ -1,5 +1,5 @@
 import { loginOwner } from "./auth";
-import { api, call, type CallOptions, type TestTenant } from "./tenant";
+import { api, type CallOptions, call, type TestTenant } from "./tenant";
 
 /** A SCIM token of the workspace, made by its owner through POST /scim-tokens. */
 export async function scimToken(t: TestTenant): Promise<string> {

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { WebhookResources } from "../../domain/webhook-delivery";
 import { CODE_HOLDER_KINDS, CODE_STATUSES, SYMBOLOGIES } from "../../db/tenant/labels";
+import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, nullableRef } from "../../platform/schemas";
 import { MAX_CODE_LENGTH } from "./symbols";

@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import { HEADERS } from "../../http/response-headers";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
-import { CreateTemplateBody, LabelTemplateSchema } from "./templates";
 import {
   createTemplate,
   deleteTemplate,
@@ -12,6 +11,7 @@ import {
   previewTemplate,
   printLabels,
 } from "./print";
+import { CreateTemplateBody, LabelTemplateSchema } from "./templates";
 
 const tags = ["Labels"];
 const TemplateParams = z.object({

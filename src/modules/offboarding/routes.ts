@@ -1,11 +1,11 @@
-import { createRouter, defineRoute, errorResponses, jsonBody, jsonContent as json } from "../../http/router";
+import { createRouter, defineRoute, errorResponses, jsonContent as json, jsonBody } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { conflict } from "../../platform/errors";
 import { cancelCase } from "./cancel";
 import { listCases, listItems, requireCase } from "./list";
 import {
-  CaseParams,
   CasePage,
+  CaseParams,
   ItemPage,
   ListCasesQuery,
   ListItemsQuery,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { offboardingCases, offboardingItems, type OffboardingSource } from "../../db/tenant/offboarding";
+import { type OffboardingSource, offboardingCases, offboardingItems } from "../../db/tenant/offboarding";
 import { people } from "../../db/tenant/people";
 import { requireLivePerson } from "../../domain/catalog";
 import { commitWrite, joinWrites } from "../../events/write";

@@ -6,8 +6,8 @@ import { isUniqueViolation } from "../../platform/d1";
 import { allOf, batchGuard, guardFailed } from "../../platform/d1-write";
 import { conflict } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import type { Acting } from "./service";
 import { assertPlanRoom, isManagerRole, planRoomGuard } from "./limits";
+import type { Acting } from "./service";
 import { toUser, type UserRow } from "./view";
 
 /**
