@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { RouteRule } from "../access/policy";
 import type { AppEnv } from "../env";
+import { SHARD_MOVED_HEADER } from "../tenancy/shard";
 import { REPLAY_HEADER } from "./idempotency";
 
 /**
@@ -92,6 +93,17 @@ export function standardHeaders(rule: RouteRule, idempotent: boolean, status: nu
   if (status === 429) {
     out["Retry-After"] = HEADERS.retryAfter("trying again");
     if (limited) out.RateLimit = HEADERS.rateLimit;
+  }
+  if (status === 503 && rule.access !== "public" && rule.access !== "adminPublic") {
+    out["Retry-After"] = {
+      ...HEADERS.retryAfter("trying again (a workspace being moved, a pool with no room)"),
+      required: false,
+    };
+    out[SHARD_MOVED_HEADER] = header(
+      "Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards).",
+      "string",
+      false,
+    );
   }
   if (idempotent) {
     out[REPLAY_HEADER] = HEADERS.replayed;

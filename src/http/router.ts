@@ -187,6 +187,9 @@ export function defineRoute<R extends DefinedRoute>(config: R): R {
   if (rule.access === "data" || rule.access === "jwt") standard.push(403, 429);
   else if (rule.throttled) standard.push(429);
   if (idempotent) standard.push(409, 422);
+  // A workspace being moved between shards (docs/deploying.md#shards): a write that reaches the old
+  // shard during the switch is refused with Retry-After; so is an admin's export or deletion.
+  if (rule.access !== "public" && rule.access !== "adminPublic") standard.push(503);
   const description = [config.description, `**Access:** ${ruleDescription(rule)}`].filter(Boolean).join("\n\n");
   // The guard and the standard error responses are left out of the returned type on purpose:
   // handlers keep the router's AppEnv and only their own success responses to type-check against.

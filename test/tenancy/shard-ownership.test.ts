@@ -10,6 +10,11 @@ import { adminApi, adminSignIn } from "../harness/admin";
 import { api, createTenant } from "../harness/tenant";
 
 type Shard = { shard: string; pool: number; used: number; reportedAt: string };
+/**
+ * A registry row put on another shard keeps its pool database here (no move happened): put it back
+ * before anything else claims a database, or the claim would take that one.
+ */
+const moveBack = (id: string) => controlDb(env).update(tenants).set({ shard: "main" }).where(eq(tenants.id, id)).run();
 const asShard = (name: string) => ({ ...(env as Bindings), SHARD_NAME: name }) as Bindings;
 
 describe("a shard serves only its own workspaces", () => {
@@ -17,7 +22,7 @@ describe("a shard serves only its own workspaces", () => {
     const t = await createTenant();
     expect((await api(t, "/categories/default")).status).toBe(200);
     await controlDb(env).update(tenants).set({ shard: "s9" }).where(eq(tenants.id, t.id)).run();
-    const res = await api(t, "/categories/default");
+    const res = await api(t, "/categories/default").finally(() => moveBack(t.id));
     expect(res.status).toBe(503);
     expect(res.headers.get("retry-after")).toBe("1");
     expect(res.headers.get("x-inventory-shard-moved")).toBe("s9");
@@ -29,8 +34,12 @@ describe("a shard serves only its own workspaces", () => {
     const there = await createTenant();
     await controlDb(env).update(tenants).set({ shard: "s2" }).where(eq(tenants.id, there.id)).run();
     const seen = { main: [] as string[], s2: [] as string[] };
-    await sweepTenants(env, "shard-test", async (t) => void seen.main.push(t.id));
-    await sweepTenants(asShard("s2"), "shard-test", async (t) => void seen.s2.push(t.id));
+    try {
+      await sweepTenants(env, "shard-test", async (t) => void seen.main.push(t.id));
+      await sweepTenants(asShard("s2"), "shard-test", async (t) => void seen.s2.push(t.id));
+    } finally {
+      await moveBack(there.id);
+    }
     expect(seen.main).toContain(here.id);
     expect(seen.main).not.toContain(there.id);
     expect(seen.s2).toEqual([there.id]);
