@@ -13393,6 +13393,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     refreshToken: {
@@ -13565,6 +13586,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     logout: {
@@ -13698,6 +13740,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMe: {
@@ -13813,6 +13876,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMyPermissions: {
@@ -13922,6 +14007,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -14099,6 +14206,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     requestPasswordReset: {
@@ -14226,6 +14354,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -14363,6 +14512,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -14509,6 +14679,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -14714,6 +14906,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listInvites: {
@@ -14852,6 +15066,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -15089,6 +15325,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeInvite: {
@@ -15246,6 +15505,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -15384,6 +15665,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -15621,6 +15924,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -15754,6 +16080,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -16074,6 +16422,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminCreateTenant: {
@@ -16229,6 +16598,10 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16343,6 +16716,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetTenant: {
@@ -16435,6 +16829,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -16569,6 +16984,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -16711,6 +17147,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminExportTenant: {
@@ -16805,6 +17262,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -16953,6 +17431,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -17190,6 +17690,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDefaultCategory: {
@@ -17299,6 +17822,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -17440,6 +17985,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -17597,6 +18164,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -17802,6 +18391,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restoreCategory: {
@@ -17993,6 +18604,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLocations: {
@@ -18137,6 +18771,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -18374,6 +19030,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDefaultLocation: {
@@ -18483,6 +19162,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -18624,6 +19325,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -18781,6 +19504,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -18986,6 +19731,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restoreLocation: {
@@ -19171,6 +19938,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -19408,6 +20198,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     bulkInventoryItems: {
@@ -19639,6 +20452,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listInventoryItems: {
@@ -19799,6 +20635,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -20036,6 +20894,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getInventoryItemByTag: {
@@ -20177,6 +21058,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getInventoryItem: {
@@ -20312,6 +21215,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -20469,6 +21394,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -20674,6 +21621,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restoreInventoryItem: {
@@ -20859,6 +21828,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -21098,6 +22090,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAllowedStatusTransitions: {
@@ -21233,6 +22248,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -21472,6 +22509,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     checkinInventoryItem: {
@@ -21705,6 +22765,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listInventoryItemStatusEvents: {
@@ -21845,6 +22928,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -21997,6 +23102,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listInventoryItemAudit: {
@@ -22137,6 +23264,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -22291,6 +23440,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listBookings: {
@@ -22436,6 +23607,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -22673,6 +23866,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAvailableInventoryItems: {
@@ -22825,6 +24041,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getBooking: {
@@ -22960,6 +24198,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -23165,6 +24425,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelBooking: {
@@ -23356,6 +24638,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pickUpBooking: {
@@ -23541,6 +24846,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -23780,6 +25108,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listKits: {
@@ -23918,6 +25269,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -24155,6 +25528,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getKit: {
@@ -24296,6 +25692,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteKit: {
@@ -24429,6 +25847,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -24610,6 +26050,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -24801,6 +26263,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -25040,6 +26525,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     removeKitMember: {
@@ -25176,6 +26684,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -25415,6 +26945,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     checkinKit: {
@@ -25600,6 +27153,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -25839,6 +27415,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getInventoryItemKit: {
@@ -25974,6 +27573,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -26122,6 +27743,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -26359,6 +28002,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLicenceProduct: {
@@ -26494,6 +28160,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -26651,6 +28339,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -26832,6 +28542,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -27023,6 +28755,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -27262,6 +29017,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLicenceLots: {
@@ -27409,6 +29187,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLicenceLot: {
@@ -27544,6 +29344,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -27701,6 +29523,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -27888,6 +29732,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revealLicenceKeys: {
@@ -28023,6 +29889,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -28262,6 +30150,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteLicenceKey: {
@@ -28396,6 +30307,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -28546,6 +30479,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -28785,6 +30740,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLicenceSeat: {
@@ -28920,6 +30898,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -29117,6 +31117,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPersonLicenceSeats: {
@@ -29267,6 +31290,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listInventoryItemLicenceSeats: {
@@ -29411,6 +31456,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -29648,6 +31715,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listReclaimableLicenceSeats: {
@@ -29788,6 +31878,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -30025,6 +32137,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLicenceRenewals: {
@@ -30167,6 +32302,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -30318,6 +32475,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLicenceCompliance: {
@@ -30457,6 +32636,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -30604,6 +32805,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLicenceRenewalFeeds: {
@@ -30742,6 +32965,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -30979,6 +33224,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeLicenceRenewalFeed: {
@@ -31118,6 +33386,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLicenceRenewalFeed: {
@@ -31195,6 +33485,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -31434,6 +33745,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLicenceReview: {
@@ -31571,6 +33905,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -31810,6 +34166,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listRequests: {
@@ -31952,6 +34331,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -32189,6 +34590,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRequest: {
@@ -32324,6 +34748,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -32563,6 +35009,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     declineRequest: {
@@ -32796,6 +35265,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelRequest: {
@@ -32987,6 +35479,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listOffboardingCases: {
@@ -33129,6 +35644,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -33366,6 +35903,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getOffboardingCase: {
@@ -33501,6 +36061,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -33649,6 +36231,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -33846,6 +36450,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listStockItems: {
@@ -33995,6 +36622,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -34232,6 +36881,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getStockItemByTag: {
@@ -34373,6 +37045,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getStockItem: {
@@ -34508,6 +37202,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -34665,6 +37381,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -34870,6 +37608,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restoreStockItem: {
@@ -35061,6 +37821,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listStockLevels: {
@@ -35201,6 +37984,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -35383,6 +38188,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -35622,6 +38449,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     issueStock: {
@@ -35849,6 +38699,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -36088,6 +38961,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     transferStock: {
@@ -36315,6 +39211,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -36554,6 +39473,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     bulkStockMovements: {
@@ -36785,6 +39727,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listStockItemMovements: {
@@ -36926,6 +39891,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -37081,6 +40068,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getStockMovement: {
@@ -37216,6 +40225,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -37368,6 +40399,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSessionStockCounts: {
@@ -37508,6 +40561,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -37747,6 +40822,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     applySessionStockCounts: {
@@ -37938,6 +41036,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAnalyticsStock: {
@@ -38047,6 +41168,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38188,6 +41331,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38375,6 +41540,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getStockItemQrSvg: {
@@ -38510,6 +41697,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38657,6 +41866,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLocationQrSvg: {
@@ -38792,6 +42023,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -38934,6 +42187,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -39083,6 +42358,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -39320,6 +42617,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     voidCode: {
@@ -39505,6 +42825,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -39745,6 +43088,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     reserveTagBatch: {
@@ -39976,6 +43342,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLabelTemplates: {
@@ -40085,6 +43474,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -40322,6 +43733,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLabelTemplate: {
@@ -40457,6 +43891,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -40620,6 +44076,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     previewLabelTemplate: {
@@ -40755,6 +44233,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -40944,6 +44444,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listCalendarFeeds: {
@@ -41082,6 +44604,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -41319,6 +44863,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeCalendarFeed: {
@@ -41458,6 +45025,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCalendarFeed: {
@@ -41535,6 +45124,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -41720,6 +45330,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getInventoryItemHealth: {
@@ -41861,6 +45493,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHealthSettings: {
@@ -41970,6 +45624,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -42155,6 +45831,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listTrash: {
@@ -42295,6 +45993,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -42532,6 +46252,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     permanentlyDeleteTrashItems: {
@@ -42757,6 +46500,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -42994,6 +46760,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPeople: {
@@ -43138,6 +46927,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -43375,6 +47186,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPerson: {
@@ -43510,6 +47344,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -43667,6 +47523,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -43872,6 +47750,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restorePerson: {
@@ -44063,6 +47963,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getPersonAssignmentHistory: {
@@ -44203,6 +48126,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -44351,6 +48296,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -44588,6 +48555,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getCustomField: {
@@ -44729,6 +48719,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteCustomField: {
@@ -44862,6 +48874,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -45067,6 +49101,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     restoreCustomField: {
@@ -45258,6 +49314,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listLayouts: {
@@ -45397,6 +49476,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -45634,6 +49735,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getDefaultLayout: {
@@ -45769,6 +49893,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -45916,6 +50062,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteLayout: {
@@ -46049,6 +50217,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -46254,6 +50444,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSessions: {
@@ -46397,6 +50609,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -46634,6 +50868,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listActiveSessions: {
@@ -46782,6 +51039,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSession: {
@@ -46917,6 +51196,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -47074,6 +51375,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -47284,6 +51607,10 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -47445,6 +51772,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSessionItem: {
@@ -47581,6 +51930,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -47779,6 +52150,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     excludeSessionItem: {
@@ -47971,6 +52365,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listMissingSessionItems: {
@@ -48117,6 +52534,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSessionReport: {
@@ -48252,6 +52691,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -48496,6 +52957,10 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -48748,6 +53213,10 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -49000,6 +53469,10 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -49173,6 +53646,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSessionSchedules: {
@@ -49312,6 +53807,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -49549,6 +54066,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSessionSchedule: {
@@ -49690,6 +54230,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteSessionSchedule: {
@@ -49823,6 +54385,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -50028,6 +54612,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getItemScanHistory: {
@@ -50168,6 +54774,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -50317,6 +54945,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -50554,6 +55204,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDueMaintenanceSchedules: {
@@ -50698,6 +55371,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -50850,6 +55545,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMaintenanceSchedule: {
@@ -50991,6 +55708,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteMaintenanceSchedule: {
@@ -51124,6 +55863,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -51323,6 +56084,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -51560,6 +56343,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listItemMaintenanceLogs: {
@@ -51700,6 +56506,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -51852,6 +56680,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMaintenanceLog: {
@@ -51993,6 +56843,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteMaintenanceLog: {
@@ -52126,6 +56998,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -52331,6 +57225,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getMyNotificationPreferences: {
@@ -52440,6 +57356,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -52625,6 +57563,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getNotificationSettings: {
@@ -52734,6 +57694,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -52919,6 +57901,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listNotificationSends: {
@@ -53066,6 +58070,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getNotificationUnsubscribePage: {
@@ -53153,6 +58179,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     unsubscribeNotifications: {
@@ -53228,6 +58275,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -53380,6 +58448,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getUnreadNotificationCount: {
@@ -53495,6 +58585,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     markAllNotificationsRead: {
@@ -53604,6 +58716,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -53785,6 +58919,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -53980,6 +59136,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     openRealtimeChannel: {
@@ -54071,6 +59250,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -54313,6 +59513,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createObjectUpload: {
@@ -54544,6 +59767,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getObjectViewUrl: {
@@ -54680,6 +59926,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -54847,6 +60115,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     viewObject: {
@@ -54962,6 +60251,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -55112,6 +60422,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSettings: {
@@ -55221,6 +60553,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -55406,6 +60760,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     updateCorsOrigins: {
@@ -55585,6 +60961,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAnalyticsOverview: {
@@ -55723,6 +61121,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -55879,6 +61299,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAnalyticsLifecycle: {
@@ -56029,6 +61471,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAnalyticsMaintenance: {
@@ -56173,6 +61637,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -56333,6 +61819,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAnalyticsReplacementLoss: {
@@ -56487,6 +61995,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAnalyticsReports: {
@@ -56602,6 +62132,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     adminGetTt10Report: {
@@ -56703,6 +62255,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -56875,6 +62448,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportPeople: {
@@ -57025,6 +62620,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportSessionReport: {
@@ -57164,6 +62781,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -57323,6 +62962,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportStockMovements: {
@@ -57472,6 +63133,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportLicenceProducts: {
@@ -57585,6 +63268,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -57710,6 +63415,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     exportLicenceSeats: {
@@ -57823,6 +63550,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -58077,6 +63826,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     importPeople: {
@@ -58319,6 +64091,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -58573,6 +64368,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getImport: {
@@ -58708,6 +64526,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -58862,6 +64702,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookEndpoints: {
@@ -59000,6 +64862,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -59237,6 +65121,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhookEndpoint: {
@@ -59378,6 +65285,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteWebhookEndpoint: {
@@ -59511,6 +65440,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -59692,6 +65643,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -59889,6 +65862,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     verifyWebhookEndpoint: {
@@ -60080,6 +66076,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookEventTypes: {
@@ -60218,6 +66237,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -60375,6 +66416,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhookDelivery: {
@@ -60510,6 +66573,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -60707,6 +66792,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     replayWebhookEvent: {
@@ -60898,6 +67006,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getWebhookHealth: {
@@ -61040,6 +67171,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSsoConfig: {
@@ -61155,6 +67308,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteSsoConfig: {
@@ -61262,6 +67437,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -61447,6 +67644,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAuthBootstrap: {
@@ -61618,6 +67837,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     socialLogin: {
@@ -61729,6 +67969,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSamlMetadata: {
@@ -61778,6 +68039,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -62071,6 +68353,27 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     oidcCallback: {
@@ -62355,6 +68658,27 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAgreements: {
@@ -62493,6 +68817,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -62730,6 +69076,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getAgreement: {
@@ -62871,6 +69240,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteAgreement: {
@@ -63004,6 +69395,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -63209,6 +69622,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listAgreementVersions: {
@@ -63349,6 +69784,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -63497,6 +69954,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -63734,6 +70213,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHandover: {
@@ -63869,6 +70371,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -64108,6 +70632,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createHandoverLink: {
@@ -64335,6 +70882,29 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -64574,6 +71144,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listReceipts: {
@@ -64718,6 +71311,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getReceipt: {
@@ -64853,6 +71468,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -65002,6 +71639,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     verifyReceipt: {
@@ -65143,6 +71802,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getHandoverLinkPage: {
@@ -65276,6 +71957,27 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -65453,6 +72155,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     declineHandoverByLink: {
@@ -65624,6 +72347,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listScimTokens: {
@@ -65762,6 +72506,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -65999,6 +72765,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     revokeScimToken: {
@@ -66132,6 +72921,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -66276,6 +73087,28 @@ export interface operations {
                      * @example {
                      *       "message": "Internal error; quote the requestId when reporting it",
                      *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */
@@ -66513,6 +73346,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deleteScimGroupMapping: {
@@ -66652,6 +73508,28 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     scimGetServiceProviderConfig: {
@@ -66715,6 +73593,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -66790,6 +73683,21 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
         };
     };
     scimListSchemas: {
@@ -66853,6 +73761,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -66950,6 +73873,21 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
         };
     };
     scimCreateUser: {
@@ -67013,7 +73951,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description userName taken */
+            /** @description userName taken (scimType uniqueness) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -67021,7 +73959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimResource"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Payload too large */
@@ -67065,6 +74003,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -67160,6 +74113,21 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
         };
     };
     scimReplaceUser: {
@@ -67231,7 +74199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimResource"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Payload too large */
@@ -67275,6 +74243,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -67361,6 +74344,21 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
         };
     };
     scimPatchUser: {
@@ -67432,7 +74430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/scim+json": components["schemas"]["ScimResource"];
+                    "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
             /** @description Payload too large */
@@ -67476,6 +74474,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -67567,6 +74580,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -67683,6 +74711,21 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
         };
     };
     scimGetGroup: {
@@ -67766,6 +74809,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -67882,6 +74940,21 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
         };
     };
     scimDeleteGroup: {
@@ -67956,6 +75029,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -68064,6 +75152,21 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -252,7 +252,7 @@ export function buildApp() {
 
   // After every route is registered: the 405 reads the complete table.
   // A browser's mistyped page address gets the app's "Page not found"; the rest the JSON envelope.
-  const apiNotFound = notFoundWith(allowedMethods(app.routes, API_PREFIX));
+  const apiNotFound = notFoundWith(allowedMethods(app.routes, [API_PREFIX]));
   app.notFound(async (c) => (await appNotFoundPage(c)) ?? apiNotFound(c));
   app.onError(onError);
   return app;

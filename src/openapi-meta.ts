@@ -41,7 +41,12 @@ export const API_TAGS: { name: string; description: string }[] = [
       "SCIM 2.0 (RFC 7643, 7644) for identity providers, under /scim/v2 (not /api/v1): Users and Groups, with a SCIM token only.",
   },
   { name: "SCIM tokens and mappings", description: "The workspace's SCIM tokens and its group → role mapping rules." },
-  { name: "Labels", description: "Printable QR labels (PDF) for items and locations." },
+  { name: "Labels", description: "Printable labels: QR sheets, and label templates printed as PDF, ZPL or PNG." },
+  {
+    name: "Codes",
+    description:
+      "Codes beyond a tag (QR, DataMatrix, Code128, Code39, EAN-13/UPC-A), looked up anywhere, and tags reserved before assets.",
+  },
   { name: "Asset health", description: "Each asset's health score and badge, and the workspace's settings for it." },
   { name: "Trash", description: "Deleted records: list, restore, purge." },
   { name: "People", description: "People who hold items (not necessarily users), deactivation included." },

@@ -23,9 +23,12 @@ function patternRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
-export function allowedMethods(routes: readonly { method: string; path: string }[], prefix: string): AllowedMethods {
+export function allowedMethods(
+  routes: readonly { method: string; path: string }[],
+  prefixes: readonly string[],
+): AllowedMethods {
   const table = routes
-    .filter((r) => r.method !== "ALL" && r.path.startsWith(prefix))
+    .filter((r) => r.method !== "ALL" && prefixes.some((p) => r.path.startsWith(p)))
     .map((r) => ({ method: r.method.toUpperCase(), re: patternRegExp(r.path) }));
   return (path) => {
     const methods = new Set(table.filter((r) => r.re.test(path)).map((r) => r.method));

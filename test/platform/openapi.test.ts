@@ -8,6 +8,7 @@ import { call } from "../harness/tenant";
 
 const doc = await fetchOpenApi();
 const operations = operationsOf(doc);
+const SCIM_ERROR_REF = "#/components/schemas/ScimError";
 const ERROR_REF = "#/components/schemas/Error";
 /** Served by the app itself, not API operations. */
 // Not API operations: the bare URL's pointer, the document and its reference page, and the browser
@@ -98,9 +99,11 @@ describe("GET /api/v1/openapi.json", () => {
       if (o.op.requestBody || o.op.parameters?.length) expect(errors).toContain("400");
       if (o.op.security?.length) expect(errors).toContain("401");
       if (o.op.requestBody) expect(errors).toEqual(expect.arrayContaining(["413", "415"]));
+      // The SCIM routes answer errors in SCIM's own shape and media type (RFC 7644 §3.12).
+      const scim = o.path.startsWith("/scim/v2/");
       for (const status of errors) {
-        const content = o.op.responses![status]!.content?.["application/json"];
-        expect(content?.schema?.$ref, `${status} response`).toBe(ERROR_REF);
+        const content = o.op.responses![status]!.content?.[scim ? "application/scim+json" : "application/json"];
+        expect(content?.schema?.$ref, `${status} response`).toBe(scim ? SCIM_ERROR_REF : ERROR_REF);
       }
     });
   });

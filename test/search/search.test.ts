@@ -40,7 +40,7 @@ describe("GET /search", () => {
 
     const res = await search(t, "laptop");
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(["assets", "people", "sessions", "stockItems"]);
+    expect(Object.keys(res.body).sort()).toEqual(["assets", "licenceProducts", "people", "sessions", "stockItems"]);
     // bm25: the name column weighs most and short names beat long ones; the model-only hit is last.
     expect(ids(res.body.assets)).toEqual([short.id, long.id, byModel.id]);
     expect(res.body.assets[0]).toMatchObject({ name: "Laptop", exactMatch: false, status: "available" });

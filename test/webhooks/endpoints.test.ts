@@ -197,8 +197,17 @@ describe("webhook endpoints", () => {
 
   it("lists the event catalogue, paginated", async () => {
     const t = await createTenant();
-    const first = await ownerApi<Page<WebhookEventType>>(t, "/webhooks/event-types?limit=100");
-    const types = first.body.items.map((e: { type: string }) => e.type);
+    // Every page of the catalogue (it is longer than one page of 100).
+    const types: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: Page<WebhookEventType> } = await ownerApi<Page<WebhookEventType>>(
+        t,
+        `/webhooks/event-types?limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+      );
+      types.push(...page.body.items.map((e: { type: string }) => e.type));
+      cursor = page.body.nextCursor;
+    } while (cursor);
     for (const type of [
       "asset.created",
       "asset.updated",

@@ -1,7 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import type { AppContext } from "../../env";
+import { type AllowedMethods, allowedMethods } from "../../http/allowed-methods";
 import { createRouter, defineRoute } from "../../http/router";
-import { onScimError, SCIM_CONTENT_TYPE, scimError } from "../../http/scim-errors";
+import { onScimError, SCIM_CONTENT_TYPE, ScimErrorSchema, scimError } from "../../http/scim-errors";
+import { ApiError } from "../../platform/errors";
 import { scimCtx } from "./context";
 import { listOf, resourceTypes, schemas, serviceProviderConfig } from "./discovery";
 import { project } from "./filter";
@@ -142,7 +144,7 @@ export const scimRouter = createRouter()
       description:
         "Makes (or links, by externalId then email) the person, and a workspace user when a group mapping gives a role. 409 uniqueness when the userName exists.",
       request: scimBody,
-      responses: { 201: created("The User"), 409: scimJson(Resource, "userName taken") },
+      responses: { 201: created("The User"), 409: scimJson(ScimErrorSchema, "userName taken (scimType uniqueness)") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -176,7 +178,7 @@ export const scimRouter = createRouter()
       description:
         "`active: false` deprovisions (offboarding; nothing is checked in); `If-Match` with meta.version, 412 on mismatch.",
       request: { params: Params, ...scimBody },
-      responses: { 200: versioned("The User"), 412: scimJson(Resource, "If-Match names an older version") },
+      responses: { 200: versioned("The User"), 412: scimJson(ScimErrorSchema, "If-Match names an older version") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -194,7 +196,7 @@ export const scimRouter = createRouter()
       description:
         'A PatchOp: add, replace, remove (op in any case), with paths and value filters such as `emails[type eq "work"].value`.',
       request: { params: Params, ...scimBody },
-      responses: { 200: versioned("The User"), 412: scimJson(Resource, "If-Match names an older version") },
+      responses: { 200: versioned("The User"), 412: scimJson(ScimErrorSchema, "If-Match names an older version") },
     }),
     async (c) => {
       const ctx = scimCtx(c);
@@ -325,7 +327,16 @@ export const scimRouter = createRouter()
   );
 
 scimRouter.onError(onScimError);
-// An unknown path under /scim/v2 answers in the SCIM shape too.
-scimRouter.all("*", () => {
+// An unknown path under /scim/v2 answers in the SCIM shape too: a 405 with Allow when the path is
+// known for other methods, else a 404. The table is read once every route is registered.
+let allowed: AllowedMethods | undefined;
+scimRouter.all("*", (c) => {
+  allowed ??= allowedMethods(scimRouter.routes, ["/"]);
+  const path = c.req.path.replace(/^\/scim\/v2/, "") || "/";
+  const methods = allowed(path);
+  if (methods.length > 0 && !methods.includes(c.req.method.toUpperCase()))
+    throw new ApiError("method_not_allowed", `Method not allowed: ${c.req.method}; allowed: ${methods.join(", ")}`, {
+      headers: { Allow: methods.join(", ") },
+    });
   throw scimError("not_found", undefined, "No such SCIM endpoint");
 });
