@@ -16,6 +16,8 @@ const WITHHELD_TABLES = new Set([
   "idempotency_keys",
   "sso_requests",
   "sso_replays",
+  // Password resets are one-time secrets of an hour: nothing a workspace's data needs.
+  "password_resets",
 ]);
 /** Columns left out of the tables that are exported: hashes of credentials and signing secrets. */
 const WITHHELD_COLUMNS: Record<string, readonly string[]> = {
@@ -27,6 +29,9 @@ const WITHHELD_COLUMNS: Record<string, readonly string[]> = {
   licence_keys: ["key_sealed"],
   licence_feeds: ["token_hash"],
   webhook_endpoints: ["secret", "previous_secret"],
+  scim_tokens: ["token_hash"],
+  // A chat incoming-webhook URL is its own credential (docs/notifications.md).
+  notification_kind_settings: ["chat_url_sealed"],
 };
 const PAGE = 500;
 
