@@ -17,6 +17,7 @@ const BOOKKEEPING: Record<string, string> = {
   "analytics/read-batch.ts": "reads only: several SELECTs in one round trip",
   "auth/service.ts": "sign-in credentials: the last-login stamp and refresh-token rotation",
   "sso/users.ts": "sign-in credentials: the last-login stamp and a refresh token",
+  "auth/password-reset.ts": "sign-in credentials: a one-time reset, and the new password with its refresh token",
   "sso/requests.ts": "sign-in bookkeeping: consuming a one-time SSO request",
   "sso/config.ts": "sign-in credentials: ending password sessions under the SSO-only gate",
   "notifications/tickets.ts": "sign-in credentials: a single-use realtime ticket",

@@ -31,6 +31,7 @@ export function expectedSecurity(rule: RouteRule): Record<string, string[]>[] {
     return [{ ApiKey: [rule.scope, rule.alsoScope].filter((s) => s !== undefined) }, { Bearer: [] }];
   if (rule.access === "jwt") return [{ Bearer: [] }];
   if (rule.access === "admin") return [{ AdminCookie: [] }];
+  if (rule.access === "scim") return [{ ScimToken: [] }];
   return [];
 }
 
