@@ -12,6 +12,7 @@ import {
 } from "./booking-fixtures";
 import { HANDOVER_FIXTURES, HANDOVER_SAMPLES } from "./handover-fixtures";
 import { importJob } from "./import-export-fixtures";
+import { LABEL_FIXTURES, LABEL_SAMPLES } from "./label-fixtures";
 import { LICENCE_FIXTURES, LICENCE_SAMPLES, LICENCE_SETUP } from "./licence-walk-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
@@ -148,6 +149,8 @@ export const PARAM_FIXTURES: Record<string, Fixture> = {
   ...HANDOVER_FIXTURES,
   // Licences: products, lots, seats, keys, reviews and renewal feeds.
   ...LICENCE_FIXTURES,
+  // Codes, label templates, SCIM tokens and group mappings.
+  ...LABEL_FIXTURES,
 };
 
 /**
@@ -179,6 +182,7 @@ export const SAMPLE_BODIES: Record<string, (ctx: FixtureContext) => unknown> = {
   ...STOCK_SAMPLES,
   ...HANDOVER_SAMPLES,
   ...LICENCE_SAMPLES,
+  ...LABEL_SAMPLES,
 };
 
 /**

@@ -155,9 +155,10 @@ export async function lookupCode({ db }: ServiceCtx, raw: string) {
  * decides between two phones claiming the same code; the loser's 409 names the winner's holder.
  */
 export async function claimCode(ctx: ServiceCtx, raw: string, target: { kind: CodeHolderKind; id: string }) {
-  const holder: Holder = await requireHolder(ctx.db, target.kind, target.id, "body.holder.id");
+  // The path's code first: another workspace's (or an unknown) value is a 404 whatever the body says.
   const row = await liveCode(ctx.db, raw);
   if (!row) throw notFound(`Code '${raw.trim()}'`);
+  const holder: Holder = await requireHolder(ctx.db, target.kind, target.id, "body.holder.id");
   if (row.status !== "reserved") throw conflict((await takenBy(ctx.db, row.value)) ?? `'${row.value}' is not reserved`);
   const at = nowIso();
   const after: CodeRow = {
