@@ -96,16 +96,17 @@ async function waitFor(port, ms) {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
-      const res = await request(`http://demo.localhost:${port}/api/v1/auth/login`, {
-        method: "POST",
-        body: { email: "owner@demo.local", password: "demo-owner-password" },
-        okStatuses: [401, 404],
-      });
-      if (
-        res.status === 200 &&
-        readFileSync(join(ROOT, ".wrangler/demo-credentials.json"), "utf8").includes('"companySeeded": true')
-      )
-        return;
+      // Seeded to the end first (the file says so), and only then one sign-in: each try counts
+      // against the sign-in limit the walk-throughs sign in under.
+      const creds = readFileSync(join(ROOT, ".wrangler/demo-credentials.json"), "utf8");
+      if (creds.includes('"companySeeded": true') && creds.includes('"rolesSeeded": true')) {
+        const res = await request(`http://demo.localhost:${port}/api/v1/auth/login`, {
+          method: "POST",
+          body: { email: "owner@demo.local", password: "demo-owner-password" },
+          okStatuses: [401, 404],
+        });
+        if (res.status === 200) return;
+      }
     } catch {
       // not up yet
     }
