@@ -1,12 +1,18 @@
 import { useEffect } from "preact/hooks";
+import { can } from "../state/session";
 import { loadSoftware, software } from "../state/software";
 import { t } from "../strings";
 
-/** The licence seats of an asset or a person: the software they hold (docs/licences.md). */
+/**
+ * The licence seats of an asset or a person: the software they hold (docs/licences.md). Only for
+ * users who may read them: the page never calls a route the role is refused.
+ */
 export function Software({ kind, holderId }: { kind: "asset" | "person"; holderId: string }) {
+  const allowed = can(kind === "asset" ? "listInventoryItemLicenceSeats" : "listPersonLicenceSeats");
   useEffect(() => {
-    void loadSoftware(kind, holderId);
-  }, [kind, holderId]);
+    if (allowed) void loadSoftware(kind, holderId);
+  }, [kind, holderId, allowed]);
+  if (!allowed) return null;
   const s = software.value;
   if (!s || s.holderId !== holderId) return null;
   return (
