@@ -4,9 +4,10 @@ import type { RouteRule } from "./route-rule";
 export type { Access, RouteRule } from "./route-rule";
 export { acceptsIdempotencyKey } from "./route-rule";
 
-const MANAGERS = ["owner", "admin"] as const;
-const CUSTODY = "inventory-items:write" as const;
-const SCIM = { access: "scim" } as const;
+import { IDENTITY_POLICY } from "./policy-identity";
+import { LICENCE_POLICY } from "./policy-licences";
+import { CUSTODY, MANAGERS } from "./policy-terms";
+
 const WEBHOOKS = { access: "jwt", roles: MANAGERS, feature: "webhooks" } as const;
 
 /**
@@ -87,42 +88,7 @@ export const ROUTE_POLICY = {
   cancelBooking: { access: "data", scope: "bookings:write" },
   pickUpBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
   returnBooking: { access: "data", scope: "bookings:write", alsoScope: CUSTODY },
-  // Licences (docs/licences.md): API keys accepted; product keys are shown to admins only (JWT).
-  listLicenceProducts: { access: "data", scope: "licences:read" },
-  createLicenceProduct: { access: "data", scope: "licences:write" },
-  getLicenceProduct: { access: "data", scope: "licences:read" },
-  updateLicenceProduct: { access: "data", scope: "licences:write" },
-  deleteLicenceProduct: { access: "data", scope: "licences:write" },
-  restoreLicenceProduct: { access: "data", scope: "licences:write" },
-  createLicenceLot: { access: "data", scope: "licences:write" },
-  listLicenceLots: { access: "data", scope: "licences:read" },
-  getLicenceLot: { access: "data", scope: "licences:read" },
-  updateLicenceLot: { access: "data", scope: "licences:write" },
-  deleteLicenceLot: { access: "data", scope: "licences:write" },
-  addLicenceKey: { access: "data", scope: "licences:write" },
-  revealLicenceKeys: { access: "jwt", roles: MANAGERS },
-  deleteLicenceKey: { access: "data", scope: "licences:write" },
-  assignLicenceSeat: { access: "data", scope: "licences:write" },
-  listLicenceLotSeats: { access: "data", scope: "licences:read" },
-  getLicenceSeat: { access: "data", scope: "licences:read" },
-  unassignLicenceSeat: { access: "data", scope: "licences:write" },
-  listPersonLicenceSeats: { access: "data", scope: "licences:read" },
-  listInventoryItemLicenceSeats: { access: "data", scope: "licences:read" },
-  reportLicenceUsage: { access: "data", scope: "licences:write" },
-  listReclaimableLicenceSeats: { access: "data", scope: "licences:read" },
-  reclaimLicenceSeats: { access: "data", scope: "licences:write" },
-  listLicenceRenewals: { access: "data", scope: "licences:read" },
-  getLicenceTrueUp: { access: "data", scope: "licences:read" },
-  getLicenceCompliance: { access: "data", scope: "licences:read" },
-  getLicenceCost: { access: "data", scope: "licences:read" },
-  createLicenceRenewalFeed: { access: "jwt", roles: MANAGERS, issuesSecret: true },
-  listLicenceRenewalFeeds: { access: "jwt", roles: MANAGERS },
-  revokeLicenceRenewalFeed: { access: "jwt", roles: MANAGERS },
-  getLicenceRenewalFeed: { access: "tenantPublic" },
-  openLicenceReview: { access: "data", scope: "licences:write" },
-  getLicenceReview: { access: "jwt" },
-  decideLicenceReview: { access: "jwt" },
-
+  ...LICENCE_POLICY,
   // Kits (docs/bookings.md#kits): API keys accepted, as for assets.
   listKits: { access: "data", scope: "kits:read", selfService: true },
   createKit: { access: "data", scope: "kits:write" },
@@ -369,50 +335,7 @@ export const ROUTE_POLICY = {
   getSamlMetadata: { access: "tenantPublic" },
   samlCallback: { access: "tenantPublic", throttled: true },
   oidcCallback: { access: "tenantPublic", throttled: true },
-  // Signed hand-overs (docs/handovers.md): owners and admins keep the agreements; whoever may move
-  // assets hands them over and takes the signature; the link pages are public, their token the credential.
-  listAgreements: { access: "data", scope: "inventory-items:read" },
-  getAgreement: { access: "data", scope: "inventory-items:read" },
-  listAgreementVersions: { access: "data", scope: "inventory-items:read" },
-  createAgreement: { access: "data", scope: CUSTODY, roles: MANAGERS },
-  updateAgreement: { access: "data", scope: CUSTODY, roles: MANAGERS },
-  deleteAgreement: { access: "data", scope: CUSTODY, roles: MANAGERS },
-  createHandover: { access: "data", scope: CUSTODY },
-  listHandovers: { access: "data", scope: "inventory-items:read" },
-  getHandover: { access: "data", scope: "inventory-items:read" },
-  acceptHandover: { access: "data", scope: CUSTODY },
-  declineHandover: { access: "data", scope: CUSTODY },
-  createHandoverLink: { access: "data", scope: CUSTODY, issuesSecret: true },
-  listReceipts: { access: "data", scope: "inventory-items:read" },
-  getReceipt: { access: "data", scope: "inventory-items:read" },
-  getReceiptPdf: { access: "data", scope: "inventory-items:read" },
-  verifyReceipt: { access: "data", scope: "inventory-items:read" },
-  getHandoverLinkPage: { access: "tenantPublic", throttled: true },
-  acceptHandoverByLink: { access: "tenantPublic", throttled: true },
-  declineHandoverByLink: { access: "tenantPublic", throttled: true },
-  // SCIM 2.0 (docs/scim.md): the identity provider's routes under /scim/v2 accept a SCIM token only;
-  // the tokens and the group mappings are admin settings.
-  listScimTokens: { access: "jwt", roles: MANAGERS },
-  createScimToken: { access: "jwt", roles: MANAGERS, issuesSecret: true },
-  revokeScimToken: { access: "jwt", roles: MANAGERS },
-  listScimGroupMappings: { access: "jwt", roles: MANAGERS },
-  createScimGroupMapping: { access: "jwt", roles: MANAGERS },
-  deleteScimGroupMapping: { access: "jwt", roles: MANAGERS },
-  scimGetServiceProviderConfig: SCIM,
-  scimListResourceTypes: SCIM,
-  scimListSchemas: SCIM,
-  scimListUsers: SCIM,
-  scimCreateUser: SCIM,
-  scimGetUser: SCIM,
-  scimReplaceUser: SCIM,
-  scimPatchUser: SCIM,
-  scimDeleteUser: SCIM,
-  scimListGroups: SCIM,
-  scimCreateGroup: SCIM,
-  scimGetGroup: SCIM,
-  scimReplaceGroup: SCIM,
-  scimPatchGroup: SCIM,
-  scimDeleteGroup: SCIM,
+  ...IDENTITY_POLICY,
 } as const satisfies Record<string, RouteRule>;
 
 export type OperationId = keyof typeof ROUTE_POLICY;

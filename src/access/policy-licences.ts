@@ -1,0 +1,41 @@
+import { MANAGERS } from "./policy-terms";
+import type { RouteRule } from "./route-rule";
+
+/** The licences module's part of the route-policy table (src/access/policy.ts). */
+export const LICENCE_POLICY = {
+  // Licences (docs/licences.md): API keys accepted; product keys are shown to admins only (JWT).
+  listLicenceProducts: { access: "data", scope: "licences:read" },
+  createLicenceProduct: { access: "data", scope: "licences:write" },
+  getLicenceProduct: { access: "data", scope: "licences:read" },
+  updateLicenceProduct: { access: "data", scope: "licences:write" },
+  deleteLicenceProduct: { access: "data", scope: "licences:write" },
+  restoreLicenceProduct: { access: "data", scope: "licences:write" },
+  createLicenceLot: { access: "data", scope: "licences:write" },
+  listLicenceLots: { access: "data", scope: "licences:read" },
+  getLicenceLot: { access: "data", scope: "licences:read" },
+  updateLicenceLot: { access: "data", scope: "licences:write" },
+  deleteLicenceLot: { access: "data", scope: "licences:write" },
+  addLicenceKey: { access: "data", scope: "licences:write" },
+  revealLicenceKeys: { access: "jwt", roles: MANAGERS },
+  deleteLicenceKey: { access: "data", scope: "licences:write" },
+  assignLicenceSeat: { access: "data", scope: "licences:write" },
+  listLicenceLotSeats: { access: "data", scope: "licences:read" },
+  getLicenceSeat: { access: "data", scope: "licences:read" },
+  unassignLicenceSeat: { access: "data", scope: "licences:write" },
+  listPersonLicenceSeats: { access: "data", scope: "licences:read" },
+  listInventoryItemLicenceSeats: { access: "data", scope: "licences:read" },
+  reportLicenceUsage: { access: "data", scope: "licences:write" },
+  listReclaimableLicenceSeats: { access: "data", scope: "licences:read" },
+  reclaimLicenceSeats: { access: "data", scope: "licences:write" },
+  listLicenceRenewals: { access: "data", scope: "licences:read" },
+  getLicenceTrueUp: { access: "data", scope: "licences:read" },
+  getLicenceCompliance: { access: "data", scope: "licences:read" },
+  getLicenceCost: { access: "data", scope: "licences:read" },
+  createLicenceRenewalFeed: { access: "jwt", roles: MANAGERS, issuesSecret: true },
+  listLicenceRenewalFeeds: { access: "jwt", roles: MANAGERS },
+  revokeLicenceRenewalFeed: { access: "jwt", roles: MANAGERS },
+  getLicenceRenewalFeed: { access: "tenantPublic" },
+  openLicenceReview: { access: "data", scope: "licences:write" },
+  getLicenceReview: { access: "jwt" },
+  decideLicenceReview: { access: "jwt" },
+} as const satisfies Record<string, RouteRule>;
