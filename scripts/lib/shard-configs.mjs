@@ -78,3 +78,35 @@ export async function writeShardConfigs(
   writeFileSync(routerPath, JSON.stringify(router, null, 2));
   return { router: routerPath, shards };
 }
+
+/**
+ * One Worker as wrangler.toml has it, with `poolSize` pool databases instead of wrangler.toml's 16:
+ * the browser suite makes more workspaces than that (a pool database is claimed for good).
+ */
+export async function writePoolConfig(poolSize, { dir, vars = {} }) {
+  const { experimental_readRawConfig } = await import("wrangler");
+  const source = join(ROOT, "wrangler.toml");
+  const { rawConfig: c } = experimental_readRawConfig({ config: source });
+  const abs = (p) => (isAbsolute(p) ? p : resolve(dirname(source), p));
+  const [template] = c.d1_databases.filter((db) => POOL.test(db.binding));
+  const pool = Array.from({ length: poolSize }, (_, i) => {
+    const n = String(i + 1).padStart(3, "0");
+    return {
+      ...template,
+      binding: `TENANT_DB_P${n}`,
+      database_name: `inventory-tenant-p${n}`,
+      database_id: `00000000-0000-0000-0001-000000000${n}`,
+    };
+  });
+  c.main = abs(c.main);
+  c.vars = { ...(c.vars ?? {}), ...vars };
+  c.assets = { ...c.assets, directory: abs(c.assets.directory) };
+  c.d1_databases = [...c.d1_databases.filter((db) => !POOL.test(db.binding)), ...pool].map((db) => ({
+    ...db,
+    ...(db.migrations_dir ? { migrations_dir: abs(db.migrations_dir) } : {}),
+  }));
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "inventory.json");
+  writeFileSync(path, JSON.stringify(c, null, 2));
+  return path;
+}

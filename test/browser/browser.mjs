@@ -115,3 +115,15 @@ export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true });
 }
+
+/**
+ * A keyboard-wedge scanner's burst: every key of `code` and Enter, dispatched in the page in one go
+ * (as the scanner sends them). Typing through the DevTools protocol would put the test runner's own
+ * pauses between keys, and a busy machine then looks like a person typing (web/src/platform/wedge.ts).
+ */
+export async function wedgeScan(page, code) {
+  await page.evaluate((keys) => {
+    for (const key of [...keys, "Enter"])
+      (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+  }, code);
+}

@@ -3,7 +3,7 @@
 // screenshots for people (test-artifacts/browser/, not committed). One Worker for all files
 // (global-setup.mjs), one browser for this file.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, invitedUser, launch, openPage, PHONE, screenshot, workspace } from "./browser.mjs";
+import { axeViolations, invitedUser, launch, openPage, PHONE, screenshot, wedgeScan, workspace } from "./browser.mjs";
 
 let browser;
 let ws;
@@ -287,8 +287,7 @@ describe("the field app at phone size", () => {
     await page.goto(`${ws.base}/scan`);
     await expect.poll(() => page.getByRole("heading", { name: "Scan" }).isVisible()).toBe(true);
     await page.locator("h1").click();
-    await page.keyboard.type("NEW-777", { delay: 5 });
-    await page.keyboard.press("Enter");
+    await wedgeScan(page, "NEW-777");
     await page.waitForURL(`${ws.base}/a/NEW-777`);
     expect((await page.goto(`${ws.base}/`)).status()).toBe(200);
     await expect.poll(() => page.getByRole("link", { name: "Open the scanner" }).isVisible()).toBe(true);

@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, invitedUser, launch, openPage, PHONE, screenshot, workspace } from "./browser.mjs";
+import { axeViolations, invitedUser, launch, openPage, PHONE, screenshot, wedgeScan, workspace } from "./browser.mjs";
 import { decodeModules, modulesOfSvg, writeY4m } from "./fake-camera.mjs";
 import { makeAssets, makeLocation, signInTo, typeCodes } from "./scanner-fixtures.mjs";
 
@@ -229,8 +229,7 @@ describe("the field app: labels, stock and custody", () => {
     await page.evaluate(() =>
       document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined,
     );
-    await page.keyboard.type(`${ws.base}/s/${item.tag}`, { delay: 5 });
-    await page.keyboard.press("Enter");
+    await wedgeScan(page, `${ws.base}/s/${item.tag}`);
     await page.waitForURL(`${ws.base}/s/${item.tag}`);
     // The batch takes asset labels only: a stock label is named as such, not "unknown".
     await page.goto(`${ws.base}/scan/batch`);

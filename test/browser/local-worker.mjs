@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "../../scripts/lib/http.mjs";
-import { writeShardConfigs } from "../../scripts/lib/shard-configs.mjs";
+import { writePoolConfig, writeShardConfigs } from "../../scripts/lib/shard-configs.mjs";
 import { runWrangler, spawnWrangler } from "../../scripts/lib/wrangler.mjs";
 
 export const ADMIN = { email: "admin@example.com", password: "browser-test-admin-password" };
@@ -46,7 +46,11 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
   };
   // Shards: every Worker's variables are in its configuration (a `--var` reaches the first only).
   const topology = shards > 0 ? await writeShardConfigs(shards, { dir: join(dir, "config"), vars: allVars }) : null;
-  const config = topology ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])] : [];
+  // One Worker: wrangler.toml's, with a pool for the browser suite's 20-odd workspaces.
+  const single = topology ? null : await writePoolConfig(48, { dir: join(dir, "config"), vars: allVars });
+  const config = topology
+    ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])]
+    : ["-c", single];
   await runWrangler(
     [
       "d1",
@@ -56,7 +60,8 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
       "--local",
       "--persist-to",
       persist,
-      ...(topology ? ["-c", topology.shards[0].path] : []),
+      "-c",
+      topology ? topology.shards[0].path : single,
     ],
     { quiet: true, env: quietEnv },
   );

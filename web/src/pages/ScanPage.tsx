@@ -35,11 +35,13 @@ function modeOf(p: string): Mode {
   return { mode: "lookUp" };
 }
 
-/** Each mode is offered only to a user who may call the routes it needs (GET /auth/permissions). */
-const TABS = [
+/** Each mode is opened only for a user who may call the routes it needs (GET /auth/permissions). */
+const MODES = [
   { mode: "lookUp", href: "/scan", label: t.modes.lookUp, needs: ["getInventoryItemByTag"] },
   { mode: "audit", href: "/scan/audit", label: t.modes.audit, needs: ["listActiveSessions", "scanSessionItem"] },
   { mode: "batch", href: "/scan/batch", label: t.modes.batch, needs: ["bulkInventoryItems"] },
+  // Reached from an asset's check-out form, never a tab of its own.
+  { mode: "holder", needs: ["getInventoryItemByTag", "checkoutInventoryItem"] },
 ] as const;
 
 function LookUp() {
@@ -70,10 +72,11 @@ function LookUp() {
  * keyboard (docs/field-app.md "The scanner").
  */
 export function ScanPage() {
-  const tabs = TABS.filter((tab) => tab.needs.every(can));
+  const allowed = MODES.filter((m) => m.needs.every(can));
+  const tabs = allowed.filter((m) => "href" in m);
   const asked = modeOf(path.value);
   // A mode the user may not use is not opened (its calls would be refused): look up instead.
-  const current: Mode = tabs.some((tab) => tab.mode === asked.mode) ? asked : { mode: "lookUp" };
+  const current: Mode = allowed.some((m) => m.mode === asked.mode) ? asked : { mode: "lookUp" };
   const auditId = current.mode === "audit" ? current.sessionId : null;
   useEffect(() => {
     // A wedge scan outside any field goes to the mode on screen (in a field, the form takes it).

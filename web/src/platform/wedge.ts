@@ -10,7 +10,9 @@ export function listenForWedge(onCode: (code: string) => void, gapMs = 60): () =
   const onKey = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement | null;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-    const now = performance.now();
+    // When the key was pressed, not when this handler got to run: a busy phone's main thread does
+    // not turn a scanner's burst into slow typing.
+    const now = event.timeStamp;
     if (now - last > gapMs) buffer = "";
     last = now;
     if (event.key === "Enter") {
