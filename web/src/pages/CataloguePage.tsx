@@ -34,7 +34,12 @@ export default function CataloguePage() {
           },
           {
             title: t.catalogue.kits,
-            rows: c.value.kits.map((k) => ({ kind: "kit", id: k.id, name: k.name, detail: k.status })),
+            rows: c.value.kits.map((k) => ({
+              kind: "kit",
+              id: k.id,
+              name: k.name,
+              detail: t.catalogue.status(k.status),
+            })),
           },
           {
             title: t.catalogue.stock,
