@@ -17,6 +17,10 @@ const documentRunsDecoder = runsDecoder(location.pathname);
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
   const url = new URL(to, location.origin);
   if (url.origin !== location.origin || runsDecoder(url.pathname) !== documentRunsDecoder) {
+    // The camera reads a label many times a second: a second load of the same page would abort the
+    // one under way (the phone would start over), so the document leaves once.
+    if (leavingFor === url.href) return;
+    leavingFor = url.href;
     if (opts.replace) location.replace(url.href);
     else location.assign(url.href);
     return;
@@ -25,6 +29,13 @@ export function navigate(to: string, opts: { replace?: boolean } = {}): void {
   sync();
   window.scrollTo(0, 0);
 }
+
+/** The page this document is being replaced by (a full load under way), if any. */
+let leavingFor: string | null = null;
+// Back from the page cache: this document is the live one again.
+window.addEventListener("pageshow", () => {
+  leavingFor = null;
+});
 
 function sync() {
   path.value = location.pathname;
