@@ -13,7 +13,7 @@ const notice = (session: SessionRow, userId: string) => ({
   data: { sessionId: session.id, status: session.status, dueAt: session.dueAt },
 });
 
-/** Assignees to tell: the new ones, but not one who assigned themselves. */
+/** Of `ids`, the users to tell: all but one who assigned themselves (their own act needs no mail). */
 const toTell = (ctx: SessionCtx, ids: readonly string[]) => ids.filter((id) => id !== ctx.actor);
 
 /**
