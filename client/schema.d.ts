@@ -1928,7 +1928,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for an asset or a kit (now or for a window), or for units of a stock item (now)
-         * @description Exactly one of assetId, kitId or stockItemId (400 otherwise). The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable); a stock item must be requestable for every role. A stock request is for now only (stock is not booked: a window is 400) and reserves nothing: what is on hand is checked at approval. Owners and admins are notified; `request.created` is sent.
+         * @description Exactly one of assetId, kitId or stockItemId (400 otherwise). The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable); a stock item must be requestable for every role. A stock request is for now only (stock is not booked: a window is 400) and reserves nothing: what is on hand is checked at approval. Owners and admins are notified (in the app, and by mail at once by their preferences); `request.created` is sent.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): yes, narrowed to its own.
          */
@@ -3384,7 +3384,7 @@ export interface paths {
         put?: never;
         /**
          * Create a session
-         * @description A draft unless `status: "active"`. Unknown locationId, categoryId or assignees: 400. Statuses: `draft` → `active` (the expected set is taken from the scope) → `completed` (scans written through, report stored, `session.completed` emitted); `draft` or `active` → `cancelled`. completed and cancelled are final (409). Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409).
+         * @description A draft unless `status: "active"`. Unknown locationId, categoryId or assignees: 400. Statuses: `draft` → `active` (the expected set is taken from the scope) → `completed` (scans written through, report stored, `session.completed` emitted); `draft` or `active` → `cancelled`. completed and cancelled are final (409). Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409). Each newly assigned user (not one who assigned themselves) gets a `session.assigned` notification, mailed at once by their preferences (docs/notifications.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */
@@ -3442,7 +3442,7 @@ export interface paths {
         head?: never;
         /**
          * Update a session or change its status
-         * @description Statuses: `draft` → `active` (the expected set is taken from the scope) → `completed` (scans written through, report stored, `session.completed` emitted); `draft` or `active` → `cancelled`. completed and cancelled are final (409). Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409).
+         * @description Statuses: `draft` → `active` (the expected set is taken from the scope) → `completed` (scans written through, report stored, `session.completed` emitted); `draft` or `active` → `cancelled`. completed and cancelled are final (409). Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409). Each newly assigned user (not one who assigned themselves) gets a `session.assigned` notification, mailed at once by their preferences (docs/notifications.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `sessions:write`.
          */

@@ -6,11 +6,12 @@
 //   4. once it answers: the demo workspace seeded through the admin API, credentials printed
 //   Mail: a local SMTP server on loopback (scripts/lib/mail-catcher.mjs) receives every mail the
 //   Worker sends (MAIL_SMTP_PORT, default 1025); they are kept as .eml files in .wrangler/mail and
-//   shown at http://127.0.0.1:8025/ (MAIL_WEB_PORT).
+//   shown at http://127.0.0.1:8025/ (MAIL_WEB_PORT). Port 0 picks a free one; the ports in use are
+//   recorded in .wrangler/mail-catcher.json (the walk-throughs read the mails there).
 // Extra arguments go to `wrangler dev` (`npm start -- --inspector-port 9230`), except `--shards N`:
 // the router and N shards in one `wrangler dev` (docs/deploying.md#shards), with databases of their
 // own (.wrangler/shards/state) and the demo workspace on the shard with the most room.
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { outputGate, STOP_SIGNALS, whenParentGone } from "./lib/child-life.mjs";
@@ -81,6 +82,12 @@ async function main() {
       `Could not start the local mail server (${err.message}): set MAIL_SMTP_PORT / MAIL_WEB_PORT to free ports`,
     );
   });
+
+  mkdirSync(join(ROOT, ".wrangler"), { recursive: true });
+  writeFileSync(
+    join(ROOT, ".wrangler", "mail-catcher.json"),
+    `${JSON.stringify({ smtpPort: mail.smtpPort, httpPort: mail.httpPort, url: `http://127.0.0.1:${mail.httpPort}` })}\n`,
+  );
 
   log(`Starting wrangler dev on port ${port}...`);
   // Quiet until the credentials: wrangler's start-up output (the bindings table, a request log line

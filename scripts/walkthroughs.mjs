@@ -189,7 +189,14 @@ async function main() {
     console.log(`[walkthroughs] starting npm start on port ${port}...`);
     server = spawn("npm", ["start"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port) },
+      // Its own mail catcher on free ports, so a developer's `npm start` (1025/8025) may run beside it;
+      // walk-throughs find it in .wrangler/mail-catcher.json.
+      env: {
+        ...process.env,
+        PORT: String(port),
+        MAIL_SMTP_PORT: process.env.MAIL_SMTP_PORT ?? "0",
+        MAIL_WEB_PORT: process.env.MAIL_WEB_PORT ?? "0",
+      },
       stdio: ["ignore", "ignore", "inherit"],
       detached: true,
     });

@@ -183,7 +183,8 @@ export async function runDueDeliveries(
     ...counters,
   ]);
   for (const [id, list] of byEndpoint)
-    if (list.some((o) => !o.ok && !o.gone)) await autoDisableIfFailing(deps.db, endpoints.get(id)!, deps.now());
+    if (list.some((o) => !o.ok && !o.gone) && (await autoDisableIfFailing(deps.db, endpoints.get(id)!, deps.now())))
+      await deps.planNotifications?.();
   await enqueueDeliveries(deps, retries);
   return outcomes;
 }

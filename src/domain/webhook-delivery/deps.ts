@@ -1,4 +1,5 @@
 import type { Bindings, TenantDb } from "../../env";
+import { queueNotificationPlanning } from "../../events/notification-queue";
 import { type OutboundPolicy, outboundPolicyFor } from "../../platform/outbound";
 
 /**
@@ -24,6 +25,8 @@ export interface WebhookDeps {
   now: () => Date;
   /** Multiplies the retry schedule; only `WEBHOOK_RETRY_SCALE` under ENVIRONMENT=development (benchmarks) sets it. */
   scale: number;
+  /** After an endpoint was disabled: its owners' notifications are planned and mailed at once (absent in unit tests). */
+  planNotifications?: () => Promise<void>;
 }
 
 export function webhookDeps(env: Bindings, tenantId: string, db: TenantDb): WebhookDeps {
@@ -36,5 +39,6 @@ export function webhookDeps(env: Bindings, tenantId: string, db: TenantDb): Webh
     policy: outboundPolicyFor(env.ENVIRONMENT),
     now: () => new Date(),
     scale: Number.isFinite(scale) && scale > 0 ? scale : 1,
+    planNotifications: () => queueNotificationPlanning(env, tenantId),
   };
 }

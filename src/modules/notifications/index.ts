@@ -8,7 +8,7 @@ export { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessa
 export { runNotificationDelivery } from "./delivery/run";
 export { sendTransactionalMail } from "./delivery/transactional";
 export { type KindName, NOTIFICATION_KINDS } from "./kinds";
-export { afterNotify, type NotifyInput, notify, notifyWrite } from "./notify";
+export { afterNotify, type NotifyInput, notifiedAfterCommit, notify, notifyOnCommit, notifyWrite } from "./notify";
 export { pushCreated, realtimeSink } from "./realtime";
 export { realtimeRouter } from "./realtime-routes";
 export { notificationsRouter } from "./routes";

@@ -1,5 +1,6 @@
 import { notifications } from "../../db/tenant/notifications";
 import type { Bindings, TenantDb } from "../../env";
+import { planNotificationsAfterCommit } from "../../events/notification-queue";
 import { commitWrite, type Write } from "../../events/write";
 import { nowIso } from "../../platform/clock";
 import { insertJsonRows } from "../../platform/d1-write";
@@ -36,6 +37,39 @@ export function notifyWrite(db: TenantDb, inputs: readonly NotifyInput[], at = n
   }));
   const write: Write = { writes: rows.length ? [insertJsonRows(db, notifications, rows)] : [] };
   return { rows, write };
+}
+
+/**
+ * The after-commit work of notifications a verb wrote in its own batch: the users' realtime push,
+ * then the notification queue is asked to plan their mail and chat deliveries, so what is due now
+ * is sent within seconds rather than at the next cron run. Never throws.
+ */
+export async function notifiedAfterCommit(
+  env: Pick<Bindings, "USER_REALTIME" | "NOTIFICATIONS">,
+  tenantId: string,
+  rows: readonly NotificationRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await pushCreated(
+    realtimeSink(env, tenantId),
+    rows.filter((r) => r.userId.startsWith("usr_")),
+  );
+  await planNotificationsAfterCommit(env, tenantId)();
+}
+
+/**
+ * `notifyWrite` with `notifiedAfterCommit` as its after-commit step, for a verb that notifies in
+ * its own write (a new session's assignees): join `write` into the verb's write (`joinWrites`).
+ */
+export function notifyOnCommit(
+  env: Pick<Bindings, "USER_REALTIME" | "NOTIFICATIONS">,
+  tenantId: string,
+  db: TenantDb,
+  inputs: readonly NotifyInput[],
+  at = nowIso(),
+) {
+  const { rows, write } = notifyWrite(db, inputs, at);
+  return { rows, write: { ...write, after: [() => notifiedAfterCommit(env, tenantId, rows)] } satisfies Write };
 }
 
 /**

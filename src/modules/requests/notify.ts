@@ -1,6 +1,7 @@
 import { notifications } from "../../db/tenant/notifications";
 import type { RequestStatus } from "../../db/tenant/requests";
 import type { Bindings, TenantDb } from "../../env";
+import { planNotificationsAfterCommit } from "../../events/notification-queue";
 import type { Write } from "../../events/write";
 import { insertJsonRows } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
@@ -10,8 +11,8 @@ import { type RequestRow, toRequest } from "./view";
 /**
  * Who hears of each step: a new request, a cancellation and a reminder go to the owners
  * and admins who answer the queue; an answer and an expiry go to the requester (an expiry to both).
- * The rows are written in the step's own batch; the realtime push follows the commit and never
- * fails the step: a failed realtime emission never fails the operation.
+ * The rows are written in the step's own batch; the realtime push and the mail (planned and sent
+ * at once through the notification queue) follow the commit and never fail the step.
  */
 export type Step = "created" | "approved" | "declined" | "cancelled" | "expired" | "reminder";
 
@@ -55,10 +56,11 @@ export function notificationRows(step: Step, r: RequestRow, recipients: readonly
 
 /**
  * What records a step in the write recipe: the notifications, the `request.<status>` webhook event,
- * and after the commit the realtime push of the notifications to their owners' open sockets.
+ * and after the commit the realtime push of the notifications to their owners' open sockets and
+ * their mail and chat deliveries (the queue plans them: an answer reaches the requester at once).
  */
 export function stepWrite(
-  ctx: { db: TenantDb; tenantId: string; env: Pick<Bindings, "USER_REALTIME"> },
+  ctx: { db: TenantDb; tenantId: string; env: Pick<Bindings, "USER_REALTIME" | "NOTIFICATIONS"> },
   after: RequestRow,
   rows: NotificationRow[],
 ): Write {
@@ -68,7 +70,9 @@ export function stepWrite(
     events: [
       { type: after.status === "open" ? "request.created" : type, subjectId: after.id, payload: toRequest(after) },
     ],
-    after: [() => push(ctx.env, ctx.tenantId, rows)],
+    after: rows.length
+      ? [() => push(ctx.env, ctx.tenantId, rows), planNotificationsAfterCommit(ctx.env, ctx.tenantId)]
+      : [],
   };
 }
 

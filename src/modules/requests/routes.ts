@@ -37,7 +37,7 @@ export const requestsRouter = createRouter()
       tags,
       summary: "Ask for an asset or a kit (now or for a window), or for units of a stock item (now)",
       description:
-        "Exactly one of assetId, kitId or stockItemId (400 otherwise). The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable); a stock item must be requestable for every role. A stock request is for now only (stock is not booked: a window is 400) and reserves nothing: what is on hand is checked at approval. Owners and admins are notified; `request.created` is sent.",
+        "Exactly one of assetId, kitId or stockItemId (400 otherwise). The caller's person (the live person with their email) will hold it. The self-service role (requester) may ask only for requestable assets (a kit: every item requestable); a stock item must be requestable for every role. A stock request is for now only (stock is not booked: a window is 400) and reserves nothing: what is on hand is checked at approval. Owners and admins are notified (in the app, and by mail at once by their preferences); `request.created` is sent.",
       request: body(CreateRequestBody),
       responses: { 201: json(RequestSchema, "The open request"), ...errorResponses(409, 415) },
     }),

@@ -25,7 +25,7 @@ export interface Caller {
   role: Role;
 }
 
-export type RequestsCtx = ServiceCtx & { caller: Caller; env: Pick<Bindings, "USER_REALTIME"> };
+export type RequestsCtx = ServiceCtx & { caller: Caller; env: Pick<Bindings, "USER_REALTIME" | "NOTIFICATIONS"> };
 
 /** The live, active person with the caller's email: who will hold what is approved. */
 async function requesterPerson(ctx: RequestsCtx) {

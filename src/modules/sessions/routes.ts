@@ -15,7 +15,7 @@ const tags = ["Inventory sessions"];
 const STATUS_RULES =
   "Statuses: `draft` → `active` (the expected set is taken from the scope) → `completed` (scans written through, report stored, " +
   "`session.completed` emitted); `draft` or `active` → `cancelled`. completed and cancelled are final (409). " +
-  "Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409).";
+  "Name, dueAt and assignees can change until the session ends; the scope only while it is a draft (409). Each newly assigned user (not one who assigned themselves) gets a `session.assigned` notification, mailed at once by their preferences (docs/notifications.md).";
 
 export const sessionsRouter = createRouter()
   .openapi(

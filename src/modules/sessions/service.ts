@@ -7,6 +7,7 @@ import { conflict } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { syncPage } from "../../platform/sync";
+import { assignedOnCreate, assignedOnEdit } from "./assigned";
 import { requireSession, type SessionCtx, type SessionRow, sessionObject } from "./context";
 import { transition } from "./lifecycle";
 import { checkRefs } from "./refs";
@@ -80,10 +81,16 @@ export async function createSession(ctx: SessionCtx, input: CreateSessionInput):
     createdAt: now,
     updatedAt: now,
   };
-  await commitWrite(ctx, {
-    writes: [ctx.db.insert(sessions).values(row)],
-    events: [{ type: "session.created", subjectId: row.id, payload: toSession(row) }],
-  });
+  await commitWrite(
+    ctx,
+    joinWrites(
+      {
+        writes: [ctx.db.insert(sessions).values(row)],
+        events: [{ type: "session.created", subjectId: row.id, payload: toSession(row) }],
+      },
+      assignedOnCreate(ctx, row),
+    ),
+  );
   return input.status === "active" ? transition(ctx, row, "active") : row;
 }
 
@@ -117,26 +124,32 @@ export async function updateSession(ctx: SessionCtx, id: string, input: UpdateSe
       assigneeIds: fields.assigneeIds ? [...new Set(fields.assigneeIds)] : current.assigneeIds,
       updatedAt: nowIso(),
     };
+    // New assignees hear of it only if this edit is written and they were not assigned meanwhile.
+    const notice = assignedOnEdit(ctx, current, next);
     const done = await commitWrite(
       ctx,
-      ifChanged(
-        ctx,
-        ctx.db
-          .update(sessions)
-          .set({
-            name: next.name,
-            locationId: next.locationId,
-            includeSubLocations: next.includeSubLocations,
-            categoryId: next.categoryId,
-            dueAt: next.dueAt,
-            assigneeIds: next.assigneeIds,
-            updatedAt: next.updatedAt,
-          })
-          .where(and(eq(sessions.id, id), eq(sessions.status, current.status))),
-        { type: "session.updated", subjectId: id, payload: { ...toSession(next), changes: changed } },
+      joinWrites(
+        ifChanged(
+          ctx,
+          ctx.db
+            .update(sessions)
+            .set({
+              name: next.name,
+              locationId: next.locationId,
+              includeSubLocations: next.includeSubLocations,
+              categoryId: next.categoryId,
+              dueAt: next.dueAt,
+              assigneeIds: next.assigneeIds,
+              updatedAt: next.updatedAt,
+            })
+            .where(and(eq(sessions.id, id), eq(sessions.status, current.status))),
+          { type: "session.updated", subjectId: id, payload: { ...toSession(next), changes: changed } },
+        ),
+        notice.write,
       ),
     );
     if (changedRows(done) === 0) throw conflict("The session changed meanwhile; reload and retry");
+    await notice.afterCommit(done);
     if (next.status === "active" && (fields.name !== undefined || fields.dueAt !== undefined)) {
       await sessionObject(ctx, id).setDetails({ name: next.name, dueAt: next.dueAt });
     }

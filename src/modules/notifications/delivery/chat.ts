@@ -27,6 +27,22 @@ export function chatBody(
   };
 }
 
+/**
+ * An incoming-webhook URL is its own credential (whoever has it may post), so an error that quotes
+ * it (a network error, a chat that echoes the URL) keeps only its host: errors end up in the send
+ * log, which admins list.
+ */
+export function redactChatUrl(text: string, url: string): string {
+  let host: string;
+  try {
+    host = new URL(url).host;
+  } catch {
+    return text.split(url).join("(chat URL)");
+  }
+  const secretParts = [url, url.slice(url.indexOf(host) + host.length)].filter((p) => p.length > 1);
+  return secretParts.reduce((t, part) => t.split(part).join(part === url ? host : "/…"), text);
+}
+
 /** Posts to a chat's incoming webhook through the outbound guard; throws on anything but a 2xx. */
 export async function postToChat(env: Bindings, url: string, body: unknown): Promise<void> {
   const res = await guardedFetch(url, {
@@ -36,7 +52,7 @@ export async function postToChat(env: Bindings, url: string, body: unknown): Pro
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  if (res.error) throw new Error(res.error);
+  if (res.error) throw new Error(redactChatUrl(res.error, url));
   if (!res.status || res.status < 200 || res.status >= 300)
-    throw new Error(`chat answered ${res.status}: ${res.body.slice(0, 200)}`);
+    throw new Error(redactChatUrl(`chat answered ${res.status}: ${res.body.slice(0, 200)}`, url));
 }

@@ -1,15 +1,14 @@
 import type { Bindings } from "../../../env";
+import type { NotificationMessage } from "../../../events/notification-queue";
 import { chunk } from "../../../platform/d1";
 import { tenantDb } from "../../../tenancy/pool";
-import { findTenantById } from "../../../tenancy/registry";
+import { findTenantById, settingsOf, type TenantRecord } from "../../../tenancy/registry";
+import { planDeliveries } from "./plan";
 import { deliverDue } from "./send";
 
 /** The notification queue's name (wrangler.toml). A message points at sends; it never carries a mail. */
 export const NOTIFICATION_QUEUE = "inventory-notifications";
-export interface NotificationMessage {
-  tenantId: string;
-  sendIds: string[];
-}
+export type { NotificationMessage };
 
 const PER_MESSAGE = 25;
 /** The Queue's longest delay; a longer wait is the cron sweep's. */
@@ -42,7 +41,8 @@ export async function consumeNotificationMessages(env: Bindings, batch: MessageB
   for (const msg of batch.messages) {
     try {
       const tenant = await findTenantById(env, msg.body.tenantId);
-      if (tenant) {
+      if (tenant && msg.body.plan) await planAndDeliver(env, tenant);
+      if (tenant && msg.body.sendIds?.length) {
         const out = await deliverDue(env, tenant, tenantDb(env, tenant.dbBinding), { ids: msg.body.sendIds });
         await requeueRetries(env, tenant.id, out.retrying);
       }
@@ -51,6 +51,29 @@ export async function consumeNotificationMessages(env: Bindings, batch: MessageB
       console.error("notification sends failed", String(err));
       msg.retry({ delaySeconds: 30 });
     }
+  }
+}
+
+/** Sends per round of a plan message: one claim statement each. */
+const PER_ROUND = 50;
+
+/**
+ * A plan message (a write notified someone): plans the workspace's unplanned notifications, then
+ * sends the ones due now from this consumer, without a second trip through the queue. What is not
+ * due yet (quiet hours, digests) waits in the send log for its time; planning twice plans nothing twice.
+ */
+async function planAndDeliver(env: Bindings, tenant: TenantRecord) {
+  const db = tenantDb(env, tenant.dbBinding);
+  const zone = settingsOf(tenant).timezone;
+  const due: string[] = [];
+  for (let round = 0; round < 5; round++) {
+    const { planned, dueNow } = await planDeliveries(db, zone);
+    due.push(...dueNow);
+    if (planned < 200) break;
+  }
+  for (const ids of chunk(due, PER_ROUND)) {
+    const out = await deliverDue(env, tenant, db, { ids, limit: PER_ROUND });
+    await requeueRetries(env, tenant.id, out.retrying);
   }
 }
 

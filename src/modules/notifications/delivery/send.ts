@@ -260,10 +260,10 @@ async function deliverOne(ctx: SendContext, send: SendRow): Promise<Outcome> {
   return { subject: rendered.subject, messageId };
 }
 
-/** What makes mails "the same subject" for threading: the schedule, booking, request or asset they are about. */
+/** What makes mails "the same subject" for threading: the schedule, booking, request, session or asset they are about. */
 function threadSubject(row: NotificationRow): string {
   const d = row.data as Record<string, unknown>;
-  const id = d.scheduleId ?? d.bookingId ?? d.requestId ?? d.stockItemId ?? d.itemId ?? d.assetId;
+  const id = d.scheduleId ?? d.bookingId ?? d.requestId ?? d.sessionId ?? d.stockItemId ?? d.itemId ?? d.assetId;
   return typeof id === "string" ? id : row.title;
 }
 
