@@ -13,21 +13,35 @@ export type Outcome = { tone: "ok" | "error"; message: string } | null;
 export type ActionName = "checkOut" | "checkIn" | "move" | "report" | "book";
 
 export const outcome = signal<Outcome>(null);
+/**
+ * The hand-over the last checkout (or check-in) recorded, waiting for the person's signature
+ * because an agreement covers the asset (docs/handovers.md): the page offers to sign it now or
+ * send a link. Cleared by the next action and when the page changes.
+ */
+export const pendingHandover = signal<{ id: string } | null>(null);
 /** The action whose form is open (one at a time). */
 export const openAction = signal<ActionName | null>(null);
 export const busy = signal(false);
 
-type Result = { error?: unknown; response: Response };
+type Result = { error?: unknown; response: Response; data?: unknown };
+
+/** The pending hand-over a custody answer names (`handover`), if any. */
+const handoverOf = (data: unknown) => {
+  const h = (data as { handover?: { id: string; state: string } | null } | undefined)?.handover;
+  return h?.state === "pending_acceptance" ? { id: h.id } : null;
+};
 
 async function run(tag: string, call: () => Promise<Result>, done: string, failed: string): Promise<boolean> {
   busy.value = true;
   outcome.value = null;
+  pendingHandover.value = null;
   try {
     const res = await call();
     if (!res.response.ok) {
       outcome.value = { tone: "error", message: messageOf(res.error, failed) };
       return false;
     }
+    pendingHandover.value = handoverOf(res.data);
     openAction.value = null;
     await loadAsset(tag, failed);
     outcome.value = { tone: "ok", message: done };

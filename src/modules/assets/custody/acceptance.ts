@@ -38,7 +38,8 @@ export const HandoverRefSchema = z
   });
 export type HandoverRef = z.infer<typeof HandoverRefSchema>;
 
-export const handoverField = HandoverRefSchema.nullable().openapi({
+// A union with null (not .nullable()): a nullable $ref loses its null in the generated document.
+export const handoverField = z.union([HandoverRefSchema, z.null()]).openapi({
   description:
     "When an agreement covers the items (kit, else category, else workspace; a return only when the agreement asks for a return signature): the pending hand-over recorded in the same write. Null when none applies.",
 });
