@@ -1,6 +1,7 @@
-import { and, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { agreements, type HandoverItem, handovers } from "../../db/tenant/handovers";
+import { people } from "../../db/tenant/people";
 import { requireActivePerson, requireLivePerson } from "../../domain/catalog";
 import { asRider } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
@@ -198,7 +199,14 @@ export const acceptanceForCustody: AcceptanceAnswer = async (ctx, ask) => {
     .limit(1)
     .get();
   if (!any) return null;
-  const person = await requireLivePerson(ctx.db, ask.personId);
+  // The custody verb has checked the person (a checkout needs them active); a return from someone
+  // deleted meanwhile asks nobody (there is no one to sign) rather than refusing the check-in.
+  const person = await ctx.db
+    .select({ id: people.id, name: people.name })
+    .from(people)
+    .where(and(eq(people.id, ask.personId), isNull(people.deletedAt)))
+    .get();
+  if (!person) return null;
   const items = await readItems(ctx, ask.assetIds);
   const pending = await pendingHandover(ctx, {
     kind: ask.kind,
