@@ -20,7 +20,8 @@ type Checkout = InventoryItem & { handover: Ref };
 const handoversOf = async (t: TestTenant, personId: string) =>
   (await api<Page<Handover>>(t, `/handovers?personId=${personId}&limit=100`)).body.items;
 
-const statusOf = async (t: TestTenant, id: string) => (await api<InventoryItem>(t, `/inventory-items/${id}`)).body.status;
+const statusOf = async (t: TestTenant, id: string) =>
+  (await api<InventoryItem>(t, `/inventory-items/${id}`)).body.status;
 
 describe("hand-overs at every checkout to a person", () => {
   it("a single checkout: no agreement, no hand-over; under one, a pending hand-over in the same write, named in the answer", async () => {
@@ -239,5 +240,32 @@ describe("hand-overs at every checkout to a person", () => {
     const refused = await api<Failure>(t, `/requests/${r2.id}/approve`, { body: {}, auth: { jwt: admin.jwt } });
     expect(refused.status).toBe(409);
     expect(await handoversOf(t, rae.personId)).toHaveLength(1);
+  });
+  it("a booking's pick-up is a checkout to its person: one hand-over; its return asks for a signature when the agreement does", async () => {
+    const t = await createTenant();
+    await makeAgreement(t, { requireReturnSignature: true });
+    const p = await seedPerson(t, { name: "Ada" });
+    const x = await createAsset(t, { name: "Camera" });
+    const y = await createAsset(t, { name: "Lens" });
+    const hour = 3_600_000;
+    const booking = await api<{ id: string }>(t, "/bookings", {
+      body: {
+        assetIds: [x.id, y.id],
+        personId: p.id,
+        startsAt: new Date(Date.now() + hour).toISOString(),
+        endsAt: new Date(Date.now() + 24 * hour).toISOString(),
+      },
+    });
+    expect(booking.status, JSON.stringify(booking.body)).toBe(201);
+    const out = await api<{ status: string; handover: Ref }>(t, `/bookings/${booking.body.id}/pick-up`, { body: {} });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    expect(out.body).toMatchObject({ status: "checked_out", handover: { state: "pending_acceptance" } });
+    const [h] = await handoversOf(t, p.id);
+    expect(h!.items.map((i) => i.assetId).sort()).toEqual([x.id, y.id].sort());
+    expect(h!.dueBackAt).not.toBeNull();
+    const back = await api<{ status: string; handover: Ref }>(t, `/bookings/${booking.body.id}/return`, { body: {} });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ status: "returned", handover: { state: "pending_acceptance" } });
+    expect((await handoversOf(t, p.id)).map((r) => r.kind).sort()).toEqual(["checkout", "return"]);
   });
 });
