@@ -1090,7 +1090,7 @@ export interface paths {
         put?: never;
         /**
          * Pick a booking up: check every item out
-         * @description Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item).
+         * @description Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item). Under an agreement (the kit's, else the items' category's, else the workspace's), one pending hand-over for the booking is recorded in the same write and named in `handover` (docs/handovers.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
@@ -1112,7 +1112,7 @@ export interface paths {
         put?: never;
         /**
          * Return a booking's items (some or all)
-         * @description Checks the items in; the booking is `returned` when none is outstanding.
+         * @description Checks the items in; the booking is `returned` when none is outstanding. Under an agreement that asks for a return signature, the pending return hand-over is recorded in the same write and named in `handover` (docs/handovers.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
@@ -10243,6 +10243,10 @@ export interface components {
              */
             endsAt?: string;
             notes?: string | null;
+        };
+        BookingCustodyResult: components["schemas"]["Booking"] & {
+            /** @description When an agreement covers the items (kit, else category, else workspace; a return only when the agreement asks for a return signature): the pending hand-over recorded in the same write. Null when none applies. */
+            handover: components["schemas"]["HandoverRef"] | null;
         };
         ReturnBooking: {
             /** @description The items to return; all outstanding ones when absent. */
@@ -24715,7 +24719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Booking"];
+                    "application/json": components["schemas"]["BookingCustodyResult"];
                 };
             };
             /** @description Validation failed */
@@ -24933,7 +24937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Booking"];
+                    "application/json": components["schemas"]["BookingCustodyResult"];
                 };
             };
             /** @description Validation failed */
