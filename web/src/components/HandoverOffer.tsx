@@ -1,7 +1,4 @@
-import { useSignal } from "@preact/signals";
-import { messageOf } from "../api/client";
-import { createLink } from "../api/handovers";
-import { pendingHandover } from "../state/asset-actions";
+import { busy, handoverLink, handoverLinkError, pendingHandover, sendHandoverLink } from "../state/asset-actions";
 import { can } from "../state/session";
 import { t } from "../strings";
 import { Button, Field, LinkButton, Notice } from "./ui";
@@ -13,49 +10,28 @@ import { Button, Field, LinkButton, Notice } from "./ui";
  */
 export function HandoverOffer() {
   const pending = pendingHandover.value;
-  const link = useSignal<{ url: string; expiresAt: string } | null>(null);
-  const failed = useSignal<string | null>(null);
-  const sending = useSignal(false);
   if (!pending) return null;
-  const mayLink = can("createHandoverLink");
-  const maySign = can("acceptHandover");
-  const send = async () => {
-    sending.value = true;
-    failed.value = null;
-    try {
-      const res = await createLink(pending.id);
-      if (res.data) link.value = res.data;
-      else failed.value = messageOf(res.error, t.handoverOffer.linkFailed);
-    } catch {
-      failed.value = t.handoverOffer.linkFailed;
-    } finally {
-      sending.value = false;
-    }
-  };
+  const link = handoverLink.value;
   return (
     <section class="panel" aria-labelledby="handover-offer">
       <h2 id="handover-offer">{t.handoverOffer.title}</h2>
       <p>{t.handoverOffer.checkout}</p>
       <div class="actions">
-        {maySign && (
+        {can("acceptHandover") && (
           <LinkButton variant="primary" href={`/h/${encodeURIComponent(pending.id)}`}>
             {t.handoverOffer.signNow}
           </LinkButton>
         )}
-        {mayLink && !link.value && (
-          <Button disabled={sending.value} onClick={() => void send()}>
+        {can("createHandoverLink") && !link && (
+          <Button disabled={busy.value} onClick={() => void sendHandoverLink(t.handoverOffer.linkFailed)}>
             {t.handoverOffer.sendLink}
           </Button>
         )}
       </div>
-      {failed.value && <Notice tone="error">{failed.value}</Notice>}
-      {link.value && (
-        <Field
-          id="handover-link"
-          label={t.handoverOffer.linkLabel}
-          hint={t.handoverOffer.linkExpires(link.value.expiresAt)}
-        >
-          <input id="handover-link" readOnly value={link.value.url} onFocus={(e) => e.currentTarget.select()} />
+      {handoverLinkError.value && <Notice tone="error">{handoverLinkError.value}</Notice>}
+      {link && (
+        <Field id="handover-link" label={t.handoverOffer.linkLabel} hint={t.handoverOffer.linkExpires(link.expiresAt)}>
+          <input id="handover-link" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} />
         </Field>
       )}
     </section>

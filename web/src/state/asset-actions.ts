@@ -5,6 +5,7 @@
  */
 import { signal } from "@preact/signals";
 import * as assets from "../api/assets";
+import { createLink } from "../api/handovers";
 import { messageOf } from "../api/client";
 import { asset, loadAsset } from "./asset";
 import type { Choice } from "./choices";
@@ -19,6 +20,26 @@ export const outcome = signal<Outcome>(null);
  * send a link. Cleared by the next action and when the page changes.
  */
 export const pendingHandover = signal<{ id: string } | null>(null);
+/** The signing link made for it (shown once), or why it could not be made. */
+export const handoverLink = signal<{ url: string; expiresAt: string } | null>(null);
+export const handoverLinkError = signal<string | null>(null);
+
+/** POST /handovers/{id}/link for the pending hand-over: the person signs from their own device. */
+export async function sendHandoverLink(failed: string): Promise<void> {
+  const pending = pendingHandover.value;
+  if (!pending) return;
+  busy.value = true;
+  handoverLinkError.value = null;
+  try {
+    const res = await createLink(pending.id);
+    if (res.data) handoverLink.value = res.data;
+    else handoverLinkError.value = messageOf(res.error, failed);
+  } catch {
+    handoverLinkError.value = failed;
+  } finally {
+    busy.value = false;
+  }
+}
 /** The action whose form is open (one at a time). */
 export const openAction = signal<ActionName | null>(null);
 export const busy = signal(false);
@@ -35,6 +56,8 @@ async function run(tag: string, call: () => Promise<Result>, done: string, faile
   busy.value = true;
   outcome.value = null;
   pendingHandover.value = null;
+  handoverLink.value = null;
+  handoverLinkError.value = null;
   try {
     const res = await call();
     if (!res.response.ok) {
