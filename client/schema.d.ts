@@ -694,7 +694,7 @@ export interface paths {
         put?: never;
         /**
          * One action on many inventory items
-         * @description `{ action, ids, ...the action's fields }` for 1..100 items: `update` (PATCH fields, also moving category or location), `status` (as POST .../status), `checkout` (to one person), `checkin`, `delete`, `restore`. Answers 200 with `items` in request order: `{ id, ok, status, item? }`, or `{ id, ok: false, status, error }` with the status and error envelope the single route would have answered. Every rule of the single routes holds; the items that pass are written in one batch (a fixed number of D1 statements for any count).
+         * @description `{ action, ids, ...the action's fields }` for 1..100 items: `update` (PATCH fields, also moving category or location), `status` (as POST .../status), `checkout` (to one person), `checkin`, `delete`, `restore`. Answers 200 with `items` in request order: `{ id, ok, status, item? }`, or `{ id, ok: false, status, error }` with the status and error envelope the single route would have answered. Every rule of the single routes holds; the items that pass are written in one batch (a fixed number of D1 statements for any count). A `checkout` of items under an agreement records ONE pending hand-over for all that move (items under two different category agreements: each answers 409, nothing moves; check them out separately); a `checkin` under an agreement that asks for a return signature records one pending return hand-over per person the items come back from. `handovers` names them (docs/handovers.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
@@ -862,7 +862,7 @@ export interface paths {
         put?: never;
         /**
          * Check an item out to a person, a location or another item
-         * @description Exactly one target: `personId` (the default form), `locationId` (the item moves there) or `assetId` (the item travels with that item from then on: it takes its location now and whenever it moves). Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, the person is deactivated or deleted, the target item is retired or lost, or the target item is the item itself or inside its subtree; 400 for an unknown target or a dueBackAt in the past. Items checked out to this one move with it.
+         * @description Exactly one target: `personId` (the default form), `locationId` (the item moves there) or `assetId` (the item travels with that item from then on: it takes its location now and whenever it moves). Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, the person is deactivated or deleted, the target item is retired or lost, or the target item is the item itself or inside its subtree; 400 for an unknown target or a dueBackAt in the past. Items checked out to this one move with it. A checkout to a person whose item falls under an agreement (kit, else category, else workspace) records a pending hand-over in the same write and names it in `handover` (docs/handovers.md): the item is held either way.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
@@ -884,7 +884,7 @@ export interface paths {
         put?: never;
         /**
          * Check an item back in
-         * @description Clears the holder, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Items checked out to this one stay with it unless `cascade` is true; `children` names them either way. Body optional.
+         * @description Clears the holder, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Items checked out to this one stay with it unless `cascade` is true; `children` names them either way. Back from a person under an agreement that asks for a return signature, the pending return hand-over is recorded in the same write and named in `handover` (docs/handovers.md). Body optional.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `inventory-items:write`.
          */
@@ -1090,7 +1090,7 @@ export interface paths {
         put?: never;
         /**
          * Pick a booking up: check every item out
-         * @description Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item).
+         * @description Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item). Under an agreement (the kit's, else the items' category's, else the workspace's), one pending hand-over for the booking is recorded in the same write and named in `handover` (docs/handovers.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
@@ -1112,7 +1112,7 @@ export interface paths {
         put?: never;
         /**
          * Return a booking's items (some or all)
-         * @description Checks the items in; the booking is `returned` when none is outstanding.
+         * @description Checks the items in; the booking is `returned` when none is outstanding. Under an agreement that asks for a return signature, the pending return hand-over is recorded in the same write and named in `handover` (docs/handovers.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `bookings:write` and `inventory-items:write`.
          */
@@ -1254,7 +1254,7 @@ export interface paths {
         put?: never;
         /**
          * Check every item of a kit out
-         * @description One batch, all or none; the plain checkout's bookings rule applies to each item. 409 with `details.members`: a reason per refused item; nothing is changed.
+         * @description One batch, all or none; the plain checkout's bookings rule applies to each item. 409 with `details.members`: a reason per refused item; nothing is changed. Under an agreement (the kit's, else its items' category's, else the workspace's), one pending hand-over for the whole kit is recorded in the same write and named in `handover` (docs/handovers.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `kits:write` and `inventory-items:write`.
          */
@@ -1276,7 +1276,9 @@ export interface paths {
         put?: never;
         /**
          * Check every checked-out item of a kit in
-         * @description **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `kits:write` and `inventory-items:write`.
+         * @description One batch. Under an agreement that asks for a return signature, a pending return hand-over per person the items come back from is recorded in the same write (`handovers`, docs/handovers.md).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scopes: `kits:write` and `inventory-items:write`.
          */
         post: operations["checkinKit"];
         delete?: never;
@@ -1970,7 +1972,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a request: the checkout, booking or stock issue is made in the same write
-         * @description Exactly one answer takes effect. A stock request issues its quantity to the requester's person (returnable or consumed, as the item says) from `locationId` (this body's, else the request's, else the location with the most on hand); 409 naming what is on hand when there is not enough. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired, not enough stock on hand...): the request then stays open.
+         * @description Exactly one answer takes effect. A checkout to the requester's person under an agreement records its pending hand-over in that write too (`handover`). A stock request issues its quantity to the requester's person (returnable or consumed, as the item says) from `locationId` (this body's, else the request's, else the location with the most on hand); 409 naming what is on hand when there is not enough. 409 when the request is no longer open (answered, cancelled or expired: `details.status`), or when what it asks for cannot be done now (checked out, booked, retired, not enough stock on hand...): the request then stays open.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
@@ -9769,6 +9771,8 @@ export interface components {
         };
         BulkInventoryItemsResult: {
             items: components["schemas"]["BulkItemResult"][];
+            /** @description The pending hand-overs recorded in the same write: at most one for a `checkout` under an agreement, one per person for a `checkin` under an agreement that asks for a return signature; empty otherwise (docs/handovers.md). */
+            handovers: components["schemas"]["HandoverRef"][];
         };
         BulkItemResult: {
             id: string;
@@ -9777,6 +9781,13 @@ export interface components {
             status: number;
             item?: components["schemas"]["InventoryItem"] & unknown;
             error?: components["schemas"]["Error"] & unknown;
+        };
+        /** @description The hand-over recorded with this change, waiting for the person's signature (in person at `/h/{id}`, or by link: POST /handovers/{id}/link). See docs/handovers.md. */
+        HandoverRef: {
+            /** @example hov_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            id: string;
+            /** @enum {string} */
+            state: "pending_acceptance";
         };
         BulkInventoryItems: components["schemas"]["BulkUpdate"] | components["schemas"]["BulkStatus"] | components["schemas"]["BulkCheckout"] | components["schemas"]["BulkCheckin"] | components["schemas"]["BulkDelete"] | components["schemas"]["BulkRestore"];
         /** @description The PATCH fields (also categoryId / locationId to move), the same for every asset. uniqueTag and customFields are per asset: use PATCH. */
@@ -10086,6 +10097,10 @@ export interface components {
                 reasonRequired: boolean;
             }[];
         };
+        CheckoutResult: components["schemas"]["InventoryItem"] & {
+            /** @description When an agreement covers the items (kit, else category, else workspace; a return only when the agreement asks for a return signature): the pending hand-over recorded in the same write. Null when none applies. */
+            handover: components["schemas"]["HandoverRef"] | null;
+        };
         /** @description Exactly one target: `personId`, `locationId` or `assetId`. */
         Checkout: {
             /**
@@ -10116,6 +10131,8 @@ export interface components {
                 name: string;
                 checkedIn: boolean;
             }[];
+            /** @description When an agreement covers the items (kit, else category, else workspace; a return only when the agreement asks for a return signature): the pending hand-over recorded in the same write. Null when none applies. */
+            handover: components["schemas"]["HandoverRef"] | null;
         };
         Checkin: {
             notes?: string;
@@ -10227,6 +10244,10 @@ export interface components {
             endsAt?: string;
             notes?: string | null;
         };
+        BookingCustodyResult: components["schemas"]["Booking"] & {
+            /** @description When an agreement covers the items (kit, else category, else workspace; a return only when the agreement asks for a return signature): the pending hand-over recorded in the same write. Null when none applies. */
+            handover: components["schemas"]["HandoverRef"] | null;
+        };
         ReturnBooking: {
             /** @description The items to return; all outstanding ones when absent. */
             assetIds?: string[];
@@ -10249,6 +10270,10 @@ export interface components {
         KitMembers: {
             assetIds: string[];
         };
+        KitCheckoutResult: components["schemas"]["Kit"] & {
+            /** @description When an agreement covers the items (kit, else category, else workspace; a return only when the agreement asks for a return signature): the pending hand-over recorded in the same write. Null when none applies. */
+            handover: components["schemas"]["HandoverRef"] | null;
+        };
         KitCheckout: {
             personId: string;
             /**
@@ -10256,6 +10281,10 @@ export interface components {
              * @example 2099-06-03T17:00:00Z
              */
             dueBackAt?: string;
+        };
+        KitCheckinResult: components["schemas"]["Kit"] & {
+            /** @description Under an agreement that asks for a return signature: the pending return hand-overs recorded in the same write, one per person the items came back from (docs/handovers.md). Empty otherwise. */
+            handovers: components["schemas"]["HandoverRef"][];
         };
         KitBooking: {
             personId: string;
@@ -10581,6 +10610,10 @@ export interface components {
             items: components["schemas"]["Request"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
             nextCursor: string | null;
+        };
+        ApprovedRequest: components["schemas"]["Request"] & {
+            /** @description A checkout request whose items fall under an agreement: the pending hand-over recorded with the checkout, in the same write (docs/handovers.md). Null otherwise (and for bookings and stock). */
+            handover: components["schemas"]["HandoverRef"] | null;
         };
         RequestApproval: {
             /** @description Shown to the requester. */
@@ -22296,7 +22329,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The item, now assigned */
+            /** @description The item, now assigned, and the pending hand-over if an agreement applies */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -22305,7 +22338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InventoryItem"];
+                    "application/json": components["schemas"]["CheckoutResult"];
                 };
             };
             /** @description Validation failed */
@@ -24686,7 +24719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Booking"];
+                    "application/json": components["schemas"]["BookingCustodyResult"];
                 };
             };
             /** @description Validation failed */
@@ -24904,7 +24937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Booking"];
+                    "application/json": components["schemas"]["BookingCustodyResult"];
                 };
             };
             /** @description Validation failed */
@@ -26741,7 +26774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Kit"];
+                    "application/json": components["schemas"]["KitCheckoutResult"];
                 };
             };
             /** @description Validation failed */
@@ -26993,7 +27026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Kit"];
+                    "application/json": components["schemas"]["KitCheckinResult"];
                 };
             };
             /** @description Validation failed */
@@ -34805,7 +34838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Request"];
+                    "application/json": components["schemas"]["ApprovedRequest"];
                 };
             };
             /** @description Validation failed */

@@ -10,7 +10,7 @@ import { registerHeaderComponents } from "./http/response-headers";
 import { adminRouter } from "./modules/admin";
 import { analyticsRouter, tt10Router } from "./modules/analytics";
 import { apiKeysRouter, apiKeyWebhookResources } from "./modules/api-keys";
-import { assetsRouter, assetWebhookResources } from "./modules/assets";
+import { answerAcceptanceWith, assetsRouter, assetWebhookResources } from "./modules/assets";
 import { authRouter } from "./modules/auth";
 import { bookingsRouter, bookingWebhookResources } from "./modules/bookings";
 import { calendarRouter } from "./modules/calendar";
@@ -19,7 +19,12 @@ import { customFieldsRouter, customFieldWebhookResources } from "./modules/custo
 import { feedbackRouter, feedbackWebhookResources } from "./modules/feedback";
 import { appNotFoundPage, fieldAppPages } from "./modules/field-app";
 import { objectsRouter } from "./modules/files";
-import { handoverLinksRouter, handoversRouter, handoverWebhookResources } from "./modules/handovers";
+import {
+  acceptanceForCustody,
+  handoverLinksRouter,
+  handoversRouter,
+  handoverWebhookResources,
+} from "./modules/handovers";
 import { healthRouter } from "./modules/health";
 import { exportRouter, importRouter } from "./modules/import-export";
 import { kitsRouter, kitWebhookResources } from "./modules/kits";
@@ -58,6 +63,10 @@ import { registerWebhookDocs, webhookDeliveriesRouter, webhookEndpointsRouter } 
 import { API_INFO, API_TAGS } from "./openapi-meta";
 import { ApiError } from "./platform/errors";
 import { hostOrigin } from "./tenancy/host";
+
+// Custody (assets, kits) sits below the hand-overs module, so the answer to "does this checkout
+// need a signature?" is wired in here, above both (docs/handovers.md#every-checkout-to-a-person).
+answerAcceptanceWith(acceptanceForCustody);
 
 export const API_PREFIX = "/api/v1";
 export const SCIM_PREFIX = "/scim/v2";

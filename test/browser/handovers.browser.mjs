@@ -154,4 +154,44 @@ describe("signing a hand-over", () => {
     expect((await ws.api(`/handovers/${id}`)).body).toMatchObject({ state: "accepted", method: "link" });
     await page.context().close();
   });
+  it("after a plain checkout on the asset page: the phone offers to sign now or to send a link", async () => {
+    const item = await created(
+      await ws.api("/inventory-items", {
+        method: "POST",
+        body: { name: "Laptop 4", uniqueTag: "LT-4", serialNumber: "SN4" },
+      }),
+      "item",
+    );
+    const page = await phone();
+    await page.goto(`${ws.base}/login?next=%2Fa%2FLT-4`);
+    await signIn(page);
+    await page.waitForURL(`${ws.base}/a/LT-4`);
+    await page.getByRole("button", { name: "Check out" }).click();
+    await page.getByLabel("Search for a person").fill("Ada");
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("button", { name: "Check out to this person" }).click();
+    // The checkout answered a pending hand-over (the workspace agreement covers the laptop).
+    await expect.poll(() => page.getByRole("heading", { name: "Signature needed" }).isVisible()).toBe(true);
+    const pending = (await ws.api(`/handovers?assetId=${item.id}`)).body.items;
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({ state: "pending_acceptance", kind: "checkout" });
+    // Send a link: the signed URL is shown once, on the phone.
+    await page.getByRole("button", { name: "Send a link" }).click();
+    await expect.poll(() => page.getByLabel(/Signing link/).inputValue()).toContain("/handover-links/");
+    await screenshot(page, "handover-03-offer");
+    // Or sign now on this phone: the signing page of that hand-over.
+    await page.getByRole("link", { name: "Sign now on this phone" }).click();
+    await page.waitForURL(`${ws.base}/h/${pending[0].id}`);
+    await expect.poll(() => page.locator("#handover-items").textContent()).toContain("Laptop 4 (LT-4), serial SN4");
+    await page.getByLabel("Full name of the person signing").fill("Ada Lovelace");
+    await drawSignature(page);
+    await page.getByRole("button", { name: "Accept and sign" }).click();
+    await expect.poll(() => page.getByText("Signed. The receipt was issued.").isVisible()).toBe(true);
+    expect((await ws.api(`/handovers/${pending[0].id}`)).body).toMatchObject({
+      state: "accepted",
+      method: "in_person",
+    });
+    expect(page.cspViolations).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -129,6 +129,15 @@ export const t = {
       book: "Booked.",
     },
   },
+  handoverOffer: {
+    title: "Signature needed",
+    checkout: "An agreement covers this: the person signs for what they received.",
+    signNow: "Sign now on this phone",
+    sendLink: "Send a link",
+    linkLabel: "Signing link (single use): send it to the person",
+    linkExpires: (at: string) => `The link works until ${at}.`,
+    linkFailed: "The link could not be made.",
+  },
   status: {
     available: "Available",
     assigned: "Checked out",

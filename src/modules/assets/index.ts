@@ -5,7 +5,20 @@
 
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk/schemas";
 export { checkinAllForPeople, checkinAllForPerson } from "./custody/checkin-people";
-export { checkout } from "./custody/checkout";
+// Signed hand-overs at checkout and check-in (docs/handovers.md): custody asks, the app wires the answer.
+export {
+  type AcceptanceAnswer,
+  type AcceptanceAsk,
+  answerAcceptanceWith,
+  askAcceptance,
+  askReturns,
+  type HandoverRef,
+  HandoverRefSchema,
+  handoverField,
+  joinRiders,
+  type PendingAcceptance,
+} from "./custody/acceptance";
+export { type CheckoutResult, checkout } from "./custody/checkout";
 export type { MemberRefusal } from "./custody/checkout-many";
 export { planCheckinMany, planCheckoutMany } from "./custody/checkout-many";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history/schemas";

@@ -18,6 +18,7 @@ import {
   CheckinBody,
   CheckinResultSchema,
   CheckoutBody,
+  CheckoutResultSchema,
   CreateAssetBody,
   ItemParams,
   ListAssetsQuery,
@@ -189,9 +190,12 @@ const statusRoutes = createRouter()
       tags,
       summary: "Check an item out to a person, a location or another item",
       description:
-        "Exactly one target: `personId` (the default form), `locationId` (the item moves there) or `assetId` (the item travels with that item from then on: it takes its location now and whenever it moves). Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, the person is deactivated or deleted, the target item is retired or lost, or the target item is the item itself or inside its subtree; 400 for an unknown target or a dueBackAt in the past. Items checked out to this one move with it.",
+        "Exactly one target: `personId` (the default form), `locationId` (the item moves there) or `assetId` (the item travels with that item from then on: it takes its location now and whenever it moves). Allowed from `available` and `reserved` (ends the reservation). 409 when the item is assigned, in maintenance, lost or retired, the person is deactivated or deleted, the target item is retired or lost, or the target item is the item itself or inside its subtree; 400 for an unknown target or a dueBackAt in the past. Items checked out to this one move with it. A checkout to a person whose item falls under an agreement (kit, else category, else workspace) records a pending hand-over in the same write and names it in `handover` (docs/handovers.md): the item is held either way.",
       request: { params: ItemParams, ...jsonBody(CheckoutBody) },
-      responses: { 200: json(AssetSchema, "The item, now assigned"), ...errorResponses(409, 415) },
+      responses: {
+        200: json(CheckoutResultSchema, "The item, now assigned, and the pending hand-over if an agreement applies"),
+        ...errorResponses(409, 415),
+      },
     }),
     async (c) => c.json(await checkout(serviceCtx(c), c.req.valid("param").inventoryItemId, c.req.valid("json")), 200),
   )
@@ -203,7 +207,7 @@ const statusRoutes = createRouter()
       tags,
       summary: "Check an item back in",
       description:
-        "Clears the holder, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Items checked out to this one stay with it unless `cascade` is true; `children` names them either way. Body optional.",
+        "Clears the holder, closes the assignment (check-in time and who), sets `available`; the location is unchanged. Items checked out to this one stay with it unless `cascade` is true; `children` names them either way. Back from a person under an agreement that asks for a return signature, the pending return hand-over is recorded in the same write and named in `handover` (docs/handovers.md). Body optional.",
       request: { params: ItemParams, ...jsonBody(CheckinBody, false) },
       responses: { 200: json(CheckinResultSchema, "The item, now available"), ...errorResponses(409, 415) },
     }),

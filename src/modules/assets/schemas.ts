@@ -13,6 +13,7 @@ import {
   textField,
 } from "../../platform/schemas";
 import { deletedAtField, updatedSinceParam } from "../../platform/sync";
+import { handoverField } from "./custody/acceptance";
 
 const nullableText = (max: number) => z.string().trim().max(max, `at most ${max} characters`).nullable().optional();
 
@@ -247,7 +248,10 @@ export const CheckinResultSchema = AssetSchema.extend({
     description:
       "With `cascade`: every asset checked in with it. Without: the assets still checked out to it (check them in with `cascade`, or one by one).",
   }),
+  handover: handoverField,
 }).openapi("CheckinResult");
+
+export const CheckoutResultSchema = AssetSchema.extend({ handover: handoverField }).openapi("CheckoutResult");
 
 const Via = z.enum(["status", "checkout", "checkin"]);
 export const AllowedTransitionsSchema = z

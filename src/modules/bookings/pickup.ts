@@ -5,7 +5,16 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
-import { type AssetWrite, commitAssetWrite, planCheckinMany, planCheckoutMany } from "../assets";
+import {
+  type AssetWrite,
+  askAcceptance,
+  askReturns,
+  commitAssetWrite,
+  type HandoverRef,
+  joinRiders,
+  planCheckinMany,
+  planCheckoutMany,
+} from "../assets";
 import { itemsOf, requireBooking } from "./service";
 import { type Booking, type BookingRow, toBooking } from "./view";
 
@@ -32,8 +41,9 @@ function withBooking(ctx: ServiceCtx, w: AssetWrite, type: string, before: Booki
 /**
  * Pick-up: every booked asset is checked out to the booking's person with dueBackAt = endsAt, in
  * one batch through the asset write recipe: all or none (409 with a reason per refused asset).
+ * Under an agreement, the pending hand-over (one for the booking) is recorded in that batch.
  */
-export async function pickUp(ctx: ServiceCtx, id: string): Promise<Booking> {
+export async function pickUp(ctx: ServiceCtx, id: string): Promise<Booking & { handover: HandoverRef | null }> {
   const { db } = ctx;
   const now = nowIso();
   const row = await requireBooking(db, id);
@@ -61,6 +71,15 @@ export async function pickUp(ctx: ServiceCtx, id: string): Promise<Booking> {
   const next: BookingRow = { ...row, status: "checked_out", pickedUpAt: now, updatedAt: now };
   const after = toBooking(next, items, now);
   const reserved = and(eq(bookings.id, id), eq(bookings.status, "reserved"));
+  const pending = await askAcceptance(ctx, {
+    kind: "checkout",
+    personId: row.personId,
+    assetIds: ids,
+    kitId: row.kitId,
+    dueBackAt: row.endsAt,
+    at: now,
+  });
+  const rider = joinRiders(pending?.rider);
   const write = withBooking(
     ctx,
     {
@@ -68,10 +87,12 @@ export async function pickUp(ctx: ServiceCtx, id: string): Promise<Booking> {
       guards: [
         batchGuard(db, "booking_state", sql`EXISTS (SELECT 1 FROM ${bookings} WHERE ${reserved})`),
         ...plan.write.guards,
+        ...rider.guards,
       ],
       writes: [
         ...plan.write.writes,
         db.update(bookings).set({ status: "checked_out", pickedUpAt: now, updatedAt: now }).where(reserved),
+        ...rider.writes,
       ],
     },
     "booking.picked_up",
@@ -84,14 +105,20 @@ export async function pickUp(ctx: ServiceCtx, id: string): Promise<Booking> {
       throw conflict("The booked items changed meanwhile; nothing was checked out; retry");
     throw err;
   });
-  return after;
+  return { ...after, handover: pending?.handover ?? null };
 }
 
 /**
  * Return: checks the given items (or every outstanding one) back in, in one batch. Items checked
- * in by hand meanwhile are closed without a check-in. When nothing is outstanding the booking is `returned`.
+ * in by hand meanwhile are closed without a check-in. When nothing is outstanding the booking is
+ * `returned`. Under an agreement that asks for a return signature, the pending return hand-over
+ * is recorded in that batch.
  */
-export async function returnBooking(ctx: ServiceCtx, id: string, input: { assetIds?: string[] }): Promise<Booking> {
+export async function returnBooking(
+  ctx: ServiceCtx,
+  id: string,
+  input: { assetIds?: string[] },
+): Promise<Booking & { handover: HandoverRef | null }> {
   const { db } = ctx;
   const now = nowIso();
   const row = await requireBooking(db, id);
@@ -117,6 +144,13 @@ export async function returnBooking(ctx: ServiceCtx, id: string, input: { assetI
     : { ...row, updatedAt: now };
   const after = toBooking(next, nextItems, now);
   const open = and(eq(bookingItems.bookingId, id), inJson(bookingItems.assetId, ids), isNull(bookingItems.returnedAt));
+  const [pending] = await askReturns(
+    ctx,
+    plan.checkedIn.map((assetId) => ({ assetId, personId: row.personId })),
+    now,
+    row.kitId,
+  );
+  const rider = joinRiders(pending?.rider);
   const write = withBooking(
     ctx,
     {
@@ -129,6 +163,7 @@ export async function returnBooking(ctx: ServiceCtx, id: string, input: { assetI
             AND EXISTS (SELECT 1 FROM ${bookings} WHERE ${bookings.id} = ${id} AND ${bookings.status} = 'checked_out')`,
         ),
         ...plan.write.guards,
+        ...rider.guards,
       ],
       writes: [
         ...plan.write.writes,
@@ -137,6 +172,7 @@ export async function returnBooking(ctx: ServiceCtx, id: string, input: { assetI
           .update(bookings)
           .set(done ? { status: "returned", returnedAt: now, updatedAt: now } : { updatedAt: now })
           .where(eq(bookings.id, id)),
+        ...rider.writes,
       ],
     },
     done ? "booking.returned" : "booking.updated",
@@ -148,5 +184,5 @@ export async function returnBooking(ctx: ServiceCtx, id: string, input: { assetI
       throw conflict("The booking changed meanwhile; retry");
     throw err;
   });
-  return after;
+  return { ...after, handover: pending?.handover ?? null };
 }

@@ -9,6 +9,7 @@ import {
   AvailabilityQuery,
   BookingPage,
   BookingParams,
+  BookingCustodySchema,
   BookingSchema,
   CreateBookingBody,
   ListBookingsQuery,
@@ -116,9 +117,9 @@ export const bookingsRouter = createRouter()
       tags,
       summary: "Pick a booking up: check every item out",
       description:
-        "Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item).",
+        "Checks every booked item out to the booking's person with dueBackAt = endsAt, in one batch: all or none (409 with `details.members`, a reason per refused item). Under an agreement (the kit's, else the items' category's, else the workspace's), one pending hand-over for the booking is recorded in the same write and named in `handover` (docs/handovers.md).",
       request: { params: BookingParams },
-      responses: { 200: json(BookingSchema, "Checked out"), ...errorResponses(409) },
+      responses: { 200: json(BookingCustodySchema, "Checked out"), ...errorResponses(409) },
     }),
     async (c) => c.json(await pickUp(serviceCtx(c), c.req.valid("param").bookingId), 200),
   )
@@ -129,9 +130,10 @@ export const bookingsRouter = createRouter()
       operationId: "returnBooking",
       tags,
       summary: "Return a booking's items (some or all)",
-      description: "Checks the items in; the booking is `returned` when none is outstanding.",
+      description:
+        "Checks the items in; the booking is `returned` when none is outstanding. Under an agreement that asks for a return signature, the pending return hand-over is recorded in the same write and named in `handover` (docs/handovers.md).",
       request: { params: BookingParams, ...body(ReturnBookingBody) },
-      responses: { 200: json(BookingSchema, "Returned"), ...errorResponses(409, 415) },
+      responses: { 200: json(BookingCustodySchema, "Returned"), ...errorResponses(409, 415) },
     }),
     async (c) => c.json(await returnBooking(serviceCtx(c), c.req.valid("param").bookingId, c.req.valid("json")), 200),
   );

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant } from "../../platform/schemas";
-import { AssetSchema, assetTextQ } from "../assets";
+import { AssetSchema, assetTextQ, handoverField } from "../assets";
 
 export const tags = ["Bookings"];
 
@@ -32,6 +32,9 @@ export const BookingSchema = z
     cancelledAt: z.string().nullable(),
   })
   .openapi("Booking");
+
+/** A pick-up's or return's answer: the booking, and the pending hand-over recorded with it. */
+export const BookingCustodySchema = BookingSchema.extend({ handover: handoverField }).openapi("BookingCustodyResult");
 
 export const BookingPage = pageOf(BookingSchema, "BookingPage");
 

@@ -5,6 +5,7 @@
  */
 export { type IssueReceiptInput, issueReceipt } from "./issue";
 export { handoverLinksRouter } from "./link-routes";
+export { acceptanceForCustody } from "./open";
 export { handoversRouter } from "./routes";
 export type { Agreement, CreatedHandover, Handover, HandoverDetail, Receipt, ReceiptVerification } from "./schemas";
 export { handoverWebhookResources } from "./schemas";

@@ -5,7 +5,16 @@ import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { type BatchRider, batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { conflict, invalidField } from "../../platform/errors";
-import { type AssetWrite, commitAssetWrite, planCheckinMany, planCheckoutMany } from "../assets";
+import {
+  type AssetWrite,
+  askAcceptance,
+  askReturns,
+  commitAssetWrite,
+  type HandoverRef,
+  joinRiders,
+  planCheckinMany,
+  planCheckoutMany,
+} from "../assets";
 import { createBooking } from "../bookings";
 import { memberStates, requireKit } from "./service";
 import { type Kit, toKit } from "./view";
@@ -35,14 +44,17 @@ const onLostRace = async (err: unknown): Promise<never> => {
 
 /**
  * Checks every member out to a person in one batch (the asset write recipe): all or none, with a
- * reason per refused member. A plain checkout's bookings rule applies to each member.
+ * reason per refused member. A plain checkout's bookings rule applies to each member. Under an
+ * agreement, the pending hand-over (one for the whole kit) is recorded in the same batch;
+ * `acceptance: false` when the caller records its own (POST /handovers).
  */
 export async function checkoutKit(
   ctx: ServiceCtx,
   kitId: string,
   input: { personId: string; dueBackAt?: string },
   rider?: BatchRider,
-) {
+  opts: { acceptance?: false } = {},
+): Promise<Kit & { handover: HandoverRef | null }> {
   const { db } = ctx;
   const row = await requireKit(db, kitId);
   const now = nowIso();
@@ -68,20 +80,32 @@ export async function checkoutKit(
     row,
     ids.map((assetId) => ({ assetId, status: "assigned" as const })),
   );
-  await commitAssetWrite(ctx, withKit(plan.write, ctx, after, "kit.checked_out", rider), onLostRace);
-  return after;
+  const pending =
+    opts.acceptance === false
+      ? null
+      : await askAcceptance(ctx, { kind: "checkout", personId: person.id, assetIds: ids, kitId, dueBackAt, at: now });
+  await commitAssetWrite(
+    ctx,
+    withKit(plan.write, ctx, after, "kit.checked_out", joinRiders(rider, pending?.rider)),
+    onLostRace,
+  );
+  return { ...after, handover: pending?.handover ?? null };
 }
 
-/** Checks every checked-out member back in, in one batch. */
-export async function checkinKit(ctx: ServiceCtx, kitId: string) {
+/**
+ * Checks every checked-out member back in, in one batch; under an agreement that asks for a return
+ * signature, with one pending return hand-over per person the members come back from.
+ */
+export async function checkinKit(ctx: ServiceCtx, kitId: string): Promise<Kit & { handovers: HandoverRef[] }> {
   const { db } = ctx;
   const row = await requireKit(db, kitId);
   const states = await memberStates(db, kitId);
   const ids = states.map((m) => m.assetId);
+  const at = nowIso();
   const plan = await planCheckinMany(ctx, {
     assetIds: ids,
     personId: null,
-    at: nowIso(),
+    at,
     guardName: "kit_checkin",
     reason: "kit_checkin",
   });
@@ -90,8 +114,18 @@ export async function checkinKit(ctx: ServiceCtx, kitId: string) {
     row,
     states.map((m) => (plan.checkedIn.includes(m.assetId) ? { ...m, status: "available" as const } : m)),
   );
-  await commitAssetWrite(ctx, withKit(plan.write, ctx, after, "kit.checked_in"), onLostRace);
-  return after;
+  const returns = await askReturns(
+    ctx,
+    plan.write.changes.map((c) => ({ assetId: c.after.id, personId: c.before?.assigneeId ?? null })),
+    at,
+    kitId,
+  );
+  await commitAssetWrite(
+    ctx,
+    withKit(plan.write, ctx, after, "kit.checked_in", joinRiders(...returns.map((r) => r.rider))),
+    onLostRace,
+  );
+  return { ...after, handovers: returns.map((r) => r.handover) };
 }
 
 /** Books every member (the booking conflict rules name the refused members). */

@@ -5,6 +5,8 @@ import { BookingSchema } from "../bookings";
 import { bookKit, checkinKit, checkoutKit } from "./actions";
 import {
   CreateKitBody,
+  KitCheckinResultSchema,
+  KitCheckoutResultSchema,
   ItemKitParams,
   KitBookingBody,
   KitCheckoutBody,
@@ -142,9 +144,9 @@ export const kitsRouter = createRouter()
       operationId: "checkoutKit",
       tags,
       summary: "Check every item of a kit out",
-      description: `One batch, all or none; the plain checkout's bookings rule applies to each item. ${REFUSED}`,
+      description: `One batch, all or none; the plain checkout's bookings rule applies to each item. ${REFUSED} Under an agreement (the kit's, else its items' category's, else the workspace's), one pending hand-over for the whole kit is recorded in the same write and named in \`handover\` (docs/handovers.md).`,
       request: { params: KitParams, ...body(KitCheckoutBody) },
-      responses: { 200: json(KitSchema, "Checked out"), ...errorResponses(409, 415) },
+      responses: { 200: json(KitCheckoutResultSchema, "Checked out"), ...errorResponses(409, 415) },
     }),
     async (c) => c.json(await checkoutKit(serviceCtx(c), c.req.valid("param").kitId, c.req.valid("json")), 200),
   )
@@ -155,8 +157,10 @@ export const kitsRouter = createRouter()
       operationId: "checkinKit",
       tags,
       summary: "Check every checked-out item of a kit in",
+      description:
+        "One batch. Under an agreement that asks for a return signature, a pending return hand-over per person the items come back from is recorded in the same write (`handovers`, docs/handovers.md).",
       request: { params: KitParams },
-      responses: { 200: json(KitSchema, "Checked in"), ...errorResponses(409) },
+      responses: { 200: json(KitCheckinResultSchema, "Checked in"), ...errorResponses(409) },
     }),
     async (c) => c.json(await checkinKit(serviceCtx(c), c.req.valid("param").kitId), 200),
   )

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { WebhookResources } from "../../domain/webhook-delivery";
+import { HandoverRefSchema, handoverField } from "../assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, nameField } from "../../platform/schemas";
 
@@ -24,6 +25,14 @@ export const KitSchema = z
   .openapi("Kit");
 
 export const KitPage = pageOf(KitSchema, "KitPage");
+
+export const KitCheckoutResultSchema = KitSchema.extend({ handover: handoverField }).openapi("KitCheckoutResult");
+export const KitCheckinResultSchema = KitSchema.extend({
+  handovers: z.array(HandoverRefSchema).openapi({
+    description:
+      "Under an agreement that asks for a return signature: the pending return hand-overs recorded in the same write, one per person the items came back from (docs/handovers.md). Empty otherwise.",
+  }),
+}).openapi("KitCheckinResult");
 
 const memberIds = z
   .array(z.string().min(1).max(64))

@@ -5,7 +5,7 @@ import { nowIso } from "../../platform/clock";
 import { type BatchRider, guardFailed } from "../../platform/d1-write";
 import { ApiError, conflict, invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { checkout } from "../assets";
+import { checkout, type HandoverRef } from "../assets";
 import { createBooking } from "../bookings";
 import { bookKit, checkoutKit } from "../kits";
 import { issueStock } from "../stock";
@@ -27,7 +27,7 @@ export async function approveRequest(
   ctx: RequestsCtx,
   id: string,
   input: { note?: string; locationId?: string },
-): Promise<Request> {
+): Promise<Request & { handover: HandoverRef | null }> {
   const current = await requireRequest(ctx, id);
   if (current.status !== "open") throw notOpen(current);
   if (input.locationId && current.kind !== "issue")
@@ -65,14 +65,17 @@ export async function approveRequest(
     stepWrite(ctx, next, rows),
   );
   const { rider, afterCommit } = asRider(ctx, approval);
+  let done: Awaited<ReturnType<typeof fulfil>>;
   try {
-    await fulfil(ctx, next, rider);
+    done = await fulfil(ctx, next, rider);
   } catch (err) {
     if (guardFailed(err, "request_open")) throw notOpen(await requireRequest(ctx, id));
     throw await refusal(ctx, id, err);
   }
   await afterCommit();
-  return toRequest(next);
+  // A checkout under an agreement recorded its pending hand-over in the same batch.
+  const handover = done && "handover" in done ? done.handover : null;
+  return { ...toRequest(next), handover };
 }
 
 /**

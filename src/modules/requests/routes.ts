@@ -4,6 +4,7 @@ import { serviceCtx } from "../../http/service-context";
 import { ApiError } from "../../platform/errors";
 import { approveRequest, declineRequest } from "./decide";
 import {
+  ApprovedRequestSchema,
   ApprovalBody,
   CreateRequestBody,
   DecisionBody,
@@ -75,9 +76,9 @@ export const requestsRouter = createRouter()
       operationId: "approveRequest",
       tags,
       summary: "Approve a request: the checkout, booking or stock issue is made in the same write",
-      description: `Exactly one answer takes effect. A stock request issues its quantity to the requester's person (returnable or consumed, as the item says) from \`locationId\` (this body's, else the request's, else the location with the most on hand); 409 naming what is on hand when there is not enough. ${ANSWER}`,
+      description: `Exactly one answer takes effect. A checkout to the requester's person under an agreement records its pending hand-over in that write too (\`handover\`). A stock request issues its quantity to the requester's person (returnable or consumed, as the item says) from \`locationId\` (this body's, else the request's, else the location with the most on hand); 409 naming what is on hand when there is not enough. ${ANSWER}`,
       request: { params: RequestParams, ...optional(ApprovalBody) },
-      responses: { 200: json(RequestSchema, "The approved request"), ...errorResponses(409, 415) },
+      responses: { 200: json(ApprovedRequestSchema, "The approved request"), ...errorResponses(409, 415) },
     }),
     async (c) =>
       c.json(await approveRequest(requestsCtx(c), c.req.valid("param").requestId, c.req.valid("json") ?? {}), 200),

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { REQUEST_KINDS, REQUEST_STATUSES } from "../../db/tenant/requests";
 import type { WebhookResources } from "../../domain/webhook-delivery";
+import { handoverField } from "../assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, textField } from "../../platform/schemas";
 
@@ -132,6 +133,13 @@ export const RequestSchema = z
   .openapi("Request");
 
 export const RequestPage = pageOf(RequestSchema, "RequestPage");
+
+export const ApprovedRequestSchema = RequestSchema.extend({
+  handover: handoverField.openapi({
+    description:
+      "A checkout request whose items fall under an agreement: the pending hand-over recorded with the checkout, in the same write (docs/handovers.md). Null otherwise (and for bookings and stock).",
+  }),
+}).openapi("ApprovedRequest");
 export type Request = z.infer<typeof RequestSchema>;
 
 /** The payloads of this module's webhook events, for the OpenAPI document (docs/webhooks.md). */

@@ -11,3 +11,9 @@ export const getHandover = (handoverId: string) =>
 /** A signature is sent only as the user who took it (`as`): see `authed`. */
 export const acceptHandover = (handoverId: string, body: AcceptBody, as: string) =>
   authed(() => api.POST("/handovers/{handoverId}/accept", { params: { path: { handoverId } }, body }), as);
+
+/** A signed, single-use link for the person to accept without an account; shown once. */
+export const createLink = (handoverId: string) =>
+  authed(() =>
+    api.POST("/handovers/{handoverId}/link", { params: { path: { handoverId } }, body: { expiresInHours: 72 } }),
+  );

@@ -6,7 +6,8 @@ import { MissingAsset } from "../components/MissingAsset";
 import { Software } from "../components/Software";
 import { Notice, Spinner } from "../components/ui";
 import { asset, loadAsset } from "../state/asset";
-import { openAction, outcome } from "../state/asset-actions";
+import { HandoverOffer } from "../components/HandoverOffer";
+import { openAction, outcome, pendingHandover } from "../state/asset-actions";
 import { can } from "../state/session";
 import { t } from "../strings";
 
@@ -15,6 +16,7 @@ export function AssetPage({ tag }: { tag: string }) {
   useEffect(() => {
     outcome.value = null;
     openAction.value = null;
+    pendingHandover.value = null;
     void loadAsset(tag, t.unreachable);
   }, [tag]);
   const s = asset.value;
@@ -48,6 +50,7 @@ export function AssetPage({ tag }: { tag: string }) {
   return (
     <Layout title={s.view.item.name}>
       {said}
+      <HandoverOffer />
       <AssetFacts view={s.view} />
       <AssetActions item={s.view.item} holds={s.view.holds} />
       <AssetMore view={s.view} />

@@ -6,6 +6,8 @@ import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../../platform/d1-write";
 import { conflict, invalidField } from "../../../platform/errors";
 import {
+  askAcceptance,
+  askReturns,
   type AssignmentRow,
   blockingBookingsOf,
   checkinAssetSet,
@@ -97,6 +99,17 @@ export async function actionPlan(
               AND ${noBlockingBookingOf(ids, at, dueBackAt)}`,
           ),
         ],
+        // One acceptance for everything handed over together.
+        acceptance: async (ids) => {
+          const pending = await askAcceptance(ctx, {
+            kind: "checkout",
+            personId: person.id,
+            assetIds: ids,
+            dueBackAt,
+            at,
+          });
+          return pending ? [pending] : [];
+        },
         writes: (ids) => [
           db
             .update(assets)
@@ -129,6 +142,13 @@ export async function actionPlan(
           return changeVerdict(checkinChange({ asset: row, assignment, reason: "checkin", notes, at, actor, defs }));
         },
         guards: none,
+        // One return acceptance per person the assets come back from (an acceptance has one signer).
+        acceptance: (_ids, rows) =>
+          askReturns(
+            ctx,
+            rows.map((r) => ({ assetId: r.id, personId: r.assigneeId })),
+            at,
+          ),
         writes: (ids) => [
           db.update(assets).set(checkinAssetSet(at)).where(inJson(assets.id, ids)),
           db

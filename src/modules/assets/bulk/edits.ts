@@ -1,3 +1,4 @@
+import type { PendingAcceptance } from "../custody";
 import { and, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../../db/tenant/assets";
@@ -18,6 +19,8 @@ export interface ActionPlan {
   decide(row: AssetRow): Verdict;
   guards(ids: string[]): BatchItem<"sqlite">[];
   writes(ids: string[], rows: AssetRow[]): BatchItem<"sqlite">[];
+  /** The pending hand-overs the changed assets need (checkout to a person, check-in from one), in the same batch. */
+  acceptance?(ids: string[], rows: AssetRow[]): Promise<PendingAcceptance[]>;
 }
 
 export type Defs = Parameters<typeof toAsset>[1];

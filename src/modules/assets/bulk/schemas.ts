@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorSchema } from "../../../platform/schemas";
+import { HandoverRefSchema } from "../custody";
 import { AssetSchema, assetFields, CheckinBody, CheckoutBody, StatusBody } from "../schemas";
 import { MAX_BULK_IDS } from "./input";
 
@@ -52,7 +53,15 @@ export const BulkItemSchema = z
   })
   .openapi("BulkItemResult");
 
-export const BulkResultSchema = z.object({ items: z.array(BulkItemSchema) }).openapi("BulkInventoryItemsResult");
+export const BulkResultSchema = z
+  .object({
+    items: z.array(BulkItemSchema),
+    handovers: z.array(HandoverRefSchema).openapi({
+      description:
+        "The pending hand-overs recorded in the same write: at most one for a `checkout` under an agreement, one per person for a `checkin` under an agreement that asks for a return signature; empty otherwise (docs/handovers.md).",
+    }),
+  })
+  .openapi("BulkInventoryItemsResult");
 
 export type BulkItemResult = z.infer<typeof BulkItemSchema>;
 export type BulkInventoryItemsResult = z.infer<typeof BulkResultSchema>;

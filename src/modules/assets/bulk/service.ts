@@ -7,6 +7,7 @@ import { batchGuard, guardFailed, inJson } from "../../../platform/d1-write";
 import { ApiError, conflict, notFound } from "../../../platform/errors";
 import { type Asset, type AssetRow, assetFieldDefs } from "../view";
 import { type AssetChange, type AssetWrite, commitAssetWrite } from "../write";
+import type { HandoverRef } from "../custody";
 import { actionPlan } from "./actions";
 import type { BulkInput, Verdict } from "./input";
 
@@ -25,6 +26,13 @@ export interface BulkItemResult {
 interface Plan {
   verdicts: Map<string, Verdict>;
   write: AssetWrite | null;
+  handovers: HandoverRef[];
+}
+
+/** The per-asset answers and the pending hand-overs the write recorded (checkout and check-in). */
+export interface BulkOutcome {
+  items: BulkItemResult[];
+  handovers: HandoverRef[];
 }
 
 /** The envelope the single route's error handler would have written (same requestId: one request). */
@@ -43,8 +51,11 @@ const errorOf = (e: ApiError, requestId: string) => ({
  * it was planned from (every asset's `updatedAt`); if another request changed one meanwhile, the
  * plan is made again from fresh reads (up to 3 times, then those assets get 409).
  */
-export async function bulkAssets(ctx: ServiceCtx, input: BulkInput, requestId: string): Promise<BulkItemResult[]> {
-  const resultsOf = (plan: Plan) => results(input, plan, requestId);
+export async function bulkAssets(ctx: ServiceCtx, input: BulkInput, requestId: string): Promise<BulkOutcome> {
+  const resultsOf = (plan: Plan, committed = true) => ({
+    items: results(input, plan, requestId),
+    handovers: committed ? plan.handovers : [],
+  });
   let plan: Plan | null = null;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     plan = await planBulk(ctx, input);
@@ -58,7 +69,7 @@ export async function bulkAssets(ctx: ServiceCtx, input: BulkInput, requestId: s
   }
   const raced = conflict("The items changed while this request ran; retry");
   for (const [id, v] of plan!.verdicts) if ("change" in v && v.change) plan!.verdicts.set(id, { error: raced });
-  return resultsOf(plan!);
+  return resultsOf(plan!, false);
 }
 
 function results(input: BulkInput, plan: Plan, requestId: string): BulkItemResult[] {
@@ -94,7 +105,7 @@ async function planBulk(ctx: ServiceCtx, input: BulkInput): Promise<Plan> {
   });
   if (action instanceof ApiError) {
     for (const row of found) fail(row.id, action);
-    return { verdicts, write: null };
+    return { verdicts, write: null, handovers: [] };
   }
   const changed: AssetRow[] = [];
   for (const row of found) {
@@ -102,8 +113,18 @@ async function planBulk(ctx: ServiceCtx, input: BulkInput): Promise<Plan> {
     verdicts.set(row.id, v);
     if ("change" in v && v.change) changed.push(row);
   }
-  if (changed.length === 0) return { verdicts, write: null };
+  if (changed.length === 0) return { verdicts, write: null, handovers: [] };
   const ids = changed.map((r) => r.id);
+  // The hand-over of what moves: refused as a whole (e.g. items under two category agreements),
+  // every asset that would have moved gets that answer and nothing is written.
+  const pending = await (action.acceptance?.(ids, changed) ?? Promise.resolve([])).catch((err: unknown) => {
+    if (!(err instanceof ApiError)) throw err;
+    return err;
+  });
+  if (pending instanceof ApiError) {
+    for (const row of changed) fail(row.id, pending);
+    return { verdicts, write: null, handovers: [] };
+  }
   const snapshot = JSON.stringify(changed.map((r) => [r.id, r.updatedAt]));
   const changes = changed.map((r) => (verdicts.get(r.id) as { change: AssetChange }).change);
   return {
@@ -118,9 +139,11 @@ async function planBulk(ctx: ServiceCtx, input: BulkInput): Promise<Plan> {
             ON ${assets.id} = j.value ->> '$[0]' AND ${assets.updatedAt} = j.value ->> '$[1]') = ${changed.length}`,
         ),
         ...action.guards(ids),
+        ...pending.flatMap((p) => p.rider.guards),
       ],
-      writes: action.writes(ids, changed),
+      writes: [...action.writes(ids, changed), ...pending.flatMap((p) => p.rider.writes)],
       changes,
     },
+    handovers: pending.map((p) => p.handover),
   };
 }

@@ -8,6 +8,7 @@ import { conflict } from "../../../platform/errors";
 import { allowedTransitions } from "../status";
 import { type Asset, type AssetRow, assetFieldDefs } from "../view";
 import { commitAssetWrite } from "../write";
+import { askReturns, type HandoverRef, joinRiders } from "./acceptance";
 import { checkinAssetSet, checkinChange } from "./checkout-change";
 import { descendantsOf } from "./tree";
 
@@ -20,6 +21,7 @@ export const notCheckedOut = (a: AssetRow) =>
 /** The assets a check-in names: checked in with it (`cascade`), or still held by it. */
 export interface CheckinResult extends Asset {
   children: { id: string; name: string; checkedIn: boolean }[];
+  handover: HandoverRef | null;
 }
 
 /** True while every row is live and held by exactly the holder it was read with. */
@@ -33,7 +35,8 @@ const heldAsRead = (rows: readonly AssetRow[]) => {
 /**
  * Checks an asset in: clears the holder, closes the assignment, keeps the location. Assets checked
  * out to it (its subtree) stay with it and are named in `children`; with `cascade` they are checked
- * in too, in the same batch.
+ * in too, in the same batch. Back from a person under an agreement that asks for a return
+ * signature, the pending return hand-over is recorded in the same batch.
  */
 export async function checkin(
   ctx: ServiceCtx,
@@ -68,11 +71,14 @@ export async function checkin(
       defs,
     }),
   );
+  // What the person hands back is the asset itself (its children were checked out to the asset).
+  const [pending] = await askReturns(ctx, [{ assetId: id, personId: asset.assigneeId }], now);
+  const rider = joinRiders(pending?.rider);
   await commitAssetWrite(
     ctx,
     {
       at: now,
-      guards: [batchGuard(db, "checkin", heldAsRead(rows))],
+      guards: [batchGuard(db, "checkin", heldAsRead(rows)), ...rider.guards],
       writes: [
         db
           .update(assets)
@@ -87,6 +93,7 @@ export async function checkin(
             checkinNotes: notes,
           })
           .where(and(inJson(assignments.assetId, ids), isNull(assignments.checkedInAt))),
+        ...rider.writes,
       ],
       changes,
     },
@@ -101,5 +108,6 @@ export async function checkin(
   return {
     ...changes[0]!.after,
     children: named.map((r) => ({ id: r.id, name: r.name, checkedIn: Boolean(input.cascade) })),
+    handover: pending?.handover ?? null,
   };
 }

@@ -8,11 +8,15 @@ import { type BatchRider, batchGuard, guardFailed } from "../../../platform/d1-w
 import { type ApiError, conflict, invalidField } from "../../../platform/errors";
 import { type Asset, assetFieldDefs } from "../view";
 import { commitAssetWrite } from "../write";
+import { askAcceptance, type HandoverRef, joinRiders } from "./acceptance";
 import { blockingBookings, noBlockingBooking } from "./booking-rule";
 import { checkoutAssetSet, checkoutChange } from "./checkout-change";
 import { type CheckoutTarget, checkoutRefusal, resolveTarget } from "./checkout-target";
 
 export type CheckoutInput = { dueBackAt?: string; personId?: string; locationId?: string; assetId?: string };
+
+/** The asset after a checkout, and the pending hand-over recorded with it (to a person under an agreement). */
+export type CheckoutResult = Asset & { handover: HandoverRef | null };
 
 /** The one target of a checkout body (the schema already refuses zero or several). */
 export function targetOf(input: CheckoutInput): CheckoutTarget {
@@ -44,21 +48,28 @@ async function refuseCheckout(
  * place, and not inside the asset's own subtree), with the open-assignment unique index as a second
  * line. Of two concurrent checkouts of one asset exactly one succeeds; of A→B racing B→A at most
  * one does. A location target moves the asset there; an asset target moves it to the parent's
- * location; either way its own children follow (the write recipe carries them).
+ * location; either way its own children follow (the write recipe carries them). A checkout to a
+ * person under an agreement records the pending hand-over in the same batch (`acceptance: false`
+ * for a record that is no hand-over: a CSV import of who already holds what).
  */
 export async function checkout(
   ctx: ServiceCtx,
   id: string,
   input: CheckoutInput,
-  extra: { reason?: string; meta?: Record<string, unknown>; rider?: BatchRider } = {},
-): Promise<Asset> {
+  extra: { reason?: string; meta?: Record<string, unknown>; rider?: BatchRider; acceptance?: false } = {},
+): Promise<CheckoutResult> {
   const { db } = ctx;
   const now = nowIso();
   const dueBackAt = input.dueBackAt ? new Date(input.dueBackAt).toISOString() : null;
   if (dueBackAt && dueBackAt <= now) throw invalidField("body.dueBackAt", "must be in the future");
   const target = targetOf(input);
   const { asset, holder, stillValid } = await refuseCheckout(ctx, id, target, now, dueBackAt);
-  const { rider, ...why } = extra;
+  const { rider: callerRider, acceptance, ...why } = extra;
+  const pending =
+    holder.kind === "person" && acceptance !== false
+      ? await askAcceptance(ctx, { kind: "checkout", personId: holder.id, assetIds: [id], dueBackAt, at: now })
+      : null;
+  const rider = pending || callerRider ? joinRiders(callerRider, pending?.rider) : undefined;
   const { assignment, change } = checkoutChange({
     asset,
     holder,
@@ -98,7 +109,7 @@ export async function checkout(
       throw conflict("The asset changed meanwhile; retry");
     },
   );
-  return change.after;
+  return { ...change.after, handover: pending?.handover ?? null };
 }
 
 /** A plain checkout may not run into a booking of the asset: refused unless `dueBackAt` ends before it starts. */

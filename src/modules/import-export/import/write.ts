@@ -66,7 +66,8 @@ async function applyCustody(ctx: ServiceCtx, jobId: string, rows: Claimed[], res
           ctx,
           res.id,
           { ...step.target, ...(step.dueBackAt ? { dueBackAt: step.dueBackAt } : {}) },
-          { reason: "csv_import", meta: { importId: jobId } },
+          // Who already holds what, recorded: not a hand-over, so no acceptance is asked.
+          { reason: "csv_import", meta: { importId: jobId }, acceptance: false },
         );
       else if (step.toStatus) await changeStatus(ctx, res.id, { toStatus: step.toStatus, reason: step.reason });
     } catch (err) {
