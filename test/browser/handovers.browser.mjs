@@ -3,6 +3,7 @@
 // when the network is back, and the link page needs no account (docs/handovers.md).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launch, openPage, PHONE, screenshot, workspace } from "./browser.mjs";
+import { typeCodes } from "./scanner-fixtures.mjs";
 
 let browser;
 let ws;
@@ -191,6 +192,37 @@ describe("signing a hand-over", () => {
       state: "accepted",
       method: "in_person",
     });
+    expect(page.cspViolations).toEqual([]);
+    await page.context().close();
+  });
+  it("after a batch checkout in the scanner: one hand-over for the list, offered to sign now", async () => {
+    const items = [];
+    for (const n of [5, 6])
+      items.push(
+        await created(
+          await ws.api("/inventory-items", { method: "POST", body: { name: `Laptop ${n}`, uniqueTag: `LT-${n}` } }),
+          "item",
+        ),
+      );
+    const page = await phone();
+    await page.goto(`${ws.base}/login?next=%2Fscan%2Fbatch`);
+    await signIn(page);
+    await page.waitForURL(`${ws.base}/scan/batch`);
+    await typeCodes(page, ["LT-5", "LT-6"]);
+    await expect.poll(() => page.getByRole("heading", { name: "Scanned list (2)" }).isVisible()).toBe(true);
+    await page.getByLabel("Action for the whole list").selectOption("checkout");
+    await page.getByLabel("Check out to").fill("Ada");
+    await page.getByRole("button", { name: /Ada Lovelace/ }).click();
+    await page.getByRole("button", { name: "Apply to 2 assets" }).click();
+    await expect.poll(() => page.getByText("2 done, 0 failed.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("heading", { name: "Signature needed" }).isVisible()).toBe(true);
+    // One acceptance for everything handed over together.
+    const pending = (await ws.api(`/handovers?assetId=${items[0].id}`)).body.items;
+    expect(pending).toHaveLength(1);
+    expect(pending[0].items.map((i) => i.assetId).sort()).toEqual(items.map((i) => i.id).sort());
+    await page.getByRole("link", { name: "Sign now on this phone" }).click();
+    await page.waitForURL(`${ws.base}/h/${pending[0].id}`);
+    await expect.poll(() => page.locator("#handover-items").textContent()).toContain("Laptop 6 (LT-6)");
     expect(page.cspViolations).toEqual([]);
     await page.context().close();
   });

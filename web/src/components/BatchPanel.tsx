@@ -1,10 +1,13 @@
 import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
 import * as batch from "../state/batch";
 import { type Choice, chose, findPeople, findPlaces } from "../state/choices";
+import { clearHandoverOffer } from "../state/handover-offer";
 import { can } from "../state/session";
 import { t } from "../strings";
 import { CameraPanel } from "./CameraPanel";
 import { CodeForm } from "./CodeForm";
+import { HandoverOffer } from "./HandoverOffer";
 import { Picker } from "./Picker";
 import { Button, Field, Notice } from "./ui";
 
@@ -19,6 +22,8 @@ export function BatchPanel() {
   const action = { value: picked.value ?? batch.fittingAction(batch.list.value) };
   const ready = batch.list.value.filter((a) => a.id).length;
   const add = (raw: string) => void batch.addCode(raw);
+  // An offer to sign belongs to the batch that made it, not to the next visit of this page.
+  useEffect(() => clearHandoverOffer(), []);
 
   function apply(e: Event) {
     e.preventDefault();
@@ -33,6 +38,7 @@ export function BatchPanel() {
   return (
     <>
       {batch.batchMessage.value && <Notice tone="info">{batch.batchMessage.value}</Notice>}
+      <HandoverOffer />
       <CameraPanel onCode={add} />
       <CodeForm onCode={add} submitLabel={t.actions.send} />
       <h2>{t.batch.list(batch.list.value.length)}</h2>

@@ -1,10 +1,10 @@
-import { busy, handoverLink, handoverLinkError, pendingHandover, sendHandoverLink } from "../state/asset-actions";
+import { handoverLink, handoverLinkError, linkBusy, pendingHandover, sendHandoverLink } from "../state/handover-offer";
 import { can } from "../state/session";
 import { t } from "../strings";
 import { Button, Field, LinkButton, Notice } from "./ui";
 
 /**
- * After a checkout that recorded a pending hand-over (an agreement covers the asset): sign it now
+ * After a checkout that recorded a pending hand-over (an agreement covers what moved): sign it now
  * on this phone (the `/h/{id}` page) or make a link for the person. Each offer only to a user who
  * may call its route (GET /auth/permissions).
  */
@@ -23,7 +23,7 @@ export function HandoverOffer() {
           </LinkButton>
         )}
         {can("createHandoverLink") && !link && (
-          <Button disabled={busy.value} onClick={() => void sendHandoverLink(t.handoverOffer.linkFailed)}>
+          <Button disabled={linkBusy.value} onClick={() => void sendHandoverLink(t.handoverOffer.linkFailed)}>
             {t.handoverOffer.sendLink}
           </Button>
         )}

@@ -1,13 +1,14 @@
 import { useEffect } from "preact/hooks";
 import { AssetActions } from "../components/AssetActions";
 import { AssetFacts, AssetMore } from "../components/AssetDetails";
+import { HandoverOffer } from "../components/HandoverOffer";
 import { Layout } from "../components/Layout";
 import { MissingAsset } from "../components/MissingAsset";
 import { Software } from "../components/Software";
 import { Notice, Spinner } from "../components/ui";
 import { asset, loadAsset } from "../state/asset";
-import { HandoverOffer } from "../components/HandoverOffer";
-import { openAction, outcome, pendingHandover } from "../state/asset-actions";
+import { openAction, outcome } from "../state/asset-actions";
+import { clearHandoverOffer } from "../state/handover-offer";
 import { can } from "../state/session";
 import { t } from "../strings";
 
@@ -16,7 +17,7 @@ export function AssetPage({ tag }: { tag: string }) {
   useEffect(() => {
     outcome.value = null;
     openAction.value = null;
-    pendingHandover.value = null;
+    clearHandoverOffer();
     void loadAsset(tag, t.unreachable);
   }, [tag]);
   const s = asset.value;

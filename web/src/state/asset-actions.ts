@@ -5,66 +5,32 @@
  */
 import { signal } from "@preact/signals";
 import * as assets from "../api/assets";
-import { createLink } from "../api/handovers";
 import { messageOf } from "../api/client";
 import { asset, loadAsset } from "./asset";
 import type { Choice } from "./choices";
+import { clearHandoverOffer, offerHandover } from "./handover-offer";
 
 export type Outcome = { tone: "ok" | "error"; message: string } | null;
 export type ActionName = "checkOut" | "checkIn" | "move" | "report" | "book";
 
 export const outcome = signal<Outcome>(null);
-/**
- * The hand-over the last checkout (or check-in) recorded, waiting for the person's signature
- * because an agreement covers the asset (docs/handovers.md): the page offers to sign it now or
- * send a link. Cleared by the next action and when the page changes.
- */
-export const pendingHandover = signal<{ id: string } | null>(null);
-/** The signing link made for it (shown once), or why it could not be made. */
-export const handoverLink = signal<{ url: string; expiresAt: string } | null>(null);
-export const handoverLinkError = signal<string | null>(null);
-
-/** POST /handovers/{id}/link for the pending hand-over: the person signs from their own device. */
-export async function sendHandoverLink(failed: string): Promise<void> {
-  const pending = pendingHandover.value;
-  if (!pending) return;
-  busy.value = true;
-  handoverLinkError.value = null;
-  try {
-    const res = await createLink(pending.id);
-    if (res.data) handoverLink.value = res.data;
-    else handoverLinkError.value = messageOf(res.error, failed);
-  } catch {
-    handoverLinkError.value = failed;
-  } finally {
-    busy.value = false;
-  }
-}
 /** The action whose form is open (one at a time). */
 export const openAction = signal<ActionName | null>(null);
 export const busy = signal(false);
 
 type Result = { error?: unknown; response: Response; data?: unknown };
 
-/** The pending hand-over a custody answer names (`handover`), if any. */
-const handoverOf = (data: unknown) => {
-  const h = (data as { handover?: { id: string; state: string } | null } | undefined)?.handover;
-  return h?.state === "pending_acceptance" ? { id: h.id } : null;
-};
-
 async function run(tag: string, call: () => Promise<Result>, done: string, failed: string): Promise<boolean> {
   busy.value = true;
   outcome.value = null;
-  pendingHandover.value = null;
-  handoverLink.value = null;
-  handoverLinkError.value = null;
+  clearHandoverOffer();
   try {
     const res = await call();
     if (!res.response.ok) {
       outcome.value = { tone: "error", message: messageOf(res.error, failed) };
       return false;
     }
-    pendingHandover.value = handoverOf(res.data);
+    offerHandover(res.data);
     openAction.value = null;
     await loadAsset(tag, failed);
     outcome.value = { tone: "ok", message: done };

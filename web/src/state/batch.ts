@@ -11,6 +11,7 @@ import { type BulkItem, bulk } from "../api/sessions";
 import { cue } from "../platform/feedback";
 import { t } from "../strings";
 import { parseCode } from "./codes";
+import { clearHandoverOffer, offerHandover } from "./handover-offer";
 
 export type ListedAsset = {
   key: string;
@@ -84,6 +85,7 @@ export async function run(action: BatchAction): Promise<void> {
       : action.action === "checkout"
         ? { action: "checkout" as const, ids, personId: action.personId }
         : { action: "checkin" as const, ids };
+  clearHandoverOffer();
   try {
     const { data, error } = await bulk(body);
     if (!data) {
@@ -91,6 +93,7 @@ export async function run(action: BatchAction): Promise<void> {
       return;
     }
     outcomes.value = data.items.map((r, i) => ({ ...r, name: assets[i]?.name ?? r.id }));
+    offerHandover(data);
     const failed = data.items.filter((r) => !r.ok).length;
     batchMessage.value = t.batch.done(data.items.length - failed, failed);
     cue(failed ? "wrong" : "accepted");
