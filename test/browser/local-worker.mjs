@@ -48,9 +48,7 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
   const topology = shards > 0 ? await writeShardConfigs(shards, { dir: join(dir, "config"), vars: allVars }) : null;
   // One Worker: wrangler.toml's, with a pool for the browser suite's 20-odd workspaces.
   const single = topology ? null : await writePoolConfig(48, { dir: join(dir, "config"), vars: allVars });
-  const config = topology
-    ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])]
-    : ["-c", single];
+  const config = topology ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])] : ["-c", single];
   await runWrangler(
     [
       "d1",
