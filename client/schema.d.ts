@@ -9194,6 +9194,8 @@ export interface components {
             createdAt: string;
             claimedAt: string | null;
             voidedAt: string | null;
+            /** @description Its last change; the order of the sync list (`updatedSince`). */
+            updatedAt: string;
         };
         TagBatch: {
             /** @example tgb_01jd3k4m5n6p7q8r9s0t1v2w3x */
@@ -42229,6 +42231,8 @@ export interface operations {
                 holderKind?: "asset" | "kit" | "location" | "stockItem";
                 holderId?: string;
                 batchId?: string;
+                /** @description Sync: codes changed (attached, reserved, claimed, voided) at or after this time, voided ones included, ordered by updatedAt then id (oldest first) so a client can resume. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;

@@ -1,6 +1,7 @@
 // Codes beyond the tag in the field app (docs/labels.md), in headless Chromium at phone size with
 // fake cameras playing printed labels: the audit reads a Code 128 and a DataMatrix label from the
-// print route (an asset scanned by its QR and by its Code 128 counts once), and a reserved label
+// print route (an asset scanned by its QR and by its Code 128 counts once), the batch list takes
+// them as their assets, and a reserved label
 // (printed before its equipment) is claimed: by the old label seen by the camera, by a search, and
 // for a new asset; two phones claim the same label and the second is told who has it; a requester,
 // who may not claim, makes no refused call.
@@ -119,6 +120,20 @@ describe("codes in the field app", () => {
     expect(page.offsite).toEqual([]);
     expect(page.cspViolations).toEqual([]);
     await screenshot(page, "codes-audit");
+    await page.context().close();
+  });
+
+  it("batch: a Code 128 and a DataMatrix name their assets; an asset's second label is not listed twice", async () => {
+    const { ws, a, b } = fx;
+    const page = await phone(cameras.audit);
+    await signInTo(page, ws.base, ws.owner, "/scan/batch");
+    await typeCodes(page, ["C128-SCOPE1", "DM-SCOPE2", a.uniqueTag]);
+    await expect.poll(() => page.getByText(`${a.name} is already on the list.`).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole("heading", { name: "Scanned list (2)" }).isVisible()).toBe(true);
+    const listed = await page.locator(".batch-list").textContent();
+    expect(listed).toContain(a.name);
+    expect(listed).toContain(b.name);
+    await expect.poll(() => page.getByRole("button", { name: "Apply to 2 assets" }).isVisible()).toBe(true);
     await page.context().close();
   });
 
