@@ -11019,6 +11019,11 @@ export interface components {
             /** @default 9 */
             fontSizePt: number;
             /**
+             * @description The workspace's logo on each label: the `key` of a PNG uploaded through POST /objects (kept in R2). It sits at the top of the text area (at most 40% of its height, 10 mm), the text below it.
+             * @example tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/uploads/obj_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            logoKey?: string;
+            /**
              * @description Dots per inch of PNG and ZPL output (Brother QL: 300; most Zebras: 203).
              * @default 300
              */
