@@ -22,6 +22,7 @@ const PROVOKED =
 /** The bare imports of src/ and test/ (the Worker's runtime dependencies and the tests' peers). */
 const OPTIMIZED_DEPS = [
   "@hono/zod-openapi",
+  "@pdf-lib/upng",
   "ajv/dist/2020",
   "ajv-formats",
   "@noble/hashes/hmac.js",

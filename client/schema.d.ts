@@ -9196,6 +9196,8 @@ export interface components {
             createdAt: string;
             claimedAt: string | null;
             voidedAt: string | null;
+            /** @description Its last change; the order of the sync list (`updatedSince`). */
+            updatedAt: string;
         };
         TagBatch: {
             /** @example tgb_01jd3k4m5n6p7q8r9s0t1v2w3x */
@@ -11049,6 +11051,11 @@ export interface components {
             fit: "wrap" | "shrink" | "ellipsis";
             /** @default 9 */
             fontSizePt: number;
+            /**
+             * @description The workspace's logo on each label: the `key` of a PNG uploaded through POST /objects (kept in R2). It sits at the top of the text area (at most 40% of its height, 10 mm), the text below it.
+             * @example tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/uploads/obj_01jd3k4m5n6p7q8r9s0t1v2w3x
+             */
+            logoKey?: string;
             /**
              * @description Dots per inch of PNG and ZPL output (Brother QL: 300; most Zebras: 203).
              * @default 300
@@ -42262,6 +42269,8 @@ export interface operations {
                 holderKind?: "asset" | "kit" | "location" | "stockItem";
                 holderId?: string;
                 batchId?: string;
+                /** @description Sync: codes changed (attached, reserved, claimed, voided) at or after this time, voided ones included, ordered by updatedAt then id (oldest first) so a client can resume. */
+                updatedSince?: string;
             };
             header?: never;
             path?: never;

@@ -73,10 +73,12 @@ CREATE TABLE `codes` (
 	`created_at` text NOT NULL,
 	`claimed_at` text,
 	`claimed_by` text,
-	`voided_at` text
+	`voided_at` text,
+	`updated_at` text DEFAULT '1970-01-01T00:00:00.000Z' NOT NULL
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `codes_value_live_uq` ON `codes` (`value_lc`) WHERE status <> 'void';--> statement-breakpoint
+CREATE INDEX `codes_updated_idx` ON `codes` (`updated_at`,`id`);--> statement-breakpoint
 CREATE INDEX `codes_holder_idx` ON `codes` (`holder_kind`,`holder_id`);--> statement-breakpoint
 CREATE INDEX `codes_status_idx` ON `codes` (`status`,`id`);--> statement-breakpoint
 CREATE INDEX `codes_batch_idx` ON `codes` (`batch_id`,`id`);--> statement-breakpoint

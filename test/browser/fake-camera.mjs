@@ -1,7 +1,9 @@
 // A fake camera for Chromium (`--use-file-for-fake-video-capture=<file>`): a y4m file (raw I420
-// frames) made of QR codes taken from our label route's SVG (GET /inventory-items/{id}/qr.svg).
-// Chromium plays the file in a loop at its frame rate.
+// frames) made of QR codes taken from our label route's SVG (GET /inventory-items/{id}/qr.svg), or
+// of printed labels (the PNG of POST /labels/print: any symbology). Chromium plays the file in a
+// loop at its frame rate.
 import { writeFileSync } from "node:fs";
+import { inflateSync } from "node:zlib";
 import jsQR from "jsqr";
 
 /** The dark modules of a label SVG (src/modules/labels/qr.ts: one path of `M x y h w v1 h-w z` runs). */
@@ -15,10 +17,43 @@ export function modulesOfSvg(svg) {
   return { size, dark };
 }
 
-/** A luma plane (W x W) with the code drawn as large as it fits, or blank for `null`. */
+/** An 8-bit greyscale PNG without filters (what the print route writes) to `{w, h, px}`. */
+export function pngPixels(bytes) {
+  const buf = Buffer.from(bytes);
+  let [o, w, h] = [8, 0, 0];
+  const idat = [];
+  while (o < buf.length) {
+    const len = buf.readUInt32BE(o);
+    const type = buf.toString("ascii", o + 4, o + 8);
+    if (type === "IHDR") [w, h] = [buf.readUInt32BE(o + 8), buf.readUInt32BE(o + 12)];
+    if (type === "IDAT") idat.push(buf.subarray(o + 8, o + 8 + len));
+    o += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const px = new Uint8Array(w * h);
+  for (let r = 0; r < h; r++) {
+    if (raw[r * (w + 1)] !== 0) throw new Error("a PNG row with a filter: not one of the print route's");
+    px.set(raw.subarray(r * (w + 1) + 1, (r + 1) * (w + 1)), r * w);
+  }
+  return { w, h, px };
+}
+
+/** A printed label's pixels centred in the plane, each dot as `scale` x `scale` pixels (paper white at 235). */
+function drawBitmap(y, bm, W) {
+  const scale = Math.max(1, Math.floor(Math.min(W / bm.w, W / bm.h)));
+  if (bm.w * scale > W || bm.h * scale > W) throw new Error(`a ${bm.w} x ${bm.h} label does not fit ${W} x ${W}`);
+  const [ox, oy] = [Math.floor((W - bm.w * scale) / 2), Math.floor((W - bm.h * scale) / 2)];
+  for (let r = 0; r < bm.h * scale; r++)
+    for (let c = 0; c < bm.w * scale; c++)
+      y[(oy + r) * W + ox + c] = bm.px[Math.floor(r / scale) * bm.w + Math.floor(c / scale)] < 128 ? 16 : 235;
+  return y;
+}
+
+/** A luma plane (W x W) with the code (modules, or a label's `{w, h, px}`) drawn as large as it fits, or blank for `null`. */
 function luma(modules, W) {
   const y = new Uint8Array(W * W).fill(235);
   if (!modules) return y;
+  if (modules.px) return drawBitmap(y, modules, W);
   const scale = Math.floor(W / modules.size);
   const off = Math.floor((W - scale * modules.size) / 2);
   for (let r = 0; r < modules.size; r++)
@@ -41,7 +76,7 @@ export function decodeModules(modules, W = 320) {
 }
 
 /**
- * Writes the y4m: for each entry of `sequence` (modules, or null for an empty view) `hold` frames
+ * Writes the y4m: for each entry of `sequence` (modules, a label's pixels, or null for an empty view) `hold` frames
  * of it, then `gap` empty frames. `fps` frames a second.
  */
 export function writeY4m(file, sequence, { W = 320, fps = 10, hold = 6, gap = 4 } = {}) {

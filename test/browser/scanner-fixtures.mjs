@@ -1,6 +1,7 @@
 // Data and steps the scanner's browser tests and its benchmark (bench/field.mjs) share. `ws` is
 // { base, api(path, init) } of a workspace (test/browser/browser.mjs `workspace()`).
-import { modulesOfSvg } from "./fake-camera.mjs";
+import http from "node:http";
+import { modulesOfSvg, pngPixels } from "./fake-camera.mjs";
 
 const must = (res, what) => {
   if (res.status >= 300) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -55,4 +56,41 @@ export async function typeCodes(page, codes) {
     await field.fill(code);
     await field.press("Enter");
   }
+}
+
+/**
+ * A printed label's pixels: POST /labels/print as PNG (node:http with the Host header: Node does
+ * not resolve `*.localhost`), read by fake-camera.mjs's `pngPixels`.
+ */
+export function printedLabel(ws, body) {
+  return new Promise((resolve, reject) => {
+    const u = new URL(`${ws.base}/api/v1/labels/print`);
+    const payload = JSON.stringify({ format: "png", ...body });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        agent: false,
+        headers: {
+          host: u.host,
+          authorization: `Bearer ${ws.jwt}`,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(payload)),
+        },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const bytes = Buffer.concat(chunks);
+          if (res.statusCode !== 200) reject(new Error(`print: ${res.statusCode} ${bytes.toString("utf8")}`));
+          else resolve(pngPixels(bytes));
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
 }

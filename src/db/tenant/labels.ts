@@ -34,9 +34,12 @@ export const codes = sqliteTable(
     claimedAt: text("claimed_at"),
     claimedBy: text("claimed_by"),
     voidedAt: text("voided_at"),
+    /** Its last change (attached, reserved, claimed, voided): the order of the sync list (`updatedSince`). */
+    updatedAt: text("updated_at").notNull().default("1970-01-01T00:00:00.000Z"),
   },
   (t) => [
     uniqueIndex("codes_value_live_uq").on(t.valueLc).where(sql`status <> 'void'`),
+    index("codes_updated_idx").on(t.updatedAt, t.id),
     index("codes_holder_idx").on(t.holderKind, t.holderId),
     index("codes_status_idx").on(t.status, t.id),
     index("codes_batch_idx").on(t.batchId, t.id),

@@ -3,6 +3,7 @@ import { CODE_HOLDER_KINDS, CODE_STATUSES, SYMBOLOGIES } from "../../db/tenant/l
 import type { WebhookResources } from "../../domain/webhook-delivery";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { nameField, nullableRef } from "../../platform/schemas";
+import { updatedSinceParam } from "../../platform/sync";
 import { MAX_CODE_LENGTH } from "./symbols";
 
 export const symbology = z.enum(SYMBOLOGIES).openapi({
@@ -30,6 +31,7 @@ export const CodeSchema = z
     createdAt: z.string(),
     claimedAt: z.string().nullable(),
     voidedAt: z.string().nullable(),
+    updatedAt: z.string().openapi({ description: "Its last change; the order of the sync list (`updatedSince`)." }),
   })
   .openapi("Code");
 
@@ -51,6 +53,10 @@ export const ListCodesQuery = z.object({
   holderKind: holderKind.optional(),
   holderId: z.string().max(64).optional(),
   batchId: z.string().max(64).optional(),
+  updatedSince: updatedSinceParam.openapi({
+    description:
+      "Sync: codes changed (attached, reserved, claimed, voided) at or after this time, voided ones included, ordered by updatedAt then id (oldest first) so a client can resume.",
+  }),
 });
 export const CodePage = pageOf(CodeSchema, "CodePage");
 

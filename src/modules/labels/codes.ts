@@ -11,6 +11,7 @@ import { inJson, insertJsonRows } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
+import { syncClauses, syncPage } from "../../platform/sync";
 import { describeHolder, findHolder, type Holder, requireHolder, tagHolder } from "./holders";
 import { normaliseCodeValue, scanVariants } from "./symbols";
 
@@ -28,6 +29,7 @@ export async function presentCode(db: TenantDb, row: CodeRow) {
     createdAt: row.createdAt,
     claimedAt: row.claimedAt,
     voidedAt: row.voidedAt,
+    updatedAt: row.updatedAt,
   };
 }
 
@@ -84,6 +86,7 @@ export async function attachCode(
     claimedAt: at,
     claimedBy: ctx.actor,
     voidedAt: null,
+    updatedAt: at,
   };
   const out = await presentCode(ctx.db, row);
   try {
@@ -108,21 +111,33 @@ export async function listCodes(
     holderKind?: CodeHolderKind;
     holderId?: string;
     batchId?: string;
+    updatedSince?: string;
   },
 ) {
+  const filters = and(
+    input.status ? eq(codes.status, input.status) : undefined,
+    input.holderKind ? eq(codes.holderKind, input.holderKind) : undefined,
+    input.holderId ? eq(codes.holderId, input.holderId) : undefined,
+    input.batchId ? eq(codes.batchId, input.batchId) : undefined,
+  );
+  if (input.updatedSince) {
+    // Sync: every change since, voided codes included (their value names nothing any more).
+    const sync = syncClauses(codes, { ...input, updatedSince: input.updatedSince }, filters);
+    const rows = await db
+      .select()
+      .from(codes)
+      .where(sync.where)
+      .orderBy(...sync.orderBy)
+      .limit(input.limit + 1)
+      .all();
+    const items = new Map((await Promise.all(rows.map((r) => presentCode(db, r)))).map((i) => [i.id, i]));
+    return syncPage(rows, input.limit, (r) => items.get(r.id)!);
+  }
   const page = keyset(input, { by: [codes.id] });
   const rows = await db
     .select()
     .from(codes)
-    .where(
-      and(
-        input.status ? eq(codes.status, input.status) : undefined,
-        input.holderKind ? eq(codes.holderKind, input.holderKind) : undefined,
-        input.holderId ? eq(codes.holderId, input.holderId) : undefined,
-        input.batchId ? eq(codes.batchId, input.batchId) : undefined,
-        page.seek,
-      ),
-    )
+    .where(and(filters, page.seek))
     .orderBy(...page.orderBy)
     .limit(page.take)
     .all();
@@ -168,6 +183,7 @@ export async function claimCode(ctx: ServiceCtx, raw: string, target: { kind: Co
     holderId: holder.id,
     claimedAt: at,
     claimedBy: ctx.actor,
+    updatedAt: at,
   };
   const out = await presentCode(ctx.db, after);
   const done = await commitWrite(
@@ -177,7 +193,14 @@ export async function claimCode(ctx: ServiceCtx, raw: string, target: { kind: Co
         ctx,
         ctx.db
           .update(codes)
-          .set({ status: "active", holderKind: holder.kind, holderId: holder.id, claimedAt: at, claimedBy: ctx.actor })
+          .set({
+            status: "active",
+            holderKind: holder.kind,
+            holderId: holder.id,
+            claimedAt: at,
+            claimedBy: ctx.actor,
+            updatedAt: at,
+          })
           .where(and(eq(codes.id, row.id), eq(codes.status, "reserved"))),
         event("code.claimed", out),
       ),
@@ -207,7 +230,7 @@ export async function voidCode(ctx: ServiceCtx, id: string) {
   if (!row) throw notFound("Code");
   if (row.status === "void") return presentCode(ctx.db, row);
   const at = nowIso();
-  const out = await presentCode(ctx.db, { ...row, status: "void", voidedAt: at });
+  const out = await presentCode(ctx.db, { ...row, status: "void", voidedAt: at, updatedAt: at });
   await commitWrite(
     ctx,
     joinWrites(
@@ -215,7 +238,7 @@ export async function voidCode(ctx: ServiceCtx, id: string) {
         ctx,
         ctx.db
           .update(codes)
-          .set({ status: "void", voidedAt: at })
+          .set({ status: "void", voidedAt: at, updatedAt: at })
           .where(and(eq(codes.id, id), sql`${codes.status} <> 'void'`)),
         event("code.voided", out),
       ),
@@ -315,6 +338,7 @@ export async function reserveBatch(
     status: "reserved" as const,
     batchId: batch.id,
     createdAt: at,
+    updatedAt: at,
   }));
   const { createdBy: _by, ...view } = batch;
   try {

@@ -12,6 +12,7 @@ import { inJson } from "../../platform/d1-write";
 import { conflict, invalidField, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import type { PrintLabel } from "./print-data";
+import { checkLogo, loadLogo } from "./logo";
 import { renderPdf } from "./render-pdf";
 import { rasterLabel, toPng, toZpl } from "./render-raster";
 import { normaliseCodeValue } from "./symbols";
@@ -38,6 +39,8 @@ export async function getTemplate(db: TenantDb, id: string) {
 }
 
 export async function createTemplate(ctx: ServiceCtx, input: { name: string; spec: Spec }) {
+  // A logo that is not this workspace's upload, or no PNG it can read, is refused now, not at print time.
+  if (input.spec.logoKey) await checkLogo(ctx, input.spec.logoKey);
   const at = nowIso();
   const row = {
     id: newId("labelTemplate"),
@@ -239,21 +242,22 @@ async function gather(
 export async function printLabels(ctx: ServiceCtx, origin: string, workspace: string, input: PrintInput) {
   const tpl = await getTemplate(ctx.db, input.templateId);
   const labels = await gather(ctx.db, origin, workspace, tpl.spec, input);
-  if (input.format === "png") {
-    if (labels.length !== 1) throw invalidField("body", "a PNG holds one label: pass one id (PDF and ZPL take many)");
-    return { type: "image/png", ext: "png", bytes: await toPng(rasterLabel(labels[0]!, tpl.spec), tpl.spec.dpi) };
-  }
+  if (input.format === "png" && labels.length !== 1)
+    throw invalidField("body", "a PNG holds one label: pass one id (PDF and ZPL take many)");
+  const logo = tpl.spec.logoKey ? await loadLogo(ctx, tpl.spec.logoKey) : null;
+  if (input.format === "png")
+    return { type: "image/png", ext: "png", bytes: await toPng(rasterLabel(labels[0]!, tpl.spec, logo), tpl.spec.dpi) };
   if (input.format === "zpl")
     return {
       type: "application/zpl",
       ext: "zpl",
-      bytes: new TextEncoder().encode(toZpl(labels.map((l) => rasterLabel(l, tpl.spec)))),
+      bytes: new TextEncoder().encode(toZpl(labels.map((l) => rasterLabel(l, tpl.spec, logo)))),
     };
   const stock = tpl.spec.stock === "roll" ? 1 : undefined;
   return {
     type: "application/pdf",
     ext: "pdf",
-    bytes: await renderPdf(labels, tpl.spec, stock ?? input.startPosition ?? 1),
+    bytes: await renderPdf(labels, tpl.spec, stock ?? input.startPosition ?? 1, logo),
   };
 }
 
@@ -275,7 +279,8 @@ export async function previewTemplate(ctx: ServiceCtx, origin: string, workspace
   } catch {
     label = sample(tpl.spec, origin, workspace);
   }
-  return toPng(rasterLabel(label, tpl.spec), tpl.spec.dpi);
+  const logo = tpl.spec.logoKey ? await loadLogo(ctx, tpl.spec.logoKey) : null;
+  return toPng(rasterLabel(label, tpl.spec, logo), tpl.spec.dpi);
 }
 
 function sample(spec: Spec, origin: string, workspace: string): PrintLabel {

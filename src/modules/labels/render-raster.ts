@@ -1,6 +1,7 @@
 import bwip from "bwip-js/generic";
-import { codeRects, fitText, layoutLabel } from "./layout";
+import { type Box, codeRects, fitText, layoutLabel } from "./layout";
 import type { PrintLabel } from "./print-data";
+import { type Logo, placeLogo } from "./logo";
 import { encodeSymbol } from "./symbols";
 import { type Spec, stockOf } from "./templates";
 
@@ -30,15 +31,18 @@ const OCRB = () => fonts.lookup("OCR-B");
 const glyph = (c: string, px: number) => fonts.getglyph(OCRB(), /[\x20-\x7e]/.test(c) ? c.charCodeAt(0) : 63, px, px);
 
 /** One label of the template rendered at its DPI: what PNG (Brother QL) and ZPL (Zebra) print. */
-export function rasterLabel(label: PrintLabel, spec: Spec): Bitmap {
+export function rasterLabel(label: PrintLabel, spec: Spec, logo: Logo | null = null): Bitmap {
   const stock = stockOf(spec);
   const dot = 72 / spec.dpi;
   const w = Math.round(stock.w / dot);
   const h = Math.round(stock.h / dot);
   const px = new Uint8Array(w * h).fill(255);
   const sym = encodeSymbol(spec.symbology, label.encoded);
-  const lay = layoutLabel(stock.w, stock.h, sym, spec, dot);
+  const codeLay = layoutLabel(stock.w, stock.h, sym, spec, dot);
+  const placed = logo ? placeLogo(codeLay.text, logo) : { logo: null, text: codeLay.text };
+  const lay = { ...codeLay, text: placed.text };
   const toDot = (v: number) => Math.round(v / dot);
+  if (logo && placed.logo) drawLogo(px, w, h, logo, placed.logo, toDot);
   for (const r of codeRects(sym, lay.code)) {
     const [x0, y0, x1, y1] = [toDot(r.x), toDot(r.y), toDot(r.x + r.w), toDot(r.y + r.h)];
     for (let y = Math.max(0, y0); y < Math.min(h, y1); y++)
@@ -76,6 +80,17 @@ export function rasterLabel(label: PrintLabel, spec: Spec): Bitmap {
     }
   }
   return { w, h, px };
+}
+
+/** The logo sampled into its box (nearest pixel), thresholded to the printer's black and white. */
+function drawLogo(px: Uint8Array, w: number, h: number, logo: Logo, box: Box, toDot: (v: number) => number) {
+  const [x0, y0, x1, y1] = [toDot(box.x), toDot(box.y), toDot(box.x + box.w), toDot(box.y + box.h)];
+  for (let y = Math.max(0, y0); y < Math.min(h, y1); y++)
+    for (let x = Math.max(0, x0); x < Math.min(w, x1); x++) {
+      const sx = Math.min(logo.w - 1, Math.floor(((x - x0 + 0.5) * logo.w) / (x1 - x0)));
+      const sy = Math.min(logo.h - 1, Math.floor(((y - y0 + 0.5) * logo.h) / (y1 - y0)));
+      if (logo.grey[sy * logo.w + sx]! < 128) px[y * w + x] = 0;
+    }
 }
 
 const CRC = (() => {

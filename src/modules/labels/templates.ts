@@ -82,6 +82,11 @@ export const TemplateSpec = z
         "`wrap`: words wrap onto the lines the label has, the last ending in `...`; `shrink`: the type shrinks (to 5 pt) until each field fits one line; `ellipsis`: one line each, cut with `...`. Text never leaves its box.",
     }),
     fontSizePt: z.number().min(5).max(24).default(9),
+    logoKey: z.string().min(1).max(256).optional().openapi({
+      description:
+        "The workspace's logo on each label: the `key` of a PNG uploaded through POST /objects (kept in R2). It sits at the top of the text area (at most 40% of its height, 10 mm), the text below it.",
+      example: "tenants/ten_01jd3k4m5n6p7q8r9s0t1v2w3x/uploads/obj_01jd3k4m5n6p7q8r9s0t1v2w3x",
+    }),
     dpi: z
       .union([z.literal(203), z.literal(300), z.literal(600)])
       .default(300)

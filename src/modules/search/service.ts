@@ -5,7 +5,7 @@ import { ftsQuery } from "./query";
 
 /**
  * Quick search over the FTS5 indexes of migrations/tenant/0008_search_fts.sql. One D1 batch (one
- * round trip): exact tag/serial matches, then each group ranked by bm25 with per-column weights.
+ * round trip): exact tag/serial/code matches, then each group ranked by bm25 with per-column weights.
  * The join checks the id as well as the rowid, so an index row that ever went stale (a rowid
  * reused after a write that bypassed the triggers) can never show another row.
  */
@@ -39,9 +39,13 @@ const ASSETS_SQL = `SELECT a.id, a.name, a.unique_tag, a.serial_number, a.model,
   FROM (SELECT rowid, id, bm25(assets_fts, 0, 10, 5, 5, 2) AS score FROM assets_fts WHERE assets_fts MATCH ?1 ORDER BY score LIMIT ?2) f
   JOIN assets a ON a.rowid = f.rowid AND a.id = f.id
   WHERE a.deleted_at IS NULL ORDER BY f.score`;
-// Exact matches use the lower() expression indexes of assets (assets_tag_idx, assets_serial_idx).
+// Exact matches use the lower() expression indexes of assets (assets_tag_idx, assets_serial_idx);
+// a code of an asset (a Code 128, an EAN: docs/labels.md) names it too, through the codes' unique
+// index on value_lc (values are stored folded, as tags compare).
+const ASSET_CODE = `SELECT holder_id FROM codes WHERE value_lc = lower(?1) AND status <> 'void' AND holder_kind = 'asset'`;
 const EXACT_SQL = `SELECT id, name, unique_tag, serial_number, model, status FROM assets
-  WHERE (lower(unique_tag) = lower(?1) OR lower(serial_number) = lower(?1)) AND deleted_at IS NULL
+  WHERE (lower(unique_tag) = lower(?1) OR lower(serial_number) = lower(?1) OR id IN (${ASSET_CODE}))
+    AND deleted_at IS NULL
   ORDER BY lower(unique_tag) = lower(?1) DESC, id LIMIT ?2`;
 // An exact email or employee number comes first among people (people are few: a join before the
 // sort is fine there; the 100,000-asset case ranks inside the FTS subquery, see above).
@@ -55,11 +59,13 @@ const SESSIONS_SQL = `SELECT s.id, s.name, s.status
   ORDER BY f.score`;
 
 // Stock items have no FTS index: a workspace holds few of them (hundreds to thousands),
-// so every word must start a word of the name, or `q` must equal the tag or SKU (those come first).
+// so every word must start a word of the name, or `q` must equal the tag, the SKU or one of its codes
+// (those come first).
+const STOCK_CODE = `SELECT holder_id FROM codes WHERE value_lc = lower(?1) AND status <> 'void' AND holder_kind = 'stockItem'`;
 const STOCK_SQL = `SELECT id, name, tag, sku, unit, on_hand,
-    (lower(tag) = lower(?1) OR lower(sku) = lower(?1)) AS exact_match
+    (lower(tag) = lower(?1) OR lower(sku) = lower(?1) OR id IN (${STOCK_CODE})) AS exact_match
   FROM stock_items WHERE deleted_at IS NULL AND (lower(tag) = lower(?1) OR lower(sku) = lower(?1)
-    OR NOT EXISTS (SELECT 1 FROM json_each(?3) w WHERE (' ' || lower(name)) NOT LIKE '% ' || w.value || '%' ESCAPE '\\'))
+    OR id IN (${STOCK_CODE}) OR NOT EXISTS (SELECT 1 FROM json_each(?3) w WHERE (' ' || lower(name)) NOT LIKE '% ' || w.value || '%' ESCAPE '\\'))
   ORDER BY exact_match DESC, id LIMIT ?2`;
 // Software products (docs/licences.md): as stock, every word starts a word of the name or vendor.
 const LICENCE_SQL = `SELECT id, name, vendor FROM licence_products WHERE deleted_at IS NULL

@@ -72,6 +72,16 @@ export const book = (assetId: string, personId: string, startsAt: string, endsAt
 export const create = (name: string, uniqueTag: string) =>
   authed(() => api.POST("/inventory-items", { body: { name, uniqueTag } }));
 
+/** An asset with a generated tag (the label it gets is a claimed code, docs/labels.md). */
+export const createUntagged = (name: string) => authed(() => api.POST("/inventory-items", { body: { name } }));
+
+/** Assets whose name, tag or serial number starts with `q` (its words, for the name). */
+export const search = (q: string) =>
+  authed(() => api.GET("/inventory-items", { params: { query: { limit: 20, ...(q ? { q } : {}) } } }));
+
+export const remove = (id: string) =>
+  authed(() => api.DELETE("/inventory-items/{inventoryItemId}", { params: { path: { inventoryItemId: id } } }));
+
 /** Feedback is multipart (title, message, attachments): the typed client sends it as FormData. */
 export const report = (title: string, message: string, photo: Blob | null) =>
   authed(() =>

@@ -23,7 +23,8 @@ function ResultRow({ entry }: { entry: audit.ScanEntry }) {
   const label = t.audit.kinds[entry.kind];
   const what = describe(entry);
   return (
-    <li class={`result result-${entry.kind}`} data-kind={entry.kind}>
+    // data-code: the code as read (a QR's URL, a Code 128's value), for the tests and the benchmark.
+    <li class={`result result-${entry.kind}`} data-kind={entry.kind} data-code={entry.code}>
       <p>
         <strong>{label}:</strong> {what}
         {entry.guess && ` (${t.audit.guesses[entry.guess]})`}

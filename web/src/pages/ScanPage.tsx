@@ -4,6 +4,7 @@ import { AuditChooser } from "../components/AuditChooser";
 import { AuditSession } from "../components/AuditSession";
 import { BatchPanel } from "../components/BatchPanel";
 import { CameraPanel } from "../components/CameraPanel";
+import { ClaimCode } from "../components/ClaimCode";
 import { CodeForm } from "../components/CodeForm";
 import { HolderScan } from "../components/HolderScan";
 import { Layout } from "../components/Layout";
@@ -20,14 +21,17 @@ type Mode =
   | { mode: "lookUp" }
   | { mode: "audit"; sessionId: string | null }
   | { mode: "batch" }
-  | { mode: "holder"; tag: string };
+  | { mode: "holder"; tag: string }
+  | { mode: "claim"; value: string };
 
 /**
  * /scan: look up; /scan/audit and /scan/audit/{sessionId}: audit; /scan/batch: batch;
- * /scan/holder/{tag}: the holder of a checkout, scanned.
+ * /scan/holder/{tag}: the holder of a checkout, scanned; /scan/claim/{value}: a reserved code claimed.
  */
 function modeOf(p: string): Mode {
   if (p === "/scan/batch") return { mode: "batch" };
+  const claim = /^\/scan\/claim\/([^/]+)$/.exec(p);
+  if (claim?.[1]) return { mode: "claim", value: decodeURIComponent(claim[1]) };
   const holder = /^\/scan\/holder\/([^/]+)$/.exec(p);
   if (holder?.[1]) return { mode: "holder", tag: decodeURIComponent(holder[1]) };
   const m = /^\/scan\/audit(?:\/([^/]+))?$/.exec(p);
@@ -42,6 +46,8 @@ const MODES = [
   { mode: "batch", href: "/scan/batch", label: t.modes.batch, needs: ["bulkInventoryItems"] },
   // Reached from an asset's check-out form, never a tab of its own.
   { mode: "holder", needs: ["getInventoryItemByTag", "checkoutInventoryItem"] },
+  // Reached from a scan of a reserved code (the look-up, an asset page), never a tab of its own.
+  { mode: "claim", needs: ["lookupCode", "claimCode", "listInventoryItems", "getInventoryItemByTag"] },
 ] as const;
 
 function LookUp() {
@@ -105,6 +111,7 @@ export function ScanPage() {
       {current.mode === "audit" && (auditId ? <AuditSession id={auditId} /> : <AuditChooser />)}
       {current.mode === "batch" && <BatchPanel />}
       {current.mode === "holder" && <HolderScan tag={current.tag} />}
+      {current.mode === "claim" && <ClaimCode value={current.value} />}
     </Layout>
   );
 }

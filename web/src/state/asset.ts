@@ -6,6 +6,8 @@
 import { signal } from "@preact/signals";
 import * as assets from "../api/assets";
 import type { Booking, Health, Item, MaintenanceSchedule } from "../api/types";
+import { codePage } from "./codes";
+import { navigate } from "./router";
 import { can } from "./session";
 
 export type AssetView = {
@@ -37,6 +39,10 @@ export async function loadAsset(tag: string, unreachable: string): Promise<void>
   try {
     const found = await assets.byTag(tag);
     if (found.response.status === 404) {
+      // No asset's tag, but perhaps another code of something (a Code128 on an old label) or a
+      // reserved label not claimed yet (docs/labels.md): its holder's page, or the claim page.
+      const to = can("lookupCode") ? await codePage(tag) : null;
+      if (to) return navigate(to, { replace: true });
       // Deleted assets are looked for only by those who may restore them.
       const trashed = can("restoreTrashItems") ? await trashedWithTag(tag) : null;
       asset.value = { status: "missing", tag, trashed };

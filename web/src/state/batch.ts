@@ -1,17 +1,20 @@
 /**
  * The batch mode: a list of scanned assets, then one action on all of them through
  * POST /inventory-items/bulk (check out to a person, check in, move to a location), answered per
- * item. Each code is looked up as it is scanned (GET /inventory-items/unique-tag/{tag}), so an
- * unknown code is named at once instead of failing the whole list later.
+ * item. Each code is looked up as it is scanned (GET /inventory-items/unique-tag/{tag}, then the code
+ * look-up for an asset's other codes), so an unknown code is named at once instead of failing the
+ * whole list later.
  */
 import { signal } from "@preact/signals";
 import { byTag } from "../api/assets";
 import { messageOf } from "../api/client";
+import { lookup } from "../api/codes";
 import { type BulkItem, bulk } from "../api/sessions";
 import { cue } from "../platform/feedback";
 import { t } from "../strings";
 import { parseCode } from "./codes";
 import { clearHandoverOffer, offerHandover } from "./handover-offer";
+import { can } from "./session";
 
 export type ListedAsset = {
   key: string;
@@ -59,7 +62,13 @@ export async function addCode(raw: string): Promise<void> {
   const key = `${code.tag}-${Date.now()}`;
   list.value = [...list.value, { key, tag: code.tag, id: null, name: null }];
   try {
-    const { data, error } = await byTag(code.tag);
+    const { data, error } = await assetOf(code.tag);
+    // A second label of an asset already listed (its QR, then its Code 128) is the same asset.
+    if (data && list.value.some((a) => a.id === data.id && a.key !== key)) {
+      list.value = list.value.filter((a) => a.key !== key);
+      batchMessage.value = t.batch.duplicate(data.name);
+      return cue("already");
+    }
     const patch = data
       ? { id: data.id, name: data.name, status: data.status }
       : { problem: messageOf(error, t.batch.unknown) };
@@ -69,6 +78,17 @@ export async function addCode(raw: string): Promise<void> {
   } catch {
     list.value = list.value.map((a) => (a.key === key ? { ...a, problem: t.unreachable } : a));
   }
+}
+
+/**
+ * The asset a scanned code names: its tag, else one of its other codes (a Code 128, an EAN:
+ * docs/labels.md) through the code look-up, for whoever may use it.
+ */
+async function assetOf(value: string) {
+  const found = await byTag(value);
+  if (found.data || found.response.status !== 404 || !can("lookupCode")) return found;
+  const holder = (await lookup(value)).data?.holder;
+  return holder?.kind === "asset" && holder.tag ? byTag(holder.tag) : found;
 }
 
 export const remove = (key: string) => {

@@ -55,6 +55,8 @@ export const assetPath = (tag: string) => `/a/${encodeURIComponent(tag)}`;
 export const stockPath = (tag: string) => `/s/${encodeURIComponent(tag)}`;
 export const kitPath = (id: string) => `/k/${encodeURIComponent(id)}`;
 export const locationPath = (id: string) => `/l/${encodeURIComponent(id)}`;
+/** A reserved code's claim page (./claim.ts): under /scan, where the camera may scan the old label. */
+export const claimPath = (value: string) => `/scan/claim/${encodeURIComponent(value)}`;
 
 /** The page a parsed code opens (a label's kind decides; a bare tag is taken as an asset's). */
 export function pathOf(code: ScannedCode): string | null {
@@ -73,7 +75,7 @@ export function pathOf(code: ScannedCode): string | null {
 }
 
 /** The page of a code's holder. */
-function holderPath(holder: NonNullable<CodeLookup["holder"]>): string {
+export function holderPath(holder: NonNullable<CodeLookup["holder"]>): string {
   if (holder.kind === "kit") return kitPath(holder.id);
   if (holder.kind === "location") return locationPath(holder.id);
   if (holder.kind === "stockItem") return stockPath(holder.tag ?? holder.id);
@@ -84,7 +86,8 @@ function holderPath(holder: NonNullable<CodeLookup["holder"]>): string {
  * The page a look-up opens. A bare tag that no asset has but a stock item has (a stock tag not of
  * the `STK-` form) opens the stock item: tags are typed without knowing which kind they are. One
  * that no tag names may be one of a thing's other codes (a Code128 or an EAN on its label,
- * docs/labels.md): the code look-up opens its holder's page (`lookUpCodes`: when the user may).
+ * docs/labels.md): the code look-up opens its holder's page, or the claim page of a reserved code
+ * (`lookUpCodes`: when the user may).
  */
 export async function pageFor(code: ScannedCode, { lookUpCodes = false } = {}): Promise<string | null> {
   if (code.kind === "tag" && code.bare) {
@@ -92,13 +95,21 @@ export async function pageFor(code: ScannedCode, { lookUpCodes = false } = {}): 
       const asset = await assetByTag(code.tag);
       if (asset.response.status !== 404) return pathOf(code);
       if ((await stockByTag(code.tag)).data) return stockPath(code.tag);
-      if (lookUpCodes) {
-        const holder = (await lookup(code.tag)).data?.holder;
-        if (holder) return holderPath(holder);
-      }
+      if (lookUpCodes) return (await codePage(code.tag)) ?? pathOf(code);
     } catch {
       // Offline: the asset page says so.
     }
   }
   return pathOf(code);
+}
+
+/**
+ * The page a value that is no tag opens by the code look-up: its holder's, or the claim page of a
+ * reserved (printed, unclaimed) code; null when no code reads so.
+ */
+export async function codePage(value: string): Promise<string | null> {
+  const { data } = await lookup(value);
+  if (!data) return null;
+  if (data.holder) return holderPath(data.holder);
+  return data.status === "reserved" ? claimPath(data.value) : null;
 }

@@ -3,6 +3,7 @@ import type { HealthBasis } from "../../../domain/health-engine";
 import type { TenantDb } from "../../../env";
 import { type ListAssetsInput, listAssets } from "../../assets";
 import { liveDefinitions } from "../../custom-fields";
+import { codeCellsOf } from "../../labels";
 import type { Cell } from "../csv";
 import { customCell } from "../custom-cells";
 import { namesOf } from "../names";
@@ -40,6 +41,8 @@ export const ASSET_COLUMNS = [
   "updatedAt",
   "healthScore",
   "healthBadge",
+  // The asset's codes besides its tag (`code128:C128-DRILL; ean13:4006381333931`, docs/labels.md).
+  "codes",
 ] as const;
 
 export type AssetExportFilters = Omit<ListAssetsInput, "limit" | "cursor">;
@@ -67,6 +70,11 @@ export async function assetExport(db: TenantDb, filters: AssetExportFilters, bas
             sql`SELECT id, name FROM people WHERE id IN (SELECT value FROM json_each(${JSON.stringify(assigneeIds)}))`,
           )
         : new Map<string, string>();
+      const codes = await codeCellsOf(
+        db,
+        "asset",
+        page.items.map((a) => a.id),
+      );
       yield page.items.map((a) => [
         a.id,
         a.name,
@@ -98,6 +106,7 @@ export async function assetExport(db: TenantDb, filters: AssetExportFilters, bas
         // Exports list live assets, which always carry health (only sync tombstones have none).
         a.health?.score ?? null,
         a.health?.badge ?? null,
+        codes.get(a.id) ?? null,
         ...defs.map((d) => customCell(a.customFields[d.key])),
       ]);
       cursor = page.nextCursor ?? undefined;

@@ -1,6 +1,8 @@
 import type { TenantDb } from "../../../env";
+import { ApiError } from "../../../platform/errors";
 import { CreateAssetBody, generateTag, UpdateAssetBody } from "../../assets";
 import { liveDefinitions } from "../../custom-fields";
+import { type CodeEntry, parseCodesCell } from "../../labels";
 import { booleanCell } from "../custom-cells";
 import { ASSET_IMPORT_COLUMNS, ignoredColumns, mapColumns } from "./columns";
 import type { ParsedCsv } from "./csv";
@@ -93,15 +95,34 @@ export async function planAssets(db: TenantDb, csv: ParsedCsv): Promise<ImportPl
     errors.push(...rowErrors(columns, parsed.success ? [] : parsed.error.issues, cf.problems));
     const custody = planCustody(rowNumber, fields, match ? (now.get(match.id) ?? null) : null, refs);
     if (custody.error) errors.push({ ...custody.error, path: columnName(columns, custody.error.path) });
+    const codes = codesOf(fields.codes, columnName(columns, "codes"));
+    if ("error" in codes) errors.push(codes.error);
     if (errors.length) return refusedRow(rowNumber, match?.id ?? null, tag ?? null, errors);
     return {
       rowNumber,
       action: match ? "update" : "create",
       targetId: match?.id ?? null,
       matchKey: (input.uniqueTag as string | undefined) ?? null,
-      input: { ...(parsed.data as Record<string, unknown>), ...(custody.step ? { custody: custody.step } : {}) },
+      input: {
+        ...(parsed.data as Record<string, unknown>),
+        ...(custody.step ? { custody: custody.step } : {}),
+        ...("list" in codes && codes.list.length ? { codes: codes.list } : {}),
+      },
       errors: [],
     };
   });
   return { rows: planned, ignoredColumns: ignoredColumns(columns) };
+}
+
+/** The `codes` cell checked (each value for its symbology); who else holds a value is found when it is written. */
+function codesOf(
+  cell: string | undefined,
+  path: string,
+): { list: CodeEntry[] } | { error: { path: string; message: string } } {
+  try {
+    return { list: cell ? parseCodesCell(cell, path) : [] };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: { path, message: err.message.replace(`${path}: `, "") } };
+    throw err;
+  }
 }

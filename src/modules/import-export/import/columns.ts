@@ -46,6 +46,8 @@ export const ASSET_IMPORT_COLUMNS: EntityColumns = {
     holderid: "holderId",
     holder: "holder",
     duebackat: "dueBackAt",
+    // Codes besides the tag (`code128:C128-DRILL; ean13:…`), added after the row's fields (docs/labels.md).
+    codes: "codes",
   },
   // What an export writes that no import sets (kept by the system); reported as ignored by name.
   ignored: ["id", "assignedat", "lastverifiedat", "createdat", "updatedat", "healthscore", "healthbadge"],

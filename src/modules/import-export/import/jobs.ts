@@ -106,14 +106,15 @@ export async function processChunk(ctx: ServiceCtx, jobId: string): Promise<numb
   if (job?.status !== "running") return 0;
   const claim = crypto.randomUUID();
   const now = nowIso();
-  // Rows that go through single verbs (custody steps, stock rows) are counted apart: at most PER_ROW_CHUNK per chunk.
+  // Steps that go through single verbs (custody steps, codes, stock rows) are counted apart: at most PER_ROW_CHUNK per chunk.
   const limit = job.entity === "stock_item" ? PER_ROW_CHUNK : IMPORT_CHUNK;
   await db.run(sql`UPDATE import_rows SET status = 'claimed', claim = ${claim}, updated_at = ${now}
     WHERE job_id = ${jobId} AND status = 'pending' AND row_number IN (
       SELECT row_number FROM (
         SELECT row_number, row_number() OVER (ORDER BY row_number) AS n,
           sum(coalesce(length(input), 0)) OVER (ORDER BY row_number) AS bytes,
-          sum(json_type(input, '$.custody') IS NOT NULL) OVER (ORDER BY row_number) AS single
+          sum((json_type(input, '$.custody') IS NOT NULL) + coalesce(json_array_length(input, '$.codes'), 0))
+            OVER (ORDER BY row_number) AS single
         FROM (SELECT row_number, input FROM import_rows WHERE job_id = ${jobId} AND status = 'pending' ORDER BY row_number LIMIT ${limit}))
       WHERE n = 1 OR (bytes <= ${IMPORT_CHUNK_BYTES} AND single <= ${PER_ROW_CHUNK}))`);
   const claimed = await db

@@ -2,6 +2,7 @@ import type { ImportEntity, importRows } from "../../../db/tenant/import-export"
 import type { ServiceCtx } from "../../../http/service-context";
 import { ApiError } from "../../../platform/errors";
 import { type AssetInput, changeStatus, checkout, upsertAssets } from "../../assets";
+import { addCodes, type CodeEntry } from "../../labels";
 import { type CreatePersonInput, type UpdatePersonInput, upsertPeople } from "../../people";
 import type { CustodyStep } from "./custody";
 import { errorsOf, type RowResult } from "./results";
@@ -26,7 +27,11 @@ export async function writeRows(
       ? await upsertAssets(
           ctx,
           rows.map((r) => {
-            const { custody: _, ...input } = (r.input ?? {}) as AssetInput & { custody?: CustodyStep };
+            const {
+              custody: _,
+              codes: _codes,
+              ...input
+            } = (r.input ?? {}) as AssetInput & { custody?: CustodyStep; codes?: CodeEntry[] };
             return { key: r.rowNumber, targetId: r.action === "update" ? r.targetId : null, input };
           }),
         )
@@ -44,7 +49,33 @@ export async function writeRows(
         ? { r: res.key, status: res.outcome, id: res.id, errors: null }
         : { r: res.key, status: "refused", id: null, errors: errorsOf(res.error) },
   );
-  return entity === "asset" ? applyCustody(ctx, jobId, rows, out) : out;
+  return entity === "asset" ? applyCodes(ctx, rows, await applyCustody(ctx, jobId, rows, out)) : out;
+}
+
+/**
+ * The `codes` of each written asset row, through the labels module's attach verb (one code at a
+ * time: the chunk claim counts each code as a single step, import-jobs.ts). A value another thing
+ * holds refuses the row, saying its fields were written, so the file can be fixed and run again.
+ */
+async function applyCodes(ctx: ServiceCtx, rows: Claimed[], results: RowResult[]) {
+  const lists = new Map(rows.map((r) => [r.rowNumber, (r.input as { codes?: CodeEntry[] } | null)?.codes]));
+  for (const res of results) {
+    const list = lists.get(res.r);
+    if (!list?.length || !res.id || res.status === "refused") continue;
+    try {
+      await addCodes(ctx, { kind: "asset", id: res.id }, list);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      res.errors = [
+        {
+          path: "codes",
+          message: `row ${res.r}: the row's fields were ${res.status} (${res.id}), but a code was refused: ${err.message}`,
+        },
+      ];
+      res.status = "refused";
+    }
+  }
+  return results;
 }
 
 /**
