@@ -78,6 +78,12 @@ describe("DELETE /people/{id} while an offboarding case is open", () => {
     const t = await createTenant();
     const token = await scimToken(t);
     const u = await scim<Res>(t, token, "/Users", { body: { schemas: [USER], userName: "leaver@example.com" } });
+    const person = (await api<{ items: Person[] }>(t, "/people?q=leaver")).body.items[0]!;
+    // A laptop in the leaver's bag keeps the case open (a case with nothing out closes by itself).
+    const laptop = await api<{ id: string }>(t, "/inventory-items", { body: { name: "Leaver laptop" } });
+    expect(
+      (await api(t, `/inventory-items/${laptop.body.id}/checkout`, { body: { personId: person.id } })).status,
+    ).toBe(200);
     const off = await scim<Res>(t, token, `/Users/${u.body.id}`, {
       method: "PATCH",
       body: { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: false }] },
@@ -85,8 +91,8 @@ describe("DELETE /people/{id} while an offboarding case is open", () => {
     expect(off.status).toBe(200);
     const cases = await api<{ items: Case[] }>(t, "/offboarding-cases");
     const open = cases.body.items.find((c) => c.state === "open");
-    expect(open).toBeDefined();
-    const personId = open!.personId;
+    expect(open?.personId).toBe(person.id);
+    const personId = person.id;
 
     const refused = await api<Failure<{ offboardingCaseId: string }>>(t, `/people/${personId}`, { method: "DELETE" });
     expect(refused.status).toBe(409);
@@ -98,6 +104,11 @@ describe("DELETE /people/{id} while an offboarding case is open", () => {
 
     const cancel = await api(t, `/offboarding-cases/${open!.id}/cancel`, { method: "POST" });
     expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    // Cancelled: the person's own rules again (a 409 while they hold the laptop), then the delete.
+    const holding = await api<Failure<{ assetIds: string[] }>>(t, `/people/${personId}`, { method: "DELETE" });
+    expect(holding.status).toBe(409);
+    expect(holding.body.details.assetIds).toEqual([laptop.body.id]);
+    expect((await api(t, `/inventory-items/${laptop.body.id}/checkin`, { body: {} })).status).toBe(200);
     expect((await api(t, `/people/${personId}`, { method: "DELETE" })).status).toBe(204);
     expect((await api(t, `/people/${personId}`)).status).toBe(404);
   });

@@ -41,6 +41,9 @@ const offboardingOpen = (caseId: string | null) =>
  */
 export async function deletePerson(ctx: ServiceCtx, id: string) {
   const cur = await getPerson(ctx, id);
+  // The open case first: it lists what the person holds, assets included, and says what to do.
+  const open = await ctx.db.get<{ id: string }>(openCaseOf(id));
+  if (open) throw offboardingOpen(open.id);
   const held = await ctx.db
     .select({ id: assets.id })
     .from(assets)
@@ -48,8 +51,6 @@ export async function deletePerson(ctx: ServiceCtx, id: string) {
     .limit(20)
     .all();
   if (held.length > 0) throw stillHolding(held.map((a) => a.id));
-  const open = await ctx.db.get<{ id: string }>(openCaseOf(id));
-  if (open) throw offboardingOpen(open.id);
   const now = nowIso();
   const payload = { ...(await presentPerson(ctx.db, cur)), deletedAt: now };
   await commitWrite(
