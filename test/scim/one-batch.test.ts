@@ -113,3 +113,22 @@ describe("DELETE /people/{id} while an offboarding case is open", () => {
     expect((await api(t, `/people/${personId}`)).status).toBe(404);
   });
 });
+
+describe("SCIM deprovisioning of a person an admin deactivated already", () => {
+  it("answers 200 (no case: nothing to give back) and ends the access", async () => {
+    const t = await createTenant();
+    const token = await scimToken(t);
+    const u = await scim<Res>(t, token, "/Users", { body: { schemas: [USER], userName: "gone@example.com" } });
+    const person = (await api<{ items: Person[] }>(t, "/people?q=gone")).body.items[0]!;
+    const off = await api(t, `/people/${person.id}`, { method: "PATCH", body: { status: "deactivated" } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const res = await scim<Res>(t, token, `/Users/${u.body.id}`, {
+      method: "PATCH",
+      body: { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: false }] },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.active).toBe(false);
+    const cases = await api<{ items: Case[] }>(t, `/offboarding-cases?personId=${person.id}`);
+    expect(cases.body.items).toEqual([]);
+  });
+});
