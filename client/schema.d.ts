@@ -3145,7 +3145,7 @@ export interface paths {
         post?: never;
         /**
          * Move a person to the trash
-         * @description Refused (409, with `details.assetIds`) while the person holds assets: check them in or deactivate the person first.
+         * @description Refused (409, with `details.assetIds`) while the person holds assets: check them in or deactivate the person first. Refused (409, with `details.offboardingCaseId`) while an offboarding case of the person is open: cancel it or let it close first (docs/offboarding.md).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `people:write`.
          */
@@ -5634,7 +5634,7 @@ export interface paths {
         put?: never;
         /**
          * Map a SCIM group
-         * @description Members of the group (by displayName) get the role as workspace users (the highest among their groups), and the location and department on their person. Applies from the group's next change.
+         * @description Members of the group (by displayName) get the role as workspace users (the highest among their groups), and the location and department on their person. The role applies at once to the group's current members (user.role_changed); the location and department with each member's next change.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
@@ -5657,12 +5657,20 @@ export interface paths {
         post?: never;
         /**
          * Delete a SCIM group mapping
-         * @description **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
+         * @description The group's current members lose what it gave at once: their role is lowered to the highest role their other groups give, and no role left ends their access (user.role_changed).
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
          */
         delete: operations["deleteScimGroupMapping"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a SCIM group mapping
+         * @description Changes what the group gives. The group's current members get the new role at once (raised, or lowered to the highest role their other groups give; no role left ends their access), each with user.role_changed.
+         *
+         *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Roles: owner, admin. Self-service role (requester): no.
+         */
+        patch: operations["updateScimGroupMapping"];
         trace?: never;
     };
     "/scim/v2/ServiceProviderConfig": {
@@ -8373,6 +8381,26 @@ export interface webhooks {
          * @description `data`: the scimGroupMapping after the change.
          */
         post: operations["onScimGroupMappingCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "scim_group_mapping.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin changed a group mapping rule (the group's members' roles follow at once).
+         * @description `data`: the scimGroupMapping after the change.
+         */
+        post: operations["onScimGroupMappingUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13200,6 +13228,15 @@ export interface components {
             groupName: string;
             /**
              * @description admin, member or requester; owners are never made by provisioning.
+             * @enum {string|null}
+             */
+            role?: "admin" | "member" | "requester" | null;
+            locationId?: string | null;
+            department?: string | null;
+        };
+        UpdateScimGroupMapping: {
+            /**
+             * @description admin, member or requester; null: the group gives no role.
              * @enum {string|null}
              */
             role?: "admin" | "member" | "requester" | null;
@@ -73574,6 +73611,209 @@ export interface operations {
             };
         };
     };
+    updateScimGroupMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScimGroupMapping"];
+            };
+        };
+        responses: {
+            /** @description The mapping */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimGroupMapping"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     scimGetServiceProviderConfig: {
         parameters: {
             query?: never;
@@ -73831,9 +74071,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 filter: eq, ne, co, sw, ew, pr, gt, ge, lt, le, and, or, not, value paths; e.g. `userName eq "ada@example.com"`. */
                 filter?: string;
-                /** @description 1-based index of the first result. */
-                startIndex?: number;
-                /** @description At most this many results (0..200). */
+                /** @description 1-based index of the first result; below 1 is read as 1. */
+                startIndex?: number | null;
+                /** @description At most this many results (0..200; more is read as 200, negative as 0). */
                 count?: number | null;
                 /** @description Comma-separated attributes to return (id and schemas always). */
                 attributes?: string;
@@ -74544,9 +74784,9 @@ export interface operations {
             query?: {
                 /** @description RFC 7644 filter: eq, ne, co, sw, ew, pr, gt, ge, lt, le, and, or, not, value paths; e.g. `userName eq "ada@example.com"`. */
                 filter?: string;
-                /** @description 1-based index of the first result. */
-                startIndex?: number;
-                /** @description At most this many results (0..200). */
+                /** @description 1-based index of the first result; below 1 is read as 1. */
+                startIndex?: number | null;
+                /** @description At most this many results (0..200; more is read as 200, negative as 0). */
                 count?: number | null;
                 /** @description Comma-separated attributes to return (id and schemas always). */
                 attributes?: string;
@@ -81787,6 +82027,58 @@ export interface operations {
                     id: string;
                     /** @enum {string} */
                     type: "scim_group_mapping.created";
+                    /** @description When the event happened (ISO 8601 UTC). */
+                    timestamp: string;
+                    tenantId: string;
+                    data: components["schemas"]["ScimGroupMapping"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 15 s acknowledges the delivery. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried after `Retry-After` (also honoured on 503). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onScimGroupMappingUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and replay; use it to drop duplicates. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`; two during a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event id (= `webhook-id`). */
+                    id: string;
+                    /** @enum {string} */
+                    type: "scim_group_mapping.updated";
                     /** @description When the event happened (ISO 8601 UTC). */
                     timestamp: string;
                     tenantId: string;

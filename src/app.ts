@@ -7,6 +7,7 @@ import { d1QueryCounter } from "./http/d1-counter";
 import { notFoundWith, onError } from "./http/error-handler";
 import { requestId } from "./http/request-id";
 import { registerHeaderComponents } from "./http/response-headers";
+import { scimErrorResponse } from "./http/scim-errors";
 import { adminRouter } from "./modules/admin";
 import { analyticsRouter, tt10Router } from "./modules/analytics";
 import { apiKeysRouter, apiKeyWebhookResources } from "./modules/api-keys";
@@ -154,7 +155,15 @@ export function buildApp() {
   app.use(`${API_PREFIX}/*`, d1QueryCounter);
   for (const router of MODULES) app.route(API_PREFIX, router);
   // SCIM 2.0 where identity providers expect a base URL: the workspace host's /scim/v2 (docs/scim.md).
-  app.use(`${SCIM_PREFIX}/*`, jsonBodyLimit);
+  // The same limit, answered in SCIM's error shape: this runs before the SCIM router's error handler.
+  app.use(
+    `${SCIM_PREFIX}/*`,
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: (c) =>
+        scimErrorResponse(c, new ApiError("payload_too_large", `Request body exceeds ${JSON_BODY_LIMIT} bytes`)),
+    }),
+  );
   app.route(SCIM_PREFIX, scimRouter);
   // Browser pages outside the API prefix: the field app's pages (/, /login, /a/:tag, /scan, ...)
   // and the SSO entry point /auth/sso-login.

@@ -31,6 +31,7 @@ export const IDENTITY_POLICY = {
   revokeScimToken: { access: "jwt", roles: MANAGERS },
   listScimGroupMappings: { access: "jwt", roles: MANAGERS },
   createScimGroupMapping: { access: "jwt", roles: MANAGERS },
+  updateScimGroupMapping: { access: "jwt", roles: MANAGERS },
   deleteScimGroupMapping: { access: "jwt", roles: MANAGERS },
   scimGetServiceProviderConfig: SCIM,
   scimListResourceTypes: SCIM,

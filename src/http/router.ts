@@ -164,7 +164,9 @@ const listScope =
   (c, next) =>
     withCursorScope({ list: `${operationId} ${new URL(c.req.url).host}${c.req.path}`, secret: c.env.JWT_SECRET }, next);
 
-const hasJsonBody = (config: DefinedRoute) => Boolean(config.request?.body?.content?.["application/json"]);
+// application/json, and the SCIM routes' application/scim+json: both get the body-shape check.
+const hasJsonBody = (config: DefinedRoute) =>
+  Object.keys(config.request?.body?.content ?? {}).some((type) => /^application\/([\w.-]+\+)?json$/.test(type));
 
 type DefinedRoute = Omit<RouteConfig, "security" | "middleware" | "operationId"> & { operationId: OperationId };
 

@@ -28,9 +28,19 @@ export const scimError = (
   detail: string,
 ) => new ApiError(code, detail, { details: { scimType } });
 
+/**
+ * RFC 7644 section 3.12's scimType of an error: the one it names, else read from where validation
+ * failed: the filter parameter is invalidFilter, a body that is not a SCIM object (or sets a
+ * prototype, or has too many keys) invalidSyntax, any other bad value invalidValue.
+ */
 const scimTypeOf = (err: ApiError): string | undefined => {
-  const d = err.details as { scimType?: string } | undefined;
+  const d = err.details as { scimType?: string } | { path?: string }[] | undefined;
   if (d && !Array.isArray(d) && typeof d.scimType === "string") return d.scimType;
+  if (Array.isArray(d) && err.code === "validation_failed") {
+    const path = String(d[0]?.path ?? "");
+    if (path === "query.filter") return "invalidFilter";
+    if (path === "body" || path.startsWith("body.")) return "invalidSyntax";
+  }
   if (err.code === "validation_failed") return "invalidValue";
   if (err.code === "conflict") return "uniqueness";
   return undefined;

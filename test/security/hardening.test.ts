@@ -56,8 +56,8 @@ async function realPath(o: WalkedOperation): Promise<string> {
 
 // Public routes (the sign-in bootstrap) answer on any host by design: a host that is not a
 // workspace gets `{ exists: false }`, so they have no host rule to check here.
-// The SCIM routes take a SCIM token only and answer in SCIM's own shape: their hardening (bad
-// bodies, filters, ETags, tokens) is test/scim/providers.test.ts.
+// The SCIM routes take a SCIM token only and answer in SCIM's own shape: their walk (credentials,
+// hosts, bodies, filters) is scim-walk.test.ts, ETags and providers' habits test/scim/.
 const checked = operations.filter(
   (o) =>
     POLICY[o.operationId] && POLICY[o.operationId]!.access !== "public" && POLICY[o.operationId]!.access !== "scim",

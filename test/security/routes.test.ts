@@ -309,7 +309,7 @@ describe.concurrent.each(operations)("$method $path ($operationId)", (o) => {
   }
 
   // Not walked here: the SCIM routes take a SCIM token and nothing else (their isolation, another
-  // workspace's token included, is test/scim/providers.test.ts), and a hand-over link's token is its
+  // workspace's token included, is scim-walk.test.ts), and a hand-over link's token is its
   // own credential, signed for its workspace (another's fails its signature: 403, test/handovers/link.test.ts).
   const ownCredential = rule.access === "scim" || o.path.includes("/handover-links/");
   if (o.pathParams.length > 0 && !ownCredential) {

@@ -413,6 +413,11 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     resource: "scimGroupMapping",
   },
   {
+    type: "scim_group_mapping.updated",
+    description: "An admin changed a group mapping rule (the group's members' roles follow at once).",
+    resource: "scimGroupMapping",
+  },
+  {
     type: "scim_group_mapping.deleted",
     description: "An admin removed a group mapping rule.",
     resource: "scimGroupMapping",

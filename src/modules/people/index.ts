@@ -7,7 +7,7 @@ export { SETTLED_GUARD, settledDeactivation } from "./deactivate-settled";
 export { peopleRouter } from "./routes";
 export type { CreatePersonInput, ListPeopleInput, Person, PersonAssignment, UpdatePersonInput } from "./schemas";
 export { CreatePersonBody, ListPeopleQuery, personWebhookResources, UpdatePersonBody } from "./schemas";
-export { createPerson, listPeopleQuery } from "./service";
+export { createPerson, describePersonCreate, listPeopleQuery } from "./service";
 export { restorePerson } from "./trash";
 export { updatePerson } from "./update";
 export type { PersonUpsert, PersonUpsertResult } from "./upsert";

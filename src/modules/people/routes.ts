@@ -88,7 +88,7 @@ export const peopleRouter = createRouter()
       tags,
       summary: "Move a person to the trash",
       description:
-        "Refused (409, with `details.assetIds`) while the person holds assets: check them in or deactivate the person first.",
+        "Refused (409, with `details.assetIds`) while the person holds assets: check them in or deactivate the person first. Refused (409, with `details.offboardingCaseId`) while an offboarding case of the person is open: cancel it or let it close first (docs/offboarding.md).",
       request: { params: Params },
       responses: { 204: { description: "Deleted" }, ...errorResponses(409) },
     }),

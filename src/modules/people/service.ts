@@ -3,7 +3,7 @@ import { people } from "../../db/tenant/people";
 import { isLive, requireLivePerson, requireLocation } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import { syncRows } from "../../events/tombstones";
-import { commitWrite } from "../../events/write";
+import { commitWrite, type Write } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
@@ -114,6 +114,16 @@ export async function getPerson({ db }: Ctx, id: string): Promise<PersonRow> {
 }
 
 export async function createPerson(ctx: Ctx, input: CreatePersonInput) {
+  const { person, write, onFailure } = await describePersonCreate(ctx, input);
+  await commitWrite(ctx, write, onFailure);
+  return person;
+}
+
+/**
+ * A person's creation as a Write (rows, guards, audit, events) and the answer to its failures, for
+ * a verb that commits it in one batch with rows of its own (a SCIM User and its person).
+ */
+export async function describePersonCreate(ctx: Ctx, input: CreatePersonInput) {
   const customFields = await checkCustomFieldValues(ctx.db, "person", input.customFields);
   const now = nowIso();
   const row = newPersonRow(newId("person"), now, input, customFields);
@@ -121,13 +131,14 @@ export async function createPerson(ctx: Ctx, input: CreatePersonInput) {
     ...(await locationGuard(ctx.db, input.locationId)),
     ...(await managerGuard(ctx.db, input.managerId, row.id)),
   ];
-  const out = await presentPerson(ctx.db, row);
-  const { events, audit } = personCreated(row, out, ctx.actor, now);
-  await commitWrite(ctx, { guards, writes: [ctx.db.insert(people).values(row)], audits: [audit], events }, (err) => {
+  const person = await presentPerson(ctx.db, row);
+  const { events, audit } = personCreated(row, person, ctx.actor, now);
+  const write: Write = { guards, writes: [ctx.db.insert(people).values(row)], audits: [audit], events };
+  const onFailure = (err: unknown): never => {
     if (isUniqueViolation(err)) throw personTaken(row)(err);
     return rethrowGuard(err);
-  });
-  return out;
+  };
+  return { person, write, onFailure };
 }
 
 /** A failed location guard means the location was deleted between the check and the write. */

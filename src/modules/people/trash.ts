@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
+import { offboardingCases } from "../../db/tenant/offboarding";
 import { people } from "../../db/tenant/people";
 import { commitWrite } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
@@ -19,12 +20,30 @@ const stillHolding = (assetIds: string[]) =>
     { assetIds },
   );
 
+const openCaseOf = (personId: string) =>
+  sql`SELECT ${offboardingCases.id} FROM ${offboardingCases} WHERE ${offboardingCases.personId} = ${personId} AND ${offboardingCases.state} = 'open'`;
+
+/**
+ * An open offboarding case is the record of what a leaver still has to return (stock, kits, open
+ * requests) and closes by deactivating the person; deleting the person would leave it nobody to
+ * close on. So the delete is refused, naming the case: cancel it, or let the returns close it, first.
+ */
+const offboardingOpen = (caseId: string | null) =>
+  conflict(
+    `The person has an open offboarding case${caseId ? ` (${caseId})` : ""}; cancel it (POST /offboarding-cases/{caseId}/cancel) or let it close before deleting`,
+    { offboardingCaseId: caseId },
+  );
+
 /**
  * Soft delete. Refused (409, listing the assets) while the person holds assets, so deletion never
- * silently rewrites asset history; deactivation is the verb that checks assets in.
+ * silently rewrites asset history; deactivation is the verb that checks assets in. Refused too
+ * (409, naming the case) while an offboarding case of the person is open.
  */
 export async function deletePerson(ctx: ServiceCtx, id: string) {
   const cur = await getPerson(ctx, id);
+  // The open case first: it lists what the person holds, assets included, and says what to do.
+  const open = await ctx.db.get<{ id: string }>(openCaseOf(id));
+  if (open) throw offboardingOpen(open.id);
   const held = await ctx.db
     .select({ id: assets.id })
     .from(assets)
@@ -44,6 +63,7 @@ export async function deletePerson(ctx: ServiceCtx, id: string) {
           sql`EXISTS (SELECT 1 FROM ${people} WHERE ${people.id} = ${id} AND ${people.deletedAt} IS NULL)`,
         ),
         batchGuard(ctx.db, "person_holds_assets", sql`NOT ${holdsAssets(id)}`),
+        batchGuard(ctx.db, "person_offboarding_open", sql`NOT EXISTS (${openCaseOf(id)})`),
       ],
       writes: [
         ctx.db
@@ -56,6 +76,7 @@ export async function deletePerson(ctx: ServiceCtx, id: string) {
     },
     (err) => {
       if (guardFailed(err, "person_holds_assets")) throw stillHolding([]);
+      if (guardFailed(err, "person_offboarding_open")) throw offboardingOpen(null);
       if (guardFailed(err, "person_gone")) throw notFound("Person");
       throw err;
     },

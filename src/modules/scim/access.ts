@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { scimGroups, scimUsers } from "../../db/tenant/scim";
 import { type Role, users } from "../../db/tenant/users";
-import { commitWrite } from "../../events/write";
-import { getUser, provisionUser, toUser, updateUser } from "../users";
+import { commitWrite, type Write } from "../../events/write";
+import { nowIso } from "../../platform/clock";
+import { getUser, provisionUser, toUser, type UserRow, updateUser } from "../users";
 import type { ScimCtx } from "./context";
 import { endAccess } from "./lifecycle";
 import { mappingsOf } from "./mappings";
@@ -47,46 +48,83 @@ export async function syncAccess(ctx: ScimCtx, row: ScimUserRow): Promise<void> 
   if (!user && email)
     user = (await ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).get()) ?? null;
   if (!role) {
-    if (user && row.userId === user.id && user.status === "active") await endAccess(ctx, user.id);
+    if (!user || row.userId !== user.id || user.status !== "active" || user.role === "owner") return;
+    await endAccess(ctx, user.id);
+    // Access ended: the role is kept on the deactivated user (a later group gives it back); the
+    // event says the user went from its role to none.
+    const ended = await getUser(ctx, user.id);
+    await commitWrite(ctx, {
+      audits: [
+        {
+          entityType: "user",
+          entityId: user.id,
+          action: "role",
+          actor: ctx.actor,
+          at: ended.updatedAt,
+          before: { role: user.role },
+          after: { role: null },
+        },
+      ],
+      events: [
+        {
+          type: "user.role_changed",
+          subjectId: user.id,
+          payload: { ...toUser(ended), previousRole: user.role, scimUserId: row.id, scimRequestId: ctx.requestId },
+        },
+      ],
+    });
     return;
   }
   if (user?.role === "owner") return;
   const acting = { role: "admin" as const, plan: ctx.plan };
   const previous = user && user.status === "active" ? user.role : null;
-  if (!user) {
-    if (!email) return;
-    user = await provisionUser(
-      ctx,
-      acting,
-      { email, name: displayNameOf(resource), role: role as Exclude<Role, "owner"> },
-      { scimUserId: row.id, scimRequestId: ctx.requestId },
-    );
-  } else if (user.status !== "active" || user.role !== role) {
-    user = await updateUser(ctx, acting, user.id, { role, status: "active" });
-  }
-  if (previous === role && row.userId === user.id) return;
-  await commitWrite(ctx, {
-    writes: [ctx.db.update(scimUsers).set({ userId: user.id }).where(eq(scimUsers.id, row.id))],
-    audits: [
-      {
-        entityType: "user",
-        entityId: user.id,
-        action: "role",
-        actor: ctx.actor,
-        at: user.updatedAt,
-        before: { role: previous },
-        after: { role },
-      },
-    ],
+  // The link on the SCIM User, the role's audit row and its event: in the batch of the user's own
+  // write when one is made, so a failure leaves neither a user without its link nor the reverse.
+  const linkAndRecord = (u: UserRow): Write => ({
+    writes: row.userId === u.id ? [] : [ctx.db.update(scimUsers).set({ userId: u.id }).where(eq(scimUsers.id, row.id))],
+    audits:
+      previous === role
+        ? []
+        : [
+            {
+              entityType: "user",
+              entityId: u.id,
+              action: "role",
+              actor: ctx.actor,
+              at: nowIso(),
+              before: { role: previous },
+              after: { role },
+            },
+          ],
     events:
       previous === role
         ? []
         : [
             {
               type: "user.role_changed",
-              subjectId: user.id,
-              payload: { ...toUser(user), previousRole: previous, scimUserId: row.id, scimRequestId: ctx.requestId },
+              subjectId: u.id,
+              payload: {
+                ...toUser({ ...u, role, status: "active" }),
+                previousRole: previous,
+                scimUserId: row.id,
+                scimRequestId: ctx.requestId,
+              },
             },
           ],
   });
+  if (!user) {
+    if (!email) return;
+    await provisionUser(
+      ctx,
+      acting,
+      { email, name: displayNameOf(resource), role: role as Exclude<Role, "owner"> },
+      { scimUserId: row.id, scimRequestId: ctx.requestId },
+      linkAndRecord,
+    );
+    return;
+  }
+  if (user.status !== "active" || user.role !== role)
+    user = await updateUser(ctx, acting, user.id, { role, status: "active" });
+  if (previous === role && row.userId === user.id) return;
+  await commitWrite(ctx, linkAndRecord(user));
 }

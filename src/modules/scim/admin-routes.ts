@@ -11,7 +11,10 @@ import {
   ScimGroupMappingPage,
   ScimGroupMappingSchema,
   ScimTokenPage,
+  UpdateScimGroupMappingBody,
 } from "./admin-schemas";
+import { scimCtx } from "./context";
+import * as rules from "./mapping-rules";
 import * as mappings from "./mappings";
 import * as tokens from "./tokens";
 
@@ -84,11 +87,25 @@ export const scimAdminRouter = createRouter()
       tags,
       summary: "Map a SCIM group",
       description:
-        "Members of the group (by displayName) get the role as workspace users (the highest among their groups), and the location and department on their person. Applies from the group's next change.",
+        "Members of the group (by displayName) get the role as workspace users (the highest among their groups), and the location and department on their person. The role applies at once to the group's current members (user.role_changed); the location and department with each member's next change.",
       request: body(CreateScimGroupMappingBody),
       responses: { 201: json(ScimGroupMappingSchema, "The mapping") },
     }),
-    async (c) => c.json(await mappings.createScimGroupMapping(serviceCtx(c), c.req.valid("json")), 201),
+    async (c) => c.json(await rules.createMapping(scimCtx(c), c.req.valid("json")), 201),
+  )
+  .openapi(
+    defineRoute({
+      method: "patch",
+      path: "/scim-group-mappings/{id}",
+      operationId: "updateScimGroupMapping",
+      tags,
+      summary: "Change a SCIM group mapping",
+      description:
+        "Changes what the group gives. The group's current members get the new role at once (raised, or lowered to the highest role their other groups give; no role left ends their access), each with user.role_changed.",
+      request: { params: MappingParams, ...body(UpdateScimGroupMappingBody) },
+      responses: { 200: json(ScimGroupMappingSchema, "The mapping") },
+    }),
+    async (c) => c.json(await rules.updateMapping(scimCtx(c), c.req.valid("param").id, c.req.valid("json")), 200),
   )
   .openapi(
     defineRoute({
@@ -97,11 +114,13 @@ export const scimAdminRouter = createRouter()
       operationId: "deleteScimGroupMapping",
       tags,
       summary: "Delete a SCIM group mapping",
+      description:
+        "The group's current members lose what it gave at once: their role is lowered to the highest role their other groups give, and no role left ends their access (user.role_changed).",
       request: { params: MappingParams },
       responses: { 204: { description: "Deleted" } },
     }),
     async (c) => {
-      await mappings.deleteScimGroupMapping(serviceCtx(c), c.req.valid("param").id);
+      await rules.deleteMapping(scimCtx(c), c.req.valid("param").id);
       return c.body(null, 204);
     },
   );

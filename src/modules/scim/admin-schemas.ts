@@ -56,6 +56,15 @@ export const CreateScimGroupMappingBody = z
     department: z.string().trim().min(1).max(200).nullable().optional(),
   })
   .openapi("CreateScimGroupMapping");
+export const UpdateScimGroupMappingBody = z
+  .strictObject({
+    role: z.enum(ROLES).exclude(["owner"]).nullable().optional().openapi({
+      description: "admin, member or requester; null: the group gives no role.",
+    }),
+    locationId: z.string().nullable().optional(),
+    department: z.string().trim().min(1).max(200).nullable().optional(),
+  })
+  .openapi("UpdateScimGroupMapping");
 export const ListScimGroupMappingsQuery = z.object({ ...pageQuery });
 export const ScimGroupMappingPage = pageOf(ScimGroupMappingSchema, "ScimGroupMappingPage");
 
@@ -63,3 +72,4 @@ export type ScimToken = z.infer<typeof ScimTokenSchema>;
 export type CreatedScimToken = z.infer<typeof CreatedScimTokenSchema>;
 export type ScimGroupMapping = z.infer<typeof ScimGroupMappingSchema>;
 export type CreateScimGroupMappingInput = z.infer<typeof CreateScimGroupMappingBody>;
+export type UpdateScimGroupMappingInput = z.infer<typeof UpdateScimGroupMappingBody>;

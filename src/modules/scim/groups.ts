@@ -49,7 +49,7 @@ async function checkMembers(ctx: ScimCtx, ids: readonly string[]) {
 }
 
 /** Group membership decides roles, locations and departments: re-derive them for whoever moved. */
-async function resync(ctx: ScimCtx, userIds: Iterable<string>) {
+export async function resync(ctx: ScimCtx, userIds: Iterable<string>) {
   for (const id of userIds) {
     const row = await ctx.db.select().from(scimUsers).where(eq(scimUsers.id, id)).get();
     if (row) await syncAccess(ctx, row);

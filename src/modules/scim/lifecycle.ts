@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { people } from "../../db/tenant/people";
 import { revokeApiKeysCreatedBy } from "../api-keys";
 import { cancelOffboarding, startOffboarding } from "../offboarding";
 import { getUser, updateUser } from "../users";
@@ -12,7 +14,15 @@ import type { ScimCtx } from "./context";
  * user's own state (active) is recorded by the caller's write.
  */
 export async function deprovision(ctx: ScimCtx, scimUser: { personId: string; userId: string | null }): Promise<void> {
-  await startOffboarding(ctx, scimUser.personId, { source: "scim", requestId: ctx.requestId });
+  // A person deactivated or deleted already (by an admin) has nothing left to give back: no case,
+  // and the provider's write is not refused for it; the access still ends.
+  const person = await ctx.db
+    .select({ status: people.status, deletedAt: people.deletedAt })
+    .from(people)
+    .where(eq(people.id, scimUser.personId))
+    .get();
+  if (person && person.deletedAt === null && person.status === "active")
+    await startOffboarding(ctx, scimUser.personId, { source: "scim", requestId: ctx.requestId });
   if (scimUser.userId) await endAccess(ctx, scimUser.userId);
 }
 

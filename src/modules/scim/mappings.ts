@@ -8,7 +8,7 @@ import { isUniqueViolation } from "../../platform/d1";
 import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
-import type { CreateScimGroupMappingInput } from "./admin-schemas";
+import type { CreateScimGroupMappingInput, UpdateScimGroupMappingInput } from "./admin-schemas";
 
 export type MappingRow = typeof scimGroupMappings.$inferSelect;
 
@@ -83,7 +83,56 @@ export async function createScimGroupMapping(ctx: ServiceCtx, input: CreateScimG
   return toMapping(row);
 }
 
-export async function deleteScimGroupMapping(ctx: ServiceCtx, id: string): Promise<void> {
+async function getMapping(ctx: Pick<ServiceCtx, "db">, id: string): Promise<MappingRow> {
+  const row = await ctx.db.select().from(scimGroupMappings).where(eq(scimGroupMappings.id, id)).get();
+  if (!row) throw notFound("SCIM group mapping");
+  return row;
+}
+
+/** Changes what the group gives; the caller re-derives its members' access (mapping-rules.ts). */
+export async function updateScimGroupMapping(ctx: ServiceCtx, id: string, input: UpdateScimGroupMappingInput) {
+  const cur = await getMapping(ctx, id);
+  if (input.locationId) await requireLocation(ctx.db, input.locationId);
+  const after: MappingRow = {
+    ...cur,
+    ...(input.role !== undefined ? { role: input.role } : {}),
+    ...(input.locationId !== undefined ? { locationId: input.locationId } : {}),
+    ...(input.department !== undefined ? { department: input.department } : {}),
+    updatedAt: nowIso(),
+  };
+  const done = await commitWrite(ctx, {
+    ...ifChanged(
+      ctx,
+      ctx.db
+        .update(scimGroupMappings)
+        .set({
+          role: after.role,
+          locationId: after.locationId,
+          department: after.department,
+          updatedAt: after.updatedAt,
+        })
+        .where(eq(scimGroupMappings.id, id)),
+      { type: "scim_group_mapping.updated", subjectId: id, payload: toMapping(after) },
+    ),
+    audits: [
+      {
+        entityType: "scim_group_mapping",
+        entityId: id,
+        action: "update",
+        actor: ctx.actor,
+        at: after.updatedAt,
+        before: toMapping(cur),
+        after: toMapping(after),
+      },
+    ],
+  });
+  if (changedRows(done) === 0) throw notFound("SCIM group mapping");
+  return { before: toMapping(cur), after: toMapping(after) };
+}
+
+/** Removes the rule and answers what it was (its group's members lose what it gave). */
+export async function deleteScimGroupMapping(ctx: ServiceCtx, id: string) {
+  const cur = await getMapping(ctx, id);
   const done = await commitWrite(
     ctx,
     ifChanged(ctx, ctx.db.delete(scimGroupMappings).where(eq(scimGroupMappings.id, id)), {
@@ -93,4 +142,5 @@ export async function deleteScimGroupMapping(ctx: ServiceCtx, id: string): Promi
     }),
   );
   if (changedRows(done) === 0) throw notFound("SCIM group mapping");
+  return toMapping(cur);
 }

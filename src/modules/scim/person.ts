@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { people } from "../../db/tenant/people";
 import { scimUsers } from "../../db/tenant/scim";
 import { scimError } from "../../http/scim-errors";
-import { createPerson, updatePerson } from "../people";
+import { describePersonCreate, updatePerson } from "../people";
 import { grantsOf } from "./access";
 import type { ScimCtx } from "./context";
 import { displayNameOf, emailOf, enterpriseOf, type Json, managerIdOf } from "./resource";
@@ -62,18 +62,21 @@ async function matchPerson(ctx: ScimCtx, externalId: string | null, email: strin
   return null;
 }
 
-/** Creates or links the person of a new SCIM User; 409 if that person is already another SCIM User's. */
-export async function personForNewUser(ctx: ScimCtx, resource: Json): Promise<string> {
+/**
+ * The person of a new SCIM User: a live one matched by externalId, else email (409 if it is already
+ * another SCIM User's), whose fields the caller writes once the User is stored; or a new one, as a
+ * Write the caller commits in the batch of the User itself, so a failed create leaves neither.
+ */
+export async function personForNewUser(ctx: ScimCtx, resource: Json) {
   const fields = await personFields(ctx, resource, null);
   const found = await matchPerson(ctx, fields.externalId, fields.email);
   if (found) {
     const taken = await ctx.db.select({ id: scimUsers.id }).from(scimUsers).where(eq(scimUsers.personId, found)).get();
     if (taken) throw scimError("conflict", "uniqueness", "This person is already provisioned as another SCIM User");
-    await updatePerson(ctx, found, fields);
-    return found;
+    return { personId: found, linked: () => updatePerson(ctx, found, fields) };
   }
-  const person = await createPerson(ctx, fields);
-  return person.id;
+  const { person, write, onFailure } = await describePersonCreate(ctx, fields);
+  return { personId: person.id, create: { write, onFailure } };
 }
 
 /** Writes what changed in the SCIM User onto its person (status aside: deprovisioning is offboarding's). */

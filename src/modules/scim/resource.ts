@@ -3,6 +3,8 @@ import { scimError } from "../../http/scim-errors";
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
 export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
 export const ENTERPRISE_SCHEMA = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+/** SCIM 1.1's name of the enterprise extension, which OneLogin's Enterprise template still sends. */
+const ENTERPRISE_SCHEMA_V1 = "urn:scim:schemas:extension:enterprise:1.0";
 export const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
 export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
@@ -56,8 +58,11 @@ export function normalizeUser(body: unknown): Json {
   out.active = out.active === undefined || out.active === null ? true : booleanOf(out.active, "active");
   if (out.externalId !== undefined && out.externalId !== null)
     out.externalId = textOf(out.externalId, "externalId", 256);
-  if (out.emails !== undefined && !Array.isArray(out.emails))
+  // OneLogin's Enterprise template sends one email as an object: it is a list of one.
+  if (isObject(out.emails)) out.emails = [out.emails];
+  if (out.emails !== undefined && out.emails !== null && !Array.isArray(out.emails))
     throw scimError("validation_failed", "invalidValue", "emails must be an array");
+  fromEnterpriseV1(out);
   const ext = out[ENTERPRISE_SCHEMA];
   if (ext !== undefined && ext !== null) {
     if (!isObject(ext)) throw scimError("validation_failed", "invalidValue", `${ENTERPRISE_SCHEMA} must be an object`);
@@ -72,6 +77,28 @@ export function normalizeUser(body: unknown): Json {
   if (isObject(out[ENTERPRISE_SCHEMA])) schemas.add(ENTERPRISE_SCHEMA);
   out.schemas = [...schemas];
   return out;
+}
+
+/**
+ * The SCIM 1.1 enterprise extension (OneLogin's Enterprise template) read as the 2.0 one: the same
+ * attributes, with the manager's `managerId` as its `value`. A body that sends both keeps the 2.0 one.
+ */
+function fromEnterpriseV1(out: Json): void {
+  const v1 = out[ENTERPRISE_SCHEMA_V1];
+  if (v1 === undefined) return;
+  delete out[ENTERPRISE_SCHEMA_V1];
+  if (!isObject(v1)) throw scimError("validation_failed", "invalidValue", `${ENTERPRISE_SCHEMA_V1} must be an object`);
+  if (out[ENTERPRISE_SCHEMA] !== undefined) return;
+  const { manager, ...rest } = v1;
+  const managerValue = isObject(manager) ? (manager.managerId ?? manager.value) : manager;
+  out[ENTERPRISE_SCHEMA] = {
+    ...rest,
+    ...(isObject(manager) && managerValue !== undefined
+      ? { manager: { value: managerValue, ...(manager.displayName ? { displayName: manager.displayName } : {}) } }
+      : manager !== undefined
+        ? { manager }
+        : {}),
+  };
 }
 
 export interface Member {

@@ -58,14 +58,20 @@ const ListQuery = z.object({
     description:
       'RFC 7644 filter: eq, ne, co, sw, ew, pr, gt, ge, lt, le, and, or, not, value paths; e.g. `userName eq "ada@example.com"`.',
   }),
-  startIndex: z.coerce.number().int().min(1).default(1).openapi({ description: "1-based index of the first result." }),
+  // RFC 7644 section 3.4.2.4: a startIndex below 1 is read as 1, a negative count as 0 and a count
+  // above the maximum as the maximum; only a value that is not a whole number is a 400.
+  startIndex: z.coerce
+    .number()
+    .int()
+    .default(1)
+    .transform((v) => Math.max(1, v))
+    .openapi({ description: "1-based index of the first result; below 1 is read as 1." }),
   count: z.coerce
     .number()
     .int()
-    .min(0)
-    .max(200)
     .default(100)
-    .openapi({ description: "At most this many results (0..200)." }),
+    .transform((v) => Math.min(200, Math.max(0, v)))
+    .openapi({ description: "At most this many results (0..200; more is read as 200, negative as 0)." }),
   ...Projection,
 });
 const GetQuery = z.object(Projection);

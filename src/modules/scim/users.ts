@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { scimGroups, scimUsers } from "../../db/tenant/scim";
-import { changedRows, commitWrite } from "../../events/write";
+import { changedRows, commitWrite, joinWrites } from "../../events/write";
 import { scimError } from "../../http/scim-errors";
 import { nowIso } from "../../platform/clock";
 import { isUniqueViolation } from "../../platform/d1";
@@ -59,7 +59,8 @@ export async function createScimUser(ctx: ScimCtx, body: unknown): Promise<ScimU
     .where(sql`lower(${scimUsers.userName}) = lower(${resource.userName as string})`)
     .get();
   if (clash) throw userNameTaken(resource.userName);
-  const personId = await personForNewUser(ctx, resource);
+  const person = await personForNewUser(ctx, resource);
+  const personId = person.personId;
   const now = nowIso();
   const row: ScimUserRow = {
     id: newId("scimUser"),
@@ -73,9 +74,10 @@ export async function createScimUser(ctx: ScimCtx, body: unknown): Promise<ScimU
     createdAt: now,
     updatedAt: now,
   };
+  // A new person and its SCIM User are one batch: the person's rows, guards and events first.
   await commitWrite(
     ctx,
-    {
+    joinWrites(person.create?.write, {
       writes: [ctx.db.insert(scimUsers).values(row)],
       audits: [
         {
@@ -88,12 +90,15 @@ export async function createScimUser(ctx: ScimCtx, body: unknown): Promise<ScimU
         },
       ],
       events: [event(ctx, "person.provisioned", row)],
-    },
+    }),
     (err) => {
+      if (isUniqueViolation(err, "scim_users")) throw userNameTaken(row.userName);
+      if (person.create) person.create.onFailure(err);
       if (isUniqueViolation(err)) throw userNameTaken(row.userName);
       throw err;
     },
   );
+  await person.linked?.();
   if (!row.active) await deprovision(ctx, row);
   await syncAccess(ctx, row);
   return getScimUser(ctx, row.id);
