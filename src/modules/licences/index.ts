@@ -5,6 +5,7 @@
  */
 
 export { listLots as listLicenceLots } from "./lots";
+export { type LicenceOverview, licenceOverview } from "./overview";
 export { licenceProductsRouter } from "./product-routes";
 export { listProducts as listLicenceProducts, restoreProduct as restoreLicenceProduct } from "./products";
 export { runLicenceReminders } from "./reminders";
