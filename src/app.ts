@@ -26,6 +26,7 @@ import { kitsRouter, kitWebhookResources } from "./modules/kits";
 import { codesRouter, labelsRouter, labelWebhookResources, printRouter } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
 import {
+  licenceBulkRouter,
   licenceProductsRouter,
   licenceReportsRouter,
   licenceSeatsRouter,
@@ -76,6 +77,7 @@ export const MODULES = [
   assetsRouter,
   bookingsRouter,
   kitsRouter,
+  licenceBulkRouter,
   licenceProductsRouter,
   licenceSeatsRouter,
   licenceReportsRouter,

@@ -4,6 +4,7 @@
  * renewal feed, reports and access reviews (docs/licences.md).
  */
 
+export { licenceBulkRouter } from "./bulk-routes";
 export { listLots as listLicenceLots } from "./lots";
 export { type LicenceOverview, licenceOverview } from "./overview";
 export { licenceProductsRouter } from "./product-routes";

@@ -8,6 +8,7 @@ import { ProductSchema } from "./products";
 import { ReviewSchema } from "./reviews";
 import { SeatSchema } from "./seats";
 
+export * from "./bulk";
 export * from "./feeds";
 export * from "./fields";
 export * from "./keys";
