@@ -4,6 +4,9 @@ import type { RouteRule } from "./route-rule";
 /** The licences module's part of the route-policy table (src/access/policy.ts). */
 export const LICENCE_POLICY = {
   // Licences (docs/licences.md): API keys accepted; product keys are shown to admins only (JWT).
+  importLicenceProducts: { access: "data", scope: "licences:write" },
+  importLicenceLots: { access: "data", scope: "licences:write" },
+  importLicenceSeats: { access: "data", scope: "licences:write" },
   listLicenceProducts: { access: "data", scope: "licences:read" },
   createLicenceProduct: { access: "data", scope: "licences:write" },
   getLicenceProduct: { access: "data", scope: "licences:read" },

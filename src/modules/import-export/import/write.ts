@@ -4,6 +4,7 @@ import { ApiError } from "../../../platform/errors";
 import { type AssetInput, changeStatus, checkout, upsertAssets } from "../../assets";
 import { type CreatePersonInput, type UpdatePersonInput, upsertPeople } from "../../people";
 import type { CustodyStep } from "./custody";
+import { writeLicenceRows } from "./licence-write";
 import { errorsOf, type RowResult } from "./results";
 import { writeStockRows } from "./stock-write";
 
@@ -21,6 +22,7 @@ export async function writeRows(
   rows: Claimed[],
 ): Promise<RowResult[]> {
   if (entity === "stock_item") return writeStockRows(ctx, jobId, rows);
+  if (entity !== "asset" && entity !== "person") return writeLicenceRows(ctx, entity, rows);
   const results =
     entity === "asset"
       ? await upsertAssets(
