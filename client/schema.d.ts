@@ -1331,6 +1331,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/licence-products/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete or restore many software products
+         * @description `{ action: "delete" | "restore", ids }` for 1..100 products, as DELETE /licence-products/{productId} (to the trash; a product with assigned seats is a 409) and POST .../restore. Answers 200 with `items` in request order: `{ id, ok, status, item? }`, or `{ id, ok: false, status, error }` with the status and error envelope the single route would have answered. Every rule of the single route holds; the ids that pass are written in one batch (a fixed number of D1 statements for any count), or, when one of them changed meanwhile, none of them (409 each: retry).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:write`.
+         */
+        post: operations["bulkLicenceProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licence-lots/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete many entitlements (lots)
+         * @description `{ action: "delete", ids }` for 1..100 lots, as DELETE /licence-lots/{lotId} (a lot with assigned seats is a 409). Answers 200 with `items` in request order: `{ id, ok, status, item? }`, or `{ id, ok: false, status, error }` with the status and error envelope the single route would have answered. Every rule of the single route holds; the ids that pass are written in one batch (a fixed number of D1 statements for any count), or, when one of them changed meanwhile, none of them (409 each: retry).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:write`.
+         */
+        post: operations["bulkLicenceLots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licence-seats/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unassign many seats
+         * @description `{ action: "unassign", ids }` for 1..100 seats, as POST /licence-seats/{seatId}/unassign (`licence_seat.unassigned` each; a seat already unassigned is a 409). Answers 200 with `items` in request order: `{ id, ok, status, item? }`, or `{ id, ok: false, status, error }` with the status and error envelope the single route would have answered. Every rule of the single route holds; the ids that pass are written in one batch (a fixed number of D1 statements for any count), or, when one of them changed meanwhile, none of them (409 each: retry).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:write`.
+         */
+        post: operations["bulkLicenceSeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/licence-products": {
         parameters: {
             query?: never;
@@ -4376,7 +4442,7 @@ export interface paths {
         };
         /**
          * Workspace overview
-         * @description Asset counts by status, category and location; assigned and overdue returns; health badge counts; sessions in progress; maintenance overdue, due today and upcoming (workspace time zone). `categoryId`/`locationId` must name live rows (400).
+         * @description Asset counts by status, category and location; assigned and overdue returns; health badge counts; sessions in progress; maintenance overdue, due today and upcoming (workspace time zone); licences: seats owned, assigned and used, yearly spend per currency and renewals in the next 30 days (workspace-wide; null for an API key without `licences:read`). `categoryId`/`locationId` must name live rows (400).
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stats:read`.
          */
@@ -4779,6 +4845,72 @@ export interface paths {
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:write`.
          */
         post: operations["importStockItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/licence-products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import software products from CSV
+         * @description Creates software products, or updates the live one with the same name (case-insensitive). Columns: `name`, `vendor`, `category`, `notes`, `onHolderLeaves` (what GET /exports/licence-products writes). Rows are written one by one through the licence routes' own verbs (events, audit), at most 20 per chunk (docs/import-export.md#licences). Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are not imported and are listed by name in `ignoredColumns` (dry run and job), unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:write`.
+         */
+        post: operations["importLicenceProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/licence-lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import licence lots (entitlements) from CSV
+         * @description Creates licence lots (entitlements), or updates the live one with the same `id` (any other row creates a lot under `productId`, else `product` by name). Columns: the lot's fields (`kind`, `seats`, `cost`, `currency`, `orderNumber`, `supplier`, `locationId` or `location`, `startDate`, `endDate`, `renewal`, `renewalYears`, `autoRenew`, `noticeDays`), and `keys`: product keys separated by `;`, sealed before the job is stored, never in an answer, and not added twice to a lot that has them. Rows are written one by one through the licence routes' own verbs (events, audit), at most 20 per chunk (docs/import-export.md#licences). Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are not imported and are listed by name in `ignoredColumns` (dry run and job), unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:write`.
+         */
+        post: operations["importLicenceLots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/licence-seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import licence seats from CSV
+         * @description Creates licence seats, or updates the live one with the same lot and holder (a holder with an open seat of the lot is no change). Columns: `lotId`, and the holder: `holderKind` + `holderId` / `holder` (as GET /exports/licence-seats writes), or `personId` / `person` (email or name), or `assetId` / `asset` (unique tag). The lot's kind must take the holder and have a free seat after the file's earlier rows. Rows are written one by one through the licence routes' own verbs (events, audit), at most 20 per chunk (docs/import-export.md#licences). Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are not imported and are listed by name in `ignoredColumns` (dry run and job), unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).
+         *
+         *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `licences:write`.
+         */
+        post: operations["importLicenceSeats"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10330,6 +10462,68 @@ export interface components {
             endsAt: string;
             notes?: string | null;
         };
+        BulkLicenceProductsResult: {
+            items: {
+                id: string;
+                ok: boolean;
+                /** @description The status the single route would have answered. */
+                status: number;
+                item?: components["schemas"]["LicenceProduct"] & unknown;
+                error?: components["schemas"]["Error"] & unknown;
+            }[];
+        };
+        BulkLicenceProducts: {
+            /** @enum {string} */
+            action: "delete" | "restore";
+            /**
+             * @description 1..100 software product ids; answered in this order.
+             * @example [
+             *       "lic_01jd3k4m5n6p7q8r9s0t1v2w3x"
+             *     ]
+             */
+            ids: string[];
+        };
+        BulkLicenceLotsResult: {
+            items: {
+                id: string;
+                ok: boolean;
+                /** @description The status the single route would have answered. */
+                status: number;
+                error?: components["schemas"]["Error"] & unknown;
+            }[];
+        };
+        BulkLicenceLots: {
+            /** @enum {string} */
+            action: "delete";
+            /**
+             * @description 1..100 lot ids; answered in this order.
+             * @example [
+             *       "lot_01jd3k4m5n6p7q8r9s0t1v2w3x"
+             *     ]
+             */
+            ids: string[];
+        };
+        BulkLicenceSeatsResult: {
+            items: {
+                id: string;
+                ok: boolean;
+                /** @description The status the single route would have answered. */
+                status: number;
+                item?: components["schemas"]["LicenceSeat"] & unknown;
+                error?: components["schemas"]["Error"] & unknown;
+            }[];
+        };
+        BulkLicenceSeats: {
+            /** @enum {string} */
+            action: "unassign";
+            /**
+             * @description 1..100 seat ids; answered in this order.
+             * @example [
+             *       "sea_01jd3k4m5n6p7q8r9s0t1v2w3x"
+             *     ]
+             */
+            ids: string[];
+        };
         LicenceProductPage: {
             items: components["schemas"]["LicenceProduct"][];
             /** @description Pass as `cursor` for the next page; null at the end. */
@@ -12367,11 +12561,46 @@ export interface components {
                 /** @description After today and inside the schedule's reminderDays. */
                 upcoming: number;
             };
+            licences: components["schemas"]["AnalyticsLicences"];
         };
         AnalyticsFilters: {
             categoryId?: string;
             locationId?: string;
         };
+        /** @description Software licences, workspace-wide (the filters do not apply); null for an API key without `licences:read`. */
+        AnalyticsLicences: {
+            /** @description Live software products. */
+            products: number;
+            /** @description Live lots (entitlements) of live products. */
+            lots: number;
+            seats: {
+                /** @description Seats of the lots that count them (site and unlimited lots have none). */
+                owned: number;
+                /** @description Site and unlimited lots: seats without a count. */
+                unlimitedLots: number;
+                /** @description Open seats. */
+                assigned: number;
+                /** @description Open seats with a use reported in the last 30 days. */
+                usedLast30Days: number;
+            };
+            /** @description Yearly cost of the lots per currency (monthly ×12, multi-year ÷ years), as GET /licence-reports/cost. */
+            annualSpend: {
+                currency: string | null;
+                annualCostMinor: number;
+                annualCost: number;
+                lots: number;
+            }[];
+            renewalsNext30Days: {
+                lots: number;
+                /** @description Cost of the terms ending from today to 30 days ahead, per currency, as GET /licence-renewals. */
+                totals: {
+                    currency: string | null;
+                    costMinor: number;
+                    cost: number;
+                    lots: number;
+                }[];
+            };
+        } | null;
         SessionsAnalytics: {
             /** @description Start of the range (inclusive), ISO 8601 UTC. */
             from: string;
@@ -12703,7 +12932,7 @@ export interface components {
             /** @enum {boolean} */
             dryRun: true;
             /** @enum {string} */
-            entity: "asset" | "person" | "stock_item";
+            entity: "asset" | "person" | "stock_item" | "licence_product" | "licence_lot" | "licence_seat";
             total: number;
             create: number;
             update: number;
@@ -12739,7 +12968,7 @@ export interface components {
             /** @example imp_01jd3k4m5n6p7q8r9s0t1v2w3x */
             id: string;
             /** @enum {string} */
-            entity: "asset" | "person" | "stock_item";
+            entity: "asset" | "person" | "stock_item" | "licence_product" | "licence_lot" | "licence_seat";
             /**
              * @description `running` while rows are written in the background; `completed` when every row is created, updated or refused.
              * @enum {string}
@@ -27665,6 +27894,768 @@ export interface operations {
                     "Retry-After"?: number;
                     /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
                     "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkLicenceProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkLicenceProducts"];
+            };
+        };
+        responses: {
+            /** @description Per-product outcomes, in request order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkLicenceProductsResult"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkLicenceLots: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkLicenceLots"];
+            };
+        };
+        responses: {
+            /** @description Per-lot outcomes, in request order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkLicenceLotsResult"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkLicenceSeats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkLicenceSeats"];
+            };
+        };
+        responses: {
+            /** @description Per-seat outcomes, in request order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkLicenceSeatsResult"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -64202,6 +65193,819 @@ export interface operations {
         };
     };
     importStockItems: {
+        parameters: {
+            query?: {
+                /** @description `true`: validate every row and report what would happen; nothing is written. */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Dry run: what each row would do */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDryRun"];
+                };
+            };
+            /** @description Started (or already completed); `Location` is the job */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description The import job: `/api/v1/imports/{importId}`, to poll. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importLicenceProducts: {
+        parameters: {
+            query?: {
+                /** @description `true`: validate every row and report what would happen; nothing is written. */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Dry run: what each row would do */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDryRun"];
+                };
+            };
+            /** @description Started (or already completed); `Location` is the job */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description The import job: `/api/v1/imports/{importId}`, to poll. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importLicenceLots: {
+        parameters: {
+            query?: {
+                /** @description `true`: validate every row and report what would happen; nothing is written. */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key with the same request within 24 h replays the first answer (status and body, with `Idempotent-Replayed: true`) and does nothing again. The same key with a different request is a 422; while the first request runs, a duplicate waits up to 3 s, then gets 409. Keys are per workspace and credential. 1..255 printable ASCII characters, e.g. a UUID. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Dry run: what each row would do */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportDryRun"];
+                };
+            };
+            /** @description Started (or already completed); `Location` is the job */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description The import job: `/api/v1/imports/{importId}`, to poll. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (role, credential type or plan) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This action needs one of the roles: owner, admin",
+                     *       "code": "forbidden",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Seconds to wait before retrying when the first request with this Idempotency-Key is still running. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This Idempotency-Key was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After": number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Too many requests",
+                     *       "code": "rate_limited",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importLicenceSeats: {
         parameters: {
             query?: {
                 /** @description `true`: validate every row and report what would happen; nothing is written. */

@@ -32,6 +32,7 @@ import { kitsRouter, kitWebhookResources } from "./modules/kits";
 import { codesRouter, labelsRouter, labelWebhookResources, printRouter } from "./modules/labels";
 import { layoutsRouter, layoutWebhookResources } from "./modules/layouts";
 import {
+  licenceBulkRouter,
   licenceProductsRouter,
   licenceReportsRouter,
   licenceSeatsRouter,
@@ -86,6 +87,7 @@ export const MODULES = [
   assetsRouter,
   bookingsRouter,
   kitsRouter,
+  licenceBulkRouter,
   licenceProductsRouter,
   licenceSeatsRouter,
   licenceReportsRouter,

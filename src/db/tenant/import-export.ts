@@ -7,7 +7,14 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
  * 10,000 rows never have to fit into one request. Rows are claimed before they are written, so two
  * invocations never write the same row.
  */
-export const IMPORT_ENTITIES = ["asset", "person", "stock_item"] as const;
+export const IMPORT_ENTITIES = [
+  "asset",
+  "person",
+  "stock_item",
+  "licence_product",
+  "licence_lot",
+  "licence_seat",
+] as const;
 export type ImportEntity = (typeof IMPORT_ENTITIES)[number];
 export const IMPORT_STATUSES = ["running", "completed"] as const;
 

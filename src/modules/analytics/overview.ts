@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
+import { licenceOverview } from "../licences";
 import { localDate } from "../maintenance";
 import { hasScope, type Scope, scopeTerms } from "./filters";
 import { rollupScope } from "./rollups";
@@ -12,15 +13,23 @@ type Count = { key: string | null; name?: string | null; count: number };
  * badge; analytics_badge_counts: stored health rows per badge), a few hundred rows whatever the
  * number of assets. Maintenance due reads analytics_schedules_due (active schedules of live assets
  * per due date and reminder start), compared with today at read time. Overdue returns read
- * analytics_due_back for the days before today and the due-back index for today's day.
+ * analytics_due_back for the days before today and the due-back index for today's day. Licences
+ * (seats, yearly spend, renewals in 30 days) are workspace-wide, and only for a caller who may
+ * read them (`withLicences`; null otherwise).
  */
-export async function overview(db: TenantDb, scope: Scope, timezone: string, now = new Date()) {
+export async function overview(
+  db: TenantDb,
+  scope: Scope,
+  timezone: string,
+  now = new Date(),
+  { withLicences = false }: { withLicences?: boolean } = {},
+) {
   const f = scopeTerms("a", scope);
   const today = localDate(now, timezone);
   const nowIso = now.toISOString();
   const todayUtc = nowIso.slice(0, 10);
   const r = rollupScope("r", scope);
-  const [byStatus, byCategory, byLocation, overdue, badges, sessions, maintenance] = await Promise.all([
+  const [byStatus, byCategory, byLocation, overdue, badges, sessions, maintenance, licences] = await Promise.all([
     db.all<Count>(
       sql`SELECT r.status AS key, sum(r.n) AS count FROM analytics_asset_counts r WHERE true${r} GROUP BY r.status HAVING sum(r.n) <> 0`,
     ),
@@ -54,6 +63,7 @@ export async function overview(db: TenantDb, scope: Scope, timezone: string, now
     }>(sql`SELECT coalesce(sum(r.n * (r.next_due_date < ${today})), 0) AS overdue, coalesce(sum(r.n * (r.next_due_date = ${today})), 0) AS dueToday,
         coalesce(sum(r.n * (r.next_due_date > ${today} AND r.remind_from <= ${today})), 0) AS upcoming
       FROM analytics_schedules_due r WHERE (r.next_due_date <= ${today} OR r.remind_from <= ${today})${r}`),
+    withLicences ? licenceOverview(db, today, now) : null,
   ]);
   const statusCounts = Object.fromEntries(byStatus.map((r) => [r.key, r.count]));
   const badgeCounts = Object.fromEntries(badges.map((r) => [r.key, r.count]));
@@ -75,5 +85,6 @@ export async function overview(db: TenantDb, scope: Scope, timezone: string, now
       dueToday: maintenance?.dueToday ?? 0,
       upcoming: maintenance?.upcoming ?? 0,
     },
+    licences,
   };
 }

@@ -1,3 +1,4 @@
+import { grants } from "../../access/scopes";
 import { createRouter, defineRoute, jsonContent as json } from "../../http/router";
 import { settingsOf } from "../../tenancy/registry";
 import { depreciation } from "./depreciation";
@@ -24,15 +25,20 @@ export const analyticsRouter = createRouter()
       tags,
       summary: "Workspace overview",
       description:
-        "Asset counts by status, category and location; assigned and overdue returns; health badge counts; sessions in progress; maintenance overdue, due today and upcoming (workspace time zone). `categoryId`/`locationId` must name live rows (400).",
+        "Asset counts by status, category and location; assigned and overdue returns; health badge counts; sessions in progress; maintenance overdue, due today and upcoming (workspace time zone); licences: seats owned, assigned and used, yearly spend per currency and renewals in the next 30 days (workspace-wide; null for an API key without `licences:read`). `categoryId`/`locationId` must name live rows (400).",
       request: { query: s.ScopeQuery },
       responses: { 200: json(s.OverviewSchema, "The overview") },
     }),
-    async (c) =>
-      c.json(
-        await overview(c.var.db, await resolveScope(c.var.db, c.req.valid("query")), settingsOf(c.var.tenant).timezone),
+    async (c) => {
+      // Licences only for a caller who may read them: a stats-only API key sees null there.
+      const p = c.var.principal;
+      const withLicences = p.kind !== "apiKey" || grants(p.scopes, "licences:read");
+      const scope = await resolveScope(c.var.db, c.req.valid("query"));
+      return c.json(
+        await overview(c.var.db, scope, settingsOf(c.var.tenant).timezone, new Date(), { withLicences }),
         200,
-      ),
+      );
+    },
   )
   .openapi(
     defineRoute({

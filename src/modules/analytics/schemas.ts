@@ -21,6 +21,50 @@ const rate = z
   .nullable()
   .openapi({ description: "missing / expected, 0..1 (4 decimals); null when nothing was expected." });
 
+const Money = z.object({
+  currency: z.string().nullable(),
+  costMinor: z.number().int(),
+  cost: z.number(),
+  lots: z.number().int(),
+});
+
+const LicenceOverviewSchema = z
+  .object({
+    products: z.number().int().openapi({ description: "Live software products." }),
+    lots: z.number().int().openapi({ description: "Live lots (entitlements) of live products." }),
+    seats: z.object({
+      owned: z
+        .number()
+        .int()
+        .openapi({ description: "Seats of the lots that count them (site and unlimited lots have none)." }),
+      unlimitedLots: z.number().int().openapi({ description: "Site and unlimited lots: seats without a count." }),
+      assigned: z.number().int().openapi({ description: "Open seats." }),
+      usedLast30Days: z.number().int().openapi({ description: "Open seats with a use reported in the last 30 days." }),
+    }),
+    annualSpend: z
+      .array(
+        z.object({
+          currency: z.string().nullable(),
+          annualCostMinor: z.number().int(),
+          annualCost: z.number(),
+          lots: z.number().int(),
+        }),
+      )
+      .openapi({
+        description:
+          "Yearly cost of the lots per currency (monthly ×12, multi-year ÷ years), as GET /licence-reports/cost.",
+      }),
+    renewalsNext30Days: z.object({
+      lots: z.number().int(),
+      totals: z
+        .array(Money)
+        .openapi({
+          description: "Cost of the terms ending from today to 30 days ahead, per currency, as GET /licence-renewals.",
+        }),
+    }),
+  })
+  .openapi("AnalyticsLicences");
+
 export const OverviewSchema = z
   .object({
     generatedAt: z.string(),
@@ -46,6 +90,10 @@ export const OverviewSchema = z
       overdue: z.number().int(),
       dueToday: z.number().int(),
       upcoming: z.number().int().openapi({ description: "After today and inside the schedule's reminderDays." }),
+    }),
+    licences: LicenceOverviewSchema.nullable().openapi({
+      description:
+        "Software licences, workspace-wide (the filters do not apply); null for an API key without `licences:read`.",
     }),
   })
   .openapi("AnalyticsOverview");

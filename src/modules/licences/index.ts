@@ -4,13 +4,45 @@
  * renewal feed, reports and access reviews (docs/licences.md).
  */
 
-export { listLots as listLicenceLots } from "./lots";
+export { licenceBulkRouter } from "./bulk-routes";
+export {
+  addSealedKey as addSealedLicenceKey,
+  openKeysOf as openLicenceKeysOf,
+  sealKey as sealLicenceKey,
+} from "./keys";
+export {
+  createLot as createLicenceLot,
+  type LotInput as LicenceLotInput,
+  listLots as listLicenceLots,
+  lotAfter as licenceLotAfter,
+  lotRuleError as licenceLotRuleError,
+  updateLot as updateLicenceLot,
+} from "./lots";
+export { type LicenceOverview, licenceOverview } from "./overview";
 export { licenceProductsRouter } from "./product-routes";
-export { listProducts as listLicenceProducts, restoreProduct as restoreLicenceProduct } from "./products";
+export {
+  createProduct as createLicenceProduct,
+  listProducts as listLicenceProducts,
+  restoreProduct as restoreLicenceProduct,
+  updateProduct as updateLicenceProduct,
+} from "./products";
 export { runLicenceReminders } from "./reminders";
 export { licenceReportsRouter } from "./report-routes";
 export { releaseSeatsOfRetiredAssets } from "./retired-assets";
 export type { Lot as LicenceLot, Product as LicenceProduct, Seat as LicenceSeat } from "./schemas";
-export { licenceWebhookResources } from "./schemas";
+export {
+  CreateLotBody as CreateLicenceLotBody,
+  CreateProductBody as CreateLicenceProductBody,
+  licenceWebhookResources,
+  UpdateLotBody as UpdateLicenceLotBody,
+  UpdateProductBody as UpdateLicenceProductBody,
+} from "./schemas";
 export { licenceSeatsRouter } from "./seat-routes";
-export { isSeatRace, listSeats as listLicenceSeats, releaseSeatsOf } from "./seats";
+export {
+  assignSeat as assignLicenceSeat,
+  isSeatRace,
+  listSeats as listLicenceSeats,
+  releaseSeatsOf,
+  TAKES as SEAT_HOLDER_KINDS,
+} from "./seats";
+export type { LotRow as LicenceLotRow } from "./view";

@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { openSecret, sealSecret, secretKeyMaterial } from "../../access/sso/secret-box";
 import { licenceKeys, licenceLots } from "../../db/tenant/licences";
-import type { Bindings } from "../../env";
+import type { Bindings, TenantDb } from "../../env";
 import { commitWrite } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { batchGuard, guardFailed } from "../../platform/d1-write";
+import { batchGuard, guardFailed, inJson } from "../../platform/d1-write";
 import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { requireLot } from "./lots";
@@ -21,13 +21,38 @@ export async function addKey(
   lotId: string,
   input: { key: string; label?: string | null },
 ) {
+  return addSealedKey(ctx, lotId, {
+    keySealed: await sealKey(env, ctx.tenantId, input.key),
+    label: input.label ?? null,
+  });
+}
+
+/** A product key sealed for the workspace, as stored: what a CSV import keeps between its plan and its write. */
+export const sealKey = (env: Bindings, tenantId: string, key: string) =>
+  sealSecret(secretKeyMaterial(env), tenantId, key);
+
+/** The keys stored on lots, opened (to tell a key already there from a new one); admins' reading is `revealKeys`. */
+export async function openKeysOf(db: TenantDb, env: Bindings, tenantId: string, lotIds: readonly string[]) {
+  const rows = lotIds.length ? await db.select().from(licenceKeys).where(inJson(licenceKeys.lotId, lotIds)).all() : [];
+  const material = secretKeyMaterial(env);
+  const out = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const set = out.get(r.lotId) ?? new Set<string>();
+    set.add(await openSecret(material, tenantId, r.keySealed));
+    out.set(r.lotId, set);
+  }
+  return out;
+}
+
+/** Adds a key already sealed (`sealKey`) to a lot; the answer names it, never shows it. */
+export async function addSealedKey(ctx: ServiceCtx, lotId: string, input: { keySealed: string; label: string | null }) {
   const lot = await requireLot(ctx.db, lotId);
   const at = nowIso();
   const row = {
     id: newId("licenceKey"),
     lotId,
-    label: input.label ?? null,
-    keySealed: await sealSecret(secretKeyMaterial(env), ctx.tenantId, input.key),
+    label: input.label,
+    keySealed: input.keySealed,
     createdAt: at,
     createdBy: ctx.actor,
   };

@@ -15,7 +15,7 @@ import { requireProduct } from "./products";
 import type { Lot } from "./schemas";
 import { hasSeatCount, type LotRow, seatCost, toLot } from "./view";
 
-type LotInput = {
+export type LotInput = {
   kind?: LotRow["kind"];
   seats?: number | null;
   cost?: number | null;
@@ -97,24 +97,40 @@ export async function listLots(
   );
 }
 
-/** The rules a lot's fields keep together; `path` prefixes the field names of the 400s. */
-async function checkLot(db: TenantDb, lot: LotRow, input: LotInput) {
+/**
+ * The rules a lot's fields keep together, without reading anything: the first one broken, as the
+ * field and message of its 400 (the CSV import plans with it too), or null.
+ */
+export function lotRuleError(lot: LotRow): { path: string; message: string } | null {
   if (hasSeatCount(lot.kind) && lot.seats === null)
-    throw invalidField(
-      "body.seats",
-      `required for a ${lot.kind} lot (only site and unlimited lots have no seat count)`,
-    );
+    return { path: "seats", message: `required for a ${lot.kind} lot (only site and unlimited lots have no seat count)` };
   if (!hasSeatCount(lot.kind) && lot.seats !== null)
-    throw invalidField("body.seats", `a ${lot.kind} lot has no seat count; leave it out`);
-  if (lot.kind === "site" && !lot.locationId) throw invalidField("body.locationId", "required for a site lot");
-  if (input.locationId) await requireLocation(db, input.locationId, "body.locationId");
-  if (lot.costMinor !== null && !lot.currency) throw invalidField("body.currency", "required with a cost");
-  if (lot.renewal && !lot.endDate) throw invalidField("body.endDate", "required when the term renews");
-  if (lot.autoRenew && !lot.renewal) throw invalidField("body.renewal", "required with autoRenew");
+    return { path: "seats", message: `a ${lot.kind} lot has no seat count; leave it out` };
+  if (lot.kind === "site" && !lot.locationId) return { path: "locationId", message: "required for a site lot" };
+  if (lot.costMinor !== null && !lot.currency) return { path: "currency", message: "required with a cost" };
+  if (lot.renewal && !lot.endDate) return { path: "endDate", message: "required when the term renews" };
+  if (lot.autoRenew && !lot.renewal) return { path: "renewal", message: "required with autoRenew" };
   if (lot.renewal === "multi_year" && !lot.renewalYears)
-    throw invalidField("body.renewalYears", "required for a multi_year renewal");
+    return { path: "renewalYears", message: "required for a multi_year renewal" };
   if (lot.startDate && lot.endDate && lot.startDate > lot.endDate)
-    throw invalidField("body.endDate", "must not be before startDate");
+    return { path: "endDate", message: "must not be before startDate" };
+  return null;
+}
+
+async function checkLot(db: TenantDb, lot: LotRow, input: LotInput) {
+  const broken = lotRuleError(lot);
+  if (broken) throw invalidField(`body.${broken.path}`, broken.message);
+  if (input.locationId) await requireLocation(db, input.locationId, "body.locationId");
+}
+
+/** A lot's row after an update with `input` (the cost in minor units of its currency), before its rules are checked. */
+export function lotAfter(cur: LotRow, input: LotInput, at: string): LotRow {
+  const given = Object.fromEntries(
+    Object.entries(input).filter(([k, v]) => v !== undefined && k !== "cost"),
+  ) as Partial<LotRow>;
+  const next: LotRow = { ...cur, ...given, ...costOf(input, cur), updatedAt: at };
+  if (next.renewal !== "multi_year") next.renewalYears = null;
+  return next;
 }
 
 function costOf(input: LotInput, cur: Pick<LotRow, "costMinor" | "currency">) {
@@ -195,11 +211,7 @@ const LOT_FIELDS = [
 export async function updateLot(ctx: ServiceCtx, id: string, input: LotInput) {
   const cur = await requireLot(ctx.db, id);
   const at = nowIso();
-  const given = Object.fromEntries(
-    Object.entries(input).filter(([k, v]) => v !== undefined && k !== "cost"),
-  ) as Partial<LotRow>;
-  const next: LotRow = { ...cur, ...given, ...costOf(input, cur), updatedAt: at };
-  if (next.renewal !== "multi_year") next.renewalYears = null;
+  const next = lotAfter(cur, input, at);
   await checkLot(ctx.db, next, input);
   const changes = LOT_FIELDS.filter((k) => cur[k] !== next[k]);
   if (!changes.length) return getLot(ctx.db, id);

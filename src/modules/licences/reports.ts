@@ -120,7 +120,7 @@ export async function compliance(
 }
 
 /** A lot's cost spread over a year, in SQL (monthly ×12, multi-year ÷ years). */
-const annual = (cost: unknown) =>
+export const annual = (cost: unknown) =>
   sql`CASE ${licenceLots.renewal} WHEN 'monthly' THEN ${cost} * 12 WHEN 'multi_year' THEN ${cost} / coalesce(${licenceLots.renewalYears}, 2) ELSE ${cost} END`;
 
 /** Cost per product per year (per currency), and of the seats people hold per department (people.department). */

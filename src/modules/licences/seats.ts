@@ -19,7 +19,7 @@ import type { Seat } from "./schemas";
 import { type LotRow, type SeatRow, seatCost } from "./view";
 
 /** Which holders a lot's kind takes. */
-const TAKES: Record<LotRow["kind"], readonly ("person" | "asset")[]> = {
+export const TAKES: Record<LotRow["kind"], readonly ("person" | "asset")[]> = {
   per_user: ["person"],
   concurrent: ["person"],
   per_device: ["asset"],

@@ -106,8 +106,9 @@ export async function processChunk(ctx: ServiceCtx, jobId: string): Promise<numb
   if (job?.status !== "running") return 0;
   const claim = crypto.randomUUID();
   const now = nowIso();
-  // Steps that go through single verbs (custody steps, codes, stock rows) are counted apart: at most PER_ROW_CHUNK per chunk.
-  const limit = job.entity === "stock_item" ? PER_ROW_CHUNK : IMPORT_CHUNK;
+  // Steps that go through single verbs (custody steps, codes, stock and licence rows) are counted
+  // apart: at most PER_ROW_CHUNK per chunk.
+  const limit = job.entity === "asset" || job.entity === "person" ? IMPORT_CHUNK : PER_ROW_CHUNK;
   await db.run(sql`UPDATE import_rows SET status = 'claimed', claim = ${claim}, updated_at = ${now}
     WHERE job_id = ${jobId} AND status = 'pending' AND row_number IN (
       SELECT row_number FROM (

@@ -9,20 +9,34 @@ import { planAssets } from "./assets";
 import { startChains } from "./background";
 import { parseCsv, readCsvBody } from "./csv";
 import { getImport, listImportRows, startImport } from "./jobs";
+import { planLicenceLots } from "./licence-lots";
+import { planLicenceProducts } from "./licence-products";
+import { planLicenceSeats } from "./licence-seats";
 import { planPeople } from "./people";
 import { csvBody, DryRunSchema, ImportJobSchema, ImportQuery, ImportRowPage, ImportRowsQuery } from "./schemas";
 import { planStockItems } from "./stock";
 
 const tags = ["Imports"];
-const PLANNERS = { asset: planAssets, person: planPeople, stock_item: planStockItems } as const;
+const PLANNERS = {
+  asset: planAssets,
+  person: planPeople,
+  stock_item: planStockItems,
+  licence_product: planLicenceProducts,
+  licence_lot: planLicenceLots,
+  licence_seat: planLicenceSeats,
+} as const;
 const Params = z.object({ importId: idParam("importId", "imp_01jd3k4m5n6p7q8r9s0t1v2w3x") });
 const RULES =
   "Columns are matched by header (case, spaces and underscores ignored); custom fields by key or label; the read-only columns of an export are not imported and are listed by name in `ignoredColumns` (dry run and job), unknown columns are a 400. Blank cells leave a field unset (unchanged on update). `dryRun=true` checks every row and writes nothing. A real run answers 202 with the job: rows are written in chunks of up to 250, each one set-based write with the same rules as the single routes (events, timeline, audit, health), the first chunk before answering and the rest in the background; follow it at GET /imports/{importId} and its rows. At most 10,000 rows and 5 MB (413).";
 
+const LICENCE_ROWS =
+  "Rows are written one by one through the licence routes' own verbs (events, audit), at most 20 per chunk (docs/import-export.md#licences). ";
+
 async function runImport(c: AppContext, entity: ImportEntity, dryRun: boolean) {
   const ctx = serviceCtx(c);
   const csv = parseCsv(await readCsvBody(c.req.raw));
-  const plan = await PLANNERS[entity](ctx.db, csv);
+  // A lot import seals its product keys while planning: the stored job never holds one in plain text.
+  const plan = await PLANNERS[entity](ctx.db, csv, { env: c.env, tenantId: ctx.tenantId });
   if (dryRun) {
     const count = (a: string) => plan.rows.filter((r) => r.action === a).length;
     return {
@@ -49,7 +63,13 @@ async function runImport(c: AppContext, entity: ImportEntity, dryRun: boolean) {
 
 const importRoute = (
   path: string,
-  operationId: "importInventoryItems" | "importPeople" | "importStockItems",
+  operationId:
+    | "importInventoryItems"
+    | "importPeople"
+    | "importStockItems"
+    | "importLicenceProducts"
+    | "importLicenceLots"
+    | "importLicenceSeats",
   what: string,
   match: string,
   more = "",
@@ -117,6 +137,36 @@ export const importRouter = createRouter()
       "`quantities` (`Location: 12; Other location: 3`, location names or ids, as the stock export writes it) sets the quantity at each location through real movements: a created item receives its opening quantities (`receive`, reference `CSV import`); an updated item is adjusted to the stated count (`adjust`, reason `CSV import`) where it differs. ",
     ),
     (c) => handle(c, "stock_item", c.req.valid("query").dryRun),
+  )
+  .openapi(
+    importRoute(
+      "/imports/licence-products",
+      "importLicenceProducts",
+      "software products",
+      "name (case-insensitive)",
+      `Columns: \`name\`, \`vendor\`, \`category\`, \`notes\`, \`onHolderLeaves\` (what GET /exports/licence-products writes). ${LICENCE_ROWS}`,
+    ),
+    (c) => handle(c, "licence_product", c.req.valid("query").dryRun),
+  )
+  .openapi(
+    importRoute(
+      "/imports/licence-lots",
+      "importLicenceLots",
+      "licence lots (entitlements)",
+      "`id` (any other row creates a lot under `productId`, else `product` by name)",
+      `Columns: the lot's fields (\`kind\`, \`seats\`, \`cost\`, \`currency\`, \`orderNumber\`, \`supplier\`, \`locationId\` or \`location\`, \`startDate\`, \`endDate\`, \`renewal\`, \`renewalYears\`, \`autoRenew\`, \`noticeDays\`), and \`keys\`: product keys separated by \`;\`, sealed before the job is stored, never in an answer, and not added twice to a lot that has them. ${LICENCE_ROWS}`,
+    ),
+    (c) => handle(c, "licence_lot", c.req.valid("query").dryRun),
+  )
+  .openapi(
+    importRoute(
+      "/imports/licence-seats",
+      "importLicenceSeats",
+      "licence seats",
+      "lot and holder (a holder with an open seat of the lot is no change)",
+      `Columns: \`lotId\`, and the holder: \`holderKind\` + \`holderId\` / \`holder\` (as GET /exports/licence-seats writes), or \`personId\` / \`person\` (email or name), or \`assetId\` / \`asset\` (unique tag). The lot's kind must take the holder and have a free seat after the file's earlier rows. ${LICENCE_ROWS}`,
+    ),
+    (c) => handle(c, "licence_seat", c.req.valid("query").dryRun),
   )
   .openapi(
     defineRoute({

@@ -5,6 +5,7 @@ import { type AssetInput, changeStatus, checkout, upsertAssets } from "../../ass
 import { addCodes, type CodeEntry } from "../../labels";
 import { type CreatePersonInput, type UpdatePersonInput, upsertPeople } from "../../people";
 import type { CustodyStep } from "./custody";
+import { writeLicenceRows } from "./licence-write";
 import { errorsOf, type RowResult } from "./results";
 import { writeStockRows } from "./stock-write";
 
@@ -22,6 +23,7 @@ export async function writeRows(
   rows: Claimed[],
 ): Promise<RowResult[]> {
   if (entity === "stock_item") return writeStockRows(ctx, jobId, rows);
+  if (entity !== "asset" && entity !== "person") return writeLicenceRows(ctx, entity, rows);
   const results =
     entity === "asset"
       ? await upsertAssets(
