@@ -4,6 +4,7 @@ import control_0000_init from "./migrations/control/0000_init";
 import control_0001_hard_anthem from "./migrations/control/0001_hard_anthem";
 import control_0002_tired_gorilla_man from "./migrations/control/0002_tired_gorilla_man";
 import control_0003_shards from "./migrations/control/0003_shards";
+import control_0004_cuddly_maggott from "./migrations/control/0004_cuddly_maggott";
 import tenant_0000_init from "./migrations/tenant/0000_init";
 import tenant_0001_petite_mongoose from "./migrations/tenant/0001_petite_mongoose";
 import tenant_0002_violet_iron_man from "./migrations/tenant/0002_violet_iron_man";
@@ -43,6 +44,7 @@ export const CONTROL_MIGRATIONS: Migration[] = [
   control_0001_hard_anthem,
   control_0002_tired_gorilla_man,
   control_0003_shards,
+  control_0004_cuddly_maggott,
 ];
 
 export const TENANT_MIGRATIONS: Migration[] = [
