@@ -126,8 +126,12 @@ export async function provisionTenant(env: Bindings, input: ProvisionInput): Pro
   }
 }
 
-/** Inserts the registry row on this shard's first free pool binding; a lost race moves on to the next one. */
-async function claimDatabase(env: Bindings, input: ProvisionInput): Promise<TenantRecord> {
+/**
+ * Inserts the registry row on this shard's first free pool binding; a lost race moves on to the next
+ * one. A workspace move reserves its destination database this way too, with a row that never
+ * leaves `provisioning` (src/modules/admin/move/).
+ */
+export async function claimDatabase(env: Bindings, input: Pick<ProvisionInput, "slug" | "plan">): Promise<TenantRecord> {
   const control = controlDb(env);
   const shard = shardName(env);
   const used = new Set(

@@ -24,3 +24,18 @@ export function requireOwnShard(env: { SHARD_NAME?: string }, tenant: Pick<Tenan
     headers: { "Retry-After": "1", [SHARD_MOVED_HEADER]: tenant.shard },
   });
 }
+
+/**
+ * A write refused while the workspace's move switches shards (docs/deploying.md#moving-a-workspace-between-shards):
+ * a 503 with Retry-After, to be sent again in a moment (it then reaches the new shard). Reads go on.
+ */
+export const workspaceMoving = () =>
+  new ApiError("service_unavailable", "The workspace is being moved to another shard; retry the write in a moment", {
+    headers: { "Retry-After": "1" },
+  });
+
+/** What a write fenced by a move fails with (a trigger's RAISE on the old shard's database). */
+export const MOVE_FENCE_MESSAGE = "workspace_moving";
+
+/** Whether an error is a write refused by a move's fence (answered as `workspaceMoving()`). */
+export const isMoveFence = (err: unknown) => String(err instanceof Error ? err.message : err).includes(MOVE_FENCE_MESSAGE);

@@ -98,3 +98,39 @@ export const WorkspaceExportSchema = z
     }),
   })
   .openapi("WorkspaceExport");
+
+export const MoveTenantBody = z
+  .strictObject({
+    toShard: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ example: "s2", description: "The shard to move the workspace to (a name from GET /admin/shards)." }),
+  })
+  .openapi("MoveTenant");
+
+export const TenantMoveSchema = z
+  .object({
+    moveId: z.string().openapi({ example: "mov_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    tenantId: z.string(),
+    fromShard: z.string().openapi({ example: "s1" }),
+    toShard: z.string().openapi({ example: "s2" }),
+    state: z.enum(["copying", "switching", "retiring", "done", "failed"]).openapi({
+      description:
+        "`copying`: rows are copied while the workspace works as usual; `switching`: writes (and scans) are refused with 503 and Retry-After while the rows written meanwhile and the open sessions' state are copied and the registry switches; `retiring`: the new shard serves the workspace and the old copy is being wiped; `done`; `failed`: rolled back, the workspace stayed where it was (see `error`).",
+    }),
+    copiedRows: z.number().int().openapi({ description: "Rows copied while writes went on." }),
+    changedRows: z.number().int().openapi({ description: "Rows written during the copy, copied again during the switch." }),
+    sessions: z.number().int().openapi({ description: "Open inventory sessions whose object state was carried over." }),
+    switchMs: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "How long the workspace refused writes, in milliseconds (null until switched)." }),
+    error: z.string().nullable(),
+    startedAt: z.string(),
+    updatedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi("TenantMove");
+export type TenantMove = z.infer<typeof TenantMoveSchema>;
