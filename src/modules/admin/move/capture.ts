@@ -17,11 +17,22 @@ const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 export async function startCapture(db: D1Database, tables: readonly CopyTable[]): Promise<void> {
   const statements = [
-    db.prepare(`CREATE TABLE IF NOT EXISTS ${CHANGE_LOG} (tbl TEXT NOT NULL, rid INTEGER NOT NULL, PRIMARY KEY (tbl, rid)) WITHOUT ROWID`),
+    // No unique key: a trigger's conflict clause yields to the statement that fired it, so a
+    // row written twice in one statement must not be able to conflict. Read back DISTINCT.
+    db.prepare(`CREATE TABLE IF NOT EXISTS ${CHANGE_LOG} (tbl TEXT NOT NULL, rid INTEGER NOT NULL)`),
+    db.prepare(`CREATE INDEX IF NOT EXISTS ${CHANGE_LOG}_idx ON ${CHANGE_LOG} (tbl, rid)`),
   ];
   for (const t of tables.filter((x) => !x.virtual)) {
-    const log = (rowid: string) => `INSERT OR IGNORE INTO ${CHANGE_LOG} (tbl, rid) VALUES (${literal(t.name)}, ${rowid});`;
+    const log = (rowid: string) => `INSERT INTO ${CHANGE_LOG} (tbl, rid) VALUES (${literal(t.name)}, ${rowid});`;
     const name = (op: string) => quoted(`${MOVE_TRIGGER_PREFIX}c${op}_${t.name}`);
+    // A keyed (WITHOUT ROWID) table is noted as a whole (rid 0): it is copied again whole.
+    if (t.keyed) {
+      for (const [op, event] of [["i", "INSERT"], ["u", "UPDATE"], ["d", "DELETE"]] as const)
+        statements.push(
+          db.prepare(`CREATE TRIGGER IF NOT EXISTS ${name(op)} AFTER ${event} ON ${quoted(t.name)} BEGIN ${log("0")} END`),
+        );
+      continue;
+    }
     statements.push(
       db.prepare(`CREATE TRIGGER IF NOT EXISTS ${name("i")} AFTER INSERT ON ${quoted(t.name)} BEGIN ${log("NEW.rowid")} END`),
       db.prepare(
@@ -64,7 +75,7 @@ export async function changesAfter(
   limit: number,
 ): Promise<{ tbl: string; rid: number }[]> {
   const { results } = await db
-    .prepare(`SELECT tbl, rid FROM ${CHANGE_LOG} WHERE (tbl, rid) > (?, ?) ORDER BY tbl, rid LIMIT ${limit}`)
+    .prepare(`SELECT DISTINCT tbl, rid FROM ${CHANGE_LOG} WHERE (tbl, rid) > (?, ?) ORDER BY tbl, rid LIMIT ${limit}`)
     .bind(after.tbl, after.rid)
     .all<{ tbl: string; rid: number }>();
   return results;

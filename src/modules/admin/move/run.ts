@@ -76,14 +76,24 @@ export async function runMove(env: Bindings, move: TenantMoveRecord): Promise<vo
   await retire(env, move, frozen);
 }
 
-/** Copies one table in pages by rowid; returns the rows copied. */
-async function copyTable(source: D1Database, target: MoveTarget, binding: string, table: CopyTable): Promise<number> {
+/**
+ * Copies one table in pages by rowid (a keyed table by offset); returns the rows copied. With
+ * `replace`, the destination's rows of the table go first (a keyed table copied again whole).
+ */
+async function copyTable(
+  source: D1Database,
+  target: MoveTarget,
+  binding: string,
+  table: CopyTable,
+  replace = false,
+): Promise<number> {
   let copied = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0, first = true; ; first = false) {
     const rows = await readPage(source, table, after, PAGE);
-    if (rows.length > 0) copied += await target.moveInRows({ binding, table, rows });
+    if (rows.length > 0 || (replace && first))
+      copied += await target.moveInRows({ binding, table, rows, ...(replace && first ? { rowids: [0] } : {}) });
     if (rows.length < PAGE) return copied;
-    after = Number(rows[rows.length - 1]![0]);
+    after = table.keyed ? after + rows.length : Number(rows[rows.length - 1]![0]);
   }
 }
 
@@ -103,6 +113,10 @@ async function copyChanges(
     for (const [name, rowids] of groups) {
       const table = byName.get(name);
       if (!table) continue;
+      if (table.keyed) {
+        changed += await copyTable(source, target, binding, table, true);
+        continue;
+      }
       const rows = await readRowids(source, table, rowids);
       await target.moveInRows({ binding, table, rows, rowids });
       const fts = ftsOf(tables, name);

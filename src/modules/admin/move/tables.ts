@@ -16,6 +16,11 @@ export interface CopyTable {
   columns: string[];
   /** An FTS5 table (no triggers on it; copied by rowid beside its base table). */
   virtual: boolean;
+  /**
+   * A WITHOUT ROWID table (the analytics rollups: small, kept by triggers): read in key order by
+   * offset, and copied again whole at the switch when any of its rows changed.
+   */
+  keyed: boolean;
 }
 
 const FTS_SHADOWS = ["_data", "_idx", "_docsize", "_config", "_content"];
@@ -39,6 +44,7 @@ export async function copyTables(db: D1Database): Promise<CopyTable[]> {
     name: t.name,
     columns: (columns[i]!.results as { name: string }[]).map((c) => c.name),
     virtual: virtual.has(t.name),
+    keyed: /WITHOUT\s+ROWID\s*$/i.test((t.sql ?? "").trim()),
   }));
 }
 
@@ -46,17 +52,16 @@ export async function copyTables(db: D1Database): Promise<CopyTable[]> {
 export const ftsOf = (tables: readonly CopyTable[], base: string) =>
   tables.find((t) => t.virtual && t.name === `${base}_fts`);
 
-/** A row as it travels: its rowid first, then its columns in the table's order. */
+/** A row as it travels: its rowid first (null in a keyed table), then its columns in the table's order. */
 export type RawRow = unknown[];
 
-/** Rows after `afterRowid` in rowid order. */
-export async function readPage(db: D1Database, table: CopyTable, afterRowid: number, limit: number): Promise<RawRow[]> {
-  return db
-    .prepare(
-      `SELECT rowid, ${table.columns.map(quoted).join(", ")} FROM ${quoted(table.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${limit}`,
-    )
-    .bind(afterRowid)
-    .raw();
+/** Rows after `after` in rowid order (a keyed table: `after` rows skipped, in key order). */
+export async function readPage(db: D1Database, table: CopyTable, after: number, limit: number): Promise<RawRow[]> {
+  const cols = table.columns.map(quoted).join(", ");
+  const sql = table.keyed
+    ? `SELECT NULL, ${cols} FROM ${quoted(table.name)} LIMIT ${limit} OFFSET ?`
+    : `SELECT rowid, ${cols} FROM ${quoted(table.name)} WHERE rowid > ? ORDER BY rowid LIMIT ${limit}`;
+  return db.prepare(sql).bind(after).raw();
 }
 
 /** The rows with these rowids (those still there). */
@@ -85,10 +90,13 @@ export function writeStatements(
 ): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   const t = quoted(table.name);
-  if (rowids.length > 0)
+  if (rowids.length > 0 && table.keyed) out.push(db.prepare(`DELETE FROM ${t}`));
+  else if (rowids.length > 0)
     out.push(db.prepare(`DELETE FROM ${t} WHERE rowid IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(rowids)));
-  const cols = ["rowid", ...table.columns.map(quoted)].join(", ");
-  const values = ["rowid", ...table.columns].map((_, i) => `value ->> '$[${i}]'`).join(", ");
+  const named = table.keyed ? table.columns.map(quoted) : ["rowid", ...table.columns.map(quoted)];
+  const cols = named.join(", ");
+  const first = table.keyed ? 1 : 0;
+  const values = named.map((_, i) => `value ->> '$[${i + first}]'`).join(", ");
   // FTS5 tables take no OR REPLACE on their shadow constraints; their rowids were just deleted.
   const insert = `INSERT ${table.virtual ? "" : "OR REPLACE "}INTO ${t} (${cols}) SELECT ${values} FROM json_each(?) WHERE true`;
   let chunk: string[] = [];
