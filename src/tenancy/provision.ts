@@ -131,7 +131,10 @@ export async function provisionTenant(env: Bindings, input: ProvisionInput): Pro
  * one. A workspace move reserves its destination database this way too, with a row that never
  * leaves `provisioning` (src/modules/admin/move/).
  */
-export async function claimDatabase(env: Bindings, input: Pick<ProvisionInput, "slug" | "plan">): Promise<TenantRecord> {
+export async function claimDatabase(
+  env: Bindings,
+  input: Pick<ProvisionInput, "slug" | "plan">,
+): Promise<TenantRecord> {
   const control = controlDb(env);
   const shard = shardName(env);
   const used = new Set(

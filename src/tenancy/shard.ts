@@ -38,4 +38,5 @@ export const workspaceMoving = () =>
 export const MOVE_FENCE_MESSAGE = "workspace_moving";
 
 /** Whether an error is a write refused by a move's fence (answered as `workspaceMoving()`). */
-export const isMoveFence = (err: unknown) => String(err instanceof Error ? err.message : err).includes(MOVE_FENCE_MESSAGE);
+export const isMoveFence = (err: unknown) =>
+  String(err instanceof Error ? err.message : err).includes(MOVE_FENCE_MESSAGE);

@@ -48,9 +48,7 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
   const topology = shards > 0 ? await writeShardConfigs(shards, { dir: join(dir, "config"), vars: allVars }) : null;
   // One Worker: wrangler.toml's, with a pool for the browser suite's 20-odd workspaces.
   const single = topology ? null : await writePoolConfig(48, { dir: join(dir, "config"), vars: allVars });
-  const config = topology
-    ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])]
-    : ["-c", single];
+  const config = topology ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])] : ["-c", single];
   await runWrangler(
     [
       "d1",
@@ -118,5 +116,10 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
     await new Promise((r) => setTimeout(r, 500));
   }
   // `logs()`: what wrangler dev printed so far (a failing test may show the Worker's side).
-  return { port, url: (label) => `http://${label}.localhost:${port}`, stop, logs: () => Buffer.concat(log).toString("utf8") };
+  return {
+    port,
+    url: (label) => `http://${label}.localhost:${port}`,
+    stop,
+    logs: () => Buffer.concat(log).toString("utf8"),
+  };
 }

@@ -39,7 +39,12 @@ const admin = (path, init = {}) =>
 async function newWorkspace(label) {
   const slug = `${label}-${Math.random().toString(36).slice(2, 7)}`;
   const owner = { email: `owner@${slug}.example.com`, password: "owner-password-123" };
-  const res = await createTenant(w.url("admin"), cookie, { slug, plan: "pro", ownerEmail: owner.email, ownerPassword: owner.password });
+  const res = await createTenant(w.url("admin"), cookie, {
+    slug,
+    plan: "pro",
+    ownerEmail: owner.email,
+    ownerPassword: owner.password,
+  });
   expect(res.status).toBe(201);
   const base = `${w.url(slug)}/api/v1`;
   const jwt = (await request(`${base}/auth/login`, { method: "POST", body: owner })).body.accessToken;
@@ -79,7 +84,9 @@ describe("moving a workspace between shards", () => {
     expect((await admin(`/tenants/${ws.id}/move`)).status).toBe(404);
   });
 
-  it("moves a workspace while 20 writers and 20 scanners run: nothing lost, nothing doubled", { timeout: 240_000 }, async () => {
+  it("moves a workspace while 20 writers and 20 scanners run: nothing lost, nothing doubled", {
+    timeout: 240_000,
+  }, async () => {
     const ws = await newWorkspace("mv");
     const from = await shardOf(ws.id);
     const to = from === "s1" ? "s2" : "s1";
@@ -93,7 +100,8 @@ describe("moving a workspace between shards", () => {
     const ses = (await ws.api("/sessions", { method: "POST", body: { name: "Audit", locationId: loc } })).body.id;
     expect((await ws.api(`/sessions/${ses}`, { method: "PATCH", body: { status: "active" } })).status).toBe(200);
     const scan = (body) => ws.api(`/sessions/${ses}/scan`, { method: "POST", body });
-    for (const [i, code] of tags.slice(0, 2).entries()) expect((await scan({ code, scanId: `pre:${i}` })).body.result).toBe("accepted");
+    for (const [i, code] of tags.slice(0, 2).entries())
+      expect((await scan({ code, scanId: `pre:${i}` })).body.result).toBe("accepted");
 
     let stop = false;
     const accepted = [];

@@ -28,9 +28,7 @@ export const tenantMoves = sqliteTable(
     finishedAt: text("finished_at"),
   },
   (t) => [
-    uniqueIndex("tenant_moves_running_uq")
-      .on(t.tenantId)
-      .where(sql`state IN ('copying', 'switching', 'retiring')`),
+    uniqueIndex("tenant_moves_running_uq").on(t.tenantId).where(sql`state IN ('copying', 'switching', 'retiring')`),
     index("tenant_moves_tenant_idx").on(t.tenantId, t.startedAt),
   ],
 );

@@ -37,7 +37,11 @@ function insertAll(sql: SqlStorage, table: string, rows: Record<string, unknown>
 export function restoreSnapshot(sql: SqlStorage, snap: SessionSnapshot, dbBinding: string): void {
   for (const m of snap.meta) {
     const value = m.key === "session" ? JSON.stringify({ ...JSON.parse(m.value), dbBinding }) : m.value;
-    sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, m.key, value);
+    sql.exec(
+      `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      m.key,
+      value,
+    );
   }
   insertAll(sql, "items", snap.items);
   insertAll(sql, "scans", snap.scans);

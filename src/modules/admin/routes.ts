@@ -245,7 +245,8 @@ export const adminRouter = createRouter()
       operationId: "adminGetTenantMove",
       tags,
       summary: "The workspace's latest move",
-      description: "Its state and figures: rows copied, rows copied again during the switch, sessions carried, how long writes were refused. 404 when the workspace never moved.",
+      description:
+        "Its state and figures: rows copied, rows copied again during the switch, sessions carried, how long writes were refused. 404 when the workspace never moved.",
       request: { params: Params },
       responses: { 200: jsonContent(TenantMoveSchema, "The latest move") },
     }),

@@ -120,7 +120,10 @@ export const TenantMoveSchema = z
         "`copying`: rows are copied while the workspace works as usual; `switching`: writes (and scans) are refused with 503 and Retry-After while the rows written meanwhile and the open sessions' state are copied and the registry switches; `retiring`: the new shard serves the workspace and the old copy is being wiped; `done`; `failed`: rolled back, the workspace stayed where it was (see `error`).",
     }),
     copiedRows: z.number().int().openapi({ description: "Rows copied while writes went on." }),
-    changedRows: z.number().int().openapi({ description: "Rows written during the copy, copied again during the switch." }),
+    changedRows: z
+      .number()
+      .int()
+      .openapi({ description: "Rows written during the copy, copied again during the switch." }),
     sessions: z.number().int().openapi({ description: "Open inventory sessions whose object state was carried over." }),
     switchMs: z
       .number()

@@ -1,11 +1,4 @@
-import {
-  CHANGE_LOG,
-  type CopyTable,
-  FENCE_MESSAGE,
-  MOVE_TRIGGER_PREFIX,
-  quoted,
-  runInBatches,
-} from "./tables";
+import { CHANGE_LOG, type CopyTable, FENCE_MESSAGE, MOVE_TRIGGER_PREFIX, quoted, runInBatches } from "./tables";
 
 /**
  * The source database's side of a move. While the copy runs, writes go on and triggers note the
@@ -27,18 +20,28 @@ export async function startCapture(db: D1Database, tables: readonly CopyTable[])
     const name = (op: string) => quoted(`${MOVE_TRIGGER_PREFIX}c${op}_${t.name}`);
     // A keyed (WITHOUT ROWID) table is noted as a whole (rid 0): it is copied again whole.
     if (t.keyed) {
-      for (const [op, event] of [["i", "INSERT"], ["u", "UPDATE"], ["d", "DELETE"]] as const)
+      for (const [op, event] of [
+        ["i", "INSERT"],
+        ["u", "UPDATE"],
+        ["d", "DELETE"],
+      ] as const)
         statements.push(
-          db.prepare(`CREATE TRIGGER IF NOT EXISTS ${name(op)} AFTER ${event} ON ${quoted(t.name)} BEGIN ${log("0")} END`),
+          db.prepare(
+            `CREATE TRIGGER IF NOT EXISTS ${name(op)} AFTER ${event} ON ${quoted(t.name)} BEGIN ${log("0")} END`,
+          ),
         );
       continue;
     }
     statements.push(
-      db.prepare(`CREATE TRIGGER IF NOT EXISTS ${name("i")} AFTER INSERT ON ${quoted(t.name)} BEGIN ${log("NEW.rowid")} END`),
+      db.prepare(
+        `CREATE TRIGGER IF NOT EXISTS ${name("i")} AFTER INSERT ON ${quoted(t.name)} BEGIN ${log("NEW.rowid")} END`,
+      ),
       db.prepare(
         `CREATE TRIGGER IF NOT EXISTS ${name("u")} AFTER UPDATE ON ${quoted(t.name)} BEGIN ${log("OLD.rowid")} ${log("NEW.rowid")} END`,
       ),
-      db.prepare(`CREATE TRIGGER IF NOT EXISTS ${name("d")} AFTER DELETE ON ${quoted(t.name)} BEGIN ${log("OLD.rowid")} END`),
+      db.prepare(
+        `CREATE TRIGGER IF NOT EXISTS ${name("d")} AFTER DELETE ON ${quoted(t.name)} BEGIN ${log("OLD.rowid")} END`,
+      ),
     );
   }
   await runInBatches(db, statements);
@@ -60,7 +63,9 @@ export async function fenceWrites(db: D1Database, tables: readonly CopyTable[]):
 /** Takes the move's triggers and change log off the source database (a rollback; the fence first). */
 export async function stopCapture(db: D1Database): Promise<void> {
   const { results } = await db
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '${MOVE_TRIGGER_PREFIX}%' ORDER BY name DESC`)
+    .prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '${MOVE_TRIGGER_PREFIX}%' ORDER BY name DESC`,
+    )
     .all<{ name: string }>();
   await runInBatches(db, [
     ...results.map((r) => db.prepare(`DROP TRIGGER IF EXISTS ${quoted(r.name)}`)),

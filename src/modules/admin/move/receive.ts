@@ -54,7 +54,9 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
       const db = rawTenantDb(env, binding);
       await runInBatches(
         db,
-        triggers.map((t) => db.prepare(t.sql.replace(/^CREATE TRIGGER (?!IF NOT EXISTS)/i, "CREATE TRIGGER IF NOT EXISTS "))),
+        triggers.map((t) =>
+          db.prepare(t.sql.replace(/^CREATE TRIGGER (?!IF NOT EXISTS)/i, "CREATE TRIGGER IF NOT EXISTS ")),
+        ),
       );
     },
 
@@ -62,7 +64,11 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
       for (const id of sessionIds) await sessionObject({ env, tenantId }, id).destroy();
       // Only the database this move reserved is wiped, found by its reservation.
       const control = controlDb(env);
-      const held = await control.select().from(tenants).where(eq(tenants.slug, reservationSlug(moveId, "to"))).get();
+      const held = await control
+        .select()
+        .from(tenants)
+        .where(eq(tenants.slug, reservationSlug(moveId, "to")))
+        .get();
       if (!held) return;
       await wipeDatabase(rawTenantDb(env, held.dbBinding));
       await control.delete(tenants).where(eq(tenants.id, held.id)).run();

@@ -61,7 +61,9 @@ export async function runMove(env: Bindings, move: TenantMoveRecord): Promise<vo
     restored = snapshots.map((s) => s.sessionId);
     await target.moveInSessions({ tenantId: move.tenantId, binding, sessions: snapshots });
     const { results: triggers } = await source
-      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE '\\_move\\_%' ESCAPE '\\' ORDER BY name`)
+      .prepare(
+        `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE '\\_move\\_%' ESCAPE '\\' ORDER BY name`,
+      )
       .all<{ name: string; sql: string }>();
     await target.moveInFinish({ binding, triggers });
     await switchRegistry(env, move, binding, {
@@ -204,7 +206,10 @@ export async function retire(env: Bindings, move: TenantMoveRecord, sessionIds: 
     const at = nowIso();
     await control.batch([
       control.delete(tenants).where(eq(tenants.slug, reservationSlug(move.id, "from"))),
-      control.update(tenantMoves).set({ state: "done", finishedAt: at, updatedAt: at }).where(eq(tenantMoves.id, move.id)),
+      control
+        .update(tenantMoves)
+        .set({ state: "done", finishedAt: at, updatedAt: at })
+        .where(eq(tenantMoves.id, move.id)),
     ]);
   } catch (err) {
     console.error(`move ${move.id}: retiring the old copy failed; it is retried`, String(err));

@@ -92,7 +92,9 @@ export function writeStatements(
   const t = quoted(table.name);
   if (rowids.length > 0 && table.keyed) out.push(db.prepare(`DELETE FROM ${t}`));
   else if (rowids.length > 0)
-    out.push(db.prepare(`DELETE FROM ${t} WHERE rowid IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(rowids)));
+    out.push(
+      db.prepare(`DELETE FROM ${t} WHERE rowid IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(rowids)),
+    );
   const named = table.keyed ? table.columns.map(quoted) : ["rowid", ...table.columns.map(quoted)];
   const cols = named.join(", ");
   const first = table.keyed ? 1 : 0;
@@ -119,7 +121,9 @@ export function writeStatements(
 /** The triggers of a database (its migrations'), without the move's own: the destination drops and restores them. */
 export async function migrationTriggers(db: D1Database): Promise<{ name: string; sql: string }[]> {
   const { results } = await db
-    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE '${MOVE_TRIGGER_PREFIX}%' ORDER BY name`)
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name NOT LIKE '${MOVE_TRIGGER_PREFIX}%' ORDER BY name`,
+    )
     .all<{ name: string; sql: string }>();
   return results;
 }
