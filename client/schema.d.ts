@@ -376,7 +376,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace
-         * @description Claims a pool database, migrates it, creates the owner, a first API key and the default category and location.
+         * @description Claims a pool database, migrates it, creates the owner, a first API key and the default category and location. With shards, the router places the workspace on the shard with the most room, among those of the `jurisdiction` (required) and the `locationHint` (preferred) when given (docs/deploying.md#regions).
          *
          *     **Access:** Admin host; platform-admin cookie.
          */
@@ -9663,6 +9663,16 @@ export interface components {
             pool: number;
             /** @description Workspaces on the shard (any status). */
             used: number;
+            /**
+             * @description The D1 location hint its pool databases were created with, if declared.
+             * @example weur
+             */
+            region: string | null;
+            /**
+             * @description The D1 jurisdiction of its pool databases, if any.
+             * @example eu
+             */
+            jurisdiction: string | null;
             /** @description When the shard last reported its pool's size. */
             reportedAt: string;
         };
@@ -9678,6 +9688,11 @@ export interface components {
             };
             /** @description The workspace's first API key; shown once. */
             apiKey: string;
+            /**
+             * @description The shard the workspace was placed on.
+             * @example s1
+             */
+            shard: string;
         };
         CreateTenant: {
             /**
@@ -9694,6 +9709,16 @@ export interface components {
             ownerEmail: string;
             /** @description Generated and returned once when absent. */
             ownerPassword?: string;
+            /**
+             * @description A D1 location hint: the workspace goes to the roomiest shard declared in that region, if there is one (else the roomiest of all). docs/deploying.md#regions
+             * @enum {string}
+             */
+            locationHint?: "wnam" | "enam" | "weur" | "eeur" | "apac" | "oc";
+            /**
+             * @description A D1 jurisdiction the workspace's data must stay in: the workspace goes only to a shard declared with it; 400 when the deployment has none. docs/deploying.md#regions
+             * @enum {string}
+             */
+            jurisdiction?: "eu" | "fedramp";
         };
         UpdateTenant: {
             /** @enum {string} */

@@ -35,7 +35,9 @@ async function main() {
     cookie = await adminLogin(adminUrl, adminCredentials());
   } catch (err) {
     if (isConnectionRefused(err))
-      throw new Error(`Nothing answers at ${adminUrl}: start the server with \`npm start -- --shards 2\` (or pass --url).`);
+      throw new Error(
+        `Nothing answers at ${adminUrl}: start the server with \`npm start -- --shards 2\` (or pass --url).`,
+      );
     throw err;
   }
   const admin = (path, init = {}) =>

@@ -40,3 +40,14 @@ export const MOVE_FENCE_MESSAGE = "workspace_moving";
 /** Whether an error is a write refused by a move's fence (answered as `workspaceMoving()`). */
 export const isMoveFence = (err: unknown) =>
   String(err instanceof Error ? err.message : err).includes(MOVE_FENCE_MESSAGE);
+
+/** D1 location hints (docs/deploying.md#regions): where a database is created. */
+export const LOCATION_HINTS = ["wnam", "enam", "weur", "eeur", "apac", "oc"] as const;
+/** D1 jurisdictions: where a database's data may ever be stored and processed. */
+export const JURISDICTIONS = ["eu", "fedramp"] as const;
+
+/** This shard's region as its pool databases were created (`SHARD_REGION`, `SHARD_JURISDICTION`; unset: none). */
+export const shardRegion = (env: { SHARD_REGION?: string; SHARD_JURISDICTION?: string }) => ({
+  region: env.SHARD_REGION || null,
+  jurisdiction: env.SHARD_JURISDICTION || null,
+});

@@ -118,7 +118,7 @@ export const adminRouter = createRouter()
       tags,
       summary: "Create a workspace",
       description:
-        "Claims a pool database, migrates it, creates the owner, a first API key and the default category and location.",
+        "Claims a pool database, migrates it, creates the owner, a first API key and the default category and location. With shards, the router places the workspace on the shard with the most room, among those of the `jurisdiction` (required) and the `locationHint` (preferred) when given (docs/deploying.md#regions).",
       request: jsonBody(CreateTenantBody),
       responses: {
         201: jsonContent(CreatedTenantSchema, "Created; the API key (and a generated password) are shown once"),
@@ -135,6 +135,7 @@ export const adminRouter = createRouter()
           plan: res.tenant.plan,
           owner: { email: res.owner.email, ...(res.owner.password ? { password: res.owner.password } : {}) },
           apiKey: res.apiKey,
+          shard: res.tenant.shard,
         },
         201,
       );

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { PLANS } from "../../tenancy/plans";
+import { JURISDICTIONS, LOCATION_HINTS } from "../../tenancy/shard";
 
 export const AdminLoginBody = z
   .strictObject({ email: z.email().max(254), password: z.string().min(1).max(200) })
@@ -38,6 +39,14 @@ export const CreateTenantBody = z
       .max(200)
       .optional()
       .openapi({ description: "Generated and returned once when absent." }),
+    locationHint: z.enum(LOCATION_HINTS).optional().openapi({
+      description:
+        "A D1 location hint: the workspace goes to the roomiest shard declared in that region, if there is one (else the roomiest of all). docs/deploying.md#regions",
+    }),
+    jurisdiction: z.enum(JURISDICTIONS).optional().openapi({
+      description:
+        "A D1 jurisdiction the workspace's data must stay in: the workspace goes only to a shard declared with it; 400 when the deployment has none. docs/deploying.md#regions",
+    }),
   })
   .openapi("CreateTenant");
 
@@ -51,6 +60,7 @@ export const CreatedTenantSchema = z
       password: z.string().optional().openapi({ description: "Only when it was generated." }),
     }),
     apiKey: z.string().openapi({ description: "The workspace's first API key; shown once." }),
+    shard: z.string().openapi({ example: "s1", description: "The shard the workspace was placed on." }),
   })
   .openapi("CreatedTenant");
 
@@ -66,6 +76,17 @@ export const ShardSchema = z
     shard: z.string().openapi({ example: "s1" }),
     pool: z.number().int().openapi({ description: "Pool databases the shard's Worker binds." }),
     used: z.number().int().openapi({ description: "Workspaces on the shard (any status)." }),
+    region: z
+      .string()
+      .nullable()
+      .openapi({
+        example: "weur",
+        description: "The D1 location hint its pool databases were created with, if declared.",
+      }),
+    jurisdiction: z
+      .string()
+      .nullable()
+      .openapi({ example: "eu", description: "The D1 jurisdiction of its pool databases, if any." }),
     reportedAt: z.string().openapi({ description: "When the shard last reported its pool's size." }),
   })
   .openapi("Shard");

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { type TenantMoveRecord, tenantMoves } from "../../../db/control/schema";
 import type { Bindings } from "../../../env";
 import { nowIso } from "../../../platform/clock";
@@ -16,6 +16,7 @@ import { peerShard } from "./peers";
  */
 export async function startMove(env: Bindings, tenantId: string, toShard: string): Promise<TenantMoveRecord> {
   const tenant = await getTenantHere(env, tenantId);
+  if (await runningMove(env, tenantId)) throw running();
   if (tenant.status !== "active") throw conflict(`The workspace is ${tenant.status}; only an active workspace moves`);
   if (toShard === shardName(env)) throw invalidField("body.toShard", "is the workspace's shard already");
   if (!peerShard(env, toShard))
@@ -41,11 +42,20 @@ export async function startMove(env: Bindings, tenantId: string, toShard: string
   try {
     await controlDb(env).insert(tenantMoves).values(row).run();
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict("A move of this workspace is running; wait for it to end");
+    if (isUniqueViolation(err)) throw running();
     throw err;
   }
   return row;
 }
+
+const running = () => conflict("A move of this workspace is running; wait for it to end (GET …/move)");
+
+const runningMove = (env: Bindings, tenantId: string) =>
+  controlDb(env)
+    .select({ id: tenantMoves.id })
+    .from(tenantMoves)
+    .where(and(eq(tenantMoves.tenantId, tenantId), inArray(tenantMoves.state, ["copying", "switching", "retiring"])))
+    .get();
 
 /** The workspace's latest move. */
 export async function latestMove(env: Bindings, tenantId: string): Promise<TenantMoveRecord> {
