@@ -76,13 +76,10 @@ export const ShardSchema = z
     shard: z.string().openapi({ example: "s1" }),
     pool: z.number().int().openapi({ description: "Pool databases the shard's Worker binds." }),
     used: z.number().int().openapi({ description: "Workspaces on the shard (any status)." }),
-    region: z
-      .string()
-      .nullable()
-      .openapi({
-        example: "weur",
-        description: "The D1 location hint its pool databases were created with, if declared.",
-      }),
+    region: z.string().nullable().openapi({
+      example: "weur",
+      description: "The D1 location hint its pool databases were created with, if declared.",
+    }),
     jurisdiction: z
       .string()
       .nullable()
