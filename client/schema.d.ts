@@ -376,7 +376,7 @@ export interface paths {
         put?: never;
         /**
          * Create a workspace
-         * @description Claims a pool database, migrates it, creates the owner, a first API key and the default category and location.
+         * @description Claims a pool database, migrates it, creates the owner, a first API key and the default category and location. With shards, the router places the workspace on the shard with the most room, among those of the `jurisdiction` (required) and the `locationHint` (preferred) when given (docs/deploying.md#regions).
          *
          *     **Access:** Admin host; platform-admin cookie.
          */
@@ -457,6 +457,34 @@ export interface paths {
         get: operations["adminExportTenant"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/tenants/{tenantId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's latest move
+         * @description Its state and figures: rows copied, rows copied again during the switch, sessions carried, how long writes were refused. 404 when the workspace never moved.
+         *
+         *     **Access:** Admin host; platform-admin cookie.
+         */
+        get: operations["adminGetTenantMove"];
+        put?: never;
+        /**
+         * Move a workspace to another shard
+         * @description Starts the move and answers at once; follow it with GET on the same path (docs/deploying.md#moving-a-workspace-between-shards). The workspace's database is copied while it works as usual; then, for the switch only, writes and scans are refused with 503 and `Retry-After: 1` (reads go on) while the rows written meanwhile, the open inventory sessions' state and the pending outbox and deliveries (rows of the database) are copied and the registry names the new shard; the old copy is then wiped and its pool database released. A move that fails before the switch is rolled back: the workspace stays where it was, nothing lost. 400 for an unknown shard or the workspace's own; 409 while a move of the workspace runs.
+         *
+         *     **Access:** Admin host; platform-admin cookie.
+         */
+        post: operations["adminMoveTenant"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9799,6 +9827,16 @@ export interface components {
             pool: number;
             /** @description Workspaces on the shard (any status). */
             used: number;
+            /**
+             * @description The D1 location hint its pool databases were created with, if declared.
+             * @example weur
+             */
+            region: string | null;
+            /**
+             * @description The D1 jurisdiction of its pool databases, if any.
+             * @example eu
+             */
+            jurisdiction: string | null;
             /** @description When the shard last reported its pool's size. */
             reportedAt: string;
         };
@@ -9814,6 +9852,11 @@ export interface components {
             };
             /** @description The workspace's first API key; shown once. */
             apiKey: string;
+            /**
+             * @description The shard the workspace was placed on.
+             * @example s1
+             */
+            shard: string;
         };
         CreateTenant: {
             /**
@@ -9830,6 +9873,16 @@ export interface components {
             ownerEmail: string;
             /** @description Generated and returned once when absent. */
             ownerPassword?: string;
+            /**
+             * @description A D1 location hint: the workspace goes to the roomiest shard declared in that region, if there is one (else the roomiest of all). docs/deploying.md#regions
+             * @enum {string}
+             */
+            locationHint?: "wnam" | "enam" | "weur" | "eeur" | "apac" | "oc";
+            /**
+             * @description A D1 jurisdiction the workspace's data must stay in: the workspace goes only to a shard declared with it; 400 when the deployment has none. docs/deploying.md#regions
+             * @enum {string}
+             */
+            jurisdiction?: "eu" | "fedramp";
         };
         UpdateTenant: {
             /** @enum {string} */
@@ -9864,6 +9917,39 @@ export interface components {
              * @example acme
              */
             slug: string;
+        };
+        TenantMove: {
+            /** @example mov_01jd3k4m5n6p7q8r9s0t1v2w3x */
+            moveId: string;
+            tenantId: string;
+            /** @example s1 */
+            fromShard: string;
+            /** @example s2 */
+            toShard: string;
+            /**
+             * @description `copying`: rows are copied while the workspace works as usual; `switching`: writes (and scans) are refused with 503 and Retry-After while the rows written meanwhile and the open sessions' state are copied and the registry switches; `retiring`: the new shard serves the workspace and the old copy is being wiped; `done`; `failed`: rolled back, the workspace stayed where it was (see `error`).
+             * @enum {string}
+             */
+            state: "copying" | "switching" | "retiring" | "done" | "failed";
+            /** @description Rows copied while writes went on. */
+            copiedRows: number;
+            /** @description Rows written during the copy, copied again during the switch. */
+            changedRows: number;
+            /** @description Open inventory sessions whose object state was carried over. */
+            sessions: number;
+            /** @description How long the workspace refused writes, in milliseconds (null until switched). */
+            switchMs: number | null;
+            error: string | null;
+            startedAt: string;
+            updatedAt: string;
+            finishedAt: string | null;
+        };
+        MoveTenant: {
+            /**
+             * @description The shard to move the workspace to (a name from GET /admin/shards).
+             * @example s2
+             */
+            toShard: string;
         };
         CategoryPage: {
             items: components["schemas"]["Category"][];
@@ -17551,6 +17637,299 @@ export interface operations {
                      * @example {
                      *       "message": "Not found",
                      *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminGetTenantMove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The latest move */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantMove"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Internal error; quote the requestId when reporting it",
+                     *       "code": "internal_error",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable (no free workspace database, or a session object still loading); retry shortly */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    /** @description Seconds to wait before trying again (a workspace being moved, a pool with no room). */
+                    "Retry-After"?: number;
+                    /** @description Set when the workspace is being moved to another shard: the shard it is moving to (docs/deploying.md#shards). */
+                    "x-inventory-shard-moved"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "No free workspace database in the pool; try again later",
+                     *       "code": "service_unavailable",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    adminMoveTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveTenant"];
+            };
+        };
+        responses: {
+            /** @description The move, accepted (`copying`) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantMove"];
+                };
+            };
+            /** @description Validation failed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "body.name: must not be empty",
+                     *       "code": "validation_failed",
+                     *       "details": [
+                     *         {
+                     *           "path": "body.name",
+                     *           "message": "must not be empty"
+                     *         }
+                     *       ],
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Missing credentials: send `Authorization: ApiKey <key>` or `Authorization: Bearer <JWT>`",
+                     *       "code": "unauthenticated",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown resource or workspace */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Not found",
+                     *       "code": "not_found",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state (or an Idempotency-Key whose first request is still running) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A category named 'Laptops' already exists",
+                     *       "code": "conflict",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Request body exceeds 1048576 bytes",
+                     *       "code": "payload_too_large",
+                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Unsupported Media Type",
+                     *       "code": "unsupported_media_type",
                      *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
                      *     }
                      */

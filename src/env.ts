@@ -28,6 +28,10 @@ export interface Bindings {
   ENVIRONMENT: string;
   /** This Worker's shard (src/tenancy/shard.ts); unset: `main`, a deployment without a router. */
   SHARD_NAME?: string;
+  /** The D1 location hint this shard's pool databases were created with (docs/deploying.md#regions). */
+  SHARD_REGION?: string;
+  /** The D1 jurisdiction of this shard's pool databases (`eu`, `fedramp`), when they have one. */
+  SHARD_JURISDICTION?: string;
   /** Development only: trust a client-sent `cf-connecting-ip` (src/access/throttle.ts). Unset: ignored locally. */
   TRUST_CLIENT_IP?: string;
   /** "true" (benchmarks only): each consumed Queue batch logs its D1 statements (src/index.ts). */

@@ -8,6 +8,7 @@ import { consumeEvents } from "./events/consumer";
 import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
+import { enqueueForwarded, forwardMoved, moveReceiver } from "./modules/admin";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
 import { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessage } from "./modules/notifications";
 import { shardFill } from "./tenancy/fill";
@@ -25,7 +26,28 @@ type AnyMessage = EventMessage | WebhookMessage | ImportMessage | NotificationMe
 /** A queue by its name, or a shard's copy of it (`inventory-webhooks-s1`: scripts/lib/shard-configs.mjs). */
 const isQueue = (name: string, base: string) => name === base || name.startsWith(`${base}-s`);
 
-function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
+/** Messages of workspaces that moved to another shard go on there; the rest are consumed here. */
+async function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
+  const mine = await forwardMoved(env, batch.queue, batch.messages);
+  if (mine.length === 0) return;
+  const rest: MessageBatch<AnyMessage> =
+    mine.length === batch.messages.length
+      ? batch
+      : {
+          queue: batch.queue,
+          metadata: batch.metadata,
+          messages: mine,
+          ackAll: () => {
+            for (const m of mine) m.ack();
+          },
+          retryAll: (options) => {
+            for (const m of mine) m.retry(options);
+          },
+        };
+  return consumeHere(rest, env);
+}
+
+function consumeHere(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
   if (isQueue(batch.queue, WEBHOOK_QUEUE)) return consumeWebhookMessages(env, batch as MessageBatch<WebhookMessage>);
   if (isQueue(batch.queue, IMPORT_QUEUE)) return consumeImportMessages(env, batch as MessageBatch<ImportMessage>);
   if (isQueue(batch.queue, NOTIFICATION_QUEUE))
@@ -71,4 +93,27 @@ export class Shard extends WorkerEntrypoint<Bindings> {
   fill() {
     return shardFill(this.env);
   }
+
+  // A workspace moving here from another shard (src/modules/admin/move/, docs/deploying.md#moving-a-workspace-between-shards).
+  moveInBegin(input: Parameters<Receiver["moveInBegin"]>[0]) {
+    return moveReceiver(this.env).moveInBegin(input);
+  }
+  moveInRows(input: Parameters<Receiver["moveInRows"]>[0]) {
+    return moveReceiver(this.env).moveInRows(input);
+  }
+  moveInSessions(input: Parameters<Receiver["moveInSessions"]>[0]) {
+    return moveReceiver(this.env).moveInSessions(input);
+  }
+  moveInFinish(input: Parameters<Receiver["moveInFinish"]>[0]) {
+    return moveReceiver(this.env).moveInFinish(input);
+  }
+  moveInAbort(input: Parameters<Receiver["moveInAbort"]>[0]) {
+    return moveReceiver(this.env).moveInAbort(input);
+  }
+  /** Queue messages of a workspace that moved here, forwarded by its old shard. */
+  enqueue(queue: string, bodies: unknown[]) {
+    return enqueueForwarded(this.env, queue, bodies);
+  }
 }
+
+type Receiver = ReturnType<typeof moveReceiver>;

@@ -57,9 +57,19 @@ export async function writeShardConfigs(
       })),
     };
     // One cron per shard is what production runs too (each shard sweeps its own workspaces).
-    const path = join(dir, `${c.name}.json`);
-    writeFileSync(path, JSON.stringify(c, null, 2));
-    shards.push({ name, worker: c.name, path });
+    shards.push({ name, worker: c.name, path: join(dir, `${c.name}.json`), config: c });
+  }
+  // Every shard binds every other one's `Shard` entrypoint: a workspace move is driven by its old
+  // shard, which writes through the new one (src/modules/admin/move/).
+  for (const s of shards) {
+    s.config.services = [
+      ...(s.config.services ?? []),
+      ...shards
+        .filter((o) => o !== s)
+        .map((o) => ({ binding: `SHARD_${o.name.toUpperCase()}`, service: o.worker, entrypoint: "Shard" })),
+    ];
+    writeFileSync(s.path, JSON.stringify(s.config, null, 2));
+    delete s.config;
   }
   const router = {
     name: "inventory-router",

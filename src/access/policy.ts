@@ -45,6 +45,8 @@ export const ROUTE_POLICY = {
   adminUpdateTenant: { access: "admin" },
   adminExportTenant: { access: "admin" },
   adminDeleteTenant: { access: "admin" },
+  adminMoveTenant: { access: "admin" },
+  adminGetTenantMove: { access: "admin" },
 
   // Categories and locations (docs/categories-and-locations.md)
   listCategories: { access: "data", scope: "categories:read" },

@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, type ErrorCode } from "../platform/errors";
+import { isMoveFence, workspaceMoving } from "../tenancy/shard";
 import type { AllowedMethods } from "./allowed-methods";
 
 const CODE_FOR_STATUS: Record<number, ErrorCode> = {
@@ -62,6 +63,8 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
           : err.message || code;
     return envelope(c, new ApiError(code, message));
   }
+  // A write that reached the old shard's database during a move's switch: refused whole, to be retried.
+  if (isMoveFence(err)) return envelope(c, workspaceMoving());
   console.error("unhandled error", c.get("requestId"), err);
   return envelope(c, new ApiError("internal_error", "Internal error; quote the requestId when reporting it"));
 };

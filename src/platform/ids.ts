@@ -62,6 +62,7 @@ export const ID_PREFIXES = {
   code: "cod",
   tagBatch: "tgb",
   labelTemplate: "ltp",
+  tenantMove: "mov",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

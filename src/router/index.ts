@@ -10,7 +10,7 @@ import { isId, newId } from "../platform/ids";
 import { ADMIN_HOST_LABEL, hostLabel } from "../tenancy/host";
 import { SHARD_MOVED_HEADER } from "../tenancy/shard";
 import { RouteCache } from "./route-cache";
-import { type RouterBindings, roomiest, type ShardStub, shardsOf } from "./shards";
+import { placementOf, type RouterBindings, roomiest, type ShardStub, shardsOf } from "./shards";
 
 let cache: RouteCache | undefined;
 const routeCache = (env: RouterBindings) => {
@@ -40,7 +40,8 @@ async function target(
   const url = new URL(request.url);
   const label = hostLabel(request.url, env);
   if (label === ADMIN_HOST_LABEL) {
-    if (request.method === "POST" && url.pathname === "/api/v1/admin/tenants") return { shard: await roomiest(env) };
+    if (request.method === "POST" && url.pathname === "/api/v1/admin/tenants")
+      return { shard: await roomiest(env, await placementOf(request)) };
     const id = ADMIN_TENANT_PATH.exec(url.pathname)?.[1];
     return { shard: id && isId("tenant", id) ? await shardWhere(env, "id", id) : null };
   }

@@ -9,6 +9,15 @@ export interface ShardFill {
   shard: string;
   pool: number;
   used: number;
+  /** The D1 location hint and jurisdiction its pool databases were created with (docs/deploying.md#regions). */
+  region: string | null;
+  jurisdiction: string | null;
+}
+
+/** What a new workspace asks of its shard (POST /admin/tenants): a jurisdiction it must have, a region it should. */
+export interface Placement {
+  locationHint?: string;
+  jurisdiction?: string;
 }
 
 export interface ShardStub {
@@ -44,11 +53,30 @@ export async function fills(env: RouterBindings): Promise<ShardFill[]> {
   return Promise.all([...shardsOf(env).values()].map((s) => s.fill()));
 }
 
-/** Where a new workspace goes: the shard with the most free pool databases (ties: the first by name). */
-export async function roomiest(env: RouterBindings): Promise<string> {
+/**
+ * Where a new workspace goes: the shard with the most free pool databases (ties: the first by name)
+ * among those of its jurisdiction (a rule: with none, the first shard, which refuses the workspace
+ * with a 400) and, of those, the ones in its location hint's region when there are any (a preference).
+ */
+export async function roomiest(env: RouterBindings, want: Placement = {}): Promise<string> {
   const all = await fills(env);
+  if (all.length === 0) throw new Error("the router has no shard bindings (SHARD_<NAME>)");
+  let candidates = want.jurisdiction ? all.filter((f) => f.jurisdiction === want.jurisdiction) : all;
+  if (candidates.length === 0) return all[0]!.shard;
+  const inRegion = candidates.filter((f) => f.region === want.locationHint);
+  if (want.locationHint && inRegion.length > 0) candidates = inRegion;
   let best: ShardFill | undefined;
-  for (const f of all) if (!best || f.pool - f.used > best.pool - best.used) best = f;
-  if (!best) throw new Error("the router has no shard bindings (SHARD_<NAME>)");
-  return best.shard;
+  for (const f of candidates) if (!best || f.pool - f.used > best.pool - best.used) best = f;
+  return best!.shard;
+}
+
+/** The placement fields of a POST /admin/tenants body, read from a copy (the shard reads and validates the body itself). */
+export async function placementOf(request: Request): Promise<Placement> {
+  try {
+    const body = (await request.clone().json()) as Record<string, unknown> | null;
+    const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+    return { locationHint: str(body?.locationHint), jurisdiction: str(body?.jurisdiction) };
+  } catch {
+    return {};
+  }
 }

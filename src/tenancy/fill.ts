@@ -5,12 +5,14 @@ import { nowIso } from "../platform/clock";
 import { keyset } from "../platform/pagination";
 import { poolBindings } from "./pool";
 import { controlDb } from "./registry";
-import { shardName } from "./shard";
+import { shardName, shardRegion } from "./shard";
 
 export interface ShardFill {
   shard: string;
   pool: number;
   used: number;
+  region: string | null;
+  jurisdiction: string | null;
 }
 
 /**
@@ -20,16 +22,17 @@ export interface ShardFill {
 export async function shardFill(env: Bindings): Promise<ShardFill> {
   const shard = shardName(env);
   const pool = poolBindings(env).length;
+  const { region, jurisdiction } = shardRegion(env);
   const db = controlDb(env);
   const at = nowIso();
   const [, used] = await db.batch([
     db
       .insert(shards)
-      .values({ name: shard, pool, updatedAt: at })
-      .onConflictDoUpdate({ target: shards.name, set: { pool, updatedAt: at } }),
+      .values({ name: shard, pool, region, jurisdiction, updatedAt: at })
+      .onConflictDoUpdate({ target: shards.name, set: { pool, region, jurisdiction, updatedAt: at } }),
     db.select({ n: count() }).from(tenants).where(eq(tenants.shard, shard)),
   ]);
-  return { shard, pool, used: used[0]?.n ?? 0 };
+  return { shard, pool, used: used[0]?.n ?? 0, region, jurisdiction };
 }
 
 /** A page of the shards that have reported in, by name, with their workspaces counted now. */
@@ -38,7 +41,13 @@ export async function listShards(env: Bindings, input: { cursor?: string; limit:
   const db = controlDb(env);
   const page = keyset(input, { by: [shards.name] });
   const rows = await db
-    .select({ name: shards.name, pool: shards.pool, updatedAt: shards.updatedAt })
+    .select({
+      name: shards.name,
+      pool: shards.pool,
+      region: shards.region,
+      jurisdiction: shards.jurisdiction,
+      updatedAt: shards.updatedAt,
+    })
     .from(shards)
     .where(page.seek)
     .orderBy(...page.orderBy)
@@ -53,6 +62,13 @@ export async function listShards(env: Bindings, input: { cursor?: string; limit:
   return page.of(
     rows,
     (r) => [r.name],
-    (r) => ({ shard: r.name, pool: r.pool, used: counts.get(r.name) ?? 0, reportedAt: r.updatedAt }),
+    (r) => ({
+      shard: r.name,
+      pool: r.pool,
+      used: counts.get(r.name) ?? 0,
+      region: r.region,
+      jurisdiction: r.jurisdiction,
+      reportedAt: r.updatedAt,
+    }),
   );
 }

@@ -9,14 +9,14 @@ import { mintApiKey } from "../platform/api-key-token";
 import { nowIso } from "../platform/clock";
 import { randomToken } from "../platform/crypto";
 import { isUniqueViolation } from "../platform/d1";
-import { ApiError, conflict } from "../platform/errors";
+import { ApiError, conflict, invalidField } from "../platform/errors";
 import { newId } from "../platform/ids";
 import { hashPassword } from "../platform/passwords";
 import { RESERVED_SLUGS } from "./host";
 import type { Plan } from "./plans";
 import { poolBindings, rawTenantDb, tenantDb } from "./pool";
 import { controlDb, type TenantRecord } from "./registry";
-import { shardName } from "./shard";
+import { shardName, shardRegion } from "./shard";
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,30}[a-z0-9])$/;
 export const DEFAULT_CATEGORY_NAME = "General";
@@ -27,6 +27,9 @@ export interface ProvisionInput {
   plan: Plan;
   ownerEmail: string;
   ownerPassword?: string;
+  /** Where the router placed it by (src/router/shards.ts); this shard checks the jurisdiction is its own. */
+  locationHint?: string;
+  jurisdiction?: string;
 }
 
 export interface ProvisionResult {
@@ -57,6 +60,12 @@ export function checkSlug(slug: string): void {
  */
 export async function provisionTenant(env: Bindings, input: ProvisionInput): Promise<ProvisionResult> {
   checkSlug(input.slug);
+  // Data residency is a rule, not a preference: never create the workspace outside its jurisdiction.
+  if (input.jurisdiction && input.jurisdiction !== shardRegion(env).jurisdiction)
+    throw invalidField(
+      "body.jurisdiction",
+      `no shard of this deployment keeps its databases in '${input.jurisdiction}'`,
+    );
   const control = controlDb(env);
   if (await control.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, input.slug)).get()) {
     throw conflict(`The workspace '${input.slug}' already exists`);
@@ -126,8 +135,15 @@ export async function provisionTenant(env: Bindings, input: ProvisionInput): Pro
   }
 }
 
-/** Inserts the registry row on this shard's first free pool binding; a lost race moves on to the next one. */
-async function claimDatabase(env: Bindings, input: ProvisionInput): Promise<TenantRecord> {
+/**
+ * Inserts the registry row on this shard's first free pool binding; a lost race moves on to the next
+ * one. A workspace move reserves its destination database this way too, with a row that never
+ * leaves `provisioning` (src/modules/admin/move/).
+ */
+export async function claimDatabase(
+  env: Bindings,
+  input: Pick<ProvisionInput, "slug" | "plan">,
+): Promise<TenantRecord> {
   const control = controlDb(env);
   const shard = shardName(env);
   const used = new Set(

@@ -11,6 +11,29 @@ const create = async <T = CreatedTenant>(cookie: string, body: Record<string, un
   adminApi<T>(cookie, "/admin/tenants", { body });
 
 describe("platform admin: workspaces", () => {
+  it("places a workspace by its location hint where it can and never outside its jurisdiction", async () => {
+    const cookie = await adminSignIn();
+    // This Worker declares no region: a location hint is a preference (placed anyway) ...
+    const slug = uniqueSlug();
+    const hinted = await create(cookie, { slug, ownerEmail: `owner@${slug}.example.com`, locationHint: "weur" });
+    expect([hinted.status, hinted.body.shard]).toEqual([201, "main"]);
+    // ... a jurisdiction is a rule: no shard keeps data in the EU, so no workspace, and its slug stays free.
+    const eu = uniqueSlug();
+    const refused = await create<ErrorBody & { details: { path: string }[] }>(cookie, {
+      slug: eu,
+      ownerEmail: `owner@${eu}.example.com`,
+      jurisdiction: "eu",
+    });
+    expect([refused.status, refused.body.details?.[0]?.path]).toEqual([400, "body.jurisdiction"]);
+    const bad = await create<ErrorBody & { details: { path: string }[] }>(cookie, {
+      slug: eu,
+      ownerEmail: `owner@${eu}.example.com`,
+      locationHint: "mars",
+    });
+    expect([bad.status, bad.body.details?.[0]?.path]).toEqual([400, "body.locationHint"]);
+    expect((await create(cookie, { slug: eu, ownerEmail: `owner@${eu}.example.com` })).status).toBe(201);
+  });
+
   it("creates a workspace whose API key works and which has exactly one default category and location", async () => {
     const cookie = await adminSignIn();
     const slug = uniqueSlug();
@@ -22,6 +45,7 @@ describe("platform admin: workspaces", () => {
       plan: "pro",
       owner: { email: `owner@${slug}.example.com`, password: expect.any(String) },
       apiKey: expect.any(String),
+      shard: "main",
     });
     const t = asTestTenant(res.body, res.body.owner.password!);
 
@@ -69,17 +93,26 @@ describe("platform admin: workspaces", () => {
     const cookie = await adminSignIn();
     const slug = uniqueSlug();
     expect((await create(cookie, { slug, ownerEmail: "a@example.com" })).status).toBe(201);
-    const dup = await create<ErrorBody>(cookie, { slug, ownerEmail: "b@example.com" });
+    const dup = await create<ErrorBody & { details: { path: string }[] }>(cookie, {
+      slug,
+      ownerEmail: "b@example.com",
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe("conflict");
 
     for (const reserved of ["admin", "www", "api", "app"]) {
-      const res = await create<ErrorBody>(cookie, { slug: reserved, ownerEmail: "a@example.com" });
+      const res = await create<ErrorBody & { details: { path: string }[] }>(cookie, {
+        slug: reserved,
+        ownerEmail: "a@example.com",
+      });
       expect(res.status, reserved).toBe(400);
       expect(res.body.details, reserved).toEqual([{ path: "body.slug", message: "reserved" }]);
     }
     for (const bad of ["ab", "-abc", "abc-", "Upper", "has space", "dots.in.it", "x".repeat(33), "ünï"]) {
-      const res = await create<ErrorBody>(cookie, { slug: bad, ownerEmail: "a@example.com" });
+      const res = await create<ErrorBody & { details: { path: string }[] }>(cookie, {
+        slug: bad,
+        ownerEmail: "a@example.com",
+      });
       expect(res.status, bad).toBe(400);
       expect(res.body.code, bad).toBe("validation_failed");
     }

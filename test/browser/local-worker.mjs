@@ -115,5 +115,11 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return { port, url: (label) => `http://${label}.localhost:${port}`, stop };
+  // `logs()`: what wrangler dev printed so far (a failing test may show the Worker's side).
+  return {
+    port,
+    url: (label) => `http://${label}.localhost:${port}`,
+    stop,
+    logs: () => Buffer.concat(log).toString("utf8"),
+  };
 }

@@ -15,6 +15,7 @@ import { importJob } from "./import-export-fixtures";
 import { LABEL_FIXTURES, LABEL_SAMPLES } from "./label-fixtures";
 import { LICENCE_FIXTURES, LICENCE_SAMPLES, LICENCE_SETUP } from "./licence-walk-fixtures";
 import { MAINTENANCE_FIXTURES } from "./maintenance-fixtures";
+import { MOVE_SETUP } from "./move-fixtures";
 import { uploadedObjectKey } from "./object-fixtures";
 import { openCase } from "./offboarding-fixtures";
 import { createUser } from "./principals";
@@ -204,6 +205,7 @@ export const OPERATION_SETUP: Record<string, (ctx: FixtureContext, path: string)
   ...Object.fromEntries(Object.keys(STOCK_SAMPLES).map((op) => [op, stockSetup])),
   countSessionStock: countSetup,
   ...LICENCE_SETUP,
+  ...MOVE_SETUP,
   bookKit: async (ctx, path) => {
     await kitWithMember(ctx, path);
     await checkoutSetup(ctx);

@@ -35,6 +35,10 @@ export const tenants = sqliteTable(
 export const shards = sqliteTable("shards", {
   name: text("name").primaryKey(),
   pool: integer("pool").notNull(),
+  /** The D1 location hint the shard's pool databases were created with (`SHARD_REGION`: weur, enam, apac, …). */
+  region: text("region"),
+  /** The D1 jurisdiction of the shard's pool databases (`SHARD_JURISDICTION`: eu, fedramp), when they have one. */
+  jurisdiction: text("jurisdiction"),
   updatedAt: text("updated_at").notNull(),
 });
 
@@ -45,6 +49,7 @@ export const jobCursors = sqliteTable("job_cursors", {
   updatedAt: text("updated_at").notNull(),
 });
 export * from "./admin-sessions";
+export * from "./moves";
 export * from "./sso";
 
 /** A workspace's row in the registry (the type the bindings' request context names, so it lives with the table). */

@@ -4,4 +4,5 @@
  */
 export { parseCode } from "./codes";
 export { InventorySession } from "./inventory-session";
+export type { SessionSnapshot } from "./relocate";
 export type { CodeKey, InitInput, ItemInfo, ObjectError, ScanCommand, SessionObjectApi } from "./types";

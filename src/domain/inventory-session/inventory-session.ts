@@ -3,6 +3,7 @@ import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
 import { findItem, ScanEngine } from "./apply-scan";
 import { FLUSH_ROUND, flushRound } from "./flush";
+import { restoreSnapshot, type SessionSnapshot, takeSnapshot } from "./relocate";
 import { AssetLookup } from "./lookup";
 import { unresolvedKeys } from "./misses";
 import { type SessionMeta, SessionStore, toItemState } from "./session-store";
@@ -56,6 +57,8 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   /** In memory only (an evicted object simply writes through at its next alarm): the burst's bounds. */
   private firstChangeAt = 0;
   private lastChangeAt = 0;
+  /** Set while its workspace's move switches shards (`freeze`); kept in storage, cached here. */
+  private moving = false;
 
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
@@ -63,6 +66,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
     this.engine = new ScanEngine(this.store, ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       this.alarmSet = (await ctx.storage.getAlarm()) !== null;
+      this.moving = ctx.storage.sql.exec(`SELECT 1 FROM meta WHERE key = 'moving'`).toArray().length > 0;
     });
   }
 
@@ -137,6 +141,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   async close(status: Closable): Promise<CloseAnswer> {
     const meta = this.store.meta();
     if (!meta) return { error: "uninitialized" };
+    if (this.moving) return { error: "moving" };
     if (meta.status !== "active" && meta.status !== status) return { error: "closed", status: meta.status };
     if (meta.status !== status) this.store.setMeta({ ...meta, status });
     const flushed = await this.flushAll(Number.MAX_SAFE_INTEGER);
@@ -164,6 +169,34 @@ export class InventorySession extends DurableObject<Bindings> implements Session
       startedAt: meta.startedAt,
     };
     return { session, progress: this.store.progress(), recentScans: this.store.recentScans(RECENT_SCANS) };
+  }
+
+  /**
+   * A workspace move's switch (docs/deploying.md#moving-a-workspace-between-shards): from here every
+   * change is refused with `moving` (the API answers 503 with Retry-After) until `thaw`, and the
+   * state is handed over whole. Checked in the same synchronous step as each change, so no scan
+   * slips in after the snapshot.
+   */
+  async freeze(): Promise<SessionSnapshot | null> {
+    // Set even on an object never loaded: one loaded later on this shard must refuse scans too.
+    this.ctx.storage.sql.exec(`INSERT INTO meta (key, value) VALUES ('moving', '1') ON CONFLICT (key) DO NOTHING`);
+    this.moving = true;
+    return this.store.meta() ? takeSnapshot(this.ctx.storage.sql) : null;
+  }
+
+  /** The move was rolled back: changes are taken again, and what waited is written through. */
+  async thaw(): Promise<void> {
+    this.ctx.storage.sql.exec(`DELETE FROM meta WHERE key = 'moving'`);
+    this.moving = false;
+    await this.scheduleFlush();
+  }
+
+  /** The new shard's copy of a moved session: its state as the old object had it, written through to `dbBinding`. */
+  async restore(snapshot: SessionSnapshot, dbBinding: string): Promise<void> {
+    await this.destroy();
+    this.ctx.storage.transactionSync(() => restoreSnapshot(this.ctx.storage.sql, snapshot, dbBinding));
+    this.moving = false;
+    await this.scheduleFlush();
   }
 
   /** Drops the object's storage (the session was deleted). */
@@ -214,6 +247,7 @@ export class InventorySession extends DurableObject<Bindings> implements Session
     const meta = this.store.meta();
     if (!meta) return { error: "uninitialized" };
     if (meta.status !== "active") return { error: "closed", status: meta.status };
+    if (this.moving) return { error: "moving" };
     return meta;
   }
 

@@ -3,6 +3,7 @@
  * Plain data only: errors come back as `{ error }` values because RPC drops custom error fields.
  */
 import type { ScanResult, SessionStatus } from "../../db/tenant/sessions";
+import type { SessionSnapshot } from "./relocate";
 
 export type { ScanResult, SessionStatus };
 
@@ -92,7 +93,8 @@ export interface Progress {
   found: number;
 }
 
-export type ObjectError = { error: "uninitialized" } | { error: "closed"; status: SessionStatus };
+/** `moving`: the workspace is switching shards (a move); the change is refused, to be retried in a moment. */
+export type ObjectError = { error: "uninitialized" } | { error: "closed"; status: SessionStatus } | { error: "moving" };
 
 export type ScanBatchAnswer = ObjectError | { outcomes: ScanOutcome[]; progress: Progress };
 
@@ -140,4 +142,7 @@ export interface SessionObjectApi {
   flush(): Promise<{ ok: boolean }>;
   mobile(): Promise<ObjectError | MobilePayload>;
   destroy(): Promise<void>;
+  freeze(): Promise<SessionSnapshot | null>;
+  thaw(): Promise<void>;
+  restore(snapshot: SessionSnapshot, dbBinding: string): Promise<void>;
 }

@@ -9,20 +9,23 @@ import { idParam } from "../../platform/schemas";
 import { listShards } from "../../tenancy/fill";
 import { provisionTenant } from "../../tenancy/provision";
 import { exportWorkspace } from "./export";
+import { latestMove, runMove, startMove } from "./move";
 import {
   AdminLoginBody,
   CreatedTenantSchema,
   CreateTenantBody,
   DeleteTenantBody,
   ListTenantsQuery,
+  MoveTenantBody,
   ShardPage,
   TenantPage,
+  TenantMoveSchema,
   TenantSchema,
   UpdateTenantBody,
   WorkspaceExportSchema,
 } from "./schemas";
 import * as svc from "./service";
-import { toTenant } from "./view";
+import { toMove, toTenant } from "./view";
 
 const tags = ["Platform admin"];
 const Params = z.object({ tenantId: idParam("tenantId", "ten_01jd3k4m5n6p7q8r9s0t1v2w3x") });
@@ -115,7 +118,7 @@ export const adminRouter = createRouter()
       tags,
       summary: "Create a workspace",
       description:
-        "Claims a pool database, migrates it, creates the owner, a first API key and the default category and location.",
+        "Claims a pool database, migrates it, creates the owner, a first API key and the default category and location. With shards, the router places the workspace on the shard with the most room, among those of the `jurisdiction` (required) and the `locationHint` (preferred) when given (docs/deploying.md#regions).",
       request: jsonBody(CreateTenantBody),
       responses: {
         201: jsonContent(CreatedTenantSchema, "Created; the API key (and a generated password) are shown once"),
@@ -132,6 +135,7 @@ export const adminRouter = createRouter()
           plan: res.tenant.plan,
           owner: { email: res.owner.email, ...(res.owner.password ? { password: res.owner.password } : {}) },
           apiKey: res.apiKey,
+          shard: res.tenant.shard,
         },
         201,
       );
@@ -215,5 +219,41 @@ export const adminRouter = createRouter()
     async (c) => {
       await svc.deleteTenant(c.env, c.req.valid("param").tenantId, c.req.valid("json").slug);
       return c.body(null, 204);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "post",
+      path: "/admin/tenants/{tenantId}/move",
+      operationId: "adminMoveTenant",
+      tags,
+      summary: "Move a workspace to another shard",
+      description:
+        "Starts the move and answers at once; follow it with GET on the same path (docs/deploying.md#moving-a-workspace-between-shards). The workspace's database is copied while it works as usual; then, for the switch only, writes and scans are refused with 503 and `Retry-After: 1` (reads go on) while the rows written meanwhile, the open inventory sessions' state and the pending outbox and deliveries (rows of the database) are copied and the registry names the new shard; the old copy is then wiped and its pool database released. A move that fails before the switch is rolled back: the workspace stays where it was, nothing lost. 400 for an unknown shard or the workspace's own; 409 while a move of the workspace runs.",
+      request: { params: Params, ...jsonBody(MoveTenantBody) },
+      responses: { 202: jsonContent(TenantMoveSchema, "The move, accepted (`copying`)"), ...errorResponses(409, 415) },
+    }),
+    async (c) => {
+      const move = await startMove(c.env, c.req.valid("param").tenantId, c.req.valid("json").toShard);
+      c.executionCtx.waitUntil(runMove(c.env, move));
+      return c.json(toMove(move), 202);
+    },
+  )
+  .openapi(
+    defineRoute({
+      method: "get",
+      path: "/admin/tenants/{tenantId}/move",
+      operationId: "adminGetTenantMove",
+      tags,
+      summary: "The workspace's latest move",
+      description:
+        "Its state and figures: rows copied, rows copied again during the switch, sessions carried, how long writes were refused. 404 when the workspace never moved.",
+      request: { params: Params },
+      responses: { 200: jsonContent(TenantMoveSchema, "The latest move") },
+    }),
+    async (c) => {
+      const { tenantId } = c.req.valid("param");
+      await svc.getTenant(c.env, tenantId);
+      return c.json(toMove(await latestMove(c.env, tenantId)), 200);
     },
   );

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { PLANS } from "../../tenancy/plans";
+import { JURISDICTIONS, LOCATION_HINTS } from "../../tenancy/shard";
 
 export const AdminLoginBody = z
   .strictObject({ email: z.email().max(254), password: z.string().min(1).max(200) })
@@ -38,6 +39,14 @@ export const CreateTenantBody = z
       .max(200)
       .optional()
       .openapi({ description: "Generated and returned once when absent." }),
+    locationHint: z.enum(LOCATION_HINTS).optional().openapi({
+      description:
+        "A D1 location hint: the workspace goes to the roomiest shard declared in that region, if there is one (else the roomiest of all). docs/deploying.md#regions",
+    }),
+    jurisdiction: z.enum(JURISDICTIONS).optional().openapi({
+      description:
+        "A D1 jurisdiction the workspace's data must stay in: the workspace goes only to a shard declared with it; 400 when the deployment has none. docs/deploying.md#regions",
+    }),
   })
   .openapi("CreateTenant");
 
@@ -51,6 +60,7 @@ export const CreatedTenantSchema = z
       password: z.string().optional().openapi({ description: "Only when it was generated." }),
     }),
     apiKey: z.string().openapi({ description: "The workspace's first API key; shown once." }),
+    shard: z.string().openapi({ example: "s1", description: "The shard the workspace was placed on." }),
   })
   .openapi("CreatedTenant");
 
@@ -66,6 +76,14 @@ export const ShardSchema = z
     shard: z.string().openapi({ example: "s1" }),
     pool: z.number().int().openapi({ description: "Pool databases the shard's Worker binds." }),
     used: z.number().int().openapi({ description: "Workspaces on the shard (any status)." }),
+    region: z.string().nullable().openapi({
+      example: "weur",
+      description: "The D1 location hint its pool databases were created with, if declared.",
+    }),
+    jurisdiction: z
+      .string()
+      .nullable()
+      .openapi({ example: "eu", description: "The D1 jurisdiction of its pool databases, if any." }),
     reportedAt: z.string().openapi({ description: "When the shard last reported its pool's size." }),
   })
   .openapi("Shard");
@@ -98,3 +116,42 @@ export const WorkspaceExportSchema = z
     }),
   })
   .openapi("WorkspaceExport");
+
+export const MoveTenantBody = z
+  .strictObject({
+    toShard: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ example: "s2", description: "The shard to move the workspace to (a name from GET /admin/shards)." }),
+  })
+  .openapi("MoveTenant");
+
+export const TenantMoveSchema = z
+  .object({
+    moveId: z.string().openapi({ example: "mov_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
+    tenantId: z.string(),
+    fromShard: z.string().openapi({ example: "s1" }),
+    toShard: z.string().openapi({ example: "s2" }),
+    state: z.enum(["copying", "switching", "retiring", "done", "failed"]).openapi({
+      description:
+        "`copying`: rows are copied while the workspace works as usual; `switching`: writes (and scans) are refused with 503 and Retry-After while the rows written meanwhile and the open sessions' state are copied and the registry switches; `retiring`: the new shard serves the workspace and the old copy is being wiped; `done`; `failed`: rolled back, the workspace stayed where it was (see `error`).",
+    }),
+    copiedRows: z.number().int().openapi({ description: "Rows copied while writes went on." }),
+    changedRows: z
+      .number()
+      .int()
+      .openapi({ description: "Rows written during the copy, copied again during the switch." }),
+    sessions: z.number().int().openapi({ description: "Open inventory sessions whose object state was carried over." }),
+    switchMs: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "How long the workspace refused writes, in milliseconds (null until switched)." }),
+    error: z.string().nullable(),
+    startedAt: z.string(),
+    updatedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .openapi("TenantMove");
+export type TenantMove = z.infer<typeof TenantMoveSchema>;

@@ -1,3 +1,4 @@
+import type { TenantMoveRecord } from "../../db/control/schema";
 import type { TenantRecord } from "../../tenancy/registry";
 
 export const toTenant = (t: TenantRecord) => ({
@@ -9,4 +10,20 @@ export const toTenant = (t: TenantRecord) => ({
   settings: t.settings,
   createdAt: t.createdAt,
   updatedAt: t.updatedAt,
+});
+
+export const toMove = (m: TenantMoveRecord) => ({
+  moveId: m.id,
+  tenantId: m.tenantId,
+  fromShard: m.fromShard,
+  toShard: m.toShard,
+  state: m.state,
+  copiedRows: m.copiedRows,
+  changedRows: m.changedRows,
+  sessions: m.sessions,
+  switchMs: m.switchMs,
+  error: m.error,
+  startedAt: m.startedAt,
+  updatedAt: m.updatedAt,
+  finishedAt: m.finishedAt,
 });

@@ -4,6 +4,7 @@ import type { ObjectError, SessionObjectApi } from "../../domain/inventory-sessi
 import type { AppContext, Bindings } from "../../env";
 import { type ServiceCtx, serviceCtx } from "../../http/service-context";
 import { ApiError, conflict, notFound } from "../../platform/errors";
+import { workspaceMoving } from "../../tenancy/shard";
 import { isId } from "../../platform/ids";
 import type { TenantRecord } from "../../tenancy/registry";
 import { buildInit } from "./object-init";
@@ -63,6 +64,7 @@ export async function callObject<T>(
   }
   if (isError(res)) {
     if (res.error === "closed") throw closedConflict(res.status);
+    if (res.error === "moving") throw workspaceMoving();
     if (res.error === "uninitialized")
       throw new ApiError("service_unavailable", "The session could not be loaded; retry shortly");
   }

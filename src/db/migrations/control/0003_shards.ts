@@ -4,7 +4,10 @@ import type { Migration } from "../../migrate";
 const migration: Migration = {
   "name": "0003_shards.sql",
   "queries": [
-    "CREATE TABLE `shards` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`pool` integer NOT NULL,\n\t`updated_at` text NOT NULL\n);",
+    "CREATE TABLE `shards` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`pool` integer NOT NULL,\n\t`region` text,\n\t`jurisdiction` text,\n\t`updated_at` text NOT NULL\n);",
+    "CREATE TABLE `tenant_moves` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`tenant_id` text NOT NULL,\n\t`from_shard` text NOT NULL,\n\t`from_binding` text NOT NULL,\n\t`to_shard` text NOT NULL,\n\t`to_binding` text,\n\t`state` text NOT NULL,\n\t`copied_rows` integer DEFAULT 0 NOT NULL,\n\t`changed_rows` integer DEFAULT 0 NOT NULL,\n\t`sessions` integer DEFAULT 0 NOT NULL,\n\t`switch_ms` integer,\n\t`error` text,\n\t`started_at` text NOT NULL,\n\t`updated_at` text NOT NULL,\n\t`finished_at` text\n);",
+    "CREATE UNIQUE INDEX `tenant_moves_running_uq` ON `tenant_moves` (`tenant_id`) WHERE state IN ('copying', 'switching', 'retiring');",
+    "CREATE INDEX `tenant_moves_tenant_idx` ON `tenant_moves` (`tenant_id`,`started_at`);",
     "DROP INDEX `tenants_db_binding_uq`;",
     "ALTER TABLE `tenants` ADD `shard` text DEFAULT 'main' NOT NULL;",
     "CREATE UNIQUE INDEX `tenants_shard_db_binding_uq` ON `tenants` (`shard`,`db_binding`);"
