@@ -2,6 +2,7 @@ import { runHealthJob } from "../domain/health-engine";
 import { runWebhookSweep } from "../domain/webhook-delivery";
 import type { Bindings } from "../env";
 import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/dispatch";
+import { runCheckoutReminders } from "../modules/assets";
 import { runBookingReminders } from "../modules/bookings";
 import { resumeImports } from "../modules/import-export";
 import { runLicenceReminders } from "../modules/licences";
@@ -28,6 +29,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "maintenance-reminders", run: runMaintenanceReminders },
   // Booking reminders: pick-up within 24 hours, overdue returns; once per booking and kind (a ledger).
   { job: "booking-reminders", run: runBookingReminders },
+  // Overdue checkouts: once per checkout and due date (a ledger), to the managers and the holder.
+  { job: "checkout-reminders", run: runCheckoutReminders },
   // Licence terms: self-renewing ends moved on, renewal_due at the notice period, expired after the end; once per lot, kind and end.
   { job: "licence-reminders", run: runLicenceReminders },
   // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.

@@ -6,6 +6,7 @@
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk/schemas";
 export { checkinAllForPeople, checkinAllForPerson } from "./custody/checkin-people";
 export { checkout } from "./custody/checkout";
+export { runCheckoutReminders } from "./custody/overdue-reminders";
 export type { MemberRefusal } from "./custody/checkout-many";
 export { planCheckinMany, planCheckoutMany } from "./custody/checkout-many";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history/schemas";
