@@ -10,6 +10,7 @@ import { runMaintenanceReminders } from "../modules/maintenance";
 import { runNotificationDelivery } from "../modules/notifications";
 import { runOffboardingReminders } from "../modules/offboarding";
 import { runRequestExpiry } from "../modules/requests";
+import { runSsoCertificateReminders } from "../modules/sso";
 import { runDueSchedules } from "../modules/session-schedules";
 import type { TenantRecord } from "../tenancy/registry";
 import { runRetention } from "./retention";
@@ -38,6 +39,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   // Offboarding: returns the Queue has not ticked yet, then each open case's reminders (due soon,
   // overdue) once per kind (a ledger).
   { job: "offboarding-reminders", run: runOffboardingReminders },
+  // SAML IdP certificates: the owners warned 30, 7 and 1 days before the one in force expires (a ledger).
+  { job: "sso-certificate-reminders", run: runSsoCertificateReminders },
   // Notification mail and chat: plans what the reminders above (and any write) notified, builds the
   // digests that are due, sends what is due (retries past their backoff, a queue outage's backlog).
   { job: "notification-delivery", run: (env, tenant, runAt) => runNotificationDelivery(env, tenant, { now: runAt }) },
