@@ -6,9 +6,9 @@
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk/schemas";
 export { checkinAllForPeople, checkinAllForPerson } from "./custody/checkin-people";
 export { checkout } from "./custody/checkout";
-export { runCheckoutReminders } from "./custody/overdue-reminders";
 export type { MemberRefusal } from "./custody/checkout-many";
 export { planCheckinMany, planCheckoutMany } from "./custody/checkout-many";
+export { runCheckoutReminders } from "./custody/overdue-reminders";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history/schemas";
 export type { AssetInput } from "./input";
 export type { ListAssetsInput } from "./list";
