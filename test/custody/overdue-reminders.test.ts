@@ -67,7 +67,7 @@ describe("checkout.overdue from the cron", () => {
     expect(await remind(t, at(2 * HOUR))).toEqual({ reminded: 2 });
     expect((await overdueNotes(t)).filter((n) => n.data.itemId === notYet.asset.id)).toHaveLength(2);
 
-    // A new due date that passes reminds again; a checked-in asset is never reminded.
+    // A new due date reminds again once it passes, not before.
     await setDue(t, asset.id, at(3 * HOUR));
     expect(await remind(t, at(2 * HOUR))).toEqual({ reminded: 0 });
     expect(await remind(t, at(4 * HOUR))).toEqual({ reminded: 2 });
