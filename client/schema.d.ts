@@ -12425,7 +12425,7 @@ export interface components {
             /** @example ntf_01jd3k4m5n6p7q8r9s0t1v2w3x */
             id: string;
             /**
-             * @description `maintenance.due` or `maintenance.overdue` (reminders).
+             * @description The kind: `maintenance.due`, `checkout.overdue`, `booking.overdue`, `sso.certificate_expiring`, … (the table of kinds in docs/notifications.md).
              * @example maintenance.overdue
              */
             type: string;

@@ -336,6 +336,21 @@ CREATE TABLE `password_resets` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `password_resets_token_uq` ON `password_resets` (`token_hash`);--> statement-breakpoint
 CREATE INDEX `password_resets_user_idx` ON `password_resets` (`user_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `checkout_reminders` (
+	`assignment_id` text NOT NULL,
+	`due_back_at` text NOT NULL,
+	`created_at` text NOT NULL,
+	PRIMARY KEY(`assignment_id`, `due_back_at`)
+);
+--> statement-breakpoint
+CREATE TABLE `sso_certificate_reminders` (
+	`certificate_sha256` text NOT NULL,
+	`not_after` text NOT NULL,
+	`threshold_days` integer NOT NULL,
+	`created_at` text NOT NULL,
+	PRIMARY KEY(`certificate_sha256`, `not_after`, `threshold_days`)
+);
+--> statement-breakpoint
 CREATE TABLE `scim_group_mappings` (
 	`id` text PRIMARY KEY NOT NULL,
 	`group_name` text NOT NULL,

@@ -2,6 +2,7 @@ import { runHealthJob } from "../domain/health-engine";
 import { runWebhookSweep } from "../domain/webhook-delivery";
 import type { Bindings } from "../env";
 import { dispatchOutbox, redispatchUnconsumed, SWEEP_ROUNDS } from "../events/dispatch";
+import { runCheckoutReminders } from "../modules/assets";
 import { runBookingReminders } from "../modules/bookings";
 import { resumeImports } from "../modules/import-export";
 import { runLicenceReminders } from "../modules/licences";
@@ -10,6 +11,7 @@ import { runNotificationDelivery } from "../modules/notifications";
 import { runOffboardingReminders } from "../modules/offboarding";
 import { runRequestExpiry } from "../modules/requests";
 import { runDueSchedules } from "../modules/session-schedules";
+import { runSsoCertificateReminders } from "../modules/sso";
 import type { TenantRecord } from "../tenancy/registry";
 import { runRetention } from "./retention";
 import { sweepTenants } from "./tenant-sweep";
@@ -28,6 +30,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   { job: "maintenance-reminders", run: runMaintenanceReminders },
   // Booking reminders: pick-up within 24 hours, overdue returns; once per booking and kind (a ledger).
   { job: "booking-reminders", run: runBookingReminders },
+  // Overdue checkouts: once per checkout and due date (a ledger), to the managers and the holder.
+  { job: "checkout-reminders", run: runCheckoutReminders },
   // Licence terms: self-renewing ends moved on, renewal_due at the notice period, expired after the end; once per lot, kind and end.
   { job: "licence-reminders", run: runLicenceReminders },
   // Requests: reminded after the workspace's requestExpiryDays, expired after twice that.
@@ -35,6 +39,8 @@ export const CRON_JOBS: readonly CronJob[] = [
   // Offboarding: returns the Queue has not ticked yet, then each open case's reminders (due soon,
   // overdue) once per kind (a ledger).
   { job: "offboarding-reminders", run: runOffboardingReminders },
+  // SAML IdP certificates: the owners warned 30, 7 and 1 days before the one in force expires (a ledger).
+  { job: "sso-certificate-reminders", run: runSsoCertificateReminders },
   // Notification mail and chat: plans what the reminders above (and any write) notified, builds the
   // digests that are due, sends what is due (retries past their backoff, a queue outage's backlog).
   { job: "notification-delivery", run: (env, tenant, runAt) => runNotificationDelivery(env, tenant, { now: runAt }) },

@@ -21,6 +21,7 @@ export * from "./outbox";
 export * from "./password-resets";
 export * from "./people";
 export * from "./quick-add";
+export * from "./reminder-ledgers";
 export * from "./requests";
 export * from "./scim";
 export * from "./sessions";

@@ -21,6 +21,7 @@ export {
 export { type CheckoutResult, checkout } from "./custody/checkout";
 export type { MemberRefusal } from "./custody/checkout-many";
 export { planCheckinMany, planCheckoutMany } from "./custody/checkout-many";
+export { runCheckoutReminders } from "./custody/overdue-reminders";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history/schemas";
 export type { AssetInput } from "./input";
 export type { ListAssetsInput } from "./list";

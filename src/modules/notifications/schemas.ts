@@ -11,7 +11,8 @@ export const NotificationSchema = z
     id: z.string().openapi({ example: "ntf_01jd3k4m5n6p7q8r9s0t1v2w3x" }),
     type: z.string().openapi({
       example: "maintenance.overdue",
-      description: "`maintenance.due` or `maintenance.overdue` (reminders).",
+      description:
+        "The kind: `maintenance.due`, `checkout.overdue`, `booking.overdue`, `sso.certificate_expiring`, … (the table of kinds in docs/notifications.md).",
     }),
     title: z.string().openapi({ example: "Maintenance overdue: Annual safety inspection" }),
     message: z.string(),

@@ -1,5 +1,5 @@
 export { readIdentity, type SamlIdentity } from "./identity";
-export { certificateBody, isUsableCertificate, MAX_IDP_CERTS } from "./keys";
+export { certificateBody, certificateNotAfter, isUsableCertificate, MAX_IDP_CERTS } from "./keys";
 export {
   type SamlVerdict,
   type SamlVerifySettings,

@@ -39,3 +39,19 @@ export async function isUsableCertificate(certificate: string): Promise<boolean>
     return false;
   }
 }
+
+/** xmldsigjs parses the whole certificate (pkijs) but shows no dates: its parsed form is protected. */
+class DatedCertificate extends X509Certificate {
+  get notAfter(): Date {
+    return this.simpl.notAfter.value;
+  }
+}
+
+/** The certificate's end of validity (notAfter), or null when it does not parse. */
+export function certificateNotAfter(certificate: string): Date | null {
+  try {
+    return new DatedCertificate(derOf(certificate)).notAfter;
+  } catch {
+    return null;
+  }
+}

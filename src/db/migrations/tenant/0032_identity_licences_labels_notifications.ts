@@ -66,6 +66,8 @@ const migration: Migration = {
     "CREATE TABLE `password_resets` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`user_id` text NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`expires_at` text NOT NULL,\n\t`used_at` text,\n\t`created_at` text NOT NULL\n);",
     "CREATE UNIQUE INDEX `password_resets_token_uq` ON `password_resets` (`token_hash`);",
     "CREATE INDEX `password_resets_user_idx` ON `password_resets` (`user_id`,`created_at`);",
+    "CREATE TABLE `checkout_reminders` (\n\t`assignment_id` text NOT NULL,\n\t`due_back_at` text NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`assignment_id`, `due_back_at`)\n);",
+    "CREATE TABLE `sso_certificate_reminders` (\n\t`certificate_sha256` text NOT NULL,\n\t`not_after` text NOT NULL,\n\t`threshold_days` integer NOT NULL,\n\t`created_at` text NOT NULL,\n\tPRIMARY KEY(`certificate_sha256`, `not_after`, `threshold_days`)\n);",
     "CREATE TABLE `scim_group_mappings` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`group_name` text NOT NULL,\n\t`role` text,\n\t`location_id` text,\n\t`department` text,\n\t`created_by` text,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
     "CREATE UNIQUE INDEX `scim_group_mappings_group_uq` ON `scim_group_mappings` (lower(\"group_name\"));",
     "CREATE TABLE `scim_groups` (\n\t`id` text PRIMARY KEY NOT NULL,\n\t`display_name` text NOT NULL,\n\t`external_id` text,\n\t`resource` text NOT NULL,\n\t`version` integer DEFAULT 1 NOT NULL,\n\t`created_at` text NOT NULL,\n\t`updated_at` text NOT NULL\n);",
