@@ -15,6 +15,7 @@ describe("the field app's pages on a workspace host", () => {
       ["/s/STK-7K2M9Q", false],
       ["/k/kit_01jd3k4m5n6p7q8r9s0t1v2w3x", false],
       ["/l/loc_01jd3k4m5n6p7q8r9s0t1v2w3x", false],
+      ["/p/per_01jd3k4m5n6p7q8r9s0t1v2w3x", false],
       ["/scan", true],
       ["/scan/audit", true],
     ] as const) {

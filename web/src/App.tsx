@@ -52,6 +52,7 @@ const MinePage = onDemand(() => import("./pages/MinePage").then((m) => m.default
 const JoinPage = onDemand(() => import("./pages/JoinPage").then((m) => m.default));
 const OffboardingPage = onDemand(() => import("./pages/OffboardingPage").then((m) => m.OffboardingPage));
 const HandoverPage = onDemand(() => import("./pages/HandoverPage").then((m) => m.HandoverPage));
+const PersonPage = onDemand(() => import("./pages/PersonPage").then((m) => m.PersonPage));
 const ResetPasswordPage = onDemand(() => import("./pages/ResetPasswordPage").then((m) => m.default));
 
 /**
@@ -80,6 +81,8 @@ function route(p: string) {
   }
   const returns = /^\/offboarding\/([^/]+)$/.exec(p);
   if (returns?.[1]) return { page: <OffboardingPage caseId={decodeURIComponent(returns[1])} />, open: false };
+  const person = /^\/p\/([^/]+)$/.exec(p);
+  if (person?.[1]) return { page: <PersonPage id={decodeURIComponent(person[1])} />, open: false };
   const handover = /^\/h\/([^/]+)$/.exec(p);
   if (handover?.[1]) return { page: <HandoverPage id={decodeURIComponent(handover[1])} />, open: false };
   return { page: <NotFoundPage />, open: true };

@@ -58,7 +58,15 @@ export const t = {
   licences: {
     title: "Software",
     none: "No licence seats.",
+    since: (day: string) => `since ${day}`,
     lastUsed: (day: string) => `last used ${day}`,
+  },
+  person: {
+    title: "Person",
+    notVisible: "You cannot see this person's page. Ask an admin if you need it.",
+    deactivated: "This person is deactivated.",
+    holds: "Holds",
+    holdsNothing: "Holds no asset.",
   },
   asset: {
     notFoundTitle: "Unknown tag",

@@ -26,6 +26,8 @@ export const APP_PAGES = [
   { path: "/k/:id", decoder: false },
   { path: "/l/:id", decoder: false },
   { path: "/h/:handoverId", decoder: false },
+  // A person: what they hold and their software (an asset page's holder links here).
+  { path: "/p/:id", decoder: false },
   { path: "/scan", decoder: true },
   { path: "/scan/*", decoder: true },
   // An offboarding case's return list (docs/offboarding.md): scans labels to check them in.

@@ -1,4 +1,6 @@
 import type { AssetView } from "../state/asset";
+import { personPath } from "../state/codes";
+import { can } from "../state/session";
 import { t } from "../strings";
 import { day as date, dateTime } from "./format";
 
@@ -16,9 +18,13 @@ export function AssetFacts({ view }: { view: AssetView }) {
       </dd>
       <dt>{item.holder && item.holder.kind !== "person" ? t.holder.heldBy : t.asset.assignee}</dt>
       <dd class="holder">
-        {item.holder && item.holder.kind !== "person"
-          ? `${item.holder.name} (${t.holder.kinds[item.holder.kind] ?? item.holder.kind})`
-          : (view.assigneeName ?? t.asset.nobody)}
+        {item.holder && item.holder.kind !== "person" ? (
+          `${item.holder.name} (${t.holder.kinds[item.holder.kind] ?? item.holder.kind})`
+        ) : item.assigneeId && view.assigneeName && can("getPerson") ? (
+          <a href={personPath(item.assigneeId)}>{view.assigneeName}</a>
+        ) : (
+          (view.assigneeName ?? t.asset.nobody)
+        )}
       </dd>
       {view.shows.location && (
         <>

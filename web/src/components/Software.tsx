@@ -2,6 +2,7 @@ import { useEffect } from "preact/hooks";
 import { can } from "../state/session";
 import { loadSoftware, software } from "../state/software";
 import { t } from "../strings";
+import { day } from "./format";
 
 /**
  * The licence seats of an asset or a person: the software they hold (docs/licences.md). Only for
@@ -25,7 +26,8 @@ export function Software({ kind, holderId }: { kind: "asset" | "person"; holderI
           {s.seats.map((seat) => (
             <li key={seat.id}>
               {seat.productName ?? seat.id}
-              {seat.lastUsedAt ? ` · ${t.licences.lastUsed(seat.lastUsedAt.slice(0, 10))}` : ""}
+              {` · ${t.licences.since(day(seat.assignedAt))}`}
+              {seat.lastUsedAt ? ` · ${t.licences.lastUsed(day(seat.lastUsedAt))}` : ""}
             </li>
           ))}
         </ul>

@@ -13,6 +13,7 @@ import { t } from "../strings";
 import { parseCode } from "./codes";
 
 export { claimPath } from "./codes";
+
 import { can } from "./session";
 
 export type Target = { id: string; name: string; uniqueTag: string };

@@ -55,6 +55,8 @@ export const assetPath = (tag: string) => `/a/${encodeURIComponent(tag)}`;
 export const stockPath = (tag: string) => `/s/${encodeURIComponent(tag)}`;
 export const kitPath = (id: string) => `/k/${encodeURIComponent(id)}`;
 export const locationPath = (id: string) => `/l/${encodeURIComponent(id)}`;
+/** A person's page: no label opens it (people carry no code), an asset page's holder links to it. */
+export const personPath = (id: string) => `/p/${encodeURIComponent(id)}`;
 /** A reserved code's claim page (./claim.ts): under /scan, where the camera may scan the old label. */
 export const claimPath = (value: string) => `/scan/claim/${encodeURIComponent(value)}`;
 

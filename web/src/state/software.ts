@@ -1,12 +1,12 @@
 /**
- * The software on the asset shown (its open licence seats), loaded beside the asset page. A
+ * The software of the asset or person shown (their open licence seats), loaded beside the page. A
  * credential without the licences scope or a failed read shows nothing rather than an error: the
  * section is extra to the page.
  */
 import { signal } from "@preact/signals";
 import * as licences from "../api/licences";
 
-export type SoftwareSeat = { id: string; productName: string | null; lastUsedAt: string | null };
+export type SoftwareSeat = { id: string; productName: string | null; assignedAt: string; lastUsedAt: string | null };
 
 export const software = signal<{ holderId: string; seats: SoftwareSeat[] } | null>(null);
 
@@ -17,7 +17,12 @@ export async function loadSoftware(kind: "asset" | "person", holderId: string): 
     software.value = res.data
       ? {
           holderId,
-          seats: res.data.items.map((s) => ({ id: s.id, productName: s.productName, lastUsedAt: s.lastUsedAt })),
+          seats: res.data.items.map((s) => ({
+            id: s.id,
+            productName: s.productName,
+            assignedAt: s.assignedAt,
+            lastUsedAt: s.lastUsedAt,
+          })),
         }
       : null;
   } catch {
