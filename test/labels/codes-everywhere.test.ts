@@ -123,6 +123,50 @@ describe("codes wherever a tag is taken", () => {
     );
   });
 
+  it("stock items: the export's codes column, and the import adds a row's codes (a taken value refuses the row, saying so)", async () => {
+    const t = await createTenant();
+    const made = await api<{ id: string; tag: string }>(t, "/stock-items", {
+      body: { name: "Toner black", unit: "pcs" },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const toner = made.body;
+    expect((await attach(t, "400638133393", "ean13", { kind: "stockItem", id: toner.id })).status).toBe(201);
+    const res = await workerFetch(
+      new Request(`${t.base}/exports/stock-items`, { headers: { authorization: `ApiKey ${t.apiKey}` } }),
+    );
+    expect(res.status).toBe(200);
+    const csv = (await res.text()).replace(/^\uFEFF/, "");
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    expect(header!.split(",")).toContain("codes");
+    expect(lines.find((l) => l.includes(toner.tag))).toContain("ean13:4006381333931");
+    const stockCodes = async (id: string) =>
+      (await api<Page<Code>>(t, `/codes?holderKind=stockItem&holderId=${id}&status=active`)).body.items
+        .map((c) => c.value)
+        .sort();
+    const file = [
+      "tag,name,unit,codes",
+      `${toner.tag},Toner black,pcs,"code128:TONER-K; ean13:4006381333931"`,
+      "STK-NEW1,Paper A4,ream,qr:PAPER-A4",
+      "STK-NEW2,Stapler,pcs,ean13:12",
+      "STK-NEW3,Pens,box,code128:TONER-K",
+    ].join("\r\n");
+    const dry = await postCsv<ImportDryRun>(t, "/imports/stock-items?dryRun=true", file);
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.rows.map((r) => r.action)).toEqual(["update", "create", "refused", "create"]);
+    expect(dry.body.rows[2]!.errors[0]).toMatchObject({ path: "codes" });
+    const run = await postCsv<ImportJob>(t, "/imports/stock-items", file);
+    expect(run.status, JSON.stringify(run.body)).toBe(202);
+    const ctx: ServiceCtx = { db: await dbOf(t), actor: "usr_test", tenantId: t.id } as ServiceCtx;
+    await drainImport(ctx, run.body.id);
+    const rows = (await api<Page<ImportRow>>(t, `/imports/${run.body.id}/rows?limit=100`)).body.items;
+    expect(await stockCodes(toner.id)).toEqual(["4006381333931", "TONER-K"]);
+    expect(await stockCodes(rows.find((r) => r.row === 2)!.id!)).toEqual(["PAPER-A4"]);
+    const pens = rows.find((r) => r.row === 4)!;
+    expect(pens.status).toBe("refused");
+    expect(pens.id).toBeTruthy();
+    expect(JSON.stringify(pens.errors)).toMatch(/item was created .* a code was refused: .*already on/);
+  });
+
   it("sync: GET /codes?updatedSince= lists the changes since, voided ones included, oldest first", async () => {
     const t = await createTenant();
     const drill = await newAsset(t, "Drill 7");

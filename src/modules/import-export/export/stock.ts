@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../../env";
 import { liveDefinitions } from "../../custom-fields";
+import { codeCellsOf } from "../../labels";
 import { type ListMovementsInput, type ListStockItemsInput, listMovements, listStockItems } from "../../stock";
 import type { Cell } from "../csv";
 import { customCell } from "../custom-cells";
@@ -25,6 +26,8 @@ export const STOCK_ITEM_COLUMNS = [
   "onHand",
   "low",
   "notes",
+  // The item's codes besides its tag (`ean13:4006381333931; code128:TONER-K`, docs/labels.md).
+  "codes",
   "createdAt",
   "updatedAt",
 ] as const;
@@ -101,6 +104,11 @@ export async function stockItemExport(db: TenantDb, filters: Omit<ListStockItems
           ...(byItem.get(l.itemId) ?? []),
           `${named.get(l.locationId) ?? l.locationId}: ${l.quantity}`,
         ]);
+      const codes = await codeCellsOf(
+        db,
+        "stockItem",
+        page.items.map((i) => i.id),
+      );
       yield page.items.map((s) => [
         s.id,
         s.name,
@@ -118,6 +126,7 @@ export async function stockItemExport(db: TenantDb, filters: Omit<ListStockItems
         s.onHand,
         s.low,
         s.notes,
+        codes.get(s.id) ?? null,
         s.createdAt,
         s.updatedAt,
         ...defs.map((d) => customCell(s.customFields[d.key])),

@@ -115,7 +115,7 @@ export async function planAssets(db: TenantDb, csv: ParsedCsv): Promise<ImportPl
 }
 
 /** The `codes` cell checked (each value for its symbology); who else holds a value is found when it is written. */
-function codesOf(
+export function codesOf(
   cell: string | undefined,
   path: string,
 ): { list: CodeEntry[] } | { error: { path: string; message: string } } {

@@ -87,6 +87,8 @@ export const STOCK_IMPORT_COLUMNS: EntityColumns = {
     notes: "notes",
     // Opening quantities per location (`Main store: 40; Van 2: 5`), written as movements (import-stock-write.ts).
     quantities: "quantities",
+    // Codes besides the tag, added after the row's fields as an asset's are (docs/labels.md).
+    codes: "codes",
   },
   // `onHand` and `low` follow from the movements; `quantities` is what sets them.
   ignored: ["id", "onhand", "low", "createdat", "updatedat"],

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { importRows } from "../../../db/tenant/import-export";
 import type { ServiceCtx } from "../../../http/service-context";
 import { ApiError } from "../../../platform/errors";
+import { addCodes, type CodeEntry } from "../../labels";
 import { adjustStock, createStockItem, receiveStock, type StockItemInput, updateStockItem } from "../../stock";
 import { errorsOf, type RowResult } from "./results";
 import type { OpeningQuantity } from "./stock";
@@ -25,7 +26,12 @@ const sourceOf = (jobId: string) => `CSV import ${jobId}`;
 export async function writeStockRows(ctx: ServiceCtx, jobId: string, rows: Claimed[]): Promise<RowResult[]> {
   const out: RowResult[] = [];
   for (const row of rows) {
-    const { quantities = [], ...input } = (row.input ?? {}) as StockItemInput & { quantities?: OpeningQuantity[] };
+    const {
+      quantities = [],
+      codes = [],
+      ...input
+    } = (row.input ?? {}) as StockItemInput & { quantities?: OpeningQuantity[]; codes?: CodeEntry[] };
+    let step: "quantities" | "codes" = "quantities";
     let written: RowResult | null = null;
     try {
       written =
@@ -43,6 +49,8 @@ export async function writeStockRows(ctx: ServiceCtx, jobId: string, rows: Claim
               errors: null,
             };
       await writeQuantities(ctx, jobId, written, quantities);
+      step = "codes";
+      if (codes.length && written.id) await addCodes(ctx, { kind: "stockItem", id: written.id }, codes);
       out.push(written);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -54,8 +62,8 @@ export async function writeStockRows(ctx: ServiceCtx, jobId: string, rows: Claim
               id: written.id,
               errors: [
                 {
-                  path: "quantities",
-                  message: `row ${row.rowNumber}: the item was ${written.status} (${written.id}), but a quantity was refused: ${err.message}`,
+                  path: step,
+                  message: `row ${row.rowNumber}: the item was ${written.status} (${written.id}), but ${step === "codes" ? "a code" : "a quantity"} was refused: ${err.message}`,
                 },
               ],
             }

@@ -3,6 +3,7 @@ import type { ErrorDetail } from "../../../platform/errors";
 import { liveDefinitions } from "../../custom-fields";
 import { CreateStockItemBody, generateStockTag, UpdateStockItemBody } from "../../stock";
 import { booleanCell } from "../custom-cells";
+import { codesOf } from "./assets";
 import { ignoredColumns, mapColumns, STOCK_IMPORT_COLUMNS } from "./columns";
 import type { ParsedCsv } from "./csv";
 import {
@@ -110,6 +111,8 @@ export async function planStockItems(db: TenantDb, csv: ParsedCsv): Promise<Impo
     const quantities = fields.quantities ? parseQuantities(fields.quantities, locations) : { list: [], errors: [] };
     for (const message of quantities.errors)
       errors.push({ path: columnName(columns, "quantities"), message: `row ${rowNumber}: ${message}` });
+    const codes = codesOf(fields.codes, columnName(columns, "codes"));
+    if ("error" in codes) errors.push(codes.error);
     const matchKey = (fields.tag ?? fields.sku ?? (input.tag as string | undefined)) || null;
     if (errors.length) return refusedRow(rowNumber, match?.id ?? null, matchKey, errors);
     return {
@@ -117,7 +120,11 @@ export async function planStockItems(db: TenantDb, csv: ParsedCsv): Promise<Impo
       action: match ? "update" : "create",
       targetId: match?.id ?? null,
       matchKey,
-      input: { ...(parsed.data as Record<string, unknown>), quantities: quantities.list },
+      input: {
+        ...(parsed.data as Record<string, unknown>),
+        quantities: quantities.list,
+        ...("list" in codes && codes.list.length ? { codes: codes.list } : {}),
+      },
       errors: [],
     };
   });
