@@ -4712,7 +4712,7 @@ export interface paths {
         };
         /**
          * Export stock items as CSV
-         * @description Every live stock item matching the list's filters (same parameters and order as GET /stock-items, without paging or `updatedSince`), custom fields as columns headed by their keys. `quantities` lists the units on hand per location (`Main store: 40; Van 2: 5`; a location by id when its name has a `;` or is shared), which POST /imports/stock-items reads back. Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
+         * @description Every live stock item matching the list's filters (same parameters and order as GET /stock-items, without paging or `updatedSince`), custom fields as columns headed by their keys. `quantities` lists the units on hand per location (`Main store: 40; Van 2: 5`; a location by id when its name has a `;` or is shared), which POST /imports/stock-items reads back; `codes` holds the item's codes besides its tag (`symbology:value; …`). Streamed a page at a time (memory stays flat whatever the size); RFC 4180 quoting; text cells that start with `=`, `+`, `-` or `@` are prefixed with `'` so spreadsheets do not run them as formulas.
          *
          *     **Access:** Workspace host; `ApiKey` or `Bearer <JWT>`. Self-service role (requester): no. API-key scope: `stock:read`.
          */

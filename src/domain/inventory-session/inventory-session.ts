@@ -3,9 +3,9 @@ import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
 import { findItem, ScanEngine } from "./apply-scan";
 import { FLUSH_ROUND, flushRound } from "./flush";
-import { restoreSnapshot, type SessionSnapshot, takeSnapshot } from "./relocate";
 import { AssetLookup } from "./lookup";
 import { unresolvedKeys } from "./misses";
+import { restoreSnapshot, type SessionSnapshot, takeSnapshot } from "./relocate";
 import { type SessionMeta, SessionStore, toItemState } from "./session-store";
 import type {
   CloseAnswer,

@@ -56,11 +56,9 @@ const LicenceOverviewSchema = z
       }),
     renewalsNext30Days: z.object({
       lots: z.number().int(),
-      totals: z
-        .array(Money)
-        .openapi({
-          description: "Cost of the terms ending from today to 30 days ahead, per currency, as GET /licence-renewals.",
-        }),
+      totals: z.array(Money).openapi({
+        description: "Cost of the terms ending from today to 30 days ahead, per currency, as GET /licence-renewals.",
+      }),
     }),
   })
   .openapi("AnalyticsLicences");

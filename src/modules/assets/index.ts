@@ -4,7 +4,6 @@
  */
 
 export type { BulkInventoryItemsResult, BulkItemResult } from "./bulk/schemas";
-export { checkinAllForPeople, checkinAllForPerson } from "./custody/checkin-people";
 // Signed hand-overs at checkout and check-in (docs/handovers.md): custody asks, the app wires the answer.
 export {
   type AcceptanceAnswer,
@@ -18,6 +17,7 @@ export {
   joinRiders,
   type PendingAcceptance,
 } from "./custody/acceptance";
+export { checkinAllForPeople, checkinAllForPerson } from "./custody/checkin-people";
 export { type CheckoutResult, checkout } from "./custody/checkout";
 export type { MemberRefusal } from "./custody/checkout-many";
 export { planCheckinMany, planCheckoutMany } from "./custody/checkout-many";

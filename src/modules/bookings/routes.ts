@@ -7,9 +7,9 @@ import { pickUp, returnBooking } from "./pickup";
 import {
   AvailabilityPage,
   AvailabilityQuery,
+  BookingCustodySchema,
   BookingPage,
   BookingParams,
-  BookingCustodySchema,
   BookingSchema,
   CreateBookingBody,
   ListBookingsQuery,

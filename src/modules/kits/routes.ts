@@ -5,11 +5,11 @@ import { BookingSchema } from "../bookings";
 import { bookKit, checkinKit, checkoutKit } from "./actions";
 import {
   CreateKitBody,
-  KitCheckinResultSchema,
-  KitCheckoutResultSchema,
   ItemKitParams,
   KitBookingBody,
+  KitCheckinResultSchema,
   KitCheckoutBody,
+  KitCheckoutResultSchema,
   KitMemberParams,
   KitMembersBody,
   KitPage,

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { WebhookResources } from "../../domain/webhook-delivery";
-import { HandoverRefSchema, handoverField } from "../assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, nameField } from "../../platform/schemas";
+import { HandoverRefSchema, handoverField } from "../assets";
 
 export const tags = ["Kits"];
 export const MAX_KIT_MEMBERS = 100;

@@ -8,8 +8,8 @@ import {
   StandardFonts,
 } from "pdf-lib";
 import { codeRects, fitText, layoutLabel } from "./layout";
-import type { PrintLabel } from "./print-data";
 import { type Logo, placeLogo } from "./logo";
+import type { PrintLabel } from "./print-data";
 import { encodeSymbol } from "./symbols";
 import { type Spec, stockOf } from "./templates";
 

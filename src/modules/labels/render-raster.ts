@@ -1,7 +1,7 @@
 import bwip from "bwip-js/generic";
 import { type Box, codeRects, fitText, layoutLabel } from "./layout";
-import type { PrintLabel } from "./print-data";
 import { type Logo, placeLogo } from "./logo";
+import type { PrintLabel } from "./print-data";
 import { encodeSymbol } from "./symbols";
 import { type Spec, stockOf } from "./templates";
 

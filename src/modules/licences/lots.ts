@@ -103,7 +103,10 @@ export async function listLots(
  */
 export function lotRuleError(lot: LotRow): { path: string; message: string } | null {
   if (hasSeatCount(lot.kind) && lot.seats === null)
-    return { path: "seats", message: `required for a ${lot.kind} lot (only site and unlimited lots have no seat count)` };
+    return {
+      path: "seats",
+      message: `required for a ${lot.kind} lot (only site and unlimited lots have no seat count)`,
+    };
   if (!hasSeatCount(lot.kind) && lot.seats !== null)
     return { path: "seats", message: `a ${lot.kind} lot has no seat count; leave it out` };
   if (lot.kind === "site" && !lot.locationId) return { path: "locationId", message: "required for a site lot" };

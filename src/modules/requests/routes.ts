@@ -4,8 +4,8 @@ import { serviceCtx } from "../../http/service-context";
 import { ApiError } from "../../platform/errors";
 import { approveRequest, declineRequest } from "./decide";
 import {
-  ApprovedRequestSchema,
   ApprovalBody,
+  ApprovedRequestSchema,
   CreateRequestBody,
   DecisionBody,
   ListRequestsQuery,

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { REQUEST_KINDS, REQUEST_STATUSES } from "../../db/tenant/requests";
 import type { WebhookResources } from "../../domain/webhook-delivery";
-import { handoverField } from "../assets";
 import { pageOf, pageQuery } from "../../platform/pagination";
 import { FUTURE_EXAMPLE, idParam, isoInstant, textField } from "../../platform/schemas";
+import { handoverField } from "../assets";
 
 export const tags = ["Requests"];
 

@@ -4,9 +4,9 @@ import type { ObjectError, SessionObjectApi } from "../../domain/inventory-sessi
 import type { AppContext, Bindings } from "../../env";
 import { type ServiceCtx, serviceCtx } from "../../http/service-context";
 import { ApiError, conflict, notFound } from "../../platform/errors";
-import { workspaceMoving } from "../../tenancy/shard";
 import { isId } from "../../platform/ids";
 import type { TenantRecord } from "../../tenancy/registry";
+import { workspaceMoving } from "../../tenancy/shard";
 import { buildInit } from "./object-init";
 
 export type SessionRow = typeof sessions.$inferSelect;

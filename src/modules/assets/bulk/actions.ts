@@ -6,9 +6,9 @@ import type { ServiceCtx } from "../../../http/service-context";
 import { batchGuard, inJson, insertJsonRows } from "../../../platform/d1-write";
 import { conflict, invalidField } from "../../../platform/errors";
 import {
+  type AssignmentRow,
   askAcceptance,
   askReturns,
-  type AssignmentRow,
   blockingBookingsOf,
   checkinAssetSet,
   checkinChange,

@@ -1,4 +1,3 @@
-import type { PendingAcceptance } from "../custody";
 import { and, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { assets } from "../../../db/tenant/assets";
@@ -8,6 +7,7 @@ import type { ServiceCtx } from "../../../http/service-context";
 import { allOf, batchGuard, inJson } from "../../../platform/d1-write";
 import { ApiError, conflict } from "../../../platform/errors";
 import { updatedChange } from "../changes";
+import type { PendingAcceptance } from "../custody";
 import { columnsFor } from "../input";
 import { type AssetRow, toAsset } from "../view";
 import type { AssetChange } from "../write";

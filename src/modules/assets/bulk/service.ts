@@ -5,9 +5,9 @@ import { nowIso } from "../../../platform/clock";
 import { isUniqueViolation } from "../../../platform/d1";
 import { batchGuard, guardFailed, inJson } from "../../../platform/d1-write";
 import { ApiError, conflict, notFound } from "../../../platform/errors";
+import type { HandoverRef } from "../custody";
 import { type Asset, type AssetRow, assetFieldDefs } from "../view";
 import { type AssetChange, type AssetWrite, commitAssetWrite } from "../write";
-import type { HandoverRef } from "../custody";
 import { actionPlan } from "./actions";
 import type { BulkInput, Verdict } from "./input";
 

@@ -2,7 +2,7 @@
  * What the rest of the assets module uses of custody (check-out, check-in, holders and the booking
  * rule), so the bulk actions describe custody changes with the single routes' own parts.
  */
-export { askAcceptance, askReturns, HandoverRefSchema, type HandoverRef, type PendingAcceptance } from "./acceptance";
+export { askAcceptance, askReturns, type HandoverRef, HandoverRefSchema, type PendingAcceptance } from "./acceptance";
 export { blockingBookingsOf, noBlockingBookingOf } from "./booking-rule";
 export { notCheckedOut } from "./checkin";
 export { intoBookingRefusal } from "./checkout";

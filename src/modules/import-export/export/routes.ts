@@ -104,7 +104,7 @@ export const exportRouter = createRouter()
       operationId: "exportStockItems",
       tags,
       summary: "Export stock items as CSV",
-      description: `Every live stock item matching the list's filters (same parameters and order as GET /stock-items, without paging or \`updatedSince\`), custom fields as columns headed by their keys. \`quantities\` lists the units on hand per location (\`Main store: 40; Van 2: 5\`; a location by id when its name has a \`;\` or is shared), which POST /imports/stock-items reads back; `codes` holds the item's codes besides its tag (`symbology:value; …`). ${RULES}`,
+      description: `Every live stock item matching the list's filters (same parameters and order as GET /stock-items, without paging or \`updatedSince\`), custom fields as columns headed by their keys. \`quantities\` lists the units on hand per location (\`Main store: 40; Van 2: 5\`; a location by id when its name has a \`;\` or is shared), which POST /imports/stock-items reads back; \`codes\` holds the item's codes besides its tag (\`symbology:value; …\`). ${RULES}`,
       request: { query: ListStockItemsQuery.omit({ limit: true, cursor: true, updatedSince: true }) },
       responses: { 200: csv("The stock items as CSV") },
     }),
