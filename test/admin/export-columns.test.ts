@@ -132,7 +132,11 @@ const ALLOWED: Record<string, string[]> = {
     "claimed_at",
     "claimed_by",
     "voided_at",
+    "updated_at",
   ],
+  // Reminder ledgers: which overdue checkout and which SSO certificate threshold were already told.
+  checkout_reminders: ["assignment_id", "due_back_at", "created_at"],
+  sso_certificate_reminders: ["certificate_sha256", "not_after", "threshold_days", "created_at"],
   custom_fields: [
     "id",
     "entity",
