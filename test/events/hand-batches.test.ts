@@ -22,6 +22,9 @@ const BOOKKEEPING: Record<string, string> = {
   "sso/config.ts": "sign-in credentials: ending password sessions under the SSO-only gate",
   "notifications/tickets.ts": "sign-in credentials: a single-use realtime ticket",
   "import-export/import/jobs.ts": "import job staging and progress; the rows are written by the aggregates' own verbs",
+  "admin/move/run.ts": "a workspace move: the control database's switch and the move's own state, no workspace write",
+  "admin/move/tables.ts":
+    "a workspace move: pages of rows copied as they are into the new database (their events were sent)",
 };
 
 /** Module files (relative to src/modules) with a hand-built batch. */

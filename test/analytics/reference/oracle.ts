@@ -12,6 +12,11 @@ export const ago = (days: number, hours = 0) => new Date(Date.now() - days * DAY
 export const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 /** The stamp of the answer and of the reference differ; so do a default range's bounds (each its own "now"). */
 export const omitStamp = <T extends object>(v: T) => ({ ...json(v), generatedAt: "" });
+/** The overview route's answer without the licences' figures, which the rollups do not keep. */
+export const withoutLicences = <T extends object>(v: T) => {
+  const { licences: _, ...rest } = v as T & { licences?: unknown };
+  return rest;
+};
 export const omitBounds = <T extends object>(v: T, explicit: boolean) =>
   explicit ? json(v) : { ...json(v), from: "", to: "" };
 
