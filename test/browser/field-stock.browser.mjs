@@ -257,7 +257,13 @@ describe("the field app: labels, stock and custody", () => {
       if (res.url().includes("/api/v1/") && res.status() >= 400) refused.push(`${res.status()} ${res.url()}`);
     });
     await page.goto(`${ws.base}/s/${item.tag}`);
-    await expect.poll(() => page.getByRole("heading", { name: "Toner" }).isVisible()).toBe(true);
+    // Failing, say what the page showed instead (a loaded machine once missed the heading here).
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Toner" }).isVisible(), { timeout: 30_000 })
+      .toBe(true)
+      .catch(async (err) => {
+        throw new Error(`${err.message}\nat ${page.url()}: ${await page.locator("body").innerText()}`);
+      });
     expect(await page.getByRole("heading", { name: "Actions" }).count()).toBe(0);
     expect(refused).toEqual([]);
     expect(await axeViolations(page)).toEqual([]);
