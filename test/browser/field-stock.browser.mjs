@@ -262,7 +262,7 @@ describe("the field app: labels, stock and custody", () => {
       .poll(() => page.getByRole("heading", { name: "Toner" }).isVisible(), { timeout: 30_000 })
       .toBe(true)
       .catch(async (err) => {
-        throw new Error(`${err.message}\nat ${page.url()}: ${await page.locator("body").innerText()}`);
+        throw new Error(`${err.message}\nat ${page.url()}: ${await page.locator("body").textContent()}`);
       });
     expect(await page.getByRole("heading", { name: "Actions" }).count()).toBe(0);
     expect(refused).toEqual([]);
