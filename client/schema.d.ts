@@ -13942,25 +13942,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limited; see Retry-After */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "message": "Too many requests",
-                     *       "code": "rate_limited",
-                     *       "requestId": "req_01jd3k4m5n6p7q8r9s0t1v2w3x"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Unexpected error */
             500: {
                 headers: {

@@ -19,7 +19,10 @@ const WEBHOOKS = { access: "jwt", roles: MANAGERS, feature: "webhooks" } as cons
 export const ROUTE_POLICY = {
   // Auth and users (tenant host)
   login: { access: "tenantPublic", throttled: true },
-  refreshToken: { access: "tenantPublic", throttled: true },
+  // Not throttled per address: a refresh token is a 256-bit secret nobody guesses, and a budget per
+  // address signed out everyone behind one address (an office's NAT) who opened the app in the same
+  // minute (docs/auth.md).
+  refreshToken: { access: "tenantPublic" },
   logout: { access: "tenantPublic" },
   acceptInvite: { access: "tenantPublic", throttled: true },
   requestPasswordReset: { access: "tenantPublic", throttled: true },
