@@ -17,8 +17,9 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     // A page waits on the API (and the machine may be busy): expect.poll's default of 1 s is too
-    // short for a page to settle; 15 s still fails a page that never gets there.
-    expect: { poll: { timeout: 15_000, interval: 50 } },
+    // short for a page to settle. 15 s was too short at a load of 4 on two cores (the move test's
+    // 40 clients beside a browser file); 30 s still fails a page that never gets there.
+    expect: { poll: { timeout: 30_000, interval: 50 } },
     // One wrangler dev for all files (the app built once): test/browser/global-setup.mjs.
     globalSetup: ["./test/browser/global-setup.mjs"],
   },
