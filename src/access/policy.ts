@@ -5,7 +5,10 @@ export type { Access, RouteRule } from "./route-rule";
 export { acceptsIdempotencyKey } from "./route-rule";
 
 import { IDENTITY_POLICY } from "./policy-identity";
+import { LABEL_POLICY } from "./policy-labels";
 import { LICENCE_POLICY } from "./policy-licences";
+import { NOTIFICATION_POLICY } from "./policy-notifications";
+import { STOCK_POLICY } from "./policy-stock";
 import { CUSTODY, MANAGERS } from "./policy-terms";
 
 const WEBHOOKS = { access: "jwt", roles: MANAGERS, feature: "webhooks" } as const;
@@ -105,33 +108,7 @@ export const ROUTE_POLICY = {
   removeKitMember: { access: "data", scope: "kits:write" },
   checkoutKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
   checkinKit: { access: "data", scope: "kits:write", alsoScope: CUSTODY },
-  // Stock (docs/stock.md): quantities per location, moved by append-only movements; API keys accepted.
-  // The self-service role reads requestable items and its own person's holdings only (docs/requests.md).
-  listStockItems: { access: "data", scope: "stock:read", selfService: true },
-  createStockItem: { access: "data", scope: "stock:write" },
-  getStockItem: { access: "data", scope: "stock:read", selfService: true },
-  getStockItemByTag: { access: "data", scope: "stock:read", selfService: true },
-  updateStockItem: { access: "data", scope: "stock:write" },
-  deleteStockItem: { access: "data", scope: "stock:write" },
-  restoreStockItem: { access: "data", scope: "stock:write" },
-  listStockLevels: { access: "data", scope: "stock:read" },
-  setStockLevel: { access: "data", scope: "stock:write" },
-  receiveStock: { access: "data", scope: "stock:write" },
-  issueStock: { access: "data", scope: "stock:write" },
-  returnStock: { access: "data", scope: "stock:write" },
-  transferStock: { access: "data", scope: "stock:write" },
-  adjustStock: { access: "data", scope: "stock:write" },
-  bulkStockMovements: { access: "data", scope: "stock:write" },
-  listStockItemMovements: { access: "data", scope: "stock:read" },
-  listStockMovements: { access: "data", scope: "stock:read" },
-  getStockMovement: { access: "data", scope: "stock:read" },
-  listPersonStock: { access: "data", scope: "stock:read", selfService: true },
-  // Counting stock is session work; applying the variances moves stock.
-  countSessionStock: { access: "data", scope: "sessions:write" },
-  listSessionStockCounts: { access: "data", scope: "sessions:read" },
-  applySessionStockCounts: { access: "data", scope: "stock:write" },
-  bookKit: { access: "data", scope: "bookings:write" },
-  getInventoryItemKit: { access: "data", scope: "inventory-items:read" },
+  ...STOCK_POLICY,
   // Requests (docs/requests.md): anyone asks (the self-service role for requestable assets), sees and cancels
   // their own; owners and admins see the queue and answer. JWT only: a request is a person's.
   createRequest: { access: "jwt", selfService: true },
@@ -153,26 +130,7 @@ export const ROUTE_POLICY = {
   listCalendarFeeds: { access: "jwt" },
   revokeCalendarFeed: { access: "jwt" },
   getCalendarFeed: { access: "tenantPublic" },
-  // Labels (docs/bookings.md#labels): read the assets they print, so a read scope.
-  getInventoryItemQrSvg: { access: "data", scope: "inventory-items:read" },
-  getStockItemQrSvg: { access: "data", scope: "stock:read" },
-  getKitQrSvg: { access: "data", scope: "kits:read" },
-  getLocationQrSvg: { access: "data", scope: "locations:read" },
-  renderLabelSheet: { access: "data", scope: "labels:read" },
-  // Codes, tag batches and label templates (docs/labels.md): a scan's look-up reads; claiming a
-  // printed code is field work (any role); reserving batches and templates are managers' work.
-  lookupCode: { access: "data", scope: "labels:read" },
-  listCodes: { access: "data", scope: "labels:read" },
-  attachCode: { access: "data", scope: "labels:write" },
-  voidCode: { access: "data", scope: "labels:write" },
-  claimCode: { access: "data", scope: "labels:write" },
-  reserveTagBatch: { access: "data", scope: "labels:write", roles: MANAGERS },
-  listLabelTemplates: { access: "data", scope: "labels:read" },
-  getLabelTemplate: { access: "data", scope: "labels:read" },
-  previewLabelTemplate: { access: "data", scope: "labels:read" },
-  createLabelTemplate: { access: "data", scope: "labels:write", roles: MANAGERS },
-  deleteLabelTemplate: { access: "data", scope: "labels:write", roles: MANAGERS },
-  printLabels: { access: "data", scope: "labels:read", idempotent: false },
+  ...LABEL_POLICY,
   // Asset health (docs/health.md): reads are "data"; the workspace preset is a setting people change
   // in the product (JWT), owners and admins only.
   getInventoryItemHealth: { access: "data", scope: "inventory-items:read" },
@@ -264,25 +222,7 @@ export const ROUTE_POLICY = {
   updateMaintenanceLog: { access: "data", scope: "maintenance:write" },
   deleteMaintenanceLog: { access: "data", scope: "maintenance:write" },
 
-  // Notifications (docs/notifications.md): JWT only; each user sees only their own. The realtime WebSocket
-  // carries its own credential (a single-use ticket from createRealtimeTicket, checked in the
-  // handler) because browsers cannot set headers on a WebSocket, so it is tenantPublic.
-  listNotifications: { access: "jwt", selfService: true },
-  getUnreadNotificationCount: { access: "jwt", selfService: true },
-  markAllNotificationsRead: { access: "jwt", selfService: true },
-  updateNotification: { access: "jwt", selfService: true },
-  createRealtimeTicket: { access: "jwt", selfService: true, issuesSecret: true },
-  openRealtimeChannel: { access: "tenantPublic" },
-  // Mail and chat delivery: each user's own preferences; the workspace settings and the send log
-  // for owners and admins (API keys with the notifications scopes). The unsubscribe link of a mail
-  // carries its own credential (a signed token, checked in the handler), so it is tenantPublic.
-  getMyNotificationPreferences: { access: "jwt", selfService: true },
-  updateMyNotificationPreferences: { access: "jwt", selfService: true },
-  getNotificationSettings: { access: "data", scope: "notifications:read", roles: MANAGERS },
-  updateNotificationSettings: { access: "data", scope: "notifications:write", roles: MANAGERS },
-  listNotificationSends: { access: "data", scope: "notifications:read", roles: MANAGERS },
-  getNotificationUnsubscribePage: { access: "tenantPublic" },
-  unsubscribeNotifications: { access: "tenantPublic", idempotent: false },
+  ...NOTIFICATION_POLICY,
 
   // Analytics (docs/analytics.md): stats/analytics accepts API keys.
   getAnalyticsOverview: { access: "data", scope: "stats:read" },
