@@ -197,9 +197,12 @@ describe("set-based asset import", () => {
     expect((await api(t, `/imports/${res.body.id}`)).body).toMatchObject({ status: "completed", created: n });
   });
 
-  it("imports 10,000 rows to completion", { timeout: 300_000 }, async () => {
+  // Ten chunks and more, with every row's event, timeline entry and health row. The documented maximum
+  // of 10,000 rows is run to completion by the analytics benchmark (bench/analytics.mjs fails on a
+  // short count); here it only made the suite 20 s longer.
+  it("imports 2,500 rows to completion", { timeout: 300_000 }, async () => {
     const t = await createTenant();
-    const n = 10_000;
+    const n = 2_500;
     const csv = `name,uniqueTag,purchaseCost,currency\r\n${Array.from({ length: n }, (_, i) => `Bulk ${i},BLK-${i},${i}.25,USD`).join("\r\n")}`;
     const res = await postCsv(t, "/imports/inventory-items", csv);
     expect(res.status).toBe(202);

@@ -19,8 +19,10 @@ function prng(seed: number) {
 }
 
 describe("stock reference", () => {
-  // The verbs are called directly (the routes are thin, and 2,000 requests would meet the plan's rate limit).
-  it("after 2,000 random movements (20 in flight), the quantities equal a recount from the movements", {
+  // The verbs are called directly (the routes are thin, and this many requests would meet the plan's
+  // rate limit). 600 movements in waves of 20 meet every verb's refusals and races many times over
+  // (a wave of 20 on 3 items at 3 locations always collides); more only made the suite longer.
+  it("after 600 random movements (20 in flight), the quantities equal a recount from the movements", {
     timeout: 600_000,
   }, async () => {
     const t = await createTenant();
@@ -84,13 +86,13 @@ describe("stock reference", () => {
     };
 
     const statuses = new Map<number, number>();
-    for (let wave = 0; wave < 100; wave++) {
+    for (let wave = 0; wave < 30; wave++) {
       const results = await Promise.all(Array.from({ length: 20 }, one));
       for (const r of results) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
     }
     // Every request answered 201 or 409 (refused for lack of stock, a race, or a count with nothing to change).
     expect([...statuses.keys()].sort()).toEqual([201, 409]);
-    expect(statuses.get(201)).toBeGreaterThan(1000);
+    expect(statuses.get(201)).toBeGreaterThan(300);
 
     const db = await dbOf(t);
     const moves = await db.select().from(stockMovements).all();
