@@ -69,14 +69,24 @@ export function ClaimCode({ value }: { value: string }) {
               aria-labelledby="claim-create"
               onSubmit={(e) => {
                 e.preventDefault();
-                const v = name.current?.value.trim() ?? "";
+                const v = c.newName.value.trim();
                 if (!v) return name.current?.focus();
                 void c.createWith(v);
               }}
             >
               <h3 id="claim-create">{t.claim.create}</h3>
               <Field id="claim-name" label={t.claim.createName}>
-                <input id="claim-name" ref={name} required maxLength={120} autoComplete="off" />
+                <input
+                  id="claim-name"
+                  ref={name}
+                  value={c.newName.value}
+                  onInput={(e) => {
+                    c.newName.value = e.currentTarget.value;
+                  }}
+                  required
+                  maxLength={120}
+                  autoComplete="off"
+                />
               </Field>
               <Button type="submit" disabled={c.busy.value}>
                 {t.claim.createButton}

@@ -39,10 +39,22 @@ const asTarget = (a: { id: string; name: string; uniqueTag: string }): Target =>
   uniqueTag: a.uniqueTag,
 });
 
+/** The name typed for a new asset: kept here, not in the form, so a re-render of the page keeps it. */
+export const newName = signal("");
+let loadedFor: string | null = null;
+
+/**
+ * Loads what the code names now. The page may mount again for the same code (the scanner's modes
+ * are re-decided when the session's permissions arrive): what was chosen or typed for it stays.
+ */
 export async function loadClaim(value: string): Promise<void> {
+  if (loadedFor !== value) {
+    loadedFor = value;
+    target.value = null;
+    claimMessage.value = null;
+    newName.value = "";
+  }
   claim.value = { status: "loading" };
-  target.value = null;
-  claimMessage.value = null;
   claim.value = await stateOf(value);
 }
 
