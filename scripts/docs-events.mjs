@@ -6,6 +6,7 @@
 // Node 22 first on PATH); an older Node re-runs this script under it.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { registerHooks } from "node:module";
 import { join } from "node:path";
 import { ROOT } from "./lib/paths.mjs";
 import { nodeBinary } from "./lib/wrangler.mjs";
@@ -14,6 +15,14 @@ if (!process.features.typescript) {
   const r = spawnSync(nodeBinary(), ["--experimental-strip-types", ...process.argv.slice(1)], { stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
+// The Worker's sources import each other without extensions (the bundler resolves them); Node does
+// not, so a relative import that names no file is tried as the `.ts` file it is.
+registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier.startsWith(".") && !/\.[cm]?[jt]s$/.test(specifier)) return next(`${specifier}.ts`, context);
+    return next(specifier, context);
+  },
+});
 const { CATALOGUE } = await import("../src/domain/webhook-delivery/catalogue.ts");
 const { withCatalogueTable } = await import("../src/domain/webhook-delivery/catalogue-table.ts");
 const file = join(ROOT, "docs", "webhooks.md");

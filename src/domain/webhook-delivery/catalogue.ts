@@ -1,87 +1,16 @@
 import type { DomainEvent } from "../../events/types";
+import { type CatalogueEntry, CHANGES, crud } from "./catalogue-entry";
+import { HANDOVER_EVENTS, IDENTITY_EVENTS } from "./catalogue-identity";
+import { LABEL_EVENTS } from "./catalogue-labels";
+import { LICENCE_EVENTS } from "./catalogue-licences";
+
+export type { CatalogueEntry, Resource } from "./catalogue-entry";
 
 /**
  * The webhook event catalogue: every event type the modules record in the outbox, under the name
- * integrators subscribe to. `resource` names the object `data` carries (the resource after the
- * change); `extra` documents what is added to it. Update events add `changes`, the changed fields.
+ * integrators subscribe to, in the order the docs list them. The parts of the later modules live
+ * beside this file (catalogue-*.ts), as the route policy's do.
  */
-export interface CatalogueEntry {
-  type: string;
-  description: string;
-  resource: Resource;
-  extra?: string;
-}
-
-export type Resource =
-  | "asset"
-  | "person"
-  | "category"
-  | "location"
-  | "customField"
-  | "layout"
-  | "session"
-  | "sessionSchedule"
-  | "maintenanceSchedule"
-  | "maintenanceLog"
-  | "maintenanceReminder"
-  | "purged"
-  | "feedback"
-  | "apiKey"
-  | "user"
-  | "invite"
-  | "verification"
-  | "booking"
-  | "kit"
-  | "request"
-  | "stockItem"
-  | "stockMovement"
-  | "stockLevel"
-  | "offboardingCase"
-  | "scimUser"
-  | "scimGroup"
-  | "scimToken"
-  | "scimGroupMapping"
-  | "agreement"
-  | "handover"
-  | "receipt"
-  | "licenceProduct"
-  | "licenceLot"
-  | "licenceSeat"
-  | "licenceReview"
-  | "code"
-  | "tagBatch";
-
-const CHANGES = "`changes`: the names of the fields that changed.";
-/** "An asset", "A kit". */
-const aNoun = (noun: string) => `${/^[aeiou]/.test(noun) ? "An" : "A"} ${noun}`;
-const crud = (
-  prefix: string,
-  resource: Resource,
-  noun: string,
-  opts: { restore?: boolean; purge?: boolean } = {},
-): CatalogueEntry[] => [
-  { type: `${prefix}.created`, description: `${aNoun(noun)} was created.`, resource },
-  { type: `${prefix}.updated`, description: `${aNoun(noun)} was updated.`, resource, extra: CHANGES },
-  {
-    type: `${prefix}.deleted`,
-    description: `${aNoun(noun)} was deleted${opts.restore ? " (moved to the trash)" : ""}.`,
-    resource,
-    extra: opts.restore ? "`deletedAt`." : undefined,
-  },
-  ...(opts.restore
-    ? [{ type: `${prefix}.restored`, description: `${aNoun(noun)} was restored from the trash.`, resource }]
-    : []),
-  ...(opts.purge
-    ? [
-        {
-          type: `${prefix}.purged`,
-          description: `A trashed ${noun} was permanently deleted.`,
-          resource: "purged" as const,
-        },
-      ]
-    : []),
-];
-
 export const CATALOGUE: readonly CatalogueEntry[] = [
   ...crud("asset", "asset", "asset", { restore: true, purge: true }),
   {
@@ -231,226 +160,16 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
     description: "A stock item that was low is back at or above its reorder level.",
     resource: "stockLevel",
   },
-  ...crud("licence_product", "licenceProduct", "software product", { restore: true, purge: true }),
-  ...crud("licence_lot", "licenceLot", "licence entitlement (lot)").map((e) =>
-    e.type === "licence_lot.created"
-      ? { ...e, description: "An entitlement (lot) was added to a software product." }
-      : e,
-  ),
-  {
-    type: "licence_seat.assigned",
-    description: "A seat of a lot was assigned to a person or an asset.",
-    resource: "licenceSeat",
-  },
-  {
-    type: "licence_seat.unassigned",
-    description: "A seat was unassigned (by hand, or revoked by an access review: `reviewId`).",
-    resource: "licenceSeat",
-  },
-  {
-    type: "licence_seat.released",
-    description: "A seat was released because its person was deactivated or its asset retired (`unassignReason`).",
-    resource: "licenceSeat",
-  },
-  {
-    type: "licence_seat.reclaimed",
-    description: "An unused seat was reclaimed (its holder's user and the managers are notified in the app).",
-    resource: "licenceSeat",
-  },
-  {
-    type: "licence.renewal_due",
-    description: "A lot's term ends within its notice period (once per lot and term end; sent by the cron).",
-    resource: "licenceLot",
-    extra: "`productName`; `recipients` and `notificationIds`: the users notified in the app and their notifications.",
-  },
-  {
-    type: "licence.expired",
-    description: "A lot's term ended without renewing itself (once per lot and end; sent by the cron).",
-    resource: "licenceLot",
-    extra: "`productName`; `recipients` and `notificationIds`.",
-  },
-  {
-    type: "licence.renewed",
-    description:
-      "A term that renews itself passed its end; the cron moved `startDate` and `endDate` on by whole terms.",
-    resource: "licenceLot",
-    extra: "`previousEndDate`.",
-  },
-  {
-    type: "licence_review.opened",
-    description: "An access review of a product's seats was opened.",
-    resource: "licenceReview",
-  },
-  {
-    type: "licence_review.decided",
-    description: "Seats of an access review were kept or revoked (the review closes with its last decision).",
-    resource: "licenceReview",
-  },
-  {
-    type: "code.created",
-    description: "A code was attached to an asset, kit, location or stock item.",
-    resource: "code",
-  },
-  {
-    type: "code.claimed",
-    description: "A reserved (pre-printed) code was claimed for an asset, kit, location or stock item.",
-    resource: "code",
-  },
-  { type: "code.voided", description: "A code was voided: it names nothing any more.", resource: "code" },
-  {
-    type: "tag_batch.created",
-    description: "A batch of tag codes was reserved, to print before the equipment arrives.",
-    resource: "tagBatch",
-  },
+  ...LICENCE_EVENTS,
+  ...LABEL_EVENTS,
   { type: "feedback.created", description: "Feedback was submitted.", resource: "feedback" },
-  {
-    type: "api_key.created",
-    description: "An API key was created (its secret is never included).",
-    resource: "apiKey",
-  },
-  {
-    type: "api_key.revoked",
-    description: "An API key was revoked.",
-    resource: "apiKey",
-    extra: "Only `id` and `revokedAt`.",
-  },
-  { type: "user.invited", description: "A user was invited to the workspace.", resource: "invite" },
-  {
-    type: "invite.revoked",
-    description: "An invitation was revoked.",
-    resource: "invite",
-    extra: "Only `id` and `revokedAt`.",
-  },
-  {
-    type: "user.joined",
-    description: "An invited user accepted and joined the workspace.",
-    resource: "user",
-    extra: "`inviteId`.",
-  },
-  { type: "user.updated", description: "A user's role or status changed.", resource: "user", extra: CHANGES },
-  {
-    type: "offboarding.started",
-    description:
-      "An offboarding case started (an admin, or SCIM deprovisioning): the person's sign-ins ended, their reserved bookings were cancelled.",
-    resource: "offboardingCase",
-    extra: "`cancelledBookingIds`: the bookings cancelled by it (each sends booking.cancelled).",
-  },
-  {
-    type: "offboarding.item_returned",
-    description:
-      "Something on an open offboarding case came back (a check-in, a kit check-in, a stock return, a request answered).",
-    resource: "offboardingCase",
-    extra:
-      "Carries `caseId`, `personId` and `item` (`kind`, `itemId`, `name`, `reference`, `returnedAt`), not the case.",
-  },
-  {
-    type: "offboarding.overdue",
-    description: "An open offboarding case passed its due date with items still out (once per case).",
-    resource: "offboardingCase",
-    extra:
-      "`recipients` and `notificationIds`: the users notified in the app (the person, their manager, owners and admins).",
-  },
-  {
-    type: "offboarding.closed",
-    description:
-      "Everything on an offboarding case came back: the person was deactivated (nothing checked in) and the case closed with its record.",
-    resource: "offboardingCase",
-  },
-  {
-    type: "offboarding.cancelled",
-    description:
-      "An open offboarding case was cancelled (re-provisioning or an admin); nothing was checked in, outstanding items are `withdrawn`.",
-    resource: "offboardingCase",
-    extra: "`cancelSource` (`admin` or `scim`) and `cancelRequestId`.",
-  },
-  // Provisioning from the identity provider (docs/scim.md): each carries the SCIM request id.
-  {
-    type: "person.provisioned",
-    description:
-      "An identity provider created a SCIM User: its person was created or matched (externalId, else email).",
-    resource: "scimUser",
-  },
-  {
-    type: "person.scim_updated",
-    description: "An identity provider replaced or patched a SCIM User; its person was updated.",
-    resource: "scimUser",
-  },
-  {
-    type: "person.deprovisioned",
-    description:
-      "An identity provider deactivated or deleted a SCIM User: an offboarding case started and the user's access ended; nothing was checked in.",
-    resource: "scimUser",
-  },
-  {
-    type: "person.reprovisioned",
-    description: "An identity provider reactivated a SCIM User: an open offboarding case was cancelled.",
-    resource: "scimUser",
-  },
-  {
-    type: "user.provisioned",
-    description: "A group mapping gave a provisioned person a role: a password-less user who signs in through SSO.",
-    resource: "user",
-  },
-  {
-    type: "user.role_changed",
-    description: "A provisioned user's role changed with their groups (raised, lowered, or access ended).",
-    resource: "user",
-    extra: "`scimRequestId`.",
-  },
-  { type: "group.created", description: "An identity provider created a SCIM Group.", resource: "scimGroup" },
-  { type: "group.updated", description: "A SCIM Group's name or members changed.", resource: "scimGroup" },
-  { type: "group.deleted", description: "An identity provider deleted a SCIM Group.", resource: "scimGroup" },
-  { type: "scim_token.created", description: "An admin made a SCIM token.", resource: "scimToken" },
-  {
-    type: "scim_token.revoked",
-    description: "An admin revoked a SCIM token.",
-    resource: "scimToken",
-    extra: "Only `id` and `revokedAt`.",
-  },
-  {
-    type: "scim_group_mapping.created",
-    description: "An admin added a group mapping rule.",
-    resource: "scimGroupMapping",
-  },
-  {
-    type: "scim_group_mapping.updated",
-    description: "An admin changed a group mapping rule (the group's members' roles follow at once).",
-    resource: "scimGroupMapping",
-  },
-  {
-    type: "scim_group_mapping.deleted",
-    description: "An admin removed a group mapping rule.",
-    resource: "scimGroupMapping",
-  },
+  ...IDENTITY_EVENTS,
   {
     type: "webhook.verification",
     description: "Sent by POST /webhooks/endpoints/{id}/verify only; never subscribed to.",
     resource: "verification",
   },
-  // Signed hand-overs (docs/handovers.md).
-  ...crud("agreement", "agreement", "agreement"),
-  {
-    type: "handover.created",
-    description:
-      "Items were checked out to (or back in from) a person under an agreement; the hand-over waits for the person's acceptance.",
-    resource: "handover",
-  },
-  {
-    type: "handover.accepted",
-    description: "The person signed a hand-over (in person or by link); one acceptance covers all its items.",
-    resource: "handover",
-  },
-  {
-    type: "handover.declined",
-    description:
-      "The person declined a hand-over by link, with a reason (`declineReason`); the items stay where they are.",
-    resource: "handover",
-  },
-  {
-    type: "handover.receipt_issued",
-    description: "A PDF receipt of an accepted hand-over was stored and linked into the workspace's receipt chain.",
-    resource: "receipt",
-  },
+  ...HANDOVER_EVENTS,
 ];
 
 const BY_TYPE = new Map(CATALOGUE.map((e) => [e.type, e]));
