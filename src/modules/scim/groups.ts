@@ -10,7 +10,7 @@ import { syncAccess } from "./access";
 import type { ScimCtx } from "./context";
 import { indexedEquality, matches, parseFilter } from "./filter";
 import { applyPatch } from "./patch";
-import { checkIfMatch, etagOf, type Json, type Member, normalizeGroup } from "./resource";
+import { checkIfMatch, etagOf, type Json, lostRace, type Member, normalizeGroup, scimAudit } from "./resource";
 
 export type ScimGroupRow = typeof scimGroups.$inferSelect;
 
@@ -86,16 +86,7 @@ export async function createScimGroup(ctx: ScimCtx, body: unknown): Promise<Scim
     ctx,
     {
       writes: [ctx.db.insert(scimGroups).values(row)],
-      audits: [
-        {
-          entityType: "scim_group",
-          entityId: row.id,
-          action: "create",
-          actor: ctx.actor,
-          at: now,
-          after: { ...resource },
-        },
-      ],
+      audits: [scimAudit(ctx, "scim_group", row.id, "create", now, { after: { ...resource } })],
       events: [groupEvent(ctx, "group.created", row)],
     },
     (err) => {
@@ -143,21 +134,13 @@ async function saveGroup(ctx: ScimCtx, cur: ScimGroupRow, next: ReturnType<typeo
       throw err;
     },
   );
-  if (changedRows(done) === 0)
-    throw ifMatch
-      ? scimError("precondition_failed", undefined, "The resource changed since the version named in If-Match")
-      : scimError("conflict", undefined, "The Group changed while this request ran; retry");
+  if (changedRows(done) === 0) throw lostRace("Group", ifMatch);
   await commitWrite(ctx, {
     audits: [
-      {
-        entityType: "scim_group",
-        entityId: cur.id,
-        action: "update",
-        actor: ctx.actor,
-        at: now,
+      scimAudit(ctx, "scim_group", cur.id, "update", now, {
         before: { ...(cur.resource as Json) },
         after: { ...next },
-      },
+      }),
     ],
     events: [groupEvent(ctx, "group.updated", row, { addedMembers: added, removedMembers: removed })],
   });
@@ -192,16 +175,7 @@ export async function deleteScimGroup(ctx: ScimCtx, id: string, ifMatch?: string
   const now = nowIso();
   const done = await commitWrite(ctx, {
     derived: [ctx.db.delete(scimGroups).where(and(eq(scimGroups.id, id), eq(scimGroups.version, cur.version)))],
-    audits: [
-      {
-        entityType: "scim_group",
-        entityId: id,
-        action: "delete",
-        actor: ctx.actor,
-        at: now,
-        before: { ...(cur.resource as Json) },
-      },
-    ],
+    audits: [scimAudit(ctx, "scim_group", id, "delete", now, { before: { ...(cur.resource as Json) } })],
     events: [groupEvent(ctx, "group.deleted", cur)],
   });
   if (changedRows(done) === 0)

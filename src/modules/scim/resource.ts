@@ -24,6 +24,28 @@ export function checkIfMatch(ifMatch: string | undefined, version: number): void
 }
 
 /**
+ * A versioned write that changed no row lost a race with another write of the same resource: 412
+ * when the client named the version it read (If-Match), else 409 (retry).
+ */
+export function lostRace(kind: "User" | "Group", ifMatch: string | undefined) {
+  return ifMatch
+    ? scimError("precondition_failed", undefined, "The resource changed since the version named in If-Match")
+    : scimError("conflict", undefined, `The ${kind} changed while this request ran; retry`);
+}
+
+/** The audit entry of a SCIM write by the token's actor (the resource before and after). */
+export function scimAudit(
+  ctx: { actor: string },
+  entityType: "scim_user" | "scim_group",
+  entityId: string,
+  action: "create" | "update" | "delete",
+  at: string,
+  change: { before?: Json; after?: Json },
+) {
+  return { entityType, entityId, action, actor: ctx.actor, at, ...change };
+}
+
+/**
  * Entra sends booleans as strings ("False"); some providers send "true". RFC 7643 booleans are
  * JSON booleans, so anything else is a 400.
  */

@@ -11,7 +11,7 @@ import { indexedEquality, matches, parseFilter } from "./filter";
 import { deprovision, reprovision } from "./lifecycle";
 import { applyPatch } from "./patch";
 import { checkPersonFields, personForNewUser, projectOntoPerson } from "./person";
-import { checkIfMatch, etagOf, type Json, normalizeUser } from "./resource";
+import { checkIfMatch, etagOf, type Json, lostRace, normalizeUser, scimAudit } from "./resource";
 
 export type ScimUserRow = typeof scimUsers.$inferSelect;
 
@@ -79,16 +79,7 @@ export async function createScimUser(ctx: ScimCtx, body: unknown): Promise<ScimU
     ctx,
     joinWrites(person.create?.write, {
       writes: [ctx.db.insert(scimUsers).values(row)],
-      audits: [
-        {
-          entityType: "scim_user",
-          entityId: row.id,
-          action: "create",
-          actor: ctx.actor,
-          at: now,
-          after: { ...resource },
-        },
-      ],
+      audits: [scimAudit(ctx, "scim_user", row.id, "create", now, { after: { ...resource } })],
       events: [event(ctx, "person.provisioned", row)],
     }),
     (err) => {
@@ -145,22 +136,14 @@ async function saveUser(ctx: ScimCtx, cur: ScimUserRow, next: Json, ifMatch: str
       throw err;
     },
   );
-  if (changedRows(done) === 0)
-    throw ifMatch
-      ? scimError("precondition_failed", undefined, "The resource changed since the version named in If-Match")
-      : scimError("conflict", undefined, "The User changed while this request ran; retry");
+  if (changedRows(done) === 0) throw lostRace("User", ifMatch);
   // The row is ours now (version moved): record what happened.
   await commitWrite(ctx, {
     audits: [
-      {
-        entityType: "scim_user",
-        entityId: cur.id,
-        action: "update",
-        actor: ctx.actor,
-        at: now,
+      scimAudit(ctx, "scim_user", cur.id, "update", now, {
         before: { ...(cur.resource as Json), active: cur.active },
         after: { ...next },
-      },
+      }),
     ],
     events,
   });
@@ -204,16 +187,7 @@ export async function deleteScimUser(ctx: ScimCtx, id: string, ifMatch?: string)
           sql`EXISTS (SELECT 1 FROM json_each(resource, '$.members') m WHERE json_extract(m.value, '$.value') = ${id})`,
         ),
     ],
-    audits: [
-      {
-        entityType: "scim_user",
-        entityId: id,
-        action: "delete",
-        actor: ctx.actor,
-        at: now,
-        before: { ...(cur.resource as Json) },
-      },
-    ],
+    audits: [scimAudit(ctx, "scim_user", id, "delete", now, { before: { ...(cur.resource as Json) } })],
     events: [event(ctx, "person.deprovisioned", { ...cur, active: false }, { deleted: true })],
   });
   if (changedRows(done) === 0)
