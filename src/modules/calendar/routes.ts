@@ -3,6 +3,7 @@ import { HEADERS } from "../../http/response-headers";
 import { jsonBody as body, createRouter, defineRoute, errorResponses, jsonContent as json } from "../../http/router";
 import { serviceCtx } from "../../http/service-context";
 import { workspaceApiUrl } from "../../tenancy/host";
+import { MAX_FEEDS_PER_USER } from "./feed-store";
 import {
   CalendarFeedPage,
   CreateCalendarFeedBody,
@@ -12,7 +13,7 @@ import {
   ListFeedsQuery,
   tags,
 } from "./schemas";
-import { createFeed, listFeeds, MAX_FEED_EVENTS, MAX_FEEDS_PER_USER, renderFeed, revokeFeed } from "./service";
+import { createFeed, listFeeds, MAX_FEED_EVENTS, renderFeed, revokeFeed } from "./service";
 
 export const calendarRouter = createRouter()
   .openapi(

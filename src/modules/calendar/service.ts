@@ -2,26 +2,21 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import { bookingItems, bookings, calendarFeeds } from "../../db/tenant/bookings";
 import { people } from "../../db/tenant/people";
-import { users } from "../../db/tenant/users";
 import { requireLivePerson } from "../../domain/catalog";
 import type { TenantDb } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { randomToken, sha256Hex } from "../../platform/crypto";
-import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { keyset } from "../../platform/pagination";
 import { MAX_BOOKING_DAYS } from "../bookings";
+import { feedBySecret, listOwnFeeds, newFeedSecret, revokeOwnFeed } from "./feed-store";
 import { type IcsEvent, renderCalendar } from "./ics";
 
-/** A user may hold this many feeds; each is one URL to revoke if it leaks. */
-export const MAX_FEEDS_PER_USER = 20;
 /** The feed's window: bookings ending after 90 days ago and starting before a year ahead. */
 const PAST_DAYS = 90;
 const FUTURE_DAYS = 366;
 /** At most this many events per feed (the nearest first past the window's start). */
 export const MAX_FEED_EVENTS = 2000;
-const TOKEN_PREFIX = "ical_";
+const FEEDS = { table: calendarFeeds, prefix: "ical_", noun: "Calendar feed" };
 const DAY = 86_400_000;
 
 type FeedRow = typeof calendarFeeds.$inferSelect;
@@ -46,73 +41,29 @@ export async function createFeed(
   if (input.personId) {
     personName = (await requireLivePerson(db, input.personId)).name;
   }
-  const held = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(calendarFeeds)
-    .where(eq(calendarFeeds.userId, ctx.actor))
-    .get();
-  if ((held?.n ?? 0) >= MAX_FEEDS_PER_USER)
-    throw conflict(`A user holds at most ${MAX_FEEDS_PER_USER} calendar feeds; revoke one first`);
-  const token = `${TOKEN_PREFIX}${randomToken(32)}`;
+  const secret = await newFeedSecret(ctx, FEEDS);
   const row: FeedRow = {
     id: newId("calendarFeed"),
     userId: ctx.actor,
     personId: input.personId ?? null,
     name: input.name ?? (personName ? `Bookings of ${personName}` : "Workspace bookings"),
-    tokenHash: await sha256Hex(token),
+    tokenHash: secret.tokenHash,
     createdAt: nowIso(),
     lastUsedAt: null,
   };
   await db.insert(calendarFeeds).values(row).run();
-  return { ...toFeed(row), url: urlOf(token) };
+  return { ...toFeed(row), url: urlOf(secret.token) };
 }
 
-export async function listFeeds(ctx: ServiceCtx, q: { limit: number; cursor?: string }) {
-  const page = keyset(q, { by: [calendarFeeds.id], desc: true });
-  const rows = await ctx.db
-    .select()
-    .from(calendarFeeds)
-    .where(and(eq(calendarFeeds.userId, ctx.actor), page.seek))
-    .orderBy(...page.orderBy)
-    .limit(page.take)
-    .all();
-  return page.of(rows, (r) => [r.id], toFeed);
-}
+export const listFeeds = (ctx: ServiceCtx, q: { limit: number; cursor?: string }) =>
+  listOwnFeeds(ctx, FEEDS, q, toFeed);
 
 /** Revokes a feed: its URL answers 404 from now on. A user revokes their own feeds. */
-export async function revokeFeed(ctx: ServiceCtx, id: string) {
-  const gone = await ctx.db
-    .delete(calendarFeeds)
-    .where(and(eq(calendarFeeds.id, id), eq(calendarFeeds.userId, ctx.actor)))
-    .returning({ id: calendarFeeds.id })
-    .all();
-  if (!gone.length) throw notFound("Calendar feed");
-}
-
-/**
- * The feed behind a URL secret, or 404 (unknown, revoked, or its user deactivated: one answer, so a
- * URL reveals nothing). `lastUsedAt` is written at most once an hour.
- */
-async function feedByToken(db: TenantDb, token: string): Promise<FeedRow> {
-  if (!token.startsWith(TOKEN_PREFIX)) throw notFound("Calendar feed");
-  const hash = await sha256Hex(token);
-  const row = await db
-    .select({ feed: calendarFeeds })
-    .from(calendarFeeds)
-    .innerJoin(users, and(eq(users.id, calendarFeeds.userId), eq(users.status, "active")))
-    .where(eq(calendarFeeds.tokenHash, hash))
-    .get();
-  if (!row) throw notFound("Calendar feed");
-  // Stored as the hour it falls in, as documented: exact fetch times of a secret URL are not kept.
-  const hour = `${nowIso().slice(0, 13)}:00:00.000Z`;
-  if (row.feed.lastUsedAt !== hour)
-    await db.update(calendarFeeds).set({ lastUsedAt: hour }).where(eq(calendarFeeds.id, row.feed.id)).run();
-  return row.feed;
-}
+export const revokeFeed = (ctx: ServiceCtx, id: string) => revokeOwnFeed(ctx, FEEDS, id);
 
 /** The iCalendar text of a feed: its bookings in the window, cancelled ones as STATUS:CANCELLED. */
 export async function renderFeed(db: TenantDb, token: string, bookingUrl: (id: string) => string) {
-  const feed = await feedByToken(db, token);
+  const feed = await feedBySecret(db, FEEDS, token);
   const now = Date.now();
   const from = new Date(now - PAST_DAYS * DAY).toISOString();
   const to = new Date(now + FUTURE_DAYS * DAY).toISOString();

@@ -1,19 +1,14 @@
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { licenceFeeds, licenceLots, licenceProducts } from "../../db/tenant/licences";
-import { users } from "../../db/tenant/users";
 import type { TenantDb } from "../../env";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { randomToken, sha256Hex } from "../../platform/crypto";
-import { conflict, notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
-import { keyset } from "../../platform/pagination";
 import { fromMinor } from "../assets";
-import { type IcsEvent, renderCalendar } from "../calendar";
+import { feedBySecret, type IcsEvent, listOwnFeeds, newFeedSecret, renderCalendar, revokeOwnFeed } from "../calendar";
 import { addDays, reminderDay } from "./terms";
 
-const TOKEN_PREFIX = "lical_";
-const MAX_FEEDS_PER_USER = 20;
+const FEEDS = { table: licenceFeeds, prefix: "lical_", noun: "Renewal feed" };
 /** At most this many lots per feed (the soonest ends first, from 90 days back). */
 export const MAX_FEED_EVENTS = 2000;
 
@@ -22,60 +17,27 @@ const toFeed = (f: FeedRow) => ({ id: f.id, name: f.name, createdAt: f.createdAt
 
 /** A feed of the workspace's renewal dates for calendar apps; its URL (with the secret) is shown once. */
 export async function createFeed(ctx: ServiceCtx, input: { name?: string }, urlOf: (token: string) => string) {
-  const held = await ctx.db
-    .select({ n: sql<number>`count(*)` })
-    .from(licenceFeeds)
-    .where(eq(licenceFeeds.userId, ctx.actor))
-    .get();
-  if ((held?.n ?? 0) >= MAX_FEEDS_PER_USER)
-    throw conflict(`A user holds at most ${MAX_FEEDS_PER_USER} renewal feeds; revoke one first`);
-  const token = `${TOKEN_PREFIX}${randomToken(32)}`;
+  const secret = await newFeedSecret(ctx, FEEDS);
   const row: FeedRow = {
     id: newId("licenceFeed"),
     userId: ctx.actor,
     name: input.name ?? "Licence renewals",
-    tokenHash: await sha256Hex(token),
+    tokenHash: secret.tokenHash,
     createdAt: nowIso(),
     lastUsedAt: null,
   };
   await ctx.db.insert(licenceFeeds).values(row).run();
-  return { ...toFeed(row), url: urlOf(token) };
+  return { ...toFeed(row), url: urlOf(secret.token) };
 }
 
-export async function listFeeds(ctx: ServiceCtx, q: { limit: number; cursor?: string }) {
-  const page = keyset(q, { by: [licenceFeeds.id], desc: true });
-  const rows = await ctx.db
-    .select()
-    .from(licenceFeeds)
-    .where(and(eq(licenceFeeds.userId, ctx.actor), page.seek))
-    .orderBy(...page.orderBy)
-    .limit(page.take)
-    .all();
-  return page.of(rows, (r) => [r.id], toFeed);
-}
+export const listFeeds = (ctx: ServiceCtx, q: { limit: number; cursor?: string }) =>
+  listOwnFeeds(ctx, FEEDS, q, toFeed);
 
-export async function revokeFeed(ctx: ServiceCtx, id: string) {
-  const gone = await ctx.db
-    .delete(licenceFeeds)
-    .where(and(eq(licenceFeeds.id, id), eq(licenceFeeds.userId, ctx.actor)))
-    .returning({ id: licenceFeeds.id })
-    .all();
-  if (!gone.length) throw notFound("Renewal feed");
-}
+export const revokeFeed = (ctx: ServiceCtx, id: string) => revokeOwnFeed(ctx, FEEDS, id);
 
 /** The calendar behind a URL secret: each live lot's end as a one-day event (404 for an unknown, revoked or deactivated user's feed). */
 export async function renderRenewalFeed(db: TenantDb, token: string, lotUrl: (id: string) => string) {
-  if (!token.startsWith(TOKEN_PREFIX)) throw notFound("Renewal feed");
-  const feed = await db
-    .select({ feed: licenceFeeds })
-    .from(licenceFeeds)
-    .innerJoin(users, and(eq(users.id, licenceFeeds.userId), eq(users.status, "active")))
-    .where(eq(licenceFeeds.tokenHash, await sha256Hex(token)))
-    .get();
-  if (!feed) throw notFound("Renewal feed");
-  const hour = `${nowIso().slice(0, 13)}:00:00.000Z`;
-  if (feed.feed.lastUsedAt !== hour)
-    await db.update(licenceFeeds).set({ lastUsedAt: hour }).where(eq(licenceFeeds.id, feed.feed.id)).run();
+  await feedBySecret(db, FEEDS, token);
   const from = addDays(nowIso().slice(0, 10), -90);
   const rows = await db
     .select({ lot: licenceLots, productName: licenceProducts.name })
