@@ -83,10 +83,8 @@ export async function startShards({ shards, statePrefix, vars: extra = {}, maxSo
       cf: {},
       resourcePersistencePath: join(state, "v3"),
       log: new Log(LogLevel.WARN),
-      handleRuntimeStdio(stdout, stderr) {
-        stdout.on("data", (c) => take(String(c)));
-        stderr.on("data", (c) => take(String(c)));
-      },
+      // The Workers' console lines (the `d1-queue` lines bench/webhooks.mjs sums among them).
+      handleStructuredLogs: ({ message }) => take(`${message}\n`),
       workers,
     }),
   );

@@ -16,12 +16,12 @@
 //      router (real workspaces answer 200 with a key, registry rows 503 as above); the ones on
 //      s1 are also sent direct, interleaved, for the ratio. The route cache's hit rate comes from
 //      the router's `x-inventory-route` header (`cached` or `registry`; development only).
-// Options (environment): REQUESTS (8000 per phase and path), CONCURRENCY (4), WORKSPACES (20000), SHARDS (5).
+// Options (environment): REQUESTS (3000 per phase and path), CONCURRENCY (4), WORKSPACES (20000), SHARDS (5).
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import { runShardBench } from "./lib-shards.mjs";
 import { createWorkspace, expectStatus, latencyStats, log, pool, printTable, seededRandom, seedId } from "./lib.mjs";
 
-const REQUESTS = Number(process.env.REQUESTS ?? 8000);
+const REQUESTS = Number(process.env.REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const WORKSPACES = Number(process.env.WORKSPACES ?? 20_000);
 const SHARDS = Number(process.env.SHARDS ?? 5);
