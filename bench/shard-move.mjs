@@ -6,13 +6,14 @@
 // generated SQL (bench/search-seed.mjs, as the search benchmark does). A bystander workspace lands
 // on s2 and is never moved: its trivial route (GET /categories/default) is the run's baseline. Then,
 // while one writer creates assets (POST /inventory-items) and one reader lists them (GET
-// /inventory-items?limit=20) on the moving workspace, without pause, the platform admin moves it to
-// s2 and polls the move every 100 ms. Reported: how long writes were refused (the move's own
-// `switchMs`, from the fence to the registry switch; the client's 503s, first to last; and the
-// longest time the writer went without an accepted write during the move), the whole move (POST to `done`), the copy (POST to `switching` seen) and
-// rows copied per second, the reader's and writer's latencies before and during the move and the
-// bystander's trivial route beside them; then every write answered 201 is looked up by name on the
-// new shard (exactly once), and no write answered 503 is there.
+// /inventory-items?limit=20) on the moving workspace, and the bystander's trivial route and a route
+// that reads no database (a 404 of the bare host) run too, all without pause, the platform admin
+// moves the workspace to s2 and polls the move every 100 ms. Reported: how long writes were refused
+// (the move's own `switchMs`, from the fence to the registry switch; the client's 503s, first to
+// last; and the longest time the writer went without an accepted write during the move), the whole
+// move (POST to `done`), the copy (POST to `switching` seen) and rows copied per second, and every
+// client's latencies before and during the move against the trivial route idle; then every write
+// answered 201 is looked up by name on the new shard (exactly once), and no write answered 503 is there.
 // Options (environment): ASSETS (100000), PORT is not used (free loopback ports).
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import { runShardBench } from "./lib-shards.mjs";
@@ -73,19 +74,24 @@ async function main() {
       }
     };
     // A reader on the moving workspace, and the bystander's trivial route: 200s only, timed.
-    const looping = (into, send) => async () => {
-      while (!stop) {
-        const sent = Date.now();
-        const res = await send();
-        into.push({ sent, at: Date.now(), status: res.status, ms: res.ms });
-        if (res.status !== 200) odd.push(`read: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-      }
-    };
+    const looping =
+      (into, send, expect = 200) =>
+      async () => {
+        while (!stop) {
+          const sent = Date.now();
+          const res = await send();
+          into.push({ sent, at: Date.now(), status: res.status, ms: res.ms });
+          if (res.status !== expect) odd.push(`read: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        }
+      };
     const trivials = [];
+    // A route that reads no database at all (a 404 of the bare host): is the process itself held up?
+    const bare = [];
     const running = [
       writer(),
       looping(reads, () => call(ws.slug, "GET", "/inventory-items?limit=20", { headers: ws.auth }))(),
       looping(trivials, trivial)(),
+      looping(bare, () => call("www", "GET", "/no-such-route", { headers: { host: `localhost:${port}` } }), 404)(),
     ];
     await sleep(10_000);
     const beforeEnd = Date.now();
@@ -167,6 +173,8 @@ async function main() {
         row("trivial route (bystander on s2), idle", idle.stats),
         row("trivial route, beside the writer and reader", stats(phase(trivials, 0, beforeEnd))),
         row("trivial route, during the move", stats(phase(trivials, moveStart, moveEnd))),
+        row("no-database 404 (bare host), before the move", stats(phase(bare, 0, beforeEnd))),
+        row("no-database 404 (bare host), during the move", stats(phase(bare, moveStart, moveEnd))),
         row("reader, before the move", stats(phase(reads, 0, beforeEnd))),
         row("reader, during the move", stats(phase(reads, moveStart, moveEnd))),
         row("writer (201s), before the move", stats(phase(accepted, 0, beforeEnd))),
