@@ -14,7 +14,7 @@ import { runWrangler } from "../scripts/lib/wrangler.mjs";
 import { freePort, httpClient, log, workerVars } from "./lib.mjs";
 
 /**
- * Starts the router and `shards` shards. Returns `{port, directPort, vars, call, direct, mf, state,
+ * Starts the router and `shards` shards. Returns `{port, directPort, vars, call, direct, directTo, mf, state,
  * configs, output, onOutput, stop}`: `call` goes through the router, `direct` straight to shard s1's
  * `Shard` entrypoint (the Host header picks the workspace either way); `mf` is the Miniflare instance
  * (its `getD1Database(binding, worker)` seeds databases while the Workers run).
@@ -22,7 +22,11 @@ import { freePort, httpClient, log, workerVars } from "./lib.mjs";
 export async function startShards({ shards, statePrefix, vars: extra = {}, maxSockets = 64, timeoutMs = 120_000 }) {
   const dir = mkdtempSync(join(tmpdir(), statePrefix));
   const state = join(dir, "state");
-  const [port, directPort] = [await freePort(), await freePort()];
+  const port = await freePort();
+  // Every shard's `Shard` entrypoint on a port of its own (s1's is `direct`; the others for probes).
+  const directPorts = [];
+  for (let i = 0; i < shards; i++) directPorts.push(await freePort());
+  const directPort = directPorts[0];
   const vars = {
     RATE_LIMITS: "off",
     ENVIRONMENT: "development",
@@ -62,12 +66,9 @@ export async function startShards({ shards, statePrefix, vars: extra = {}, maxSo
   const workers = [
     worker(configs.router, "inventory-router", routerDist),
     ...configs.shards.map((s, i) =>
-      worker(
-        s.path,
-        s.worker,
-        shardDist,
-        i === 0 ? { unsafeDirectSockets: [{ host: "127.0.0.1", port: directPort, entrypoint: "Shard" }] } : {},
-      ),
+      worker(s.path, s.worker, shardDist, {
+        unsafeDirectSockets: [{ host: "127.0.0.1", port: directPorts[i], entrypoint: "Shard" }],
+      }),
     ),
   ];
   const output = [];
@@ -90,13 +91,16 @@ export async function startShards({ shards, statePrefix, vars: extra = {}, maxSo
   );
   await mf.ready;
   const client = httpClient(port, { maxSockets, timeoutMs });
-  const directClient = httpClient(directPort, { maxSockets, timeoutMs });
+  const directClients = directPorts.map((p) => httpClient(p, { maxSockets, timeoutMs }));
   // The direct socket answers with the Host the client sends: the router's, so both see one URL.
-  const direct = (label, method, path, opts = {}) =>
-    directClient.call(label, method, path, {
-      ...opts,
-      headers: { host: `${label}.localhost:${port}`, ...opts.headers },
-    });
+  const directTo =
+    (shard) =>
+    (label, method, path, opts = {}) =>
+      directClients[Number(shard.slice(1)) - 1].call(label, method, path, {
+        ...opts,
+        headers: { host: `${label}.localhost:${port}`, ...opts.headers },
+      });
+  const direct = directTo("s1");
   for (let i = 0; ; i++) {
     try {
       if ((await client.call("www", "GET", "/openapi.json")).status === 200) break;
@@ -111,6 +115,8 @@ export async function startShards({ shards, statePrefix, vars: extra = {}, maxSo
     vars,
     call: client.call,
     direct,
+    /** `directTo("s2")`: like `direct`, to that shard's `Shard` entrypoint. */
+    directTo,
     mf,
     state,
     configs,
@@ -118,7 +124,7 @@ export async function startShards({ shards, statePrefix, vars: extra = {}, maxSo
     recentOutput: () => output.join("").slice(-4000),
     async stop() {
       client.close();
-      directClient.close();
+      for (const c of directClients) c.close();
       await mf.dispose().catch(() => {});
       rmSync(dir, { recursive: true, force: true });
     },
