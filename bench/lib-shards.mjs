@@ -1,10 +1,10 @@
 // The router and N shards for the benchmarks (bench/router.mjs, `SHARDS=2 node bench/webhooks.mjs`),
 // in one workerd run through Miniflare's API rather than `wrangler dev`: the same configurations
 // (scripts/lib/shard-configs.mjs), bindings (wrangler's own translation of them) and local state
-// layout, each Worker bundled once by wrangler, plus what `wrangler dev` cannot give: shard s1's
+// layout, each Worker bundled once by wrangler, plus what `wrangler dev` cannot give: every shard's
 // `Shard` entrypoint on a socket of its own (Miniflare's `unsafeDirectSockets`), so the same request
 // can be sent to the router and straight to the shard it would reach, in the same process, under
-// the same load. No wrangler proxy Worker sits in front of either port.
+// the same load. No wrangler proxy Worker sits in front of any port.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
