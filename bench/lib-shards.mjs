@@ -6,6 +6,7 @@
 // can be sent to the router and straight to the shard it would reach, in the same process, under
 // the same load. No wrangler proxy Worker sits in front of any port.
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeShardConfigs } from "../scripts/lib/shard-configs.mjs";
@@ -15,7 +16,7 @@ import { freePort, httpClient, log, workerVars } from "./lib.mjs";
 
 /**
  * Starts the router and `shards` shards. Returns `{port, directPort, vars, call, direct, directTo, mf, state,
- * configs, output, onOutput, stop}`: `call` goes through the router, `direct` straight to shard s1's
+ * configs, onOutput, recentOutput, stop}`: `call` goes through the router, `direct` straight to shard s1's
  * `Shard` entrypoint (the Host header picks the workspace either way); `mf` is the Miniflare instance
  * (its `getD1Database(binding, worker)` seeds databases while the Workers run).
  */
@@ -52,7 +53,9 @@ export async function startShards({ shards, statePrefix, vars: extra = {}, maxSo
   const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
   // No fetch of the `Request.cf` object from workers.cloudflare.com: loopback only.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-  const { Miniflare, Log, LogLevel, convertV4MiniflareOptions } = await import("miniflare");
+  // Wrangler's own Miniflare (the one its option translation is made for), not whichever is hoisted.
+  const fromWrangler = createRequire(createRequire(import.meta.url).resolve("wrangler"));
+  const { Miniflare, Log, LogLevel, convertV4MiniflareOptions } = fromWrangler("miniflare");
   const worker = (path, name, dist, extraOptions = {}) => {
     const { workerOptions } = unstable_getMiniflareWorkerOptions(path);
     return {
