@@ -5,7 +5,9 @@ import { readdirSync } from "node:fs";
 
 const here = new URL(".", import.meta.url).pathname;
 const all = readdirSync(here)
-  .filter((f) => f.endsWith(".mjs") && !["run.mjs", "lib.mjs"].includes(f) && !f.endsWith("-seed.mjs"))
+  .filter(
+    (f) => f.endsWith(".mjs") && !["run.mjs", "lib.mjs", "lib-shards.mjs"].includes(f) && !f.endsWith("-seed.mjs"),
+  )
   .map((f) => f.replace(/\.mjs$/, ""))
   .sort();
 const wanted = process.argv.slice(2);

@@ -81,8 +81,10 @@ async function route(request: Request, env: RouterBindings): Promise<Response> {
   if (res.status === 101 || res.webSocket) return res;
   const out = new Response(res.body, res);
   out.headers.set("x-request-id", out.headers.get("x-request-id") ?? requestId);
-  // Benchmarks read the cache's hit rate from here (bench/router.mjs).
-  if (dest.cached !== undefined) out.headers.set("x-inventory-route", dest.cached ? "cached" : "registry");
+  // Development only, like x-d1-queries: how the route was found, which bench/router.mjs counts
+  // into the cache's hit rate. A tenant in production learns nothing of the routing.
+  if (dest.cached !== undefined && env.ENVIRONMENT === "development")
+    out.headers.set("x-inventory-route", dest.cached ? "cached" : "registry");
   return out;
 }
 

@@ -30,6 +30,8 @@ export interface RouterBindings {
   /** The field app's built files, answered by the router's own asset server (wrangler [assets]). */
   ASSETS?: Fetcher;
   BASE_URL?: string;
+  /** `development` under `wrangler dev`: the router then says how it found a route (`x-inventory-route`). */
+  ENVIRONMENT?: string;
   /** Seconds a host's shard is cached in the isolate (default 30). */
   ROUTE_TTL_SECONDS?: string;
   [binding: `SHARD_${string}`]: ShardStub;
