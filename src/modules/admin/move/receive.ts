@@ -9,6 +9,7 @@ import { claimDatabase } from "../../../tenancy/provision";
 import { controlDb } from "../../../tenancy/registry";
 import { wipeDatabase } from "../../../tenancy/retire";
 import { sessionObject } from "../../sessions";
+import { FAULT_COPY, FAULT_SWITCH, faultsOn, injectedFault } from "./faults";
 import type { MoveTarget } from "./peers";
 import { reservationSlug } from "./peers";
 import { migrationTriggers, quoted, runInBatches, writeStatements } from "./tables";
@@ -19,7 +20,7 @@ import { migrationTriggers, quoted, runInBatches, writeStatements } from "./tabl
  * rows arrive (the rows come with what the triggers would derive: FTS rows, analytics rollups),
  * and puts the source's triggers back at the end. Every step can be repeated.
  */
-export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
+export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue" | "fill" | "moveResume"> {
   return {
     async moveInBegin({ moveId }) {
       const slug = reservationSlug(moveId, "to");
@@ -41,6 +42,7 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
     },
 
     async moveInRows({ binding, table, rows, rowids }) {
+      if (faultsOn(env) && JSON.stringify(rows).includes(FAULT_COPY)) throw injectedFault(`a page of ${table.name}`);
       const db = rawTenantDb(env, binding);
       await runInBatches(db, writeStatements(db, table, rows, rowids), 20);
       return rows.length;
@@ -52,6 +54,8 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
 
     async moveInFinish({ binding, triggers }) {
       const db = rawTenantDb(env, binding);
+      if (faultsOn(env) && (await db.prepare(`SELECT 1 FROM assets WHERE name = ?`).bind(FAULT_SWITCH).first()))
+        throw injectedFault("the end of the switch");
       await runInBatches(
         db,
         triggers.map((t) =>
