@@ -5,10 +5,15 @@ import type { Bindings } from "../../../env";
  * only on a development deployment with MOVE_FAULTS=1, never in production. The cue is data of the
  * workspace being moved, so a test picks the moment without a clock: an asset named
  * `move-fault:copy` makes the page of rows that carries it refused (a failure while copying), one
- * named `move-fault:switch` makes the end of the switch refused (after the sessions were handed over).
+ * named `move-fault:switch` makes the end of the switch refused (after the sessions were handed over),
+ * one named `move-fault:stall` makes the page that carries it wait for ten minutes (a move caught
+ * `copying`, for a test to kill its Workers in).
  */
 export const FAULT_COPY = "move-fault:copy";
 export const FAULT_SWITCH = "move-fault:switch";
+export const FAULT_STALL = "move-fault:stall";
+const STALL_MS = 600_000;
+export const stall = () => new Promise((resolve) => setTimeout(resolve, STALL_MS));
 
 export const faultsOn = (env: Bindings) => env.ENVIRONMENT === "development" && env.MOVE_FAULTS === "1";
 

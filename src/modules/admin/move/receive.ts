@@ -9,7 +9,7 @@ import { claimDatabase } from "../../../tenancy/provision";
 import { controlDb } from "../../../tenancy/registry";
 import { wipeDatabase } from "../../../tenancy/retire";
 import { sessionObject } from "../../sessions";
-import { FAULT_COPY, FAULT_SWITCH, faultsOn, injectedFault } from "./faults";
+import { FAULT_COPY, FAULT_STALL, FAULT_SWITCH, faultsOn, injectedFault, stall } from "./faults";
 import type { MoveTarget } from "./peers";
 import { reservationSlug } from "./peers";
 import { migrationTriggers, quoted, runInBatches, writeStatements } from "./tables";
@@ -42,7 +42,11 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue" | "fill"
     },
 
     async moveInRows({ binding, table, rows, rowids }) {
-      if (faultsOn(env) && JSON.stringify(rows).includes(FAULT_COPY)) throw injectedFault(`a page of ${table.name}`);
+      if (faultsOn(env)) {
+        const page = JSON.stringify(rows);
+        if (page.includes(FAULT_COPY)) throw injectedFault(`a page of ${table.name}`);
+        if (page.includes(FAULT_STALL)) await stall();
+      }
       const db = rawTenantDb(env, binding);
       await runInBatches(db, writeStatements(db, table, rows, rowids), 20);
       return rows.length;

@@ -96,7 +96,7 @@ async function requireSameJurisdiction(env: Bindings, target: MoveTarget, toShar
   const name = (j: string | null) => (j ? `jurisdiction '${j}'` : "no jurisdiction");
   throw invalidField(
     "body.toShard",
-    `keeps its databases in ${name(there.jurisdiction)}, the workspace's shard ${shardName(env)} in ${name(here)}: a workspace moves only to a shard of its own jurisdiction (docs/deploying.md#regions)`,
+    `names shard ${toShard}, which keeps its databases in ${name(there.jurisdiction)}, and the workspace's shard ${shardName(env)} keeps them in ${name(here)}: a workspace moves only to a shard of its own jurisdiction (docs/deploying.md#regions)`,
   );
 }
 
