@@ -134,14 +134,9 @@ async function expectNothingLost(ws, ses, traffic, seeded) {
 const runCron = () => request(`http://127.0.0.1:${t.w.port}/__scheduled?cron=*/5+*+*+*+*`, { okStatuses: [200, 500] });
 
 describe("a move that fails midway rolls back with nothing lost", () => {
-  for (const { phase, marker, error, reached } of [
-    { phase: "while copying", marker: "move-fault:copy", error: /refused a page of assets/, reached: "copying" },
-    {
-      phase: "in the switch",
-      marker: "move-fault:switch",
-      error: /refused the end of the switch/,
-      reached: "switching",
-    },
+  for (const { phase, marker, error } of [
+    { phase: "while copying", marker: "move-fault:copy", error: /refused a page of / },
+    { phase: "in the switch", marker: "move-fault:switch", error: /refused the end of the switch/ },
   ])
     it(`the destination refuses ${phase}: the workspace stays and serves, its target database is released, and a second move can start`, {
       timeout: 240_000,
