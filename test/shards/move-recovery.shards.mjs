@@ -343,6 +343,7 @@ describe("a move whose Workers died midway", () => {
       expect(["copying", "switching", "retiring"]).toContain(state);
       if (state !== "retiring") await sleep(25);
     }
+    expect(state).toBe("retiring");
     await t.w.crash();
     await t.w.restart();
     await t.relogin();

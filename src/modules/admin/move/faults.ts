@@ -4,7 +4,7 @@ import type { Bindings } from "../../../env";
  * Faults a destination shard injects on cue, for the move tests (test/shards/move-recovery.shards.mjs):
  * only on a development deployment with MOVE_FAULTS=1, never in production. The cue is data of the
  * workspace being moved, so a test picks the moment without a clock: an asset named
- * `move-fault:copy` makes the page of rows that carries it refused (a failure while copying), one
+ * `move-fault:copy` makes the page of the assets table that carries it refused (a failure while copying), one
  * named `move-fault:switch` makes the end of the switch refused (after the sessions were handed over),
  * one named `move-fault:stall` makes the page that carries it wait for ten minutes (a move caught
  * `copying`, for a test to kill its Workers in).

@@ -42,7 +42,8 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue" | "fill"
     },
 
     async moveInRows({ binding, table, rows, rowids }) {
-      if (faultsOn(env)) {
+      // The cue is an asset's current name (its history may keep an old one).
+      if (faultsOn(env) && table.name === "assets") {
         const page = JSON.stringify(rows);
         if (page.includes(FAULT_COPY)) throw injectedFault(`a page of ${table.name}`);
         if (page.includes(FAULT_STALL)) await stall();
