@@ -51,13 +51,13 @@ export async function runMove(env: Bindings, move: TenantMoveRecord): Promise<vo
   const source = rawTenantDb(env, move.fromBinding);
   const frozen: string[] = [];
   let restored: string[] = [];
+  let copied = 0;
   try {
     if (!target) throw new Error(`no service binding to shard ${move.toShard}`);
     const { binding } = await target.moveInBegin({ moveId: move.id });
     await beat(env, move.id, { toBinding: binding });
     const tables = await copyTables(source);
     await startCapture(source, tables);
-    let copied = 0;
     let pages = 0;
     const progress = async (rows: number) => {
       copied += rows;
@@ -93,7 +93,7 @@ export async function runMove(env: Bindings, move: TenantMoveRecord): Promise<vo
       switchMs: Date.now() - fencedAt,
     });
   } catch (err) {
-    await rollback(env, move, target, source, frozen, restored, err);
+    await rollback(env, move, target, source, frozen, restored, err, { copiedRows: copied });
     return;
   }
   await retire(env, move, frozen);
@@ -216,6 +216,7 @@ export async function rollback(
   frozen: readonly string[],
   restored: readonly string[],
   err: unknown,
+  figures: Patch = {},
 ): Promise<void> {
   console.error(`move ${move.id} failed; rolling back`, String(err));
   const steps: (() => Promise<unknown>)[] = [
@@ -229,6 +230,7 @@ export async function rollback(
   for (const step of steps) await step().catch((e: unknown) => left.push(String(e)));
   const message = String(err instanceof Error ? err.message : err).slice(0, 500);
   await save(env, move.id, {
+    ...figures,
     state: "failed",
     error: left.length > 0 ? `${message}; rollback incomplete: ${left.join("; ").slice(0, 500)}` : message,
     finishedAt: nowIso(),
