@@ -296,6 +296,54 @@ describe("webhooks across a move", () => {
 });
 
 describe("a move whose Workers died midway", () => {
+  it("is rolled back by the cron when it died switching: the fence comes off, the frozen session takes scans again", {
+    timeout: 600_000,
+  }, async () => {
+    // The destination holds the end of the switch: the move is caught `switching`.
+    const ws = await plainWorkspace("crash-sw");
+    const { ses, seeded } = await openSession(ws, "move-fault:switch-stall");
+    const usedBefore = await t.fills();
+    const started = await t.admin(`/tenants/${ws.id}/move`, { method: "POST", body: { toShard: ws.other } });
+    expect(started.status).toBe(202);
+    let state = "";
+    for (let i = 0; i < 1200 && state !== "switching"; i++) {
+      state = (await t.admin(`/tenants/${ws.id}/move`)).body.state;
+      if (state !== "switching") await sleep(100);
+    }
+    expect(state).toBe("switching");
+    const fenced = async () => {
+      const res = await ws.api("/inventory-items", { method: "POST", body: { name: "fenced" } });
+      return [res.status, res.headers["retry-after"]];
+    };
+    const scan = (scanId) => ws.api(`/sessions/${ses}/scan`, { method: "POST", body: { code: `U-${scanId}`, scanId } });
+    await t.w.crash();
+    await t.w.restart();
+    await t.relogin();
+    // After the crash the fence and the frozen session are still there: writes and scans refused.
+    expect((await t.admin(`/tenants/${ws.id}/move`)).body.state).toBe("switching");
+    expect(await fenced()).toEqual([503, "1"]);
+    expect((await scan("frozen:0")).status).toBe(503);
+    let rolled;
+    for (let i = 0; i < 120; i++) {
+      await runCron();
+      rolled = (await t.admin(`/tenants/${ws.id}/move`)).body;
+      if (rolled.state === "failed") break;
+      await sleep(500);
+    }
+    expect(rolled.state).toBe("failed");
+    expect(rolled.error).toMatch(/stopped while switching/);
+    expect(await t.shardOf(ws.id)).toBe(ws.shard);
+    expect(await t.fills()).toEqual(usedBefore);
+    // Writes and scans are taken again, on the old shard, and nothing written before is lost.
+    expect((await ws.api("/inventory-items", { method: "POST", body: { name: "after" } })).status).toBe(201);
+    const after = await scan("thawed:0");
+    expect(after.status).toBe(200);
+    expect((await itemNames(ws)).sort()).toEqual(["A", "B", "C", "after", "move-fault:switch-stall"]);
+    expect(seeded).toBe(4);
+    const report = (await ws.api(`/sessions/${ses}/report`)).body;
+    expect([report.scanned, report.unknownCodes]).toEqual([1, 1]);
+  });
+
   it("is rolled back by the cron when it died copying, and finished by the next POST when it died retiring", {
     timeout: 600_000,
   }, async () => {

@@ -7,11 +7,13 @@ import type { Bindings } from "../../../env";
  * `move-fault:copy` makes the page of the assets table that carries it refused (a failure while copying), one
  * named `move-fault:switch` makes the end of the switch refused (after the sessions were handed over),
  * one named `move-fault:stall` makes the page that carries it wait for ten minutes (a move caught
- * `copying`, for a test to kill its Workers in).
+ * `copying`, for a test to kill its Workers in), one named `move-fault:switch-stall` the end of the
+ * switch (a move caught `switching`: writes fenced, sessions frozen).
  */
 export const FAULT_COPY = "move-fault:copy";
 export const FAULT_SWITCH = "move-fault:switch";
 export const FAULT_STALL = "move-fault:stall";
+export const FAULT_SWITCH_STALL = "move-fault:switch-stall";
 const STALL_MS = 600_000;
 export const stall = () => new Promise((resolve) => setTimeout(resolve, STALL_MS));
 

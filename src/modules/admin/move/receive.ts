@@ -9,7 +9,7 @@ import { claimDatabase } from "../../../tenancy/provision";
 import { controlDb } from "../../../tenancy/registry";
 import { wipeDatabase } from "../../../tenancy/retire";
 import { sessionObject } from "../../sessions";
-import { FAULT_COPY, FAULT_STALL, FAULT_SWITCH, faultsOn, injectedFault, stall } from "./faults";
+import { FAULT_COPY, FAULT_STALL, FAULT_SWITCH, FAULT_SWITCH_STALL, faultsOn, injectedFault, stall } from "./faults";
 import type { MoveTarget } from "./peers";
 import { reservationSlug } from "./peers";
 import { migrationTriggers, quoted, runInBatches, writeStatements } from "./tables";
@@ -59,8 +59,12 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue" | "fill"
 
     async moveInFinish({ binding, triggers }) {
       const db = rawTenantDb(env, binding);
-      if (faultsOn(env) && (await db.prepare(`SELECT 1 FROM assets WHERE name = ?`).bind(FAULT_SWITCH).first()))
-        throw injectedFault("the end of the switch");
+      if (faultsOn(env)) {
+        const cue = async (name: string) =>
+          !!(await db.prepare(`SELECT 1 FROM assets WHERE name = ?`).bind(name).first());
+        if (await cue(FAULT_SWITCH)) throw injectedFault("the end of the switch");
+        if (await cue(FAULT_SWITCH_STALL)) await stall();
+      }
       await runInBatches(
         db,
         triggers.map((t) =>
