@@ -44,7 +44,11 @@ async function main() {
     request(`${adminUrl}/api/v1/admin${path}`, { ...init, headers: { cookie }, okStatuses: [400, 404, 409] });
   const id = who.startsWith("ten_") ? who : await tenantIdOf(admin, who);
   const started = await admin(`/tenants/${id}/move`, { method: "POST", body: { toShard } });
-  if (started.status !== 202) throw new Error(`${started.body.message} (${started.status} ${started.body.code})`);
+  if (started.status !== 202) {
+    // A 400 says which field and why (another jurisdiction, an unknown shard) in its details.
+    const why = (started.body.details ?? []).map((d) => `${d.path} ${d.message}`).join("; ");
+    throw new Error(`${started.body.message}${why ? `: ${why}` : ""} (${started.status} ${started.body.code})`);
+  }
   let last = "";
   for (;;) {
     const move = (await admin(`/tenants/${id}/move`)).body;

@@ -32,6 +32,13 @@ export interface Bindings {
   SHARD_REGION?: string;
   /** The D1 jurisdiction of this shard's pool databases (`eu`, `fedramp`), when they have one. */
   SHARD_JURISDICTION?: string;
+  /**
+   * How long a running workspace move may go without a sign of life before this shard's cron (or a
+   * new POST …/move) takes it over, in seconds (src/modules/admin/move/resume.ts). Unset: 600.
+   */
+  MOVE_LEASE_SECONDS?: string;
+  /** Development only ("1", the move tests): a destination shard refuses on cue (src/modules/admin/move/faults.ts). */
+  MOVE_FAULTS?: string;
   /** Development only: trust a client-sent `cf-connecting-ip` (src/access/throttle.ts). Unset: ignored locally. */
   TRUST_CLIENT_IP?: string;
   /** "true" (benchmarks only): each consumed Queue batch logs its D1 statements (src/index.ts). */

@@ -8,7 +8,7 @@ import { consumeEvents } from "./events/consumer";
 import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
-import { enqueueForwarded, forwardMoved, moveReceiver } from "./modules/admin";
+import { enqueueForwarded, forwardMoved, moveReceiver, resumeMoveById } from "./modules/admin";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
 import { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessage } from "./modules/notifications";
 import { shardFill } from "./tenancy/fill";
@@ -94,6 +94,11 @@ export class Shard extends WorkerEntrypoint<Bindings> {
     return shardFill(this.env);
   }
 
+  /** The cron, run now at the router's ask (its local `/__scheduled`: src/router/index.ts). */
+  cron(scheduledTime: number) {
+    return runScheduled(this.env, { scheduledTime });
+  }
+
   // A workspace moving here from another shard (src/modules/admin/move/, docs/deploying.md#moving-a-workspace-between-shards).
   moveInBegin(input: Parameters<Receiver["moveInBegin"]>[0]) {
     return moveReceiver(this.env).moveInBegin(input);
@@ -109,6 +114,10 @@ export class Shard extends WorkerEntrypoint<Bindings> {
   }
   moveInAbort(input: Parameters<Receiver["moveInAbort"]>[0]) {
     return moveReceiver(this.env).moveInAbort(input);
+  }
+  /** A move this shard drives that stopped midway, taken over at another shard's ask (src/modules/admin/move/resume.ts). */
+  moveResume({ moveId }: { moveId: string }) {
+    return resumeMoveById(this.env, moveId);
   }
   /** Queue messages of a workspace that moved here, forwarded by its old shard. */
   enqueue(queue: string, bodies: unknown[]) {

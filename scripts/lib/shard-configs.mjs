@@ -18,12 +18,13 @@ const shardDatabaseId = (id, n) => `${id.slice(0, -6)}${String(n).padStart(2, "0
 
 /**
  * Writes the configurations; `vars` go into every Worker's [vars] (a `--var` reaches only the first
- * Worker of a `wrangler dev`). With `devVars`, the local secrets (.dev.vars) are copied beside them,
- * since wrangler reads them from the configuration's folder.
+ * Worker of a `wrangler dev`), `shardVars` (`{ s3: { SHARD_JURISDICTION: "eu" } }`) into one shard's
+ * on top. With `devVars`, the local secrets (.dev.vars) are copied beside them, since wrangler reads
+ * them from the configuration's folder.
  */
 export async function writeShardConfigs(
   count,
-  { dir = join(ROOT, ".wrangler", "shards"), vars = {}, devVars = false } = {},
+  { dir = join(ROOT, ".wrangler", "shards"), vars = {}, devVars = false, shardVars = {} } = {},
 ) {
   const { experimental_readRawConfig } = await import("wrangler");
   const source = join(ROOT, "wrangler.toml");
@@ -38,7 +39,7 @@ export async function writeShardConfigs(
     const c = structuredClone(rawConfig);
     c.name = `inventory-${name}`;
     c.main = abs(c.main);
-    c.vars = { ...(c.vars ?? {}), ...base, SHARD_NAME: name };
+    c.vars = { ...(c.vars ?? {}), ...base, ...(shardVars[name] ?? {}), SHARD_NAME: name };
     c.assets = { ...c.assets, directory: abs(c.assets.directory) };
     c.d1_databases = c.d1_databases.map((db) => ({
       ...db,

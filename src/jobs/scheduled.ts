@@ -6,6 +6,7 @@ import { runCheckoutReminders } from "../modules/assets";
 import { runBookingReminders } from "../modules/bookings";
 import { resumeImports } from "../modules/import-export";
 import { runLicenceReminders } from "../modules/licences";
+import { resumeStoppedMoves } from "../modules/admin";
 import { runMaintenanceReminders } from "../modules/maintenance";
 import { runNotificationDelivery } from "../modules/notifications";
 import { runOffboardingReminders } from "../modules/offboarding";
@@ -66,8 +67,14 @@ export const CRON_JOBS: readonly CronJob[] = [
 ];
 
 /** Cron entry point. A job that fails as a whole is logged and does not keep the others from running. */
-export async function runScheduled(env: Bindings, controller: ScheduledController): Promise<void> {
+export async function runScheduled(
+  env: Bindings,
+  controller: Pick<ScheduledController, "scheduledTime">,
+): Promise<void> {
   const runAt = new Date(controller.scheduledTime);
+  // Workspace moves this shard drives whose Worker ended midway: rolled back or finished
+  // (docs/deploying.md#moving-a-workspace-between-shards).
+  await resumeStoppedMoves(env).catch((err: unknown) => console.error("cron: resuming moves failed", String(err)));
   for (const { job, run } of CRON_JOBS) {
     try {
       await sweepTenants(env, job, (tenant) => run(env, tenant, runAt).then(() => undefined));

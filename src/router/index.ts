@@ -90,6 +90,15 @@ async function route(request: Request, env: RouterBindings): Promise<Response> {
 
 export default {
   fetch: route,
+  /**
+   * The router has no cron trigger of its own; each shard has its own (scripts/lib/shard-configs.mjs).
+   * Under `wrangler dev --test-scheduled`, though, `/__scheduled` reaches the first Worker only, the
+   * router: it runs every shard's cron, one after the other, so a local test can drive them.
+   */
+  async scheduled(controller, env) {
+    for (const [name, shard] of shardsOf(env))
+      await shard.cron(controller.scheduledTime).catch((err: unknown) => console.error(`cron of ${name}`, String(err)));
+  },
 } satisfies ExportedHandler<RouterBindings>;
 
 /** For tests: the isolate's route cache counters. */

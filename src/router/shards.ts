@@ -23,6 +23,8 @@ export interface Placement {
 export interface ShardStub {
   fetch(request: Request): Promise<Response>;
   fill(): Promise<ShardFill>;
+  /** Runs the shard's cron now (the router's local `/__scheduled`, src/router/index.ts). */
+  cron(scheduledTime: number): Promise<void>;
 }
 
 export interface RouterBindings {

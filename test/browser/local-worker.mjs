@@ -26,9 +26,10 @@ const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND
 
 /**
  * Starts the Worker; resolves once it answers. `vars` are extra Worker variables. With `shards`, a
- * router and that many shards instead (scripts/lib/shard-configs.mjs), in one `wrangler dev`.
+ * router and that many shards instead (scripts/lib/shard-configs.mjs), in one `wrangler dev`;
+ * `shardVars` adds variables to one shard (`{ s3: { SHARD_JURISDICTION: "eu" } }`).
  */
-export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
+export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "inventory-browser-"));
   const persist = join(dir, "state");
   const [port, inspector] = [await freePort(), await freePort()];
@@ -45,7 +46,8 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
     ...vars,
   };
   // Shards: every Worker's variables are in its configuration (a `--var` reaches the first only).
-  const topology = shards > 0 ? await writeShardConfigs(shards, { dir: join(dir, "config"), vars: allVars }) : null;
+  const topology =
+    shards > 0 ? await writeShardConfigs(shards, { dir: join(dir, "config"), vars: allVars, shardVars }) : null;
   // One Worker: wrangler.toml's, with a pool for the browser suite's 20-odd workspaces.
   const single = topology ? null : await writePoolConfig(48, { dir: join(dir, "config"), vars: allVars });
   const config = topology ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])] : ["-c", single];
@@ -85,41 +87,56 @@ export async function startLocalWorker(vars = {}, { shards = 0 } = {}) {
     "--test-scheduled",
   ];
   for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
-  const child = spawnWrangler(args, { quiet: true, detached: true, env: quietEnv });
   const log = [];
-  child.stdout?.on("data", (c) => log.push(c));
-  child.stderr?.on("data", (c) => log.push(c));
-  const stop = () => {
+  let child;
+  // Spawns wrangler dev and resolves once it answers (again after `crash()`, on the same port and state).
+  const launch = async () => {
+    child = spawnWrangler(args, { quiet: true, detached: true, env: quietEnv });
+    child.stdout?.on("data", (c) => log.push(c));
+    child.stderr?.on("data", (c) => log.push(c));
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      if (child.exitCode !== null) {
+        stop();
+        throw new Error(`wrangler dev exited:\n${Buffer.concat(log).toString("utf8")}`);
+      }
+      try {
+        const res = await request(`http://localhost:${port}/api/v1/openapi.json`, { okStatuses: [404, 500] });
+        if (res.status === 200) return;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) {
+        stop();
+        throw new Error(`wrangler dev did not answer in time:\n${Buffer.concat(log).toString("utf8")}`);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+  const signal = (sig) => {
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, sig);
     } catch {
       // already gone
     }
+  };
+  const stop = () => {
+    signal("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      stop();
-      throw new Error(`wrangler dev exited:\n${Buffer.concat(log).toString("utf8")}`);
-    }
-    try {
-      const res = await request(`http://localhost:${port}/api/v1/openapi.json`, { okStatuses: [404, 500] });
-      if (res.status === 200) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error(`wrangler dev did not answer in time:\n${Buffer.concat(log).toString("utf8")}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await launch();
   // `logs()`: what wrangler dev printed so far (a failing test may show the Worker's side).
   return {
     port,
     url: (label) => `http://${label}.localhost:${port}`,
     stop,
     logs: () => Buffer.concat(log).toString("utf8"),
+    // Every Worker dies at once (SIGKILL: no request or waitUntil finishes), as in a crash or a
+    // deploy; `restart()` then starts them again on the same port and local state.
+    crash: async () => {
+      signal("SIGKILL");
+      while (child.exitCode === null && child.signalCode === null) await new Promise((r) => setTimeout(r, 50));
+    },
+    restart: launch,
   };
 }

@@ -4,73 +4,20 @@
 // and written through once, writes were refused only during the switch, and the old pool database
 // is released.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminLogin, createTenant } from "../../scripts/lib/admin-client.mjs";
-import { request } from "../../scripts/lib/http.mjs";
-import { ADMIN, startLocalWorker } from "../browser/local-worker.mjs";
+import { startShards } from "./shards.mjs";
 
-let w;
-let cookie;
+let t;
+let admin;
+let newWorkspace;
+let shardOf;
+let fills;
+let moveToEnd;
 
 beforeAll(async () => {
-  w = await startLocalWorker({}, { shards: 2 });
-  cookie = await adminLogin(w.url("admin"), ADMIN);
+  t = await startShards({ shards: 2 });
+  ({ admin, newWorkspace, shardOf, fills, moveToEnd } = t);
 });
-afterAll(() => {
-  // MOVE_LOG=1: the Workers' own lines about the move and their errors, for a failing run.
-  if (process.env.MOVE_LOG && w)
-    console.log(
-      w
-        .logs()
-        .split("\n")
-        .filter((l) => /move|error|Error/.test(l))
-        .slice(0, 80)
-        .join("\n"),
-    );
-  w?.stop();
-});
-
-const admin = (path, init = {}) =>
-  request(`${w.url("admin")}/api/v1/admin${path}`, {
-    ...init,
-    headers: { cookie, ...init.headers },
-    okStatuses: [400, 404, 409],
-  });
-
-async function newWorkspace(label) {
-  const slug = `${label}-${Math.random().toString(36).slice(2, 7)}`;
-  const owner = { email: `owner@${slug}.example.com`, password: "owner-password-123" };
-  const res = await createTenant(w.url("admin"), cookie, {
-    slug,
-    plan: "pro",
-    ownerEmail: owner.email,
-    ownerPassword: owner.password,
-  });
-  expect(res.status).toBe(201);
-  const base = `${w.url(slug)}/api/v1`;
-  const jwt = (await request(`${base}/auth/login`, { method: "POST", body: owner })).body.accessToken;
-  const api = (path, init = {}) =>
-    request(`${base}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${jwt}`, ...init.headers },
-      okStatuses: [400, 404, 409, 503],
-    });
-  return { slug, id: res.body.tenantId, api };
-}
-
-const shardOf = async (id) => (await admin(`/tenants/${id}`)).body.shard;
-const fills = async () => new Map((await admin("/shards")).body.items.map((s) => [s.shard, s.used]));
-
-/** Polls the move until it ends (done or failed); the states it was seen in, in order. */
-async function moveToEnd(id) {
-  const seen = [];
-  for (let i = 0; i < 1200; i++) {
-    const m = (await admin(`/tenants/${id}/move`)).body;
-    if (seen.at(-1) !== m.state) seen.push(m.state);
-    if (m.state === "done" || m.state === "failed") return { move: m, seen };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the move did not end; seen ${seen.join(" → ")}`);
-}
+afterAll(() => t?.stop());
 
 describe("moving a workspace between shards", () => {
   it("refuses an unknown shard and the workspace's own, with a 400 naming the field", async () => {

@@ -5,46 +5,19 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminLogin, createTenant } from "../../scripts/lib/admin-client.mjs";
 import { request } from "../../scripts/lib/http.mjs";
-import { ADMIN, startLocalWorker } from "../browser/local-worker.mjs";
+import { startShards } from "./shards.mjs";
 
+let t;
 let w;
-let cookie;
+let admin;
+let newWorkspace;
 
 beforeAll(async () => {
-  w = await startLocalWorker({}, { shards: 2 });
-  cookie = await adminLogin(w.url("admin"), ADMIN);
+  t = await startShards({ shards: 2 });
+  ({ w, admin, newWorkspace } = t);
 });
-afterAll(() => w?.stop());
-
-const admin = (path, init = {}) =>
-  request(`${w.url("admin")}/api/v1/admin${path}`, {
-    ...init,
-    headers: { cookie, ...init.headers },
-    okStatuses: [404],
-  });
-
-async function newWorkspace(label) {
-  const slug = `${label}-${Math.random().toString(36).slice(2, 7)}`;
-  const owner = { email: `owner@${slug}.example.com`, password: "owner-password-123" };
-  const res = await createTenant(w.url("admin"), cookie, {
-    slug,
-    plan: "pro",
-    ownerEmail: owner.email,
-    ownerPassword: owner.password,
-  });
-  expect(res.status).toBe(201);
-  const base = `${w.url(slug)}/api/v1`;
-  const jwt = (await request(`${base}/auth/login`, { method: "POST", body: owner })).body.accessToken;
-  const api = (path, init = {}) =>
-    request(`${base}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${jwt}`, ...init.headers },
-      okStatuses: [400, 404, 409, 503],
-    });
-  return { slug, id: res.body.tenantId, base, jwt, api };
-}
+afterAll(() => t?.stop());
 
 describe("a router and two shards", () => {
   it("places each new workspace on the shard with the most room, and serves each from its own shard", async () => {

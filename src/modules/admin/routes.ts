@@ -229,9 +229,12 @@ export const adminRouter = createRouter()
       tags,
       summary: "Move a workspace to another shard",
       description:
-        "Starts the move and answers at once; follow it with GET on the same path (docs/deploying.md#moving-a-workspace-between-shards). The workspace's database is copied while it works as usual; then, for the switch only, writes and scans are refused with 503 and `Retry-After: 1` (reads go on) while the rows written meanwhile, the open inventory sessions' state and the pending outbox and deliveries (rows of the database) are copied and the registry names the new shard; the old copy is then wiped and its pool database released. A move that fails before the switch is rolled back: the workspace stays where it was, nothing lost. 400 for an unknown shard or the workspace's own; 409 while a move of the workspace runs.",
+        "Starts the move and answers at once; follow it with GET on the same path (docs/deploying.md#moving-a-workspace-between-shards). The workspace's database is copied while it works as usual; then, for the switch only, writes and scans are refused with 503 and `Retry-After: 1` (reads go on) while the rows written meanwhile, the open inventory sessions' state and the pending outbox and deliveries (rows of the database) are copied and the registry names the new shard; the old copy is then wiped and its pool database released. A move that fails before the switch is rolled back: the workspace stays where it was, nothing lost. A move whose Worker stopped midway (a deploy, a crash) is rolled back, or finished when it was retiring, by the next cron run or by the next POST here once it has shown no progress for a while. 400 for an unknown shard, the workspace's own, or a shard of another D1 jurisdiction (a move keeps to the workspace's jurisdiction; another location hint is fine); 409 while a move of the workspace runs; 503 when the destination shard does not answer.",
       request: { params: Params, ...jsonBody(MoveTenantBody) },
-      responses: { 202: jsonContent(TenantMoveSchema, "The move, accepted (`copying`)"), ...errorResponses(409, 415) },
+      responses: {
+        202: jsonContent(TenantMoveSchema, "The move, accepted (`copying`)"),
+        ...errorResponses(409, 415, 503),
+      },
     }),
     async (c) => {
       const move = await startMove(c.env, c.req.valid("param").tenantId, c.req.valid("json").toShard);

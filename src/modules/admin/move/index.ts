@@ -6,5 +6,6 @@
 export { enqueueForwarded, forwardMoved } from "./forward";
 export { type MoveTarget, peerShard } from "./peers";
 export { moveReceiver } from "./receive";
+export { resumeMoveById, resumeStoppedMoves } from "./resume";
 export { runMove } from "./run";
 export { latestMove, startMove } from "./start";

@@ -1,5 +1,6 @@
 import type { SessionSnapshot } from "../../../domain/inventory-session";
 import type { Bindings } from "../../../env";
+import type { ShardFill } from "../../../tenancy/fill";
 import type { CopyTable, RawRow } from "./tables";
 
 /**
@@ -17,6 +18,10 @@ export interface MoveTarget {
   }): Promise<void>;
   moveInFinish(input: { binding: string; triggers: { name: string; sql: string }[] }): Promise<void>;
   moveInAbort(input: { moveId: string; tenantId: string; binding: string | null; sessionIds: string[] }): Promise<void>;
+  /** How full that shard is, and its region and jurisdiction. */
+  fill(): Promise<ShardFill>;
+  /** Takes over a move that shard drives whose Worker stopped (src/modules/admin/move/resume.ts). */
+  moveResume(input: { moveId: string }): Promise<void>;
   /** Queue messages of a workspace that moved there, sent to that shard's queue of the same kind. */
   enqueue(queue: string, bodies: unknown[]): Promise<void>;
 }

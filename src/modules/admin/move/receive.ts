@@ -9,6 +9,7 @@ import { claimDatabase } from "../../../tenancy/provision";
 import { controlDb } from "../../../tenancy/registry";
 import { wipeDatabase } from "../../../tenancy/retire";
 import { sessionObject } from "../../sessions";
+import { FAULT_COPY, FAULT_STALL, FAULT_SWITCH, FAULT_SWITCH_STALL, faultsOn, injectedFault, stall } from "./faults";
 import type { MoveTarget } from "./peers";
 import { reservationSlug } from "./peers";
 import { migrationTriggers, quoted, runInBatches, writeStatements } from "./tables";
@@ -19,7 +20,7 @@ import { migrationTriggers, quoted, runInBatches, writeStatements } from "./tabl
  * rows arrive (the rows come with what the triggers would derive: FTS rows, analytics rollups),
  * and puts the source's triggers back at the end. Every step can be repeated.
  */
-export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
+export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue" | "fill" | "moveResume"> {
   return {
     async moveInBegin({ moveId }) {
       const slug = reservationSlug(moveId, "to");
@@ -41,6 +42,12 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
     },
 
     async moveInRows({ binding, table, rows, rowids }) {
+      // The cue is an asset's current name (its history may keep an old one).
+      if (faultsOn(env) && table.name === "assets") {
+        const page = JSON.stringify(rows);
+        if (page.includes(FAULT_COPY)) throw injectedFault(`a page of ${table.name}`);
+        if (page.includes(FAULT_STALL)) await stall();
+      }
       const db = rawTenantDb(env, binding);
       await runInBatches(db, writeStatements(db, table, rows, rowids), 20);
       return rows.length;
@@ -52,6 +59,12 @@ export function moveReceiver(env: Bindings): Omit<MoveTarget, "enqueue"> {
 
     async moveInFinish({ binding, triggers }) {
       const db = rawTenantDb(env, binding);
+      if (faultsOn(env)) {
+        const cue = async (name: string) =>
+          !!(await db.prepare(`SELECT 1 FROM assets WHERE name = ?`).bind(name).first());
+        if (await cue(FAULT_SWITCH)) throw injectedFault("the end of the switch");
+        if (await cue(FAULT_SWITCH_STALL)) await stall();
+      }
       await runInBatches(
         db,
         triggers.map((t) =>

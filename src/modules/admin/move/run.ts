@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { type TenantMoveRecord, tenantMoves, tenants } from "../../../db/control/schema";
 import type { SessionSnapshot } from "../../../domain/inventory-session";
 import type { Bindings } from "../../../env";
 import { nowIso } from "../../../platform/clock";
+import { isUniqueViolation } from "../../../platform/d1";
 import { rawTenantDb } from "../../../tenancy/pool";
 import { controlDb } from "../../../tenancy/registry";
 import { wipeDatabase } from "../../../tenancy/retire";
@@ -15,6 +16,8 @@ import { type CopyTable, copyTables, ftsOf, readPage, readRowids } from "./table
 const PAGE = 200;
 /** In-flight reads on the old shard finish before its database is wiped. */
 const RETIRE_GRACE_MS = 2_000;
+/** Pages copied between two signs of life (the move's `updatedAt`, src/modules/admin/move/resume.ts). */
+const PAGES_PER_BEAT = 25;
 
 type Patch = Partial<Omit<TenantMoveRecord, "id">>;
 const save = (env: Bindings, id: string, patch: Patch) =>
@@ -23,6 +26,19 @@ const save = (env: Bindings, id: string, patch: Patch) =>
     .set({ ...patch, updatedAt: nowIso() })
     .where(eq(tenantMoves.id, id))
     .run();
+
+/**
+ * A sign of life of a move still `copying` (and progress to show). When the move is no longer
+ * `copying`, a shard took it over as stopped (resume.ts): this run ends, and rolls its part back.
+ */
+async function beat(env: Bindings, id: string, patch: Patch): Promise<void> {
+  const res = await controlDb(env)
+    .update(tenantMoves)
+    .set({ ...patch, updatedAt: nowIso() })
+    .where(and(eq(tenantMoves.id, id), eq(tenantMoves.state, "copying")))
+    .run();
+  if (res.meta.changes !== 1) throw new Error("the move was taken over as stopped");
+}
 
 /**
  * Runs a move the source shard accepted (src/modules/admin/move/start.ts), to its end: copy while
@@ -35,15 +51,20 @@ export async function runMove(env: Bindings, move: TenantMoveRecord): Promise<vo
   const source = rawTenantDb(env, move.fromBinding);
   const frozen: string[] = [];
   let restored: string[] = [];
+  let copied = 0;
   try {
     if (!target) throw new Error(`no service binding to shard ${move.toShard}`);
     const { binding } = await target.moveInBegin({ moveId: move.id });
-    await save(env, move.id, { toBinding: binding });
+    await beat(env, move.id, { toBinding: binding });
     const tables = await copyTables(source);
     await startCapture(source, tables);
-    let copied = 0;
-    for (const table of tables) copied += await copyTable(source, target, binding, table);
-    await save(env, move.id, { copiedRows: copied, state: "switching" });
+    let pages = 0;
+    const progress = async (rows: number) => {
+      copied += rows;
+      if (++pages % PAGES_PER_BEAT === 0) await beat(env, move.id, { copiedRows: copied });
+    };
+    for (const table of tables) await copyTable(source, target, binding, table, false, progress);
+    await beat(env, move.id, { copiedRows: copied, state: "switching" });
 
     // The switch: writes are refused from here until the registry names the new shard.
     const fencedAt = Date.now();
@@ -72,7 +93,7 @@ export async function runMove(env: Bindings, move: TenantMoveRecord): Promise<vo
       switchMs: Date.now() - fencedAt,
     });
   } catch (err) {
-    await rollback(env, move, target, source, frozen, restored, err);
+    await rollback(env, move, target, source, frozen, restored, err, { copiedRows: copied });
     return;
   }
   await retire(env, move, frozen);
@@ -88,12 +109,16 @@ async function copyTable(
   binding: string,
   table: CopyTable,
   replace = false,
+  onPage: (rows: number) => Promise<void> = async () => {},
 ): Promise<number> {
   let copied = 0;
   for (let after = 0, first = true; ; first = false) {
     const rows = await readPage(source, table, after, PAGE);
-    if (rows.length > 0 || (replace && first))
-      copied += await target.moveInRows({ binding, table, rows, ...(replace && first ? { rowids: [0] } : {}) });
+    if (rows.length > 0 || (replace && first)) {
+      const n = await target.moveInRows({ binding, table, rows, ...(replace && first ? { rowids: [0] } : {}) });
+      copied += n;
+      await onPage(n);
+    }
     if (rows.length < PAGE) return copied;
     after = table.keyed ? after + rows.length : Number(rows[rows.length - 1]![0]);
   }
@@ -132,8 +157,11 @@ async function copyChanges(
 
 /**
  * One control-database batch: the reservation of the new database is dropped and the workspace's
- * row names it (if it still names the old shard), the old database is held by a reservation of its
- * own until wiped, and the move is `retiring`. From here every shard routes the workspace anew.
+ * row names it (if it still names the old shard and the move is still `switching`, not taken over
+ * as stopped by resume.ts), the old database is held by a reservation of its own until wiped, and
+ * the move is `retiring`. From here every shard routes the workspace anew. When the row did not
+ * switch, the reservation of the old database collides with the workspace's own row (one row per
+ * shard and database) and the whole batch is undone: the new database stays reserved for the rollback.
  */
 async function switchRegistry(
   env: Bindings,
@@ -143,33 +171,44 @@ async function switchRegistry(
 ): Promise<void> {
   const control = controlDb(env);
   const at = nowIso();
-  const [, switched] = await control.batch([
-    control.delete(tenants).where(eq(tenants.slug, reservationSlug(move.id, "to"))),
-    control
-      .update(tenants)
-      .set({ shard: move.toShard, dbBinding: binding, updatedAt: at })
-      .where(and(eq(tenants.id, move.tenantId), eq(tenants.shard, move.fromShard))),
-    control.insert(tenants).values({
-      id: `ten_${move.id.slice(4)}`,
-      slug: reservationSlug(move.id, "from"),
-      plan: "free",
-      status: "provisioning",
-      shard: move.fromShard,
-      dbBinding: move.fromBinding,
-      settings: {},
-      createdAt: at,
-      updatedAt: at,
-    }),
-    control
-      .update(tenantMoves)
-      .set({ ...figures, state: "retiring", updatedAt: at })
-      .where(eq(tenantMoves.id, move.id)),
-  ]);
+  const [, switched] = await control
+    .batch([
+      control.delete(tenants).where(eq(tenants.slug, reservationSlug(move.id, "to"))),
+      control
+        .update(tenants)
+        .set({ shard: move.toShard, dbBinding: binding, updatedAt: at })
+        .where(
+          and(
+            eq(tenants.id, move.tenantId),
+            eq(tenants.shard, move.fromShard),
+            sql`EXISTS (SELECT 1 FROM tenant_moves WHERE tenant_moves.id = ${move.id} AND tenant_moves.state = 'switching')`,
+          ),
+        ),
+      control.insert(tenants).values({
+        id: `ten_${move.id.slice(4)}`,
+        slug: reservationSlug(move.id, "from"),
+        plan: "free",
+        status: "provisioning",
+        shard: move.fromShard,
+        dbBinding: move.fromBinding,
+        settings: {},
+        createdAt: at,
+        updatedAt: at,
+      }),
+      control
+        .update(tenantMoves)
+        .set({ ...figures, state: "retiring", updatedAt: at })
+        .where(eq(tenantMoves.id, move.id)),
+    ])
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new Error("the workspace's registry row or the move changed during the switch");
+      throw err;
+    });
   if (switched.meta.changes !== 1) throw new Error("the workspace's registry row changed during the move");
 }
 
 /** Back to where it was: the old shard keeps the workspace, its sessions take scans again, the new copy goes. */
-async function rollback(
+export async function rollback(
   env: Bindings,
   move: TenantMoveRecord,
   target: MoveTarget | undefined,
@@ -177,6 +216,7 @@ async function rollback(
   frozen: readonly string[],
   restored: readonly string[],
   err: unknown,
+  figures: Patch = {},
 ): Promise<void> {
   console.error(`move ${move.id} failed; rolling back`, String(err));
   const steps: (() => Promise<unknown>)[] = [
@@ -190,6 +230,7 @@ async function rollback(
   for (const step of steps) await step().catch((e: unknown) => left.push(String(e)));
   const message = String(err instanceof Error ? err.message : err).slice(0, 500);
   await save(env, move.id, {
+    ...figures,
     state: "failed",
     error: left.length > 0 ? `${message}; rollback incomplete: ${left.join("; ").slice(0, 500)}` : message,
     finishedAt: nowIso(),
