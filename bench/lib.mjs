@@ -338,3 +338,81 @@ export function seedId(prefix, n, rand) {
   for (let i = 0; i < 16; i++) body += ID_ALPHABET[Math.floor(rand() * 32)];
   return `${prefix}_${body}`;
 }
+
+// --- Interleaved rounds: a route measured against a baseline route under the same load ---
+//
+// On a shared machine the load moves by the second, so a route measured in one block and the
+// baseline in another compare two different machines. Here each request of the subject is paired
+// with one of the baseline, sent in alternation (A/B/A/B) through the same in-flight pool, so both
+// see the same load; the work is repeated over rounds (subjects in a rotated order each round), and
+// the ratio is reported per round with its spread, beside the load average.
+
+/** Median, min and max of numbers (null for none). */
+export function spread(values) {
+  if (!values.length) return { median: null, min: null, max: null };
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return { median: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2, min: s[0], max: s[s.length - 1] };
+}
+
+/** The 1-, 5- and 15-minute load average, as `uptime` prints it. */
+export async function loadAverage() {
+  const { loadavg } = await import("node:os");
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
+}
+
+/**
+ * `rounds` rounds; in each, every subject (`{name, send}`, `send()` a `call()` promise, checked by
+ * the caller) runs `perRound` requests interleaved one for one with `perRound` of `baseline.send`,
+ * `concurrency` in flight. Subjects take turns in a rotated order each round, so none always follows
+ * the same one. Returns per subject: its pooled latencies and its baseline's, and per round the
+ * ratio of the two p50s (subject / baseline), plus the first answer of the subject.
+ */
+export async function interleavedRounds({ rounds, perRound, concurrency, baseline, subjects, onRound }) {
+  const out = subjects.map((s) => ({ name: s.name, subject: [], baseline: [], ratios: [], first: null }));
+  for (let r = 0; r < rounds; r++) {
+    const order = subjects.map((_, i) => (i + r) % subjects.length);
+    for (const k of order) {
+      const s = subjects[k];
+      const mine = { subject: [], baseline: [] };
+      await pool(
+        concurrency,
+        Array.from({ length: perRound * 2 }, (_, i) => async () => {
+          const isSubject = i % 2 === 1;
+          const res = await (isSubject ? s.send() : baseline.send());
+          (isSubject ? mine.subject : mine.baseline).push(res.ms);
+          if (isSubject) out[k].first ??= res;
+        }),
+      );
+      const p50 = (xs) =>
+        percentile(
+          [...xs].sort((a, b) => a - b),
+          50,
+        );
+      out[k].ratios.push(p50(mine.subject) / p50(mine.baseline));
+      out[k].subject.push(...mine.subject);
+      out[k].baseline.push(...mine.baseline);
+    }
+    await onRound?.(r);
+  }
+  return out.map((o) => {
+    const sorted = (xs) => [...xs].sort((a, b) => a - b);
+    const sub = sorted(o.subject);
+    const base = sorted(o.baseline);
+    const ratio = spread(o.ratios);
+    return {
+      name: o.name,
+      first: o.first,
+      p50: +percentile(sub, 50).toFixed(1),
+      p99: +percentile(sub, 99).toFixed(1),
+      baselineP50: +percentile(base, 50).toFixed(1),
+      pooledRatio: +(percentile(sub, 50) / percentile(base, 50)).toFixed(2),
+      ratios: o.ratios.map((x) => +x.toFixed(2)),
+      ratioMedian: +ratio.median.toFixed(2),
+      ratioMin: +ratio.min.toFixed(2),
+      ratioMax: +ratio.max.toFixed(2),
+    };
+  });
+}

@@ -23,8 +23,8 @@ const previous = (typed: boolean) =>
  * to subtract them (lastDayCut), through maintenance_logs_completed_idx and seeks each one's
  * predecessor (maintenance_logs_item_idx).
  */
-export async function maintenanceIntervals(db: TenantDb, range: Range, scope: Scope) {
-  const cut = lastDayCut(range);
+export async function maintenanceIntervals(db: TenantDb, range: Range, scope: Scope, now = new Date()) {
+  const cut = lastDayCut(range, now.getTime());
   const scoped = Boolean(scope.categoryId || scope.locationId);
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
   const rows = sql`l.completed_date >= ${cut.rows[0]} AND l.completed_date < ${cut.rows[1]}${scopeTerms("a", scope)}`;

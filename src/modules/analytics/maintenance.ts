@@ -25,7 +25,7 @@ export async function maintenanceAnalytics(
   const today = localDate(now, timezone);
   // Whole days from the daily rollups (metric 'm:<type>'); the day `to` cuts from its log rows
   // (completed_date may be a date or an instant), added or subtracted (lastDayCut).
-  const cut = lastDayCut(range);
+  const cut = lastDayCut(range, now.getTime());
   const [whole, edge, backlog, intervals, costs] = await Promise.all([
     cut.days
       ? dailyCounts(db, cut.days, range.period, scope, sql`d.metric >= 'm:' AND d.metric < 'm;'`)
@@ -39,7 +39,7 @@ export async function maintenanceAnalytics(
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) BETWEEN 8 AND 30)), 0) AS d30,
         coalesce(sum(r.n * (julianday(${today}) - julianday(r.next_due_date) > 30)), 0) AS older
       FROM analytics_schedules_due r WHERE r.next_due_date < ${today}${rollupScope("r", scope)}`),
-    maintenanceIntervals(db, range, scope),
+    maintenanceIntervals(db, range, scope, now),
     // Cost totals per currency, over the days the counts cover: a range of
     // maintenance_logs_cost_idx, which covers them unscoped.
     db.all<{
