@@ -2,7 +2,7 @@
 // fresh local state in a temp directory), a timed keep-alive client for it, a workspace created
 // through the admin API, and latency figures. Each benchmark keeps its own data, routes and table.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -288,8 +288,8 @@ export function latencyStats(latencies, wallMs) {
 
 /**
  * `count` requests, `send(i)` making the i-th (a `call()` promise; it may check or count the answer),
- * with `concurrency` in flight. Returns `{stats, wallMs, first, last}`: latencyStats and the first and
- * last answers to arrive.
+ * with `concurrency` in flight. Returns `{stats, wallMs, first, last, latencies}`: latencyStats, the
+ * first and last answers to arrive, and the latencies (ms) in the order they arrived.
  */
 export async function measureLoad(count, concurrency, send) {
   const latencies = [];
@@ -306,7 +306,7 @@ export async function measureLoad(count, concurrency, send) {
     }),
   );
   const wallMs = Date.now() - t0;
-  return { stats: latencyStats(latencies, wallMs), wallMs, first, last };
+  return { stats: latencyStats(latencies, wallMs), wallMs, first, last, latencies };
 }
 
 /** The result table, after a blank line and its heading lines. */
@@ -416,3 +416,31 @@ export async function interleavedRounds({ rounds, perRound, concurrency, baselin
     };
   });
 }
+
+/**
+ * CPU time (ms, user + system) used so far by every process of the group `pgid` (the local Worker:
+ * wrangler and workerd), from /proc. Unlike wall-clock time it hardly moves with the machine's load:
+ * the work a request costs, not how long it waited for a core. Processes that exited are not counted,
+ * so read it around work, not across a restart. 0 when /proc cannot be read.
+ */
+export function groupCpuMs(pgid) {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      // Fields after the command (which may hold spaces): state is 3rd; pgrp 5th, utime 14th, stime 15th.
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    }
+  } catch {
+    return 0;
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux
