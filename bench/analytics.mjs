@@ -5,16 +5,24 @@
 // the admin API (a small and a large one, SIZES), stops the Worker and bulk-loads each workspace's D1
 // with assets and their history (status events, maintenance schedules and logs, completed sessions
 // with items and stored reports, stored health rows). Then, in the same run, for each workspace:
-//  1. every analytics route beside a trivial route (GET /categories/default): p50/p99 and the D1
-//     statements per request;
+//  1. every analytics route against a trivial route (GET /categories/default) in the same load: ROUNDS
+//     rounds, in each REQUESTS requests of the route and as many of the trivial route in alternating
+//     blocks of BLOCK (A/B/B/A...), after WARMUP unmeasured requests of each; p50/p99, the ratio of
+//     the p50s per round with its median, min and max, and the D1 statements per request;
 //  2. the full asset CSV export: time, bytes, D1 statements, and the Worker's peak memory (resident
 //     set of the wrangler/workerd process group, sampled every 20 ms, above its level just before);
 // and last, a 10,000-row asset import (dry run, then the real run until its job completes).
 //
-// Options (environment): SIZES ("1000,100000"), REQUESTS (200 per route), CONCURRENCY (4),
-// IMPORT_ROWS (10000; 0 skips the import), ANALYTICS (1; 0 skips the analytics routes and the export, e.g.
-// `SIZES=1000 ANALYTICS=0` for the import alone), IMPORT_UPDATE (0; 1 also re-imports the rows as
-// updates, SETTLE_S (0) seconds after the first import completes), PORT.
+// The data is generated against the seed's own clock (SQLite 'now': every row N whole days before
+// it, at the seed's time of day), a few minutes before the routes read it against the Worker's
+// clock, so its shape relative to "today" is the same at whatever hour the run starts; the run
+// fails if the UTC day changes between the seed and the measurement.
+//
+// Options (environment): SIZES ("1000,100000"), ROUNDS (5), REQUESTS (100 per route per round),
+// BLOCK (20), WARMUP (20), CONCURRENCY (4), IMPORT_ROWS (10000; 0 skips the import), ANALYTICS (1;
+// 0 skips the analytics routes and the export, e.g. `SIZES=1000 ANALYTICS=0` for the import alone),
+// IMPORT_UPDATE (0; 1 also re-imports the rows as updates, SETTLE_S (0) seconds after the first
+// import completes), PORT.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
@@ -39,6 +47,7 @@ const SIZES = (process.env.SIZES ?? "1000,100000").split(",").map(Number);
 const REQUESTS = Number(process.env.REQUESTS ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const WARMUP = Number(process.env.WARMUP ?? 20);
+const BLOCK = Number(process.env.BLOCK ?? 20);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const IMPORT_ROWS = Number(process.env.IMPORT_ROWS ?? 10_000);
 const ANALYTICS = process.env.ANALYTICS !== "0";
@@ -297,6 +306,7 @@ async function main() {
       spaces.push({ size, ...ws, personId: person.body.id });
     }
     await worker.stop();
+    const seedDay = new Date().toISOString().slice(0, 10);
     for (const s of spaces) await bulkLoad(worker, s.slug, s.size, s.personId);
     await worker.start();
 
@@ -329,6 +339,7 @@ async function main() {
       const measured = await interleavedRounds({
         rounds: ROUNDS,
         perRound: REQUESTS,
+        block: BLOCK,
         concurrency: CONCURRENCY,
         baseline: trivial,
         subjects: ROUTES.map(([name, path]) => ({
@@ -338,6 +349,9 @@ async function main() {
         onRound: (r) => log(`${s.size} assets: round ${r + 1}/${ROUNDS} done (load average ${loadavgNow()})`),
       });
       const loadAfter = await loadAverage();
+      // Seeded on one UTC day and read on the next, "today" would hold none of the seed's rows.
+      if (new Date().toISOString().slice(0, 10) !== seedDay)
+        throw new Error("the UTC day changed between the seed and the measurement: run it again");
       const rows = measured.map((m) => ({
         route: m.name,
         p50: m.p50,
@@ -367,7 +381,7 @@ async function main() {
     for (const t of tables) {
       printTable(
         [
-          `${t.size} assets: ${ROUNDS} rounds of ${REQUESTS} requests per route, each interleaved one for one with ${REQUESTS} of the trivial route (GET /categories/default), ${CONCURRENCY} in flight; ms`,
+          `${t.size} assets: ${ROUNDS} rounds of ${REQUESTS} requests per route, and as many of the trivial route (GET /categories/default), in alternating blocks of ${BLOCK}, ${CONCURRENCY} in flight; ms`,
           `load average (1, 5, 15 min): ${t.loadBefore} before, ${t.loadAfter} after`,
         ],
         t.rows,

@@ -342,10 +342,12 @@ export function seedId(prefix, n, rand) {
 // --- Interleaved rounds: a route measured against a baseline route under the same load ---
 //
 // On a shared machine the load moves by the second, so a route measured in one block and the
-// baseline in another compare two different machines. Here each request of the subject is paired
-// with one of the baseline, sent in alternation (A/B/A/B) through the same in-flight pool, so both
-// see the same load; the work is repeated over rounds (subjects in a rotated order each round), and
-// the ratio is reported per round with its spread, beside the load average.
+// baseline in another compare two different machines. Here the subject and the baseline take turns
+// in short blocks (A/B/B/A..., `block` requests each, `concurrency` in flight, a block finished before
+// the next starts), so adjacent blocks see the same load and drift cancels; requests of the two are
+// never in flight together, since a single-threaded Worker would queue each behind the other and
+// pull both latencies towards their mean. The work is repeated over rounds (subjects in a rotated
+// order each round), and the ratio is reported per round with its spread, beside the load average.
 
 /** Median, min and max of numbers (null for none). */
 export function spread(values) {
@@ -364,41 +366,40 @@ export async function loadAverage() {
 }
 
 /**
- * `rounds` rounds; in each, every subject (`{name, send}`, `send()` a `call()` promise, checked by
- * the caller) runs `perRound` requests interleaved one for one with `perRound` of `baseline.send`,
- * `concurrency` in flight. Subjects take turns in a rotated order each round, so none always follows
- * the same one. Returns per subject: its pooled latencies and its baseline's, and per round the
- * ratio of the two p50s (subject / baseline), plus the first answer of the subject.
+ * `rounds` rounds; in each, every subject (`{name, send}`, `send()` a `call()` promise, checked by the
+ * caller) runs `perRound` requests and the baseline (`baseline.send`) as many, in alternating blocks
+ * of `block` (subject first, then baseline first, and so on), `concurrency` in flight within a block.
+ * Subjects take turns in a rotated order each round, so none always follows the same one. Returns per
+ * subject: p50/p99 of its pooled latencies and of its baseline's, the ratio of the two p50s per round
+ * (subject / baseline) with its median, min and max, and the subject's first answer.
  */
-export async function interleavedRounds({ rounds, perRound, concurrency, baseline, subjects, onRound }) {
+export async function interleavedRounds({ rounds, perRound, block = 10, concurrency, baseline, subjects, onRound }) {
   const out = subjects.map((s) => ({ name: s.name, subject: [], baseline: [], ratios: [], first: null }));
+  const sorted = (xs) => [...xs].sort((a, b) => a - b);
+  const runBlock = async (n, send, into) =>
+    pool(
+      concurrency,
+      Array.from({ length: n }, () => async () => into.push((await send()).ms)),
+    );
   for (let r = 0; r < rounds; r++) {
     const order = subjects.map((_, i) => (i + r) % subjects.length);
     for (const k of order) {
       const s = subjects[k];
       const mine = { subject: [], baseline: [] };
-      await pool(
-        concurrency,
-        Array.from({ length: perRound * 2 }, (_, i) => async () => {
-          const isSubject = i % 2 === 1;
-          const res = await (isSubject ? s.send() : baseline.send());
-          (isSubject ? mine.subject : mine.baseline).push(res.ms);
-          if (isSubject) out[k].first ??= res;
-        }),
-      );
-      const p50 = (xs) =>
-        percentile(
-          [...xs].sort((a, b) => a - b),
-          50,
-        );
-      out[k].ratios.push(p50(mine.subject) / p50(mine.baseline));
+      out[k].first ??= await s.send();
+      for (let done = 0, b = 0; done < perRound; done += block, b++) {
+        const n = Math.min(block, perRound - done);
+        const pair = [() => runBlock(n, s.send, mine.subject), () => runBlock(n, baseline.send, mine.baseline)];
+        if (b % 2) pair.reverse();
+        for (const run of pair) await run();
+      }
+      out[k].ratios.push(percentile(sorted(mine.subject), 50) / percentile(sorted(mine.baseline), 50));
       out[k].subject.push(...mine.subject);
       out[k].baseline.push(...mine.baseline);
     }
     await onRound?.(r);
   }
   return out.map((o) => {
-    const sorted = (xs) => [...xs].sort((a, b) => a - b);
     const sub = sorted(o.subject);
     const base = sorted(o.baseline);
     const ratio = spread(o.ratios);
