@@ -1,5 +1,4 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { TenantDb } from "../../env";
 import { periodKey, type Range, type Scope } from "./filters";
 
 /**
@@ -64,20 +63,15 @@ export function lastDayCut(
 export type MetricRow = { period: string; metric: string; n: number };
 
 /**
- * Daily counters per period for days in [first, last): `metrics` is a WHERE term on `d.metric`.
- * Unscoped reads analytics_daily (day, metric); scoped reads analytics_daily_scoped, whose rows are
- * under the asset's current category and location (as the row-counting queries join the asset).
+ * The statement reading daily counters per period for days in [first, last), for a read batch
+ * (read-batch.ts): `metrics` is a WHERE term on `d.metric`. Unscoped reads analytics_daily (day,
+ * metric); scoped reads analytics_daily_scoped, whose rows are under the asset's current category
+ * and location (as the row-counting queries join the asset).
  */
-export function dailyCounts(
-  db: TenantDb,
-  days: [string, string],
-  period: Range["period"],
-  scope: Scope,
-  metrics: SQL,
-): Promise<MetricRow[]> {
-  return db.all<MetricRow>(sql`SELECT ${periodKey(sql`d.day`, period)} AS period, d.metric AS metric, sum(d.n) AS n FROM ${dailyTable("analytics_daily", "d", scope)}
+export function dailyCountsSql(days: [string, string], period: Range["period"], scope: Scope, metrics: SQL): SQL {
+  return sql`SELECT ${periodKey(sql`d.day`, period)} AS period, d.metric AS metric, sum(d.n) AS n FROM ${dailyTable("analytics_daily", "d", scope)}
     WHERE d.day >= ${days[0]} AND d.day < ${days[1]} AND ${metrics}${rollupScope("d", scope)}
-    GROUP BY period, d.metric HAVING sum(d.n) <> 0`);
+    GROUP BY period, d.metric HAVING sum(d.n) <> 0`;
 }
 
 /**
@@ -100,12 +94,10 @@ export function addRows(into: Map<string, Map<string, number>>, rows: MetricRow[
   return into;
 }
 
-/** Live assets whose age day (purchase date, else creation day) is after each of `bounds` (YYYY-MM-DD), and the total. */
-export async function ageCountsAfter(db: TenantDb, scope: Scope, bounds: string[]) {
-  return ageCountsOf(await db.get<Record<string, number>>(ageCountsSql(scope, bounds)), bounds);
-}
-
-/** The statement of `ageCountsAfter`, for a read batch (read-batch.ts); `ageCountsOf` reads its row. */
+/**
+ * Live assets whose age day (purchase date, else creation day) is after each of `bounds`
+ * (YYYY-MM-DD), and the total: one statement for a read batch (read-batch.ts); `ageCountsOf` reads its row.
+ */
 export function ageCountsSql(scope: Scope, bounds: string[]): SQL {
   const months = bounds.map(
     (b, i) => sql`coalesce(sum(CASE WHEN m.month > ${b.slice(0, 7)} THEN m.n END), 0) AS ${sql.raw(`m${i}`)}`,
