@@ -81,10 +81,10 @@ export async function lifecycleAnalytics(db: TenantDb, range: Range, scope: Scop
         : sql`SELECT NULL WHERE false`,
     ),
     read(ageDistributionSql(scope, now)),
-    ...split.edges.map((edge) => read(edgeCounts(edge))),
+    ...split.edges.map((edge) => read<MetricRow>(edgeCounts(edge))),
   ]);
   const ageCounts = ageDistributionOf(ageRows[0], now);
-  const counts = addRows(new Map(), [...whole, ...(edges.flat() as MetricRow[])]);
+  const counts = addRows(new Map(), [...whole, ...edges.flat()]);
   const of = (metric: string, period: string) => counts.get(metric)?.get(period) ?? 0;
   const periods = fillPeriods(range, [], (_r, period) => ({
     period,
