@@ -43,7 +43,7 @@ import {
 } from "./lib.mjs";
 
 const SIZES = (process.env.SIZES ?? "1000,100000").split(",").map(Number);
-// Each route: ROUNDS rounds of REQUESTS requests, each paired with one of the trivial route.
+// Each route: ROUNDS rounds of REQUESTS requests and as many of the trivial route, in alternating blocks of BLOCK.
 const REQUESTS = Number(process.env.REQUESTS ?? 100);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const WARMUP = Number(process.env.WARMUP ?? 20);
