@@ -5,28 +5,53 @@
 // the admin API (a small and a large one, SIZES), stops the Worker and bulk-loads each workspace's D1
 // with assets and their history (status events, maintenance schedules and logs, completed sessions
 // with items and stored reports, stored health rows). Then, in the same run, for each workspace:
-//  1. every analytics route beside a trivial route (GET /categories/default): p50/p99 and the D1
-//     statements per request;
+//  1. every analytics route against a trivial route (GET /categories/default) in the same load: ROUNDS
+//     rounds, in each REQUESTS requests of the route and as many of the trivial route in alternating
+//     blocks of BLOCK (A/B/B/A...), after WARMUP unmeasured requests of each; p50/p99, the ratio of
+//     the p50s per round with its median, min and max, and the D1 statements per request;
 //  2. the full asset CSV export: time, bytes, D1 statements, and the Worker's peak memory (resident
 //     set of the wrangler/workerd process group, sampled every 20 ms, above its level just before);
 // and last, a 10,000-row asset import (dry run, then the real run until its job completes).
 //
-// Options (environment): SIZES ("1000,100000"), REQUESTS (200 per route), CONCURRENCY (4),
-// IMPORT_ROWS (10000; 0 skips the import), ANALYTICS (1; 0 skips the analytics routes and the export, e.g.
-// `SIZES=1000 ANALYTICS=0` for the import alone), IMPORT_UPDATE (0; 1 also re-imports the rows as
-// updates, SETTLE_S (0) seconds after the first import completes), PORT.
+// The data is generated against the seed's own clock (SQLite 'now': every row N whole days before
+// it, at the seed's time of day), a few minutes before the routes read it against the Worker's
+// clock, so its shape relative to "today" is the same at whatever hour the run starts; the run
+// fails if the UTC day changes between the seed and the measurement.
+//
+// Options (environment): SIZES ("1000,100000"), ROUNDS (5), REQUESTS (100 per route per round),
+// BLOCK (20), WARMUP (20), CONCURRENCY (4), IMPORT_ROWS (10000; 0 skips the import), ANALYTICS (1;
+// 0 skips the analytics routes and the export, e.g. `SIZES=1000 ANALYTICS=0` for the import alone),
+// IMPORT_UPDATE (0; 1 also re-imports the rows as updates, SETTLE_S (0) seconds after the first
+// import completes), PORT.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
+import { loadavg } from "node:os";
 import { localUrl } from "../scripts/lib/http.mjs";
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
-import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench, sleep } from "./lib.mjs";
+import {
+  createWorkspace,
+  expectStatus,
+  interleavedRounds,
+  loadAverage,
+  log,
+  measureLoad,
+  pool,
+  printTable,
+  runBench,
+  sleep,
+} from "./lib.mjs";
 
 const SIZES = (process.env.SIZES ?? "1000,100000").split(",").map(Number);
-const REQUESTS = Number(process.env.REQUESTS ?? 200);
+// Each route: ROUNDS rounds of REQUESTS requests and as many of the trivial route, in alternating blocks of BLOCK.
+const REQUESTS = Number(process.env.REQUESTS ?? 100);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const WARMUP = Number(process.env.WARMUP ?? 20);
+const BLOCK = Number(process.env.BLOCK ?? 20);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
 const IMPORT_ROWS = Number(process.env.IMPORT_ROWS ?? 10_000);
 const ANALYTICS = process.env.ANALYTICS !== "0";
+const loadavgNow = () => loadavg()[0].toFixed(2);
 
 const ROUTES = [
   ["overview", "/stats/analytics/overview"],
@@ -196,7 +221,7 @@ function postCsv(port, slug, auth, path, csv) {
 }
 
 async function measure(call, name, slug, auth, path) {
-  const { stats, first } = await measureLoad(REQUESTS, CONCURRENCY, () =>
+  const { stats, first } = await measureLoad(200, CONCURRENCY, () =>
     expectStatus(call(slug, "GET", path, { headers: auth }), 200, name),
   );
   return {
@@ -281,6 +306,7 @@ async function main() {
       spaces.push({ size, ...ws, personId: person.body.id });
     }
     await worker.stop();
+    const seedDay = new Date().toISOString().slice(0, 10);
     for (const s of spaces) await bulkLoad(worker, s.slug, s.size, s.personId);
     await worker.start();
 
@@ -294,22 +320,73 @@ async function main() {
         p
           .replace("{cat}", cats.find((c) => c.name === "Laptops").id)
           .replace("{loc}", locs.find((l) => l.name === "Lab").id);
-      for (const [, path] of ROUTES)
-        await expectStatus(call(s.slug, "GET", fill(path), { headers: s.auth }), 200, `warm-up ${path}`);
-      const rows = [await measure(call, "GET /categories/default (trivial)", s.slug, s.auth, "/categories/default")];
-      for (const [name, path] of ROUTES) rows.push(await measure(call, name, s.slug, s.auth, fill(path)));
-      rows.push(await measure(call, "GET /categories/default (again)", s.slug, s.auth, "/categories/default"));
+      // Warm-up (not measured): every route and the trivial one WARMUP times, so the first round
+      // does not pay for cold pages of the database or the Worker's first compilations.
+      await pool(
+        CONCURRENCY,
+        Array.from({ length: WARMUP }, () => [["trivial", "/categories/default"], ...ROUTES])
+          .flat()
+          .map(
+            ([name, path]) =>
+              () =>
+                expectStatus(call(s.slug, "GET", fill(path), { headers: s.auth }), 200, `warm-up ${name}`),
+          ),
+      );
+      const loadBefore = await loadAverage();
+      const trivial = {
+        send: () => expectStatus(call(s.slug, "GET", "/categories/default", { headers: s.auth }), 200, "trivial"),
+      };
+      const measured = await interleavedRounds({
+        rounds: ROUNDS,
+        perRound: REQUESTS,
+        block: BLOCK,
+        concurrency: CONCURRENCY,
+        baseline: trivial,
+        subjects: ROUTES.map(([name, path]) => ({
+          name,
+          send: () => expectStatus(call(s.slug, "GET", fill(path), { headers: s.auth }), 200, name),
+        })),
+        onRound: (r) => log(`${s.size} assets: round ${r + 1}/${ROUNDS} done (load average ${loadavgNow()})`),
+      });
+      const loadAfter = await loadAverage();
+      // Seeded on one UTC day and read on the next, "today" would hold none of the seed's rows.
+      if (new Date().toISOString().slice(0, 10) !== seedDay)
+        throw new Error("the UTC day changed between the seed and the measurement: run it again");
+      const rows = measured.map((m) => ({
+        route: m.name,
+        p50: m.p50,
+        p99: m.p99,
+        "trivial p50": m.baselineP50,
+        "× trivial (median of rounds)": m.ratioMedian,
+        "min ×": m.ratioMin,
+        "max ×": m.ratioMax,
+        "× pooled": m.pooledRatio,
+        "d1 queries": Number(m.first.headers["x-d1-queries"]),
+        "d1 round trips": Number(m.first.headers["x-d1-round-trips"]),
+        "d1 rows read": Number(m.first.headers["x-d1-rows-read"]),
+      }));
+      const perRound = measured.map((m) => ({
+        route: m.name,
+        ...Object.fromEntries(m.ratios.map((x, i) => [`round ${i + 1}`, x])),
+      }));
       await sleep(1000);
       const exp = await timedExport(port, s.slug, s.auth, worker.pgid());
       if (exp.status !== 200 || exp.records !== s.size)
         throw new Error(`export answered ${exp.status} with ${exp.records} records, expected ${s.size}`);
-      tables.push({ size: s.size, rows, exp });
+      tables.push({ size: s.size, rows, perRound, exp, loadBefore, loadAfter });
       log(
         `${s.size} assets: export of ${exp.records} records, ${(exp.bytes / 1e6).toFixed(1)} MB in ${(exp.ms / 1000).toFixed(2)} s; Worker RSS ${exp.baseMiB.toFixed(0)} MiB before, peak ${exp.peakMiB.toFixed(0)} MiB`,
       );
     }
     for (const t of tables) {
-      printTable([`${t.size} assets: ${REQUESTS} requests per route, ${CONCURRENCY} in flight; ms`], t.rows);
+      printTable(
+        [
+          `${t.size} assets: ${ROUNDS} rounds of ${REQUESTS} requests per route, and as many of the trivial route (GET /categories/default), in alternating blocks of ${BLOCK}, ${CONCURRENCY} in flight; ms`,
+          `load average (1, 5, 15 min): ${t.loadBefore} before, ${t.loadAfter} after`,
+        ],
+        t.rows,
+      );
+      printTable([`${t.size} assets: × trivial p50 per round`], t.perRound);
       console.log(
         `export: ${t.exp.records} records, ${(t.exp.bytes / 1e6).toFixed(1)} MB, ${(t.exp.ms / 1000).toFixed(2)} s, ${t.exp.queries || "?"} d1 queries (header counted before streaming), Worker RSS ${t.exp.baseMiB.toFixed(0)} -> peak ${t.exp.peakMiB.toFixed(0)} MiB`,
       );
@@ -335,7 +412,7 @@ async function main() {
         results.push(await timedImport(call, port, s, `${header}${rowsOf("Renamed").join("\r\n")}`, "update"));
       }
       printTable(
-        [`trivial route around the import (${REQUESTS} requests, ${CONCURRENCY} in flight); ms`],
+        [`trivial route around the import (200 requests, ${CONCURRENCY} in flight); ms`],
         [
           { ...before, route: "GET /categories/default, before the import" },
           { ...after, route: "GET /categories/default, right after the import" },

@@ -2,7 +2,7 @@
 // fresh local state in a temp directory), a timed keep-alive client for it, a workspace created
 // through the admin API, and latency figures. Each benchmark keeps its own data, routes and table.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -288,8 +288,8 @@ export function latencyStats(latencies, wallMs) {
 
 /**
  * `count` requests, `send(i)` making the i-th (a `call()` promise; it may check or count the answer),
- * with `concurrency` in flight. Returns `{stats, wallMs, first, last}`: latencyStats and the first and
- * last answers to arrive.
+ * with `concurrency` in flight. Returns `{stats, wallMs, first, last, latencies}`: latencyStats, the
+ * first and last answers to arrive, and the latencies (ms) in the order they arrived.
  */
 export async function measureLoad(count, concurrency, send) {
   const latencies = [];
@@ -306,7 +306,7 @@ export async function measureLoad(count, concurrency, send) {
     }),
   );
   const wallMs = Date.now() - t0;
-  return { stats: latencyStats(latencies, wallMs), wallMs, first, last };
+  return { stats: latencyStats(latencies, wallMs), wallMs, first, last, latencies };
 }
 
 /** The result table, after a blank line and its heading lines. */
@@ -338,3 +338,110 @@ export function seedId(prefix, n, rand) {
   for (let i = 0; i < 16; i++) body += ID_ALPHABET[Math.floor(rand() * 32)];
   return `${prefix}_${body}`;
 }
+
+// --- Interleaved rounds: a route measured against a baseline route under the same load ---
+//
+// On a shared machine the load moves by the second, so a route measured in one block and the
+// baseline in another compare two different machines. Here the subject and the baseline take turns
+// in short blocks (A/B/B/A..., `block` requests each, `concurrency` in flight, a block finished before
+// the next starts), so adjacent blocks see the same load and drift cancels; requests of the two are
+// never in flight together, since a single-threaded Worker would queue each behind the other and
+// pull both latencies towards their mean. The work is repeated over rounds (subjects in a rotated
+// order each round), and the ratio is reported per round with its spread, beside the load average.
+
+/** Median, min and max of numbers (null for none). */
+export function spread(values) {
+  if (!values.length) return { median: null, min: null, max: null };
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return { median: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2, min: s[0], max: s[s.length - 1] };
+}
+
+/** The 1-, 5- and 15-minute load average, as `uptime` prints it. */
+export async function loadAverage() {
+  const { loadavg } = await import("node:os");
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
+}
+
+/**
+ * `rounds` rounds; in each, every subject (`{name, send}`, `send()` a `call()` promise, checked by the
+ * caller) runs `perRound` requests and the baseline (`baseline.send`) as many, in alternating blocks
+ * of `block` (subject first, then baseline first, and so on), `concurrency` in flight within a block.
+ * Subjects take turns in a rotated order each round, so none always follows the same one. Returns per
+ * subject: p50/p99 of its pooled latencies and of its baseline's, the ratio of the two p50s per round
+ * (subject / baseline) with its median, min and max, and the subject's first answer.
+ */
+export async function interleavedRounds({ rounds, perRound, block = 10, concurrency, baseline, subjects, onRound }) {
+  const out = subjects.map((s) => ({ name: s.name, subject: [], baseline: [], ratios: [], first: null }));
+  const sorted = (xs) => [...xs].sort((a, b) => a - b);
+  const runBlock = async (n, send, into) =>
+    pool(
+      concurrency,
+      Array.from({ length: n }, () => async () => into.push((await send()).ms)),
+    );
+  for (let r = 0; r < rounds; r++) {
+    const order = subjects.map((_, i) => (i + r) % subjects.length);
+    for (const k of order) {
+      const s = subjects[k];
+      const mine = { subject: [], baseline: [] };
+      out[k].first ??= await s.send();
+      for (let done = 0, b = 0; done < perRound; done += block, b++) {
+        const n = Math.min(block, perRound - done);
+        const pair = [() => runBlock(n, s.send, mine.subject), () => runBlock(n, baseline.send, mine.baseline)];
+        if (b % 2) pair.reverse();
+        for (const run of pair) await run();
+      }
+      out[k].ratios.push(percentile(sorted(mine.subject), 50) / percentile(sorted(mine.baseline), 50));
+      out[k].subject.push(...mine.subject);
+      out[k].baseline.push(...mine.baseline);
+    }
+    await onRound?.(r);
+  }
+  return out.map((o) => {
+    const sub = sorted(o.subject);
+    const base = sorted(o.baseline);
+    const ratio = spread(o.ratios);
+    return {
+      name: o.name,
+      first: o.first,
+      p50: +percentile(sub, 50).toFixed(1),
+      p99: +percentile(sub, 99).toFixed(1),
+      baselineP50: +percentile(base, 50).toFixed(1),
+      pooledRatio: +(percentile(sub, 50) / percentile(base, 50)).toFixed(2),
+      ratios: o.ratios.map((x) => +x.toFixed(2)),
+      ratioMedian: +ratio.median.toFixed(2),
+      ratioMin: +ratio.min.toFixed(2),
+      ratioMax: +ratio.max.toFixed(2),
+    };
+  });
+}
+
+/**
+ * CPU time (ms, user + system) used so far by every process of the group `pgid` (the local Worker:
+ * wrangler and workerd), from /proc. Unlike wall-clock time it hardly moves with the machine's load:
+ * the work a request costs, not how long it waited for a core. Processes that exited are not counted,
+ * so read it around work, not across a restart. 0 when /proc cannot be read.
+ */
+export function groupCpuMs(pgid) {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      // Fields after the command (which may hold spaces): state is 3rd; pgrp 5th, utime 14th, stime 15th.
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(f[2]) === pgid) ticks += Number(f[11]) + Number(f[12]);
+    }
+  } catch {
+    return 0;
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux

@@ -12,7 +12,20 @@
 // D1, much faster), BATCH_ONLY (0; 1 runs only the batch phase), PORT (a free one). Loopback traffic only.
 
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
-import { createWorkspace, expectStatus, latencyStats, log, measureLoad, pool, printTable, runBench } from "./lib.mjs";
+import { loadavg } from "node:os";
+import {
+  createWorkspace,
+  expectStatus,
+  groupCpuMs,
+  latencyStats,
+  loadAverage,
+  log,
+  measureLoad,
+  pool,
+  printTable,
+  runBench,
+  spread,
+} from "./lib.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 5000);
 const SCANNERS = Number(process.env.SCANNERS ?? 50);
@@ -23,6 +36,12 @@ const SETUP_CONCURRENCY = 25;
 const SEED = process.env.SEED ?? "api";
 // BATCH_ONLY=1: only the 500-scan batch phase (and a short baseline), not the 10,000 single scans.
 const BATCH_ONLY = process.env.BATCH_ONLY === "1";
+// The batch phase: BATCH_ROUNDS sessions (after one warm-up session), each sent as BATCH_SIZE-scan
+// batches, BATCH_CONCURRENCY in flight, between two blocks of TRIVIAL_BLOCK trivial requests.
+const BATCH_ROUNDS = Number(process.env.BATCH_ROUNDS ?? 5);
+const BATCH_SIZE = 500;
+const BATCH_CONCURRENCY = 5;
+const TRIVIAL_BLOCK = Number(process.env.TRIVIAL_BLOCK ?? 200);
 // Served from a bundle built once (runBench's default), so nothing edited in the tree reloads it mid-run.
 const SETUP = { statePrefix: "inventory-bench-", maxSockets: SCANNERS + 8 };
 
@@ -50,16 +69,10 @@ async function main() {
     );
     log(`  ${ASSETS} assets in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     if (BATCH_ONLY) {
-      // The batch phase alone (quicker to repeat), beside a short trivial-route run as the baseline.
-      const batch = await batchPhase(call, slug, auth, tags);
-      const trivial = await measureLoad(1000, SCANNERS, () =>
-        call(slug, "GET", "/categories/default", { headers: auth }),
-      );
-      printTable([], [{ name: "GET /categories/default (baseline, 1,000)", ...trivial.stats }, batch.row]);
-      console.log(
-        `batch session: ${batch.scansPerSecond} scans/s through POST .../scan/batch; accepted ${batch.accepted}, already_scanned ${batch.duplicates}, D1 scanned ${batch.scanned}/${ASSETS}`,
-      );
-      if (batch.scanned !== ASSETS || batch.accepted !== ASSETS) process.exitCode = 1;
+      // The batch phase alone (quicker to repeat), each round against the trivial route around it.
+      const batch = await batchPhase(call, slug, auth, tags, worker.pgid());
+      printBatch(batch);
+      if (!batch.ok) process.exitCode = 1;
       return;
     }
     const session = await expectStatus(
@@ -137,7 +150,7 @@ async function main() {
     const lost =
       Math.max(0, accepted.size - report.scanned) + Math.max(0, accepted.size - recorded) + (ASSETS - accepted.size);
 
-    const batch = await batchPhase(call, slug, auth, tags);
+    const batch = await batchPhase(call, slug, auth, tags, worker.pgid());
 
     const rows = [
       { name: "POST /sessions/:id/scan", ...latencyStats(scanLatencies, scanWall) },
@@ -154,11 +167,8 @@ async function main() {
     console.log(
       `duplicates (an asset accepted more than once): ${duplicates}; lost (accepted but not in D1, or never accepted): ${lost}`,
     );
-    console.log(
-      `batch session: ${batch.scansPerSecond} scans/s through POST .../scan/batch; accepted ${batch.accepted}, already_scanned ${batch.duplicates}, D1 scanned ${batch.scanned}/${ASSETS}`,
-    );
-    if (duplicates || lost || counts.errors || batch.scanned !== ASSETS || batch.accepted !== ASSETS)
-      process.exitCode = 1;
+    printBatch(batch);
+    if (duplicates || lost || counts.errors || !batch.ok) process.exitCode = 1;
   });
 }
 
@@ -182,48 +192,138 @@ async function seedSql(worker, slug) {
 }
 
 /**
- * RFID-style: a second session over the same assets, every asset sent twice in 500-scan batches
- * (disjoint slices, 5 batches in flight), so half the scans must be accepted and half duplicates.
+ * RFID-style, in BATCH_ROUNDS rounds: each round a new session over the same assets, every asset sent
+ * twice in 500-scan batches (disjoint slices, 5 batches in flight), so half the scans must be accepted
+ * and half duplicates; then the session is completed and its report read (not timed). Each round's
+ * burst sits between two blocks of the trivial route at the same concurrency (A/B/A/B), so its rate
+ * is read against the trivial route's rate around it, not against one measured minutes apart. One
+ * warm-up round (not counted) comes first: the session object's first start and the first
+ * write-through and health settle of the assets are paid there.
  */
-async function batchPhase(call, slug, auth, tags) {
-  const session = await expectStatus(
-    call(slug, "POST", "/sessions", { body: { name: "Bench batch audit", status: "active" }, headers: auth }),
-    201,
-    "start batch session",
-  );
+async function batchPhase(call, slug, auth, tags, pgid) {
   const slices = [];
-  for (let i = 0; i < tags.length; i += 500) slices.push(tags.slice(i, i + 500));
+  for (let i = 0; i < tags.length; i += BATCH_SIZE) slices.push(tags.slice(i, i + BATCH_SIZE));
   const batches = [...slices, ...slices];
-  let accepted = 0;
-  let duplicates = 0;
-  const { stats, wallMs } = await measureLoad(batches.length, 5, async (i) => {
-    const res = await expectStatus(
-      call(slug, "POST", `/sessions/${session.body.id}/scan/batch`, {
-        body: { scans: batches[i].map((code) => ({ code })) },
-        headers: auth,
-      }),
-      200,
-      "scan batch",
+  const scansPerRound = batches.reduce((n, b) => n + b.length, 0);
+  const trivialBlock = async () => {
+    const cpu0 = groupCpuMs(pgid);
+    const { stats } = await measureLoad(TRIVIAL_BLOCK, BATCH_CONCURRENCY, () =>
+      expectStatus(call(slug, "GET", "/categories/default", { headers: auth }), 200, "trivial"),
     );
-    for (const r of res.body.results)
-      r.result === "accepted" ? accepted++ : r.result === "already_scanned" && duplicates++;
-    return res;
-  });
-  await expectStatus(
-    call(slug, "PATCH", `/sessions/${session.body.id}`, { body: { status: "completed" }, headers: auth }),
-    200,
-    "complete batch session",
-  );
-  const report = (
-    await expectStatus(call(slug, "GET", `/sessions/${session.body.id}/report`, { headers: auth }), 200, "batch report")
-  ).body;
-  return {
-    row: { name: "POST /sessions/:id/scan/batch (500 scans)", ...stats },
-    scansPerSecond: Math.round((batches.length * 500) / (wallMs / 1000)),
-    accepted,
-    duplicates,
-    scanned: report.scanned,
+    return { ...stats, cpuMs: groupCpuMs(pgid) - cpu0 };
   };
+  const oneSession = async (name) => {
+    const session = await expectStatus(
+      call(slug, "POST", "/sessions", { body: { name, status: "active" }, headers: auth }),
+      201,
+      "start batch session",
+    );
+    let accepted = 0;
+    let duplicates = 0;
+    const cpu0 = groupCpuMs(pgid);
+    const { stats, wallMs, latencies } = await measureLoad(batches.length, BATCH_CONCURRENCY, async (i) => {
+      const res = await expectStatus(
+        call(slug, "POST", `/sessions/${session.body.id}/scan/batch`, {
+          body: { scans: batches[i].map((code) => ({ code })) },
+          headers: auth,
+        }),
+        200,
+        "scan batch",
+      );
+      for (const r of res.body.results)
+        r.result === "accepted" ? accepted++ : r.result === "already_scanned" && duplicates++;
+      return res;
+    });
+    const cpuMs = groupCpuMs(pgid) - cpu0;
+    await expectStatus(
+      call(slug, "PATCH", `/sessions/${session.body.id}`, { body: { status: "completed" }, headers: auth }),
+      200,
+      "complete batch session",
+    );
+    const report = (
+      await expectStatus(
+        call(slug, "GET", `/sessions/${session.body.id}/report`, { headers: auth }),
+        200,
+        "batch report",
+      )
+    ).body;
+    return { stats, wallMs, latencies, cpuMs, accepted, duplicates, scanned: report.scanned };
+  };
+  log(
+    `batch phase: a warm-up session, then ${BATCH_ROUNDS} rounds of ${batches.length} batches (${scansPerRound} scans)`,
+  );
+  await oneSession("Bench batch warm-up");
+  const rounds = [];
+  const loadBefore = await loadAverage();
+  for (let r = 0; r < BATCH_ROUNDS; r++) {
+    const before = await trivialBlock();
+    const s = await oneSession(`Bench batch audit ${r + 1}`);
+    const after = await trivialBlock();
+    const scansPerSecond = scansPerRound / (s.wallMs / 1000);
+    const trivialRps = (before.rps + after.rps) / 2;
+    // CPU of the Worker's processes: per 1,000 scans, and per trivial request (both blocks).
+    const cpuPer1000Scans = (s.cpuMs / scansPerRound) * 1000;
+    const cpuPerTrivial = (before.cpuMs + after.cpuMs) / (2 * TRIVIAL_BLOCK);
+    rounds.push({
+      ...s,
+      scansPerSecond,
+      trivialRps,
+      perTrivial: scansPerSecond / trivialRps,
+      cpuPer1000Scans,
+      cpuPerTrivial,
+      scansPerTrivialCpu: cpuPerTrivial / (cpuPer1000Scans / 1000),
+    });
+    log(
+      `  round ${r + 1}: ${Math.round(scansPerSecond)} scans/s, trivial route ${trivialRps.toFixed(1)} req/s around it (load average ${loadavg()[0].toFixed(2)})`,
+    );
+  }
+  const loadAfter = await loadAverage();
+  const rate = spread(rounds.map((r) => r.scansPerSecond));
+  const ratio = spread(rounds.map((r) => r.perTrivial));
+  const cpuRatio = spread(rounds.map((r) => r.scansPerTrivialCpu));
+  const latencies = rounds.flatMap((r) => r.latencies);
+  const wall = rounds.reduce((n, r) => n + r.wallMs, 0);
+  return {
+    row: {
+      name: `POST /sessions/:id/scan/batch (${BATCH_SIZE} scans), ${BATCH_ROUNDS} rounds`,
+      ...latencyStats(latencies, wall),
+    },
+    perRound: rounds.map((r, i) => ({
+      round: i + 1,
+      "scans/s": Math.round(r.scansPerSecond),
+      "batch p50 ms": r.stats.p50,
+      "trivial req/s around it": +r.trivialRps.toFixed(1),
+      "scans/s per trivial req/s": +r.perTrivial.toFixed(1),
+      "CPU ms per 1,000 scans": Math.round(r.cpuPer1000Scans),
+      "CPU ms per trivial request": +r.cpuPerTrivial.toFixed(2),
+      "scans per trivial request's CPU": +r.scansPerTrivialCpu.toFixed(1),
+      accepted: r.accepted,
+      already_scanned: r.duplicates,
+      "D1 scanned": r.scanned,
+    })),
+    scansPerSecond: Math.round(rate.median),
+    minScansPerSecond: Math.round(rate.min),
+    maxScansPerSecond: Math.round(rate.max),
+    perTrivial: ratio,
+    cpuRatio,
+    loadBefore,
+    loadAfter,
+    ok: rounds.every((r) => r.accepted === tags.length && r.duplicates === tags.length && r.scanned === tags.length),
+  };
+}
+
+/** The batch phase's tables and summary line. */
+function printBatch(batch) {
+  printTable(
+    [
+      `batch phase: ${BATCH_ROUNDS} rounds, each between two blocks of ${TRIVIAL_BLOCK} trivial requests (${BATCH_CONCURRENCY} in flight)`,
+      `load average (1, 5, 15 min): ${batch.loadBefore} before, ${batch.loadAfter} after`,
+    ],
+    batch.perRound,
+  );
+  console.log(
+    `batch: median ${batch.scansPerSecond} scans/s over ${BATCH_ROUNDS} rounds (min ${batch.minScansPerSecond}, max ${batch.maxScansPerSecond}); scans/s per trivial req/s: median ${batch.perTrivial.median.toFixed(1)} (min ${batch.perTrivial.min.toFixed(1)}, max ${batch.perTrivial.max.toFixed(1)}); scans per trivial request's CPU: median ${batch.cpuRatio.median.toFixed(1)} (min ${batch.cpuRatio.min.toFixed(1)}, max ${batch.cpuRatio.max.toFixed(1)}); every round accepted and D1-scanned ${ASSETS}: ${batch.ok}`,
+  );
 }
 
 if (!reexecUnderNode22IfNeeded()) await main();

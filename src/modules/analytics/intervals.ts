@@ -1,10 +1,9 @@
-import { sql } from "drizzle-orm";
-import type { TenantDb } from "../../env";
+import { type SQL, sql } from "drizzle-orm";
 import { type Range, type Scope, scopeTerms } from "./filters";
 import { dailyTable, lastDayCut, rollupScope } from "./rollups";
 
 /** Intervals measured and their summed length (integer milliseconds) for one kind: '' = any type, else a type. */
-type IntervalSum = { kind: string; n: number; ms: number };
+export type IntervalSum = { kind: string; n: number; ms: number };
 
 /** Milliseconds between two completion instants, as the triggers of migration 0021 compute them. */
 const ms = (a: string, b: string) => sql.raw(`CAST(round((julianday(${b}) - julianday(${a})) * 86400000) AS INTEGER)`);
@@ -22,26 +21,33 @@ const previous = (typed: boolean) =>
  * triggers of migration 0021; the partial day of `to` reads its log rows, or the rest of that day's
  * to subtract them (lastDayCut), through maintenance_logs_completed_idx and seeks each one's
  * predecessor (maintenance_logs_item_idx).
+ *
+ * Its statements, for a read batch (read-batch.ts): the whole days' sums (null when the range has
+ * none) and the cut day's rows; `maintenanceIntervalsOf` reads their rows.
  */
-export async function maintenanceIntervals(db: TenantDb, range: Range, scope: Scope) {
-  const cut = lastDayCut(range);
+export function maintenanceIntervalsReads(range: Range, scope: Scope, now = new Date()): [SQL | null, SQL] {
+  const cut = lastDayCut(range, now.getTime());
   const scoped = Boolean(scope.categoryId || scope.locationId);
   const join = scoped ? sql`JOIN assets a ON a.id = l.item_id` : sql``;
   const rows = sql`l.completed_date >= ${cut.rows[0]} AND l.completed_date < ${cut.rows[1]}${scopeTerms("a", scope)}`;
-  const [whole, edge] = await Promise.all([
+  return [
     cut.days
-      ? db.all<IntervalSum>(sql`SELECT g.kind AS kind, sum(g.n) AS n, sum(g.ms) AS ms FROM ${dailyTable("analytics_gaps", "g", scope)}
-          WHERE g.day >= ${cut.days[0]} AND g.day < ${cut.days[1]}${rollupScope("g", scope)} GROUP BY g.kind`)
-      : Promise.resolve([]),
+      ? sql`SELECT g.kind AS kind, sum(g.n) AS n, sum(g.ms) AS ms FROM ${dailyTable("analytics_gaps", "g", scope)}
+          WHERE g.day >= ${cut.days[0]} AND g.day < ${cut.days[1]}${rollupScope("g", scope)} GROUP BY g.kind`
+      : null,
     // count(p) / sum() skip the first completions (no predecessor) without a WHERE on p, which
     // would evaluate each predecessor seek twice.
-    db.all<IntervalSum>(sql`SELECT kind, ${cut.sign} * count(p) AS n, ${cut.sign} * coalesce(sum(${ms("p", "d")}), 0) AS ms FROM (
+    sql`SELECT kind, ${cut.sign} * count(p) AS n, ${cut.sign} * coalesce(sum(${ms("p", "d")}), 0) AS ms FROM (
         SELECT '' AS kind, l.completed_date AS d, ${previous(false)} AS p
         FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${rows}
         UNION ALL SELECT l.type, l.completed_date, ${previous(true)}
         FROM maintenance_logs l INDEXED BY maintenance_logs_completed_idx ${join} WHERE ${rows}
-      ) GROUP BY kind`),
-  ]);
+      ) GROUP BY kind`,
+  ];
+}
+
+/** The figures from the rows of `maintenanceIntervalsReads`. */
+export function maintenanceIntervalsOf([whole, edge]: [readonly IntervalSum[], readonly IntervalSum[]]) {
   const sums = new Map<string, { n: number; ms: number }>();
   for (const r of [...whole, ...edge]) {
     const s = sums.get(r.kind) ?? { n: 0, ms: 0 };

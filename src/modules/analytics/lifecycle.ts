@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { TenantDb } from "../../env";
 import { fillPeriods, periodKey, type Range, type Scope, scopeTerms } from "./filters";
-import { addRows, ageCountsAfter, ageCountsOf, ageCountsSql, dailyCounts, type MetricRow, splitDays } from "./rollups";
+import { read, readBatch } from "./read-batch";
+import { addRows, ageCountsOf, ageCountsSql, dailyCountsSql, type MetricRow, splitDays } from "./rollups";
 
 /** Age buckets in days, upper bound exclusive; the last is open. Age is from the purchase date, else the creation day. */
 export const AGE_BUCKETS = [
@@ -20,13 +21,7 @@ export function ageBounds(todayIso: string) {
   );
 }
 
-/** Today's age distribution of live assets (scoped), from the age rollups. */
-export async function ageDistribution(db: TenantDb, scope: Scope, now: Date) {
-  const bounds = ageBounds(now.toISOString());
-  return ageBuckets(await ageCountsAfter(db, scope, bounds));
-}
-
-/** The same as one statement for a read batch, and its row read into buckets. */
+/** Today's age distribution of live assets (scoped), from the age rollups: one statement for a read batch, and its row read into buckets. */
 export const ageDistributionSql = (scope: Scope, now: Date) => ageCountsSql(scope, ageBounds(now.toISOString()));
 export const ageDistributionOf = (row: Record<string, number> | undefined, now: Date) =>
   ageBuckets(ageCountsOf(row, ageBounds(now.toISOString())));
@@ -61,33 +56,34 @@ export async function lifecycleAnalytics(db: TenantDb, range: Range, scope: Scop
       WHERE e.${sql.raw(column)} = ${status} AND e.at >= ${a} AND e.at < ${b}${f} GROUP BY period`;
   // One statement per edge: D1 caps a compound SELECT at a few terms.
   const edgeCounts = (edge: [string, string]) =>
-    db.all<MetricRow>(
-      sql.join(
-        [
-          sql`SELECT ${periodKey(sql`a.created_at`, range.period)} AS period, 'created' AS metric, count(*) AS n FROM assets a INDEXED BY assets_created_idx WHERE a.created_at >= ${edge[0]} AND a.created_at < ${edge[1]}${f} GROUP BY period`,
-          events("to_status", "retired", "retired", edge),
-          events("to_status", "lost", "lost", edge),
-          events("from_status", "lost", "found", edge),
-        ].map((p) => sql`SELECT * FROM (${p})`),
-        sql` UNION ALL `,
-      ),
+    sql.join(
+      [
+        sql`SELECT ${periodKey(sql`a.created_at`, range.period)} AS period, 'created' AS metric, count(*) AS n FROM assets a INDEXED BY assets_created_idx WHERE a.created_at >= ${edge[0]} AND a.created_at < ${edge[1]}${f} GROUP BY period`,
+        events("to_status", "retired", "retired", edge),
+        events("to_status", "lost", "lost", edge),
+        events("from_status", "lost", "found", edge),
+      ].map((p) => sql`SELECT * FROM (${p})`),
+      sql` UNION ALL `,
     );
-  const [whole, ageCounts, ...edges] = await Promise.all([
-    split.days
-      ? dailyCounts(
-          db,
-          split.days,
-          range.period,
-          scope,
-          sql`d.metric IN (${sql.join(
-            METRICS.map((m) => sql`${m}`),
-            sql`, `,
-          )})`,
-        )
-      : Promise.resolve([]),
-    ageDistribution(db, scope, now),
-    ...split.edges.map(edgeCounts),
+  // One D1 round trip for every read (read-batch.ts).
+  const [whole, ageRows, ...edges] = await readBatch<[MetricRow, Record<string, number>, ...MetricRow[]]>(db, [
+    read(
+      split.days
+        ? dailyCountsSql(
+            split.days,
+            range.period,
+            scope,
+            sql`d.metric IN (${sql.join(
+              METRICS.map((m) => sql`${m}`),
+              sql`, `,
+            )})`,
+          )
+        : sql`SELECT NULL WHERE false`,
+    ),
+    read(ageDistributionSql(scope, now)),
+    ...split.edges.map((edge) => read<MetricRow>(edgeCounts(edge))),
   ]);
+  const ageCounts = ageDistributionOf(ageRows[0], now);
   const counts = addRows(new Map(), [...whole, ...edges.flat()]);
   const of = (metric: string, period: string) => counts.get(metric)?.get(period) ?? 0;
   const periods = fillPeriods(range, [], (_r, period) => ({

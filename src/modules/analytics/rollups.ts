@@ -1,5 +1,4 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { TenantDb } from "../../env";
 import { periodKey, type Range, type Scope } from "./filters";
 
 /**
@@ -34,42 +33,45 @@ export function splitDays(from: string, to: string): { days: [string, string] | 
 
 /**
  * The range's days for the maintenance figures: whole days from the rollups and the rows of the
- * day `to` cuts. Reading that day's log rows before `to` costs up to a day of rows, so when `to` is
- * past noon the whole day comes from the rollups and its rows from `to` to midnight are subtracted
- * (`sign` -1): for the default `to`, now, usually none, since completions are not in the future.
- * Either way at most half a day of rows is read, and the figures are the same (the rollups file a
- * row under `substr(completed_date, 1, 10)`, which is the same set as the string range of that day).
+ * day `to` cuts, either the rows from midnight to `to` (added) or, with the whole day from the
+ * rollups, the rows from `to` to the next midnight (subtracted, `sign` -1). Rows are completions,
+ * recorded when done, so the rows after `to` can only span up to now: the side chosen is the one
+ * with less elapsed time in it, midnight to `to` against `to` to min(next midnight, now). For a
+ * past day that is the noon rule (at most half a day of rows either way); for the default `to`,
+ * now, it is always the rows after `to`, which are none (a future-dated completion at most),
+ * whatever the time of day. The figures are the same either way (the rollups file a row under
+ * `substr(completed_date, 1, 10)`, which is the same set as the string range of that day).
  */
-export function lastDayCut(range: Pick<Range, "from" | "to">): {
+export function lastDayCut(
+  range: Pick<Range, "from" | "to">,
+  now = Date.now(),
+): {
   days: [string, string] | null;
   rows: [string, string];
   sign: 1 | -1;
 } {
   const fromDay = range.from.slice(0, 10);
   const toDay = range.to.slice(0, 10);
-  if (range.to.slice(11) < "12")
-    return { days: fromDay < toDay ? [fromDay, toDay] : null, rows: [toDay, range.to], sign: 1 };
   const end = nextDay(toDay);
+  const toMs = Date.parse(range.to);
+  const before = toMs - Date.parse(`${toDay}${MIDNIGHT}`);
+  const after = Math.max(0, Math.min(Date.parse(`${end}${MIDNIGHT}`), now) - toMs);
+  if (before <= after) return { days: fromDay < toDay ? [fromDay, toDay] : null, rows: [toDay, range.to], sign: 1 };
   return { days: [fromDay, end], rows: [range.to, end], sign: -1 };
 }
 
 export type MetricRow = { period: string; metric: string; n: number };
 
 /**
- * Daily counters per period for days in [first, last): `metrics` is a WHERE term on `d.metric`.
- * Unscoped reads analytics_daily (day, metric); scoped reads analytics_daily_scoped, whose rows are
- * under the asset's current category and location (as the row-counting queries join the asset).
+ * The statement reading daily counters per period for days in [first, last), for a read batch
+ * (read-batch.ts): `metrics` is a WHERE term on `d.metric`. Unscoped reads analytics_daily (day,
+ * metric); scoped reads analytics_daily_scoped, whose rows are under the asset's current category
+ * and location (as the row-counting queries join the asset).
  */
-export function dailyCounts(
-  db: TenantDb,
-  days: [string, string],
-  period: Range["period"],
-  scope: Scope,
-  metrics: SQL,
-): Promise<MetricRow[]> {
-  return db.all<MetricRow>(sql`SELECT ${periodKey(sql`d.day`, period)} AS period, d.metric AS metric, sum(d.n) AS n FROM ${dailyTable("analytics_daily", "d", scope)}
+export function dailyCountsSql(days: [string, string], period: Range["period"], scope: Scope, metrics: SQL): SQL {
+  return sql`SELECT ${periodKey(sql`d.day`, period)} AS period, d.metric AS metric, sum(d.n) AS n FROM ${dailyTable("analytics_daily", "d", scope)}
     WHERE d.day >= ${days[0]} AND d.day < ${days[1]} AND ${metrics}${rollupScope("d", scope)}
-    GROUP BY period, d.metric HAVING sum(d.n) <> 0`);
+    GROUP BY period, d.metric HAVING sum(d.n) <> 0`;
 }
 
 /**
@@ -92,12 +94,10 @@ export function addRows(into: Map<string, Map<string, number>>, rows: MetricRow[
   return into;
 }
 
-/** Live assets whose age day (purchase date, else creation day) is after each of `bounds` (YYYY-MM-DD), and the total. */
-export async function ageCountsAfter(db: TenantDb, scope: Scope, bounds: string[]) {
-  return ageCountsOf(await db.get<Record<string, number>>(ageCountsSql(scope, bounds)), bounds);
-}
-
-/** The statement of `ageCountsAfter`, for a read batch (read-batch.ts); `ageCountsOf` reads its row. */
+/**
+ * Live assets whose age day (purchase date, else creation day) is after each of `bounds`
+ * (YYYY-MM-DD), and the total: one statement for a read batch (read-batch.ts); `ageCountsOf` reads its row.
+ */
 export function ageCountsSql(scope: Scope, bounds: string[]): SQL {
   const months = bounds.map(
     (b, i) => sql`coalesce(sum(CASE WHEN m.month > ${b.slice(0, 7)} THEN m.n END), 0) AS ${sql.raw(`m${i}`)}`,

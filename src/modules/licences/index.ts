@@ -18,7 +18,7 @@ export {
   lotRuleError as licenceLotRuleError,
   updateLot as updateLicenceLot,
 } from "./lots";
-export { type LicenceOverview, licenceOverview } from "./overview";
+export { type LicenceOverview, licenceOverview, licenceOverviewOf, licenceOverviewReads } from "./overview";
 export { licenceProductsRouter } from "./product-routes";
 export {
   createProduct as createLicenceProduct,
