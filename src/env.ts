@@ -23,6 +23,8 @@ export interface Bindings {
   WEBHOOKS: Queue;
   /** CSV import chains (src/modules/import-export/import/background.ts): one message per chunk to write. */
   IMPORTS: Queue;
+  /** Workspace moves between shards (src/modules/admin/move/queue.ts): one message per move to run. */
+  MOVES: Queue;
   /** Development only (benchmarks): multiplies the webhook retry schedule, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE?: string;
   ENVIRONMENT: string;

@@ -8,7 +8,15 @@ import { consumeEvents } from "./events/consumer";
 import type { EventMessage } from "./events/types";
 import { countedEnv, type D1Counter } from "./http/d1-counter";
 import { runScheduled } from "./jobs/scheduled";
-import { enqueueForwarded, forwardMoved, moveReceiver, resumeMoveById } from "./modules/admin";
+import {
+  consumeMoveMessages,
+  enqueueForwarded,
+  forwardMoved,
+  MOVE_QUEUE,
+  type MoveMessage,
+  moveReceiver,
+  resumeMoveById,
+} from "./modules/admin";
 import { consumeImportMessages, IMPORT_QUEUE, type ImportMessage } from "./modules/import-export";
 import { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessage } from "./modules/notifications";
 import { shardFill } from "./tenancy/fill";
@@ -21,13 +29,15 @@ export { UserRealtime } from "./events/user-realtime";
 
 const app = buildApp();
 
-type AnyMessage = EventMessage | WebhookMessage | ImportMessage | NotificationMessage;
+type AnyMessage = EventMessage | WebhookMessage | ImportMessage | NotificationMessage | MoveMessage;
 
 /** A queue by its name, or a shard's copy of it (`inventory-webhooks-s1`: scripts/lib/shard-configs.mjs). */
 const isQueue = (name: string, base: string) => name === base || name.startsWith(`${base}-s`);
 
 /** Messages of workspaces that moved to another shard go on there; the rest are consumed here. */
 async function consume(batch: MessageBatch<AnyMessage>, env: Bindings): Promise<void> {
+  // A move is run by the shard it was queued on, whichever shard its workspace is on by then.
+  if (isQueue(batch.queue, MOVE_QUEUE)) return consumeMoveMessages(env, batch as MessageBatch<MoveMessage>);
   const mine = await forwardMoved(env, batch.queue, batch.messages);
   if (mine.length === 0) return;
   const rest: MessageBatch<AnyMessage> =

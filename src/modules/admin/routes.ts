@@ -9,7 +9,7 @@ import { idParam } from "../../platform/schemas";
 import { listShards } from "../../tenancy/fill";
 import { provisionTenant } from "../../tenancy/provision";
 import { exportWorkspace } from "./export";
-import { latestMove, runMove, startMove } from "./move";
+import { latestMove, type MoveMessage, startMove } from "./move";
 import {
   AdminLoginBody,
   CreatedTenantSchema,
@@ -238,7 +238,7 @@ export const adminRouter = createRouter()
     }),
     async (c) => {
       const move = await startMove(c.env, c.req.valid("param").tenantId, c.req.valid("json").toShard);
-      c.executionCtx.waitUntil(runMove(c.env, move));
+      await c.env.MOVES.send({ moveId: move.id, tenantId: move.tenantId } satisfies MoveMessage);
       return c.json(toMove(move), 202);
     },
   )

@@ -5,7 +5,7 @@
 
 export { enqueueForwarded, forwardMoved } from "./forward";
 export { type MoveTarget, peerShard } from "./peers";
+export { consumeMoveMessages, MOVE_QUEUE, type MoveMessage } from "./queue";
 export { moveReceiver } from "./receive";
 export { resumeMoveById, resumeStoppedMoves } from "./resume";
-export { runMove } from "./run";
 export { latestMove, startMove } from "./start";
