@@ -18,8 +18,8 @@
 //      the router's `x-inventory-route` header (`cached` or `registry`; development only).
 // Options (environment): REQUESTS (3000 per phase and path), CONCURRENCY (4), WORKSPACES (20000), SHARDS (5).
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
-import { runShardBench } from "./lib-shards.mjs";
 import { createWorkspace, expectStatus, latencyStats, log, pool, printTable, seededRandom, seedId } from "./lib.mjs";
+import { runShardBench } from "./lib-shards.mjs";
 
 const REQUESTS = Number(process.env.REQUESTS ?? 3000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);

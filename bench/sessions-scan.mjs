@@ -11,8 +11,8 @@
 // Options (environment): ASSETS (5000), SCANNERS (50), SEED (api; sql loads the assets straight into
 // D1, much faster), BATCH_ONLY (0; 1 runs only the batch phase), PORT (a free one). Loopback traffic only.
 
-import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import { loadavg } from "node:os";
+import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import {
   createWorkspace,
   expectStatus,

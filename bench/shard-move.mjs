@@ -16,8 +16,8 @@
 // answered 201 is looked up by name on the new shard (exactly once), and no write answered 503 is there.
 // Options (environment): ASSETS (100000), PORT is not used (free loopback ports).
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
-import { runShardBench } from "./lib-shards.mjs";
 import { createWorkspace, expectStatus, latencyStats, log, measureLoad, printTable, sleep } from "./lib.mjs";
+import { runShardBench } from "./lib-shards.mjs";
 import { seedSql } from "./search-seed.mjs";
 
 const ASSETS = Number(process.env.ASSETS ?? 100_000);

@@ -23,7 +23,6 @@
 import http from "node:http";
 import { Webhook } from "standardwebhooks";
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
-import { runShardBench } from "./lib-shards.mjs";
 import {
   createWorkspace,
   expectStatus,
@@ -35,6 +34,7 @@ import {
   runBench,
   sleep,
 } from "./lib.mjs";
+import { runShardBench } from "./lib-shards.mjs";
 
 const EVENTS = Number(process.env.EVENTS ?? 10_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);
