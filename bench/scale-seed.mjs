@@ -9,7 +9,8 @@ import { FIRST, LAST, PRODUCTS } from "./search-seed.mjs";
 // same mix:
 // - people: one per 50 assets, named from search-seed's first and last names;
 // - assets: search-seed's product catalogue (one name in five has "Laptop"), bookings-seed's gear
-//   (Camera, Lens, Tripod, Microphone) for the bookable 30% (i % 10 < 3, category "Cameras"),
+//   (Camera, Lens, Tripod, Microphone) for the bookable 30% (i % 10 < 3, category "Cameras"; the
+//   catalogue goes by i / 10 so every product is among the other 70%),
 //   tags AST-0000000.., serials, spread over the categories and locations; 10% checked out to a
 //   person (due dates 20 days back to 20 ahead, an open assignment each), 2% lost, 2.5% retired,
 //   1% in maintenance, 5% requestable; purchase dates and costs, warranties, verifications; ids
@@ -77,7 +78,7 @@ export function seedSql({ assets: n, categoryIds, gearCategoryId, locationIds, n
        CASE WHEN i % 2 = 0 THEN ${date("(i * 13) % 1000 - 300")} END, CASE WHEN i % 5 < 3 THEN ${days("-((i * 7) % 400)")} END,
        ${created}, ${secs(`-((i * 7919) % ${400 * 86_400})`)}
      FROM n JOIN c ON c.k = i % ${categoryIds.length} JOIN lo ON lo.k = (i / 7) % ${locationIds.length}
-       JOIN p ON p.k = i % ${PRODUCTS.length} LEFT JOIN g ON i % 10 < 3 AND g.k = i % ${GEAR.length}
+       JOIN p ON p.k = (i / 10) % ${PRODUCTS.length} LEFT JOIN g ON i % 10 < 3 AND g.k = i % ${GEAR.length}
        LEFT JOIN people pe ON i % 10 = 5 AND pe.id = ${pad("per", `(i * 7) % ${people}`)}`,
     `INSERT INTO assignments (id, asset_id, person_id, person_name, checked_out_at, checked_out_by, due_back_at)
      SELECT 'asg' || substr(id, 4), id, assignee_id, holder_name, assigned_at, 'usr_bench', due_back_at FROM assets WHERE assignee_id IS NOT NULL`,
