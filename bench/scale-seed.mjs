@@ -30,7 +30,8 @@ import { FIRST, LAST, PRODUCTS } from "./search-seed.mjs";
 const nums = (n) => `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${n - 1})`;
 const pad = (prefix, expr) => `'${prefix}_' || printf('%026d', ${expr})`;
 const q = (v) => `'${String(v).replace(/'/g, "''")}'`;
-const values = (rows) => `VALUES ${rows.map((r) => `(${r.map((v) => (typeof v === "number" ? v : q(v))).join(", ")})`).join(", ")}`;
+const values = (rows) =>
+  `VALUES ${rows.map((r) => `(${r.map((v) => (typeof v === "number" ? v : q(v))).join(", ")})`).join(", ")}`;
 
 /** The id of asset `i`, person `i`: what the benchmark uses to name one (e.g. an assignee). */
 export const assetId = (i) => `ast_${String(i).padStart(26, "0")}`;

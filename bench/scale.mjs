@@ -64,7 +64,13 @@ function timedExport(port, slug, auth) {
           for (const b of c) if (b === 10) lines++;
         });
         res.on("end", () =>
-          resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - t0) / 1e6, firstByteMs, bytes, records: lines - 1 }),
+          resolve({
+            status: res.statusCode,
+            ms: Number(process.hrtime.bigint() - t0) / 1e6,
+            firstByteMs,
+            bytes,
+            records: lines - 1,
+          }),
         );
         res.on("error", reject);
       },
@@ -165,14 +171,20 @@ async function main() {
       ["list: status=lost", () => "/inventory-items?status=lost"],
       ["list: categoryId", (s) => `/inventory-items?categoryId=${s.categoryIds[0]}`],
       ["list: locationId", (s) => `/inventory-items?locationId=${s.locationIds[2]}`],
-      ["list: categoryId + status=available", (s) => `/inventory-items?categoryId=${s.categoryIds[0]}&status=available`],
+      [
+        "list: categoryId + status=available",
+        (s) => `/inventory-items?categoryId=${s.categoryIds[0]}&status=available`,
+      ],
       ["list: assigneeId (one person)", () => `/inventory-items?assigneeId=${holder}`],
       ["list: holderKind=person", () => "/inventory-items?holderKind=person"],
       ["list: requestable=true", () => "/inventory-items?requestable=true"],
       ["list: updatedSince (1 day)", () => `/inventory-items?updatedSince=${iso(now - DAY)}`],
       ["list: overdue=true", () => "/inventory-items?overdue=true"],
       ["health list: healthSort=risk_first", () => "/inventory-items?healthSort=risk_first"],
-      [`health list: risk_first, page ${depth + 1} of 100s (cursor)`, (s) => `/inventory-items?healthSort=risk_first&cursor=${s.deepRisk}`],
+      [
+        `health list: risk_first, page ${depth + 1} of 100s (cursor)`,
+        (s) => `/inventory-items?healthSort=risk_first&cursor=${s.deepRisk}`,
+      ],
       ["health list: healthSort=healthy_first", () => "/inventory-items?healthSort=healthy_first"],
       ["health list: healthBadge=AT_RISK", () => "/inventory-items?healthBadge=AT_RISK"],
       ["health list: risk_first + status=available", () => "/inventory-items?healthSort=risk_first&status=available"],
