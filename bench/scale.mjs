@@ -15,14 +15,17 @@
 //
 // Options (environment): ASSETS_SMALL (100000), ASSETS_LARGE (1000000), REQUESTS (100 per shape and
 // size), CONCURRENCY (4), EXPORT (1; 0 skips the exports), TARGET (1.5: the ratio a p50 must stay
-// within; the run fails above it unless ALLOW_OVER=1), PORT. Loopback traffic only.
-import { readdirSync, statSync, writeFileSync } from "node:fs";
+// within; the run fails above it unless ALLOW_OVER=1), PORT. STATE_DIR: keep the local state
+// (and the two seeded workspaces) in this directory instead of a temp one; a later run with the same
+// STATE_DIR reuses the seed and only rebundles the Worker (seeding 1,000,000 assets takes most of an
+// hour on a busy 2-core machine); SEED_ONLY=1 stops after seeding. Loopback traffic only.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
 import { localUrl } from "../scripts/lib/http.mjs";
 import { reexecUnderNode22IfNeeded } from "../scripts/lib/wrangler.mjs";
 import { createWorkspace, expectStatus, log, measureLoad, printTable, runBench } from "./lib.mjs";
-import { assetId, holderOf, personId, seedSql } from "./scale-seed.mjs";
+import { holderOf, personId, seedSql } from "./scale-seed.mjs";
 
 const ASSETS_SMALL = Number(process.env.ASSETS_SMALL ?? 100_000);
 const ASSETS_LARGE = Number(process.env.ASSETS_LARGE ?? 1_000_000);
@@ -87,10 +90,14 @@ const SETUP = {
   devArgs: ["--var", "ENVIRONMENT:development"],
   maxSockets: CONCURRENCY + 4,
   timeoutMs: 600_000,
+  stateDir: process.env.STATE_DIR,
 };
+const SEEDED = SETUP.stateDir && join(SETUP.stateDir, "scale-spaces.json");
+if (SETUP.stateDir) mkdirSync(SETUP.stateDir, { recursive: true });
 
 async function main() {
   await runBench(SETUP, async ({ port, vars, call, worker }) => {
+    if (SEEDED && existsSync(SEEDED)) return measure({ port, call, ...JSON.parse(readFileSync(SEEDED, "utf8")) });
     const now = Date.now();
     const spaces = [];
     for (const size of [ASSETS_SMALL, ASSETS_LARGE]) {
@@ -129,7 +136,20 @@ async function main() {
       s.dbBytes = grown[0]?.[1] ?? Number.NaN;
       log(`  seeded in ${s.seedSeconds.toFixed(0)} s; database file ${(s.dbBytes / 1e6).toFixed(0)} MB`);
     }
+    if (SEEDED) writeFileSync(SEEDED, JSON.stringify({ now, spaces }));
+    if (process.env.SEED_ONLY === "1") return;
     await worker.start();
+    await measure({ port, call, now, spaces });
+  });
+}
+
+/** The measurements, on the two seeded workspaces (`spaces`: what the seeding recorded). */
+async function measure({ port, call, now, spaces }) {
+  {
+    if (spaces[0].size !== ASSETS_SMALL || spaces[1].size !== ASSETS_LARGE)
+      throw new Error(
+        `STATE_DIR holds ${spaces[0].size} and ${spaces[1].size} assets; set ASSETS_SMALL/ASSETS_LARGE to match`,
+      );
 
     for (const s of spaces) {
       const login = await expectStatus(call(s.slug, "POST", "/auth/login", { body: s.owner }), 200, "owner login");
@@ -266,7 +286,7 @@ async function main() {
       `trivial route ratio L/S: ${trivial.map((r) => r["x p50"]).join(", ")}; over ${TARGET}x at p50: ${over.length ? over.map((r) => `${r.route} (${r["x p50"]})`).join("; ") : "none"}`,
     );
     if (over.length && process.env.ALLOW_OVER !== "1") process.exitCode = 1;
-  });
+  }
 }
 
 if (!reexecUnderNode22IfNeeded()) await main();
