@@ -138,9 +138,13 @@ async function main() {
       if (SEED_WITH === "sqlite3") {
         // The same SQL through the sqlite3 shell on the database's local file (the one holding this
         // workspace's categories): the same triggers run; a large page cache makes it several times faster.
-        s.dbFile = [...before.keys()].find(
-          (p) => sqlite3(p, `SELECT count(*) FROM categories WHERE id = '${s.gearCategoryId}';`) === "1",
-        );
+        s.dbFile = [...before.keys()].find((p) => {
+          try {
+            return sqlite3(p, `SELECT count(*) FROM categories WHERE id = '${s.gearCategoryId}';`) === "1";
+          } catch {
+            return false; // another binding's file (the control database, caches)
+          }
+        });
         if (!s.dbFile) throw new Error(`no local database file holds ${s.slug}`);
         sqlite3(s.dbFile, `PRAGMA cache_size = -1000000;\nBEGIN;\n${sql}COMMIT;\nPRAGMA wal_checkpoint(TRUNCATE);`);
       } else await worker.execute(binding, ["--file", file, "--yes"]);
