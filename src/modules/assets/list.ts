@@ -95,7 +95,7 @@ export function assetTextMatch(q: string, drives = true): SQL | undefined {
 }
 
 /** Whether `q` matches at least COMMON_TEXT assets: a count through the text indexes that stops there. */
-async function isCommonText(db: TenantDb, q: string): Promise<boolean> {
+export async function isCommonText(db: TenantDb, q: string): Promise<boolean> {
   const [row] = await db
     .select({ n: sql<number>`count(*)` })
     .from(sql`(SELECT 1 FROM ${assets} WHERE ${assetTextMatch(q)} LIMIT ${COMMON_TEXT})`)
