@@ -204,7 +204,7 @@ async function measure({ port, call, now, spaces }) {
       [`list: page ${depth + 1} of 100s (cursor)`, (s) => `/inventory-items?cursor=${s.deepId}`],
       ["list: q=laptop (name prefix, 1 in 5)", () => "/inventory-items?q=laptop"],
       ["list: q=dell lat (words)", () => `/inventory-items?q=${enc("dell lat")}`],
-      ["list: q=AST-00543 (tag prefix)", () => "/inventory-items?q=AST-00543"],
+      ["list: q=AST-00001 (tag prefix, 1,000)", () => "/inventory-items?q=AST-00001"],
       ["list: q=zzqx (no match)", () => "/inventory-items?q=zzqx"],
       ["list: status=assigned", () => "/inventory-items?status=assigned"],
       ["list: status=lost", () => "/inventory-items?status=lost"],
