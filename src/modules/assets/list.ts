@@ -94,11 +94,27 @@ export function assetTextMatch(q: string, drives = true): SQL | undefined {
   );
 }
 
-/** Whether `q` matches at least COMMON_TEXT assets: a count through the text indexes that stops there. */
+/**
+ * Whether `q` matches about COMMON_TEXT assets or more: each text index (the three prefix ranges and
+ * the FTS words) counted on its own, each count stopping at COMMON_TEXT, so the probe reads index
+ * entries only, never the table (an asset found by two of them counts twice, which only moves the
+ * threshold). Deleted assets count too: this picks a plan, it filters nothing.
+ */
 export async function isCommonText(db: TenantDb, q: string): Promise<boolean> {
+  const lo = asciiLower(q);
+  const hi = prefixEnd(lo);
+  const upTo = (from: SQL) => sql`(SELECT count(*) FROM (SELECT 1 FROM ${from} LIMIT ${COMMON_TEXT}))`;
+  const range = (expr: SQL) => upTo(sql`${assets} WHERE ${expr} >= ${lo} AND ${expr} < ${hi}`);
+  const words = ftsColumnsQuery(["name"], q);
+  const counts = [
+    range(sql`lower(${assets.name})`),
+    range(sql`lower(${assets.uniqueTag})`),
+    range(sql`lower(${assets.serialNumber})`),
+    ...(words === null ? [] : [upTo(sql`assets_fts WHERE assets_fts MATCH ${words}`)]),
+  ];
   const [row] = await db
-    .select({ n: sql<number>`count(*)` })
-    .from(sql`(SELECT 1 FROM ${assets} WHERE ${assetTextMatch(q)} LIMIT ${COMMON_TEXT})`)
+    .select({ n: sql<number>`${sql.join(counts, sql` + `)}` })
+    .from(sql`(SELECT 1)`)
     .all();
   return (row?.n ?? 0) >= COMMON_TEXT;
 }
