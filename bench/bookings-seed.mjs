@@ -21,7 +21,7 @@ const OTHER = [
   ["Scanner", "Zebra", "TC52"],
   ["Multimeter", "Fluke", "87V"],
 ];
-const GEAR = [
+export const GEAR = [
   ["Camera", "Canon", "EOS R6"],
   ["Lens", "Sony", "FE 24-70"],
   ["Tripod", "Manfrotto", "190X"],

@@ -95,8 +95,9 @@ export function httpClient(port, { maxSockets, timeoutMs = 60_000 }) {
  * `--no-bundle`, so edits elsewhere in the tree cannot reload it mid-run (`--test-scheduled` needs
  * wrangler's own bundling, so the health bench passes false). `devArgs`: more `wrangler dev` flags.
  */
-export function localWorker({ port, statePrefix, vars, call, bundle = true, devArgs = [] }) {
-  const state = mkdtempSync(join(tmpdir(), statePrefix));
+export function localWorker({ port, statePrefix, vars, call, bundle = true, devArgs = [], stateDir }) {
+  // `stateDir`: a local state of the caller's to reuse (e.g. a large seed kept between runs); else a new temp one.
+  const state = stateDir ?? mkdtempSync(join(tmpdir(), statePrefix));
   const dist = join(state, "dist");
   const varArgs = [
     "JWT_SECRET",
@@ -222,18 +223,20 @@ export function localWorker({ port, statePrefix, vars, call, bundle = true, devA
  * Runs one benchmark: a port (PORT or a free one), the Worker prepared and started, then
  * `body({port, vars, call, worker})`. A failure prints its message and the tail of wrangler's output
  * and sets exit code 1; the Worker is always stopped and its state removed, also on Ctrl-C.
- * Options: those of localWorker (statePrefix, bundle, devArgs) and httpClient (maxSockets, timeoutMs).
+ * Options: those of localWorker (statePrefix, bundle, devArgs, stateDir) and httpClient (maxSockets, timeoutMs).
  */
-export async function runBench({ statePrefix, bundle, devArgs, maxSockets, timeoutMs }, body) {
+export async function runBench({ statePrefix, bundle, devArgs, maxSockets, timeoutMs, stateDir }, body) {
   const port = Number(process.env.PORT ?? (await freePort()));
   // The per-plan request budgets (docs/api-platform.md) would cut load runs short: off here.
   // ENVIRONMENT=development turns on the x-d1-queries / x-d1-round-trips counters the tables report.
   const vars = { RATE_LIMITS: "off", ENVIRONMENT: "development", D1_QUEUE_LOG: "true", ...workerVars() };
   const client = httpClient(port, { maxSockets, timeoutMs });
-  const worker = localWorker({ port, statePrefix, vars, call: client.call, bundle, devArgs });
+  const worker = localWorker({ port, statePrefix, vars, call: client.call, bundle, devArgs, stateDir });
+  // A caller's own state directory (`stateDir`) is kept; a temp one is removed.
+  const cleanUp = () => stateDir || rmSync(worker.state, { recursive: true, force: true });
   process.on("SIGINT", async () => {
     await worker.stop();
-    rmSync(worker.state, { recursive: true, force: true });
+    cleanUp();
     process.exit(130);
   });
   try {
@@ -247,7 +250,7 @@ export async function runBench({ statePrefix, bundle, devArgs, maxSockets, timeo
   } finally {
     await worker.stop();
     client.close();
-    rmSync(worker.state, { recursive: true, force: true });
+    cleanUp();
   }
 }
 

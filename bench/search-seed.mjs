@@ -4,7 +4,7 @@ import { seedId as id, seededRandom as rng } from "./lib.mjs";
 // word, "Laptop", is in about a fifth of all names), tags AST-000000.., random serials, people and
 // sessions. Multi-row INSERTs of 200 rows keep each statement far below D1's statement size limit.
 
-const PRODUCTS = [
+export const PRODUCTS = [
   ["Laptop", "Dell", "Latitude 5440"],
   ["Laptop", "Apple", "MacBook Pro 14"],
   ["Laptop", "Lenovo", "ThinkPad X1 Carbon"],
@@ -26,7 +26,7 @@ const PRODUCTS = [
   ["Multimeter", "Fluke", "87V"],
   ["Hammer drill", "Hilti", "TE 30"],
 ];
-const FIRST = [
+export const FIRST = [
   "Ada",
   "Grace",
   "Alan",
@@ -44,7 +44,7 @@ const FIRST = [
   "Linus",
   "Katherine",
 ];
-const LAST = [
+export const LAST = [
   "Lovelace",
   "Hopper",
   "Turing",

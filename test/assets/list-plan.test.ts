@@ -108,3 +108,36 @@ describe("asset list query plans (no full scans at 100k assets)", () => {
     expect(checked).toBe(128);
   });
 });
+
+describe("asset list query plans with a common q (no sort of its matches)", () => {
+  it("a q matching COMMON_TEXT assets or more filters the order the other filters read", async () => {
+    const t = await createTenant();
+    const db = await dbOf(t);
+    const raw = await rawDbOf(t);
+    for (const f of combos().filter((c) => c.q)) {
+      for (const withCursor of [false, true]) {
+        const mode = f.overdue ? "due" : f.updatedSince ? "updated" : "id";
+        const cursor = withCursor
+          ? encodeCursor(mode === "id" ? ["id", "ast_z"] : [mode, "2025-06-01T00:00:00.000Z", "ast_z"])
+          : undefined;
+        const q = listAssetsQuery(
+          db,
+          { limit: 50, ...f, cursor, commonText: true } as ListAssetsInput,
+          "2026-01-01T00:00:00.000Z",
+        ).toSQL();
+        const rows = await raw
+          .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+          .bind(...q.params)
+          .all<{ detail: string }>();
+        const plan = rows.results.map((r) => r.detail).join(" | ");
+        const label = `${JSON.stringify(f)} cursor=${withCursor}: ${plan}`;
+        // Read in list order (no sort), through the index of the order or of an equality filter, never
+        // the prefix indexes; the FTS matches are one list built once.
+        expect(plan, label).not.toMatch(/TEMP B-TREE|MULTI-INDEX OR|assets_name_idx|assets_serial_idx/);
+        expect(plan, label).not.toMatch(/SCAN assets(?! USING)(?!_fts VIRTUAL TABLE INDEX \d+:M)/);
+        expect(plan, label).toMatch(/^(SCAN|SEARCH) assets USING INDEX (assets_\w+_idx)/);
+        expect(plan, label).toMatch(/LIST SUBQUERY \d+ \| SCAN assets_fts VIRTUAL TABLE INDEX \d+:M/);
+      }
+    }
+  });
+});

@@ -4,6 +4,7 @@ import * as tenantSchema from "../../src/db/tenant/schema";
 import type { TenantDb } from "../../src/env";
 import { blockingBookingsOf } from "../../src/modules/assets/custody/booking-rule";
 import { refuseConflicts } from "../../src/modules/bookings/conflicts";
+import { COMMON_TEXT } from "../../src/modules/assets/list";
 import { availability, listBookings } from "../../src/modules/bookings/list";
 import { encodeCursor } from "../../src/platform/pagination";
 import { createTenant } from "../harness/tenant";
@@ -14,9 +15,13 @@ import { rawDbOf } from "../harness/tenant-db";
 // bookings a scan is the difference between milliseconds and seconds (bench/bookings.mjs).
 
 /** The query plans of every statement `run` sends, in order, through the real service code. */
-async function plansOf(run: (db: TenantDb) => Promise<unknown>): Promise<string[]> {
+async function plansOf(
+  run: (db: TenantDb) => Promise<unknown>,
+  arrange?: (raw: D1Database) => Promise<unknown>,
+): Promise<string[]> {
   const t = await createTenant();
   const raw = await rawDbOf(t);
+  await arrange?.(raw);
   const seen: { sql: string; params: unknown[] }[] = [];
   const db = drizzle(raw, { schema: tenantSchema, logger: { logQuery: (sql, params) => seen.push({ sql, params }) } });
   await run(db);
@@ -59,8 +64,30 @@ const CASES: [string, Parameters<typeof availability>[1], string][] = [
 
 describe("bookings query plans", () => {
   it.each(CASES)("availability, %s: one window-index seek per candidate asset", async (_name, q, expected) => {
-    const [assetsQuery] = await plansOf((db) => availability(db, q));
-    expect(assetsQuery).toBe(expected);
+    const plans = await plansOf((db) => availability(db, q));
+    expect(plans.find((p) => p.includes("booking_items"))).toBe(expected);
+  });
+
+  it("availability with a common q (COMMON_TEXT matches or more) walks the id order, with no sort of the matches", async () => {
+    const plans = await plansOf(
+      (db) => availability(db, { limit: 50, from, to, q: "cam" }),
+      (raw) =>
+        raw
+          .prepare(
+            `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${COMMON_TEXT - 1})
+             INSERT INTO assets (id, name, unique_tag, category_id, location_id, created_at, updated_at)
+             SELECT 'ast_' || printf('%026d', i), 'Camera ' || i, 'CQ-' || i, 'cat_x', 'loc_x', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n`,
+          )
+          .run(),
+    );
+    const walk = plans.find((p) => p.includes("booking_items"))!;
+    expect(walk).toMatch(
+      /^SCAN assets USING INDEX assets_live_idx \| LIST SUBQUERY \d+ \| SCAN assets_fts VIRTUAL TABLE INDEX \d+:M/,
+    );
+    expect(walk).not.toMatch(/MULTI-INDEX OR|TEMP B-TREE/);
+    // A rare q drives through the text indexes and sorts its few matches.
+    const [, rare] = await plansOf((db) => availability(db, { limit: 50, from, to, q: "cam" }));
+    expect(rare).toMatch(/^MULTI-INDEX OR/);
   });
 
   it("the conflict read of a booking and a dated checkout's bookings rule seek the window index", async () => {

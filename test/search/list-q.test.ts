@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "../../src/platform/pagination";
+import { COMMON_TEXT } from "../../src/modules/assets/list";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
+import { rawDbOf } from "../harness/tenant-db";
 
 /**
  * A list's `q` matches word prefixes anywhere in the name ("pro" finds "MacBook Pro"),
@@ -45,5 +47,46 @@ describe("list q: word prefixes anywhere in the name", () => {
     expect(await names(t, "/stock-items?q=paper")).toEqual(["Printer paper A4"]);
     expect(await names(t, "/stock-items?q=blA")).toEqual(["Toner black"]);
     expect(await names(t, "/stock-items?q=ton")).toEqual(["Toner black"]);
+  });
+
+  it("a common q (COMMON_TEXT matches or more) lists the same matches in the same order, page by page", async () => {
+    const t = await createTenant();
+    // Old assets named "Lamp n" (ids before any the API makes), written through the triggers as any write.
+    await (await rawDbOf(t))
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${COMMON_TEXT + 9})
+         INSERT INTO assets (id, name, unique_tag, category_id, location_id, created_at, updated_at)
+         SELECT 'ast_' || printf('%026d', i), 'Lamp ' || i, 'LQ-' || i, 'cat_x', 'loc_x', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n`,
+      )
+      .run();
+    // Newer ones matching each way (a later word, the name, the tag, the serial) between ones that do not.
+    const made: string[] = [];
+    for (const body of [
+      { name: "Desk lamp" },
+      { name: "Chair" },
+      { name: "Lamp shade" },
+      { name: "Tag holder", uniqueTag: "LAMP-7" },
+      { name: "Table" },
+      { name: "Serial holder", serialNumber: "lamp123" },
+    ]) {
+      const res = await api<{ id: string; name: string }>(t, "/inventory-items", { body });
+      expect(res.status).toBe(201);
+      made.push(res.body.name);
+    }
+    const page = async (cursor?: string) =>
+      (await api<Page<{ name: string }>>(t, `/inventory-items?q=lamp&limit=6${cursor ? `&cursor=${cursor}` : ""}`))
+        .body;
+    const first = await page();
+    expect(first.items.map((i) => i.name)).toEqual([
+      "Serial holder",
+      "Tag holder",
+      "Lamp shade",
+      "Desk lamp",
+      `Lamp ${COMMON_TEXT + 9}`,
+      `Lamp ${COMMON_TEXT + 8}`,
+    ]);
+    const second = await page(first.nextCursor!);
+    expect(second.items.map((i) => i.name)).toEqual(Array.from({ length: 6 }, (_, k) => `Lamp ${COMMON_TEXT + 7 - k}`));
+    expect(made).toContain("Chair");
   });
 });

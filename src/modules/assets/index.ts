@@ -25,7 +25,7 @@ export { runCheckoutReminders } from "./custody/overdue-reminders";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history/schemas";
 export type { AssetInput } from "./input";
 export type { ListAssetsInput } from "./list";
-export { assetTextMatch, listAssets } from "./list";
+export { assetTextMatch, isCommonText, listAssets } from "./list";
 export { generateTag } from "./lookup";
 export { assetsRouter } from "./routes";
 export type { AllowedStatusTransitions, InventoryItem, InventoryItemListItem } from "./schemas";

@@ -34,7 +34,19 @@ export interface ListAssetsInput extends HealthListInput {
   selfService?: { personId: string | null };
   updatedSince?: string;
   overdue?: boolean;
+  /** `q` matches at least COMMON_TEXT assets (set by listAssets from a bounded count, not the query). */
+  commonText?: boolean;
 }
+
+/**
+ * From this many matches on, a `q` is a filter on the list's own order instead of driving it.
+ * Collecting every match of a common prefix ("laptop": a seventh of a workspace) and sorting them
+ * costs what the workspace holds (10x from 100,000 to 1,000,000 assets, bench/README.md "One
+ * workspace at 1,000,000 assets"), while walking the list in order finds a page of a common term after
+ * about `limit` / (its share of the assets) rows. A rarer term still drives through its indexes:
+ * at most this many matches to sort. Both costs stay bounded by about this many rows per page.
+ */
+export const COMMON_TEXT = 5000;
 
 /**
  * List order, chosen so every filter reads its own index in order (no sort of a large result):
@@ -66,23 +78,51 @@ function prefixEnd(p: string): string {
  * serials are codes, matched from their start only). SQLite runs
  * the OR as a multi-index OR: three index ranges and the FTS index, then rowid seeks.
  */
-export function assetTextMatch(q: string): SQL | undefined {
+export function assetTextMatch(q: string, drives = true): SQL | undefined {
   const lo = asciiLower(q);
   const hi = prefixEnd(lo);
   const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
   const words = ftsColumnsQuery(["name"], q);
+  // Not driving (a common q): `+` keeps each term off its index, so the list's own index drives and
+  // the FTS matches are one list SQLite builds once and probes per row.
+  const plus = drives ? sql`` : sql`+`;
   return or(
+    range(sql`${plus}lower(${assets.name})`),
+    range(sql`${plus}lower(${assets.uniqueTag})`),
+    range(sql`${plus}lower(${assets.serialNumber})`),
+    words === null ? undefined : sql`${plus}${ftsRowidIn("assets", words)}`,
+  );
+}
+
+/**
+ * Whether `q` matches about COMMON_TEXT assets or more: each text index (the three prefix ranges and
+ * the FTS words) counted on its own, each count stopping at COMMON_TEXT, so the probe reads index
+ * entries only, never the table (an asset found by two of them counts twice, which only moves the
+ * threshold). Deleted assets count too: this picks a plan, it filters nothing.
+ */
+export async function isCommonText(db: TenantDb, q: string): Promise<boolean> {
+  const lo = asciiLower(q);
+  const hi = prefixEnd(lo);
+  const upTo = (from: SQL) => sql`(SELECT count(*) FROM (SELECT 1 FROM ${from} LIMIT ${COMMON_TEXT}))`;
+  const range = (expr: SQL) => upTo(sql`${assets} WHERE ${expr} >= ${lo} AND ${expr} < ${hi}`);
+  const words = ftsColumnsQuery(["name"], q);
+  const counts = [
     range(sql`lower(${assets.name})`),
     range(sql`lower(${assets.uniqueTag})`),
     range(sql`lower(${assets.serialNumber})`),
-    words === null ? undefined : ftsRowidIn("assets", words),
-  );
+    ...(words === null ? [] : [upTo(sql`assets_fts WHERE assets_fts MATCH ${words}`)]),
+  ];
+  const [row] = await db
+    .select({ n: sql<number>`${sql.join(counts, sql` + `)}` })
+    .from(sql`(SELECT 1)`)
+    .all();
+  return (row?.n ?? 0) >= COMMON_TEXT;
 }
 
 /**
  * Which index drives the query. Without statistics SQLite cannot know that a prefix match is
  * rarer than a status, so we decide: `q` (multi-index OR over the three prefix indexes, then a sort
- * of the matches), else the ordering range of overdue/updatedSince (read in order), else the
+ * of the matches) unless it is common (COMMON_TEXT: then it only filters), else the ordering range of overdue/updatedSince (read in order), else the
  * planner picks among the equality filters' (column, id) indexes, all read in id order. Terms that
  * must not drive are written as `+column`, SQLite's documented way to keep a term off an index.
  * Health: with healthSort the asset_health (badge, score, id) / (status, score, id) / (score, id)
@@ -91,7 +131,7 @@ export function assetTextMatch(q: string): SQL | undefined {
  */
 type Driver = "q" | "range" | "equality" | "health" | "badge";
 function driverOf(i: ListAssetsInput): Driver {
-  if (i.q) return "q";
+  if (i.q && !i.commonText) return "q";
   const mode = modeOf(i);
   if (byHealth(mode)) return "health";
   if (mode !== "id") return "range";
@@ -160,7 +200,7 @@ export function listAssetsQuery(db: TenantDb, input: ListAssetsInput, now: strin
   const where = and(
     // Sync (updatedSince) also returns deleted assets: tombstones carry deletedAt.
     mode === "updated" ? undefined : liveAsset,
-    input.q ? assetTextMatch(input.q) : undefined,
+    input.q ? assetTextMatch(input.q, driver === "q") : undefined,
     // In score order the status is read from asset_health (kept equal by triggers): its (status, score, id)
     // index drives, so no asset of another status is skipped (the lost ones before risk_first).
     driver === "health" && input.status !== undefined
@@ -266,6 +306,7 @@ async function purgedAssets(db: TenantDb, input: ListAssetsInput) {
 /** A page of assets, each with its `health` (stored; re-scored on the spot only when stale). */
 export async function listAssets(db: TenantDb, input: ListAssetsInput, basis: HealthBasis = basisOf({})) {
   // The live field definitions are read once for the page (values of deleted fields are hidden).
+  if (input.q) input = { ...input, commonText: await isCommonText(db, input.q) };
   let [rows, defs] = await Promise.all([
     listAssetsQuery(db, input, new Date().toISOString()).all(),
     assetFieldDefs(db),

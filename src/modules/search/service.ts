@@ -30,13 +30,25 @@ interface SessionRow {
   status: (typeof SESSION_STATUSES)[number];
 }
 
+/**
+ * How many of the most recently added matches bm25 ranks (docs/search.md "Order"). A common word
+ * can match a fifth of a workspace; ranking every match made a search cost grow with the workspace
+ * (10x from 100,000 to 1,000,000 assets, bench/README.md "One workspace at 1,000,000 assets"), while
+ * finding the newest matches is cheap: FTS5 walks the word's doclist in rowid order (rowids follow
+ * insertion), and the rowid lower bound is handed to FTS5 with the MATCH, so bm25 runs on at most
+ * this many rows. A term with fewer matches is ranked in full, as before.
+ */
+export const RANK_WINDOW = 1000;
+
 // Weights follow the columns (id is unindexed): a name hit counts most; tags and serials are
 // rarer tokens, which bm25's IDF already favours. Ranking and LIMIT happen inside the FTS
-// subquery, before the join: a common word can match a fifth of a 100,000-asset workspace, and
-// joining every match to its row before sorting doubled the query time (bench/README.md).
-// Deleted rows are never indexed (the triggers); the deleted_at check is a second guard.
-const ASSETS_SQL = `SELECT a.id, a.name, a.unique_tag, a.serial_number, a.model, a.status
-  FROM (SELECT rowid, id, bm25(assets_fts, 0, 10, 5, 5, 2) AS score FROM assets_fts WHERE assets_fts MATCH ?1 ORDER BY score LIMIT ?2) f
+// subquery, before the join: joining every match to its row before sorting doubled the query time
+// (bench/README.md). Deleted rows are never indexed (the triggers); the deleted_at check is a second guard.
+export const ASSETS_SQL = `SELECT a.id, a.name, a.unique_tag, a.serial_number, a.model, a.status
+  FROM (SELECT rowid, id, bm25(assets_fts, 0, 10, 5, 5, 2) AS score FROM assets_fts
+    WHERE assets_fts MATCH ?1 AND rowid >= (SELECT coalesce(min(rowid), 0) FROM
+      (SELECT rowid FROM assets_fts WHERE assets_fts MATCH ?1 ORDER BY rowid DESC LIMIT ${RANK_WINDOW}))
+    ORDER BY score LIMIT ?2) f
   JOIN assets a ON a.rowid = f.rowid AND a.id = f.id
   WHERE a.deleted_at IS NULL ORDER BY f.score`;
 // Exact matches use the lower() expression indexes of assets (assets_tag_idx, assets_serial_idx);
