@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Page } from "../../src/platform/pagination";
 import { COMMON_TEXT } from "../../src/modules/assets/list";
+import type { Page } from "../../src/platform/pagination";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";
 import { rawDbOf } from "../harness/tenant-db";
