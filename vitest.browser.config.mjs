@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Tests that drive a real browser (headless Chromium via playwright-core) against the Worker under
- * `wrangler dev`. They run in Node, not workerd; `npm test` runs them beside the workerd suite.
+ * `wrangler dev`. They run in Node, not workerd; `npm test` runs them after the workerd suite.
  */
 export default defineConfig({
   test: {

@@ -1,4 +1,4 @@
-// `npm test`: the checks, the workerd suite and the browser suite side by side.
+// `npm test`: the checks and the workerd suite side by side, then the browser suite.
 //
 // The checks are independent of each other and mostly single-threaded (tsc, dependency-cruiser,
 // spectral), so they run side by side, one per core, instead of one after the other; each one's
@@ -23,26 +23,17 @@ const CHECKS = [
   ["lint", "npm run --silent lint"],
 ];
 
-/**
- * Runs `command` in a shell: its output inherited, or captured (`capture`, returned whole), or
- * passed on line by line with `prefix` in front of each line.
- */
-function run(command, { capture, env, prefix } = {}) {
+function run(command, { capture, env } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, {
       shell: true,
-      stdio: capture || prefix ? ["ignore", "pipe", "pipe"] : "inherit",
+      stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit",
       env: { ...process.env, ...env },
     });
     let output = "";
-    const lines = prefix ? prefixed(prefix) : null;
-    const take = lines ? lines.take : (d) => (output += d);
-    child.stdout?.on("data", take);
-    child.stderr?.on("data", take);
-    child.on("close", (code, signal) => {
-      lines?.flush();
-      resolve({ code: code ?? (signal ? 1 : 0), output });
-    });
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
   });
 }
 
@@ -78,37 +69,16 @@ if (process.argv.includes("--checks")) {
 // The workerd suite runs beside the checks: they leave about a core idle for most of their time
 // (tsc is the long pole), which the suite fills. It needs the built app (its Worker serves it), so
 // it starts when the web build has ended, and never over a build in progress (Vite empties the
-// folder first). The browser suite starts then too: alone it kept about half of the two cores busy
-// (167 CPU-seconds in 155 s: its pages wait on the API, the router+shards tests on their Workers),
-// so one after the other left a core idle for two and a half minutes. The two share nothing (each
-// runs its own Workers on free loopback ports, with storage of its own); the browser suite's lines
-// are marked `[browser]`. A failed check still fails the run.
+// folder first). The browser suite waits for both. A failed check still fails the run.
 let suite = Promise.resolve({ code: 0 });
-let browser = Promise.resolve({ code: 0 });
 const failed = await checks((name, code) => {
-  if (name !== WEB_BUILD || code !== 0) return;
-  suite = run("npx vitest run", { env });
-  browser = run("npx vitest run --config vitest.browser.config.mjs", { env, prefix: "[browser] " });
+  if (name === WEB_BUILD && code === 0) suite = run("npx vitest run", { env });
 });
-const [workerd, pages] = await Promise.all([suite, browser]);
+const { code } = await suite;
 if (failed.length > 0) fail(failed);
-process.exit(workerd.code || pages.code);
-
-/** Writes whole lines, each after `prefix` (a line split between two chunks waits for its end). */
-function prefixed(prefix) {
-  let rest = "";
-  return {
-    take(chunk) {
-      const lines = (rest + chunk).split("\n");
-      rest = lines.pop() ?? "";
-      if (lines.length > 0) process.stdout.write(lines.map((l) => `${prefix}${l}\n`).join(""));
-    },
-    flush() {
-      if (rest) process.stdout.write(`${prefix}${rest}\n`);
-      rest = "";
-    },
-  };
-}
+if (code !== 0) process.exit(code);
+const browser = await run("npx vitest run --config vitest.browser.config.mjs", { env });
+process.exit(browser.code);
 
 function fail(names) {
   process.stderr.write(`npm test: failed: ${names.join(", ")}\n`);
