@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as tenantSchema from "../../src/db/tenant/schema";
 import type { TenantDb } from "../../src/env";
 import { blockingBookingsOf } from "../../src/modules/assets/custody/booking-rule";
-import { COMMON_TEXT } from "../../src/modules/assets/list";
+import { COMMON_TEXT } from "../../src/modules/assets/text-match";
 import { refuseConflicts } from "../../src/modules/bookings/conflicts";
 import { availability, listBookings } from "../../src/modules/bookings/list";
 import { encodeCursor } from "../../src/platform/pagination";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMMON_TEXT } from "../../src/modules/assets/list";
+import { COMMON_TEXT } from "../../src/modules/assets/text-match";
 import type { Page } from "../../src/platform/pagination";
 import { seedPerson } from "../harness/people";
 import { api, createTenant, type TestTenant } from "../harness/tenant";

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { pageQuery } from "../../platform/pagination";
 import { isoDate, SUMMED_AMOUNT } from "../../platform/schemas";
 import { scopeQuery } from "./filters";
-import { Filters } from "./schemas";
+import { Filters } from "./schema-parts";
 
 // GET /stats/analytics/depreciation: its query and response (depreciation.ts computes them).
 export const DepreciationQuery = z.object({

@@ -1,25 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { wholeNumberQuery } from "../../platform/pagination";
 import { SUMMED_AMOUNT } from "../../platform/schemas";
-import { PERIODS, rangeQuery, scopeQuery } from "./filters";
+import { rangeQuery, scopeQuery } from "./filters";
+import { AgeBucket, Filters, Named, rangeFields, rate } from "./schema-parts";
+
+export * from "./replacement-loss-schemas";
 
 export const ScopeQuery = z.object({ ...scopeQuery });
 export const RangeScopeQuery = z.object({ ...rangeQuery, ...scopeQuery });
-
-export const Filters = z
-  .object({ categoryId: z.string().optional(), locationId: z.string().optional() })
-  .openapi("AnalyticsFilters");
-const Named = z.object({ id: z.string(), name: z.string().nullable(), count: z.number().int() });
-const rangeFields = {
-  from: z.string().openapi({ description: "Start of the range (inclusive), ISO 8601 UTC." }),
-  to: z.string().openapi({ description: "End of the range (exclusive)." }),
-  period: z.enum(PERIODS),
-  filters: Filters,
-};
-const rate = z
-  .number()
-  .nullable()
-  .openapi({ description: "missing / expected, 0..1 (4 decimals); null when nothing was expected." });
 
 const Money = z.object({
   currency: z.string().nullable(),
@@ -129,12 +116,6 @@ export const SessionsAnalyticsSchema = z
   })
   .openapi("SessionsAnalytics");
 
-const AgeBucket = z.object({
-  bucket: z.enum(["under_1y", "1_2y", "2_3y", "3_5y", "5y_plus"]),
-  maxDays: z.number().int().nullable(),
-  count: z.number().int(),
-});
-
 export const LifecycleAnalyticsSchema = z
   .object({
     ...rangeFields,
@@ -208,104 +189,6 @@ export const MaintenanceAnalyticsSchema = z
   })
   .openapi("MaintenanceAnalytics");
 
-export const ReplacementLossQuery = z.object({
-  ...rangeQuery,
-  ...scopeQuery,
-  limit: wholeNumberQuery("limit", 1, 100)
-    .default(10)
-    .openapi({ description: "Entries per list (oldest, warranty, long-assigned, unscanned), 1..100." }),
-  inARow: z.coerce.number().int().min(2).max(10).default(2).openapi({
-    description:
-      "Listed when missed in each of its last `inARow` completed sessions that expected it (2..10; any number of sessions back).",
-  }),
-});
-
-const Brief = {
-  id: z.string(),
-  name: z.string(),
-  uniqueTag: z.string(),
-  categoryId: z.string(),
-  locationId: z.string(),
-  status: z.string(),
-};
-const TrendRow = z.object({
-  period: z.string(),
-  id: z.string(),
-  name: z.string().nullable(),
-  expected: z.number().int(),
-  scanned: z.number().int(),
-  missing: z.number().int(),
-  missingRate: rate,
-});
-
-export const ReplacementLossSchema = z
-  .object({
-    ...rangeFields,
-    generatedAt: z.string(),
-    age: z.object({
-      buckets: z.array(AgeBucket),
-      byCategory: z.array(
-        z.object({
-          categoryId: z.string(),
-          name: z.string().nullable(),
-          assets: z.number().int(),
-          averageAgeDays: z.number().int(),
-          oldestSince: z.string(),
-        }),
-      ),
-      oldest: z.array(
-        z.object({
-          ...Brief,
-          since: z.string().openapi({ description: "Purchase date, else the creation day." }),
-          ageDays: z.number().int(),
-        }),
-      ),
-    }),
-    warranty: z
-      .array(
-        z.object({
-          withinDays: z.number().int(),
-          count: z.number().int(),
-          items: z.array(z.object({ ...Brief, warrantyExpiresAt: z.string() })),
-        }),
-      )
-      .openapi({
-        description:
-          "Warranties ending from today to today + 30, 60 and 90 days (counts exact, lists capped at `limit`).",
-      }),
-    longAssigned: z.object({
-      thresholds: z.array(z.object({ overDays: z.number().int(), count: z.number().int() })),
-      items: z
-        .array(
-          z.object({
-            ...Brief,
-            assigneeId: z.string(),
-            assigneeName: z.string().nullable(),
-            assignedAt: z.string(),
-            daysAssigned: z.number().int(),
-          }),
-        )
-        .openapi({ description: "Held longest first, over the first threshold." }),
-    }),
-    missingRateTrends: z
-      .object({ byLocation: z.array(TrendRow), byCategory: z.array(TrendRow) })
-      .openapi({ description: "From the final reports of sessions completed in the range, per period." }),
-    repeatedlyUnscanned: z
-      .object({
-        inARow: z.number().int(),
-        count: z
-          .number()
-          .int()
-          .openapi({ description: "Every such live asset in scope (exact); `items` is capped at `limit`." }),
-        items: z.array(z.object(Brief)).openapi({ description: "By id." }),
-      })
-      .openapi({
-        description:
-          "Live assets missed in each of their last `inARow` completed sessions that expected them (scope and manual items not excluded; `found` rows are not expectations, but a scanned `found` row ends a streak). Sessions count in completion order, however far back; scope filters apply to the asset's current category and location.",
-      }),
-  })
-  .openapi("ReplacementLossAnalytics");
-
 export const ReportsSchema = z
   .object({
     items: z.array(
@@ -334,5 +217,4 @@ export type AnalyticsOverview = z.infer<typeof OverviewSchema>;
 export type SessionsAnalytics = z.infer<typeof SessionsAnalyticsSchema>;
 export type LifecycleAnalytics = z.infer<typeof LifecycleAnalyticsSchema>;
 export type MaintenanceAnalytics = z.infer<typeof MaintenanceAnalyticsSchema>;
-export type ReplacementLossAnalytics = z.infer<typeof ReplacementLossSchema>;
 export type AnalyticsReports = z.infer<typeof ReportsSchema>;

@@ -25,7 +25,7 @@ export { runCheckoutReminders } from "./custody/overdue-reminders";
 export type { AssetStatusEvent, Assignment, AuditEntry, TimelineEntry } from "./history/schemas";
 export type { AssetInput } from "./input";
 export type { ListAssetsInput } from "./list";
-export { assetTextMatch, isCommonText, listAssets } from "./list";
+export { listAssets } from "./list";
 export { generateTag } from "./lookup";
 export { assetsRouter } from "./routes";
 export type { AllowedStatusTransitions, InventoryItem, InventoryItemListItem } from "./schemas";
@@ -43,6 +43,7 @@ export {
 export { createAsset, restoreAsset, updateAsset } from "./service";
 // The lifecycle table and its verb, for CSV imports that carry a status (docs/import-export.md#imports).
 export { allowedTransitions, CHECKOUT_FROM, canMove, changeStatus } from "./status";
+export { assetTextMatch, isCommonText } from "./text-match";
 export type { AssetUpsert, AssetUpsertResult } from "./upsert";
 export { upsertAssets } from "./upsert";
 export type { Asset, AssetRow } from "./view";

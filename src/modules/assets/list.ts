@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { type AssetStatus, assets, type HolderKind } from "../../db/tenant/assets";
 import { assetHealth } from "../../db/tenant/health";
@@ -13,9 +13,9 @@ import {
 import type { TenantDb } from "../../env";
 import { tombstoneData, tombstoneField, tombstonesSince } from "../../events/tombstones";
 import { ApiError } from "../../platform/errors";
-import { ftsColumnsQuery, ftsRowidIn } from "../../platform/fts";
 import { decodeCursor, toPage } from "../../platform/pagination";
 import { mergeSync } from "../../platform/sync";
+import { asciiLower, assetTextMatch, isCommonText, prefixEnd } from "./text-match";
 import { type Asset, type AssetRow, assetFieldDefs, toAsset } from "./view";
 
 export interface ListAssetsInput extends HealthListInput {
@@ -39,16 +39,6 @@ export interface ListAssetsInput extends HealthListInput {
 }
 
 /**
- * From this many matches on, a `q` is a filter on the list's own order instead of driving it.
- * Collecting every match of a common prefix ("laptop": a seventh of a workspace) and sorting them
- * costs what the workspace holds (10x from 100,000 to 1,000,000 assets, bench/README.md "One
- * workspace at 1,000,000 assets"), while walking the list in order finds a page of a common term after
- * about `limit` / (its share of the assets) rows. A rarer term still drives through its indexes:
- * at most this many matches to sort. Both costs stay bounded by about this many rows per page.
- */
-export const COMMON_TEXT = 5000;
-
-/**
  * List order, chosen so every filter reads its own index in order (no sort of a large result):
  * - default: newest first (id descending; ids are time-ordered);
  * - `overdue=true`: most overdue first (dueBackAt ascending, then id);
@@ -60,64 +50,6 @@ export const COMMON_TEXT = 5000;
 type Mode = "id" | "due" | "updated" | "risk_first" | "healthy_first";
 const modeOf = (i: ListAssetsInput): Mode => i.healthSort ?? (i.overdue ? "due" : i.updatedSince ? "updated" : "id");
 const byHealth = (m: Mode): m is "risk_first" | "healthy_first" => m === "risk_first" || m === "healthy_first";
-
-/** SQLite's lower() folds ASCII only; fold the query the same way so the expression indexes match. */
-const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-/** The smallest string greater than every string starting with `p` (bump the last code point). */
-function prefixEnd(p: string): string {
-  const chars = [...p];
-  const last = chars.pop()!.codePointAt(0)!;
-  return chars.join("") + String.fromCodePoint(last + 1);
-}
-
-/**
- * `q` (every list of assets: this one, availability, labels): a case-insensitive prefix of the
- * whole name, unique tag or serial number (ranges on the lower(...) expression indexes), or word
- * prefixes anywhere in the name through assets_fts (docs/search.md: "pro" finds "MacBook Pro"; tags and
- * serials are codes, matched from their start only). SQLite runs
- * the OR as a multi-index OR: three index ranges and the FTS index, then rowid seeks.
- */
-export function assetTextMatch(q: string, drives = true): SQL | undefined {
-  const lo = asciiLower(q);
-  const hi = prefixEnd(lo);
-  const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
-  const words = ftsColumnsQuery(["name"], q);
-  // Not driving (a common q): `+` keeps each term off its index, so the list's own index drives and
-  // the FTS matches are one list SQLite builds once and probes per row.
-  const plus = drives ? sql`` : sql`+`;
-  return or(
-    range(sql`${plus}lower(${assets.name})`),
-    range(sql`${plus}lower(${assets.uniqueTag})`),
-    range(sql`${plus}lower(${assets.serialNumber})`),
-    words === null ? undefined : sql`${plus}${ftsRowidIn("assets", words)}`,
-  );
-}
-
-/**
- * Whether `q` matches about COMMON_TEXT assets or more: each text index (the three prefix ranges and
- * the FTS words) counted on its own, each count stopping at COMMON_TEXT, so the probe reads index
- * entries only, never the table (an asset found by two of them counts twice, which only moves the
- * threshold). Deleted assets count too: this picks a plan, it filters nothing.
- */
-export async function isCommonText(db: TenantDb, q: string): Promise<boolean> {
-  const lo = asciiLower(q);
-  const hi = prefixEnd(lo);
-  const upTo = (from: SQL) => sql`(SELECT count(*) FROM (SELECT 1 FROM ${from} LIMIT ${COMMON_TEXT}))`;
-  const range = (expr: SQL) => upTo(sql`${assets} WHERE ${expr} >= ${lo} AND ${expr} < ${hi}`);
-  const words = ftsColumnsQuery(["name"], q);
-  const counts = [
-    range(sql`lower(${assets.name})`),
-    range(sql`lower(${assets.uniqueTag})`),
-    range(sql`lower(${assets.serialNumber})`),
-    ...(words === null ? [] : [upTo(sql`assets_fts WHERE assets_fts MATCH ${words}`)]),
-  ];
-  const [row] = await db
-    .select({ n: sql<number>`${sql.join(counts, sql` + `)}` })
-    .from(sql`(SELECT 1)`)
-    .all();
-  return (row?.n ?? 0) >= COMMON_TEXT;
-}
 
 /**
  * Which index drives the query. Without statistics SQLite cannot know that a prefix match is

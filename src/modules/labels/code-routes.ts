@@ -12,7 +12,8 @@ import {
   ReserveBatchBody,
   TagBatchSchema,
 } from "./code-schemas";
-import { attachCode, claimCode, listCodes, lookupCode, reserveBatch, voidCode } from "./codes";
+import { attachCode, claimCode, listCodes, lookupCode, voidCode } from "./codes";
+import { reserveBatch } from "./tag-batches";
 
 const tags = ["Codes"];
 const IdParams = z.object({ codeId: idParam("codeId", "cod_01jd3k4m5n6p7q8r9s0t1v2w3x") });
