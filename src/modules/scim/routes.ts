@@ -1,93 +1,27 @@
-import { z } from "@hono/zod-openapi";
-import type { AppContext } from "../../env";
 import { type AllowedMethods, allowedMethods } from "../../http/allowed-methods";
 import { createRouter, defineRoute } from "../../http/router";
-import { onScimError, SCIM_CONTENT_TYPE, ScimErrorSchema, scimError } from "../../http/scim-errors";
+import { onScimError, ScimErrorSchema, scimError } from "../../http/scim-errors";
 import { ApiError } from "../../platform/errors";
 import { scimCtx } from "./context";
 import { listOf, resourceTypes, schemas, serviceProviderConfig } from "./discovery";
-import { project } from "./filter";
-import * as groups from "./groups";
-import { etagOf, type Json } from "./resource";
+import { scimGroupRoutes } from "./group-routes";
+import type { Json } from "./resource";
+import {
+  created,
+  GetQuery,
+  ifMatch,
+  ListQuery,
+  ListResponse,
+  Params,
+  Resource,
+  scim,
+  scimBody,
+  scimJson,
+  shaped,
+  tags,
+  versioned,
+} from "./route-shapes";
 import * as users from "./users";
-
-const tags = ["SCIM"];
-const Resource = z.record(z.string(), z.unknown()).openapi("ScimResource", {
-  description: "A SCIM resource (RFC 7643): a User (with the enterprise extension) or a Group.",
-});
-const ListResponse = z.record(z.string(), z.unknown()).openapi("ScimListResponse", {
-  description: "urn:ietf:params:scim:api:messages:2.0:ListResponse: totalResults, startIndex, itemsPerPage, Resources.",
-});
-const scimJson = (schema: z.ZodType, description: string) => ({
-  description,
-  content: { [SCIM_CONTENT_TYPE]: { schema } },
-});
-const VERSION = {
-  ETag: { description: "meta.version of the resource; send it back as If-Match.", schema: { type: "string" as const } },
-};
-const versioned = (description: string) => ({ ...scimJson(Resource, description), headers: VERSION });
-const created = (description: string) => ({
-  ...versioned(description),
-  headers: {
-    ...VERSION,
-    Location: { description: "meta.location of the new resource.", schema: { type: "string" as const } },
-  },
-});
-const scimBody = { body: { required: true, content: { [SCIM_CONTENT_TYPE]: { schema: Resource } } } };
-const Params = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
-});
-const Projection = {
-  attributes: z
-    .string()
-    .max(1000)
-    .optional()
-    .openapi({ description: "Comma-separated attributes to return (id and schemas always)." }),
-  excludedAttributes: z
-    .string()
-    .max(1000)
-    .optional()
-    .openapi({ description: "Comma-separated attributes to leave out." }),
-};
-const ListQuery = z.object({
-  filter: z.string().max(2000).optional().openapi({
-    description:
-      'RFC 7644 filter: eq, ne, co, sw, ew, pr, gt, ge, lt, le, and, or, not, value paths; e.g. `userName eq "ada@example.com"`.',
-  }),
-  // RFC 7644 section 3.4.2.4: a startIndex below 1 is read as 1, a negative count as 0 and a count
-  // above the maximum as the maximum; only a value that is not a whole number is a 400.
-  startIndex: z.coerce
-    .number()
-    .int()
-    .default(1)
-    .transform((v) => Math.max(1, v))
-    .openapi({ description: "1-based index of the first result; below 1 is read as 1." }),
-  count: z.coerce
-    .number()
-    .int()
-    .default(100)
-    .transform((v) => Math.min(200, Math.max(0, v)))
-    .openapi({ description: "At most this many results (0..200; more is read as 200, negative as 0)." }),
-  ...Projection,
-});
-const GetQuery = z.object(Projection);
-
-/** application/scim+json, with the ETag of the resource where there is one. */
-function scim<S extends 200 | 201 = 200>(c: AppContext, body: Json, status?: S, version?: number) {
-  const headers: Record<string, string> = { "content-type": SCIM_CONTENT_TYPE };
-  if (version !== undefined) headers.ETag = etagOf(version);
-  const meta = body.meta as { location?: string } | undefined;
-  if (status === 201 && meta?.location) headers.Location = meta.location;
-  return c.json(body, (status ?? 200) as S, headers);
-}
-
-const ifMatch = (c: AppContext) => c.req.header("if-match") ?? undefined;
-const shaped = (r: Json, q: { attributes?: string; excludedAttributes?: string }) =>
-  project(r, q.attributes, q.excludedAttributes);
 
 const discovery = (
   path: string,
@@ -226,111 +160,8 @@ export const scimRouter = createRouter()
       return c.body(null, 204);
     },
   )
-  .openapi(
-    defineRoute({
-      method: "get",
-      path: "/Groups",
-      operationId: "scimListGroups",
-      tags,
-      summary: "List or filter SCIM Groups",
-      request: { query: ListQuery },
-      responses: { 200: scimJson(ListResponse, "A ListResponse of Groups") },
-    }),
-    async (c) => {
-      const q = c.req.valid("query");
-      const ctx = scimCtx(c);
-      const page = await groups.listScimGroups(ctx, q);
-      return scim(
-        c,
-        listOf(
-          page.rows.map((r) => shaped(groups.presentGroup(ctx, r), q)),
-          page.total,
-          q.startIndex,
-        ) as Json,
-      );
-    },
-  )
-  .openapi(
-    defineRoute({
-      method: "post",
-      path: "/Groups",
-      operationId: "scimCreateGroup",
-      tags,
-      summary: "Create a SCIM Group",
-      description: "Members get what the group's mapping gives (role, location, department).",
-      request: scimBody,
-      responses: { 201: created("The Group") },
-    }),
-    async (c) => {
-      const ctx = scimCtx(c);
-      const row = await groups.createScimGroup(ctx, await c.req.json());
-      return scim(c, groups.presentGroup(ctx, row), 201, row.version);
-    },
-  )
-  .openapi(
-    defineRoute({
-      method: "get",
-      path: "/Groups/{id}",
-      operationId: "scimGetGroup",
-      tags,
-      summary: "Read a SCIM Group",
-      request: { params: Params, query: GetQuery },
-      responses: { 200: versioned("The Group") },
-    }),
-    async (c) => {
-      const ctx = scimCtx(c);
-      const row = await groups.getScimGroup(ctx, c.req.valid("param").id);
-      return scim(c, shaped(groups.presentGroup(ctx, row), c.req.valid("query")), 200, row.version);
-    },
-  )
-  .openapi(
-    defineRoute({
-      method: "put",
-      path: "/Groups/{id}",
-      operationId: "scimReplaceGroup",
-      tags,
-      summary: "Replace a SCIM Group",
-      request: { params: Params, ...scimBody },
-      responses: { 200: versioned("The Group") },
-    }),
-    async (c) => {
-      const ctx = scimCtx(c);
-      const row = await groups.replaceScimGroup(ctx, c.req.valid("param").id, await c.req.json(), ifMatch(c));
-      return scim(c, groups.presentGroup(ctx, row), 200, row.version);
-    },
-  )
-  .openapi(
-    defineRoute({
-      method: "patch",
-      path: "/Groups/{id}",
-      operationId: "scimPatchGroup",
-      tags,
-      summary: "Patch a SCIM Group",
-      description: 'Members added or removed as value arrays (Entra) or by a `members[value eq "…"]` path (Okta). 204.',
-      request: { params: Params, ...scimBody },
-      responses: { 204: { description: "Patched", headers: VERSION } },
-    }),
-    async (c) => {
-      const row = await groups.patchScimGroup(scimCtx(c), c.req.valid("param").id, await c.req.json(), ifMatch(c));
-      c.header("ETag", etagOf(row.version));
-      return c.body(null, 204);
-    },
-  )
-  .openapi(
-    defineRoute({
-      method: "delete",
-      path: "/Groups/{id}",
-      operationId: "scimDeleteGroup",
-      tags,
-      summary: "Delete a SCIM Group",
-      request: { params: Params },
-      responses: { 204: { description: "Deleted" } },
-    }),
-    async (c) => {
-      await groups.deleteScimGroup(scimCtx(c), c.req.valid("param").id, ifMatch(c));
-      return c.body(null, 204);
-    },
-  );
+  // The Groups routes: ./group-routes.ts.
+  .route("/", scimGroupRoutes);
 
 scimRouter.onError(onScimError);
 // An unknown path under /scim/v2 answers in the SCIM shape too: a 405 with Allow when the path is
