@@ -5,12 +5,11 @@ import { people } from "../../db/tenant/people";
 import { users } from "../../db/tenant/users";
 import type { Bindings, TenantDb } from "../../env";
 import { recordEventIfChanged } from "../../events/outbox";
-import { commitWrite } from "../../events/write";
 import { insertWhere } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
 import { tenantDb } from "../../tenancy/pool";
 import type { TenantRecord } from "../../tenancy/registry";
-import { type NotificationRow, pushCreated, realtimeSink } from "../notifications";
+import { commitLedgered, type NotificationRow, pushCreated, realtimeSink } from "../notifications";
 import { activeManagers } from "../users";
 import { type BookingRow, toBooking } from "./view";
 
@@ -52,17 +51,7 @@ export async function runBookingReminders(env: Bindings, tenant: TenantRecord, n
         return reminderStatements(db, kind, d, items.get(d.booking.id) ?? [], recipients, at);
       });
       // Each booking's chain: the ledger insert, then its notifications and event only if it wrote.
-      const { results, derivedAt } = await commitWrite(
-        { db, actor: BOOKING_REMINDER_ACTOR },
-        { derived: planned.flatMap((p) => p.statements) },
-      );
-      // Each booking's ledger insert says whether its notifications were written by this run (a
-      // concurrent run's ledger row stops ours, and we never push rows we did not write).
-      let index = derivedAt;
-      for (const p of planned) {
-        if ((results[index] as D1Result).meta.changes > 0) created.push(...p.notifications);
-        index += p.statements.length;
-      }
+      created.push(...(await commitLedgered(db, BOOKING_REMINDER_ACTOR, planned)));
       if (due.length < CHUNK) break;
     }
   }

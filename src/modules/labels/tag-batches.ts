@@ -93,21 +93,24 @@ export async function reserveBatch(ctx: ServiceCtx, input: BatchInput & { name: 
   return { ...view, values };
 }
 
-/** Which of the (lower-case) values a live code, asset tag or stock item tag already holds: one D1 batch. */
+/** Which of the (lower-case) values a live code, asset tag or stock item tag already holds (three reads side by side). */
 async function takenValues(db: TenantDb, lcs: string[]): Promise<string[]> {
-  const reads = await db.batch([
+  const reads = await Promise.all([
     db
       .select({ v: codes.value })
       .from(codes)
-      .where(and(inJson(codes.valueLc, lcs), sql`${codes.status} <> 'void'`)),
+      .where(and(inJson(codes.valueLc, lcs), sql`${codes.status} <> 'void'`))
+      .all(),
     db
       .select({ v: assets.uniqueTag })
       .from(assets)
-      .where(and(inJson(sql`lower(${assets.uniqueTag})`, lcs), sql`${assets.deletedAt} IS NULL`)),
+      .where(and(inJson(sql`lower(${assets.uniqueTag})`, lcs), sql`${assets.deletedAt} IS NULL`))
+      .all(),
     db
       .select({ v: stockItems.tag })
       .from(stockItems)
-      .where(and(inJson(sql`lower(${stockItems.tag})`, lcs), sql`${stockItems.deletedAt} IS NULL`)),
+      .where(and(inJson(sql`lower(${stockItems.tag})`, lcs), sql`${stockItems.deletedAt} IS NULL`))
+      .all(),
   ]);
-  return reads.flat().map((r) => r.v as string);
+  return reads.flat().map((r) => r.v);
 }

@@ -8,7 +8,7 @@ import { insertWhere } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
 import { tenantDb } from "../../tenancy/pool";
 import { settingsOf, type TenantRecord } from "../../tenancy/registry";
-import { type NotificationRow, pushCreated, realtimeSink } from "../notifications";
+import { commitLedgered, type NotificationRow, pushCreated, realtimeSink } from "../notifications";
 import { activeManagers } from "../users";
 import { localDay } from "./renewals";
 import { addDays, currentTerm, reminderDay } from "./terms";
@@ -42,15 +42,7 @@ export async function runLicenceReminders(env: Bindings, tenant: TenantRecord, n
       if (!due.length) break;
       managers ??= (await activeManagers(db)).sort();
       const planned = due.map((d) => statementsFor(db, kind, d, managers!, at));
-      const { results, derivedAt } = await commitWrite(
-        { db, actor: LICENCE_REMINDER_ACTOR },
-        { derived: planned.flatMap((p) => p.statements) },
-      );
-      let index = derivedAt;
-      for (const p of planned) {
-        if ((results[index] as D1Result).meta.changes > 0) created.push(...p.notifications);
-        index += p.statements.length;
-      }
+      created.push(...(await commitLedgered(db, LICENCE_REMINDER_ACTOR, planned)));
       if (due.length < CHUNK) break;
     }
   }

@@ -8,6 +8,7 @@ export { consumeNotificationMessages, NOTIFICATION_QUEUE, type NotificationMessa
 export { runNotificationDelivery } from "./delivery/run";
 export { sendTransactionalMail } from "./delivery/transactional";
 export { type KindName, NOTIFICATION_KINDS } from "./kinds";
+export { commitLedgered, type LedgeredReminder } from "./ledgered";
 export { afterNotify, type NotifyInput, notifiedAfterCommit, notify, notifyOnCommit, notifyWrite } from "./notify";
 export { pushCreated, realtimeSink } from "./realtime";
 export { realtimeRouter } from "./realtime-routes";

@@ -5,12 +5,11 @@ import { people } from "../../../db/tenant/people";
 import { checkoutReminders } from "../../../db/tenant/reminder-ledgers";
 import { users } from "../../../db/tenant/users";
 import type { Bindings, TenantDb } from "../../../env";
-import { commitWrite } from "../../../events/write";
 import { inJson, insertWhere } from "../../../platform/d1-write";
 import { newId } from "../../../platform/ids";
 import { tenantDb } from "../../../tenancy/pool";
 import type { TenantRecord } from "../../../tenancy/registry";
-import { type NotificationRow, pushCreated, realtimeSink } from "../../notifications";
+import { commitLedgered, type NotificationRow, pushCreated, realtimeSink } from "../../notifications";
 import { activeManagers } from "../../users";
 
 export const CHECKOUT_REMINDER_ACTOR = "system:checkout-reminders";
@@ -54,16 +53,7 @@ export async function runCheckoutReminders(env: Bindings, tenant: TenantRecord, 
       const recipients = [...new Set([...managers!, ...(holder ? [holder] : [])])].sort();
       return reminderStatements(db, d, recipients, at);
     });
-    const { results, derivedAt } = await commitWrite(
-      { db, actor: CHECKOUT_REMINDER_ACTOR },
-      { derived: planned.flatMap((p) => p.statements) },
-    );
-    // Each checkout's ledger insert says whether this run wrote its notifications.
-    let index = derivedAt;
-    for (const p of planned) {
-      if ((results[index] as D1Result).meta.changes > 0) created.push(...p.notifications);
-      index += p.statements.length;
-    }
+    created.push(...(await commitLedgered(db, CHECKOUT_REMINDER_ACTOR, planned)));
     if (due.length < CHUNK) break;
   }
   await pushCreated(
