@@ -13,6 +13,13 @@ import { DEV_VARS, ROOT } from "./paths.mjs";
 
 const POOL = /^TENANT_DB_/;
 
+/**
+ * A Worker's entry: its source, which wrangler bundles at each start, or a bundle made once
+ * (`wrangler deploy --dry-run --outdir`), served as it is. The shards are one Worker's code, so one
+ * bundle serves them all; a start then costs no esbuild run (test/browser/prepared.mjs).
+ */
+const servedFrom = (source, bundle) => (bundle ? { main: bundle, no_bundle: true } : { main: source });
+
 /** A stable, distinct local id for shard `n`'s copy of a pool database. */
 const shardDatabaseId = (id, n) => `${id.slice(0, -6)}${String(n).padStart(2, "0")}${id.slice(-4)}`;
 
@@ -20,11 +27,12 @@ const shardDatabaseId = (id, n) => `${id.slice(0, -6)}${String(n).padStart(2, "0
  * Writes the configurations; `vars` go into every Worker's [vars] (a `--var` reaches only the first
  * Worker of a `wrangler dev`), `shardVars` (`{ s3: { SHARD_JURISDICTION: "eu" } }`) into one shard's
  * on top. With `devVars`, the local secrets (.dev.vars) are copied beside them, since wrangler reads
- * them from the configuration's folder.
+ * them from the configuration's folder. `prebuilt` (`{ shard, router }`: bundles made by
+ * `wrangler deploy --dry-run`) serves those files unbundled instead of bundling each Worker.
  */
 export async function writeShardConfigs(
   count,
-  { dir = join(ROOT, ".wrangler", "shards"), vars = {}, devVars = false, shardVars = {} } = {},
+  { dir = join(ROOT, ".wrangler", "shards"), vars = {}, devVars = false, shardVars = {}, prebuilt = null } = {},
 ) {
   const { experimental_readRawConfig } = await import("wrangler");
   const source = join(ROOT, "wrangler.toml");
@@ -38,7 +46,7 @@ export async function writeShardConfigs(
     const name = `s${n}`;
     const c = structuredClone(rawConfig);
     c.name = `inventory-${name}`;
-    c.main = abs(c.main);
+    Object.assign(c, servedFrom(abs(c.main), prebuilt?.shard));
     c.vars = { ...(c.vars ?? {}), ...base, ...(shardVars[name] ?? {}), SHARD_NAME: name };
     c.assets = { ...c.assets, directory: abs(c.assets.directory) };
     c.d1_databases = c.d1_databases.map((db) => ({
@@ -74,7 +82,7 @@ export async function writeShardConfigs(
   }
   const router = {
     name: "inventory-router",
-    main: join(ROOT, "src", "router", "index.ts"),
+    ...servedFrom(join(ROOT, "src", "router", "index.ts"), prebuilt?.router),
     compatibility_date: rawConfig.compatibility_date,
     compatibility_flags: rawConfig.compatibility_flags,
     vars: { ...(rawConfig.vars ?? {}), ...base },
@@ -94,7 +102,7 @@ export async function writeShardConfigs(
  * One Worker as wrangler.toml has it, with `poolSize` pool databases instead of wrangler.toml's 16:
  * the browser suite makes more workspaces than that (a pool database is claimed for good).
  */
-export async function writePoolConfig(poolSize, { dir, vars = {} }) {
+export async function writePoolConfig(poolSize, { dir, vars = {}, prebuilt = null }) {
   const { experimental_readRawConfig } = await import("wrangler");
   const source = join(ROOT, "wrangler.toml");
   const { rawConfig: c } = experimental_readRawConfig({ config: source });
@@ -109,7 +117,7 @@ export async function writePoolConfig(poolSize, { dir, vars = {} }) {
       database_id: `00000000-0000-0000-0001-000000000${n}`,
     };
   });
-  c.main = abs(c.main);
+  Object.assign(c, servedFrom(abs(c.main), prebuilt?.shard));
   c.vars = { ...(c.vars ?? {}), ...vars };
   c.assets = { ...c.assets, directory: abs(c.assets.directory) };
   c.d1_databases = [...c.d1_databases.filter((db) => !POOL.test(db.binding)), ...pool].map((db) => ({

@@ -1,9 +1,13 @@
 // One Worker (wrangler dev on 127.0.0.1) for every browser test file: the field app is built once,
 // the server started once, and each file reaches it through `inject("worker")`. Every file makes
 // its own workspaces, so files share nothing but the process.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startMailCatcher } from "../../scripts/lib/mail-catcher.mjs";
 import { buildWeb } from "../../scripts/lib/web-build.mjs";
 import { startLocalWorker } from "./local-worker.mjs";
+import { prepareWorkers } from "./prepared.mjs";
 
 /** Extra Worker variables every browser test may rely on. */
 export const WORKER_VARS = {
@@ -16,19 +20,27 @@ export const WORKER_VARS = {
 
 let worker;
 let mail;
+let preparedDir;
 
 export async function setup({ provide }) {
   // `npm test` (scripts/test.mjs) has just built it, with its size budget: not twice.
   if (process.env.INVENTORY_WEB_BUILT !== "1") buildWeb({ quiet: true });
+  // The Workers bundled once for every start of both suites (the router+shards files get them too).
+  preparedDir = mkdtempSync(join(tmpdir(), "inventory-prepared-"));
+  const prepared = await prepareWorkers(preparedDir);
+  provide("prepared", prepared);
   // The Worker's mail goes to a local SMTP server on loopback (scripts/lib/mail-catcher.mjs).
   mail = await startMailCatcher();
-  worker = await startLocalWorker({
-    ...WORKER_VARS,
-    MAIL_TRANSPORT: "smtp",
-    SMTP_HOST: "127.0.0.1",
-    SMTP_PORT: String(mail.smtpPort),
-    SMTP_STARTTLS: "false",
-  });
+  worker = await startLocalWorker(
+    {
+      ...WORKER_VARS,
+      MAIL_TRANSPORT: "smtp",
+      SMTP_HOST: "127.0.0.1",
+      SMTP_PORT: String(mail.smtpPort),
+      SMTP_STARTTLS: "false",
+    },
+    { prepared },
+  );
   provide("workerPort", worker.port);
   provide("mailCatcherUrl", `http://127.0.0.1:${mail.httpPort}`);
 }
@@ -36,4 +48,5 @@ export async function setup({ provide }) {
 export async function teardown() {
   worker?.stop();
   await mail?.close();
+  if (preparedDir) rmSync(preparedDir, { recursive: true, force: true });
 }

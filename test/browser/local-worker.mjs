@@ -1,6 +1,6 @@
 // Runs the Worker under `wrangler dev` on 127.0.0.1 with throwaway local storage, for tests that
 // need a real HTTP server (the headless-browser test of the sign-in page).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,9 +27,12 @@ const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND
 /**
  * Starts the Worker; resolves once it answers. `vars` are extra Worker variables. With `shards`, a
  * router and that many shards instead (scripts/lib/shard-configs.mjs), in one `wrangler dev`;
- * `shardVars` adds variables to one shard (`{ s3: { SHARD_JURISDICTION: "eu" } }`).
+ * `shardVars` adds variables to one shard (`{ s3: { SHARD_JURISDICTION: "eu" } }`). `prepared`
+ * (test/browser/prepared.mjs): serve those bundles and start from that migrated state, instead of
+ * bundling and migrating here. Unbundled there is no `--test-scheduled`: the cron runs through
+ * wrangler's own `/cdn-cgi/local/scheduled`.
  */
-export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {} } = {}) {
+export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {}, prepared = null } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "inventory-browser-"));
   const persist = join(dir, "state");
   const [port, inspector] = [await freePort(), await freePort()];
@@ -46,25 +49,30 @@ export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {} }
     ...vars,
   };
   // Shards: every Worker's variables are in its configuration (a `--var` reaches the first only).
+  const configDir = join(dir, "config");
   const topology =
-    shards > 0 ? await writeShardConfigs(shards, { dir: join(dir, "config"), vars: allVars, shardVars }) : null;
+    shards > 0
+      ? await writeShardConfigs(shards, { dir: configDir, vars: allVars, shardVars, prebuilt: prepared })
+      : null;
   // One Worker: wrangler.toml's, with a pool for the browser suite's 20-odd workspaces.
-  const single = topology ? null : await writePoolConfig(48, { dir: join(dir, "config"), vars: allVars });
+  const single = topology ? null : await writePoolConfig(48, { dir: configDir, vars: allVars, prebuilt: prepared });
   const config = topology ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])] : ["-c", single];
-  await runWrangler(
-    [
-      "d1",
-      "migrations",
-      "apply",
-      "CONTROL_DB",
-      "--local",
-      "--persist-to",
-      persist,
-      "-c",
-      topology ? topology.shards[0].path : single,
-    ],
-    { quiet: true, env: quietEnv },
-  );
+  if (prepared) cpSync(prepared.controlState, persist, { recursive: true });
+  else
+    await runWrangler(
+      [
+        "d1",
+        "migrations",
+        "apply",
+        "CONTROL_DB",
+        "--local",
+        "--persist-to",
+        persist,
+        "-c",
+        topology ? topology.shards[0].path : single,
+      ],
+      { quiet: true, env: quietEnv },
+    );
   // An explicit, empty env file: with one, wrangler dev reads neither the developer's .dev.vars
   // nor .env files, so the Worker gets exactly `allVars` (and wrangler.toml's [vars]).
   const envFile = join(dir, "empty.env");
@@ -83,8 +91,8 @@ export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {} }
     "--persist-to",
     persist,
     "--show-interactive-dev-session=false",
-    // GET /__scheduled runs the cron (the notification mail test sends its reminder that way).
-    "--test-scheduled",
+    // GET /__scheduled runs the cron (needs wrangler's bundling; `/cdn-cgi/local/scheduled` always does).
+    ...(prepared ? [] : ["--test-scheduled"]),
   ];
   for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
   const log = [];
@@ -129,6 +137,11 @@ export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {} }
   return {
     port,
     url: (label) => `http://${label}.localhost:${port}`,
+    /** Runs the cron now (of every shard: the router's scheduled handler calls each one's). */
+    cron: () =>
+      request(`http://127.0.0.1:${port}/${prepared ? "cdn-cgi/local/scheduled" : "__scheduled"}?cron=*/5+*+*+*+*`, {
+        okStatuses: [200, 500],
+      }),
     stop,
     logs: () => Buffer.concat(log).toString("utf8"),
     // Every Worker dies at once (SIGKILL: no request or waitUntil finishes), as in a crash or a

@@ -37,7 +37,10 @@ describe("a notification mail in a browser", () => {
     await expect
       .poll(
         async () => {
-          await request(`http://127.0.0.1:${port}/__scheduled?cron=*/5+*+*+*+*`, { okStatuses: [200, 500] });
+          // wrangler's own trigger: the suite serves a prepared bundle (test/browser/prepared.mjs).
+          await request(`http://127.0.0.1:${port}/cdn-cgi/local/scheduled?cron=*/5+*+*+*+*`, {
+            okStatuses: [200, 500],
+          });
           return (await mailsTo(ws.owner.email)).length;
         },
         { timeout: 60_000, interval: 1000 },

@@ -1,7 +1,7 @@
 // What the router+shards test files share: one `wrangler dev` of the router and N shards on
 // 127.0.0.1 (test/browser/local-worker.mjs), the platform admin's calls, and new workspaces with
 // their owner's API. Not a test file itself (vitest runs *.shards.mjs).
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { adminLogin, createTenant } from "../../scripts/lib/admin-client.mjs";
 import { request } from "../../scripts/lib/http.mjs";
 import { ADMIN, startLocalWorker } from "../browser/local-worker.mjs";
@@ -12,8 +12,8 @@ import { ADMIN, startLocalWorker } from "../browser/local-worker.mjs";
  * (scripts/lib/shard-configs.mjs). After `w.crash()` and `w.restart()` the admin signs in again
  * with `relogin()`.
  */
-export async function startShards({ shards = 2, vars = {}, shardVars = {} } = {}) {
-  const w = await startLocalWorker(vars, { shards, shardVars });
+export async function startShards({ shards = 2, vars = {}, shardVars = {}, prepared = inject("prepared") } = {}) {
+  const w = await startLocalWorker(vars, { shards, shardVars, prepared });
   let cookie = await adminLogin(w.url("admin"), ADMIN);
 
   const admin = (path, init = {}) =>
