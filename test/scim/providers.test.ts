@@ -324,6 +324,15 @@ describe("SCIM: token isolation", () => {
       204,
     );
     expect((await scim(t, token, "/Users")).status).toBe(401);
+    // Again: nothing to do, the same answer; an id never minted is a 404 that names the token.
+    expect((await api(t, `/scim-tokens/${list.body.items[0]!.id}`, { method: "DELETE", auth: { jwt } })).status).toBe(
+      204,
+    );
+    const unknown = await api<{ message: string }>(t, "/scim-tokens/sct_00000000000000000000000000", {
+      method: "DELETE",
+      auth: { jwt },
+    });
+    expect([unknown.status, unknown.body.message]).toEqual([404, expect.stringContaining("SCIM token")]);
     // The admin routes are JWT + managers only.
     expect((await api(t, "/scim-tokens")).status).toBe(403);
     void call;

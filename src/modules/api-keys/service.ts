@@ -1,12 +1,13 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { normaliseScopes, type Scope } from "../../access/scopes";
 import { apiKeys } from "../../db/tenant/users";
-import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import { revokeCredential } from "../../events/revoke";
+import { commitWrite } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { mintApiKey } from "../../platform/api-key-token";
 import { nowIso } from "../../platform/clock";
 import { inJson } from "../../platform/d1-write";
-import { invalidField, notFound } from "../../platform/errors";
+import { invalidField } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 import { type ApiKeyRow, toApiKey } from "./view";
@@ -51,24 +52,9 @@ export async function createApiKey(
   return { ...toApiKey(row), token: key.token };
 }
 
-/** Revocation is immediate (keys are checked against the database on every request) and idempotent. */
-export async function revokeApiKey(ctx: ServiceCtx, id: string): Promise<void> {
-  const now = nowIso();
-  const done = await commitWrite(
-    ctx,
-    ifChanged(
-      ctx,
-      ctx.db
-        .update(apiKeys)
-        .set({ revokedAt: now })
-        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
-      { type: "api_key.revoked", subjectId: id, payload: { id, revokedAt: now } },
-    ),
-  );
-  if (changedRows(done) === 1) return;
-  if (!(await ctx.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get()))
-    throw notFound("API key");
-}
+/** Immediate and idempotent (src/events/revoke.ts). */
+export const revokeApiKey = (ctx: ServiceCtx, id: string) =>
+  revokeCredential(ctx, apiKeys, id, { name: "API key", event: "api_key.revoked" });
 
 /**
  * Revokes every live key a user made (their integrations end with their access): one statement,

@@ -1,10 +1,9 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { mintScimToken } from "../../access/scim-token";
 import { scimTokens } from "../../db/tenant/scim";
-import { changedRows, commitWrite, ifChanged } from "../../events/write";
+import { revokeCredential } from "../../events/revoke";
+import { commitWrite } from "../../events/write";
 import type { ServiceCtx } from "../../http/service-context";
 import { nowIso } from "../../platform/clock";
-import { notFound } from "../../platform/errors";
 import { newId } from "../../platform/ids";
 import { keyset } from "../../platform/pagination";
 
@@ -63,21 +62,6 @@ export async function createScimToken(ctx: ServiceCtx, input: { name: string }) 
   return { ...toScimToken(row), token: minted.token };
 }
 
-/** Immediate (tokens are checked against the database on every request) and idempotent. */
-export async function revokeScimToken(ctx: ServiceCtx, id: string): Promise<void> {
-  const now = nowIso();
-  const done = await commitWrite(
-    ctx,
-    ifChanged(
-      ctx,
-      ctx.db
-        .update(scimTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(scimTokens.id, id), isNull(scimTokens.revokedAt))),
-      { type: "scim_token.revoked", subjectId: id, payload: { id, revokedAt: now } },
-    ),
-  );
-  if (changedRows(done) === 1) return;
-  if (!(await ctx.db.select({ id: scimTokens.id }).from(scimTokens).where(eq(scimTokens.id, id)).get()))
-    throw notFound("SCIM token");
-}
+/** Immediate and idempotent (src/events/revoke.ts). */
+export const revokeScimToken = (ctx: ServiceCtx, id: string) =>
+  revokeCredential(ctx, scimTokens, id, { name: "SCIM token", event: "scim_token.revoked" });
