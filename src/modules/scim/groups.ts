@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { scimGroups, scimUsers } from "../../db/tenant/scim";
 import { changedRows, commitWrite } from "../../events/write";
 import { scimError } from "../../http/scim-errors";
@@ -8,7 +8,7 @@ import { inJson } from "../../platform/d1-write";
 import { newId } from "../../platform/ids";
 import { syncAccess } from "./access";
 import type { ScimCtx } from "./context";
-import { indexedEquality, matches, parseFilter } from "./filter";
+import { listMatching } from "./list";
 import { applyPatch } from "./patch";
 import { checkIfMatch, etagOf, type Json, lostRace, type Member, normalizeGroup, scimAudit } from "./resource";
 
@@ -183,42 +183,10 @@ export async function deleteScimGroup(ctx: ScimCtx, id: string, ifMatch?: string
   await resync(ctx, membersOf(cur.resource as Json));
 }
 
-const CHUNK = 100;
-
-export async function listScimGroups(ctx: ScimCtx, q: { filter?: string; startIndex: number; count: number }) {
-  const filter = parseFilter(q.filter);
-  const probe = indexedEquality(filter, ["displayName", "externalId", "id"]);
-  const found: ScimGroupRow[] = [];
-  let total = 0;
-  const take = (rows: ScimGroupRow[]) => {
-    for (const r of rows) {
-      if (!matches(filter, presentGroup(ctx, r))) continue;
-      total++;
-      if (total >= q.startIndex && found.length < q.count) found.push(r);
-    }
-  };
-  if (probe) {
-    const where =
-      probe.attr === "displayName"
-        ? sql`lower(${scimGroups.displayName}) = lower(${probe.value})`
-        : probe.attr === "id"
-          ? eq(scimGroups.id, probe.value)
-          : eq(scimGroups.externalId, probe.value);
-    take(await ctx.db.select().from(scimGroups).where(where).all());
-  } else {
-    let after = "";
-    for (;;) {
-      const rows = await ctx.db
-        .select()
-        .from(scimGroups)
-        .where(gt(scimGroups.id, after))
-        .orderBy(asc(scimGroups.id))
-        .limit(CHUNK)
-        .all();
-      take(rows);
-      if (rows.length < CHUNK) break;
-      after = rows[rows.length - 1]!.id;
-    }
-  }
-  return { total, rows: found };
-}
+/** A page of Groups matching `filter` (src/modules/scim/list.ts); 100 rows a chunk, since a Group carries its members. */
+export const listScimGroups = (ctx: ScimCtx, q: { filter?: string; startIndex: number; count: number }) =>
+  listMatching<ScimGroupRow>(
+    ctx,
+    { table: scimGroups, nameAttr: "displayName", name: scimGroups.displayName, present: presentGroup, chunk: 100 },
+    q,
+  );

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { scimGroups, scimUsers } from "../../db/tenant/scim";
 import { changedRows, commitWrite, joinWrites } from "../../events/write";
 import { scimError } from "../../http/scim-errors";
@@ -7,8 +7,8 @@ import { isUniqueViolation } from "../../platform/d1";
 import { newId } from "../../platform/ids";
 import { syncAccess } from "./access";
 import type { ScimCtx } from "./context";
-import { indexedEquality, matches, parseFilter } from "./filter";
 import { deprovision, reprovision } from "./lifecycle";
+import { listMatching } from "./list";
 import { applyPatch } from "./patch";
 import { checkPersonFields, personForNewUser, projectOntoPerson } from "./person";
 import { checkIfMatch, etagOf, type Json, lostRace, normalizeUser, scimAudit } from "./resource";
@@ -195,46 +195,10 @@ export async function deleteScimUser(ctx: ScimCtx, id: string, ifMatch?: string)
   if (cur.active) await deprovision(ctx, cur);
 }
 
-const CHUNK = 200;
-
-/**
- * A page of Users matching `filter`: an equality on userName, externalId or id is one indexed
- * read; any other filter is matched in chunks of the stored resources (bounded memory).
- */
-export async function listScimUsers(ctx: ScimCtx, q: { filter?: string; startIndex: number; count: number }) {
-  const filter = parseFilter(q.filter);
-  const probe = indexedEquality(filter, ["userName", "externalId", "id"]);
-  const found: ScimUserRow[] = [];
-  let total = 0;
-  const take = (rows: ScimUserRow[]) => {
-    for (const r of rows) {
-      if (!matches(filter, presentUser(ctx, r))) continue;
-      total++;
-      if (total >= q.startIndex && found.length < q.count) found.push(r);
-    }
-  };
-  if (probe) {
-    const column =
-      probe.attr === "userName"
-        ? sql`lower(${scimUsers.userName}) = lower(${probe.value})`
-        : probe.attr === "id"
-          ? eq(scimUsers.id, probe.value)
-          : eq(scimUsers.externalId, probe.value);
-    take(await ctx.db.select().from(scimUsers).where(column).orderBy(asc(scimUsers.id)).all());
-  } else {
-    let after = "";
-    for (;;) {
-      const rows = await ctx.db
-        .select()
-        .from(scimUsers)
-        .where(gt(scimUsers.id, after))
-        .orderBy(asc(scimUsers.id))
-        .limit(CHUNK)
-        .all();
-      take(rows);
-      if (rows.length < CHUNK) break;
-      after = rows[rows.length - 1]!.id;
-    }
-  }
-  return { total, rows: found };
-}
+/** A page of Users matching `filter` (src/modules/scim/list.ts). */
+export const listScimUsers = (ctx: ScimCtx, q: { filter?: string; startIndex: number; count: number }) =>
+  listMatching<ScimUserRow>(
+    ctx,
+    { table: scimUsers, nameAttr: "userName", name: scimUsers.userName, present: presentUser, chunk: 200 },
+    q,
+  );
