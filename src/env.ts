@@ -2,7 +2,6 @@ import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { Context } from "hono";
 import type { Principal } from "./access/principal";
 import type { TenantRecord } from "./db/control/schema";
-import type * as tenantSchema from "./db/tenant/schema";
 
 /**
  * Worker bindings, typed once. This file sits under every floor, so it names nothing above it:
@@ -97,7 +96,12 @@ export interface Bindings {
   [poolBinding: `TENANT_DB_${string}`]: D1Database;
 }
 
-export type TenantDb = DrizzleD1Database<typeof tenantSchema>;
+/**
+ * A workspace database. Without drizzle's relational schema: the code reads through the query
+ * builder only (never `db.query`), and passing the schema made every `drizzle()` call, one per
+ * request, walk all the tables to build relational metadata (about a tenth of a request's CPU).
+ */
+export type TenantDb = DrizzleD1Database;
 
 /** Per-request values set by middleware. `tenant`/`db` exist on tenant routes, `principal` on authenticated ones. */
 export interface Variables {

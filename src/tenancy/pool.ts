@@ -1,5 +1,4 @@
 import { drizzle } from "drizzle-orm/d1";
-import * as tenantSchema from "../db/tenant/schema";
 import type { Bindings, TenantDb } from "../env";
 import { ApiError } from "../platform/errors";
 
@@ -23,5 +22,5 @@ export function rawTenantDb(env: Bindings, binding: string): D1Database {
 }
 
 export function tenantDb(env: Bindings, binding: string): TenantDb {
-  return drizzle(rawTenantDb(env, binding), { schema: tenantSchema });
+  return drizzle(rawTenantDb(env, binding));
 }

@@ -1,6 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
-import * as tenantSchema from "../../src/db/tenant/schema";
 import type { TenantDb } from "../../src/env";
 import { blockingBookingsOf } from "../../src/modules/assets/custody/booking-rule";
 import { COMMON_TEXT } from "../../src/modules/assets/text-match";
@@ -23,7 +22,7 @@ async function plansOf(
   const raw = await rawDbOf(t);
   await arrange?.(raw);
   const seen: { sql: string; params: unknown[] }[] = [];
-  const db = drizzle(raw, { schema: tenantSchema, logger: { logQuery: (sql, params) => seen.push({ sql, params }) } });
+  const db = drizzle(raw, { logger: { logQuery: (sql, params) => seen.push({ sql, params }) } });
   await run(db);
   const plans: string[] = [];
   for (const q of seen) {

@@ -68,7 +68,9 @@ async function load(): Promise<Contract> {
   if (res.status !== 200) throw new Error(`contract: the document answered ${res.status}`);
   const doc = await res.json<OpenApiDoc>();
   // strict: false lets OpenAPI's own keywords (example, discriminator, x-*) through unvalidated.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  // inlineRefs: false compiles each referenced component once, shared by every response that uses
+  // it; inlined, each response's validator compiled its own copy (about half of this check's CPU).
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, inlineRefs: false });
   addFormats(ajv);
   ajv.addSchema(doc as object, "doc");
   const routes: Route[] = [];
@@ -135,15 +137,17 @@ export async function checkContract(req: Request, res: Response): Promise<void> 
       `contract: ${where} with a \`${header}\` header that ${route.op.operationId}'s ${statusKey} response does not declare`,
     );
   }
-  const body = await res.clone().text();
-  if (!body) return;
   const media = (res.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const json = /[/+]json$/.test(media);
+  // Bytes, not text, for a PDF or an image (workerd warns when a binary body is read as text).
+  const body = json ? await res.clone().text() : await res.clone().arrayBuffer();
+  if (typeof body === "string" ? !body : body.byteLength === 0) return;
   const content = response.content ?? {};
   const mediaKey = declaredMedia(content, media);
   if (!mediaKey) {
     throw new Error(`contract: ${where} as \`${media}\`; documented: ${Object.keys(content).join(", ") || "no body"}`);
   }
-  if (!/[/+]json$/.test(media) || !content[mediaKey]?.schema) return;
+  if (typeof body !== "string" || !content[mediaKey]?.schema) return;
   const ref = pointer(
     "paths",
     route.path,

@@ -1,7 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { REASON_CODE_LIST, REASON_CODES } from "../../src/db/tenant/health";
-import * as tenantSchema from "../../src/db/tenant/schema";
 import type { AssetHealth, InventoryItemHealthBatch } from "../../src/domain/health-engine";
 import { healthOf } from "../../src/domain/health-engine/recompute";
 import { MAX_BATCH_IDS } from "../../src/domain/health-engine/schemas";
@@ -137,7 +136,7 @@ describe("POST /inventory-items/health/batch", () => {
     const t = await createTenant();
     const ids = (await seedAssets(t, 200)).map((s) => s.id);
     const n: D1Counter = { statements: 0, roundTrips: 0 };
-    const db = drizzle(countedD1(await rawDbOf(t), n), { schema: tenantSchema });
+    const db = drizzle(countedD1(await rawDbOf(t), n));
     const basis = await basisOfTenant(t);
     // Seeded without stored rows: the row read, the live check, the signals, the results.
     expect((await healthOf(db, ids, basis)).size).toBe(200);

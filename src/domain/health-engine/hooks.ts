@@ -4,7 +4,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import { assets } from "../../db/tenant/assets";
 import { assetLastAudit } from "../../db/tenant/health";
-import * as tenantSchema from "../../db/tenant/schema";
 import { sessionItems, sessions } from "../../db/tenant/sessions";
 import type { TenantDb } from "../../env";
 import { findTenantById, settingsOf, type TenantSettings } from "../../tenancy/registry";
@@ -76,7 +75,7 @@ export async function settleHealthBacklog(ctx: HealthCtx): Promise<void> {
 
 /** For code that holds a raw D1 binding (the session object's write-through). */
 export function healthCtxFromD1(d1: D1Database, tenantId: string): HealthCtx {
-  return { db: drizzle(d1, { schema: tenantSchema }), tenantId };
+  return { db: drizzle(d1), tenantId };
 }
 
 /**
