@@ -38,3 +38,20 @@ export function ftsColumnsQuery(columns: readonly string[], q: string): string |
 /** `"<table>".rowid IN (rows of <table>_fts matching `match`)`, the form the lists add to their prefix ranges. */
 export const ftsRowidIn = (table: "assets" | "people", match: string): SQL =>
   sql`${sql.raw(`"${table}".rowid`)} IN (SELECT rowid FROM ${sql.raw(`${table}_fts`)} WHERE ${sql.raw(`${table}_fts`)} MATCH ${match})`;
+
+/**
+ * The same test for a list that walks its own order and checks each row (a common `q`), in two lists
+ * of matches: the `window` newest (FTS5 reads the word's matches newest first and stops), then, only
+ * for a row older than all of those, every older match. SQLite builds an IN list when the walk first
+ * reaches it, so a page that stays among the newest matches (a newest-first list, whose ids follow
+ * insertion as rowids do) never builds the second list: its cost stays about `window` index entries
+ * however many rows match. A row past the window is still found, in the second list. Both tests keep
+ * the rowid off the indexes (`+`), so the list's own index drives.
+ */
+export function ftsRowidAmongNewest(table: "assets" | "people", match: string, window: number): SQL {
+  const t = sql.raw(`${table}_fts`);
+  const rowid = sql.raw(`+"${table}".rowid`);
+  const newest = sql`SELECT rowid FROM ${t} WHERE ${t} MATCH ${match} ORDER BY rowid DESC LIMIT ${window}`;
+  const floor = sql`(SELECT coalesce(min(rowid), 0) FROM (${newest}))`;
+  return sql`(${rowid} IN (${newest}) OR (${rowid} < ${floor} AND ${rowid} IN (SELECT rowid FROM ${t} WHERE ${t} MATCH ${match} AND rowid < ${floor})))`;
+}

@@ -1,7 +1,7 @@
 import { and, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
-import { ftsColumnsQuery, ftsRowidIn } from "../../platform/fts";
+import { ftsColumnsQuery, ftsRowidAmongNewest, ftsRowidIn } from "../../platform/fts";
 
 /**
  * From this many matches on, a `q` is a filter on the list's own order instead of driving it.
@@ -12,6 +12,13 @@ import { ftsColumnsQuery, ftsRowidIn } from "../../platform/fts";
  * at most this many matches to sort. Both costs stay bounded by about this many rows per page.
  */
 export const COMMON_TEXT = 5000;
+
+/**
+ * A common `q` tests the list's rows against its newest this many word matches first, and against the
+ * older ones only for a row older than all of them (ftsRowidAmongNewest): the newest-first pages of a
+ * common word, ten pages of 100 and more, never collect its 200,000 matches at 1,000,000 assets.
+ */
+export const COMMON_TEXT_WINDOW = 1000;
 
 /** SQLite's lower() folds ASCII only; fold the query the same way so the expression indexes match. */
 export const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -35,14 +42,20 @@ export function assetTextMatch(q: string, drives = true): SQL | undefined {
   const hi = prefixEnd(lo);
   const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
   const words = ftsColumnsQuery(["name"], q);
-  // Not driving (a common q): `+` keeps each term off its index, so the list's own index drives and
-  // the FTS matches are one list SQLite builds once and probes per row.
+  // Not driving (a common q): `+` keeps each term off its index, so the list's own index drives, and
+  // the word matches are tested newest first (COMMON_TEXT_WINDOW).
   const plus = drives ? sql`` : sql`+`;
+  const wordMatch =
+    words === null
+      ? undefined
+      : drives
+        ? ftsRowidIn("assets", words)
+        : ftsRowidAmongNewest("assets", words, COMMON_TEXT_WINDOW);
   return or(
     range(sql`${plus}lower(${assets.name})`),
     range(sql`${plus}lower(${assets.uniqueTag})`),
     range(sql`${plus}lower(${assets.serialNumber})`),
-    words === null ? undefined : sql`${plus}${ftsRowidIn("assets", words)}`,
+    wordMatch,
   );
 }
 
