@@ -1,7 +1,7 @@
 import { and, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
-import { ftsColumnsQuery, ftsRowidAmongNewest, ftsRowidIn } from "../../platform/fts";
+import { ftsColumnsQuery, ftsRowidWindowed, ftsRowidIn } from "../../platform/fts";
 
 /**
  * From this many matches on, a `q` is a filter on the list's own order instead of driving it.
@@ -15,7 +15,7 @@ export const COMMON_TEXT = 5000;
 
 /**
  * A common `q` tests the list's rows against its newest this many word matches first, and against the
- * older ones only for a row older than all of them (ftsRowidAmongNewest): the newest-first pages of a
+ * older ones only for a row older than all of them (ftsRowidWindowed): the newest-first pages of a
  * common word, ten pages of 100 and more, never collect its 200,000 matches at 1,000,000 assets.
  */
 export const COMMON_TEXT_WINDOW = 1000;
@@ -37,20 +37,21 @@ export function prefixEnd(p: string): string {
  * serials are codes, matched from their start only). SQLite runs
  * the OR as a multi-index OR: three index ranges and the FTS index, then rowid seeks.
  */
-export function assetTextMatch(q: string, drives = true): SQL | undefined {
+export function assetTextMatch(q: string, drives = true, from: "newest" | "oldest" = "newest"): SQL | undefined {
   const lo = asciiLower(q);
   const hi = prefixEnd(lo);
   const range = (col: SQL) => and(gte(col, lo), lt(col, hi));
   const words = ftsColumnsQuery(["name"], q);
   // Not driving (a common q): `+` keeps each term off its index, so the list's own index drives, and
-  // the word matches are tested newest first (COMMON_TEXT_WINDOW).
+  // the word matches are tested against a window at the end the list starts from (`from`: newest
+  // first, or oldest first for a list in ascending id order), then past it (COMMON_TEXT_WINDOW).
   const plus = drives ? sql`` : sql`+`;
   const wordMatch =
     words === null
       ? undefined
       : drives
         ? ftsRowidIn("assets", words)
-        : ftsRowidAmongNewest("assets", words, COMMON_TEXT_WINDOW);
+        : ftsRowidWindowed("assets", words, COMMON_TEXT_WINDOW, from);
   return or(
     range(sql`${plus}lower(${assets.name})`),
     range(sql`${plus}lower(${assets.uniqueTag})`),
