@@ -63,8 +63,10 @@ const EXACT_SQL = `SELECT id, name, unique_tag, serial_number, model, status FRO
 // people_employee_number_idx expression indexes); the rest are ranked as assets are, within the
 // RANK_WINDOW newest matches and inside the FTS subquery (people grow with a workspace too: one per
 // 50 assets in bench/README.md's million-asset workspace).
-const PEOPLE_EXACT_SQL = `SELECT id, name, email, employee_number, status FROM people
-  WHERE (lower(email) = lower(?1) OR lower(employee_number) = lower(?1)) AND deleted_at IS NULL
+// `+deleted_at` keeps people_live_idx (every live person) from driving, here and in PEOPLE_SQL
+// (where the ranked window must drive and each person be read by rowid).
+export const PEOPLE_EXACT_SQL = `SELECT id, name, email, employee_number, status FROM people
+  WHERE (lower(email) = lower(?1) OR lower(employee_number) = lower(?1)) AND +deleted_at IS NULL
   ORDER BY id LIMIT ?2`;
 export const PEOPLE_SQL = `SELECT p.id, p.name, p.email, p.employee_number, p.status
   FROM (SELECT rowid, id, bm25(people_fts, 0, 10, 5, 5) AS score FROM people_fts
@@ -72,7 +74,7 @@ export const PEOPLE_SQL = `SELECT p.id, p.name, p.email, p.employee_number, p.st
       (SELECT rowid FROM people_fts WHERE people_fts MATCH ?1 ORDER BY rowid DESC LIMIT ${RANK_WINDOW}))
     ORDER BY score LIMIT ?2) f
   JOIN people p ON p.rowid = f.rowid AND p.id = f.id
-  WHERE p.deleted_at IS NULL ORDER BY f.score`;
+  WHERE +p.deleted_at IS NULL ORDER BY f.score`;
 const SESSIONS_SQL = `SELECT s.id, s.name, s.status
   FROM (SELECT rowid, id, bm25(sessions_fts, 0, 1) AS score FROM sessions_fts WHERE sessions_fts MATCH ?1 ORDER BY score LIMIT ?2) f
   JOIN sessions s ON s.rowid = f.rowid AND s.id = f.id
