@@ -116,23 +116,29 @@ describe("list q: word prefixes anywhere in the name", () => {
       const out: string[][] = [];
       let cursor: string | null = null;
       for (let p = 0; p < pages; p++) {
-        const res = await api<Page<{ name: string }>>(t, `${path}&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+        const res: { status: number; body: Page<{ name: string }> } = await api<Page<{ name: string }>>(
+          t,
+          `${path}&limit=100${cursor ? `&cursor=${cursor}` : ""}`,
+        );
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         out.push(res.body.items.map((i) => i.name));
         cursor = res.body.nextCursor;
       }
       return out;
     };
-    // Twelve pages of 100: the last lies past the COMMON_TEXT_WINDOW matches at the start.
+    // Pages of 100 up to the first one past the COMMON_TEXT_WINDOW matches at the start.
+    const pages = COMMON_TEXT_WINDOW / 100 + 2;
     const range = (a: number, b: number) =>
       Array.from({ length: Math.abs(b - a) + 1 }, (_, k) => (a < b ? a + k : a - k));
-    const listed = await walk("/inventory-items?q=lamp", 12);
+    const listed = await walk("/inventory-items?q=lamp", pages);
     expect(listed[0]!.slice(0, 3)).toEqual(["Old desk lamp", `Desk lamp ${n}`, `Desk lamp ${n - 1}`]);
-    expect(listed[11]).toEqual(range(n - 1099, n - 1198).map((i) => `Desk lamp ${i}`));
+    expect(listed[pages - 1]).toEqual(
+      range(n - (pages - 1) * 100 + 1, n - pages * 100 + 2).map((i) => `Desk lamp ${i}`),
+    );
     // Availability walks ids upwards: its window is the oldest matches.
     const at = (ms: number) => encodeURIComponent(new Date(Date.now() + ms).toISOString());
-    const free = await walk(`/bookings/availability?from=${at(86_400_000)}&to=${at(2 * 86_400_000)}&q=lamp`, 12);
+    const free = await walk(`/bookings/availability?from=${at(86_400_000)}&to=${at(2 * 86_400_000)}&q=lamp`, pages);
     expect(free[0]!.slice(0, 3)).toEqual(["New desk lamp", "Desk lamp 1", "Desk lamp 2"]);
-    expect(free[11]).toEqual(range(1100, 1199).map((i) => `Desk lamp ${i}`));
+    expect(free[pages - 1]).toEqual(range((pages - 1) * 100, pages * 100 - 1).map((i) => `Desk lamp ${i}`));
   });
 });
