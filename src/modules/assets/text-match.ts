@@ -1,7 +1,7 @@
 import { and, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import { assets } from "../../db/tenant/assets";
 import type { TenantDb } from "../../env";
-import { ftsColumnsQuery, ftsRowidWindowed, ftsRowidIn } from "../../platform/fts";
+import { ftsColumnsQuery, ftsRowidIn, ftsRowidWindowed } from "../../platform/fts";
 
 /**
  * From this many matches on, a `q` is a filter on the list's own order instead of driving it.
@@ -14,9 +14,10 @@ import { ftsColumnsQuery, ftsRowidWindowed, ftsRowidIn } from "../../platform/ft
 export const COMMON_TEXT = 5000;
 
 /**
- * A common `q` tests the list's rows against its newest this many word matches first, and against the
- * older ones only for a row older than all of them (ftsRowidWindowed): the newest-first pages of a
- * common word, ten pages of 100 and more, never collect its 200,000 matches at 1,000,000 assets.
+ * A common `q` tests the list's rows against this many word matches at the end its order starts from
+ * (the newest for the newest-first list, the oldest for availability), and against the others only for
+ * a row beyond all of them (ftsRowidWindowed): the first ten pages of 100 of a common word never
+ * collect its 200,000 matches at 1,000,000 assets (bench/README.md, "One workspace at 1,000,000 assets").
  */
 export const COMMON_TEXT_WINDOW = 1000;
 
