@@ -9,8 +9,9 @@
 -- the table and stay). The assets are refilled in rowid ranges of 200,000 (one seek each; a range
 -- past the last rowid reads nothing), so no statement comes near D1's 30 s per-query limit.
 -- Cost on the benchmark's 1,000,000-asset workspace (local SQLite, 2-core machine at load 6-7, the
--- assets refilled as one INSERT: the ranges do the same work): 296 s wall (70 s CPU) for the whole migration; the asset index grows from 156 MB to 334 MB of FTS5 data
--- (+178 MB, +178 bytes per asset) and the database file from 3,160 to 3,353 MB (34% of D1's 10 GB).
+-- assets refilled as one INSERT: the ranges do the same work): 296 s wall (70 s CPU) for the whole
+-- migration; the asset index grows from 156 MB to 334 MB of FTS5 data (+178 bytes per asset) and the
+-- database file from 3,160 to 3,353 MB (34% of D1's 10 GB).
 DROP TABLE `assets_fts`;
 --> statement-breakpoint
 CREATE VIRTUAL TABLE `assets_fts` USING fts5(id UNINDEXED, name, unique_tag, serial_number, model, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4 5 6 7 8 9 10');
