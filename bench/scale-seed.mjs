@@ -13,8 +13,10 @@ import { FIRST, LAST, PRODUCTS } from "./search-seed.mjs";
 //   catalogue goes by i / 10 so every product is among the other 70%),
 //   tags AST-0000000.., serials, spread over the categories and locations; 10% checked out to a
 //   person (due dates 20 days back to 20 ahead, an open assignment each), 2% lost, 2.5% retired,
-//   1% in maintenance, 5% requestable; purchase dates and costs, warranties, verifications; ids
-//   and creation times in i order (ids sort as the service's time-ordered ids do), updates spread
+//   1% in maintenance, 5% requestable; purchase dates and costs, warranties, verifications; ids,
+//   creation times and rowids in i order (ids sort as the service's time-ordered ids do, and rows are
+//   written in that order, as the API writes them: the text search's windows rely on it for speed,
+//   never for results; the joins below would otherwise scatter the rowids), updates spread
 //   over 400 days. The FTS5 and rollup triggers of the migrations run on every row, as production
 //   writes run them;
 // - a stored health row per asset (scores 0-100, badges from them), status events for the lost and
@@ -80,7 +82,8 @@ export function seedSql({ assets: n, categoryIds, gearCategoryId, locationIds, n
        ${created}, ${secs(`-((i * 7919) % ${400 * 86_400})`)}
      FROM n JOIN c ON c.k = i % ${categoryIds.length} JOIN lo ON lo.k = (i / 7) % ${locationIds.length}
        JOIN p ON p.k = (i / 10) % ${PRODUCTS.length} LEFT JOIN g ON i % 10 < 3 AND g.k = i % ${GEAR.length}
-       LEFT JOIN people pe ON i % 10 = 5 AND pe.id = ${pad("per", `(i * 7) % ${people}`)}`,
+       LEFT JOIN people pe ON i % 10 = 5 AND pe.id = ${pad("per", `(i * 7) % ${people}`)}
+     ORDER BY i`,
     `INSERT INTO assignments (id, asset_id, person_id, person_name, checked_out_at, checked_out_by, due_back_at)
      SELECT 'asg' || substr(id, 4), id, assignee_id, holder_name, assigned_at, 'usr_bench', due_back_at FROM assets WHERE assignee_id IS NOT NULL`,
     `INSERT INTO asset_health (asset_id, score, badge, reasons, basis, computed_at, valid_until, dirty, version)

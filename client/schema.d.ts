@@ -4400,7 +4400,7 @@ export interface paths {
         };
         /**
          * Quick search
-         * @description Grouped results across assets (name, unique tag, serial number, model), people (name, email, employee number) and sessions (name), each group ranked by relevance (bm25) with prefix matching; assets among the 1,000 most recently added matches (docs/search.md). An asset whose unique tag or serial number equals `q` comes first (`exactMatch: true`). Deleted assets and people are not found. Empty `q` or longer than 100 characters: 400.
+         * @description Grouped results across assets (name, unique tag, serial number, model), people (name, email, employee number) and sessions (name), each group ranked by relevance (bm25) with prefix matching; assets and people among their 1,000 most recently added matches (docs/search.md). An asset whose unique tag or serial number equals `q` comes first (`exactMatch: true`), and so does a person whose email or employee number equals it. Deleted assets and people are not found. Empty `q` or longer than 100 characters: 400.
          *
          *     **Access:** Workspace host; `Bearer <JWT>` only (API keys get 403). Self-service role (requester): no.
          */

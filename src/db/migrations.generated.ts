@@ -37,6 +37,7 @@ import tenant_0029_booking_revision from "./migrations/tenant/0029_booking_revis
 import tenant_0030_maintenance_cost from "./migrations/tenant/0030_maintenance_cost";
 import tenant_0031_analytics_assigned from "./migrations/tenant/0031_analytics_assigned";
 import tenant_0032_identity_licences_labels_notifications from "./migrations/tenant/0032_identity_licences_labels_notifications";
+import tenant_0033_fts_longer_prefixes from "./migrations/tenant/0033_fts_longer_prefixes";
 
 export const CONTROL_MIGRATIONS: Migration[] = [
   control_0000_init,
@@ -79,4 +80,5 @@ export const TENANT_MIGRATIONS: Migration[] = [
   tenant_0030_maintenance_cost,
   tenant_0031_analytics_assigned,
   tenant_0032_identity_licences_labels_notifications,
+  tenant_0033_fts_longer_prefixes,
 ];

@@ -38,3 +38,30 @@ export function ftsColumnsQuery(columns: readonly string[], q: string): string |
 /** `"<table>".rowid IN (rows of <table>_fts matching `match`)`, the form the lists add to their prefix ranges. */
 export const ftsRowidIn = (table: "assets" | "people", match: string): SQL =>
   sql`${sql.raw(`"${table}".rowid`)} IN (SELECT rowid FROM ${sql.raw(`${table}_fts`)} WHERE ${sql.raw(`${table}_fts`)} MATCH ${match})`;
+
+/**
+ * The same test for a list that walks its own order and checks each row (a common `q`), in two lists
+ * of matches: the `window` matches at the end the list starts from (the newest, or the oldest for a
+ * list in ascending id order: FTS5 reads a word's matches in rowid order either way and stops), then,
+ * only for a row beyond all of those, every other match. SQLite builds an IN list when the walk first
+ * reaches it, so pages that stay among the window's matches (a list in id order: ids follow insertion
+ * as rowids do) never build the second list, and cost about `window` index entries however many rows
+ * match. A row past the window is still found, in the second list. Both tests keep the rowid off the
+ * indexes (`+`), so the list's own index drives.
+ */
+export function ftsRowidWindowed(
+  table: "assets" | "people",
+  match: string,
+  window: number,
+  from: "newest" | "oldest",
+): SQL {
+  const t = sql.raw(`${table}_fts`);
+  const rowid = sql.raw(`+"${table}".rowid`);
+  const [dir, edge, beyond] = from === "newest" ? ["DESC", "min", "<"] : ["ASC", "max", ">"];
+  const inWindow = sql`SELECT rowid FROM ${t} WHERE ${t} MATCH ${match} ORDER BY rowid ${sql.raw(dir)} LIMIT ${window}`;
+  // No match at all: the window is empty, and its edge puts no rowid beyond it (rowids are 1 to 2^63 - 1).
+  const none = from === "newest" ? "0" : "9223372036854775807";
+  const bound = sql`(SELECT coalesce(${sql.raw(edge)}(rowid), ${sql.raw(none)}) FROM (${inWindow}))`;
+  const past = sql.raw(beyond);
+  return sql`(${rowid} IN (${inWindow}) OR (${rowid} ${past} ${bound} AND ${rowid} IN (SELECT rowid FROM ${t} WHERE ${t} MATCH ${match} AND rowid ${past} ${bound})))`;
+}

@@ -132,11 +132,20 @@ describe("asset list query plans with a common q (no sort of its matches)", () =
         const plan = rows.results.map((r) => r.detail).join(" | ");
         const label = `${JSON.stringify(f)} cursor=${withCursor}: ${plan}`;
         // Read in list order (no sort), through the index of the order or of an equality filter, never
-        // the prefix indexes; the FTS matches are one list built once.
+        // the prefix indexes; the FTS matches are tested through lists, never a per-row FTS query.
         expect(plan, label).not.toMatch(/TEMP B-TREE|MULTI-INDEX OR|assets_name_idx|assets_serial_idx/);
         expect(plan, label).not.toMatch(/SCAN assets(?! USING)(?!_fts VIRTUAL TABLE INDEX \d+:M)/);
         expect(plan, label).toMatch(/^(SCAN|SEARCH) assets USING INDEX (assets_\w+_idx)/);
         expect(plan, label).toMatch(/LIST SUBQUERY \d+ \| SCAN assets_fts VIRTUAL TABLE INDEX \d+:M/);
+        // The newest word matches are one list read newest first (FTS5's flag 128) and cut by LIMIT;
+        // the older ones a second list, built only past them, with the rowid bound (`<`) handed to FTS5.
+        const fts = [...plan.matchAll(/SCAN assets_fts VIRTUAL TABLE INDEX (\d+):M\d*([<>=]*)/g)];
+        expect(Number(fts[0]![1]) & 128, label).toBe(128);
+        expect(fts[0]![2], label).toBe("");
+        expect(
+          fts.some((f) => f[2] === "<"),
+          label,
+        ).toBe(true);
       }
     }
   });

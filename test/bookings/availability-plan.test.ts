@@ -84,6 +84,16 @@ describe("bookings query plans", () => {
       /^SCAN assets USING INDEX assets_live_idx \| LIST SUBQUERY \d+ \| SCAN assets_fts VIRTUAL TABLE INDEX \d+:M/,
     );
     expect(walk).not.toMatch(/MULTI-INDEX OR|TEMP B-TREE/);
+    // The word matches at the start of the walk (the oldest: ids ascend) are one list read in ascending
+    // rowid order (FTS5's flag 128 unset) and cut by LIMIT; the others form a second list, built only past
+    // them, whose rowid bound FTS5 gets with the MATCH (`>` in its plan string).
+    const fts = [...walk.matchAll(/SCAN assets_fts VIRTUAL TABLE INDEX (\d+):M\d*([<>=]*)/g)];
+    expect(Number(fts[0]![1]) & 128, walk).toBe(0);
+    expect(fts[0]![2], walk).toBe("");
+    expect(
+      fts.some((f) => f[2] === ">"),
+      walk,
+    ).toBe(true);
     // A rare q drives through the text indexes and sorts its few matches.
     const [, rare] = await plansOf((db) => availability(db, { limit: 50, from, to, q: "cam" }));
     expect(rare).toMatch(/^MULTI-INDEX OR/);

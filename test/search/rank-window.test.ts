@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SearchResults } from "../../src/modules/search";
-import { ASSETS_SQL, RANK_WINDOW } from "../../src/modules/search/service";
+import { ASSETS_SQL, PEOPLE_EXACT_SQL, PEOPLE_SQL, RANK_WINDOW } from "../../src/modules/search/service";
 import { userJwt } from "../harness/principals";
 import { api, createTenant } from "../harness/tenant";
 import { rawDbOf } from "../harness/tenant-db";
@@ -22,6 +22,31 @@ describe("search ranks a bounded window of matches", () => {
     expect(inner, plan).not.toBeNull();
     expect(Number(inner![1]) & 128, plan).toBe(128);
     expect(plan).not.toMatch(/SCAN assets(?!_fts)/);
+  });
+
+  it("people are ranked the same way: a rowid-bounded FTS5 scan, never a walk of the people table", async () => {
+    const t = await createTenant();
+    const raw = await rawDbOf(t);
+    const rows = await raw.prepare(`EXPLAIN QUERY PLAN ${PEOPLE_SQL}`).bind('"lovel"*', 10).all<{ detail: string }>();
+    const plan = rows.results.map((r) => r.detail).join(" | ");
+    expect(plan).toMatch(/SCAN people_fts VIRTUAL TABLE INDEX \d+:M\d*>/);
+    const inner = /SCAN people_fts VIRTUAL TABLE INDEX (\d+):M\d*(?![<>=])/.exec(
+      plan.split("SCALAR SUBQUERY")[1] ?? "",
+    );
+    expect(inner, plan).not.toBeNull();
+    expect(Number(inner![1]) & 128, plan).toBe(128);
+    // Each person is read by rowid after the ranking, never scanned (a scan probed FTS5 once per person).
+    expect(plan, plan).not.toMatch(/SCAN p\b|SCAN people(?!_fts)|SEARCH p USING INDEX/);
+    // An exact email or employee number is two index seeks, not a walk of the live people.
+    const exact = await raw
+      .prepare(`EXPLAIN QUERY PLAN ${PEOPLE_EXACT_SQL}`)
+      .bind("ada@example.com", 10)
+      .all<{ detail: string }>();
+    const exactPlan = exact.results.map((r) => r.detail).join(" | ");
+    expect(exactPlan).toMatch(
+      /^MULTI-INDEX OR \| INDEX 1 \| SEARCH people USING INDEX people_email_idx .* SEARCH people USING INDEX people_employee_number_idx/,
+    );
+    expect(exactPlan).not.toMatch(/people_live_idx|SCAN people/);
   });
 
   it("a word with more matches than the window returns the best of the newest ones; a rarer word is ranked in full", async () => {

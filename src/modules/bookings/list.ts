@@ -106,7 +106,7 @@ export async function availability(
         page.seek,
         q.categoryId ? eq(assets.categoryId, q.categoryId) : undefined,
         q.locationId ? eq(assets.locationId, q.locationId) : undefined,
-        q.q ? assetTextMatch(q.q, !commonText) : undefined,
+        q.q ? assetTextMatch(q.q, !commonText, "oldest") : undefined,
         sql`NOT ${unusableSql(from, nowIso())}`,
         sql`NOT EXISTS (SELECT 1 FROM ${bookingItems} WHERE ${bookingItems.assetId} = ${assets.id} AND ${bookingItems.active} = 1 AND ${bookingItems.startsAt} < ${to} AND ${bookingItems.endsAt} > ${from})`,
       ),

@@ -59,12 +59,22 @@ const EXACT_SQL = `SELECT id, name, unique_tag, serial_number, model, status FRO
   WHERE (lower(unique_tag) = lower(?1) OR lower(serial_number) = lower(?1) OR id IN (${ASSET_CODE}))
     AND deleted_at IS NULL
   ORDER BY lower(unique_tag) = lower(?1) DESC, id LIMIT ?2`;
-// An exact email or employee number comes first among people (people are few: a join before the
-// sort is fine there; the 100,000-asset case ranks inside the FTS subquery, see above).
-const PEOPLE_SQL = `SELECT p.id, p.name, p.email, p.employee_number, p.status
-  FROM people_fts f JOIN people p ON p.rowid = f.rowid AND p.id = f.id
-  WHERE people_fts MATCH ?1 AND p.deleted_at IS NULL
-  ORDER BY (lower(p.email) = lower(?3) OR lower(p.employee_number) = lower(?3)) DESC, bm25(people_fts, 0, 10, 5, 5) LIMIT ?2`;
+// An exact email or employee number comes first among people (the people_email_idx and
+// people_employee_number_idx expression indexes); the rest are ranked as assets are, within the
+// RANK_WINDOW newest matches and inside the FTS subquery (people grow with a workspace too: one per
+// 50 assets in bench/README.md's million-asset workspace).
+// `+deleted_at` keeps people_live_idx (every live person) from driving, here and in PEOPLE_SQL
+// (where the ranked window must drive and each person be read by rowid).
+export const PEOPLE_EXACT_SQL = `SELECT id, name, email, employee_number, status FROM people
+  WHERE (lower(email) = lower(?1) OR lower(employee_number) = lower(?1)) AND +deleted_at IS NULL
+  ORDER BY id LIMIT ?2`;
+export const PEOPLE_SQL = `SELECT p.id, p.name, p.email, p.employee_number, p.status
+  FROM (SELECT rowid, id, bm25(people_fts, 0, 10, 5, 5) AS score FROM people_fts
+    WHERE people_fts MATCH ?1 AND rowid >= (SELECT coalesce(min(rowid), 0) FROM
+      (SELECT rowid FROM people_fts WHERE people_fts MATCH ?1 ORDER BY rowid DESC LIMIT ${RANK_WINDOW}))
+    ORDER BY score LIMIT ?2) f
+  JOIN people p ON p.rowid = f.rowid AND p.id = f.id
+  WHERE +p.deleted_at IS NULL ORDER BY f.score`;
 const SESSIONS_SQL = `SELECT s.id, s.name, s.status
   FROM (SELECT rowid, id, bm25(sessions_fts, 0, 1) AS score FROM sessions_fts WHERE sessions_fts MATCH ?1 ORDER BY score LIMIT ?2) f
   JOIN sessions s ON s.rowid = f.rowid AND s.id = f.id
@@ -143,10 +153,11 @@ export async function search(raw: D1Database, input: { q: string; limit: number 
       licenceProducts: licenceProducts(licenceRes),
     };
   }
-  const [exactRes, assetsRes, peopleRes, sessionsRes, stockRes, licenceRes] = await raw.batch<unknown>([
+  const [exactRes, assetsRes, exactPeopleRes, peopleRes, sessionsRes, stockRes, licenceRes] = await raw.batch<unknown>([
     exact,
     raw.prepare(ASSETS_SQL).bind(match, input.limit),
-    raw.prepare(PEOPLE_SQL).bind(match, input.limit, input.q),
+    raw.prepare(PEOPLE_EXACT_SQL).bind(input.q, input.limit),
+    raw.prepare(PEOPLE_SQL).bind(match, input.limit),
     raw.prepare(SESSIONS_SQL).bind(match, input.limit),
     stock,
     licences,
@@ -157,13 +168,17 @@ export async function search(raw: D1Database, input: { q: string; limit: number 
     ...exactRows.map((r) => toAsset(r, true)),
     ...(assetsRes!.results as AssetRow[]).filter((r) => !seen.has(r.id)).map((r) => toAsset(r, false)),
   ].slice(0, input.limit);
-  const people = (peopleRes!.results as PersonRow[]).map((r) => ({
-    id: r.id,
-    name: r.name,
-    email: r.email,
-    employeeNumber: r.employee_number,
-    status: r.status,
-  }));
+  const exactPeople = exactPeopleRes!.results as PersonRow[];
+  const seenPeople = new Set(exactPeople.map((r) => r.id));
+  const people = [...exactPeople, ...(peopleRes!.results as PersonRow[]).filter((r) => !seenPeople.has(r.id))]
+    .slice(0, input.limit)
+    .map((r) => ({
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      employeeNumber: r.employee_number,
+      status: r.status,
+    }));
   const sessions = (sessionsRes!.results as SessionRow[]).map((r) => ({ id: r.id, name: r.name, status: r.status }));
   return {
     assets,
