@@ -44,21 +44,93 @@ export function findItem(store: SessionStore, key: CodeKey): ItemRow | undefined
   return undefined;
 }
 
+/**
+ * The items a batch names, read in one statement at the start of its transaction (one `SELECT` per
+ * scan was most of a batch's statements). Keys are `id:<assetId>` and `tag:<lowercased tag>`; a
+ * key read and not found holds null. Only valid inside that transaction: every write the engine
+ * makes to an item drops the item's keys, so a later scan of it in the same batch reads it again.
+ */
+export class BatchItems {
+  private readonly rows = new Map<string, ItemRow | null>();
+
+  constructor(sql: SqlStorage, keys: readonly CodeKey[]) {
+    const ids = new Set<string>();
+    const tags = new Set<string>();
+    for (const key of keys) {
+      if (key.kind === "none") continue;
+      if (key.kind === "id") ids.add(key.value);
+      // An id that is no item's is looked up as a tag too (findItem).
+      tags.add(key.value.toLowerCase());
+    }
+    if (ids.size === 0 && tags.size === 0) return;
+    for (const id of ids) this.rows.set(`id:${id}`, null);
+    for (const tag of tags) this.rows.set(`tag:${tag}`, null);
+    // In rowid order, so a tag two items share answers the first, as itemByTag's index walk does.
+    const found = sql
+      .exec<ItemRow>(
+        `SELECT * FROM items WHERE asset_id IN (SELECT value FROM json_each(?1)) OR tag_lc IN (SELECT value FROM json_each(?2)) ORDER BY rowid`,
+        JSON.stringify([...ids]),
+        JSON.stringify([...tags]),
+      )
+      .toArray();
+    for (const row of found) {
+      if (ids.has(row.asset_id)) this.rows.set(`id:${row.asset_id}`, row);
+      const tag = `tag:${row.unique_tag.toLowerCase()}`;
+      if (tags.has(row.unique_tag.toLowerCase()) && this.rows.get(tag) === null) this.rows.set(tag, row);
+    }
+  }
+
+  /** findItem's answer from the rows read, or from the store when a key was not read or was dropped. */
+  find(store: SessionStore, key: CodeKey): ItemRow | undefined {
+    if (key.kind === "none") return undefined;
+    if (key.kind === "id") {
+      const byId = this.rows.get(`id:${key.value}`);
+      if (byId === undefined) return findItem(store, key);
+      return byId ?? this.byTag(store, key.value);
+    }
+    return this.byTag(store, key.value);
+  }
+
+  private byTag(store: SessionStore, tag: string): ItemRow | undefined {
+    const row = this.rows.get(`tag:${tag.toLowerCase()}`);
+    return row === undefined ? store.itemByTag(tag) : (row ?? undefined);
+  }
+
+  /** The item was written (or inserted): its keys are read from the store from now on. */
+  drop(item: { asset_id: string; unique_tag: string }): void {
+    this.rows.delete(`id:${item.asset_id}`);
+    this.rows.delete(`tag:${item.unique_tag.toLowerCase()}`);
+  }
+}
+
 export class ScanEngine {
+  /** The batch being applied (set by `apply`): `accept` drops the items it writes from it. */
+  private batch: BatchItems | undefined;
+
   constructor(
     private readonly store: SessionStore,
     private readonly sql: SqlStorage,
   ) {}
 
-  /** Decides and records one scan. `assets` holds the D1 lookups done before the transaction. */
-  apply(meta: SessionMeta, cmd: ScanCommand, assets: Map<string, AssetInfo | null>, receivedAt: string): ScanOutcome {
+  /**
+   * Decides and records one scan. `assets` holds the D1 lookups done before the transaction;
+   * `batch` the items of the batch read at the start of this transaction.
+   */
+  apply(
+    meta: SessionMeta,
+    cmd: ScanCommand,
+    assets: Map<string, AssetInfo | null>,
+    receivedAt: string,
+    batch?: BatchItems,
+  ): ScanOutcome {
     if (cmd.clientScanId) {
       const prev = this.sql
         .exec<ScanRow>(`SELECT * FROM scans WHERE client_scan_id = ?`, cmd.clientScanId)
         .toArray()[0];
       if (prev) return this.replay(prev);
     }
-    const item = findItem(this.store, cmd.key);
+    this.batch = batch;
+    const item = batch ? batch.find(this.store, cmd.key) : findItem(this.store, cmd.key);
     if (item?.excluded) return this.miss(cmd, "not_in_session", "excluded", item, receivedAt);
     if (item?.scan_id)
       return cmd.allowRescan
@@ -69,6 +141,7 @@ export class ScanEngine {
     if (item?.source === "manual" && meta.location && !this.store.inScope(item.location_id)) {
       if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", item, receivedAt);
       this.sql.exec(`UPDATE items SET wrong_location = 1 WHERE asset_id = ?`, item.asset_id);
+      batch?.drop(item);
       return this.accept(cmd, { ...item, wrong_location: 1 }, receivedAt, { markedAnyway: true });
     }
     if (item && item.source !== "found") return this.accept(cmd, item, receivedAt, {});
@@ -78,7 +151,7 @@ export class ScanEngine {
     if (!asset) return this.miss(cmd, "not_in_session", "unknown_code", null, receivedAt);
     // Another code of an item the object holds (its Code128 after its QR tag): that item, counted once.
     if (!item && this.store.itemById(asset.assetId))
-      return this.apply(meta, { ...cmd, key: { kind: "id", value: asset.assetId } }, assets, receivedAt);
+      return this.apply(meta, { ...cmd, key: { kind: "id", value: asset.assetId } }, assets, receivedAt, batch);
     const categoryMatches = !meta.categoryId || meta.categoryId === asset.categoryId;
     if (meta.location && categoryMatches && asset.status !== "retired" && !this.store.inScope(asset.locationId)) {
       if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", assetRow(asset), receivedAt);
@@ -94,6 +167,7 @@ export class ScanEngine {
         asset.categoryId,
         seq,
       );
+      batch?.drop(assetRow(asset));
       return this.accept(cmd, this.store.itemById(asset.assetId)!, receivedAt, { markedAnyway: true });
     }
     return this.miss(cmd, "not_in_session", "not_expected", assetRow(asset), receivedAt);
@@ -140,6 +214,7 @@ export class ScanEngine {
       seq,
       item.asset_id,
     );
+    this.batch?.drop(item);
     return {
       result: "accepted",
       reason: null,
