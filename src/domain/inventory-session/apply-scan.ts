@@ -80,20 +80,20 @@ export class BatchItems {
     }
   }
 
-  /** findItem's answer from the rows read, or from the store when a key was not read or was dropped. */
-  find(store: SessionStore, key: CodeKey): ItemRow | undefined {
-    if (key.kind === "none") return undefined;
+  /** The row a key was read as: undefined when it was not read (or was dropped), null when no item has it. */
+  peek(key: CodeKey): ItemRow | null | undefined {
+    if (key.kind === "none") return null;
     if (key.kind === "id") {
       const byId = this.rows.get(`id:${key.value}`);
-      if (byId === undefined) return findItem(store, key);
-      return byId ?? this.byTag(store, key.value);
+      return byId === null ? this.rows.get(`tag:${key.value.toLowerCase()}`) : byId;
     }
-    return this.byTag(store, key.value);
+    return this.rows.get(`tag:${key.value.toLowerCase()}`);
   }
 
-  private byTag(store: SessionStore, tag: string): ItemRow | undefined {
-    const row = this.rows.get(`tag:${tag.toLowerCase()}`);
-    return row === undefined ? store.itemByTag(tag) : (row ?? undefined);
+  /** The item's row as a deferred write leaves it (each key that read this item now reads `row`). */
+  keep(row: ItemRow): void {
+    for (const key of [`id:${row.asset_id}`, `tag:${row.unique_tag.toLowerCase()}`])
+      if (this.rows.get(key)?.asset_id === row.asset_id) this.rows.set(key, row);
   }
 
   /** The item was written (or inserted): its keys are read from the store from now on. */
@@ -103,9 +103,30 @@ export class BatchItems {
   }
 }
 
+/*
+ * An accepted scan of a batch writes one scan row and one item update. Within a batch they are
+ * deferred and written as one INSERT and one UPDATE over a JSON array (`flush`): one statement per
+ * scan and kind was most of a batch's CPU. The batch's item rows (BatchItems) carry the deferred
+ * state, so later scans of the batch decide on it; every other statement of the engine reads or
+ * writes scans and items directly, so each first flushes what is deferred (rows keep their order,
+ * and the transaction holds all of it: nothing is answered before it commits).
+ */
+const INSERT_ACCEPTED = `
+INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, scanned_at, received_at, scanned_by, expected_location_id,
+  wrong_location, marked_anyway, rescan, condition, comment, photo_keys, flush, dirty)
+SELECT v ->> 0, v ->> 1, v ->> 2, v ->> 3, v ->> 4, v ->> 5, 'accepted', v ->> 6, v ->> 7, v ->> 8, v ->> 9,
+  v ->> 10, v ->> 11, v ->> 12, v ->> 13, v ->> 14, v ->> 15, 1, v ->> 16
+FROM (SELECT value AS v FROM json_each(?) ORDER BY key)`;
+const UPDATE_ACCEPTED = `
+UPDATE items SET scan_id = j.v ->> 0, scanned_at = j.v ->> 1, scanned_by = j.v ->> 2, condition = j.v ->> 3, dirty = j.v ->> 4
+FROM (SELECT value AS v FROM json_each(?)) AS j WHERE items.asset_id = j.v ->> 5`;
+
 export class ScanEngine {
-  /** The batch being applied (set by `apply`): `accept` drops the items it writes from it. */
+  /** The batch being applied (set by `apply`): `accept` defers its writes into it. */
   private batch: BatchItems | undefined;
+  private pendingScans: unknown[][] = [];
+  private pendingItems: unknown[][] = [];
+  private pendingAssets = new Set<string>();
 
   constructor(
     private readonly store: SessionStore,
@@ -124,13 +145,14 @@ export class ScanEngine {
     batch?: BatchItems,
   ): ScanOutcome {
     if (cmd.clientScanId) {
+      this.flush();
       const prev = this.sql
         .exec<ScanRow>(`SELECT * FROM scans WHERE client_scan_id = ?`, cmd.clientScanId)
         .toArray()[0];
       if (prev) return this.replay(prev);
     }
     this.batch = batch;
-    const item = batch ? batch.find(this.store, cmd.key) : findItem(this.store, cmd.key);
+    const item = this.find(cmd.key);
     if (item?.excluded) return this.miss(cmd, "not_in_session", "excluded", item, receivedAt);
     if (item?.scan_id)
       return cmd.allowRescan
@@ -140,6 +162,7 @@ export class ScanEngine {
     // yet still at the wrong location: wrong_location unless allowMarkAnyway.
     if (item?.source === "manual" && meta.location && !this.store.inScope(item.location_id)) {
       if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", item, receivedAt);
+      this.flush();
       this.sql.exec(`UPDATE items SET wrong_location = 1 WHERE asset_id = ?`, item.asset_id);
       batch?.drop(item);
       return this.accept(cmd, { ...item, wrong_location: 1 }, receivedAt, { markedAnyway: true });
@@ -149,6 +172,7 @@ export class ScanEngine {
     const key = lookupKey(cmd.key);
     const asset = item ? { ...itemInfo(item), status: "available" } : key ? (assets.get(key) ?? null) : null;
     if (!asset) return this.miss(cmd, "not_in_session", "unknown_code", null, receivedAt);
+    this.flush();
     // Another code of an item the object holds (its Code128 after its QR tag): that item, counted once.
     if (!item && this.store.itemById(asset.assetId))
       return this.apply(meta, { ...cmd, key: { kind: "id", value: asset.assetId } }, assets, receivedAt, batch);
@@ -181,8 +205,53 @@ export class ScanEngine {
   ): ScanOutcome {
     const id = newId("scan");
     const seq = this.store.nextSeq();
-    if (opts.rescan && item.scan_id)
+    if (opts.rescan && item.scan_id) {
+      this.flush();
       this.sql.exec(`UPDATE scans SET superseded_by = ?, dirty = ? WHERE id = ?`, id, seq, item.scan_id);
+    }
+    const view = itemView({ ...item, scanned_at: cmd.scannedAt, scanned_by: cmd.scannedBy });
+    const outcome: ScanOutcome = {
+      result: "accepted",
+      reason: null,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: !!opts.rescan,
+      item: view,
+    };
+    const batch = this.batch;
+    if (batch && !this.pendingAssets.has(item.asset_id)) {
+      this.pendingScans.push([
+        id,
+        cmd.clientScanId,
+        item.asset_id,
+        cmd.code,
+        item.name,
+        item.unique_tag,
+        cmd.scannedAt,
+        receivedAt,
+        cmd.scannedBy,
+        item.location_id,
+        item.wrong_location,
+        opts.markedAnyway ? 1 : 0,
+        opts.rescan ? 1 : 0,
+        cmd.condition,
+        cmd.comment,
+        JSON.stringify(cmd.photoKeys),
+        seq,
+      ]);
+      this.pendingItems.push([id, cmd.scannedAt, cmd.scannedBy, cmd.condition, seq, item.asset_id]);
+      this.pendingAssets.add(item.asset_id);
+      batch.keep({
+        ...item,
+        scan_id: id,
+        scanned_at: cmd.scannedAt,
+        scanned_by: cmd.scannedBy,
+        condition: cmd.condition,
+      });
+      return outcome;
+    }
+    this.flush();
     this.sql.exec(
       `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, scanned_at, received_at, scanned_by, expected_location_id,
          wrong_location, marked_anyway, rescan, condition, comment, photo_keys, flush, dirty)
@@ -215,15 +284,32 @@ export class ScanEngine {
       item.asset_id,
     );
     this.batch?.drop(item);
-    return {
-      result: "accepted",
-      reason: null,
-      scanId: id,
-      clientScanId: cmd.clientScanId,
-      replayed: false,
-      rescan: !!opts.rescan,
-      item: itemView({ ...item, scanned_at: cmd.scannedAt, scanned_by: cmd.scannedBy }),
-    };
+    return outcome;
+  }
+
+  /** Writes the deferred accepted scans (see INSERT_ACCEPTED); the batch's last step, and the first of any other statement. */
+  flush(): void {
+    if (this.pendingScans.length === 0) return;
+    this.sql.exec(INSERT_ACCEPTED, JSON.stringify(this.pendingScans));
+    this.sql.exec(UPDATE_ACCEPTED, JSON.stringify(this.pendingItems));
+    this.pendingScans = [];
+    this.pendingItems = [];
+    this.pendingAssets.clear();
+  }
+
+  /** Drops what was deferred (the transaction rolled back). */
+  discard(): void {
+    this.pendingScans = [];
+    this.pendingItems = [];
+    this.pendingAssets.clear();
+    this.batch = undefined;
+  }
+
+  private find(key: CodeKey): ItemRow | undefined {
+    const known = this.batch?.peek(key);
+    if (known !== undefined) return known ?? undefined;
+    this.flush();
+    return findItem(this.store, key);
   }
 
   /** Already scanned: answered, and stored only when a clientScanId needs a replayable answer. */
@@ -252,6 +338,7 @@ export class ScanEngine {
     asset: ReturnType<typeof assetRow> | ItemRow | null,
     receivedAt: string,
   ): ScanOutcome {
+    this.flush();
     // Unknown identifiers are grouped by what was sent (the code, or the itemId).
     const code = asset ? cmd.code : (cmd.code ?? (cmd.key.kind === "none" ? null : cmd.key.value));
     const seen =
@@ -311,6 +398,7 @@ export class ScanEngine {
     asset: { asset_id: string; name: string; unique_tag: string } | null,
     receivedAt: string,
   ): string {
+    this.flush();
     const id = newId("scan");
     this.sql.exec(
       `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, reason, scanned_at, received_at, scanned_by, flush, dirty)
@@ -331,6 +419,7 @@ export class ScanEngine {
   }
 
   private replay(prev: ScanRow): ScanOutcome {
+    this.flush();
     const item = prev.asset_id ? this.store.itemById(prev.asset_id) : undefined;
     return {
       result: prev.result,

@@ -95,7 +95,12 @@ export class InventorySession extends DurableObject<Bindings> implements Session
         this.ctx.storage.sql,
         commands.map((c) => c.key),
       );
-      for (const i of order) outcomes[i] = this.engine.apply(meta, commands[i]!, assets, receivedAt, batch);
+      try {
+        for (const i of order) outcomes[i] = this.engine.apply(meta, commands[i]!, assets, receivedAt, batch);
+        this.engine.flush();
+      } finally {
+        this.engine.discard();
+      }
     });
     await this.scheduleFlush();
     return { outcomes, progress: this.store.progress() };
