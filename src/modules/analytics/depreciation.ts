@@ -73,34 +73,29 @@ class Sum {
 
 /**
  * The book values of one (category, currency) group from its rollup rows: `days[i]` is a purchase
- * day and `costs[i]` the summed cost of the group's assets bought that day. Both formulas are linear
- * in the cost for a given purchase day (salvage is a share of the cost and costs are never negative),
- * so a row's value is the sum of its assets' values. Computed here rather than in SQL: SQLite
- * evaluates the two formulas (two date parses, a `pow`, the category join) row by row in its
- * bytecode, three quarters of the route's database time at 100,000 assets (bench/JOURNAL.md); the
- * rows come as two JSON arrays per group, not one result row per day.
+ * day (days since 1970-01-01, null when it is no date) and `costs[i]` the summed cost of the group's
+ * assets bought that day. Both formulas are linear in the cost for a given purchase day (salvage is a
+ * share of the cost and costs are never negative), so a row's value is the sum of its assets' values.
+ * Computed here rather than in SQL: SQLite evaluates the two formulas (two date parses, a `pow`, the
+ * category join) row by row in its bytecode, three quarters of the totals statement's time at
+ * 100,000 assets (bench/JOURNAL.md).
  */
 export function groupBookValues(
-  days: readonly string[],
+  days: readonly (number | null)[],
   costs: readonly number[],
   lifeMonths: number,
   salvagePercent: number,
   asOf: string,
-  parsed = new Map<string, number>(),
 ) {
-  const asOfMs = dayMs(asOf);
+  const asOfDay = dayMs(asOf) / DAY_MS;
   const straight = new Sum();
   const declining = new Sum();
   for (let i = 0; i < days.length; i++) {
-    const day = days[i]!;
-    let ms = parsed.get(day);
-    if (ms === undefined) {
-      ms = dayMs(day);
-      parsed.set(day, ms);
-    }
-    // A day that is no date values nothing (SQL's julianday() gave NULL, which total() skips).
-    if (Number.isNaN(ms)) continue;
-    const v = book(costs[i]!, monthsHeld(asOfMs, ms), lifeMonths, salvagePercent);
+    const day = days[i];
+    // A day that is no date values nothing (julianday() gave NULL, which total() skipped).
+    if (day === null || day === undefined) continue;
+    // Whole days, as (asOf − purchase) in ms / DAY_MS is in bookValues: the same months held.
+    const v = book(costs[i]!, Math.max(0, (asOfDay - day) / MONTH_DAYS), lifeMonths, salvagePercent);
     straight.add(v.straight);
     declining.add(v.declining);
   }
@@ -119,7 +114,9 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
   const page = keyset(input, { by: [sql`a.id`] });
   // One round trip for both reads (read-batch.ts). The totals read is a range of the rollup's primary
   // key (category, currency, purchase date) with the category's name and life looked up once per
-  // group; both columns are NOT NULL, so the two arrays pair up row by row.
+  // group; the two arrays pair up row by row. Purchase days go as day numbers (days since 1970-01-01):
+  // julianday() of a YYYY-MM-DD is a whole day plus one half, so the number is exact, and SQLite's
+  // parse costs less than a Date.parse per row in the Worker.
   const [totals, rows] = await readBatch(db, [
     read<{
       categoryId: string;
@@ -132,7 +129,8 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
       costs: string;
     }>(sql`SELECT v.category_id AS categoryId, (SELECT c.name FROM categories c WHERE c.id = v.category_id) AS name,
         (SELECT c.expected_life_months FROM categories c WHERE c.id = v.category_id) AS lifeMonths, v.currency AS currency,
-        sum(v.n) AS assets, total(v.cost) AS cost, json_group_array(v.purchase_date) AS days, json_group_array(v.cost) AS costs
+        sum(v.n) AS assets, total(v.cost) AS cost,
+        json_group_array(julianday(v.purchase_date) - 2440587.5) AS days, json_group_array(v.cost) AS costs
       FROM ${input.locationId ? sql`analytics_values_by_location v` : sql`analytics_values v`}
       WHERE v.n <> 0${rollupScope("v", input)} GROUP BY v.category_id, v.currency ORDER BY lower(name), v.category_id, v.currency`),
     read<{
@@ -149,16 +147,14 @@ export async function depreciation(db: TenantDb, input: DepreciationInput, now =
       FROM assets a LEFT JOIN categories c ON c.id = a.category_id
       WHERE ${valued}${f}${page.seek ? sql` AND ${page.seek}` : sql``} ORDER BY a.id LIMIT ${page.take}`),
   ]);
-  const parsed = new Map<string, number>();
   const valuedTotals = totals.map((t) => ({
     ...t,
     ...groupBookValues(
-      JSON.parse(t.days) as string[],
+      JSON.parse(t.days) as (number | null)[],
       JSON.parse(t.costs) as number[],
       t.lifeMonths ?? input.defaultLifeMonths,
       input.salvagePercent,
       asOf,
-      parsed,
     ),
   }));
   const byCategory = valuedTotals.map((t) => ({
