@@ -21,8 +21,8 @@ export interface DepreciationInput extends Scope {
  * - straight-line: cost − (cost − salvage) × min(1, months held / life);
  * - declining balance (double-declining, monthly): max(salvage, cost × (1 − 2 / life)^months held).
  * Months held are days / (365.25 / 12) from the purchase date, never negative. Both the per-asset
- * page and the per-category totals are computed here with `bookValues`; the totals over the kept
- * per-(category, currency, purchase date) cost sums (analytics_values, or
+ * page and the per-category totals are computed here with the same formulas (`book`); the totals
+ * over the kept per-(category, currency, purchase date) cost sums (analytics_values, or
  * analytics_values_by_location with a location filter), so they value one row per purchase day,
  * not one per asset. Amounts in different currencies are never added together. Amounts are summed
  * as SQLite's total() sums (SUMMED_AMOUNT).
