@@ -44,21 +44,115 @@ export function findItem(store: SessionStore, key: CodeKey): ItemRow | undefined
   return undefined;
 }
 
+/**
+ * The items a batch names, read in one statement at the start of its transaction (one `SELECT` per
+ * scan was most of a batch's statements). Keys are `id:<assetId>` and `tag:<lowercased tag>`; a
+ * key read and not found holds null. Only valid inside that transaction: every write the engine
+ * makes to an item drops the item's keys, so a later scan of it in the same batch reads it again.
+ */
+export class BatchItems {
+  private readonly rows = new Map<string, ItemRow | null>();
+
+  constructor(sql: SqlStorage, keys: readonly CodeKey[]) {
+    const ids = new Set<string>();
+    const tags = new Set<string>();
+    for (const key of keys) {
+      if (key.kind === "none") continue;
+      if (key.kind === "id") ids.add(key.value);
+      // An id that is no item's is looked up as a tag too (findItem).
+      tags.add(key.value.toLowerCase());
+    }
+    if (ids.size === 0 && tags.size === 0) return;
+    for (const id of ids) this.rows.set(`id:${id}`, null);
+    for (const tag of tags) this.rows.set(`tag:${tag}`, null);
+    // In rowid order, so a tag two items share answers the first, as itemByTag's index walk does.
+    const found = sql
+      .exec<ItemRow>(
+        `SELECT * FROM items WHERE asset_id IN (SELECT value FROM json_each(?1)) OR tag_lc IN (SELECT value FROM json_each(?2)) ORDER BY rowid`,
+        JSON.stringify([...ids]),
+        JSON.stringify([...tags]),
+      )
+      .toArray();
+    for (const row of found) {
+      if (ids.has(row.asset_id)) this.rows.set(`id:${row.asset_id}`, row);
+      const tag = `tag:${row.unique_tag.toLowerCase()}`;
+      if (tags.has(row.unique_tag.toLowerCase()) && this.rows.get(tag) === null) this.rows.set(tag, row);
+    }
+  }
+
+  /** The row a key was read as: undefined when it was not read (or was dropped), null when no item has it. */
+  peek(key: CodeKey): ItemRow | null | undefined {
+    if (key.kind === "none") return null;
+    if (key.kind === "id") {
+      const byId = this.rows.get(`id:${key.value}`);
+      return byId === null ? this.rows.get(`tag:${key.value.toLowerCase()}`) : byId;
+    }
+    return this.rows.get(`tag:${key.value.toLowerCase()}`);
+  }
+
+  /** The item's row as a deferred write leaves it (each key that read this item now reads `row`). */
+  keep(row: ItemRow): void {
+    for (const key of [`id:${row.asset_id}`, `tag:${row.unique_tag.toLowerCase()}`])
+      if (this.rows.get(key)?.asset_id === row.asset_id) this.rows.set(key, row);
+  }
+
+  /** The item was written (or inserted): its keys are read from the store from now on. */
+  drop(item: { asset_id: string; unique_tag: string }): void {
+    this.rows.delete(`id:${item.asset_id}`);
+    this.rows.delete(`tag:${item.unique_tag.toLowerCase()}`);
+  }
+}
+
+/*
+ * An accepted scan of a batch writes one scan row and one item update. Within a batch they are
+ * deferred and written as one INSERT and one UPDATE over a JSON array (`flush`): one statement per
+ * scan and kind was most of a batch's CPU. The batch's item rows (BatchItems) carry the deferred
+ * state, so later scans of the batch decide on it; every other statement of the engine reads or
+ * writes scans and items directly, so each first flushes what is deferred (rows keep their order,
+ * and the transaction holds all of it: nothing is answered before it commits).
+ */
+const INSERT_ACCEPTED = `
+INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, scanned_at, received_at, scanned_by, expected_location_id,
+  wrong_location, marked_anyway, rescan, condition, comment, photo_keys, flush, dirty)
+SELECT v ->> 0, v ->> 1, v ->> 2, v ->> 3, v ->> 4, v ->> 5, 'accepted', v ->> 6, v ->> 7, v ->> 8, v ->> 9,
+  v ->> 10, v ->> 11, v ->> 12, v ->> 13, v ->> 14, v ->> 15, 1, v ->> 16
+FROM (SELECT value AS v FROM json_each(?) ORDER BY key)`;
+const UPDATE_ACCEPTED = `
+UPDATE items SET scan_id = j.v ->> 0, scanned_at = j.v ->> 1, scanned_by = j.v ->> 2, condition = j.v ->> 3, dirty = j.v ->> 4
+FROM (SELECT value AS v FROM json_each(?)) AS j WHERE items.asset_id = j.v ->> 5`;
+
 export class ScanEngine {
+  /** The batch being applied (set by `apply`): `accept` defers its writes into it. */
+  private batch: BatchItems | undefined;
+  private pendingScans: unknown[][] = [];
+  private pendingItems: unknown[][] = [];
+  private pendingAssets = new Set<string>();
+
   constructor(
     private readonly store: SessionStore,
     private readonly sql: SqlStorage,
   ) {}
 
-  /** Decides and records one scan. `assets` holds the D1 lookups done before the transaction. */
-  apply(meta: SessionMeta, cmd: ScanCommand, assets: Map<string, AssetInfo | null>, receivedAt: string): ScanOutcome {
+  /**
+   * Decides and records one scan. `assets` holds the D1 lookups done before the transaction;
+   * `batch` the items of the batch read at the start of this transaction.
+   */
+  apply(
+    meta: SessionMeta,
+    cmd: ScanCommand,
+    assets: Map<string, AssetInfo | null>,
+    receivedAt: string,
+    batch?: BatchItems,
+  ): ScanOutcome {
     if (cmd.clientScanId) {
+      this.flush();
       const prev = this.sql
         .exec<ScanRow>(`SELECT * FROM scans WHERE client_scan_id = ?`, cmd.clientScanId)
         .toArray()[0];
       if (prev) return this.replay(prev);
     }
-    const item = findItem(this.store, cmd.key);
+    this.batch = batch;
+    const item = this.find(cmd.key);
     if (item?.excluded) return this.miss(cmd, "not_in_session", "excluded", item, receivedAt);
     if (item?.scan_id)
       return cmd.allowRescan
@@ -68,7 +162,9 @@ export class ScanEngine {
     // yet still at the wrong location: wrong_location unless allowMarkAnyway.
     if (item?.source === "manual" && meta.location && !this.store.inScope(item.location_id)) {
       if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", item, receivedAt);
+      this.flush();
       this.sql.exec(`UPDATE items SET wrong_location = 1 WHERE asset_id = ?`, item.asset_id);
+      batch?.drop(item);
       return this.accept(cmd, { ...item, wrong_location: 1 }, receivedAt, { markedAnyway: true });
     }
     if (item && item.source !== "found") return this.accept(cmd, item, receivedAt, {});
@@ -76,9 +172,10 @@ export class ScanEngine {
     const key = lookupKey(cmd.key);
     const asset = item ? { ...itemInfo(item), status: "available" } : key ? (assets.get(key) ?? null) : null;
     if (!asset) return this.miss(cmd, "not_in_session", "unknown_code", null, receivedAt);
+    this.flush();
     // Another code of an item the object holds (its Code128 after its QR tag): that item, counted once.
     if (!item && this.store.itemById(asset.assetId))
-      return this.apply(meta, { ...cmd, key: { kind: "id", value: asset.assetId } }, assets, receivedAt);
+      return this.apply(meta, { ...cmd, key: { kind: "id", value: asset.assetId } }, assets, receivedAt, batch);
     const categoryMatches = !meta.categoryId || meta.categoryId === asset.categoryId;
     if (meta.location && categoryMatches && asset.status !== "retired" && !this.store.inScope(asset.locationId)) {
       if (!cmd.allowMarkAnyway) return this.miss(cmd, "wrong_location", "outside_scope", assetRow(asset), receivedAt);
@@ -94,6 +191,7 @@ export class ScanEngine {
         asset.categoryId,
         seq,
       );
+      batch?.drop(assetRow(asset));
       return this.accept(cmd, this.store.itemById(asset.assetId)!, receivedAt, { markedAnyway: true });
     }
     return this.miss(cmd, "not_in_session", "not_expected", assetRow(asset), receivedAt);
@@ -107,8 +205,53 @@ export class ScanEngine {
   ): ScanOutcome {
     const id = newId("scan");
     const seq = this.store.nextSeq();
-    if (opts.rescan && item.scan_id)
+    if (opts.rescan && item.scan_id) {
+      this.flush();
       this.sql.exec(`UPDATE scans SET superseded_by = ?, dirty = ? WHERE id = ?`, id, seq, item.scan_id);
+    }
+    const view = itemView({ ...item, scanned_at: cmd.scannedAt, scanned_by: cmd.scannedBy });
+    const outcome: ScanOutcome = {
+      result: "accepted",
+      reason: null,
+      scanId: id,
+      clientScanId: cmd.clientScanId,
+      replayed: false,
+      rescan: !!opts.rescan,
+      item: view,
+    };
+    const batch = this.batch;
+    if (batch && !this.pendingAssets.has(item.asset_id)) {
+      this.pendingScans.push([
+        id,
+        cmd.clientScanId,
+        item.asset_id,
+        cmd.code,
+        item.name,
+        item.unique_tag,
+        cmd.scannedAt,
+        receivedAt,
+        cmd.scannedBy,
+        item.location_id,
+        item.wrong_location,
+        opts.markedAnyway ? 1 : 0,
+        opts.rescan ? 1 : 0,
+        cmd.condition,
+        cmd.comment,
+        JSON.stringify(cmd.photoKeys),
+        seq,
+      ]);
+      this.pendingItems.push([id, cmd.scannedAt, cmd.scannedBy, cmd.condition, seq, item.asset_id]);
+      this.pendingAssets.add(item.asset_id);
+      batch.keep({
+        ...item,
+        scan_id: id,
+        scanned_at: cmd.scannedAt,
+        scanned_by: cmd.scannedBy,
+        condition: cmd.condition,
+      });
+      return outcome;
+    }
+    this.flush();
     this.sql.exec(
       `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, scanned_at, received_at, scanned_by, expected_location_id,
          wrong_location, marked_anyway, rescan, condition, comment, photo_keys, flush, dirty)
@@ -140,15 +283,33 @@ export class ScanEngine {
       seq,
       item.asset_id,
     );
-    return {
-      result: "accepted",
-      reason: null,
-      scanId: id,
-      clientScanId: cmd.clientScanId,
-      replayed: false,
-      rescan: !!opts.rescan,
-      item: itemView({ ...item, scanned_at: cmd.scannedAt, scanned_by: cmd.scannedBy }),
-    };
+    this.batch?.drop(item);
+    return outcome;
+  }
+
+  /** Writes the deferred accepted scans (see INSERT_ACCEPTED); the batch's last step, and the first of any other statement. */
+  flush(): void {
+    if (this.pendingScans.length === 0) return;
+    this.sql.exec(INSERT_ACCEPTED, JSON.stringify(this.pendingScans));
+    this.sql.exec(UPDATE_ACCEPTED, JSON.stringify(this.pendingItems));
+    this.pendingScans = [];
+    this.pendingItems = [];
+    this.pendingAssets.clear();
+  }
+
+  /** Drops what was deferred (the transaction rolled back). */
+  discard(): void {
+    this.pendingScans = [];
+    this.pendingItems = [];
+    this.pendingAssets.clear();
+    this.batch = undefined;
+  }
+
+  private find(key: CodeKey): ItemRow | undefined {
+    const known = this.batch?.peek(key);
+    if (known !== undefined) return known ?? undefined;
+    this.flush();
+    return findItem(this.store, key);
   }
 
   /** Already scanned: answered, and stored only when a clientScanId needs a replayable answer. */
@@ -177,6 +338,7 @@ export class ScanEngine {
     asset: ReturnType<typeof assetRow> | ItemRow | null,
     receivedAt: string,
   ): ScanOutcome {
+    this.flush();
     // Unknown identifiers are grouped by what was sent (the code, or the itemId).
     const code = asset ? cmd.code : (cmd.code ?? (cmd.key.kind === "none" ? null : cmd.key.value));
     const seen =
@@ -236,6 +398,7 @@ export class ScanEngine {
     asset: { asset_id: string; name: string; unique_tag: string } | null,
     receivedAt: string,
   ): string {
+    this.flush();
     const id = newId("scan");
     this.sql.exec(
       `INSERT INTO scans (id, client_scan_id, asset_id, code, item_name, item_tag, result, reason, scanned_at, received_at, scanned_by, flush, dirty)
@@ -256,6 +419,7 @@ export class ScanEngine {
   }
 
   private replay(prev: ScanRow): ScanOutcome {
+    this.flush();
     const item = prev.asset_id ? this.store.itemById(prev.asset_id) : undefined;
     return {
       result: prev.result,

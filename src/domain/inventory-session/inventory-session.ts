@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
-import { findItem, ScanEngine } from "./apply-scan";
+import { BatchItems, findItem, ScanEngine } from "./apply-scan";
 import { FLUSH_ROUND, flushRound } from "./flush";
 import { AssetLookup } from "./lookup";
 import { unresolvedKeys } from "./misses";
@@ -91,7 +91,16 @@ export class InventorySession extends DurableObject<Bindings> implements Session
       .sort((a, b) => commands[a]!.scannedAt.localeCompare(commands[b]!.scannedAt) || a - b);
     const outcomes = new Array(commands.length);
     this.transact(() => {
-      for (const i of order) outcomes[i] = this.engine.apply(meta, commands[i]!, assets, receivedAt);
+      const batch = new BatchItems(
+        this.ctx.storage.sql,
+        commands.map((c) => c.key),
+      );
+      try {
+        for (const i of order) outcomes[i] = this.engine.apply(meta, commands[i]!, assets, receivedAt, batch);
+        this.engine.flush();
+      } finally {
+        this.engine.discard();
+      }
     });
     await this.scheduleFlush();
     return { outcomes, progress: this.store.progress() };

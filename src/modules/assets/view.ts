@@ -4,9 +4,21 @@ import { auditedFields, type FieldDef, liveDefinitions, visibleValues } from "..
 
 export type AssetRow = typeof assets.$inferSelect;
 
-/** Minor-unit digits of an ISO 4217 currency (JPY 0, USD 2, KWD 3), from the runtime's ICU data. */
+const digitsByCurrency = new Map<string, number>();
+
+/**
+ * Minor-unit digits of an ISO 4217 currency (JPY 0, USD 2, KWD 3), from the runtime's ICU data.
+ * Remembered per code: building the formatter costs tens of microseconds, and a page of amounts
+ * (the depreciation route's 50 assets, an export's every row) asks for the same few codes each time.
+ * A code the runtime rejects throws, as before, and is not remembered.
+ */
 export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = digitsByCurrency.get(currency);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    digitsByCurrency.set(currency, digits);
+  }
+  return digits;
 }
 
 export const toMinor = (cost: number, currency: string) => Math.round(cost * 10 ** currencyDigits(currency));
