@@ -85,6 +85,8 @@ export async function startShards({ shards, statePrefix, vars: extra = {}, maxSo
       host: "127.0.0.1",
       port,
       cf: {},
+      // INSPECTOR_PORT: the Workers' inspector (Chrome DevTools protocol) there, to take CPU profiles of a run.
+      ...(process.env.INSPECTOR_PORT ? { inspectorPort: Number(process.env.INSPECTOR_PORT) } : {}),
       resourcePersistencePath: join(state, "v3"),
       log: new Log(LogLevel.WARN),
       // The Workers' console lines (the `d1-queue` lines bench/webhooks.mjs sums among them).
