@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
-import { BatchItems, findItem, ScanEngine } from "./apply-scan";
+import { findItem, ScanEngine } from "./apply-scan";
+import { BatchItems } from "./batch-items";
 import { FLUSH_ROUND, flushRound } from "./flush";
 import { AssetLookup } from "./lookup";
 import { unresolvedKeys } from "./misses";
