@@ -105,7 +105,7 @@ describe("POST /inventory-items/health/batch", () => {
   it("takes a fixed handful of D1 queries whatever the count (ids are one JSON parameter)", async () => {
     const t = await createTenant();
     const seeded = (await seedAssets(t, 200)).map((s) => s.id);
-    const baseline = await devCall(t, "/categories/default"); // also settles the key's once-a-while last-used write
+    const baseline = await devCall(t, "/categories/default");
     expect(baseline.status).toBe(200);
     // Seeded straight into D1: no stored rows yet, so the first read re-scores all 200 (read repair)...
     const first = await devCall<InventoryItemHealthBatch>(t, "/inventory-items/health/batch", {
