@@ -33,19 +33,27 @@ export async function launch(args = []) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (.ci/run does), or set CHROMIUM_PATH`,
     );
-  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...args], headless: true });
+  // Pages reach loopback only: everything else goes to a proxy that is not there (port 9, discard,
+  // nothing listens), so it fails in the browser itself. This is cheaper than intercepting every
+  // request through the DevTools protocol, which also turns the HTTP cache off (Playwright's
+  // routing does): each page load would fetch and compile the app again.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...FLAGS, ...args],
+    headless: true,
+    proxy: { server: "http://127.0.0.1:9", bypass: "localhost,*.localhost,127.0.0.1" },
+  });
 }
 
-/** A fresh context and page that can reach loopback only; anything else is aborted and recorded. */
+/** A fresh context and page that can reach loopback only (`launch`); anything else is recorded. */
 export async function openPage(browser, options = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const offsite = [];
-  await context.route("**/*", (route) => {
-    const host = new URL(route.request().url()).hostname;
-    if (host === "127.0.0.1" || host === "localhost" || host.endsWith(".localhost")) return route.continue();
-    offsite.push(route.request().url());
-    return route.abort();
+  context.on("request", (request) => {
+    const { protocol, hostname: host } = new URL(request.url());
+    const loopback = host === "127.0.0.1" || host === "localhost" || host.endsWith(".localhost");
+    if (/^(https?|wss?):$/.test(protocol) && !loopback) offsite.push(request.url());
   });
   const violations = [];
   page.on("console", (msg) => {
