@@ -6,6 +6,7 @@
 // The field app is built here once (build:web, with its size budget), and the browser suite's
 // global setup is told so (INVENTORY_WEB_BUILT) instead of building it a second time.
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 
 // Longest first (CPU seconds on this machine: tsc 31, spectral 8, depcruise 7, tsc -p web 7, the
@@ -59,13 +60,24 @@ async function checks(onDone = () => {}) {
   return failed;
 }
 
-const env = { INVENTORY_WEB_BUILT: "1" };
 // `node scripts/test.mjs --checks`: the checks alone.
 if (process.argv.includes("--checks")) {
   const failed = await checks();
   if (failed.length > 0) fail(failed);
   process.exit(0);
 }
+
+/**
+ * The suites' local storage (Miniflare's D1, Durable Objects and R2 under the temporary directory,
+ * and the browser suite's `wrangler dev` state) goes to memory where there is a /dev/shm: on a
+ * disk, every D1 commit waits on the disk, and the cores sit idle meanwhile. Measured on
+ * 2026-11-28 (115 tests of three folders, two runs each): 70-73 s on disk, 54-60 s in memory.
+ * Removed at the end; elsewhere (macOS) the system's temporary directory as before.
+ */
+const scratch = existsSync("/dev/shm") ? mkdtempSync("/dev/shm/inventory-test-") : null;
+process.on("exit", () => scratch && rmSync(scratch, { recursive: true, force: true }));
+process.on("SIGINT", () => process.exit(130));
+const env = { INVENTORY_WEB_BUILT: "1", ...(scratch ? { TMPDIR: scratch } : {}) };
 // The workerd suite runs beside the checks: they leave about a core idle for most of their time
 // (tsc is the long pole), which the suite fills. It needs the built app (its Worker serves it), so
 // it starts when the web build has ended, and never over a build in progress (Vite empties the
