@@ -76,7 +76,9 @@ if (process.argv.includes("--checks")) {
  */
 const scratch = existsSync("/dev/shm") ? mkdtempSync("/dev/shm/inventory-test-") : null;
 process.on("exit", () => scratch && rmSync(scratch, { recursive: true, force: true }));
+// Stopped (Ctrl-C, or CI's `timeout`): still remove it; /dev/shm is memory until the machine restarts.
 process.on("SIGINT", () => process.exit(130));
+process.on("SIGTERM", () => process.exit(143));
 const env = { INVENTORY_WEB_BUILT: "1", ...(scratch ? { TMPDIR: scratch } : {}) };
 // The workerd suite runs beside the checks: they leave about a core idle for most of their time
 // (tsc is the long pole), which the suite fills. It needs the built app (its Worker serves it), so
