@@ -65,7 +65,13 @@ describe("a notification mail in a browser", () => {
     await screenshot(page, "notification-mail-phone");
 
     await open.click();
-    await page.waitForURL(`${ws.base}/a/${tag}`);
+    // The navigation to the label page, not its `load`: this browser is not signed in, and the app
+    // goes on to its sign-in page (`next` = the label) as soon as its session check answers, which
+    // on a busy machine can be before the first page's `load` fires.
+    await page.waitForURL(`${ws.base}/a/${tag}`, { waitUntil: "commit" });
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get("next") ?? new URL(page.url()).pathname)
+      .toBe(`/a/${tag}`);
     expect(page.offsite).toEqual([]);
     await page.context().close();
   });
