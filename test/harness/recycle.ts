@@ -13,11 +13,8 @@ import { wipeDatabase } from "../../src/tenancy/retire";
  * ledger, so the next workspace that claims it skips the 26+ migrations (provisioning's
  * `applyMigrations` finds nothing pending) and only seeds its rows: that was ~170 ms a workspace.
  *
- * The rows go with DELETE, every table in one batch (atomic), foreign keys deferred to the commit.
- * The delete guards (the sync tombstone triggers, `RAISE(ABORT)` on a delete without its tombstone)
- * are dropped for the batch and recreated from their own `CREATE` text in it, so the schema after
- * is the schema before. FTS5 tables are emptied through the virtual table (their shadow tables
- * follow). A database whose migration ledger is not exactly the bundled migrations (a workspace
+ * The rows go with DELETE, in one batch (atomic) of the tables that hold rows (`emptyWith`). FTS5
+ * tables are emptied through the virtual table (their shadow tables follow). A database whose migration ledger is not exactly the bundled migrations (a workspace
  * deletion wiped it half-way, or it is empty) is wiped whole instead (the production wipe), and
  * the next workspace migrates it from scratch as before.
  *
@@ -43,16 +40,28 @@ const CLAIMS_LOG = [
 ];
 
 /**
- * The statements that empty a database, by binding, kept for the runtime's life: the next time,
- * emptying it is one batch (one round trip). If the schema changed meanwhile (a workspace deletion
- * dropped every table), the batch fails as a whole and the database is read again. On `globalThis`,
- * so the cache holds even if Vitest evaluates this module again for the next file's setup.
+ * What emptying a database needs to know of its schema, by binding, read once for the runtime's life.
+ * If the schema changed meanwhile (a workspace deletion dropped every table), a statement fails and
+ * the database is read again. On `globalThis`, so the cache holds even if Vitest evaluates this
+ * module again for the next file's setup.
  */
-const shared = globalThis as { __recyclePlans?: Map<string, string[]> };
+interface Plan {
+  /**
+   * Statements of one row each whose columns say which tables hold rows (`sqlite_sequence` too, when
+   * it counts a row): 50 columns a statement (D1's result rows have at most 100; a compound SELECT
+   * of a hundred terms is refused too).
+   */
+  holdingRows: string[];
+  /** The triggers of each table, `{ drop, create }`: dropped for the batch, recreated in it. */
+  triggers: Map<string, { drop: string; create: string }[]>;
+  /** FTS5 tables, emptied every time: their own rows are not told apart from their content table's. */
+  virtual: string[];
+}
+const shared = globalThis as { __recyclePlans?: Map<string, Plan> };
 shared.__recyclePlans ??= new Map();
-const plans: Map<string, string[]> = shared.__recyclePlans;
+const plans: Map<string, Plan> = shared.__recyclePlans;
 
-async function planFor(db: D1Database, migrations: Migration[]): Promise<string[] | "wipe" | "empty"> {
+async function planFor(db: D1Database, migrations: Migration[]): Promise<Plan | "wipe" | "empty"> {
   const { results } = await db
     .prepare(
       "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'trigger', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
@@ -67,27 +76,58 @@ async function planFor(db: D1Database, migrations: Migration[]): Promise<string[
       )
     : [];
   if (ledger.join("\n") !== migrations.map((m) => m.name).join("\n")) return "wipe";
-  const emptied = tables.filter(
-    (t) => t.name !== "d1_migrations" && !(SHADOW.test(t.name) && virtual.has(t.name.replace(SHADOW, ""))),
+  const plain = tables.filter(
+    (t) =>
+      t.name !== "d1_migrations" &&
+      !virtual.has(t.name) &&
+      !(SHADOW.test(t.name) && virtual.has(t.name.replace(SHADOW, ""))),
   );
-  const triggers = results.filter((r) => r.type === "trigger" && r.sql);
   const sequence = (await db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").all()).results
     .length;
-  return [
-    "PRAGMA defer_foreign_keys = on",
-    ...triggers.map((t) => `DROP TRIGGER ${quoted(t.name)}`),
-    ...emptied.map((t) => `DELETE FROM ${quoted(t.name)}`),
-    ...(sequence ? ["DELETE FROM sqlite_sequence WHERE name <> 'd1_migrations'"] : []),
-    ...triggers.map((t) => t.sql!),
-  ];
+  const holding = plain.map((t) => `EXISTS (SELECT 1 FROM ${quoted(t.name)}) AS ${quoted(t.name)}`);
+  if (sequence) holding.push("EXISTS (SELECT 1 FROM sqlite_sequence WHERE name <> 'd1_migrations') AS sqlite_sequence");
+  const holdingRows: string[] = [];
+  for (let i = 0; i < holding.length; i += 50) holdingRows.push(`SELECT ${holding.slice(i, i + 50).join(", ")}`);
+  const triggers = new Map<string, { drop: string; create: string }[]>();
+  for (const t of results.filter((r) => r.type === "trigger" && r.sql))
+    triggers.set(t.tbl_name, [
+      ...(triggers.get(t.tbl_name) ?? []),
+      { drop: `DROP TRIGGER ${quoted(t.name)}`, create: t.sql! },
+    ]);
+  return { holdingRows, triggers, virtual: [...virtual] };
+}
+
+/**
+ * Empties a database in one batch: the tables that hold rows (read in one statement first; a
+ * workspace's file writes to a few dozen of the hundred-odd tables), its FTS5 tables, and the
+ * AUTOINCREMENT counters. The delete guards (the sync tombstone triggers, `RAISE(ABORT)` on a
+ * delete without its tombstone) of those tables are dropped for the batch and recreated from their
+ * own `CREATE` text in it, so the schema after is the schema before; foreign keys are checked at the
+ * commit, when every table that held rows is empty.
+ */
+async function emptyWith(db: D1Database, plan: Plan): Promise<void> {
+  const rows = await db.batch<Record<string, number>>(plan.holdingRows.map((q) => db.prepare(q)));
+  const holding = rows.flatMap((r) => Object.entries(r.results[0] ?? {}).filter(([, yes]) => yes === 1));
+  const names = holding.map(([name]) => name).filter((n) => n !== "sqlite_sequence");
+  const guards = [...names, ...plan.virtual].flatMap((n) => plan.triggers.get(n) ?? []);
+  await db.batch(
+    [
+      "PRAGMA defer_foreign_keys = on",
+      ...guards.map((g) => g.drop),
+      ...[...names, ...plan.virtual].map((n) => `DELETE FROM ${quoted(n)}`),
+      ...(holding.some(([name]) => name === "sqlite_sequence")
+        ? ["DELETE FROM sqlite_sequence WHERE name <> 'd1_migrations'"]
+        : []),
+      ...guards.map((g) => g.create),
+    ].map((q) => db.prepare(q)),
+  );
 }
 
 async function emptyDatabase(binding: string, db: D1Database, migrations: Migration[]): Promise<void> {
   const known = plans.get(binding);
   if (known) {
     try {
-      await db.batch(known.map((q) => db.prepare(q)));
-      return;
+      return await emptyWith(db, known);
     } catch {
       plans.delete(binding);
     }
@@ -95,7 +135,7 @@ async function emptyDatabase(binding: string, db: D1Database, migrations: Migrat
   const plan = await planFor(db, migrations);
   if (plan === "empty") return;
   if (plan === "wipe") return wipeDatabase(db);
-  await db.batch(plan.map((q) => db.prepare(q)));
+  await emptyWith(db, plan);
   plans.set(binding, plan);
 }
 
