@@ -1,25 +1,14 @@
 // Runs the Worker under `wrangler dev` on 127.0.0.1 with throwaway local storage, for tests that
 // need a real HTTP server (the headless-browser test of the sign-in page).
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "../../scripts/lib/http.mjs";
+import { freePort } from "../../scripts/lib/local-port.mjs";
 import { writePoolConfig, writeShardConfigs } from "../../scripts/lib/shard-configs.mjs";
 import { runWrangler, spawnWrangler } from "../../scripts/lib/wrangler.mjs";
 
 export const ADMIN = { email: "admin@example.com", password: "browser-test-admin-password" };
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // No telemetry or error reports: the test talks to loopback only.
 const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CI: "1" };
@@ -35,7 +24,9 @@ const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND
 export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {}, prepared = null } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "inventory-browser-"));
   const persist = join(dir, "state");
-  const [port, inspector] = [await freePort(), await freePort()];
+  const port = await freePort();
+  let inspector = await freePort();
+  while (inspector === port) inspector = await freePort();
   const allVars = {
     ENVIRONMENT: "development",
     JWT_SECRET: "browser-test-jwt-secret-0123456789abcdef",

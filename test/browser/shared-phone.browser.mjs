@@ -123,12 +123,19 @@ describe("a shared phone", () => {
     // Reopened with the network back: the sign-in page, no refresh, and the logout goes through.
     await context.setOffline(false);
     const again = await phone(context);
-    // (Caught here so a failure before it is awaited is reported once, by the assertion below.)
-    const logout = again.waitForResponse((r) => r.url().endsWith("/api/v1/auth/logout")).catch((e) => e);
+    // (Caught here so a failure before it is awaited is reported once, by the assertion below, with
+    // the auth calls the context made. 60 s: a first attempt that fails is sent again by the app's
+    // 15 s probe once a request is answered, web/src/state/network.ts.)
+    const logout = again
+      .waitForResponse((r) => r.url().endsWith("/api/v1/auth/logout"), { timeout: 60_000 })
+      .catch((e) => e);
     await again.goto(`${ws.base}/`);
     await again.waitForURL(`${ws.base}/login`);
     await signInPage(again).waitFor();
-    expect((await logout).status()).toBe(204);
+    const answered = await logout;
+    expect(answered instanceof Error ? `${answered.message} (auth calls: ${auth.join(", ")})` : answered.status()).toBe(
+      204,
+    );
     await expect.poll(cookie).toBe(false);
     expect(auth.filter((a) => a === "refresh")).toEqual([]);
     expect(await again.evaluate(() => localStorage.getItem("inventory.logoutPending"))).toBeNull();
