@@ -9,20 +9,20 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 
-// Longest first (CPU seconds on this machine: tsc 15, spectral 8, depcruise 7, tsc -p web 2, the
-// rest 1-2), so the long one starts at once and the others fill the second core beside it; except
+// Longest first (CPU seconds on this machine: spectral 19, tsc 16, depcruise 10, tsc -p web 2, the
+// rest 1-3), so the long ones start at once and the others fill the second core beside it; except
 // the web build, first of all: the workerd suite serves the built app and starts once it is there.
 //
-// Types are checked by TypeScript 7 (the native compiler, `typescript-native`: 15 CPU-s where
-// TypeScript 5.9's tsc took 31 to 54), single-threaded: its checkers in parallel took 38 CPU-s for
+// Types are checked by TypeScript 7 (the native compiler, `typescript-native`: 16 CPU-s where
+// TypeScript 5.9's tsc took 31 to 54), single-threaded: its checkers in parallel took 43 CPU-s for
 // the same check, and the workerd suite beside it wants the other core. `typescript` (5.9) stays for
 // the tools that use its JavaScript API (openapi-typescript) and for editors.
 const TSC = "node node_modules/typescript-native/bin/tsc --noEmit --singleThreaded";
 const WEB_BUILD = "web build";
 const CHECKS = [
   [WEB_BUILD, "npm run --silent build:web"],
-  ["types", TSC],
   ["openapi lint", "npm run --silent lint:openapi"],
+  ["types", TSC],
   ["architecture", "npm run --silent check:architecture"],
   ["types (web)", `${TSC} -p web`],
   ["migrations bundle", "node scripts/bundle-migrations.mjs --check"],
@@ -87,9 +87,9 @@ process.on("SIGINT", () => process.exit(130));
 process.on("SIGTERM", () => process.exit(143));
 const env = { INVENTORY_WEB_BUILT: "1", ...(scratch ? { TMPDIR: scratch } : {}) };
 // The workerd suite runs beside the checks: they leave about a core idle for most of their time
-// (tsc is the long pole), which the suite fills. It needs the built app (its Worker serves it), so
-// it starts when the web build has ended, and never over a build in progress (Vite empties the
-// folder first). The browser suite waits for both. A failed check still fails the run.
+// (Spectral and tsc are the long poles), which the suite fills. It needs the built app (its Worker
+// serves it), so it starts when the web build has ended, and never over a build in progress (Vite
+// empties the folder first). The browser suite waits for both. A failed check still fails the run.
 let suite = Promise.resolve({ code: 0 });
 const failed = await checks((name, code) => {
   if (name === WEB_BUILD && code === 0) suite = run("npx vitest run", { env });

@@ -14,9 +14,10 @@ import { wipeDatabase } from "../../src/tenancy/retire";
  * `applyMigrations` finds nothing pending) and only seeds its rows: that was ~170 ms a workspace.
  *
  * The rows go with DELETE, in one batch (atomic) of the tables that hold rows (`emptyWith`). FTS5
- * tables are emptied through the virtual table (their shadow tables follow). A database whose migration ledger is not exactly the bundled migrations (a workspace
- * deletion wiped it half-way, or it is empty) is wiped whole instead (the production wipe), and
- * the next workspace migrates it from scratch as before.
+ * tables are emptied through the virtual table (their shadow tables follow). A database whose
+ * migration ledger is not exactly the bundled migrations (a workspace deletion wiped it half-way,
+ * or it is empty) is wiped whole instead (the production wipe), and the next workspace migrates it
+ * from scratch as before.
  *
  * R2 is emptied as well (objects live under `tenants/<id>/`, but a listing test must see only its
  * own). Durable Objects are keyed by new ids per workspace and keep their storage; rate limits are
@@ -98,7 +99,7 @@ async function planFor(db: D1Database, migrations: Migration[]): Promise<Plan | 
 }
 
 /**
- * Empties a database in one batch: the tables that hold rows (read in one statement first; a
+ * Empties a database in one batch: the tables that hold rows (read in one batch first; a
  * workspace's file writes to a few dozen of the hundred-odd tables), its FTS5 tables, and the
  * AUTOINCREMENT counters. The delete guards (the sync tombstone triggers, `RAISE(ABORT)` on a
  * delete without its tombstone) of those tables are dropped for the batch and recreated from their
