@@ -69,9 +69,11 @@ describe("a notification mail in a browser", () => {
     // goes on to its sign-in page (`next` = the label) as soon as its session check answers, which
     // on a busy machine can be before the first page's `load` fires.
     await page.waitForURL(`${ws.base}/a/${tag}`, { waitUntil: "commit" });
-    await expect
-      .poll(() => new URL(page.url()).searchParams.get("next") ?? new URL(page.url()).pathname)
-      .toBe(`/a/${tag}`);
+    const labelPath = () => {
+      const url = new URL(page.url());
+      return url.searchParams.get("next") ?? url.pathname;
+    };
+    await expect.poll(labelPath).toBe(`/a/${tag}`);
     expect(page.offsite).toEqual([]);
     await page.context().close();
   });

@@ -65,7 +65,7 @@ const plans: Map<string, Plan> = shared.__recyclePlans;
 async function planFor(db: D1Database, migrations: Migration[]): Promise<Plan | "wipe" | "empty"> {
   const { results } = await db
     .prepare(
-      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'trigger', 'view') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE type IN ('table', 'trigger', 'view') AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') AND name NOT LIKE '_cf_%'",
     )
     .all<Master>();
   if (results.length === 0) return "empty";
@@ -80,21 +80,21 @@ async function planFor(db: D1Database, migrations: Migration[]): Promise<Plan | 
   const plain = tables.filter(
     (t) =>
       t.name !== "d1_migrations" &&
+      t.name !== "sqlite_sequence" &&
       !virtual.has(t.name) &&
       !(SHADOW.test(t.name) && virtual.has(t.name.replace(SHADOW, ""))),
   );
-  const sequence = (await db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").all()).results
-    .length;
   const holding = plain.map((t) => `EXISTS (SELECT 1 FROM ${quoted(t.name)}) AS ${quoted(t.name)}`);
-  if (sequence) holding.push("EXISTS (SELECT 1 FROM sqlite_sequence WHERE name <> 'd1_migrations') AS sqlite_sequence");
+  if (tables.some((t) => t.name === "sqlite_sequence"))
+    holding.push("EXISTS (SELECT 1 FROM sqlite_sequence WHERE name <> 'd1_migrations') AS sqlite_sequence");
   const holdingRows: string[] = [];
   for (let i = 0; i < holding.length; i += 50) holdingRows.push(`SELECT ${holding.slice(i, i + 50).join(", ")}`);
   const triggers = new Map<string, { drop: string; create: string }[]>();
-  for (const t of results.filter((r) => r.type === "trigger" && r.sql))
-    triggers.set(t.tbl_name, [
-      ...(triggers.get(t.tbl_name) ?? []),
-      { drop: `DROP TRIGGER ${quoted(t.name)}`, create: t.sql! },
-    ]);
+  for (const t of results.filter((r) => r.type === "trigger" && r.sql)) {
+    const list = triggers.get(t.tbl_name) ?? [];
+    list.push({ drop: `DROP TRIGGER ${quoted(t.name)}`, create: t.sql! });
+    triggers.set(t.tbl_name, list);
+  }
   return { holdingRows, triggers, virtual: [...virtual] };
 }
 
@@ -108,17 +108,22 @@ async function planFor(db: D1Database, migrations: Migration[]): Promise<Plan | 
  */
 async function emptyWith(db: D1Database, plan: Plan): Promise<void> {
   const rows = await db.batch<Record<string, number>>(plan.holdingRows.map((q) => db.prepare(q)));
-  const holding = rows.flatMap((r) => Object.entries(r.results[0] ?? {}).filter(([, yes]) => yes === 1));
-  const names = holding.map(([name]) => name).filter((n) => n !== "sqlite_sequence");
-  const guards = [...names, ...plan.virtual].flatMap((n) => plan.triggers.get(n) ?? []);
+  const holding = new Set(
+    rows.flatMap((r) =>
+      Object.entries(r.results[0] ?? {})
+        .filter(([, yes]) => yes === 1)
+        .map(([n]) => n),
+    ),
+  );
+  const sequence = holding.delete("sqlite_sequence");
+  const emptied = [...holding, ...plan.virtual];
+  const guards = emptied.flatMap((n) => plan.triggers.get(n) ?? []);
   await db.batch(
     [
       "PRAGMA defer_foreign_keys = on",
       ...guards.map((g) => g.drop),
-      ...[...names, ...plan.virtual].map((n) => `DELETE FROM ${quoted(n)}`),
-      ...(holding.some(([name]) => name === "sqlite_sequence")
-        ? ["DELETE FROM sqlite_sequence WHERE name <> 'd1_migrations'"]
-        : []),
+      ...emptied.map((n) => `DELETE FROM ${quoted(n)}`),
+      ...(sequence ? ["DELETE FROM sqlite_sequence WHERE name <> 'd1_migrations'"] : []),
       ...guards.map((g) => g.create),
     ].map((q) => db.prepare(q)),
   );
