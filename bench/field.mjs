@@ -1,6 +1,7 @@
 // The field app's scanner: `npm run bench -- field` (see bench/README.md "The field app's scanner").
 //
-// Builds the app, starts the Worker (`wrangler dev` on a loopback port, fresh local state), makes a
+// Builds the app, starts the Worker (bundled once and served by Miniflare on a loopback port, fresh
+// local state: test/browser/local-worker.mjs), makes a
 // workspace, and drives headless Chromium whose fake camera plays a y4m of 20 labels drawn by the
 // label route (GET /inventory-items/{id}/qr.svg), one after the other, in a loop:
 //  1. camera to screen: from the video frame a code was read from (its presentation time) to the
@@ -19,6 +20,7 @@ import { buildWeb } from "../scripts/lib/web-build.mjs";
 import { launch, PHONE } from "../test/browser/browser.mjs";
 import { writeY4m } from "../test/browser/fake-camera.mjs";
 import { ADMIN, startLocalWorker } from "../test/browser/local-worker.mjs";
+import { prepareWorkers } from "../test/browser/prepared.mjs";
 import {
   labelModules,
   makeAssets,
@@ -59,7 +61,7 @@ async function workspace(port) {
 
 async function main() {
   buildWeb({ quiet: true });
-  const worker = await startLocalWorker();
+  const worker = await startLocalWorker(await prepareWorkers(mkdtempSync(join(tmpdir(), "bench-field-prepared-"))));
   let browser;
   try {
     const ws = await workspace(worker.port);

@@ -1,5 +1,5 @@
-// One Worker (wrangler dev on 127.0.0.1) for every browser test file: the field app is built once,
-// the server started once, and each file reaches it through `inject("worker")`. Every file makes
+// One Worker (served on 127.0.0.1, local-worker.mjs) for every browser test file: the field app is built once,
+// the server started once, and each file reaches it through `inject("workerPort")`. Every file makes
 // its own workspaces, so files share nothing but the process.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,16 +31,13 @@ export async function setup({ provide }) {
   provide("prepared", prepared);
   // The Worker's mail goes to a local SMTP server on loopback (scripts/lib/mail-catcher.mjs).
   mail = await startMailCatcher();
-  worker = await startLocalWorker(
-    {
-      ...WORKER_VARS,
-      MAIL_TRANSPORT: "smtp",
-      SMTP_HOST: "127.0.0.1",
-      SMTP_PORT: String(mail.smtpPort),
-      SMTP_STARTTLS: "false",
-    },
-    { prepared },
-  );
+  worker = await startLocalWorker(prepared, {
+    ...WORKER_VARS,
+    MAIL_TRANSPORT: "smtp",
+    SMTP_HOST: "127.0.0.1",
+    SMTP_PORT: String(mail.smtpPort),
+    SMTP_STARTTLS: "false",
+  });
   provide("workerPort", worker.port);
   provide("mailCatcherUrl", `http://127.0.0.1:${mail.httpPort}`);
 }

@@ -1,32 +1,49 @@
-// Runs the Worker under `wrangler dev` on 127.0.0.1 with throwaway local storage, for tests that
-// need a real HTTP server (the headless-browser test of the sign-in page).
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Runs the Worker on 127.0.0.1 with throwaway local storage, for tests that need a real HTTP server
+// (the browser suite, the router+shards suite): the bundles made once by the global setup
+// (test/browser/prepared.mjs), served by Miniflare in a process of its own (serve-workers.mjs).
+
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { request } from "../../scripts/lib/http.mjs";
 import { freePort } from "../../scripts/lib/local-port.mjs";
 import { writePoolConfig, writeShardConfigs } from "../../scripts/lib/shard-configs.mjs";
-import { runWrangler, spawnWrangler } from "../../scripts/lib/wrangler.mjs";
+import { nodeBinary } from "../../scripts/lib/wrangler.mjs";
 
 export const ADMIN = { email: "admin@example.com", password: "browser-test-admin-password" };
 
-// No telemetry or error reports: the test talks to loopback only.
-const quietEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CI: "1" };
+const SERVER = new URL("./serve-workers.mjs", import.meta.url).pathname;
 
 /**
- * Starts the Worker; resolves once it answers. `vars` are extra Worker variables. With `shards`, a
- * router and that many shards instead (scripts/lib/shard-configs.mjs), in one `wrangler dev`;
- * `shardVars` adds variables to one shard (`{ s3: { SHARD_JURISDICTION: "eu" } }`). `prepared`
- * (test/browser/prepared.mjs): serve those bundles and start from that migrated state, instead of
- * bundling and migrating here. Unbundled there is no `--test-scheduled`: the cron runs through
- * wrangler's own `/cdn-cgi/local/scheduled`.
+ * Miniflare's options for each configuration, as wrangler derives them (bindings, assets, queues,
+ * crons), serving the configuration's bundle as it is: Miniflare follows its imports by its default
+ * rules (wrangler's rules are for sources it bundles, and its `rootPath` would move the bundle's
+ * relative paths).
  */
-export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {}, prepared = null } = {}) {
+async function miniflareWorkers(configs) {
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  return configs.map((path) => {
+    const { name, main } = JSON.parse(readFileSync(path, "utf8"));
+    const {
+      modulesRules: _rules,
+      rootPath: _root,
+      ...options
+    } = unstable_getMiniflareWorkerOptions(path).workerOptions;
+    return { ...options, name, modules: true, scriptPath: main, modulesRoot: dirname(main) };
+  });
+}
+
+/**
+ * Starts the Worker from `prepared` (test/browser/prepared.mjs: the bundles and a migrated control
+ * database); resolves once it answers. `vars` are extra Worker variables. With `shards`, a router
+ * and that many shards instead (scripts/lib/shard-configs.mjs); `shardVars` adds variables to one
+ * shard (`{ s3: { SHARD_JURISDICTION: "eu" } }`).
+ */
+export async function startLocalWorker(prepared, vars = {}, { shards = 0, shardVars = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "inventory-browser-"));
   const persist = join(dir, "state");
   const port = await freePort();
-  let inspector = await freePort();
-  while (inspector === port) inspector = await freePort();
   const allVars = {
     ENVIRONMENT: "development",
     JWT_SECRET: "browser-test-jwt-secret-0123456789abcdef",
@@ -39,79 +56,43 @@ export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {}, 
     BASE_URL: `http://localhost:${port}`,
     ...vars,
   };
-  // Shards: every Worker's variables are in its configuration (a `--var` reaches the first only).
+  // Every Worker's variables are in its configuration.
   const configDir = join(dir, "config");
   const topology =
     shards > 0
       ? await writeShardConfigs(shards, { dir: configDir, vars: allVars, shardVars, prebuilt: prepared })
       : null;
   // One Worker: wrangler.toml's, with a pool for the browser suite's 20-odd workspaces.
-  const single = topology ? null : await writePoolConfig(48, { dir: configDir, vars: allVars, prebuilt: prepared });
-  const config = topology ? ["-c", topology.router, ...topology.shards.flatMap((s) => ["-c", s.path])] : ["-c", single];
-  if (prepared) cpSync(prepared.controlState, persist, { recursive: true });
-  else
-    await runWrangler(
-      [
-        "d1",
-        "migrations",
-        "apply",
-        "CONTROL_DB",
-        "--local",
-        "--persist-to",
-        persist,
-        "-c",
-        topology ? topology.shards[0].path : single,
-      ],
-      { quiet: true, env: quietEnv },
-    );
-  // An explicit, empty env file: with one, wrangler dev reads neither the developer's .dev.vars
-  // nor .env files, so the Worker gets exactly `allVars` (and wrangler.toml's [vars]).
-  const envFile = join(dir, "empty.env");
-  writeFileSync(envFile, "");
-  const args = [
-    "dev",
-    ...config,
-    "--env-file",
-    envFile,
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--inspector-port",
-    String(inspector),
-    "--persist-to",
-    persist,
-    "--show-interactive-dev-session=false",
-    // GET /__scheduled runs the cron (needs wrangler's bundling; `/cdn-cgi/local/scheduled` always does).
-    ...(prepared ? [] : ["--test-scheduled"]),
-  ];
-  for (const [k, v] of Object.entries(allVars)) args.push("--var", `${k}:${v}`);
+  const configs = topology
+    ? [topology.router, ...topology.shards.map((s) => s.path)]
+    : [await writePoolConfig(48, { dir: configDir, vars: allVars, prebuilt: prepared })];
+  cpSync(prepared.controlState, persist, { recursive: true });
+  const options = join(dir, "serve.json");
+  writeFileSync(options, JSON.stringify({ workers: await miniflareWorkers(configs), port, persist }));
+  const args = [SERVER, options];
   const log = [];
   let child;
-  // Spawns wrangler dev and resolves once it answers (again after `crash()`, on the same port and state).
-  const launch = async () => {
-    child = spawnWrangler(args, { quiet: true, detached: true, env: quietEnv });
-    child.stdout?.on("data", (c) => log.push(c));
-    child.stderr?.on("data", (c) => log.push(c));
-    const deadline = Date.now() + 180_000;
-    for (;;) {
-      if (child.exitCode !== null) {
+  // Starts the server and resolves once it serves (again after `crash()`, on the same port and state).
+  const launch = () =>
+    new Promise((resolve, reject) => {
+      child = spawn(nodeBinary(), args, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      let settled = false;
+      const settle = (why) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (!why) return resolve();
         stop();
-        throw new Error(`wrangler dev exited:\n${Buffer.concat(log).toString("utf8")}`);
-      }
-      try {
-        const res = await request(`http://localhost:${port}/api/v1/openapi.json`, { okStatuses: [404, 500] });
-        if (res.status === 200) return;
-      } catch {
-        // not up yet
-      }
-      if (Date.now() > deadline) {
-        stop();
-        throw new Error(`wrangler dev did not answer in time:\n${Buffer.concat(log).toString("utf8")}`);
-      }
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  };
+        reject(new Error(`the Workers' server ${why}:\n${Buffer.concat(log).toString("utf8")}`));
+      };
+      const timer = setTimeout(() => settle("did not start in time"), 180_000);
+      child.stdout.on("data", (c) => {
+        log.push(c);
+        if (/^ready$/m.test(c.toString("utf8"))) settle();
+      });
+      child.stderr.on("data", (c) => log.push(c));
+      child.on("exit", () => settle("exited"));
+    });
   const signal = (sig) => {
     try {
       process.kill(-child.pid, sig);
@@ -124,13 +105,13 @@ export async function startLocalWorker(vars = {}, { shards = 0, shardVars = {}, 
     rmSync(dir, { recursive: true, force: true });
   };
   await launch();
-  // `logs()`: what wrangler dev printed so far (a failing test may show the Worker's side).
+  // `logs()`: what the Workers printed so far (a failing test may show the Worker's side).
   return {
     port,
     url: (label) => `http://${label}.localhost:${port}`,
     /** Runs the cron now (of every shard: the router's scheduled handler calls each one's). */
     cron: () =>
-      request(`http://127.0.0.1:${port}/${prepared ? "cdn-cgi/local/scheduled" : "__scheduled"}?cron=*/5+*+*+*+*`, {
+      request(`http://127.0.0.1:${port}/cdn-cgi/local/scheduled?cron=*/5+*+*+*+*`, {
         okStatuses: [200, 500],
       }),
     stop,

@@ -1,5 +1,5 @@
 // The field app's sign-in (/login) in headless Chromium (Debian's `chromium`, driven by
-// playwright-core) against the Worker under `wrangler dev` on 127.0.0.1 (test/browser/global-setup.mjs).
+// playwright-core) against the Worker on 127.0.0.1 (test/browser/global-setup.mjs).
 // Runs in Node through `vitest run --config vitest.browser.config.mjs` (part of `npm test`).
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";

@@ -1,11 +1,11 @@
-// What every `wrangler dev` of the browser and router+shards suites starts from, made once by the
-// global setup: the Worker bundled once (the shards and the single Worker are the same code) and the
-// router bundled once, each by `wrangler deploy --dry-run` as a deploy would, and a local state whose
-// control database is migrated. A start then copies that state and serves the bundles unbundled, so
-// neither esbuild nor `wrangler d1 migrations apply` runs per start (each was about 10 s of a start on
-// two busy cores, and the router+shards files start seven times: three files, three restarts after
-// a crash, and the browser suite's own Worker). Served unbundled, the Workers also stop following
-// edits to src/ while the tests run.
+// What every Worker start of the browser and router+shards suites (local-worker.mjs) starts from,
+// made once by the global setup: the Worker bundled once (the shards and the single Worker are the
+// same code) and the router bundled once, each by `wrangler deploy --dry-run` as a deploy would, and a
+// local state whose control database is migrated. A start then copies that state and serves the
+// bundles as they are, so neither esbuild nor `wrangler d1 migrations apply` runs per start (each was
+// about 10 s of a start on two busy cores, and the suites start Workers eight times: three
+// router+shards files, two restarts after a crash, and the browser suite's own Worker). Served as
+// bundles, the Workers also stop following edits to src/ while the tests run.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeShardConfigs } from "../../scripts/lib/shard-configs.mjs";

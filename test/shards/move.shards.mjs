@@ -14,7 +14,10 @@ let fills;
 let moveToEnd;
 
 beforeAll(async () => {
-  t = await startShards({ shards: 2 });
+  // 40 clients on the owner's one credential make more requests in a minute than the plan's budget
+  // (600 on pro: a 429 once the Workers answered faster). The budget is not what this file tests, so it
+  // is off, as in the benchmarks (src/access/rate-limit.ts).
+  t = await startShards({ shards: 2, vars: { RATE_LIMITS: "off" } });
   ({ admin, newWorkspace, shardOf, fills, moveToEnd } = t);
 });
 afterAll(() => t?.stop());

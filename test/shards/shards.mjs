@@ -1,5 +1,5 @@
-// What the router+shards test files share: one `wrangler dev` of the router and N shards on
-// 127.0.0.1 (test/browser/local-worker.mjs), the platform admin's calls, and new workspaces with
+// What the router+shards test files share: the router and N shards served on 127.0.0.1
+// (test/browser/local-worker.mjs), the platform admin's calls, and new workspaces with
 // their owner's API. Not a test file itself (vitest runs *.shards.mjs).
 import { expect, inject } from "vitest";
 import { adminLogin, createTenant } from "../../scripts/lib/admin-client.mjs";
@@ -13,7 +13,7 @@ import { ADMIN, startLocalWorker } from "../browser/local-worker.mjs";
  * with `relogin()`.
  */
 export async function startShards({ shards = 2, vars = {}, shardVars = {}, prepared = inject("prepared") } = {}) {
-  const w = await startLocalWorker(vars, { shards, shardVars, prepared });
+  const w = await startLocalWorker(prepared, vars, { shards, shardVars });
   let cookie = await adminLogin(w.url("admin"), ADMIN);
 
   const admin = (path, init = {}) =>

@@ -1,0 +1,2 @@
+import base from "/work/main/vitest.browser.config.mjs";
+export default { ...base, test: { ...base.test, isolate: false } };
