@@ -1,2 +1,0 @@
-import base from "/work/main/vitest.browser.config.mjs";
-export default { ...base, test: { ...base.test, isolate: false } };
