@@ -19,7 +19,8 @@ export class BatchItems {
       // An id that is no item's is looked up as a tag too (findItem).
       tags.add(key.value.toLowerCase());
     }
-    if (ids.size === 0 && tags.size === 0) return;
+    // Every id is a tag too: no tags, nothing to read.
+    if (tags.size === 0) return;
     for (const id of ids) this.rows.set(`id:${id}`, null);
     for (const tag of tags) this.rows.set(`tag:${tag}`, null);
     // In rowid order, so a tag two items share answers the first, as itemByTag's index walk does.
