@@ -75,7 +75,7 @@ if (process.argv.includes("--checks")) {
 
 /**
  * The suites' local storage (Miniflare's D1, Durable Objects and R2 under the temporary directory,
- * and the browser suite's `wrangler dev` state) goes to memory where there is a /dev/shm: on a
+ * and the browser suite's Workers' state) goes to memory where there is a /dev/shm: on a
  * disk, every D1 commit waits on the disk, and the cores sit idle meanwhile. Measured on
  * 2026-11-28 (115 tests of three folders, two runs each): 70-73 s on disk, 54-60 s in memory.
  * Removed at the end; elsewhere (macOS) the system's temporary directory as before.
