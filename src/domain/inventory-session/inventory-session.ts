@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
+import { findTenantById } from "../../tenancy/registry";
 import { findItem, ScanEngine } from "./apply-scan";
 import { BatchItems } from "./batch-items";
 import { FLUSH_ROUND, flushRound } from "./flush";
@@ -281,6 +282,11 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   private async runFlush(maxRounds: number): Promise<{ ok: boolean }> {
     const meta = this.store.meta()!;
     try {
+      // A workspace deleted (or being deleted) gets nothing written: its pool database is being
+      // wiped, or already serves the next workspace that claimed it, and scans written through late
+      // (the alarm fires up to FLUSH_DELAY_MS after a scan) would land among that workspace's rows.
+      const tenant = await findTenantById(this.env, meta.tenantId);
+      if (!tenant || tenant.status === "deleting") return { ok: true };
       const d1 = rawTenantDb(this.env, meta.dbBinding);
       for (let round = 0; round < maxRounds; round++) {
         if ((await flushRound(this.store, this.ctx.storage.sql, d1, this.store.meta()!)) === 0) return { ok: true };
