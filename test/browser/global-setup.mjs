@@ -25,9 +25,11 @@ let preparedDir;
 export async function setup({ provide }) {
   // `npm test` (scripts/test.mjs) has just built it, with its size budget: not twice.
   if (process.env.INVENTORY_WEB_BUILT !== "1") buildWeb({ quiet: true });
-  // The Workers bundled once for every start of both suites (the router+shards files get them too).
-  preparedDir = mkdtempSync(join(tmpdir(), "inventory-prepared-"));
-  const prepared = await prepareWorkers(preparedDir);
+  // The Workers bundled once for every start of both suites (the router+shards files get them too):
+  // made here, or already by `npm test` beside the workerd suite (scripts/test.mjs), which removes them.
+  const given = process.env.INVENTORY_PREPARED;
+  if (!given) preparedDir = mkdtempSync(join(tmpdir(), "inventory-prepared-"));
+  const prepared = given ? JSON.parse(given) : await prepareWorkers(preparedDir);
   provide("prepared", prepared);
   // The Worker's mail goes to a local SMTP server on loopback (scripts/lib/mail-catcher.mjs).
   mail = await startMailCatcher();
