@@ -1,3 +1,6 @@
+import type { Bindings } from "../../env";
+import { rawTenantDb } from "../../tenancy/pool";
+import { findTenantById } from "../../tenancy/registry";
 import { HEALTH_STALE_JSON_SQL, healthCtxFromD1, settleHealth } from "../health-engine";
 import type { SessionMeta, SessionStore } from "./session-store";
 
@@ -65,13 +68,30 @@ SELECT 'tle_' || substr(v ->> '$.id', 5), v ->> '$.asset_id', 'VERIFIED', v ->> 
 FROM (SELECT value AS v FROM json_each(?3)) WHERE true
 ON CONFLICT (id) DO NOTHING`;
 
-/** Writes one round of dirty rows to D1; returns how many rows it wrote (0 = nothing was dirty). */
-export async function flushRound(
+/**
+ * Writes the object's dirty rows through in up to `maxRounds` rounds: "done" when nothing dirty is
+ * left, "more" when the rounds ran out first. A workspace deleted (or being deleted) gets nothing
+ * written: its pool database is being wiped, or already serves the next workspace that claimed it,
+ * and scans written through late (the alarm fires after the scans) would land among that
+ * workspace's rows.
+ */
+export async function writeThrough(
+  env: Bindings,
   store: SessionStore,
   sql: SqlStorage,
-  d1: D1Database,
-  meta: SessionMeta,
-): Promise<number> {
+  maxRounds: number,
+): Promise<"done" | "more"> {
+  const meta = store.meta()!;
+  const tenant = await findTenantById(env, meta.tenantId);
+  if (!tenant || tenant.status === "deleting") return "done";
+  const d1 = rawTenantDb(env, meta.dbBinding);
+  for (let round = 0; round < maxRounds; round++)
+    if ((await flushRound(store, sql, d1, store.meta()!)) === 0) return "done";
+  return "more";
+}
+
+/** Writes one round of dirty rows to D1; returns how many rows it wrote (0 = nothing was dirty). */
+async function flushRound(store: SessionStore, sql: SqlStorage, d1: D1Database, meta: SessionMeta): Promise<number> {
   const upTo = store.currentSeq();
   // Rows changed by one scan share a sequence number: cut the round at a sequence boundary.
   const cut = sql

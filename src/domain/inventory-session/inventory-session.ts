@@ -1,10 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
-import { findTenantById } from "../../tenancy/registry";
 import { findItem, ScanEngine } from "./apply-scan";
 import { BatchItems } from "./batch-items";
-import { FLUSH_ROUND, flushRound } from "./flush";
+import { FLUSH_ROUND, writeThrough } from "./flush";
 import { AssetLookup } from "./lookup";
 import { unresolvedKeys } from "./misses";
 import { restoreSnapshot, type SessionSnapshot, takeSnapshot } from "./relocate";
@@ -280,21 +279,12 @@ export class InventorySession extends DurableObject<Bindings> implements Session
   }
 
   private async runFlush(maxRounds: number): Promise<{ ok: boolean }> {
-    const meta = this.store.meta()!;
     try {
-      // A workspace deleted (or being deleted) gets nothing written: its pool database is being
-      // wiped, or already serves the next workspace that claimed it, and scans written through late
-      // (the alarm fires up to FLUSH_DELAY_MS after a scan) would land among that workspace's rows.
-      const tenant = await findTenantById(this.env, meta.tenantId);
-      if (!tenant || tenant.status === "deleting") return { ok: true };
-      const d1 = rawTenantDb(this.env, meta.dbBinding);
-      for (let round = 0; round < maxRounds; round++) {
-        if ((await flushRound(this.store, this.ctx.storage.sql, d1, this.store.meta()!)) === 0) return { ok: true };
-      }
-      await this.scheduleFlush();
+      if ((await writeThrough(this.env, this.store, this.ctx.storage.sql, maxRounds)) === "more")
+        await this.scheduleFlush();
       return { ok: true };
     } catch (err) {
-      console.error(`session ${meta.sessionId}: write-through to D1 failed`, String(err));
+      console.error(`session ${this.store.meta()!.sessionId}: write-through to D1 failed`, String(err));
       return { ok: false };
     }
   }
