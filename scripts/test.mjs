@@ -101,7 +101,11 @@ const failed = await checks((name, code) => {
 // (test/browser/prepared.mjs), are made as soon as the checks have ended, beside the rest of the
 // workerd suite: its files leave about a fifth of the two cores idle, which this fills, instead of the
 // browser suite's global setup making them on two busy cores before its first file (about 15 s). The
-// global setup takes them through INVENTORY_PREPARED.
+// global setup takes them through INVENTORY_PREPARED. Not after a failed check: the run fails anyway.
+if (failed.length > 0) {
+  await suite;
+  fail(failed);
+}
 const preparedDir = mkdtempSync(join(scratch ?? tmpdir(), "inventory-prepared-"));
 process.on("exit", () => rmSync(preparedDir, { recursive: true, force: true }));
 const prepared = prepareWorkers(preparedDir).then(
@@ -109,7 +113,6 @@ const prepared = prepareWorkers(preparedDir).then(
   (error) => ({ error }),
 );
 const { code } = await suite;
-if (failed.length > 0) fail(failed);
 if (code !== 0) process.exit(code);
 const { made, error } = await prepared;
 if (error) {

@@ -1,6 +1,6 @@
-// One Worker (served on 127.0.0.1, local-worker.mjs) for every browser test file: the field app is built once,
-// the server started once, and each file reaches it through `inject("workerPort")`. Every file makes
-// its own workspaces, so files share nothing but the process.
+// One Worker (served on 127.0.0.1, local-worker.mjs) for every browser test file: the field app is
+// built once, the server started once, and each file reaches it through `inject("workerPort")`.
+// Every file makes its own workspaces, so files share nothing but the process.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

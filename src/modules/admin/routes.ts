@@ -212,7 +212,7 @@ export const adminRouter = createRouter()
       tags,
       summary: "Delete a workspace for good",
       description:
-        "Repeat the workspace's slug in the body. The workspace stops answering at once; its files are deleted, its database is wiped and returned to the pool, and the slug is free again. Export it first if its data matters. 400 when the slug does not match.",
+        "Repeat the workspace's slug in the body. The workspace stops answering at once; its files are deleted, its database is wiped and returned to the pool, and the slug is free again. Scans an inventory session had not yet written through are dropped, never written into the database's next workspace. Export it first if its data matters. 400 when the slug does not match.",
       request: { params: Params, ...jsonBody(DeleteTenantBody) },
       responses: { 204: { description: "Deleted" }, ...errorResponses(415) },
     }),
