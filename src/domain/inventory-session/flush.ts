@@ -1,6 +1,7 @@
 import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
 import { findTenantById } from "../../tenancy/registry";
+import { shardName } from "../../tenancy/shard";
 import { HEALTH_STALE_JSON_SQL, healthCtxFromD1, settleHealth } from "../health-engine";
 import type { SessionMeta, SessionStore } from "./session-store";
 
@@ -74,6 +75,12 @@ ON CONFLICT (id) DO NOTHING`;
  * written: its pool database is being wiped, or already serves the next workspace that claimed it,
  * and scans written through late (the alarm fires after the scans) would land among that
  * workspace's rows.
+ *
+ * Nor is anything written into a database the registry does not name for the workspace on this
+ * shard: that is a move's switch (docs/deploying.md#moving-a-workspace-between-shards). The old
+ * shard's object handed its state over in the snapshot, and the move destroys it; the new shard's
+ * copy waits for the registry to name it. Both throw, so the rows stay dirty and the alarm retries
+ * with its back-off, instead of writing into a binding that may be another workspace's.
  */
 export async function writeThrough(
   env: Bindings,
@@ -84,6 +91,10 @@ export async function writeThrough(
   const meta = store.meta()!;
   const tenant = await findTenantById(env, meta.tenantId);
   if (!tenant || tenant.status === "deleting") return "done";
+  if (tenant.shard !== shardName(env) || tenant.dbBinding !== meta.dbBinding)
+    throw new Error(
+      `the registry serves workspace ${tenant.id} from ${tenant.shard}/${tenant.dbBinding}, not this shard's ${meta.dbBinding}`,
+    );
   const d1 = rawTenantDb(env, meta.dbBinding);
   for (let round = 0; round < maxRounds; round++)
     if ((await flushRound(store, sql, d1, store.meta()!)) === 0) return "done";
