@@ -4,7 +4,7 @@ import type { Bindings, TenantDb } from "../env";
 import { nowIso } from "../platform/clock";
 import { inJson } from "../platform/d1-write";
 import { tenantDb } from "../tenancy/pool";
-import { findTenantById, type TenantRecord } from "../tenancy/registry";
+import { findTenantHere, type TenantRecord } from "../tenancy/registry";
 import type { DomainEvent, EventMessage } from "./types";
 
 export interface EventHandlerContext {
@@ -59,7 +59,7 @@ export async function consumeEvents(
       };
       const ids = [...mine.keys()];
       try {
-        const tenant = await findTenantById(env, tenantId);
+        const tenant = await findTenantHere(env, tenantId);
         // A workspace that is gone has nothing to deliver to: ack.
         if (tenant) await consumeTenantEvents({ env, tenant, db: tenantDb(env, tenant.dbBinding) }, ids, handlers);
         settle(ids, true);
@@ -68,7 +68,7 @@ export async function consumeEvents(
           console.error("event consumer failed; retrying", ids[0], String(err));
           return settle(ids, false);
         }
-        const tenant = await findTenantById(env, tenantId).catch(() => null);
+        const tenant = await findTenantHere(env, tenantId).catch(() => null);
         if (tenant === null) return settle(ids, false); // the control database is down: retry them all
         for (const id of ids) {
           try {

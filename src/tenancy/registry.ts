@@ -43,6 +43,20 @@ export async function findTenantById(env: Bindings, id: string): Promise<TenantR
 }
 
 /**
+ * The workspace's row for work this shard does on it after the request that started it (a queue
+ * message, a session object's write-through): undefined when the workspace is gone. When the registry
+ * serves it from another shard (a move switched while the work waited) this throws, so the work is
+ * retried (a queue message is then forwarded there, src/modules/admin/move/forward.ts) rather than
+ * done here: its `dbBinding` names a database of that shard, which here may be another workspace's.
+ */
+export async function findTenantHere(env: Bindings, id: string): Promise<TenantRecord | undefined> {
+  const tenant = await findTenantById(env, id);
+  if (tenant && tenant.shard !== shardName(env))
+    throw new Error(`workspace ${id} is served by shard ${tenant.shard} now, not by ${shardName(env)}`);
+  return tenant;
+}
+
+/**
  * This shard's active tenants in id order after `afterId`: the iteration used by cron jobs,
  * resumable by id (each shard's cron runs its own workspaces). Filtered in SQL, so a run of
  * suspended tenants never looks like the end of the list.

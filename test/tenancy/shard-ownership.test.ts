@@ -1,8 +1,9 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { jobCursors, tenants } from "../../src/db/control/schema";
 import type { Bindings } from "../../src/env";
+import worker from "../../src/index";
 import { sweepTenants } from "../../src/jobs/tenant-sweep";
 import type { Page } from "../../src/platform/pagination";
 import { controlDb } from "../../src/tenancy/registry";
@@ -45,6 +46,36 @@ describe("a shard serves only its own workspaces", () => {
     expect(seen.s2).toEqual([there.id]);
     const keys = (await controlDb(env).select().from(jobCursors).all()).map((r) => r.job);
     expect(keys).toEqual(expect.arrayContaining(["shard-test", "s2:shard-test"]));
+  });
+
+  it("retries, and does not consume, queue messages of a workspace the registry put on another shard meanwhile", async () => {
+    // The forward check (src/modules/admin/move/forward.ts) ran before the switch; each consumer reads
+    // the registry again, and its row's database name would be another database on this shard.
+    const t = await createTenant();
+    const messages: [string, Record<string, unknown>][] = [
+      ["inventory-events", { eventId: "evt_01", type: "asset.created" }],
+      ["inventory-webhooks", { deliveryIds: ["whd_01"] }],
+      ["inventory-notifications", { sendIds: ["nts_01"], plan: true }],
+      ["inventory-imports", { jobId: "imp_01" }],
+    ];
+    await controlDb(env).update(tenants).set({ shard: "s9" }).where(eq(tenants.id, t.id)).run();
+    try {
+      for (const [queue, body] of messages) {
+        const batch = createMessageBatch(queue, [
+          { id: `${queue}-1`, timestamp: new Date(), attempts: 1, body: { tenantId: t.id, ...body } },
+        ]);
+        const ctx = createExecutionContext();
+        await worker.queue(batch as MessageBatch<never>, env as Bindings);
+        const result = await getQueueResult(batch, ctx);
+        expect({ queue, acked: result.explicitAcks, retried: result.retryMessages.map((m) => m.msgId) }).toEqual({
+          queue,
+          acked: [],
+          retried: [`${queue}-1`],
+        });
+      }
+    } finally {
+      await moveBack(t.id);
+    }
   });
 
   it("lists the shards with their pool and workspaces to the platform admin", async () => {

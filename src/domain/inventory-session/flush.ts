@@ -1,7 +1,6 @@
 import type { Bindings } from "../../env";
 import { rawTenantDb } from "../../tenancy/pool";
-import { findTenantById } from "../../tenancy/registry";
-import { shardName } from "../../tenancy/shard";
+import { findTenantHere } from "../../tenancy/registry";
 import { HEALTH_STALE_JSON_SQL, healthCtxFromD1, settleHealth } from "../health-engine";
 import type { SessionMeta, SessionStore } from "./session-store";
 
@@ -89,12 +88,10 @@ export async function writeThrough(
   maxRounds: number,
 ): Promise<"done" | "more"> {
   const meta = store.meta()!;
-  const tenant = await findTenantById(env, meta.tenantId);
+  const tenant = await findTenantHere(env, meta.tenantId);
   if (!tenant || tenant.status === "deleting") return "done";
-  if (tenant.shard !== shardName(env) || tenant.dbBinding !== meta.dbBinding)
-    throw new Error(
-      `the registry serves workspace ${tenant.id} from ${tenant.shard}/${tenant.dbBinding}, not this shard's ${meta.dbBinding}`,
-    );
+  if (tenant.dbBinding !== meta.dbBinding)
+    throw new Error(`workspace ${tenant.id} is served from ${tenant.dbBinding} now, not from ${meta.dbBinding}`);
   const d1 = rawTenantDb(env, meta.dbBinding);
   for (let round = 0; round < maxRounds; round++)
     if ((await flushRound(store, sql, d1, store.meta()!)) === 0) return "done";

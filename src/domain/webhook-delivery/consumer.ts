@@ -1,6 +1,6 @@
 import type { Bindings } from "../../env";
 import { tenantDb } from "../../tenancy/pool";
-import { findTenantById } from "../../tenancy/registry";
+import { findTenantHere } from "../../tenancy/registry";
 import { runDueDeliveries } from "./deliver";
 import { deliveryIdsOf, type WebhookMessage, webhookDeps } from "./deps";
 
@@ -35,7 +35,7 @@ export async function consumeWebhookMessages(env: Bindings, batch: MessageBatch<
         }
       }
       try {
-        const tenant = await findTenantById(env, tenantId);
+        const tenant = await findTenantHere(env, tenantId);
         if (tenant)
           await runDueDeliveries(
             webhookDeps(env, tenant.id, tenantDb(env, tenant.dbBinding)),

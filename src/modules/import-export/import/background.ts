@@ -4,7 +4,7 @@ import type { Bindings } from "../../../env";
 import { dispatchOutbox } from "../../../events/dispatch";
 import type { ServiceCtx } from "../../../http/service-context";
 import { tenantDb } from "../../../tenancy/pool";
-import { findTenantById, settingsOf, type TenantRecord } from "../../../tenancy/registry";
+import { findTenantHere, settingsOf, type TenantRecord } from "../../../tenancy/registry";
 import { drainImport, IMPORT_CHAINS, processChunk } from "./jobs";
 
 /** The imports Queue's name (wrangler.toml): its messages are links of the import chains. */
@@ -58,7 +58,7 @@ export async function consumeImportMessages(env: Bindings, batch: MessageBatch<I
   await Promise.all(
     batch.messages.map(async (msg) => {
       try {
-        const tenant = await findTenantById(env, msg.body.tenantId);
+        const tenant = await findTenantHere(env, msg.body.tenantId);
         if (tenant) await runLink(env, tenant, msg.body);
         msg.ack();
       } catch (err) {

@@ -2,7 +2,7 @@ import type { Bindings } from "../../../env";
 import type { NotificationMessage } from "../../../events/notification-queue";
 import { chunk } from "../../../platform/d1";
 import { tenantDb } from "../../../tenancy/pool";
-import { findTenantById, settingsOf, type TenantRecord } from "../../../tenancy/registry";
+import { findTenantHere, settingsOf, type TenantRecord } from "../../../tenancy/registry";
 import { planDeliveries } from "./plan";
 import { deliverDue } from "./send";
 
@@ -40,7 +40,7 @@ export async function enqueueSends(env: Bindings, tenantId: string, ids: readonl
 export async function consumeNotificationMessages(env: Bindings, batch: MessageBatch<NotificationMessage>) {
   for (const msg of batch.messages) {
     try {
-      const tenant = await findTenantById(env, msg.body.tenantId);
+      const tenant = await findTenantHere(env, msg.body.tenantId);
       if (tenant && msg.body.plan) await planAndDeliver(env, tenant);
       if (tenant && msg.body.sendIds?.length) {
         const out = await deliverDue(env, tenant, tenantDb(env, tenant.dbBinding), { ids: msg.body.sendIds });
