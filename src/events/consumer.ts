@@ -69,7 +69,8 @@ export async function consumeEvents(
           return settle(ids, false);
         }
         const tenant = await findTenantHere(env, tenantId).catch(() => null);
-        if (tenant === null) return settle(ids, false); // the control database is down: retry them all
+        // The control database is down, or the workspace is another shard's now: retry them all.
+        if (tenant === null) return settle(ids, false);
         for (const id of ids) {
           try {
             if (tenant) await consumeEvent({ env, tenant, db: tenantDb(env, tenant.dbBinding) }, id, handlers);
