@@ -11,7 +11,7 @@
 //  3. a replay: QUEUED (1,000) scans taken offline, then the time from back online until the queue
 //     is empty and the server counts them all (POST /sessions/{id}/scan/batch, 500 at a time).
 // Loopback only (the page can reach nothing else).
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adminLogin, createTenant } from "../scripts/lib/admin-client.mjs";
@@ -63,7 +63,8 @@ async function main() {
   buildWeb({ quiet: true });
   // RATE_LIMITS=off, as in every benchmark (bench/lib.mjs): the replay's 1,000 assets alone are over the
   // pro plan's 600 requests a minute.
-  const prepared = await prepareWorkers(mkdtempSync(join(tmpdir(), "bench-field-prepared-")));
+  const preparedDir = mkdtempSync(join(tmpdir(), "bench-field-prepared-"));
+  const prepared = await prepareWorkers(preparedDir);
   const worker = await startLocalWorker(prepared, { RATE_LIMITS: "off" });
   let browser;
   try {
@@ -159,6 +160,7 @@ async function main() {
   } finally {
     await browser?.close();
     worker.stop();
+    rmSync(preparedDir, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,7 @@
 // Runs the Worker on 127.0.0.1 with throwaway local storage, for tests that need a real HTTP server
-// (the browser suite, the router+shards suite): the bundles made once by the global setup
-// (test/browser/prepared.mjs), served by Miniflare in a process of its own (serve-workers.mjs).
+// (the browser suite, the router+shards suite, bench/field.mjs): the bundles made once
+// (test/browser/prepared.mjs: by `npm test`, or by the browser suite's global setup), served by
+// Miniflare in a process of its own (serve-workers.mjs).
 
 import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

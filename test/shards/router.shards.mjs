@@ -1,7 +1,7 @@
 // The service as a router and two shards (docs/deploying.md#shards), served together on 127.0.0.1
-// (test/browser/local-worker.mjs): placement on the roomiest shard, each workspace served by its own shard through the
-// router, one request id across both Workers, the route cache, the admin's shard list, a
-// workspace's admin routes on its shard, and the realtime WebSocket upgraded through the router.
+// (test/browser/local-worker.mjs): placement on the roomiest shard, each workspace served by its own
+// shard through the router, one request id across both Workers, the route cache, the admin's shard
+// list, a workspace's admin routes on its shard, and the realtime WebSocket upgraded through the router.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
