@@ -17,7 +17,7 @@ for (let i = 1; i <= TEST_POOL_SIZE; i++) pool[`TENANT_DB_T${String(i).padStart(
  * only what is worth reading. Anything else still prints.
  */
 const PROVOKED =
-  /realtime down|queue unavailable|this tenant's database is broken|object overloaded|downstream unavailable|\bboom\b|SELECT secret FROM internals|at secret\.ts:1|Network connection lost|workspace \S+ is served (by shard|from)/;
+  /realtime down|queue unavailable|this tenant's database is broken|object overloaded|downstream unavailable|\bboom\b|SELECT secret FROM internals|at secret\.ts:1|Network connection lost|workspace \S+ is served from|The workspace is being moved; retry/;
 
 /** The bare imports of src/ and test/ (the Worker's runtime dependencies and the tests' peers). */
 const OPTIMIZED_DEPS = [

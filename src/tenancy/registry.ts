@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { type TenantRecord, tenants } from "../db/control/schema";
 import type { Bindings } from "../env";
 import type { Plan } from "./plans";
-import { shardName } from "./shard";
+import { requireOwnShard, shardName } from "./shard";
 
 export type { TenantRecord };
 export type TenantStatus = TenantRecord["status"];
@@ -51,8 +51,8 @@ export async function findTenantById(env: Bindings, id: string): Promise<TenantR
  */
 export async function findTenantHere(env: Bindings, id: string): Promise<TenantRecord | undefined> {
   const tenant = await findTenantById(env, id);
-  if (tenant && tenant.shard !== shardName(env))
-    throw new Error(`workspace ${id} is served by shard ${tenant.shard} now, not by ${shardName(env)}`);
+  // The rule a request's workspace lookup applies too (its 503 is the retry here).
+  if (tenant) requireOwnShard(env, tenant);
   return tenant;
 }
 
